@@ -1,0 +1,103 @@
+// gsched: the GPU configuration (one schema for every preset; see docs/config_schema.md).
+//
+// Loaded from JSON by load_gpu_config(); every field is validated where it is parsed and a
+// bad value raises gs::InputError naming the file, the field and the reason.
+// Timing fields are in core cycles unless the name says otherwise (DRAM timings are in DRAM
+// command-clock cycles, as the papers' tables give them, and converted once at load).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gs {
+
+enum class WarpSchedPolicy : uint8_t { kGto, kLrr };
+
+/// One kind of SM. A GPU may mix kinds (HeteroCore big/small SMs, ROADMAP item 4).
+struct SmTypeConfig {
+  std::string name = "sm";      // "sm", "big", "small", ...
+  uint32_t count = 1;           // how many SMs of this type
+  // Storage and slot capacities (Warped-Slicer Table I "Resources / Core").
+  uint32_t max_threads = 1536;
+  uint32_t max_ctas = 8;
+  uint32_t max_warps = 48;      // normally max_threads / warp_size
+  uint32_t registers = 32768;   // 32-bit registers in the register file
+  uint32_t reg_alloc_unit = 64; // registers are allocated per warp in multiples of this
+  uint32_t shared_mem_bytes = 48 * 1024;
+  uint32_t shmem_alloc_unit = 128;  // shared memory allocated per CTA in multiples of this
+  // Alternative shared-memory carve-outs (Tanasic Table 2: 16/32/48 KB). Empty = fixed size.
+  std::vector<uint32_t> shared_mem_options;
+  // Execution.
+  uint32_t warp_schedulers = 2;
+  WarpSchedPolicy warp_sched_policy = WarpSchedPolicy::kGto;
+  uint32_t alu_lanes = 32;      // SIMT width per scheduler; a warp instr occupies warp_size/alu_lanes cycles
+  uint32_t sfu_lanes = 4;
+  uint32_t ldst_lanes = 16;
+  uint32_t alu_latency = 10;
+  uint32_t sfu_latency = 20;
+  uint32_t shmem_latency = 24;
+  // L1 data cache (per SM).
+  uint32_t l1_size_bytes = 16 * 1024;
+  uint32_t l1_assoc = 4;
+  uint32_t l1_mshrs = 64;
+  uint32_t l1_hit_latency = 20;
+};
+
+struct GpuConfig {
+  std::string name;             // preset name, e.g. "warped-slicer"
+  std::string source;           // paper and table the numbers come from
+  std::string file;             // file it was loaded from (for error messages)
+  uint32_t core_clock_mhz = 1400;
+  uint32_t warp_size = 32;
+  uint32_t line_bytes = 128;    // L1/L2 line size
+  std::vector<SmTypeConfig> sm_types;
+  std::vector<uint32_t> sm_type_of;   // derived: per SM index, index into sm_types
+
+  // Crossbar (SM <-> L2 slices).
+  uint32_t xbar_latency = 8;          // one-way traversal, core cycles
+  uint32_t xbar_bytes_per_cycle = 32; // per port (SM port and slice port), each direction
+
+  // L2: one slice per memory channel.
+  uint32_t l2_slice_bytes = 128 * 1024;
+  uint32_t l2_assoc = 8;
+  uint32_t l2_mshrs = 64;
+  uint32_t l2_hit_latency = 30;
+
+  // DRAM (GDDR5).
+  uint32_t dram_channels = 6;
+  uint32_t dram_banks = 16;
+  uint32_t dram_clock_mhz = 924;      // command clock
+  uint32_t dram_bus_bytes = 4;        // per channel, bytes per transfer (32-bit bus)
+  uint32_t dram_transfers_per_clock = 4;  // GDDR5 quad data rate on the command clock
+  uint32_t dram_row_bytes = 2048;
+  uint32_t dram_queue_depth = 32;     // per channel request queue (FR-FCFS window)
+  // Timings in DRAM command-clock cycles (Warped-Slicer Table I, Pai Table 4, ...).
+  uint32_t tCL = 12, tRP = 12, tRC = 40, tRAS = 28, tRCD = 12, tRRD = 6, tCCD = 2, tWR = 12;
+
+  // Scheduler hardware sizing (the RTL build parameters; one source of truth, ISSUE 3).
+  uint32_t max_active_kernels = 8;    // KSRT entries
+  uint32_t max_contexts = 8;          // command buffers
+
+  uint32_t num_sms() const { return static_cast<uint32_t>(sm_type_of.size()); }
+  const SmTypeConfig& sm(uint32_t sm_index) const { return sm_types[sm_type_of[sm_index]]; }
+  /// Peak DRAM bandwidth of the whole GPU in bytes per second.
+  double dram_peak_bytes_per_sec() const {
+    return double(dram_channels) * dram_bus_bytes * dram_transfers_per_clock * dram_clock_mhz * 1e6;
+  }
+  /// Peak DRAM bandwidth in bytes per core cycle (all channels).
+  double dram_peak_bytes_per_core_cycle() const {
+    return dram_peak_bytes_per_sec() / (double(core_clock_mhz) * 1e6);
+  }
+};
+
+/// Loads and validates a config. `path_or_name` is a file path or a preset name
+/// (resolved in the configs directory). Throws InputError.
+GpuConfig load_gpu_config(const std::string& path_or_name);
+/// Parses a config from JSON text; `file` is used in error messages only.
+GpuConfig parse_gpu_config(const std::string& json_text, const std::string& file);
+/// Names of the shipped presets, one per JSON file in the configs directory, sorted.
+std::vector<std::string> list_gpu_configs();
+/// Directory holding the shipped data (configs/, workloads/): $GSCHED_DATA_DIR or the build-time path.
+std::string data_dir();
+
+}  // namespace gs

@@ -1,0 +1,62 @@
+// gsched: per-SM, per-kernel performance counters (issue 2 item 5).
+//
+// The model increments them; any policy can read them through Gpu::counters() (and, for the
+// RTL, the profiling counters in rtl/profile/ are fed the same increments). Counters are
+// plain integers, registered here once, and dumped by name (to_json) -- ramulator2 style.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace gs {
+
+enum class StallReason : uint8_t {
+  kMemLatency = 0,  // every ready-less warp waits on a global load: Warped-Slicer phi_mem (Eq. 3)
+  kRaw,             // scoreboard: waits on a short-latency result
+  kExecBusy,        // the needed functional unit / LD-ST port is busy
+  kMshrFull,        // L1 could not accept the access (MSHRs/port)
+  kIdle,            // no warp resident on the scheduler
+  kCount
+};
+const char* stall_reason_name(StallReason r);
+
+struct KernelSmCounters {
+  uint64_t insts_issued = 0;        // warp instructions
+  uint64_t active_cycles = 0;       // cycles with at least one CTA of this kernel resident
+  uint64_t stall_cycles[static_cast<int>(StallReason::kCount)] = {};
+  uint64_t l1_accesses = 0, l1_misses = 0;
+  uint64_t l2_accesses = 0, l2_misses = 0;
+  uint64_t dram_bytes = 0;
+  uint64_t ctas_started = 0, ctas_finished = 0;
+};
+
+/// One record per finished (or preempted) CTA: the port carries start/end cycles (ROADMAP).
+struct CtaRecord {
+  uint16_t kernel;
+  uint32_t cta;
+  uint16_t sm;
+  uint64_t start_cycle;
+  uint64_t end_cycle;
+};
+
+class CounterBank {
+ public:
+  CounterBank() = default;
+  CounterBank(uint32_t sms, uint32_t kernels) { resize(sms, kernels); }
+  void resize(uint32_t sms, uint32_t kernels) {
+    sms_ = sms;
+    kernels_ = kernels;
+    c_.assign(size_t(sms) * kernels, KernelSmCounters{});
+  }
+  KernelSmCounters& at(uint32_t sm, uint32_t kernel) { return c_[size_t(sm) * kernels_ + kernel]; }
+  const KernelSmCounters& at(uint32_t sm, uint32_t kernel) const { return c_[size_t(sm) * kernels_ + kernel]; }
+  /// Sum over SMs for one kernel.
+  KernelSmCounters kernel_total(uint32_t kernel) const;
+  uint32_t sms() const { return sms_; }
+  uint32_t kernels() const { return kernels_; }
+
+ private:
+  uint32_t sms_ = 0, kernels_ = 0;
+  std::vector<KernelSmCounters> c_;
+};
+
+}  // namespace gs

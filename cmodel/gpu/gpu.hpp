@@ -1,0 +1,89 @@
+// gsched: the whole GPU -- SMs, memory system, command dispatcher and the scheduler port.
+//
+// One Gpu runs one mix under one SchedulerPort. Per core cycle (Gpu::step):
+//   1. kernels whose arrival cycle has come enter the pending-launch queue;
+//   2. the scheduler's step() gets at most one launch and one SM event (queued FIFO);
+//   3. its decisions are applied: dispatch -> Sm::start_cta (after the capacity and
+//      exactly-once invariant checks), preempt -> Sm::preempt, bypass -> memory system;
+//   4. SMs and the memory system tick; SM events are queued for the scheduler.
+// A no-progress watchdog throws WatchdogError with a state dump when nothing retires,
+// issues or dispatches for RunOptions::watchdog_cycles.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/gpu_config.hpp"
+#include "gpu/counters.hpp"
+#include "sched/scheduler_port.hpp"
+#include "workload/kernel_desc.hpp"
+
+namespace gs {
+
+class Sm;
+class MemoryIface;
+
+struct RunOptions {
+  uint64_t seed = 1;
+  uint64_t max_cycles = 50'000'000;     // hard cap; exceeding it is an error
+  uint64_t watchdog_cycles = 500'000;   // no-progress window
+  uint64_t progress_every = 0;          // print a progress line every N cycles (0 = quiet)
+  /// Optional per-cycle hook (waveform dump, tracing); called after each cycle.
+  std::function<void(uint64_t)> on_cycle;
+};
+
+/// Per-CTA resources after allocation rounding (what a CTA takes from an SM).
+struct CtaResources {
+  uint32_t threads = 0, warps = 0, regs = 0, shmem = 0;
+};
+CtaResources cta_resources(const KernelDesc& k, const GpuConfig& cfg);
+
+struct KernelResult {
+  std::string name;
+  KernelId id = 0;
+  uint64_t arrival_cycle = 0;
+  uint64_t first_dispatch_cycle = 0;
+  uint64_t end_cycle = 0;               // cycle its last CTA finished
+  uint64_t instructions = 0;            // warp instructions
+  uint32_t ctas = 0;
+  uint32_t preemptions = 0;             // CTAs context-saved
+  uint64_t cycles() const { return end_cycle - arrival_cycle; }   // turnaround
+};
+
+struct RunResult {
+  uint64_t cycles = 0;                  // until the last kernel finished
+  std::vector<KernelResult> kernels;
+  CounterBank counters;
+  std::vector<CtaRecord> ctas;
+};
+
+class Gpu {
+ public:
+  Gpu(const GpuConfig& cfg, const Mix& mix, SchedulerPort& sched, const RunOptions& opt);
+  ~Gpu();
+  Gpu(const Gpu&) = delete;
+  Gpu& operator=(const Gpu&) = delete;
+
+  /// Runs until every kernel of the mix has finished. Throws InvariantError, WatchdogError,
+  /// CheckMismatch (from a lockstep scheduler).
+  RunResult run();
+  /// One cycle; returns false once every kernel has finished.
+  bool step();
+
+  uint64_t cycle() const { return cycle_; }
+  const CounterBank& counters() const { return counters_; }
+  const GpuConfig& config() const { return cfg_; }
+  std::string dump_state() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  const GpuConfig& cfg_;
+  uint64_t cycle_ = 0;
+  CounterBank counters_;
+};
+
+}  // namespace gs

@@ -1,0 +1,49 @@
+// gsched: the interface between an SM's load/store unit and the memory system.
+//
+// The SM issues one line-sized access at a time per cycle per LD/ST port; the memory system
+// (L1 -> crossbar -> L2 slice -> DRAM channel) returns the access's opaque tag when its data
+// is back at the SM (loads) or when the store is accepted (stores are write-through,
+// no-write-allocate in L1, as in Fermi/Kepler; write-back in L2).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "sched/scheduler_port.hpp"
+
+namespace gs {
+
+struct MemAccess {
+  uint64_t line_addr = 0;   // byte address aligned to GpuConfig::line_bytes
+  KernelId kernel = 0;      // for per-kernel counters and the per-kernel bypass switch
+  bool write = false;
+  uint64_t tag = 0;         // opaque to the memory system; returned on completion
+};
+
+/// Bulk context traffic for preemption (Tanasic Sec. 3.2): `bytes` moved between an SM and
+/// DRAM through the crossbar, bypassing the caches; completes with `tag`.
+struct ContextTransfer {
+  uint32_t bytes = 0;
+  bool save = true;         // true: SM -> DRAM (write), false: DRAM -> SM (read)
+  KernelId kernel = 0;
+  uint64_t tag = 0;
+};
+
+class CounterBank;
+
+class MemoryIface {
+ public:
+  virtual ~MemoryIface() = default;
+  /// Try to issue an access from `sm` this cycle. False = structural stall (L1 port busy or
+  /// MSHRs full); the SM retries later. Returns true once accepted.
+  virtual bool access(uint32_t sm, const MemAccess& a) = 0;
+  virtual void context_transfer(uint32_t sm, const ContextTransfer& t) = 0;
+  /// Tags completed for `sm` since the last call, in completion order (cleared by the call).
+  virtual void take_completions(uint32_t sm, std::vector<uint64_t>& out) = 0;
+  virtual void set_bypass(KernelId kernel, BypassLevel level) = 0;
+  /// Advance one core cycle.
+  virtual void tick(uint64_t cycle) = 0;
+  /// True when nothing is in flight anywhere (used by the watchdog and drain checks).
+  virtual bool idle() const = 0;
+};
+
+}  // namespace gs

@@ -1,0 +1,136 @@
+// gsched: SchedulerPort, the one seam between the GPU model and a scheduler (DESIGN.md).
+//
+// Contract, one call of step() per core cycle:
+//   * The model gathers this cycle's inputs (at most one kernel launch, at most one SM event;
+//     the model queues the rest so that every implementation sees an identical, bounded
+//     input stream -- exactly what the RTL port can carry) and calls step(in).
+//   * step() returns this cycle's decisions (at most one of each kind). The model applies
+//     them in the same cycle: a dispatch starts the CTA on that SM (the model checks that it
+//     fits, an InvariantError otherwise), a preempt starts draining or context-saving.
+//   * Decisions are registered outputs: a decision returned in cycle t may depend on
+//     inputs up to cycle t-1 only in the RTL; golden twins mirror the same timing.
+// Three implementations: GoldenScheduler (C++), RtlScheduler (Verilated gs_top) and
+// LockstepScheduler (drives the model from RTL, compares with golden every cycle).
+// The records below are mirrored bit-for-bit by packed structs in rtl/gs_pkg.sv.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gs {
+
+struct GpuConfig;
+
+using KernelId = uint16_t;    // index of the kernel in the mix (assigned at launch)
+using SmId = uint16_t;
+using CtaId = uint32_t;
+constexpr KernelId kNoKernel = 0xFFFF;
+
+enum class PreemptMode : uint8_t { kDrain = 0, kSwitch = 1 };
+enum class BypassLevel : uint8_t { kNone = 0, kL1 = 1, kL1L2 = 2 };
+
+/// A kernel launch command (Tanasic Sec. 3.3: written into a Command Buffer).
+/// Resource figures are per CTA and already rounded to the SM's allocation units.
+struct LaunchCmd {
+  bool valid = false;
+  KernelId kernel = kNoKernel;
+  uint8_t context = 0;          // command buffer index
+  uint16_t priority = 0;
+  uint16_t tokens = 0;          // DSS token budget
+  uint16_t threads = 0;         // per CTA
+  uint16_t warps = 0;           // per CTA
+  uint32_t regs = 0;            // registers per CTA after allocation rounding
+  uint32_t shmem = 0;           // shared-memory bytes per CTA after rounding
+  uint32_t grid = 0;            // CTAs in the grid
+};
+
+enum class SmEventType : uint8_t {
+  kNone = 0,
+  kCtaFinished = 1,   // CTA (kernel, cta) retired on sm; its resources are free now
+  kCtaSaved = 2,      // context switch: CTA (kernel, cta) saved off sm; resume it later (PTBQ)
+  kPreemptDone = 3,   // sm finished the preemption requested earlier (drained or saved)
+};
+
+struct SmEvent {
+  SmEventType type = SmEventType::kNone;
+  SmId sm = 0;
+  KernelId kernel = kNoKernel;
+  CtaId cta = 0;
+};
+
+/// Start CTA `cta` of `kernel` on `sm`. resume = it is a preempted CTA whose context the
+/// model restores first (PTBQ handle), otherwise a fresh CTA.
+struct DispatchCmd {
+  bool valid = false;
+  SmId sm = 0;
+  KernelId kernel = kNoKernel;
+  CtaId cta = 0;
+  bool resume = false;
+};
+
+/// Preempt the CTAs of `victim` (kNoKernel = every kernel) on `sm`; the SM is reserved for
+/// `next` (kNoKernel = none). Drain: no new CTAs, wait. Switch: save contexts through memory.
+struct PreemptCmd {
+  bool valid = false;
+  SmId sm = 0;
+  PreemptMode mode = PreemptMode::kDrain;
+  KernelId victim = kNoKernel;
+  KernelId next = kNoKernel;
+};
+
+/// At most `max_ctas` CTAs of `kernel` may be resident on `sm` (Warped-Slicer quotas).
+struct QuotaCmd {
+  bool valid = false;
+  SmId sm = 0;
+  KernelId kernel = kNoKernel;
+  uint16_t max_ctas = 0;
+};
+
+/// Cache bypass setting for `kernel` (SBM).
+struct BypassCmd {
+  bool valid = false;
+  KernelId kernel = kNoKernel;
+  BypassLevel level = BypassLevel::kNone;
+};
+
+struct SchedInputs {
+  uint64_t cycle = 0;
+  LaunchCmd launch;
+  SmEvent event;
+};
+
+struct SchedOutputs {
+  DispatchCmd dispatch;
+  PreemptCmd preempt;
+  QuotaCmd quota;
+  BypassCmd bypass;
+  bool launch_ready = true;     // false: command buffers full, the model holds the launch
+};
+
+/// Options a policy is built with (from the CLI and the mix).
+struct SchedOptions {
+  std::string policy = "left-over";
+  PreemptMode preempt = PreemptMode::kDrain;
+  uint64_t seed = 1;
+};
+
+class SchedulerPort {
+ public:
+  virtual ~SchedulerPort() = default;
+  /// Called once before cycle 0.
+  virtual void reset(const GpuConfig& cfg, const SchedOptions& opt) = 0;
+  /// One core cycle.
+  virtual SchedOutputs step(const SchedInputs& in) = 0;
+  virtual std::string name() const = 0;
+  /// Human-readable state for watchdog dumps and mismatch reports.
+  virtual std::string dump_state() const { return {}; }
+};
+
+/// Creates a scheduler: kind is "golden", "rtl" or "lockstep". Throws InputError for an
+/// unknown kind or policy.
+std::unique_ptr<SchedulerPort> make_scheduler(const std::string& kind, const SchedOptions& opt);
+/// Policy names known to the golden scheduler (gsim list policies).
+std::vector<std::string> list_policies();
+
+}  // namespace gs

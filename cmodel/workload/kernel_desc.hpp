@@ -1,0 +1,73 @@
+// gsched: kernel descriptors and workload mixes (format: docs/workloads.md).
+//
+// Real CUDA binaries cannot run here, so a kernel is a descriptor: its per-CTA resources
+// (threads, registers per thread, shared memory) and grid size, taken from the papers' tables
+// where given, plus the parameters of the synthetic instruction stream its warps execute.
+// All ratios are integer per-mille so instruction streams are bit-identical everywhere.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gs {
+
+enum class MemPattern : uint8_t {
+  kStreaming,   // each warp walks its own slice of a large array once (no reuse)
+  kTiled,       // CTA re-reads a tile of tile_bytes repeatedly (reuse inside the CTA)
+  kRandom,      // uniformly random lines over footprint_bytes (shared by all CTAs)
+  kPerCtaWs,    // each CTA has a private working set of ws_bytes, touched at random
+};
+
+struct KernelDesc {
+  std::string name;             // "HOT", "sgemm.mysgemmNT", ...
+  std::string suite;            // "warped-slicer", "pai", "tanasic", "heterocore", "sbm", "test"
+  std::string source;           // paper table it comes from
+  std::string behaviour;        // documented class, e.g. "compute-nonsat", "memory", "cache"
+  // Per-CTA resources and grid.
+  uint32_t threads_per_cta = 256;
+  uint32_t regs_per_thread = 16;
+  uint32_t shmem_per_cta = 0;   // bytes
+  uint32_t grid_ctas = 1;
+  // Synthetic instruction stream, per warp.
+  uint32_t insts_per_warp = 1000;   // dynamic warp instructions each warp of a CTA executes
+  uint32_t cta_spread_pct = 0;      // +- spread of insts_per_warp across CTAs (CTA-duration spread)
+  uint32_t sfu_permille = 0;        // share of SFU instructions
+  uint32_t ldst_permille = 0;       // share of global loads/stores
+  uint32_t shmem_permille = 0;      // share of shared-memory instructions
+  uint32_t store_permille = 0;      // of the global ldst instructions, share that are stores
+  uint32_t dep_distance = 4;        // a result is consumed this many instructions later
+  MemPattern pattern = MemPattern::kStreaming;
+  uint64_t footprint_bytes = 64ull << 20;  // kRandom / kStreaming address range
+  uint32_t tile_bytes = 16 * 1024;         // kTiled per-CTA tile
+  uint32_t ws_bytes = 8 * 1024;            // kPerCtaWs per-CTA working set
+  uint32_t lines_per_access = 1;           // coalescing: distinct 128 B lines one warp access touches (1..32)
+
+  uint32_t warps_per_cta(uint32_t warp_size) const { return (threads_per_cta + warp_size - 1) / warp_size; }
+};
+
+/// One kernel launch in a mix.
+struct MixEntry {
+  std::string kernel;           // kernel name in the library
+  uint64_t arrival_cycle = 0;
+  uint32_t context = 0;         // command buffer (process / stream) it is launched into
+  uint32_t priority = 0;        // NPQ/PPQ: higher value = more important
+  uint32_t tokens = 0;          // DSS token budget (0 = policy default)
+  uint32_t grid_ctas = 0;       // 0 = the descriptor's grid size
+  KernelDesc desc;              // resolved descriptor (filled by the loader)
+};
+
+struct Mix {
+  std::string name;
+  std::string file;
+  std::vector<MixEntry> kernels;
+};
+
+/// Kernel library: every descriptor shipped in <data>/workloads/kernels/*.json.
+std::vector<KernelDesc> load_kernel_library();
+/// Finds a kernel by name; throws InputError listing close names when unknown.
+const KernelDesc& find_kernel(const std::vector<KernelDesc>& lib, const std::string& name);
+/// Loads a mix (path or name in <data>/workloads/mixes), resolving kernels. Throws InputError.
+Mix load_mix(const std::string& path_or_name, const std::vector<KernelDesc>& lib);
+std::vector<std::string> list_mixes();
+
+}  // namespace gs
