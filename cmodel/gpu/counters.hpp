@@ -4,6 +4,7 @@
 // RTL, the profiling counters in rtl/profile/ are fed the same increments). Counters are
 // plain integers, registered here once, and dumped by name (to_json) -- ramulator2 style.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 

@@ -28,6 +28,7 @@ class MemoryIface;
 
 struct RunOptions {
   uint64_t seed = 1;
+  SchedOptions sched;                   // passed to SchedulerPort::reset()
   uint64_t max_cycles = 50'000'000;     // hard cap; exceeding it is an error
   uint64_t watchdog_cycles = 500'000;   // no-progress window
   uint64_t progress_every = 0;          // print a progress line every N cycles (0 = quiet)

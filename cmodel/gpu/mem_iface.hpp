@@ -6,6 +6,7 @@
 // no-write-allocate in L1, as in Fermi/Kepler; write-back in L2).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "sched/scheduler_port.hpp"
@@ -29,6 +30,7 @@ struct ContextTransfer {
 };
 
 class CounterBank;
+struct GpuConfig;
 
 class MemoryIface {
  public:
@@ -45,5 +47,9 @@ class MemoryIface {
   /// True when nothing is in flight anywhere (used by the watchdog and drain checks).
   virtual bool idle() const = 0;
 };
+
+/// Builds the GPU's memory system (per-SM L1s, crossbar, L2 slices, DRAM channels) for `cfg`;
+/// it updates the L1/L2/DRAM counters in `counters`. Defined in gpu/mem/.
+std::unique_ptr<MemoryIface> make_memory_system(const GpuConfig& cfg, CounterBank& counters);
 
 }  // namespace gs

@@ -14,6 +14,7 @@
 // The records below are mirrored bit-for-bit by packed structs in rtl/gs_pkg.sv.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -105,7 +106,9 @@ struct SchedOutputs {
   PreemptCmd preempt;
   QuotaCmd quota;
   BypassCmd bypass;
-  bool launch_ready = true;     // false: command buffers full, the model holds the launch
+  /// Whether a launch may be presented in the NEXT step() (command buffers have room after this
+  /// cycle's update). RTL: launch_ready_o sampled after the clock edge. Assumed true before cycle 0.
+  bool launch_ready = true;
 };
 
 /// Options a policy is built with (from the CLI and the mix).
@@ -113,6 +116,11 @@ struct SchedOptions {
   std::string policy = "left-over";
   PreemptMode preempt = PreemptMode::kDrain;
   uint64_t seed = 1;
+  /// Left-over only: at most this many CTAs of a kernel per SM (0 = no limit). Used by the
+  /// Warped-Slicer Fig. 3a sweeps (a kernel alone with 1..max CTAs per SM).
+  uint32_t cta_limit = 0;
+  /// RTL schedulers: dump the whole run as an FST waveform to this file ("" = none).
+  std::string wave_file;
 };
 
 class SchedulerPort {
@@ -126,6 +134,14 @@ class SchedulerPort {
   /// Human-readable state for watchdog dumps and mismatch reports.
   virtual std::string dump_state() const { return {}; }
 };
+
+/// Builds a scheduler of one kind ("golden", "rtl", "lockstep").
+using SchedulerMaker = std::function<std::unique_ptr<SchedulerPort>(const SchedOptions&)>;
+/// Registers a scheduler kind (the RTL library registers "rtl" and "lockstep" at start-up
+/// through gs::register_rtl_schedulers()). Re-registering a kind replaces it.
+void register_scheduler_kind(const std::string& kind, SchedulerMaker maker);
+/// Kinds registered so far, sorted.
+std::vector<std::string> list_scheduler_kinds();
 
 /// Creates a scheduler: kind is "golden", "rtl" or "lockstep". Throws InputError for an
 /// unknown kind or policy.

@@ -1,0 +1,297 @@
+// gsched: the GPU top -- command dispatcher, SM array, memory system, scheduler port glue,
+// model-side invariants and the no-progress watchdog. See gpu.hpp for the per-cycle order.
+#include "gpu/gpu.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <deque>
+#include <sstream>
+#include <unordered_map>
+
+#include "common/error.hpp"
+#include "common/rng.hpp"
+#include "gpu/mem_iface.hpp"
+#include "gpu/sm.hpp"
+
+namespace gs {
+
+namespace {
+
+/// Lifecycle of one CTA as the model sees it; the exactly-once invariant lives here.
+enum class CtaState : uint8_t { kNotStarted, kRunning, kSaved, kDone };
+
+const char* cta_state_name(CtaState s) {
+  switch (s) {
+    case CtaState::kNotStarted: return "not started";
+    case CtaState::kRunning: return "running";
+    case CtaState::kSaved: return "saved (preempted)";
+    case CtaState::kDone: return "done";
+  }
+  return "?";
+}
+
+uint64_t cta_key(KernelId k, CtaId c) { return (uint64_t(k) << 32) | c; }
+
+}  // namespace
+
+struct Gpu::Impl {
+  struct KernelState {
+    const MixEntry* entry = nullptr;
+    CtaResources res;
+    uint32_t grid = 0;
+    bool arrived = false, launched = false, finished = false, dispatched_any = false;
+    uint32_t ctas_done = 0;
+    std::vector<CtaState> cta;
+    KernelResult result;
+  };
+
+  const GpuConfig& cfg;
+  const Mix& mix;
+  SchedulerPort& sched;
+  RunOptions opt;
+
+  std::unique_ptr<MemoryIface> mem;
+  std::vector<std::unique_ptr<Sm>> sms;
+  std::vector<KernelState> kernels;
+  std::vector<uint32_t> arrival_order;      // mix indices sorted by (arrival, index)
+  size_t next_arrival = 0;
+  std::deque<KernelId> pending_launch;      // arrived, not yet accepted by the scheduler
+  std::deque<SmEvent> event_q;              // SM events waiting for the scheduler port
+  std::unordered_map<uint64_t, SavedCta> saved;
+  std::vector<uint16_t> quota;              // [sm][kernel] max resident CTAs (0xFFFF = none)
+  bool launch_ready = true;
+  uint32_t kernels_finished = 0;
+  uint64_t last_progress = 0;
+  std::vector<CtaRecord> records;
+
+  // Reused buffers (no per-cycle allocation).
+  std::vector<SmEvent> ev_buf;
+  std::vector<SavedCta> saved_buf;
+
+  Impl(const GpuConfig& c, const Mix& m, SchedulerPort& s, const RunOptions& o) : cfg(c), mix(m), sched(s), opt(o) {}
+};
+
+CtaResources cta_resources(const KernelDesc& k, const GpuConfig& cfg);  // gpu/occupancy.cpp
+
+Gpu::Gpu(const GpuConfig& cfg, const Mix& mix, SchedulerPort& sched, const RunOptions& opt)
+    : impl_(std::make_unique<Impl>(cfg, mix, sched, opt)), cfg_(cfg) {
+  auto& im = *impl_;
+  if (mix.kernels.empty()) throw InputError(mix.file, "kernels", "the mix has no kernels");
+  if (mix.kernels.size() >= kNoKernel) throw InputError(mix.file, "kernels", "too many kernels in one mix");
+  const uint32_t nk = static_cast<uint32_t>(mix.kernels.size());
+  counters_.resize(cfg.num_sms(), nk);
+  im.mem = make_memory_system(cfg, counters_);
+  for (uint32_t s = 0; s < cfg.num_sms(); ++s)
+    im.sms.push_back(std::make_unique<Sm>(s, cfg, *im.mem, counters_, Rng::mix(opt.seed, s)));
+  im.kernels.resize(nk);
+  for (uint32_t i = 0; i < nk; ++i) {
+    auto& k = im.kernels[i];
+    k.entry = &mix.kernels[i];
+    k.res = cta_resources(k.entry->desc, cfg);
+    k.grid = k.entry->grid_ctas ? k.entry->grid_ctas : k.entry->desc.grid_ctas;
+    if (k.grid == 0) throw InputError(mix.file, "kernels[" + std::to_string(i) + "].grid_ctas", "grid is empty");
+    bool fits_somewhere = false;
+    for (uint32_t s = 0; s < cfg.num_sms(); ++s) fits_somewhere |= im.sms[s]->fits(k.res);
+    if (!fits_somewhere)
+      throw InputError(mix.file, "kernels[" + std::to_string(i) + "]",
+                       "kernel '" + k.entry->kernel + "' cannot fit one CTA on any SM of config '" + cfg.name +
+                           "' (run `gsim occupancy` for the limiting resource)");
+    k.cta.assign(k.grid, CtaState::kNotStarted);
+    k.result.name = k.entry->kernel;
+    k.result.id = static_cast<KernelId>(i);
+    k.result.arrival_cycle = k.entry->arrival_cycle;
+    k.result.ctas = k.grid;
+    im.arrival_order.push_back(i);
+  }
+  std::stable_sort(im.arrival_order.begin(), im.arrival_order.end(), [&](uint32_t a, uint32_t b) {
+    return mix.kernels[a].arrival_cycle < mix.kernels[b].arrival_cycle;
+  });
+  im.quota.assign(size_t(cfg.num_sms()) * nk, 0xFFFF);
+  sched.reset(cfg, opt.sched);
+}
+
+Gpu::~Gpu() = default;
+
+bool Gpu::step() {
+  auto& im = *impl_;
+  if (im.kernels_finished == im.kernels.size()) return false;
+  const uint64_t now = cycle_;
+  bool progress = false;
+
+  // 1. Arrivals enter the command dispatcher's pending queue.
+  while (im.next_arrival < im.arrival_order.size() &&
+         im.kernels[im.arrival_order[im.next_arrival]].entry->arrival_cycle <= now) {
+    const uint32_t k = im.arrival_order[im.next_arrival++];
+    im.kernels[k].arrived = true;
+    im.pending_launch.push_back(static_cast<KernelId>(k));
+  }
+
+  // 2. This cycle's port inputs: at most one launch, at most one SM event.
+  SchedInputs in;
+  in.cycle = now;
+  if (im.launch_ready && !im.pending_launch.empty()) {
+    const KernelId kid = im.pending_launch.front();
+    im.pending_launch.pop_front();
+    auto& k = im.kernels[kid];
+    k.launched = true;
+    LaunchCmd& l = in.launch;
+    l.valid = true;
+    l.kernel = kid;
+    l.context = static_cast<uint8_t>(k.entry->context);
+    l.priority = static_cast<uint16_t>(k.entry->priority);
+    l.tokens = static_cast<uint16_t>(k.entry->tokens);
+    l.threads = static_cast<uint16_t>(k.res.threads);
+    l.warps = static_cast<uint16_t>(k.res.warps);
+    l.regs = k.res.regs;
+    l.shmem = k.res.shmem;
+    l.grid = k.grid;
+  }
+  if (!im.event_q.empty()) {
+    in.event = im.event_q.front();
+    im.event_q.pop_front();
+  }
+
+  // 3. The scheduler decides; the model applies its decisions in the same cycle.
+  const SchedOutputs out = im.sched.step(in);
+  im.launch_ready = out.launch_ready;
+
+  if (out.quota.valid) {
+    if (out.quota.sm >= cfg_.num_sms() || out.quota.kernel >= im.kernels.size())
+      throw InvariantError("cycle " + std::to_string(now) + ": quota for sm " + std::to_string(out.quota.sm) +
+                           " kernel " + std::to_string(out.quota.kernel) + " out of range");
+    im.quota[size_t(out.quota.sm) * im.kernels.size() + out.quota.kernel] = out.quota.max_ctas;
+  }
+  if (out.bypass.valid) {
+    if (out.bypass.kernel >= im.kernels.size())
+      throw InvariantError("cycle " + std::to_string(now) + ": bypass for unknown kernel " + std::to_string(out.bypass.kernel));
+    im.mem->set_bypass(out.bypass.kernel, out.bypass.level);
+  }
+  if (out.dispatch.valid) {
+    const DispatchCmd& d = out.dispatch;
+    auto fail = [&](const std::string& why) {
+      throw InvariantError("cycle " + std::to_string(now) + ": dispatch of kernel " + std::to_string(d.kernel) + " CTA " +
+                           std::to_string(d.cta) + " to SM " + std::to_string(d.sm) + (d.resume ? " (resume)" : "") + ": " + why);
+    };
+    if (d.sm >= cfg_.num_sms()) fail("no such SM");
+    if (d.kernel >= im.kernels.size() || !im.kernels[d.kernel].launched) fail("kernel was never launched");
+    auto& k = im.kernels[d.kernel];
+    if (d.cta >= k.grid) fail("CTA id beyond grid size " + std::to_string(k.grid));
+    const CtaState st = k.cta[d.cta];
+    if (d.resume ? st != CtaState::kSaved : st != CtaState::kNotStarted)
+      fail(std::string("CTA is ") + cta_state_name(st) + " (each CTA runs to completion exactly once)");
+    Sm& sm = *im.sms[d.sm];
+    if (!sm.fits(k.res)) {
+      const SmUsage u = sm.used();
+      fail("does not fit: SM uses threads " + std::to_string(u.threads) + " warps " + std::to_string(u.warps) + " regs " +
+           std::to_string(u.regs) + " shmem " + std::to_string(u.shmem) + " ctas " + std::to_string(u.ctas));
+    }
+    const uint16_t q = im.quota[size_t(d.sm) * im.kernels.size() + d.kernel];
+    if (q != 0xFFFF && sm.resident_ctas(d.kernel) >= q) fail("over the SM's quota of " + std::to_string(q) + " CTAs");
+    const SavedCta* resume = nullptr;
+    if (d.resume) resume = &im.saved.at(cta_key(d.kernel, d.cta));
+    sm.start_cta(d.kernel, k.entry->desc, k.res, d.cta, now, resume);
+    if (resume) im.saved.erase(cta_key(d.kernel, d.cta));
+    if (!k.dispatched_any) k.result.first_dispatch_cycle = now, k.dispatched_any = true;
+    k.cta[d.cta] = CtaState::kRunning;
+    progress = true;
+  }
+  if (out.preempt.valid) {
+    if (out.preempt.sm >= cfg_.num_sms())
+      throw InvariantError("cycle " + std::to_string(now) + ": preempt of SM " + std::to_string(out.preempt.sm) + ": no such SM");
+    im.sms[out.preempt.sm]->preempt(out.preempt.mode, out.preempt.victim, now);
+    progress = true;
+  }
+
+  // 4. SMs and the memory system advance; SM events queue up for the scheduler.
+  for (auto& sm : im.sms) {
+    sm->tick(now);
+    progress |= sm->issued_last_tick() != 0;
+  }
+  im.mem->tick(now);
+  for (auto& smp : im.sms) {
+    im.ev_buf.clear();
+    im.saved_buf.clear();
+    smp->take_events(im.ev_buf, im.saved_buf, im.records);
+    size_t saved_i = 0;
+    for (const SmEvent& e : im.ev_buf) {
+      progress = true;
+      if (e.type == SmEventType::kCtaFinished || e.type == SmEventType::kCtaSaved) {
+        if (e.kernel >= im.kernels.size() || e.cta >= im.kernels[e.kernel].grid)
+          throw InvariantError("SM " + std::to_string(e.sm) + " reported an unknown CTA");
+        auto& k = im.kernels[e.kernel];
+        CtaState& st = k.cta[e.cta];
+        if (st != CtaState::kRunning)
+          throw InvariantError("cycle " + std::to_string(now) + ": SM " + std::to_string(e.sm) + " retired kernel " +
+                               std::to_string(e.kernel) + " CTA " + std::to_string(e.cta) + " which is " + cta_state_name(st));
+        if (e.type == SmEventType::kCtaFinished) {
+          st = CtaState::kDone;
+          if (++k.ctas_done == k.grid) {
+            k.finished = true;
+            k.result.end_cycle = now + 1;
+            ++im.kernels_finished;
+          }
+        } else {
+          st = CtaState::kSaved;
+          ++k.result.preemptions;
+          if (saved_i >= im.saved_buf.size()) throw InvariantError("SM reported kCtaSaved without the saved state");
+          im.saved[cta_key(e.kernel, e.cta)] = im.saved_buf[saved_i++];
+        }
+      }
+      im.event_q.push_back(e);
+    }
+  }
+
+  // 5. Watchdog: outstanding work but nothing issued, dispatched or retired for too long.
+  bool waiting_for_work = im.pending_launch.empty();
+  if (waiting_for_work)
+    for (const auto& k : im.kernels) waiting_for_work &= (!k.arrived || k.finished);
+  if (progress || waiting_for_work) im.last_progress = now;
+  if (now - im.last_progress > im.opt.watchdog_cycles)
+    throw WatchdogError("no forward progress for " + std::to_string(im.opt.watchdog_cycles) + " cycles\n" + dump_state());
+
+  if (impl_->opt.on_cycle) impl_->opt.on_cycle(now);
+  ++cycle_;
+  if (cycle_ >= im.opt.max_cycles && im.kernels_finished < im.kernels.size())
+    throw WatchdogError("run exceeded --max-cycles " + std::to_string(im.opt.max_cycles) + "\n" + dump_state());
+  if (im.opt.progress_every && cycle_ % im.opt.progress_every == 0)
+    std::fprintf(stderr, "gsim: cycle %llu, %u/%zu kernels finished\n", (unsigned long long)cycle_, im.kernels_finished,
+                 im.kernels.size());
+  return im.kernels_finished < im.kernels.size();
+}
+
+RunResult Gpu::run() {
+  while (step()) {
+  }
+  auto& im = *impl_;
+  RunResult r;
+  r.cycles = cycle_;
+  for (uint32_t i = 0; i < im.kernels.size(); ++i) {
+    auto& k = im.kernels[i];
+    k.result.instructions = counters_.kernel_total(i).insts_issued;
+    r.kernels.push_back(k.result);
+  }
+  r.counters = counters_;
+  r.ctas = im.records;
+  return r;
+}
+
+std::string Gpu::dump_state() const {
+  const auto& im = *impl_;
+  std::ostringstream os;
+  os << "state at cycle " << cycle_ << " (watchdog window " << im.opt.watchdog_cycles << " cycles)\n";
+  os << "kernels:\n";
+  for (const auto& k : im.kernels) {
+    uint32_t running = 0, saved = 0, not_started = 0;
+    for (auto s : k.cta) running += s == CtaState::kRunning, saved += s == CtaState::kSaved, not_started += s == CtaState::kNotStarted;
+    os << "  " << k.result.id << " " << k.result.name << ": arrived " << k.arrived << " launched " << k.launched << " done "
+       << k.ctas_done << "/" << k.grid << " running " << running << " saved " << saved << " not started " << not_started << "\n";
+  }
+  os << "pending launches " << im.pending_launch.size() << ", queued SM events " << im.event_q.size() << ", launch_ready "
+     << im.launch_ready << ", memory idle " << im.mem->idle() << "\n";
+  os << "SMs:\n";
+  for (const auto& sm : im.sms) os << sm->dump_state();
+  os << "scheduler " << im.sched.name() << ":\n" << im.sched.dump_state();
+  return os.str();
+}
+
+}  // namespace gs

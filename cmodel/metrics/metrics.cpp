@@ -1,0 +1,75 @@
+// gsched: multiprogram metrics (definitions and citations in metrics.hpp).
+#include "metrics/metrics.hpp"
+
+#include <algorithm>
+
+#include "common/error.hpp"
+
+namespace gs {
+
+namespace {
+
+void require_nonempty(const std::vector<double>& v, const char* what) {
+  if (v.empty()) throw InputError(std::string("metrics: ") + what + " of an empty mix");
+}
+
+}  // namespace
+
+double normalized_turnaround(uint64_t cycles_shared, uint64_t cycles_alone) {
+  if (cycles_alone == 0 || cycles_shared == 0)
+    throw InputError("metrics: a kernel with a zero-cycle runtime (alone " + std::to_string(cycles_alone) +
+                     ", shared " + std::to_string(cycles_shared) + ") has no slowdown");
+  return double(cycles_shared) / double(cycles_alone);
+}
+
+double antt(const std::vector<double>& ntts) {
+  require_nonempty(ntts, "ANTT");
+  double sum = 0;
+  for (double n : ntts) sum += n;
+  return sum / double(ntts.size());
+}
+
+double stp(const std::vector<double>& ntts) {
+  require_nonempty(ntts, "STP");
+  double sum = 0;
+  for (double n : ntts) sum += 1.0 / n;
+  return sum;
+}
+
+double strict_fairness(const std::vector<double>& ntts) {
+  require_nonempty(ntts, "StrictF");
+  const auto [lo, hi] = std::minmax_element(ntts.begin(), ntts.end());
+  return *lo / *hi;
+}
+
+double mix_ipc(uint64_t total_instructions, uint64_t cycles) {
+  if (cycles == 0) throw InputError("metrics: mix IPC of a zero-cycle run");
+  return double(total_instructions) / double(cycles);
+}
+
+MixMetrics compute_mix_metrics(const std::vector<KernelRuntimes>& kernels, uint64_t cycles) {
+  MixMetrics m;
+  m.cycles = cycles;
+  std::vector<double> ntts;
+  ntts.reserve(kernels.size());
+  for (const KernelRuntimes& k : kernels) {
+    KernelMetrics km;
+    km.name = k.name;
+    km.arrival_cycle = k.arrival_cycle;
+    km.instructions = k.instructions;
+    km.cycles_alone = k.cycles_alone;
+    km.cycles_shared = k.cycles_shared;
+    km.ntt = normalized_turnaround(k.cycles_shared, k.cycles_alone);
+    km.ipc = double(k.instructions) / double(k.cycles_shared);
+    ntts.push_back(km.ntt);
+    m.instructions += k.instructions;
+    m.kernels.push_back(std::move(km));
+  }
+  m.antt = antt(ntts);
+  m.stp = stp(ntts);
+  m.strictf = strict_fairness(ntts);
+  m.ipc = mix_ipc(m.instructions, cycles);
+  return m;
+}
+
+}  // namespace gs

@@ -1,0 +1,94 @@
+// gsched: alone runs + shared run -> MixMetrics (contract in mix_runner.hpp).
+#include "metrics/mix_runner.hpp"
+
+#include "common/error.hpp"
+
+namespace gs {
+
+namespace {
+
+/// Everything an alone run's outcome depends on, as one string. The kernel descriptor is
+/// identified by name: within one process the kernel library is loaded once.
+std::string alone_key(const GpuConfig& cfg, const MixEntry& e, const std::string& kind, const SchedOptions& opt,
+                      const RunOptions& run) {
+  return kind + '|' + cfg.name + '|' + cfg.file + '|' + e.kernel + '|' + std::to_string(e.grid_ctas) + '|' +
+         std::to_string(e.priority) + '|' + std::to_string(e.tokens) + '|' +
+         std::to_string(static_cast<int>(opt.preempt)) + '|' + std::to_string(opt.seed) + '|' +
+         std::to_string(run.max_cycles) + '|' + std::to_string(run.watchdog_cycles);
+}
+
+RunOptions alone_run_options(const RunOptions& shared) {
+  RunOptions r = shared;
+  r.on_cycle = nullptr;   // per-cycle hooks (waveforms, traces) belong to the shared run
+  return r;
+}
+
+}  // namespace
+
+Mix alone_mix(const Mix& mix, const MixEntry& entry) {
+  Mix m;
+  m.name = mix.name + ":alone:" + entry.kernel;
+  m.file = mix.file;
+  MixEntry e = entry;
+  e.arrival_cycle = 0;
+  e.context = 0;
+  m.kernels.push_back(std::move(e));
+  return m;
+}
+
+SchedOptions alone_sched_options(const SchedOptions& shared_opt) {
+  SchedOptions o = shared_opt;
+  o.policy = kAlonePolicy;
+  o.cta_limit = 0;       // alone, the kernel gets the whole GPU
+  o.wave_file.clear();   // a requested waveform is of the shared run only
+  return o;
+}
+
+const KernelResult& AloneRunCache::get(const GpuConfig& cfg, const MixEntry& entry, const std::string& kind,
+                                       const SchedOptions& shared_opt, const RunOptions& run_opt) {
+  const SchedOptions opt = alone_sched_options(shared_opt);
+  const RunOptions run = alone_run_options(run_opt);
+  const std::string key = alone_key(cfg, entry, kind, opt, run);
+  auto it = cache_.find(key);
+  if (it != cache_.end()) return it->second;
+
+  const Mix mix = alone_mix(Mix{}, entry);
+  auto sched = make_scheduler(kind, opt);
+  Gpu gpu(cfg, mix, *sched, run);
+  RunResult r = gpu.run();
+  ++runs_;
+  if (r.kernels.size() != 1)
+    throw InvariantError("alone run of '" + entry.kernel + "' reported " + std::to_string(r.kernels.size()) +
+                         " kernels instead of 1");
+  return cache_.emplace(key, std::move(r.kernels[0])).first->second;
+}
+
+MixRun run_mix_with_alone(const GpuConfig& cfg, const Mix& mix, const std::string& scheduler_kind,
+                          const SchedOptions& sched_opt, const RunOptions& run_opt, AloneRunCache& cache) {
+  if (mix.kernels.empty()) throw InputError(mix.file.empty() ? mix.name : mix.file, "kernels", "the mix is empty");
+  MixRun out;
+  for (const MixEntry& e : mix.kernels) out.alone.push_back(cache.get(cfg, e, scheduler_kind, sched_opt, run_opt));
+
+  auto sched = make_scheduler(scheduler_kind, sched_opt);
+  Gpu gpu(cfg, mix, *sched, run_opt);
+  out.shared = gpu.run();
+  if (out.shared.kernels.size() != mix.kernels.size())
+    throw InvariantError("shared run reported " + std::to_string(out.shared.kernels.size()) + " kernels for a mix of " +
+                         std::to_string(mix.kernels.size()));
+
+  std::vector<KernelRuntimes> rt;
+  for (size_t i = 0; i < mix.kernels.size(); ++i) {
+    const KernelResult& s = out.shared.kernels[i];
+    KernelRuntimes k;
+    k.name = s.name.empty() ? mix.kernels[i].kernel : s.name;
+    k.arrival_cycle = s.arrival_cycle;
+    k.instructions = s.instructions;
+    k.cycles_alone = out.alone[i].cycles();
+    k.cycles_shared = s.cycles();
+    rt.push_back(std::move(k));
+  }
+  out.metrics = compute_mix_metrics(rt, out.shared.cycles);
+  return out;
+}
+
+}  // namespace gs

@@ -1,0 +1,55 @@
+// gsched: runs a mix the way the metrics need it -- every kernel alone, then the whole mix.
+//
+// T_alone of a kernel is its turnaround when it runs by itself on the same GPU config, from
+// cycle 0, under the Left-Over (FIFO) policy with the same scheduler kind, preemption mode,
+// seed and run limits as the shared run. Left-Over is the baseline every paper normalizes to
+// (Warped-Slicer Sec. V, Pai Sec. 6), and alone it gives the kernel the whole GPU, so T_alone
+// does not depend on the policy under study. Alone results are cached per process
+// (AloneRunCache), so a mix listing a kernel twice, or a sweep over policies, runs it once.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "config/gpu_config.hpp"
+#include "gpu/gpu.hpp"
+#include "metrics/metrics.hpp"
+#include "sched/scheduler_port.hpp"
+#include "workload/kernel_desc.hpp"
+
+namespace gs {
+
+/// The alone-run policy (see the header comment).
+constexpr const char* kAlonePolicy = "left-over";
+
+/// Process-local cache of alone runs, keyed by everything that can change T_alone.
+class AloneRunCache {
+ public:
+  /// The alone result of `entry` (runs it on a miss). Throws what Gpu::run throws.
+  const KernelResult& get(const GpuConfig& cfg, const MixEntry& entry, const std::string& scheduler_kind,
+                          const SchedOptions& shared_opt, const RunOptions& run_opt);
+  /// Number of simulations performed so far (cache misses).
+  uint32_t runs() const { return runs_; }
+
+ private:
+  std::map<std::string, KernelResult> cache_;
+  uint32_t runs_ = 0;
+};
+
+/// The single-kernel mix an alone run simulates: the entry at arrival 0 in context 0.
+Mix alone_mix(const Mix& mix, const MixEntry& entry);
+/// Scheduler options of an alone run derived from the shared run's options.
+SchedOptions alone_sched_options(const SchedOptions& shared_opt);
+
+struct MixRun {
+  RunResult shared;
+  std::vector<KernelResult> alone;   // mix order
+  MixMetrics metrics;
+};
+
+/// Runs every kernel alone (through `cache`), then the mix, and computes the metrics.
+MixRun run_mix_with_alone(const GpuConfig& cfg, const Mix& mix, const std::string& scheduler_kind,
+                          const SchedOptions& sched_opt, const RunOptions& run_opt, AloneRunCache& cache);
+
+}  // namespace gs

@@ -1,0 +1,134 @@
+// gsched: run reports (contract in report.hpp).
+#include "metrics/report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace gs {
+
+double round6(double x) {
+  const double r = std::round(x * 1e6) / 1e6;
+  return r == 0 ? 0.0 : r;   // no negative zero in reports
+}
+
+std::string format_fixed(double x, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
+  std::string s(buf);
+  // "-0.000" reads as a sign error; a value that rounds to zero prints unsigned.
+  if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);
+  return s;
+}
+
+namespace {
+
+std::string pad_left(const std::string& s, size_t width) {
+  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
+std::string pad_right(const std::string& s, size_t width) {
+  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
+
+/// RFC 4180: quote a field holding a comma, quote or newline, doubling inner quotes.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+}  // namespace
+
+std::string format_table(const RunInfo& info, const MixMetrics& m) {
+  struct Column {
+    const char* title;
+    bool left;
+  };
+  const Column cols[] = {{"kernel", true},       {"arrival", false}, {"cycles_alone", false},
+                         {"cycles_shared", false}, {"NTT", false},   {"IPC", false},
+                         {"instructions", false}};
+  constexpr size_t kCols = sizeof cols / sizeof cols[0];
+
+  std::vector<std::vector<std::string>> rows;
+  for (const KernelMetrics& k : m.kernels) {
+    rows.push_back({k.name, std::to_string(k.arrival_cycle), std::to_string(k.cycles_alone),
+                    std::to_string(k.cycles_shared), format_fixed(k.ntt, 3), format_fixed(k.ipc, 3),
+                    std::to_string(k.instructions)});
+  }
+  size_t width[kCols];
+  for (size_t c = 0; c < kCols; ++c) {
+    width[c] = std::string(cols[c].title).size();
+    for (const auto& r : rows) width[c] = std::max(width[c], r[c].size());
+  }
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string out;
+    for (size_t c = 0; c < kCols; ++c) {
+      if (c) out += "  ";
+      out += cols[c].left ? pad_right(cells[c], width[c]) : pad_left(cells[c], width[c]);
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out + "\n";
+  };
+
+  std::string out = "config " + info.config + ", mix " + info.mix + ", policy " + info.policy +
+                    ", scheduler " + info.scheduler + ", preempt " + info.preempt + ", seed " +
+                    std::to_string(info.seed) + "\n\n";
+  std::vector<std::string> header;
+  for (const Column& c : cols) header.emplace_back(c.title);
+  out += line(header);
+  for (const auto& r : rows) out += line(r);
+  out += "\n";
+  out += "STP      " + format_fixed(m.stp, 3) + "   (sum T_alone/T_shared, higher is better)\n";
+  out += "ANTT     " + format_fixed(m.antt, 3) + "   (mean T_shared/T_alone, lower is better)\n";
+  out += "StrictF  " + format_fixed(m.strictf, 3) + "   (min slowdown / max slowdown, 1 = fair)\n";
+  out += "IPC      " + format_fixed(m.ipc, 3) + "   (all instructions / cycles until all finish)\n";
+  out += "cycles   " + std::to_string(m.cycles) + "\n";
+  return out;
+}
+
+std::string format_json(const RunInfo& info, const MixMetrics& m) {
+  nlohmann::ordered_json j;
+  j["config"] = info.config;
+  j["mix"] = info.mix;
+  j["policy"] = info.policy;
+  j["scheduler"] = info.scheduler;
+  j["preempt"] = info.preempt;
+  j["seed"] = info.seed;
+  j["cycles"] = m.cycles;
+  j["stp"] = round6(m.stp);
+  j["antt"] = round6(m.antt);
+  j["strictf"] = round6(m.strictf);
+  nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
+  for (const KernelMetrics& k : m.kernels) {
+    nlohmann::ordered_json jk;
+    jk["name"] = k.name;
+    jk["instructions"] = k.instructions;
+    jk["ipc"] = round6(k.ipc);
+    jk["cycles_alone"] = k.cycles_alone;
+    jk["cycles_shared"] = k.cycles_shared;
+    jk["ntt"] = round6(k.ntt);
+    kernels.push_back(std::move(jk));
+  }
+  j["kernels"] = std::move(kernels);
+  return j.dump(2) + "\n";
+}
+
+std::string format_csv(const RunInfo& info, const MixMetrics& m) {
+  std::string out =
+      "config,mix,policy,scheduler,preempt,seed,kernel,arrival,instructions,ipc,cycles_alone,"
+      "cycles_shared,ntt\n";
+  for (const KernelMetrics& k : m.kernels) {
+    out += csv_field(info.config) + "," + csv_field(info.mix) + "," + csv_field(info.policy) + "," +
+           csv_field(info.scheduler) + "," + csv_field(info.preempt) + "," + std::to_string(info.seed) +
+           "," + csv_field(k.name) + "," + std::to_string(k.arrival_cycle) + "," +
+           std::to_string(k.instructions) + "," + format_fixed(k.ipc, 6) + "," +
+           std::to_string(k.cycles_alone) + "," + std::to_string(k.cycles_shared) + "," +
+           format_fixed(k.ntt, 6) + "\n";
+  }
+  return out;
+}
+
+}  // namespace gs

@@ -1,0 +1,39 @@
+// gsched: result reports of one `gsim run` -- text table, JSON and CSV (schema: docs/cli.md).
+//
+// Contract: output is a pure function of its arguments. No timestamps, no host names, and
+// every non-integer is rounded to 6 decimals before it is printed, so the same run gives the
+// same bytes on every machine. JSON keys come in a fixed order (scripts diff these files).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "metrics/metrics.hpp"
+
+namespace gs {
+
+/// What identifies a run in its reports.
+struct RunInfo {
+  std::string config;       // GPU config preset name
+  std::string mix;          // mix name
+  std::string policy;
+  std::string scheduler;    // golden | rtl | lockstep
+  std::string preempt;      // drain | switch
+  uint64_t seed = 1;
+};
+
+/// x rounded to 6 decimals (half away from zero); the value reports print.
+double round6(double x);
+/// Fixed-point text with `decimals` digits after the point ("-0.000" is printed "0.000").
+std::string format_fixed(double x, int decimals);
+
+/// Human-readable table: header line, one row per kernel, then STP/ANTT/StrictF/IPC/cycles.
+std::string format_table(const RunInfo& info, const MixMetrics& m);
+/// {"config","mix","policy","scheduler","preempt","seed","cycles","stp","antt","strictf",
+///  "kernels":[{"name","instructions","ipc","cycles_alone","cycles_shared","ntt"}]}, indented,
+/// newline-terminated.
+std::string format_json(const RunInfo& info, const MixMetrics& m);
+/// Header plus one row per kernel; run-level columns repeat on each row so files from many
+/// runs concatenate into one table.
+std::string format_csv(const RunInfo& info, const MixMetrics& m);
+
+}  // namespace gs

@@ -1,0 +1,46 @@
+// gsched: the scheduler registry (kind name -> maker) and the policy list.
+//
+// gs_model registers "golden" itself; the Verilator library adds "rtl" and "lockstep" through
+// gs::register_rtl_schedulers(), so the model library never depends on Verilated code.
+#include <algorithm>
+#include <map>
+
+#include "common/error.hpp"
+#include "sched/scheduler_port.hpp"
+
+namespace gs {
+
+std::unique_ptr<SchedulerPort> make_golden_scheduler(const SchedOptions& opt);  // golden/*.cpp
+
+namespace {
+std::map<std::string, SchedulerMaker>& registry() {
+  static std::map<std::string, SchedulerMaker> r{{"golden", &make_golden_scheduler}};
+  return r;
+}
+}  // namespace
+
+void register_scheduler_kind(const std::string& kind, SchedulerMaker maker) { registry()[kind] = std::move(maker); }
+
+std::vector<std::string> list_scheduler_kinds() {
+  std::vector<std::string> kinds;
+  for (const auto& [k, m] : registry()) kinds.push_back(k);
+  return kinds;
+}
+
+std::unique_ptr<SchedulerPort> make_scheduler(const std::string& kind, const SchedOptions& opt) {
+  const auto it = registry().find(kind);
+  if (it == registry().end()) {
+    std::string known;
+    for (const auto& k : list_scheduler_kinds()) known += (known.empty() ? "" : ", ") + k;
+    throw InputError("--scheduler", "kind", "unknown scheduler '" + kind + "' (this build has: " + known + ")");
+  }
+  const auto policies = list_policies();
+  if (std::find(policies.begin(), policies.end(), opt.policy) == policies.end()) {
+    std::string known;
+    for (const auto& p : policies) known += (known.empty() ? "" : ", ") + p;
+    throw InputError("--policy", "policy", "unknown policy '" + opt.policy + "' (known: " + known + ")");
+  }
+  return it->second(opt);
+}
+
+}  // namespace gs
