@@ -13,6 +13,14 @@ namespace gs {
 
 enum class WarpSchedPolicy : uint8_t { kGto, kLrr };
 
+/// How registers are counted against the register file (reg_alloc_unit is the granule):
+///   kWarp: each warp takes regs_per_thread * warp_size rounded up to reg_alloc_unit
+///          (real GPUs and GPGPU-Sim; a partial warp pays for a whole one);
+///   kCta:  a CTA takes threads_per_cta * regs_per_thread rounded up to reg_alloc_unit
+///          (Tanasic ISCA'14 Table 1: "# Regs/TB" = threads x registers, e.g. lbm 120 x 36 = 4320,
+///          which its TBs/SM, Resour./SM and Save Time columns are computed from).
+enum class RegAllocScope : uint8_t { kWarp, kCta };
+
 /// One kind of SM. A GPU may mix kinds (HeteroCore big/small SMs, ROADMAP item 4).
 struct SmTypeConfig {
   std::string name = "sm";      // "sm", "big", "small", ...
@@ -23,6 +31,7 @@ struct SmTypeConfig {
   uint32_t max_warps = 48;      // normally max_threads / warp_size
   uint32_t registers = 32768;   // 32-bit registers in the register file
   uint32_t reg_alloc_unit = 64; // registers are allocated per warp in multiples of this
+  RegAllocScope reg_alloc_scope = RegAllocScope::kWarp;  // per warp (default) or per CTA (Tanasic)
   uint32_t shared_mem_bytes = 48 * 1024;
   uint32_t shmem_alloc_unit = 128;  // shared memory allocated per CTA in multiples of this
   // Alternative shared-memory carve-outs (Tanasic Table 2: 16/32/48 KB). Empty = fixed size.

@@ -82,7 +82,7 @@ Gpu::Gpu(const GpuConfig& cfg, const Mix& mix, SchedulerPort& sched, const RunOp
   counters_.resize(cfg.num_sms(), nk);
   im.mem = make_memory_system(cfg, counters_);
   for (uint32_t s = 0; s < cfg.num_sms(); ++s)
-    im.sms.push_back(std::make_unique<Sm>(s, cfg, *im.mem, counters_, Rng::mix(opt.seed, s)));
+    im.sms.push_back(std::make_unique<Sm>(s, cfg, *im.mem, counters_, opt.seed));
   im.kernels.resize(nk);
   for (uint32_t i = 0; i < nk; ++i) {
     auto& k = im.kernels[i];

@@ -19,9 +19,15 @@ CtaResources cta_resources(const KernelDesc& k, const GpuConfig& cfg) {
   CtaResources r;
   r.threads = k.threads_per_cta;
   r.warps = k.warps_per_cta(cfg.warp_size);
-  // Registers are allocated per warp (a whole warp's worth of each thread's registers).
-  r.regs = r.warps * static_cast<uint32_t>(round_up(uint64_t(k.regs_per_thread) * cfg.warp_size,
-                                                    t.reg_alloc_unit));
+  if (t.reg_alloc_scope == RegAllocScope::kCta) {
+    // Tanasic Table 1 accounting: "# Regs/TB" = threads x registers per thread.
+    r.regs = static_cast<uint32_t>(round_up(uint64_t(k.regs_per_thread) * k.threads_per_cta,
+                                            t.reg_alloc_unit));
+  } else {
+    // Hardware / GPGPU-Sim: a whole warp's worth of each thread's registers, per warp.
+    r.regs = r.warps * static_cast<uint32_t>(round_up(uint64_t(k.regs_per_thread) * cfg.warp_size,
+                                                      t.reg_alloc_unit));
+  }
   r.shmem = static_cast<uint32_t>(round_up(k.shmem_per_cta, t.shmem_alloc_unit));
   return r;
 }

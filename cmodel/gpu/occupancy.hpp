@@ -4,7 +4,9 @@
 //   * cta_resources() (declared in gpu/gpu.hpp, defined in occupancy.cpp) rounds a kernel's
 //     per-CTA needs to the allocation units of sm_types[0] (the config loader guarantees every
 //     SM type shares them): warps = ceil(threads / warp_size); registers are allocated per warp
-//     in multiples of reg_alloc_unit; shared memory per CTA in multiples of shmem_alloc_unit.
+//     in multiples of reg_alloc_unit (reg_alloc_scope kWarp), or per CTA as threads x registers
+//     rounded to reg_alloc_unit (kCta, Tanasic Table 1); shared memory per CTA in multiples of
+//     shmem_alloc_unit.
 //   * shared_mem_carveout() picks the SM's shared-memory size for a CTA needing `shmem` bytes:
 //     the default (first) entry of shared_mem_options, or the first bigger option that holds
 //     the CTA (Tanasic ISCA'14, Table 2 footnote); shared_mem_bytes when there are no options.

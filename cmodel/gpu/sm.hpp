@@ -40,6 +40,9 @@ struct SmUsage {
 
 class Sm {
  public:
+  /// `seed` is the run seed and must be the SAME for every SM: a CTA's instruction stream
+  /// (and its length) derive from (seed, kernel, cta) only, so a context-switched CTA can
+  /// resume on any SM at its saved per-warp positions.
   Sm(uint32_t id, const GpuConfig& cfg, MemoryIface& mem, CounterBank& counters, uint64_t seed);
   ~Sm();
 

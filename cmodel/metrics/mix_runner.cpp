@@ -14,11 +14,12 @@ std::string alone_key(const GpuConfig& cfg, const MixEntry& e, const std::string
   return kind + '|' + cfg.name + '|' + cfg.file + '|' + e.kernel + '|' + std::to_string(e.grid_ctas) + '|' +
          std::to_string(e.priority) + '|' + std::to_string(e.tokens) + '|' +
          std::to_string(static_cast<int>(opt.preempt)) + '|' + std::to_string(opt.seed) + '|' +
-         std::to_string(run.max_cycles) + '|' + std::to_string(run.watchdog_cycles);
+         std::to_string(run.seed) + '|' + std::to_string(run.max_cycles) + '|' + std::to_string(run.watchdog_cycles);
 }
 
-RunOptions alone_run_options(const RunOptions& shared) {
+RunOptions alone_run_options(const RunOptions& shared, const SchedOptions& alone_sched) {
   RunOptions r = shared;
+  r.sched = alone_sched;
   r.on_cycle = nullptr;   // per-cycle hooks (waveforms, traces) belong to the shared run
   return r;
 }
@@ -47,7 +48,7 @@ SchedOptions alone_sched_options(const SchedOptions& shared_opt) {
 const KernelResult& AloneRunCache::get(const GpuConfig& cfg, const MixEntry& entry, const std::string& kind,
                                        const SchedOptions& shared_opt, const RunOptions& run_opt) {
   const SchedOptions opt = alone_sched_options(shared_opt);
-  const RunOptions run = alone_run_options(run_opt);
+  const RunOptions run = alone_run_options(run_opt, opt);
   const std::string key = alone_key(cfg, entry, kind, opt, run);
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second;
@@ -69,8 +70,10 @@ MixRun run_mix_with_alone(const GpuConfig& cfg, const Mix& mix, const std::strin
   MixRun out;
   for (const MixEntry& e : mix.kernels) out.alone.push_back(cache.get(cfg, e, scheduler_kind, sched_opt, run_opt));
 
+  RunOptions shared_run = run_opt;
+  shared_run.sched = sched_opt;
   auto sched = make_scheduler(scheduler_kind, sched_opt);
-  Gpu gpu(cfg, mix, *sched, run_opt);
+  Gpu gpu(cfg, mix, *sched, shared_run);
   out.shared = gpu.run();
   if (out.shared.kernels.size() != mix.kernels.size())
     throw InvariantError("shared run reported " + std::to_string(out.shared.kernels.size()) + " kernels for a mix of " +

@@ -49,6 +49,8 @@ struct MixRun {
 };
 
 /// Runs every kernel alone (through `cache`), then the mix, and computes the metrics.
+/// `sched_opt` is what the shared run's scheduler is built and reset with (run_opt.sched is
+/// replaced by it); alone runs use alone_sched_options(sched_opt).
 MixRun run_mix_with_alone(const GpuConfig& cfg, const Mix& mix, const std::string& scheduler_kind,
                           const SchedOptions& sched_opt, const RunOptions& run_opt, AloneRunCache& cache);
 

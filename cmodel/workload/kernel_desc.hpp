@@ -59,11 +59,14 @@ struct MixEntry {
 struct Mix {
   std::string name;
   std::string file;
+  std::string config;           // preset the mix was written for ("" = any); a hint for tools
   std::vector<MixEntry> kernels;
 };
 
 /// Kernel library: every descriptor shipped in <data>/workloads/kernels/*.json.
 std::vector<KernelDesc> load_kernel_library();
+/// The descriptors of one suite file (any path), validated as load_kernel_library does.
+std::vector<KernelDesc> load_kernel_file(const std::string& path);
 /// Finds a kernel by name; throws InputError listing close names when unknown.
 const KernelDesc& find_kernel(const std::vector<KernelDesc>& lib, const std::string& name);
 /// Loads a mix (path or name in <data>/workloads/mixes), resolving kernels. Throws InputError.

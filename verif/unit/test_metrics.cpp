@@ -199,3 +199,75 @@ TEST_CASE("alone runs put the kernel at cycle 0 under left-over", "[metrics]") {
   CHECK(a.seed == 9);
   CHECK(a.wave_file.empty());
 }
+
+namespace {
+
+/// A small kernel that finishes in a few thousand cycles on the 16-SM Warped-Slicer GPU.
+gs::MixEntry small_kernel_entry(uint64_t arrival) {
+  gs::MixEntry e;
+  e.kernel = "metrics-test-small";
+  e.arrival_cycle = arrival;
+  e.desc.name = e.kernel;
+  e.desc.suite = "test";
+  e.desc.threads_per_cta = 128;
+  e.desc.regs_per_thread = 16;
+  e.desc.grid_ctas = 48;
+  e.desc.insts_per_warp = 200;
+  e.desc.ldst_permille = 100;
+  e.desc.footprint_bytes = 1 << 20;
+  return e;
+}
+
+gs::SchedOptions golden_left_over(uint64_t seed) {
+  gs::SchedOptions o;
+  o.policy = "left-over";
+  o.seed = seed;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("a kernel alone in its own mix has NTT 1", "[metrics][mix_runner]") {
+  const gs::GpuConfig cfg = gs::load_gpu_config("warped-slicer");
+  gs::Mix mix;
+  mix.name = "one";
+  mix.kernels.push_back(small_kernel_entry(0));
+  gs::AloneRunCache cache;
+  const gs::MixRun r = gs::run_mix_with_alone(cfg, mix, "golden", golden_left_over(1), gs::RunOptions{}, cache);
+  CHECK(cache.runs() == 1);
+  REQUIRE(r.metrics.kernels.size() == 1);
+  const gs::KernelMetrics& k = r.metrics.kernels[0];
+  CHECK(k.cycles_alone > 0);
+  CHECK(k.cycles_alone == k.cycles_shared);   // under left-over from cycle 0 the shared run is the alone run
+  CHECK(k.instructions == 48u * 4u * 200u);   // 48 CTAs x 4 warps x 200 warp instructions
+  CHECK(k.ntt == 1.0);
+  CHECK(r.metrics.stp == 1.0);
+  CHECK(r.metrics.antt == 1.0);
+  CHECK(r.metrics.strictf == 1.0);
+  CHECK(r.metrics.cycles == r.shared.cycles);
+  CHECK(r.metrics.ipc == Approx(double(k.instructions) / double(r.shared.cycles)));
+}
+
+TEST_CASE("alone runs are cached within one process", "[metrics][mix_runner]") {
+  const gs::GpuConfig cfg = gs::load_gpu_config("warped-slicer");
+  gs::Mix mix;
+  mix.name = "twice";
+  mix.kernels.push_back(small_kernel_entry(0));
+  mix.kernels.push_back(small_kernel_entry(300));   // the same kernel again, arriving later
+  gs::AloneRunCache cache;
+  const gs::MixRun r1 = gs::run_mix_with_alone(cfg, mix, "golden", golden_left_over(1), gs::RunOptions{}, cache);
+  CHECK(cache.runs() == 1);   // one alone run serves both entries
+  REQUIRE(r1.metrics.kernels.size() == 2);
+  CHECK(r1.metrics.kernels[0].cycles_alone == r1.metrics.kernels[1].cycles_alone);
+  CHECK(r1.metrics.kernels[1].arrival_cycle == 300);
+  CHECK(r1.metrics.kernels[1].cycles_shared == r1.shared.kernels[1].end_cycle - 300);
+  // Sharing the GPU with its twin can only delay the later copy.
+  CHECK(r1.metrics.kernels[1].ntt >= 1.0);
+
+  const gs::MixRun r2 = gs::run_mix_with_alone(cfg, mix, "golden", golden_left_over(1), gs::RunOptions{}, cache);
+  CHECK(cache.runs() == 1);   // a second run of the same mix reuses it
+  CHECK(r2.metrics.cycles == r1.metrics.cycles);   // and the simulation is deterministic
+
+  gs::run_mix_with_alone(cfg, mix, "golden", golden_left_over(2), gs::RunOptions{}, cache);
+  CHECK(cache.runs() == 2);   // another seed is another alone run
+}

@@ -1,0 +1,266 @@
+// gsched: loading and validating GPU configurations (schema: docs/config_schema.md).
+//
+// A config file is one JSON object whose keys are the GpuConfig field names, plus an
+// "sm_types" array of objects whose keys are the SmTypeConfig field names. Absent keys take
+// the struct defaults (with one derived default: max_warps = max_threads / warp_size).
+// Everything is checked here, once, so the model can trust the config: types and ranges
+// per field, then the cross-field rules (cache geometry, warp/thread consistency, allocation
+// units shared by all SM types, shared-memory options). Every failure is an InputError
+// naming the file and the field.
+#include "config/gpu_config.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "common/error.hpp"
+#include "config/json_reader.hpp"
+
+#ifndef GS_DATA_DIR
+#define GS_DATA_DIR "sim_top"
+#endif
+
+namespace gs {
+
+using nlohmann::json;
+
+namespace {
+
+bool is_pow2(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
+
+std::string configs_dir() { return data_dir() + "/configs"; }
+
+std::string stem_of(const std::string& file) {
+  return std::filesystem::path(file).stem().string();
+}
+
+// Sets = size / (line * assoc) must be a whole power of two (index bits of a set-associative cache).
+void check_cache_geometry(const std::string& file, const std::string& size_field, uint32_t size,
+                          uint32_t assoc, uint32_t line_bytes) {
+  if (size % line_bytes != 0) {
+    throw InputError(file, size_field,
+                     std::to_string(size) + " bytes is not a multiple of line_bytes (" +
+                         std::to_string(line_bytes) + ")");
+  }
+  const uint32_t lines = size / line_bytes;
+  if (lines % assoc != 0) {
+    throw InputError(file, size_field,
+                     std::to_string(lines) + " lines do not divide into " + std::to_string(assoc) + " ways");
+  }
+  const uint32_t sets = lines / assoc;
+  if (!is_pow2(sets)) {
+    throw InputError(file, size_field,
+                     "gives " + std::to_string(sets) + " sets (" + std::to_string(size) + " B / (" +
+                         std::to_string(line_bytes) + " B lines x " + std::to_string(assoc) +
+                         " ways)); the number of sets must be a power of two");
+  }
+}
+
+SmTypeConfig parse_sm_type(const json& v, const std::string& file, const std::string& path, uint32_t warp_size) {
+  ObjectReader r(v, file, path);
+  SmTypeConfig t;
+  r.str("name", t.name);
+  r.u32("count", t.count, 1, 4096);
+  r.u32("max_threads", t.max_threads, 1, 65536);
+  r.u32("max_ctas", t.max_ctas, 1, 1024);
+  // Derived default: as many warp slots as the thread slots need.
+  t.max_warps = t.max_threads / warp_size;
+  r.u32("max_warps", t.max_warps, 1, 65535);
+  r.u32("registers", t.registers, 1);
+  r.u32("reg_alloc_unit", t.reg_alloc_unit, 1, 1u << 20);
+  const int scope = r.choice("reg_alloc_scope", {"warp", "cta"});
+  if (scope >= 0) t.reg_alloc_scope = scope == 0 ? RegAllocScope::kWarp : RegAllocScope::kCta;
+  r.u32("shared_mem_bytes", t.shared_mem_bytes, 0, 1u << 30);
+  r.u32("shmem_alloc_unit", t.shmem_alloc_unit, 1, 1u << 20);
+  r.u32_list("shared_mem_options", t.shared_mem_options, 1, 1u << 30);
+  r.u32("warp_schedulers", t.warp_schedulers, 1, 64);
+  const int pol = r.choice("warp_sched_policy", {"gto", "lrr"});
+  if (pol >= 0) t.warp_sched_policy = pol == 0 ? WarpSchedPolicy::kGto : WarpSchedPolicy::kLrr;
+  r.u32("alu_lanes", t.alu_lanes, 1, 1024);
+  r.u32("sfu_lanes", t.sfu_lanes, 1, 1024);
+  r.u32("ldst_lanes", t.ldst_lanes, 1, 1024);
+  r.u32("alu_latency", t.alu_latency, 1, 100000);
+  r.u32("sfu_latency", t.sfu_latency, 1, 100000);
+  r.u32("shmem_latency", t.shmem_latency, 1, 100000);
+  r.u32("l1_size_bytes", t.l1_size_bytes, 1, 1u << 30);
+  r.u32("l1_assoc", t.l1_assoc, 1, 1024);
+  r.u32("l1_mshrs", t.l1_mshrs, 1, 65536);
+  r.u32("l1_hit_latency", t.l1_hit_latency, 1, 100000);
+  r.notes("notes");
+  r.reject_unknown_keys({{"num_sms", "the SM count is the sum of sm_types[].count"},
+                         {"sm_count", "the number of SMs of this type is 'count'"}});
+
+  // Cross-field rules of one SM type.
+  if (t.max_threads % warp_size != 0) {
+    r.fail("max_threads", std::to_string(t.max_threads) + " is not a multiple of warp_size (" +
+                              std::to_string(warp_size) + ")");
+  }
+  if (t.max_warps > t.max_threads / warp_size) {
+    r.fail("max_warps", std::to_string(t.max_warps) + " warp slots can never be filled: max_threads / warp_size = " +
+                            std::to_string(t.max_threads) + " / " + std::to_string(warp_size) + " = " +
+                            std::to_string(t.max_threads / warp_size));
+  }
+  if (t.warp_schedulers > t.max_warps) {
+    r.fail("warp_schedulers", std::to_string(t.warp_schedulers) + " schedulers but only " +
+                                  std::to_string(t.max_warps) + " warp slots");
+  }
+  const std::pair<const char*, uint32_t> lanes[] = {
+      {"alu_lanes", t.alu_lanes}, {"sfu_lanes", t.sfu_lanes}, {"ldst_lanes", t.ldst_lanes}};
+  for (const auto& l : lanes) {
+    // A warp instruction occupies its unit for warp_size / lanes cycles: must be whole.
+    if (l.second > warp_size || warp_size % l.second != 0) {
+      r.fail(l.first, std::to_string(l.second) + " lanes must divide warp_size (" + std::to_string(warp_size) + ")");
+    }
+  }
+  if (t.reg_alloc_unit > t.registers) {
+    r.fail("reg_alloc_unit", "allocation unit " + std::to_string(t.reg_alloc_unit) +
+                                 " is larger than the register file (" + std::to_string(t.registers) + ")");
+  }
+  if (!t.shared_mem_options.empty()) {
+    std::set<uint32_t> seen;
+    for (uint32_t o : t.shared_mem_options) {
+      if (!seen.insert(o).second) r.fail("shared_mem_options", "value " + std::to_string(o) + " listed twice");
+    }
+    if (!seen.count(t.shared_mem_bytes)) {
+      r.fail("shared_mem_options", "must contain shared_mem_bytes (" + std::to_string(t.shared_mem_bytes) +
+                                       "), the default configuration");
+    }
+    // Stored default first, then ascending: the occupancy code takes options[0] as the default.
+    std::vector<uint32_t> ordered{t.shared_mem_bytes};
+    for (uint32_t o : seen) {
+      if (o != t.shared_mem_bytes) ordered.push_back(o);
+    }
+    t.shared_mem_options = ordered;
+  }
+  return t;
+}
+
+}  // namespace
+
+std::string data_dir() {
+  const char* env = std::getenv("GSCHED_DATA_DIR");
+  if (env && *env) return env;
+  return GS_DATA_DIR;
+}
+
+std::vector<std::string> list_gpu_configs() { return json_stems_in(configs_dir()); }
+
+GpuConfig parse_gpu_config(const std::string& json_text, const std::string& file) {
+  const json doc = parse_json_strict(json_text, file);
+  ObjectReader r(doc, file, "");
+  GpuConfig cfg;
+  cfg.file = file;
+  cfg.name = stem_of(file);
+  r.str("name", cfg.name);
+  r.str("source", cfg.source, /*allow_empty=*/true);
+  r.notes("notes");
+  r.u32("core_clock_mhz", cfg.core_clock_mhz, 1, 100000);
+  r.u32("warp_size", cfg.warp_size, 1, 64);
+  if (!is_pow2(cfg.warp_size)) r.fail("warp_size", "must be a power of two (got " + std::to_string(cfg.warp_size) + ")");
+  r.u32("line_bytes", cfg.line_bytes, 16, 4096);
+  if (!is_pow2(cfg.line_bytes)) r.fail("line_bytes", "must be a power of two (got " + std::to_string(cfg.line_bytes) + ")");
+
+  const json* types = r.array("sm_types");
+  if (!types) r.fail("sm_types", "required field is missing: a GPU needs at least one SM type, e.g. "
+                                 "\"sm_types\": [{\"name\": \"sm\", \"count\": 16}]");
+  if (types->empty()) r.fail("sm_types", "no SM types: the GPU would have 0 SMs");
+  std::set<std::string> type_names;
+  for (size_t i = 0; i < types->size(); ++i) {
+    const std::string path = "sm_types[" + std::to_string(i) + "]";
+    SmTypeConfig t = parse_sm_type((*types)[i], file, path, cfg.warp_size);
+    if (!type_names.insert(t.name).second) {
+      throw InputError(file, path + ".name", "SM type name '" + t.name + "' used twice");
+    }
+    cfg.sm_types.push_back(std::move(t));
+  }
+
+  r.u32("xbar_latency", cfg.xbar_latency, 1, 100000);
+  r.u32("xbar_bytes_per_cycle", cfg.xbar_bytes_per_cycle, 1, 1u << 16);
+  r.u32("l2_slice_bytes", cfg.l2_slice_bytes, 1, 1u << 30);
+  r.u32("l2_assoc", cfg.l2_assoc, 1, 1024);
+  r.u32("l2_mshrs", cfg.l2_mshrs, 1, 65536);
+  r.u32("l2_hit_latency", cfg.l2_hit_latency, 1, 100000);
+  r.u32("dram_channels", cfg.dram_channels, 1, 1024);
+  r.u32("dram_banks", cfg.dram_banks, 1, 1024);
+  r.u32("dram_clock_mhz", cfg.dram_clock_mhz, 1, 100000);
+  r.u32("dram_bus_bytes", cfg.dram_bus_bytes, 1, 1024);
+  r.u32("dram_transfers_per_clock", cfg.dram_transfers_per_clock, 1, 64);
+  r.u32("dram_row_bytes", cfg.dram_row_bytes, 1, 1u << 20);
+  r.u32("dram_queue_depth", cfg.dram_queue_depth, 1, 65536);
+  r.u32("tCL", cfg.tCL, 1, 10000);
+  r.u32("tRP", cfg.tRP, 1, 10000);
+  r.u32("tRC", cfg.tRC, 1, 10000);
+  r.u32("tRAS", cfg.tRAS, 1, 10000);
+  r.u32("tRCD", cfg.tRCD, 1, 10000);
+  r.u32("tRRD", cfg.tRRD, 1, 10000);
+  r.u32("tCCD", cfg.tCCD, 1, 10000);
+  r.u32("tWR", cfg.tWR, 1, 10000);
+  r.u32("max_active_kernels", cfg.max_active_kernels, 1, 256);
+  r.u32("max_contexts", cfg.max_contexts, 1, 256);
+  r.reject_unknown_keys({{"num_sms", "the SM count is the sum of sm_types[].count"},
+                         {"sm_type_of", "sm_type_of is derived from sm_types[].count, in order"},
+                         {"file", "the file name is set by the loader"}});
+
+  // Cross-field rules of the whole GPU.
+  const SmTypeConfig& first = cfg.sm_types.front();
+  for (size_t i = 0; i < cfg.sm_types.size(); ++i) {
+    const SmTypeConfig& t = cfg.sm_types[i];
+    const std::string path = "sm_types[" + std::to_string(i) + "]";
+    // CTA resources are rounded once per kernel (cta_resources), so every SM type must round alike.
+    if (t.reg_alloc_unit != first.reg_alloc_unit || t.reg_alloc_scope != first.reg_alloc_scope) {
+      throw InputError(file, path + ".reg_alloc_unit",
+                       "all SM types must allocate registers alike (sm_types[0]: unit " +
+                           std::to_string(first.reg_alloc_unit) + " per " +
+                           (first.reg_alloc_scope == RegAllocScope::kWarp ? "warp" : "cta") + ")");
+    }
+    if (t.shmem_alloc_unit != first.shmem_alloc_unit) {
+      throw InputError(file, path + ".shmem_alloc_unit",
+                       "all SM types must use the same shared-memory allocation unit (sm_types[0]: " +
+                           std::to_string(first.shmem_alloc_unit) + ")");
+    }
+    check_cache_geometry(file, path + ".l1_size_bytes", t.l1_size_bytes, t.l1_assoc, cfg.line_bytes);
+  }
+  check_cache_geometry(file, "l2_slice_bytes", cfg.l2_slice_bytes, cfg.l2_assoc, cfg.line_bytes);
+  if (cfg.dram_row_bytes % cfg.line_bytes != 0) {
+    r.fail("dram_row_bytes", std::to_string(cfg.dram_row_bytes) + " is not a multiple of line_bytes (" +
+                                 std::to_string(cfg.line_bytes) + "): a line must lie in one row");
+  }
+  if (cfg.tRAS < cfg.tRCD) {
+    r.fail("tRAS", "tRAS (" + std::to_string(cfg.tRAS) + ") must be >= tRCD (" + std::to_string(cfg.tRCD) +
+                       "): a row stays open at least until it can be read");
+  }
+  if (cfg.tRC < cfg.tRAS) {
+    r.fail("tRC", "tRC (" + std::to_string(cfg.tRC) + ") must be >= tRAS (" + std::to_string(cfg.tRAS) +
+                      "): an activate-to-activate cycle includes the row's active time");
+  }
+
+  // Derived: SM index -> type index, types laid out in the order given.
+  for (uint32_t ti = 0; ti < cfg.sm_types.size(); ++ti) {
+    cfg.sm_type_of.insert(cfg.sm_type_of.end(), cfg.sm_types[ti].count, ti);
+  }
+  if (cfg.num_sms() == 0) r.fail("sm_types", "the GPU has 0 SMs");
+  return cfg;
+}
+
+GpuConfig load_gpu_config(const std::string& path_or_name) {
+  if (path_or_name.empty()) {
+    throw InputError("config name is empty; available presets: " + join_names(list_gpu_configs()));
+  }
+  const bool is_path = looks_like_path(path_or_name);
+  const std::string path = is_path ? path_or_name : configs_dir() + "/" + path_or_name + ".json";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    const auto presets = list_gpu_configs();
+    std::string msg = path_or_name + ": no such config " + (is_path ? "file" : "preset");
+    if (!is_path) msg += " (looked for " + path + ")";
+    msg += ".";
+    const auto close = closest_names(is_path ? stem_of(path_or_name) : path_or_name, presets);
+    if (!close.empty()) msg += " Did you mean " + join_names(close) + "?";
+    msg += " Available presets: " + (presets.empty() ? std::string("none in ") + configs_dir() : join_names(presets));
+    throw InputError(msg);
+  }
+  return parse_gpu_config(read_text_file(path), path);
+}
+
+}  // namespace gs

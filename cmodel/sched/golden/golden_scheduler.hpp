@@ -1,0 +1,91 @@
+// gsched: GoldenScheduler -- the RTL-aligned golden reference of rtl/gs_top.sv.
+//
+// Composes the golden twins (gs_*.hpp in this folder) exactly as gs_top composes the RTL
+// modules, with the same cycle timing: step(t) returns the registered decisions of the state
+// at the start of cycle t, then clocks in the inputs of cycle t. launch_ready is sampled
+// after that update. Every cycle it also checks the invariants of DESIGN.md "Verification
+// layers" item 4 and throws gs::InvariantError with details:
+//   * no SM over its thread, warp, register, shared-memory or CTA-slot capacity;
+//   * CTAs done <= grid; a CTA id is issued fresh at most once and resumed only after it
+//     was saved (kCtaSaved), and every CTA finishes exactly once;
+//   * a kernel leaves the KSRT only with exactly grid CTAs done;
+//   * events name active kernels / reserved SMs, PTBQs never overflow.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sched/golden/golden_types.hpp"
+#include "sched/golden/gs_active_queue.hpp"
+#include "sched/golden/gs_cmd_buffers.hpp"
+#include "sched/golden/gs_ksrt.hpp"
+#include "sched/golden/gs_policy_dss.hpp"
+#include "sched/golden/gs_policy_even.hpp"
+#include "sched/golden/gs_policy_order.hpp"
+#include "sched/golden/gs_policy_ppq.hpp"
+#include "sched/golden/gs_policy_spatial.hpp"
+#include "sched/golden/gs_preempt_ctrl.hpp"
+#include "sched/golden/gs_ptbq.hpp"
+#include "sched/golden/gs_sm_driver.hpp"
+#include "sched/golden/gs_smst.hpp"
+#include "sched/scheduler_port.hpp"
+
+namespace gs {
+
+/// Policy name (gsim --policy) -> gs_pkg::policy_e. Throws InputError for an unknown name.
+golden::Policy parse_policy(const std::string& name);
+/// Canonical policy names, in gs_pkg::policy_e order.
+std::vector<std::string> golden_policy_names();
+
+class GoldenScheduler final : public SchedulerPort {
+ public:
+  explicit GoldenScheduler(const SchedOptions& opt);
+  void reset(const GpuConfig& cfg, const SchedOptions& opt) override;
+  SchedOutputs step(const SchedInputs& in) override;
+  std::string name() const override;
+  std::string dump_state() const override;
+
+  // Read access for unit tests and `gsim unit` (registered state of each block).
+  const golden::Ksrt& ksrt() const { return ksrt_; }
+  const golden::Smst& smst() const { return smst_; }
+  const golden::Ptbq& ptbq() const { return ptbq_; }
+  const golden::ActiveQueue& active_queue() const { return aq_; }
+  const golden::PolicyEven& even() const { return even_; }
+  const golden::PolicyDss& dss() const { return dss_; }
+  golden::Policy policy() const { return policy_; }
+  uint64_t cycle() const { return cycle_; }
+
+ private:
+  golden::Launch to_launch(const LaunchCmd& l) const;
+  void check_capacity(uint32_t sm) const;
+  void track_issue(uint32_t slot, uint32_t cta, bool resume);
+  void track_event(const SmEvent& ev, uint32_t slot);
+  void track_free(uint32_t slot);
+
+  SchedOptions opt_;
+  golden::Policy policy_ = golden::Policy::kLeftOver;
+  uint32_t num_sms_ = 0, slots_ = 0, contexts_ = 0;
+  std::vector<golden::SmCaps> caps_;
+  std::vector<uint32_t> cta_limit_quota_;   // left-over cta_limit table
+  std::vector<golden::OrderKey> key_;
+  uint64_t cycle_ = 0;
+
+  golden::CmdBuffers cmd_;
+  golden::ActiveQueue aq_;
+  golden::Ksrt ksrt_;
+  golden::Smst smst_;
+  golden::Ptbq ptbq_;
+  golden::SmDriver driver_;
+  golden::PreemptCtrl preempt_;
+  golden::PolicyEven even_;
+  golden::PolicySpatial spatial_;
+  golden::PolicyPpq ppq_;
+  golden::PolicyDss dss_;
+
+  // exactly-once tracker, per KSRT slot: state of every CTA id (0 never issued, 1 running,
+  // 2 saved, 3 finished) -- sized at admission, never per cycle
+  std::vector<std::vector<uint8_t>> cta_state_;
+  std::vector<KernelId> slot_kernel_;
+};
+
+}  // namespace gs

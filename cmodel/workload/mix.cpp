@@ -1,0 +1,85 @@
+// gsched: workload mixes -- which kernels are launched, when, into which context, with which
+// priority and DSS token budget (format: docs/workloads.md, "Mix files").
+//
+// {"name", "config", "notes", "kernels": [{"kernel", "arrival_cycle", "context", "priority",
+// "tokens", "grid_ctas"}]}. Entries keep their file order (ties in arrival are launched in
+// that order). Each entry's descriptor is copied from the library into MixEntry::desc, with
+// grid_ctas overridden when the entry gives one.
+#include <filesystem>
+
+#include "common/error.hpp"
+#include "config/gpu_config.hpp"
+#include "config/json_reader.hpp"
+#include "workload/kernel_desc.hpp"
+
+namespace gs {
+
+using nlohmann::json;
+
+namespace {
+
+std::string mixes_dir() { return data_dir() + "/workloads/mixes"; }
+
+MixEntry parse_entry(const json& v, const std::string& file, const std::string& path, uint32_t index,
+                     const std::vector<KernelDesc>& lib) {
+  ObjectReader r(v, file, path);
+  MixEntry e;
+  r.require("kernel");
+  r.str("kernel", e.kernel);
+  r.u64("arrival_cycle", e.arrival_cycle, 0, 1ull << 48);
+  // Default: every launch in its own context (process), as in the papers' multiprogrammed runs.
+  e.context = index;
+  r.u32("context", e.context, 0, 255);
+  r.u32("priority", e.priority, 0, 255);
+  r.u32("tokens", e.tokens, 0, 4096);
+  if (r.has("grid_ctas")) r.u32("grid_ctas", e.grid_ctas, 1, 1u << 24);
+  r.notes("notes");
+  r.reject_unknown_keys({{"name", "the kernel is named by 'kernel'"},
+                         {"arrival", "the launch time is 'arrival_cycle' (core cycles)"},
+                         {"stream", "the command buffer is 'context'"}});
+  try {
+    e.desc = find_kernel(lib, e.kernel);
+  } catch (const InputError& err) {
+    r.fail("kernel", err.what());
+  }
+  if (e.grid_ctas != 0) e.desc.grid_ctas = e.grid_ctas;
+  return e;
+}
+
+}  // namespace
+
+Mix load_mix(const std::string& path_or_name, const std::vector<KernelDesc>& lib) {
+  if (path_or_name.empty()) throw InputError("mix name is empty; available mixes: " + join_names(list_mixes()));
+  const bool is_path = looks_like_path(path_or_name);
+  const std::string path = is_path ? path_or_name : mixes_dir() + "/" + path_or_name + ".json";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    const auto mixes = list_mixes();
+    std::string msg = path_or_name + ": no such mix " + (is_path ? "file." : "(looked for " + path + ").");
+    const auto close = closest_names(std::filesystem::path(path_or_name).stem().string(), mixes);
+    if (!close.empty()) msg += " Did you mean " + join_names(close) + "?";
+    msg += " Shipped mixes: " + (mixes.empty() ? std::string("none") : join_names(mixes));
+    throw InputError(msg);
+  }
+  const json doc = parse_json_strict(read_text_file(path), path);
+  ObjectReader r(doc, path, "");
+  Mix mix;
+  mix.file = path;
+  mix.name = std::filesystem::path(path).stem().string();
+  r.str("name", mix.name);
+  r.str("config", mix.config);
+  r.notes("notes");
+  r.require("kernels");
+  const json* kernels = r.array("kernels");
+  r.reject_unknown_keys();
+  if (kernels->empty()) r.fail("kernels", "a mix needs at least one kernel");
+  for (size_t i = 0; i < kernels->size(); ++i) {
+    mix.kernels.push_back(parse_entry((*kernels)[i], path, "kernels[" + std::to_string(i) + "]",
+                                      static_cast<uint32_t>(i), lib));
+  }
+  return mix;
+}
+
+std::vector<std::string> list_mixes() { return json_stems_in(mixes_dir()); }
+
+}  // namespace gs

@@ -1,0 +1,129 @@
+// gsched: gs_ksrt -- Kernel Status Register Table (Tanasic Sec. 3.3, Fig. 4).
+//
+// One Kernel Status Register per active kernel: kernel id, context, priority, DSS token count,
+// per-CTA threads/warps/registers/shared memory, grid size, next fresh CTA id and CTAs done.
+// Write ports (all may act in the same cycle, on the same or different slots):
+//   alloc  -- the Active Queue admits a launch into a free slot (tokens = launch budget);
+//   issue  -- the SM driver issued a fresh CTA of the slot: next_cta + 1;
+//   done   -- a CTA of the slot finished: done + 1; the slot is freed in the same edge when
+//             done reaches grid (free_o, combinational, tells the other tables);
+//   tokens -- DSS: +1 on one slot and -1 on one slot (signed, debt allowed).
+// lookup_* maps an event's kernel id to its slot (combinational CAM over valid entries).
+// Storage: MaxKernels x KsrtW = 8 x 145 = 1,160 flops.
+module gs_ksrt (
+  input  logic                    clk_i,
+  input  logic                    rst_ni,
+  input  logic                    alloc_valid_i,
+  input  gs_pkg::slot_t           alloc_slot_i,
+  input  gs_pkg::launch_t         alloc_launch_i,
+  input  logic                    issue_valid_i,
+  input  gs_pkg::slot_t           issue_slot_i,
+  input  logic                    done_valid_i,
+  input  gs_pkg::slot_t           done_slot_i,
+  input  gs_pkg::token_upd_t      tok_i,
+  input  gs_pkg::kernel_id_t      lookup_kernel_i,
+  output logic                    lookup_hit_o,
+  output gs_pkg::slot_t           lookup_slot_o,
+  output logic [gs_pkg::MaxKernels*gs_pkg::KsrtW-1:0] entries_o,
+  output gs_pkg::slot_mask_t      valid_o,
+  output gs_pkg::slot_mask_t      free_o
+);
+  localparam int K = gs_pkg::MaxKernels;
+  localparam int W = gs_pkg::KsrtW;
+
+  logic [K*W-1:0] tbl_q, tbl_d;
+  gs_pkg::ksrt_entry_t e;
+  logic [gs_pkg::TokenW-1:0] tok;
+
+  /* verilator lint_off UNUSEDSIGNAL */
+  gs_pkg::ksrt_entry_t r;
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // event lookup: kernel id -> slot
+  always_comb begin
+    lookup_hit_o = 1'b0;
+    lookup_slot_o = '0;
+    for (int k = 0; k < K; k++) begin
+      r = tbl_q[k*W +: W];
+      if (r.valid && r.kernel == lookup_kernel_i) begin
+        lookup_hit_o = 1'b1;
+        lookup_slot_o = gs_pkg::SlotW'(k);
+      end
+    end
+  end
+
+  // valid bits and the slot freed by this cycle's finished CTA
+  /* verilator lint_off UNUSEDSIGNAL */
+  gs_pkg::ksrt_entry_t f;
+  /* verilator lint_on UNUSEDSIGNAL */
+  always_comb begin
+    free_o = '0;
+    valid_o = '0;
+    for (int k = 0; k < K; k++) begin
+      f = tbl_q[k*W +: W];
+      valid_o[k] = f.valid;
+      if (done_valid_i && done_slot_i == gs_pkg::SlotW'(k) && f.done + 1'b1 == f.grid) free_o[k] = 1'b1;
+    end
+  end
+
+  // write side
+  always_comb begin
+    tbl_d = tbl_q;
+    for (int k = 0; k < K; k++) begin
+      e = tbl_q[k*W +: W];
+      if (issue_valid_i && issue_slot_i == gs_pkg::SlotW'(k)) begin
+`ifdef GS_MUT_CTA_REISSUE
+        // MUTATION: the issue write is lost when a CTA of the same kernel retires this cycle
+        if (!(done_valid_i && done_slot_i == gs_pkg::SlotW'(k))) e.next_cta = e.next_cta + 1'b1;
+`else
+        e.next_cta = e.next_cta + 1'b1;
+`endif
+      end
+      if (done_valid_i && done_slot_i == gs_pkg::SlotW'(k)) begin
+        e.done = e.done + 1'b1;
+        if (e.done == e.grid) e.valid = 1'b0;
+      end
+      tok = e.tokens;
+      if (tok_i.inc_valid && tok_i.inc == gs_pkg::SlotW'(k)) tok = tok + 1'b1;
+      if (tok_i.dec_valid && tok_i.dec == gs_pkg::SlotW'(k)) tok = tok - 1'b1;
+      e.tokens = tok;
+      if (alloc_valid_i && alloc_slot_i == gs_pkg::SlotW'(k)) begin
+        e.valid = 1'b1;
+        e.kernel = alloc_launch_i.kernel;
+        e.ctx = alloc_launch_i.ctx;
+        e.prio = alloc_launch_i.prio;
+        e.tokens = alloc_launch_i.tokens;
+        e.threads = alloc_launch_i.threads;
+        e.warps = alloc_launch_i.warps;
+        e.regs = alloc_launch_i.regs;
+        e.shmem = alloc_launch_i.shmem;
+        e.grid = alloc_launch_i.grid;
+        e.next_cta = '0;
+        e.done = '0;
+      end
+      tbl_d[k*W +: W] = e;
+    end
+  end
+
+  assign entries_o = tbl_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) tbl_q <= '0;
+    else tbl_q <= tbl_d;
+  end
+
+`ifndef SYNTHESIS
+  // invariants (issue 3 item 6): CTAs done <= CTAs issued <= grid for every valid slot
+  for (genvar k = 0; k < K; k++) begin : g_inv
+    /* verilator lint_off UNUSEDSIGNAL */
+    gs_pkg::ksrt_entry_t ent;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign ent = tbl_q[k*W +: W];
+    assert property (@(posedge clk_i) disable iff (!rst_ni)
+                     ent.valid |-> (ent.next_cta <= ent.grid && ent.done <= ent.grid))
+      else $error("gs_ksrt: slot %0d next_cta %0d done %0d grid %0d", k, ent.next_cta, ent.done, ent.grid);
+  end
+  assert property (@(posedge clk_i) disable iff (!rst_ni) alloc_valid_i |-> alloc_launch_i.grid != '0)
+    else $error("gs_ksrt: kernel with an empty grid admitted");
+`endif
+endmodule

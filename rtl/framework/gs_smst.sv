@@ -1,0 +1,149 @@
+// gsched: gs_smst -- SM Status Table (Tanasic Sec. 3.3, Fig. 4).
+//
+// Per SM: state (idle / running / reserved), owner kernel slot (spatial and DSS assign whole
+// SMs), the slot the SM is reserved for (`next`), the resources in use (threads, warps,
+// registers, shared memory, CTA slots) and the resident CTA count of every kernel slot.
+// Write ports, applied in this order when several hit one SM in the same cycle:
+//   alloc     -- the SM driver issued a CTA: add its resources, resident[slot] + 1;
+//   free      -- a CTA finished or was saved (event): subtract, resident[slot] - 1;
+//   unreserve -- kPreemptDone: the SM leaves `reserved`; owner := next (when the preemption
+//                request asked for it, otherwise none);
+//   reserve   -- gs_preempt_ctrl issued a preemption: state reserved, next := request's next;
+//   owner_wr  -- a policy assigns or releases the SM (DSS, spatial);
+//   slot_free -- a kernel finished: owner / next fields naming its slot are cleared.
+// State: reserved while a preemption is pending, else running if the SM has an owner or a
+// resident CTA, else idle. Registered outputs only; an update of cycle t is seen in t+1.
+// Storage: MaxSms x (SmstW + MaxKernels x CtaCntW) = 32 x (69 + 48) = 3,744 flops.
+module gs_smst (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  input  logic                alloc_valid_i,
+  input  gs_pkg::sm_id_t      alloc_sm_i,
+  input  gs_pkg::slot_t       alloc_slot_i,
+  input  gs_pkg::cta_res_t    alloc_res_i,
+  input  logic                free_valid_i,
+  input  gs_pkg::sm_id_t      free_sm_i,
+  input  gs_pkg::slot_t       free_slot_i,
+  input  gs_pkg::cta_res_t    free_res_i,
+  input  logic                unreserve_valid_i,
+  input  gs_pkg::sm_id_t      unreserve_sm_i,
+  input  logic                reserve_valid_i,
+  input  gs_pkg::sm_id_t      reserve_sm_i,
+  input  logic                reserve_next_valid_i,
+  input  gs_pkg::slot_t       reserve_next_i,
+  input  gs_pkg::owner_wr_t   owner_wr_i,
+  input  gs_pkg::slot_mask_t  slot_free_i,
+  output logic [gs_pkg::MaxSms*gs_pkg::SmstW-1:0] entries_o,
+  output logic [gs_pkg::MaxSms*gs_pkg::MaxKernels*gs_pkg::CtaCntW-1:0] resident_o
+);
+  localparam int N = gs_pkg::MaxSms;
+  localparam int K = gs_pkg::MaxKernels;
+  localparam int W = gs_pkg::SmstW;
+  localparam int CW = gs_pkg::CtaCntW;
+
+  logic [N*W-1:0] tbl_q, tbl_d;
+  logic [N*K*CW-1:0] res_q, res_d;
+  gs_pkg::smst_entry_t e;
+  logic reserved;
+  gs_pkg::cta_cnt_t cnt;
+
+  always_comb begin
+    tbl_d = tbl_q;
+    res_d = res_q;
+    for (int s = 0; s < N; s++) begin
+      e = tbl_q[s*W +: W];
+      reserved = (e.state == gs_pkg::SM_RESERVED);
+      if (alloc_valid_i && alloc_sm_i == gs_pkg::SmIdW'(s)) begin
+        e.threads = e.threads + alloc_res_i.threads;
+        e.warps = e.warps + alloc_res_i.warps;
+        e.regs = e.regs + alloc_res_i.regs;
+        e.shmem = e.shmem + alloc_res_i.shmem;
+        e.ctas = e.ctas + 1'b1;
+      end
+      if (free_valid_i && free_sm_i == gs_pkg::SmIdW'(s)) begin
+`ifdef GS_MUT_DOUBLE_FREE
+        // MUTATION: the CTA's storage is released twice
+        e.threads = e.threads - free_res_i.threads - free_res_i.threads;
+        e.warps = e.warps - free_res_i.warps - free_res_i.warps;
+        e.regs = e.regs - free_res_i.regs - free_res_i.regs;
+        e.shmem = e.shmem - free_res_i.shmem - free_res_i.shmem;
+`else
+        e.threads = e.threads - free_res_i.threads;
+        e.warps = e.warps - free_res_i.warps;
+        e.regs = e.regs - free_res_i.regs;
+        e.shmem = e.shmem - free_res_i.shmem;
+`endif
+        e.ctas = e.ctas - 1'b1;
+      end
+      if (unreserve_valid_i && unreserve_sm_i == gs_pkg::SmIdW'(s)) begin
+        reserved = 1'b0;
+        e.owner_valid = e.next_valid;
+        e.owner = e.next;
+        e.next_valid = 1'b0;
+        e.next = '0;
+      end
+      if (reserve_valid_i && reserve_sm_i == gs_pkg::SmIdW'(s)) begin
+        reserved = 1'b1;
+        e.next_valid = reserve_next_valid_i;
+        e.next = reserve_next_valid_i ? reserve_next_i : '0;
+      end
+      if (owner_wr_i.valid && owner_wr_i.sm == gs_pkg::SmIdW'(s)) begin
+        e.owner_valid = owner_wr_i.owner_valid;
+        e.owner = owner_wr_i.owner_valid ? owner_wr_i.owner : '0;
+      end
+      for (int k = 0; k < K; k++) begin
+        if (slot_free_i[k] && e.owner_valid && e.owner == gs_pkg::SlotW'(k)) begin
+          e.owner_valid = 1'b0;
+          e.owner = '0;
+        end
+        if (slot_free_i[k] && e.next_valid && e.next == gs_pkg::SlotW'(k)) begin
+          e.next_valid = 1'b0;
+          e.next = '0;
+        end
+        cnt = res_q[(s*K + k)*CW +: CW];
+        if (alloc_valid_i && alloc_sm_i == gs_pkg::SmIdW'(s) && alloc_slot_i == gs_pkg::SlotW'(k))
+          cnt = cnt + 1'b1;
+        if (free_valid_i && free_sm_i == gs_pkg::SmIdW'(s) && free_slot_i == gs_pkg::SlotW'(k))
+          cnt = cnt - 1'b1;
+        res_d[(s*K + k)*CW +: CW] = cnt;
+      end
+      if (reserved) e.state = gs_pkg::SM_RESERVED;
+      else if (e.owner_valid || e.ctas != '0) e.state = gs_pkg::SM_RUNNING;
+      else e.state = gs_pkg::SM_IDLE;
+      tbl_d[s*W +: W] = e;
+    end
+  end
+
+  assign entries_o = tbl_q;
+  assign resident_o = res_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      tbl_q <= '0;
+      res_q <= '0;
+    end else begin
+      tbl_q <= tbl_d;
+      res_q <= res_d;
+    end
+  end
+
+`ifndef SYNTHESIS
+  // a preemption is only started on an SM that is not already being preempted, and only a
+  // reserved SM reports kPreemptDone
+  for (genvar s = 0; s < N; s++) begin : g_inv
+    /* verilator lint_off UNUSEDSIGNAL */
+    gs_pkg::smst_entry_t ent;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign ent = tbl_q[s*W +: W];
+    assert property (@(posedge clk_i) disable iff (!rst_ni)
+                     (reserve_valid_i && reserve_sm_i == gs_pkg::SmIdW'(s)) |-> ent.state != gs_pkg::SM_RESERVED)
+      else $error("gs_smst: SM %0d reserved twice", s);
+    assert property (@(posedge clk_i) disable iff (!rst_ni)
+                     (unreserve_valid_i && unreserve_sm_i == gs_pkg::SmIdW'(s)) |-> ent.state == gs_pkg::SM_RESERVED)
+      else $error("gs_smst: kPreemptDone for SM %0d that was not reserved", s);
+    assert property (@(posedge clk_i) disable iff (!rst_ni)
+                     (free_valid_i && free_sm_i == gs_pkg::SmIdW'(s)) |-> ent.ctas != '0)
+      else $error("gs_smst: CTA freed on SM %0d that has none", s);
+  end
+`endif
+endmodule

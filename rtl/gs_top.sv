@@ -1,0 +1,307 @@
+// gsched: gs_top -- the scheduler top: one decision port to the GPU model (DESIGN.md).
+//
+// Composes the Tanasic framework (Fig. 4) -- Command Buffers, Active Queue, KSRT, SMST, PTBQ,
+// SM driver, preemption control -- with one policy block per policy, selected by
+// cfg_policy_i (static after reset). Port contract: /tmp/port_contract.md, mirrored by
+// cmodel/sched/scheduler_port.hpp. One clock = one core cycle = one SchedulerPort::step():
+// every decision output is a register loaded from the state at the start of the cycle, and
+// the inputs of the cycle (launch, event) are clocked into the tables at the same edge.
+// launch_ready_o depends on registered state only. Kernel id 8'hFF = none.
+// Per-SM capacity ports are flat packed vectors: SM i's field is bits [i*W +: W].
+// The golden twin of this composition is cmodel/sched/golden/golden_scheduler.cpp.
+module gs_top (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  // static configuration
+  input  logic [gs_pkg::SmIdW:0] cfg_num_sms_i,
+  input  gs_pkg::policy_e        cfg_policy_i,
+  input  gs_pkg::preempt_mode_e  cfg_preempt_mode_i,
+  input  gs_pkg::cta_cnt_t       cfg_cta_limit_i,     // left-over only: CTAs per SM per kernel (0 = none)
+  input  logic [gs_pkg::MaxSms*gs_pkg::ThreadW-1:0] cfg_sm_threads_i,
+  input  logic [gs_pkg::MaxSms*gs_pkg::WarpW-1:0]   cfg_sm_warps_i,
+  input  logic [gs_pkg::MaxSms*gs_pkg::RegW-1:0]    cfg_sm_regs_i,
+  input  logic [gs_pkg::MaxSms*gs_pkg::ShmemW-1:0]  cfg_sm_shmem_i,
+  input  logic [gs_pkg::MaxSms*gs_pkg::CtaCntW-1:0] cfg_sm_ctas_i,
+  // kernel launch
+  input  logic                   launch_valid_i,
+  input  gs_pkg::kernel_id_t     launch_kernel_i,
+  input  gs_pkg::ctx_t           launch_context_i,
+  input  gs_pkg::prio_t          launch_priority_i,
+  input  gs_pkg::tokens_t        launch_tokens_i,
+  input  gs_pkg::threads_t       launch_threads_i,
+  input  gs_pkg::warps_t         launch_warps_i,
+  input  gs_pkg::regs_t          launch_regs_i,
+  input  gs_pkg::shmem_t         launch_shmem_i,
+  input  gs_pkg::cta_id_t        launch_grid_i,
+  output logic                   launch_ready_o,
+  // SM event
+  input  logic                   event_valid_i,
+  input  gs_pkg::sm_event_e      event_type_i,
+  input  gs_pkg::sm_id_t         event_sm_i,
+  input  gs_pkg::kernel_id_t     event_kernel_i,
+  input  gs_pkg::cta_id_t        event_cta_i,
+  // decisions
+  output logic                   dispatch_valid_o,
+  output gs_pkg::sm_id_t         dispatch_sm_o,
+  output gs_pkg::kernel_id_t     dispatch_kernel_o,
+  output gs_pkg::cta_id_t        dispatch_cta_o,
+  output logic                   dispatch_resume_o,
+  output logic                   preempt_valid_o,
+  output gs_pkg::sm_id_t         preempt_sm_o,
+  output gs_pkg::preempt_mode_e  preempt_mode_o,
+  output gs_pkg::kernel_id_t     preempt_victim_o,
+  output gs_pkg::kernel_id_t     preempt_next_o,
+  output logic                   quota_valid_o,
+  output gs_pkg::sm_id_t         quota_sm_o,
+  output gs_pkg::kernel_id_t     quota_kernel_o,
+  output gs_pkg::cta_cnt_t       quota_max_ctas_o,
+  output logic                   bypass_valid_o,
+  output gs_pkg::kernel_id_t     bypass_kernel_o,
+  output gs_pkg::bypass_level_e  bypass_level_o
+);
+  localparam int N = gs_pkg::MaxSms;
+  localparam int K = gs_pkg::MaxKernels;
+
+  // ------------------------------------------------------------------ command path
+  gs_pkg::launch_t launch, cmd_head;
+  logic cmd_head_valid, cmd_pop;
+  logic alloc_valid;
+  gs_pkg::slot_t alloc_slot;
+  logic [K*gs_pkg::SlotW-1:0] rank;
+
+  always_comb begin
+    launch.kernel = launch_kernel_i;
+    launch.ctx = launch_context_i;
+    launch.prio = launch_priority_i;
+    launch.tokens = launch_tokens_i;
+    launch.threads = launch_threads_i;
+    launch.warps = launch_warps_i;
+    launch.regs = launch_regs_i;
+    launch.shmem = launch_shmem_i;
+    launch.grid = launch_grid_i;
+  end
+
+  gs_cmd_buffers u_cmd_buffers (
+    .clk_i, .rst_ni,
+    .push_i(launch_valid_i), .push_launch_i(launch), .pop_i(cmd_pop),
+    .head_valid_o(cmd_head_valid), .head_o(cmd_head), .ready_o(launch_ready_o)
+  );
+
+  // ------------------------------------------------------------------ tables
+  logic [K*gs_pkg::KsrtW-1:0] ksrt;
+  gs_pkg::slot_mask_t ksrt_valid, ksrt_free;
+  logic [N*gs_pkg::SmstW-1:0] smst;
+  logic [N*K*gs_pkg::CtaCntW-1:0] resident;
+  logic [K*gs_pkg::PtbqCntW-1:0] ptbq_count;
+  logic [K*gs_pkg::CtaIdW-1:0] ptbq_head;
+
+  gs_active_queue u_active_queue (
+    .clk_i, .rst_ni,
+    .head_valid_i(cmd_head_valid), .ksrt_valid_i(ksrt_valid), .free_i(ksrt_free),
+    .pop_o(cmd_pop), .alloc_valid_o(alloc_valid), .alloc_slot_o(alloc_slot), .rank_o(rank)
+  );
+
+  // event decode: kernel id -> KSRT slot
+  logic ev_valid, ev_hit, ev_finished, ev_saved, ev_done;
+  gs_pkg::slot_t ev_slot;
+  /* verilator lint_off UNUSEDSIGNAL */
+  gs_pkg::ksrt_entry_t ev_entry;
+  /* verilator lint_on UNUSEDSIGNAL */
+  gs_pkg::cta_res_t ev_res;
+  assign ev_valid = event_valid_i && (event_type_i != gs_pkg::EV_NONE);
+  assign ev_finished = ev_valid && ev_hit && (event_type_i == gs_pkg::EV_CTA_FINISHED);
+  assign ev_saved = ev_valid && ev_hit && (event_type_i == gs_pkg::EV_CTA_SAVED);
+  assign ev_done = ev_valid && (event_type_i == gs_pkg::EV_PREEMPT_DONE);
+
+  always_comb begin
+    ev_entry = '0;
+    for (int k = 0; k < K; k++) begin
+      if (ev_slot == gs_pkg::SlotW'(k)) ev_entry = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+    end
+    ev_res.threads = ev_entry.threads;
+    ev_res.warps = ev_entry.warps;
+    ev_res.regs = ev_entry.regs;
+    ev_res.shmem = ev_entry.shmem;
+  end
+
+  // SM driver issue
+  logic issue_valid, issue_resume;
+  gs_pkg::sm_id_t issue_sm;
+  gs_pkg::slot_t issue_slot;
+  gs_pkg::cta_res_t issue_res;
+  gs_pkg::dispatch_t dispatch;
+
+  // policy outputs (muxed)
+  gs_pkg::token_upd_t tok;
+  gs_pkg::owner_wr_t owner_wr;
+  gs_pkg::preempt_req_t preempt_req;
+  logic preempt_accept;
+
+  gs_ksrt u_ksrt (
+    .clk_i, .rst_ni,
+    .alloc_valid_i(alloc_valid), .alloc_slot_i(alloc_slot), .alloc_launch_i(cmd_head),
+    .issue_valid_i(issue_valid && !issue_resume), .issue_slot_i(issue_slot),
+    .done_valid_i(ev_finished), .done_slot_i(ev_slot),
+    .tok_i(tok),
+    .lookup_kernel_i(event_kernel_i), .lookup_hit_o(ev_hit), .lookup_slot_o(ev_slot),
+    .entries_o(ksrt), .valid_o(ksrt_valid), .free_o(ksrt_free)
+  );
+
+  logic reserve_valid, reserve_next_valid, unreserve_valid, ptbq_push_valid;
+  gs_pkg::sm_id_t reserve_sm, unreserve_sm;
+  gs_pkg::slot_t reserve_next, ptbq_push_slot;
+  gs_pkg::cta_id_t ptbq_push_cta;
+  gs_pkg::preempt_t preempt;
+
+  gs_smst u_smst (
+    .clk_i, .rst_ni,
+    .alloc_valid_i(issue_valid), .alloc_sm_i(issue_sm), .alloc_slot_i(issue_slot), .alloc_res_i(issue_res),
+    .free_valid_i(ev_finished || ev_saved), .free_sm_i(event_sm_i), .free_slot_i(ev_slot), .free_res_i(ev_res),
+    .unreserve_valid_i(unreserve_valid), .unreserve_sm_i(unreserve_sm),
+    .reserve_valid_i(reserve_valid), .reserve_sm_i(reserve_sm),
+    .reserve_next_valid_i(reserve_next_valid), .reserve_next_i(reserve_next),
+    .owner_wr_i(owner_wr), .slot_free_i(ksrt_free),
+    .entries_o(smst), .resident_o(resident)
+  );
+
+  gs_ptbq u_ptbq (
+    .clk_i, .rst_ni,
+    .push_valid_i(ptbq_push_valid), .push_slot_i(ptbq_push_slot), .push_cta_i(ptbq_push_cta),
+    .pop_valid_i(issue_valid && issue_resume), .pop_slot_i(issue_slot),
+    .count_o(ptbq_count), .head_o(ptbq_head)
+  );
+
+  gs_preempt_ctrl u_preempt_ctrl (
+    .clk_i, .rst_ni,
+    .cfg_preempt_mode_i,
+    .req_i(preempt_req), .accept_o(preempt_accept),
+    .smst_i(smst), .ksrt_i(ksrt), .ptbq_count_i(ptbq_count),
+    .ev_saved_i(ev_saved), .ev_done_i(ev_done), .ev_sm_i(event_sm_i), .ev_slot_i(ev_slot), .ev_cta_i(event_cta_i),
+    .reserve_valid_o(reserve_valid), .reserve_sm_o(reserve_sm),
+    .reserve_next_valid_o(reserve_next_valid), .reserve_next_o(reserve_next),
+    .unreserve_valid_o(unreserve_valid), .unreserve_sm_o(unreserve_sm),
+    .ptbq_push_valid_o(ptbq_push_valid), .ptbq_push_slot_o(ptbq_push_slot), .ptbq_push_cta_o(ptbq_push_cta),
+    .preempt_o(preempt)
+  );
+
+  // kernels with CTAs left to issue (fresh or preempted)
+  gs_pkg::slot_mask_t pending;
+  /* verilator lint_off UNUSEDSIGNAL */
+  gs_pkg::ksrt_entry_t pe;
+  /* verilator lint_on UNUSEDSIGNAL */
+  always_comb begin
+    for (int k = 0; k < K; k++) begin
+      pe = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+      pending[k] = pe.valid && (pe.next_cta != pe.grid ||
+                                ptbq_count[k*gs_pkg::PtbqCntW +: gs_pkg::PtbqCntW] != '0);
+    end
+  end
+
+  // ------------------------------------------------------------------ policies
+  logic en_even, en_spatial, en_ppq, en_dss, prio_order;
+  assign en_even = (cfg_policy_i == gs_pkg::POL_EVEN);
+  assign en_spatial = (cfg_policy_i == gs_pkg::POL_SPATIAL);
+  assign en_ppq = (cfg_policy_i == gs_pkg::POL_PPQ_EXCL) || (cfg_policy_i == gs_pkg::POL_PPQ_SHARED);
+  assign en_dss = (cfg_policy_i == gs_pkg::POL_DSS);
+  assign prio_order = en_ppq || (cfg_policy_i == gs_pkg::POL_NPQ);
+
+  logic [K*gs_pkg::OrderKeyW-1:0] key_fifo, key_prio;
+  logic quota_en_lo;
+  logic [N*K*gs_pkg::CtaCntW-1:0] quota_lo, quota_even;
+  gs_pkg::quota_t quota_rep;
+  gs_pkg::slot_mask_t allow_ppq;
+  gs_pkg::preempt_req_t req_ppq, req_dss;
+  gs_pkg::owner_wr_t own_spatial, own_dss;
+  gs_pkg::token_upd_t tok_dss;
+  logic dss_trigger;
+  assign dss_trigger = ev_valid || alloc_valid || (ksrt_free != '0);
+
+  gs_policy_left_over u_left_over (
+    .rank_i(rank), .cfg_cta_limit_i, .key_o(key_fifo), .quota_en_o(quota_en_lo), .quota_o(quota_lo)
+  );
+  gs_policy_npq u_npq (.ksrt_i(ksrt), .rank_i(rank), .key_o(key_prio));
+  gs_policy_even u_even (
+    .clk_i, .rst_ni, .en_i(en_even), .cfg_num_sms_i,
+    .cfg_sm_threads_i, .cfg_sm_warps_i, .cfg_sm_regs_i, .cfg_sm_shmem_i, .cfg_sm_ctas_i,
+    .ksrt_i(ksrt), .pending_i(pending), .slot_free_i(ksrt_free),
+    .quota_o(quota_even), .quota_rep_o(quota_rep)
+  );
+  gs_policy_spatial u_spatial (
+    .clk_i, .rst_ni, .en_i(en_spatial), .cfg_num_sms_i,
+    .pending_i(pending), .rank_i(rank), .owner_wr_o(own_spatial)
+  );
+  gs_policy_ppq u_ppq (
+    .clk_i, .rst_ni, .en_i(en_ppq), .excl_i(cfg_policy_i == gs_pkg::POL_PPQ_EXCL), .cfg_num_sms_i,
+    .ksrt_i(ksrt), .rank_i(rank), .pending_i(pending), .smst_i(smst), .resident_i(resident),
+    .accept_i(preempt_accept), .allow_o(allow_ppq), .req_o(req_ppq)
+  );
+  gs_policy_dss u_dss (
+    .clk_i, .rst_ni, .en_i(en_dss), .cfg_num_sms_i,
+    .ksrt_i(ksrt), .rank_i(rank), .pending_i(pending), .smst_i(smst), .resident_i(resident),
+    .trigger_i(dss_trigger), .accept_i(preempt_accept),
+    .owner_wr_o(own_dss), .tok_o(tok_dss), .req_o(req_dss)
+  );
+
+  logic owner_strict, quota_en;
+  gs_pkg::slot_mask_t allow;
+  logic [K*gs_pkg::OrderKeyW-1:0] key;
+  logic [N*K*gs_pkg::CtaCntW-1:0] quota;
+  always_comb begin
+    owner_strict = en_spatial || en_dss;
+    allow = (cfg_policy_i == gs_pkg::POL_PPQ_EXCL) ? allow_ppq : '1;
+    key = prio_order ? key_prio : key_fifo;
+    quota_en = en_even || ((cfg_policy_i == gs_pkg::POL_LEFT_OVER) && quota_en_lo);
+    quota = en_even ? quota_even : quota_lo;
+    preempt_req = en_ppq ? req_ppq : (en_dss ? req_dss : '0);
+    owner_wr = en_spatial ? own_spatial : (en_dss ? own_dss : '0);
+    tok = en_dss ? tok_dss : '0;
+  end
+
+  gs_sm_driver u_sm_driver (
+    .clk_i, .rst_ni, .cfg_num_sms_i,
+    .cfg_sm_threads_i, .cfg_sm_warps_i, .cfg_sm_regs_i, .cfg_sm_shmem_i, .cfg_sm_ctas_i,
+    .smst_i(smst), .resident_i(resident), .ksrt_i(ksrt),
+    .ptbq_count_i(ptbq_count), .ptbq_head_i(ptbq_head),
+    .owner_strict_i(owner_strict), .allow_i(allow), .quota_en_i(quota_en), .quota_i(quota), .key_i(key),
+    .issue_valid_o(issue_valid), .issue_sm_o(issue_sm), .issue_slot_o(issue_slot),
+    .issue_resume_o(issue_resume), .issue_res_o(issue_res), .dispatch_o(dispatch)
+  );
+
+  // ------------------------------------------------------------------ decision port
+  assign dispatch_valid_o = dispatch.valid;
+  assign dispatch_sm_o = dispatch.sm;
+  assign dispatch_kernel_o = dispatch.kernel;
+  assign dispatch_cta_o = dispatch.cta;
+  assign dispatch_resume_o = dispatch.resume;
+  assign preempt_valid_o = preempt.valid;
+  assign preempt_sm_o = preempt.sm;
+  assign preempt_mode_o = preempt.mode;
+  assign preempt_victim_o = preempt.victim;
+  assign preempt_next_o = preempt.next;
+  assign quota_valid_o = quota_rep.valid;
+  assign quota_sm_o = quota_rep.sm;
+  assign quota_kernel_o = quota_rep.kernel;
+  assign quota_max_ctas_o = quota_rep.max_ctas;
+  // cache bypass (SBM, ROADMAP item 3) is not driven yet: the port exists, always "none"
+  assign bypass_valid_o = 1'b0;
+  assign bypass_kernel_o = gs_pkg::KernelIdW'(gs_pkg::NoKernel);
+  assign bypass_level_o = gs_pkg::BYPASS_NONE;
+
+`ifndef SYNTHESIS
+  // record widths used by the flat tables equal the structs
+  initial begin
+    if ($bits(launch) != gs_pkg::LaunchW) $fatal(1, "gs_pkg::LaunchW %0d != $bits(launch_t) %0d", gs_pkg::LaunchW, $bits(launch));
+    if ($bits(ev_entry) != gs_pkg::KsrtW) $fatal(1, "gs_pkg::KsrtW %0d != $bits(ksrt_entry_t) %0d", gs_pkg::KsrtW, $bits(ev_entry));
+    if ($bits(gs_pkg::smst_entry_t) != gs_pkg::SmstW) $fatal(1, "gs_pkg::SmstW mismatch");
+  end
+  // every event names a known kernel (except kPreemptDone)
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+      (ev_valid && event_type_i != gs_pkg::EV_PREEMPT_DONE) |-> ev_hit)
+    else $error("gs_top: event for kernel %0d that is not active", event_kernel_i);
+  // a kernel is finished only when all its CTAs are: no fresh CTA and no saved CTA left
+  assert property (@(posedge clk_i) disable iff (!rst_ni) ev_finished && ksrt_free != '0 |-> !pending[ev_slot])
+    else $error("gs_top: kernel %0d finished with CTAs still to issue", event_kernel_i);
+  assert property (@(posedge clk_i) disable iff (!rst_ni) event_valid_i |-> event_sm_i < gs_pkg::SmIdW'(cfg_num_sms_i))
+    else $error("gs_top: event for SM %0d beyond cfg_num_sms", event_sm_i);
+`endif
+endmodule

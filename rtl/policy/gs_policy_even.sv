@@ -1,0 +1,186 @@
+// gsched: gs_policy_even -- Even intra-SM partitioning (Warped-Slicer Sec. III, Fig. 2c).
+//
+// Each of the K kernels with CTAs left to issue gets 1/K of every SM resource, expressed as a
+// per-SM per-kernel CTA quota enforced by the SM driver:
+//   quota[s][k] = max(1, min(floor(floor(cap_r[s] / K) / per_cta_r[k]) over r in
+//                 {threads, warps, regs, shmem} (a resource a CTA does not use does not
+//                 limit), floor(cta_slots[s] / K), MaxCtasPerSm))
+// (the floor of 1 keeps a kernel whose CTA exceeds its share from starving; it then runs
+// one CTA per SM as its resources allow). Integer division, identical in the golden twin.
+// Recomputation starts when the set of such kernels changes and takes one (SM, slot) pair
+// per cycle: quotas are final num_sms*MaxKernels cycles after the change (a further change
+// restarts it). Until its pair is computed a new kernel's quota is 0 (it waits).
+// Every quota that changes is reported on the quota port, one per cycle, lowest (SM, slot)
+// first; a kernel's column is cleared silently when it finishes.
+// Storage: quota table 32 x 8 x 6 b + dirty bits 256 + FSM (1 + 6 + 3 + 8 + 8 + 4 b) + report 21 b.
+module gs_policy_even (
+  input  logic clk_i,
+  input  logic rst_ni,
+  input  logic en_i,
+  input  logic [gs_pkg::SmIdW:0] cfg_num_sms_i,
+  input  logic [gs_pkg::MaxSms*gs_pkg::ThreadW-1:0] cfg_sm_threads_i,
+  input  logic [gs_pkg::MaxSms*gs_pkg::WarpW-1:0]   cfg_sm_warps_i,
+  input  logic [gs_pkg::MaxSms*gs_pkg::RegW-1:0]    cfg_sm_regs_i,
+  input  logic [gs_pkg::MaxSms*gs_pkg::ShmemW-1:0]  cfg_sm_shmem_i,
+  input  logic [gs_pkg::MaxSms*gs_pkg::CtaCntW-1:0] cfg_sm_ctas_i,
+  input  logic [gs_pkg::MaxKernels*gs_pkg::KsrtW-1:0] ksrt_i,
+  input  gs_pkg::slot_mask_t pending_i,
+  input  gs_pkg::slot_mask_t slot_free_i,
+  output logic [gs_pkg::MaxSms*gs_pkg::MaxKernels*gs_pkg::CtaCntW-1:0] quota_o,
+  output gs_pkg::quota_t quota_rep_o
+);
+  localparam int N = gs_pkg::MaxSms;
+  localparam int K = gs_pkg::MaxKernels;
+  localparam int CW = gs_pkg::CtaCntW;
+  localparam int KCW = gs_pkg::SlotW + 1;   // holds 0..MaxKernels
+
+  logic [N*K*CW-1:0] quota_q, quota_d;
+  logic [N*K-1:0] dirty_q, dirty_d;
+  logic busy_q, busy_d;
+  gs_pkg::sm_id_t s_q, s_d;
+  gs_pkg::slot_t k_q, k_d;
+  gs_pkg::slot_mask_t target_q, target_d, done_q, done_d;
+  logic [KCW-1:0] nk_q, nk_d;
+  gs_pkg::quota_t rep_q, rep_d;
+
+  /* verilator lint_off UNUSEDSIGNAL */
+  gs_pkg::ksrt_entry_t e;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic start, found;
+  logic [KCW-1:0] cnt;
+  gs_pkg::threads_t cap_t, q_t;
+  gs_pkg::warps_t cap_w, q_w;
+  gs_pkg::regs_t cap_r, q_r;
+  gs_pkg::shmem_t cap_s, q_s;
+  gs_pkg::cta_cnt_t cap_c, q_c, q;
+
+  always_comb begin
+    quota_d = quota_q;
+    dirty_d = dirty_q;
+    busy_d = busy_q;
+    s_d = s_q;
+    k_d = k_q;
+    target_d = target_q;
+    done_d = done_q;
+    nk_d = nk_q;
+
+    cnt = '0;
+    for (int k = 0; k < K; k++) cnt = cnt + KCW'(pending_i[k]);
+    start = en_i && (pending_i != done_q) && (!busy_q || pending_i != target_q);
+
+    // the quota of pair (s_q, k_q)
+    e = '0;
+    for (int k = 0; k < K; k++) begin
+      if (k_q == gs_pkg::SlotW'(k)) e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+    end
+    cap_t = '0; cap_w = '0; cap_r = '0; cap_s = '0; cap_c = '0;
+    for (int s = 0; s < N; s++) begin
+      if (s_q == gs_pkg::SmIdW'(s)) begin
+        cap_t = cfg_sm_threads_i[s*gs_pkg::ThreadW +: gs_pkg::ThreadW];
+        cap_w = cfg_sm_warps_i[s*gs_pkg::WarpW +: gs_pkg::WarpW];
+        cap_r = cfg_sm_regs_i[s*gs_pkg::RegW +: gs_pkg::RegW];
+        cap_s = cfg_sm_shmem_i[s*gs_pkg::ShmemW +: gs_pkg::ShmemW];
+        cap_c = cfg_sm_ctas_i[s*CW +: CW];
+      end
+    end
+    q = CW'(gs_pkg::MaxCtasPerSm);
+    if (nk_q != '0) begin
+      q_t = (e.threads == '0) ? gs_pkg::ThreadW'(gs_pkg::MaxCtasPerSm) : (cap_t / gs_pkg::ThreadW'(nk_q)) / e.threads;
+      q_w = (e.warps == '0) ? gs_pkg::WarpW'(gs_pkg::MaxCtasPerSm) : (cap_w / gs_pkg::WarpW'(nk_q)) / e.warps;
+      q_r = (e.regs == '0) ? gs_pkg::RegW'(gs_pkg::MaxCtasPerSm) : (cap_r / gs_pkg::RegW'(nk_q)) / e.regs;
+      q_s = (e.shmem == '0) ? gs_pkg::ShmemW'(gs_pkg::MaxCtasPerSm) : (cap_s / gs_pkg::ShmemW'(nk_q)) / e.shmem;
+      q_c = cap_c / CW'(nk_q);
+      if (q_t < gs_pkg::ThreadW'(q)) q = q_t[CW-1:0];
+      if (q_w < gs_pkg::WarpW'(q)) q = q_w[CW-1:0];
+      if (q_r < gs_pkg::RegW'(q)) q = q_r[CW-1:0];
+      if (q_s < gs_pkg::ShmemW'(q)) q = q_s[CW-1:0];
+      if (q_c < q) q = q_c;
+      if (q == '0) q = CW'(1);
+    end else begin
+      q_t = '0; q_w = '0; q_r = '0; q_s = '0; q_c = '0;
+    end
+
+    // report the lowest changed quota (before this cycle's write, so a quota that changes
+    // again while being reported is re-marked and reported once more)
+    rep_d = '0;
+    found = 1'b0;
+    for (int s = 0; s < N; s++) begin
+      for (int k = 0; k < K; k++) begin
+        if (!found && dirty_q[s*K + k]) begin
+          found = 1'b1;
+          dirty_d[s*K + k] = 1'b0;
+          e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+          rep_d.valid = 1'b1;
+          rep_d.sm = gs_pkg::SmIdW'(s);
+          rep_d.kernel = e.kernel;
+          rep_d.max_ctas = quota_q[(s*K + k)*CW +: CW];
+        end
+      end
+    end
+
+    if (!en_i) begin
+      busy_d = 1'b0;
+    end else if (start) begin
+      busy_d = 1'b1;
+      s_d = '0;
+      k_d = '0;
+      target_d = pending_i;
+      nk_d = cnt;
+    end else if (busy_q) begin
+      for (int s = 0; s < N; s++) begin
+        for (int k = 0; k < K; k++) begin
+          if (s_q == gs_pkg::SmIdW'(s) && k_q == gs_pkg::SlotW'(k) && target_q[k]) begin
+            if (quota_q[(s*K + k)*CW +: CW] != q) dirty_d[s*K + k] = 1'b1;
+            quota_d[(s*K + k)*CW +: CW] = q;
+          end
+        end
+      end
+      k_d = k_q + 1'b1;
+      if (k_q == gs_pkg::SlotW'(K-1)) begin
+        k_d = '0;
+        s_d = s_q + 1'b1;
+        if ({1'b0, s_q} + 1'b1 >= cfg_num_sms_i) begin
+          busy_d = 1'b0;
+          done_d = target_q;
+        end
+      end
+    end
+
+    // a finished kernel's column is cleared without a report
+    for (int k = 0; k < K; k++) begin
+      if (slot_free_i[k]) begin
+        for (int s = 0; s < N; s++) begin
+          quota_d[(s*K + k)*CW +: CW] = '0;
+          dirty_d[s*K + k] = 1'b0;
+        end
+      end
+    end
+  end
+
+  assign quota_o = quota_q;
+  assign quota_rep_o = rep_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      quota_q <= '0;
+      dirty_q <= '0;
+      busy_q <= 1'b0;
+      s_q <= '0;
+      k_q <= '0;
+      target_q <= '0;
+      done_q <= '0;
+      nk_q <= '0;
+      rep_q <= '0;
+    end else begin
+      quota_q <= quota_d;
+      dirty_q <= dirty_d;
+      busy_q <= busy_d;
+      s_q <= s_d;
+      k_q <= k_d;
+      target_q <= target_d;
+      done_q <= done_d;
+      nk_q <= nk_d;
+      rep_q <= rep_d;
+    end
+  end
+endmodule

@@ -1,0 +1,156 @@
+// gsched: gs_policy_ppq -- preemptive priority queues (Tanasic Sec. 4.2-4.3, "PPQ").
+//
+// Kernel order as NPQ (highest priority first). When the highest priority among the kernels
+// with CTAs to issue rises (a more important kernel arrives), the SMs are scanned one per
+// cycle (num_sms cycles) and every SM holding CTAs of lower-priority kernels is preempted
+// with the configured mechanism (gs_preempt_ctrl): victim = every kernel on the SM if all its
+// resident kernels are less important, else the least important resident kernel (ties:
+// lowest slot); next = the most important kernel (reported only, the SM gets no owner).
+// Reserved SMs are skipped. A further rise restarts the scan.
+//   exclusive (excl_i): only kernels of the top priority may issue while one has CTAs left
+//                       (Fig. 6a);
+//   shared:             lower priorities may use what the top kernels leave free (Fig. 6b).
+// Storage: FSM 1 + 6 b, target priority 4 b + slot 3 b, last seen priority 4 + 1 b.
+module gs_policy_ppq (
+  input  logic clk_i,
+  input  logic rst_ni,
+  input  logic en_i,
+  input  logic excl_i,
+  input  logic [gs_pkg::SmIdW:0] cfg_num_sms_i,
+  input  logic [gs_pkg::MaxKernels*gs_pkg::KsrtW-1:0] ksrt_i,
+  input  logic [gs_pkg::MaxKernels*gs_pkg::SlotW-1:0] rank_i,
+  input  gs_pkg::slot_mask_t pending_i,
+  input  logic [gs_pkg::MaxSms*gs_pkg::SmstW-1:0] smst_i,
+  input  logic [gs_pkg::MaxSms*gs_pkg::MaxKernels*gs_pkg::CtaCntW-1:0] resident_i,
+  input  logic accept_i,
+  output gs_pkg::slot_mask_t allow_o,
+  output gs_pkg::preempt_req_t req_o
+);
+  localparam int N = gs_pkg::MaxSms;
+  localparam int K = gs_pkg::MaxKernels;
+  localparam int SW = gs_pkg::SlotW;
+  localparam int CW = gs_pkg::CtaCntW;
+
+  logic busy_q, busy_d;
+  gs_pkg::sm_id_t s_q, s_d;
+  gs_pkg::prio_t target_q, target_d, seen_q, seen_d;
+  gs_pkg::slot_t next_q, next_d;
+  logic seen_valid_q, seen_valid_d;
+
+  /* verilator lint_off UNUSEDSIGNAL */
+  gs_pkg::ksrt_entry_t e;
+  gs_pkg::smst_entry_t m;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic top_valid, start, has_low, has_high;
+  gs_pkg::prio_t top, low_prio;
+  gs_pkg::slot_t top_slot, low_slot;
+  gs_pkg::slot_t top_rank;
+
+  always_comb begin
+    // the most important kernel with CTAs to issue (ties: oldest)
+    top_valid = 1'b0;
+    top = '0;
+    top_slot = '0;
+    top_rank = '0;
+    for (int k = 0; k < K; k++) begin
+      e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+      if (pending_i[k] && (!top_valid || e.prio > top ||
+                           (e.prio == top && rank_i[k*SW +: SW] < top_rank))) begin
+        top_valid = 1'b1;
+        top = e.prio;
+        top_slot = SW'(k);
+        top_rank = rank_i[k*SW +: SW];
+      end
+    end
+    for (int k = 0; k < K; k++) begin
+      e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+      allow_o[k] = !excl_i || !top_valid || (e.prio >= top);
+    end
+
+    // SM s_q under scan: lower-priority residents?
+    m = '0;
+    for (int s = 0; s < N; s++) begin
+      if (s_q == gs_pkg::SmIdW'(s)) m = smst_i[s*gs_pkg::SmstW +: gs_pkg::SmstW];
+    end
+    has_low = 1'b0;
+    has_high = 1'b0;
+    low_prio = '0;
+    low_slot = '0;
+    for (int k = 0; k < K; k++) begin
+      e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+      for (int s = 0; s < N; s++) begin
+        if (s_q == gs_pkg::SmIdW'(s) && e.valid && resident_i[(s*K + k)*CW +: CW] != '0) begin
+          if (e.prio < target_q) begin
+            if (!has_low || e.prio < low_prio) begin
+              low_prio = e.prio;
+              low_slot = SW'(k);
+            end
+            has_low = 1'b1;
+          end else begin
+            has_high = 1'b1;
+          end
+        end
+      end
+    end
+
+    start = en_i && top_valid && (!seen_valid_q || top > seen_q);
+    req_o = '0;
+    if (en_i && !start && busy_q && has_low && m.state != gs_pkg::SM_RESERVED) begin
+      req_o.valid = 1'b1;
+      req_o.sm = s_q;
+      req_o.victim_all = !has_high;
+      req_o.victim = low_slot;
+      req_o.next_valid = 1'b1;
+      req_o.next = next_q;
+      req_o.assign_next = 1'b0;
+    end
+  end
+
+  // next state (the only part that sees the acceptance of the request)
+  always_comb begin
+    busy_d = busy_q;
+    s_d = s_q;
+    target_d = target_q;
+    seen_d = seen_q;
+    next_d = next_q;
+    seen_valid_d = seen_valid_q;
+    if (!en_i) begin
+      busy_d = 1'b0;
+      seen_valid_d = 1'b0;
+    end else if (start) begin
+      busy_d = 1'b1;
+      s_d = '0;
+      target_d = top;
+      next_d = top_slot;
+      seen_d = top;
+      seen_valid_d = 1'b1;
+    end else begin
+      if (!top_valid) seen_valid_d = 1'b0;
+      else if (top < seen_q) seen_d = top;   // the top kernel left: no preemption needed
+      if (busy_q) begin
+        if (!req_o.valid || accept_i) begin
+          s_d = s_q + 1'b1;
+          if ({1'b0, s_q} + 1'b1 >= cfg_num_sms_i) busy_d = 1'b0;
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      busy_q <= 1'b0;
+      s_q <= '0;
+      target_q <= '0;
+      seen_q <= '0;
+      next_q <= '0;
+      seen_valid_q <= 1'b0;
+    end else begin
+      busy_q <= busy_d;
+      s_q <= s_d;
+      target_q <= target_d;
+      seen_q <= seen_d;
+      next_q <= next_d;
+      seen_valid_q <= seen_valid_d;
+    end
+  end
+endmodule

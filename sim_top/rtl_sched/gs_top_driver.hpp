@@ -1,0 +1,217 @@
+// gsched rtl_sched: GsTopDriver<VModel, kTraced>, the one place that touches gs_top's ports.
+//
+// Include only from a .cpp that also includes the Verilated header of VModel (and
+// verilated_fst_c.h when kTraced). Every Verilated variant of gs_top (fast, traced, mutants)
+// has the same ports, so one template drives them all. Per step: write the inputs, eval at
+// clk=0, eval at clk=1 (the rising edge), read the outputs -- no allocation, narrow ports.
+// Each driver owns its VerilatedContext, so several models can live in one process
+// (lockstep replay, mutation tests). Verilator routes $error counting and scope teardown
+// through the thread's current context (Verilated::threadContextp()), so the driver makes its
+// own context current before every reset/step and before destroying the model -- otherwise
+// errors land on another model's context, or teardown touches a context already freed.
+// Assertion failures do not abort: fatalOnError(false), and the caller polls assertion_errors().
+// Waveform time: cycle c is at time 10*c (clk low) and 10*c+5 (rising edge), so a GTKWave
+// cursor at time T reads cycle T/10.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+
+#include "gs_rtl_params.hpp"
+#include "gs_rtl_ports.hpp"
+#include "rtl_sched/rtl_model.hpp"
+#include "verilated.h"
+
+namespace gs::rtl {
+
+/// Writes `width` bits of `value` at bit `lsb` of a wide (VlWide) port.
+template <std::size_t N>
+inline void put_bits(VlWide<N>& port, unsigned lsb, unsigned width, uint64_t value) {
+  for (unsigned b = 0; b < width; ++b) {
+    const unsigned bit = lsb + b;
+    const uint32_t mask = 1u << (bit % 32);
+    if ((value >> b) & 1u) port[bit / 32] |= mask;
+    else port[bit / 32] &= ~mask;
+  }
+}
+/// Same for a port of at most 64 bits (plain integer).
+template <class T, class = std::enable_if_t<std::is_integral_v<T>>>
+inline void put_bits(T& port, unsigned lsb, unsigned width, uint64_t value) {
+  const uint64_t mask = (width >= 64 ? ~0ull : ((1ull << width) - 1)) << lsb;
+  port = static_cast<T>((uint64_t(port) & ~mask) | ((value << lsb) & mask));
+}
+
+/// Kernel id <-> RTL encoding: kNoKernel is all ones of the port width.
+template <unsigned W>
+constexpr uint32_t to_rtl_kernel(KernelId k) { return k == kNoKernel ? (1u << W) - 1 : k; }
+template <unsigned W>
+constexpr KernelId from_rtl_kernel(uint32_t k) { return k == (1u << W) - 1 ? kNoKernel : KernelId(k); }
+
+template <class VModel, bool kTraced = false, class VTrace = void>
+class GsTopDriver final : public RtlModel {
+ public:
+  explicit GsTopDriver(const char* name) : name_(name), ctx_(std::make_unique<VerilatedContext>()) {
+    ctx_->fatalOnError(false);
+    if constexpr (kTraced) ctx_->traceEverOn(true);
+    model_ = std::make_unique<VModel>(ctx_.get(), "gs_top");
+  }
+  ~GsTopDriver() override {
+    Verilated::threadContextp(ctx_.get());
+    close_wave();
+    model_->final();
+    model_.reset();
+    Verilated::threadContextp(nullptr);
+  }
+
+  void reset(const PortConfig& cfg) override {
+    Verilated::threadContextp(ctx_.get());
+    close_wave();
+    VModel& m = *model_;
+    constexpr unsigned kSms = MaxSms;
+    m.cfg_num_sms_i = cfg.num_sms;
+    m.cfg_policy_i = cfg.policy;
+    m.cfg_preempt_mode_i = cfg.preempt_mode;
+    m.cfg_cta_limit_i = cfg.cta_limit;
+    put_sm_array(m.cfg_sm_threads_i, port_width::cfg_sm_threads_i / kSms, cfg.sm_threads);
+    put_sm_array(m.cfg_sm_warps_i, port_width::cfg_sm_warps_i / kSms, cfg.sm_warps);
+    put_sm_array(m.cfg_sm_regs_i, port_width::cfg_sm_regs_i / kSms, cfg.sm_regs);
+    put_sm_array(m.cfg_sm_shmem_i, port_width::cfg_sm_shmem_i / kSms, cfg.sm_shmem);
+    put_sm_array(m.cfg_sm_ctas_i, port_width::cfg_sm_ctas_i / kSms, cfg.sm_ctas);
+    drive(SchedInputs{});
+    m.rst_ni = 0;
+    for (int i = 0; i < kResetCycles; ++i) {
+      m.clk_i = 0;
+      m.eval();
+      m.clk_i = 1;
+      m.eval();
+    }
+    m.clk_i = 0;
+    m.eval();
+    m.rst_ni = 1;
+    m.eval();
+    cycle_ = 0;
+    sample(pending_);
+  }
+
+  SchedOutputs step(const SchedInputs& in) override {
+    SchedOutputs out = pending_;  // registered at the last edge: this cycle's decisions
+    Verilated::threadContextp(ctx_.get());
+    drive(in);
+    VModel& m = *model_;
+    m.clk_i = 0;
+    m.eval();
+    dump(cycle_ * 10);
+    m.clk_i = 1;
+    m.eval();
+    dump(cycle_ * 10 + 5);
+    ++cycle_;
+    sample(pending_);
+    out.launch_ready = pending_.launch_ready;  // sampled after the edge (port contract)
+    return out;
+  }
+
+  bool open_wave(const std::string& path) override {
+    if constexpr (kTraced) {
+      close_wave();
+      Verilated::threadContextp(ctx_.get());
+      trace_ = std::make_unique<VTrace>();
+      model_->trace(trace_.get(), 99);
+      trace_->open(path.c_str());
+      return trace_->isOpen();
+    } else {
+      (void)path;
+      return false;
+    }
+  }
+  void close_wave() override {
+    if constexpr (kTraced) {
+      if (trace_) {
+        trace_->close();
+        trace_.reset();
+      }
+    }
+  }
+
+  int assertion_errors() const override { return ctx_->errorCount(); }
+  uint64_t cycle() const override { return cycle_; }
+  const char* model_name() const override { return name_; }
+
+ private:
+  static constexpr int kResetCycles = 4;
+  static constexpr unsigned kKw = port_width::launch_kernel_i;
+
+  template <class Port>
+  static void put_sm_array(Port& port, unsigned width, const std::vector<uint32_t>& values) {
+    for (unsigned s = 0; s < MaxSms; ++s) put_bits(port, s * width, width, s < values.size() ? values[s] : 0);
+  }
+
+  void drive(const SchedInputs& in) {
+    VModel& m = *model_;
+    const LaunchCmd& l = in.launch;
+    m.launch_valid_i = l.valid;
+    m.launch_kernel_i = to_rtl_kernel<kKw>(l.kernel);
+    m.launch_context_i = l.context;
+    m.launch_priority_i = l.priority;
+    m.launch_tokens_i = l.tokens;
+    m.launch_threads_i = l.threads;
+    m.launch_warps_i = l.warps;
+    m.launch_regs_i = l.regs;
+    m.launch_shmem_i = l.shmem;
+    m.launch_grid_i = l.grid;
+    const SmEvent& e = in.event;
+    m.event_valid_i = e.type != SmEventType::kNone;
+    m.event_type_i = static_cast<uint32_t>(e.type);
+    m.event_sm_i = e.sm;
+    m.event_kernel_i = to_rtl_kernel<kKw>(e.kernel);
+    m.event_cta_i = e.cta;
+  }
+
+  void sample(SchedOutputs& o) const {
+    const VModel& m = *model_;
+    o = SchedOutputs{};
+    if (m.dispatch_valid_o) {
+      o.dispatch.valid = true;
+      o.dispatch.sm = m.dispatch_sm_o;
+      o.dispatch.kernel = from_rtl_kernel<kKw>(m.dispatch_kernel_o);
+      o.dispatch.cta = m.dispatch_cta_o;
+      o.dispatch.resume = m.dispatch_resume_o;
+    }
+    if (m.preempt_valid_o) {
+      o.preempt.valid = true;
+      o.preempt.sm = m.preempt_sm_o;
+      o.preempt.mode = static_cast<PreemptMode>(m.preempt_mode_o);
+      o.preempt.victim = from_rtl_kernel<kKw>(m.preempt_victim_o);
+      o.preempt.next = from_rtl_kernel<kKw>(m.preempt_next_o);
+    }
+    if (m.quota_valid_o) {
+      o.quota.valid = true;
+      o.quota.sm = m.quota_sm_o;
+      o.quota.kernel = from_rtl_kernel<kKw>(m.quota_kernel_o);
+      o.quota.max_ctas = m.quota_max_ctas_o;
+    }
+    if (m.bypass_valid_o) {
+      o.bypass.valid = true;
+      o.bypass.kernel = from_rtl_kernel<kKw>(m.bypass_kernel_o);
+      o.bypass.level = static_cast<BypassLevel>(m.bypass_level_o);
+    }
+    o.launch_ready = m.launch_ready_o;
+  }
+
+  void dump(uint64_t time) {
+    if constexpr (kTraced) {
+      if (trace_) trace_->dump(time);
+    } else {
+      (void)time;
+    }
+  }
+
+  const char* name_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<VModel> model_;
+  std::unique_ptr<std::conditional_t<kTraced, VTrace, int>> trace_;
+  uint64_t cycle_ = 0;
+  SchedOutputs pending_;
+};
+
+}  // namespace gs::rtl

@@ -1,0 +1,88 @@
+// gsched rtl_sched: LockstepScheduler (see lockstep_scheduler.hpp).
+#include "rtl_sched/lockstep_scheduler.hpp"
+
+#include <sstream>
+
+#include "common/error.hpp"
+
+namespace gs {
+
+LockstepScheduler::LockstepScheduler(std::unique_ptr<SchedulerPort> ref, std::unique_ptr<RtlScheduler> dut,
+                                     rtl::RtlModelMaker replay, uint64_t wave_window)
+    : ref_(std::move(ref)), dut_(std::move(dut)), replay_(std::move(replay)), wave_window_(wave_window) {}
+
+void LockstepScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
+  opt_ = opt;
+  dut_->reset(cfg, opt);  // first: it refuses configs the RTL cannot carry
+  ref_->reset(cfg, opt);
+  checker_.reset();
+}
+
+SchedOutputs LockstepScheduler::step(const SchedInputs& in) {
+  const SchedOutputs ref = ref_->step(in);
+  const SchedOutputs dut = dut_->step(in);
+  if (!checker_.check(in.cycle, in, ref, dut)) fail(in);
+  return dut;
+}
+
+void LockstepScheduler::fail(const SchedInputs& in) {
+  std::ostringstream os;
+  os << checker_.report();
+  const uint64_t mismatch_step = dut_->steps() - 1;  // the step that just returned
+  const std::string whole_run = dut_->flush_wave();
+  if (!whole_run.empty()) {
+    os << "waveform (whole run): " << whole_run << " (cycle " << in.cycle << " at time " << mismatch_step * 10
+       << ")\n";
+  } else {
+    os << write_mismatch_wave(mismatch_step);
+  }
+  os << "DUT state: " << dut_->dump_state() << "\n";
+  throw CheckMismatch(os.str());
+}
+
+std::string LockstepScheduler::write_mismatch_wave(uint64_t mismatch_step) {
+  if (!replay_) return "waveform: none (this DUT build has no traced model)\n";
+  std::ostringstream name;
+  name << "gsched_mismatch_" << opt_.policy << "_" << (opt_.preempt == PreemptMode::kDrain ? "drain" : "switch")
+       << "_seed" << opt_.seed << "_cycle" << mismatch_step << ".fst";
+  try {
+    auto model = replay_();
+    model->reset(dut_->port_config());
+    const uint64_t first = mismatch_step >= wave_window_ ? mismatch_step - wave_window_ + 1 : 0;
+    const auto& log = dut_->input_log();
+    std::size_t next = 0;
+    bool open = false;
+    for (uint64_t s = 0; s <= mismatch_step + 1; ++s) {  // one extra cycle shows the outputs' effect
+      if (s == first) open = model->open_wave(name.str());
+      SchedInputs in;
+      if (next < log.size() && log[next].step == s) in = log[next++].in;
+      model->step(in);
+    }
+    model->close_wave();
+    if (!open) return "waveform: could not open " + name.str() + "\n";
+    std::ostringstream os;
+    os << "waveform (cycles " << first << ".." << mismatch_step + 1 << ", replayed on the traced model): "
+       << name.str() << " (time = 10 * cycle)\n";
+    return os.str();
+  } catch (const std::exception& e) {
+    return std::string("waveform: replay failed: ") + e.what() + "\n";
+  }
+}
+
+std::string LockstepScheduler::name() const { return "lockstep(" + ref_->name() + " vs " + dut_->name() + ")"; }
+
+std::string LockstepScheduler::dump_state() const {
+  std::ostringstream os;
+  os << "REF: " << ref_->dump_state() << "\nDUT: " << dut_->dump_state() << "\nchecked " << checker_.cycles_checked()
+     << " cycles, " << checker_.decisions_checked() << " decisions\n"
+     << "recent history:\n"
+     << checker_.history();
+  return os.str();
+}
+
+std::unique_ptr<LockstepScheduler> make_lockstep_scheduler(const SchedOptions& opt) {
+  return std::make_unique<LockstepScheduler>(make_scheduler("golden", opt), make_rtl_scheduler(opt),
+                                             &rtl::make_traced_gs_top);
+}
+
+}  // namespace gs

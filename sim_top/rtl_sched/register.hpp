@@ -1,0 +1,15 @@
+// gsched rtl_sched: registers the Verilated scheduler kinds with the scheduler factory.
+//
+// gsim includes this header under __has_include("rtl_sched/register.hpp") and calls
+// gs::register_rtl_schedulers() when GS_HAVE_RTL is defined (a PUBLIC definition of the
+// gs_rtl_sched library), so a build without Verilator simply lacks the two kinds:
+//   "rtl"       RtlScheduler over Vgs_top (SchedOptions::wave_file -> traced Vgs_top_trace)
+//   "lockstep"  LockstepScheduler: golden reference vs. Vgs_top, checked every cycle
+// Calling it more than once is harmless (re-registering replaces).
+#pragma once
+
+namespace gs {
+
+void register_rtl_schedulers();
+
+}  // namespace gs

@@ -1,0 +1,55 @@
+// gsched rtl_sched: RtlModel, a clocked Verilated gs_top behind a small virtual interface.
+//
+// Contract (port contract, "Cycle semantics"):
+//   reset(cfg)  drives the static configuration ports and holds rst_ni low for a few clocks;
+//               afterwards the model is at cycle 0.
+//   step(in)    returns the registered decisions of the state at the start of this cycle, then
+//               clocks in `in` (one rising edge); launch_ready is sampled AFTER the edge.
+// Decision records whose valid bit is 0 come back default-constructed (their fields are
+// don't-care in RTL), so they compare equal to the golden's. The same interface serves the fast
+// model, the traced model (waveforms) and the mutants (verif/rtl), which differ only in the
+// Verilated class (GsTopDriver<VModel> in gs_top_driver.hpp).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sched/scheduler_port.hpp"
+
+namespace gs::rtl {
+
+/// Values for gs_top's static configuration ports (already validated against the RTL limits).
+struct PortConfig {
+  uint32_t num_sms = 0;
+  uint32_t policy = 0;        // gs_pkg::policy_e encoding
+  uint32_t preempt_mode = 0;  // gs_pkg::preempt_mode_e encoding
+  uint32_t cta_limit = 0;     // left-over: max CTAs of one kernel per SM (0 = none)
+  // Per SM (index < num_sms); SMs beyond num_sms are driven with 0.
+  std::vector<uint32_t> sm_threads, sm_warps, sm_regs, sm_shmem, sm_ctas;
+};
+
+class RtlModel {
+ public:
+  virtual ~RtlModel() = default;
+  virtual void reset(const PortConfig& cfg) = 0;
+  virtual SchedOutputs step(const SchedInputs& in) = 0;
+  /// Opens an FST waveform from the current cycle on (traced models only; false otherwise).
+  virtual bool open_wave(const std::string& path) = 0;
+  virtual void close_wave() = 0;
+  /// RTL assertion failures ($error / failed assert) since construction.
+  virtual int assertion_errors() const = 0;
+  /// Cycles stepped since the last reset.
+  virtual uint64_t cycle() const = 0;
+  /// Name of the Verilated class, e.g. "Vgs_top".
+  virtual const char* model_name() const = 0;
+};
+
+using RtlModelMaker = std::function<std::unique_ptr<RtlModel>()>;
+
+/// The project's own models (models.cpp): fast (no tracing) and traced (--trace-fst).
+std::unique_ptr<RtlModel> make_fast_gs_top();
+std::unique_ptr<RtlModel> make_traced_gs_top();
+
+}  // namespace gs::rtl

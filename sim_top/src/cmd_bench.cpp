@@ -1,0 +1,135 @@
+// gsim bench: simulation speed -- simulated GPU cycles per wall-clock second and peak memory.
+//
+// Runs a fixed number of cycles (Gpu::step) of a shipped compute+memory pair on the 16-SM
+// Warped-Slicer config. If the mix finishes early it starts again from cycle 0 (a fresh Gpu
+// and scheduler), so every bench run simulates exactly --cycles cycles and the figure does
+// not depend on how long the pair happens to be. The only command whose output carries
+// wall-clock figures.
+#include <sys/resource.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "common/error.hpp"
+#include "config/gpu_config.hpp"
+#include "gpu/gpu.hpp"
+#include "metrics/report.hpp"
+#include "workload/kernel_desc.hpp"
+
+namespace gsim {
+
+namespace {
+
+// The pair benchmarked by default: the shipped `default` mix, HOT (compute non-saturating)
+// with BLK (memory intensive), Warped-Slicer Table II classes, on the Table I GPU.
+constexpr const char* kBenchConfig = "warped-slicer";
+constexpr const char* kBenchMix = "default";
+// Default length: a few seconds at the 100,000 cycles/s target (issue 2, item 10).
+constexpr uint64_t kBenchCycles = 1'000'000;
+
+struct BenchArgs {
+  std::string config = kBenchConfig, mix = kBenchMix, policy = "left-over", scheduler;
+  uint64_t cycles = kBenchCycles;
+  uint64_t seed = 1;
+  bool json = false;
+};
+
+struct BenchResult {
+  uint64_t cycles = 0;
+  uint32_t mix_runs = 0;   // how many times the mix was started
+  double seconds = 0;
+};
+
+BenchResult simulate_cycles(const gs::GpuConfig& cfg, const gs::Mix& mix, const BenchArgs& a) {
+  gs::SchedOptions sched;
+  sched.policy = a.policy;
+  sched.seed = a.seed;
+  gs::RunOptions run;
+  run.seed = a.seed;
+  run.sched = sched;
+
+  BenchResult r;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (r.cycles < a.cycles) {
+    auto port = gs::make_scheduler(a.scheduler, sched);
+    gs::Gpu gpu(cfg, mix, *port, run);
+    ++r.mix_runs;
+    const uint64_t left = a.cycles - r.cycles;
+    while (gpu.cycle() < left && gpu.step()) {
+    }
+    r.cycles += gpu.cycle();
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+double peak_rss_mb() {
+  struct rusage u {};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_maxrss) / 1024.0;   // Linux reports kilobytes
+}
+
+int bench_action(const BenchArgs& a) {
+  if (a.cycles == 0) throw gs::InputError("--cycles: must be at least 1");
+  register_build_schedulers();
+  check_scheduler_and_policy(a.scheduler, a.policy);
+  const gs::GpuConfig cfg = gs::load_gpu_config(a.config);
+  const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
+  const gs::Mix mix = gs::load_mix(a.mix, lib);
+
+  const BenchResult r = simulate_cycles(cfg, mix, a);
+  const double cps = r.seconds > 0 ? double(r.cycles) / r.seconds : 0.0;
+  const double rss = peak_rss_mb();
+  std::vector<std::string> kernels;
+  for (const gs::MixEntry& e : mix.kernels) kernels.push_back(e.kernel);
+
+  if (a.json) {
+    nlohmann::ordered_json j;
+    j["cycles_per_second"] = std::llround(cps);
+    j["peak_rss_mb"] = gs::round6(rss);
+    j["sms"] = cfg.num_sms();
+    j["kernels"] = kernels;
+    j["scheduler"] = a.scheduler;
+    j["config"] = cfg.name;
+    j["mix"] = mix.name;
+    j["policy"] = a.policy;
+    j["cycles"] = r.cycles;
+    j["seconds"] = gs::round6(r.seconds);
+    j["mix_runs"] = r.mix_runs;
+    std::printf("%s\n", j.dump(2).c_str());
+    return 0;
+  }
+  std::string names;
+  for (const auto& k : kernels) names += (names.empty() ? "" : ", ") + k;
+  std::printf("bench: config %s (%u SMs), mix %s (%s), policy %s, scheduler %s\n", cfg.name.c_str(), cfg.num_sms(),
+              mix.name.c_str(), names.c_str(), a.policy.c_str(), a.scheduler.c_str());
+  std::printf("simulated cycles   %llu (mix started %u times)\n", (unsigned long long)r.cycles, r.mix_runs);
+  std::printf("wall time          %s s\n", gs::format_fixed(r.seconds, 3).c_str());
+  std::printf("cycles per second  %lld\n", std::llround(cps));
+  std::printf("peak RSS           %s MB\n", gs::format_fixed(rss, 1).c_str());
+  return 0;
+}
+
+}  // namespace
+
+Command add_bench_command(CLI::App& top) {
+  auto args = std::make_shared<BenchArgs>();
+  args->scheduler = default_scheduler_kind();
+  CLI::App* app = top.add_subcommand("bench", "Simulation speed: simulated GPU cycles per second and peak memory");
+  app->add_flag("--json", args->json, "Print the result as JSON");
+  app->add_option("--cycles", args->cycles, "Simulated cycles to run (the mix restarts if it finishes)")
+      ->capture_default_str();
+  app->add_option("--scheduler", args->scheduler, "Scheduler implementation: golden, rtl or lockstep")
+      ->capture_default_str();
+  app->add_option("--config", args->config, "GPU config")->capture_default_str();
+  app->add_option("--mix", args->mix, "Workload mix")->capture_default_str();
+  app->add_option("--policy", args->policy, "Scheduling policy")->capture_default_str();
+  app->add_option("--seed", args->seed, "Random seed")->capture_default_str();
+  return {app, [args] { return bench_action(*args); }};
+}
+
+}  // namespace gsim

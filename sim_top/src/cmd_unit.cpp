@@ -1,0 +1,48 @@
+// gsim unit <block> --input F.json: runs one scheduler decision unit alone (golden and, in RTL
+// builds, RTL side by side) from a JSON state and prints its actions as JSON. The block runners
+// live in the scheduler library (sched/unit_runner.hpp, gs::run_unit); a build without them
+// says so and exits 2.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+
+#include "commands.hpp"
+#include "common/error.hpp"
+
+#if __has_include("sched/unit_runner.hpp")
+#include "sched/unit_runner.hpp"
+#define GSIM_HAVE_UNIT_RUNNERS 1
+#else
+#define GSIM_HAVE_UNIT_RUNNERS 0
+#endif
+
+namespace gsim {
+
+namespace {
+
+struct UnitArgs {
+  std::string block, input;
+};
+
+int unit_action(const UnitArgs& a) {
+#if GSIM_HAVE_UNIT_RUNNERS
+  register_build_schedulers();
+  const std::string text = read_text_file(a.input, "--input");
+  std::fputs(gs::run_unit(a.block, text, a.input).c_str(), stdout);
+  return 0;
+#else
+  throw gs::InputError("unit '" + a.block + "': no unit blocks in this build");
+#endif
+}
+
+}  // namespace
+
+Command add_unit_command(CLI::App& top) {
+  auto args = std::make_shared<UnitArgs>();
+  CLI::App* app = top.add_subcommand("unit", "Run one scheduler decision unit (e.g. dss) alone on a JSON state");
+  app->add_option("block", args->block, "Decision unit name, e.g. dss")->required();
+  app->add_option("--input", args->input, "JSON file with the unit's input state")->required();
+  return {app, [args] { return unit_action(*args); }};
+}
+
+}  // namespace gsim

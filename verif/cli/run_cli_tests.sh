@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# gsched: end-to-end tests of the gsim command line (CTest `cli_tests`).
+#
+# Usage: run_cli_tests.sh path/to/gsim
+# Checks exit codes (docs/cli.md), error messages naming the bad input, output files and
+# their schema, and byte-for-byte determinism of a run. Prints one line per check and
+# "N passed, M failed" at the end; exits non-zero if any check failed.
+set -euo pipefail
+
+GSIM=${1:?usage: run_cli_tests.sh path/to/gsim}
+GSIM=$(cd "$(dirname "$GSIM")" && pwd)/$(basename "$GSIM")
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+DATA=${GSCHED_DATA_DIR:-$REPO/sim_top}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+passed=0
+failed=0
+OUT=$TMP/stdout
+ERR=$TMP/stderr
+RC=0
+
+ok() { passed=$((passed + 1)); echo "ok    $1"; }
+bad() {
+  failed=$((failed + 1))
+  echo "FAIL  $1"
+  [ -n "${2:-}" ] && echo "      $2"
+  echo "      stderr: $(head -c 600 "$ERR" 2>/dev/null | tr '\n' ' ')"
+  return 0
+}
+
+# Runs gsim with the given arguments; sets RC and leaves stdout/stderr in $OUT/$ERR.
+gsim() {
+  RC=0
+  "$GSIM" "$@" >"$OUT" 2>"$ERR" || RC=$?
+}
+
+# expect_fail NAME CODE TEXT ARGS...: exit code CODE and TEXT somewhere in stderr.
+expect_fail() {
+  local name=$1 code=$2 text=$3
+  shift 3
+  gsim "$@"
+  if [ "$RC" -ne "$code" ]; then
+    bad "$name" "expected exit $code, got $RC"
+  elif ! grep -qF -- "$text" "$ERR"; then
+    bad "$name" "stderr does not mention '$text'"
+  else
+    ok "$name"
+  fi
+}
+
+# expect_ok NAME ARGS...: exit 0.
+expect_ok() {
+  local name=$1
+  shift
+  gsim "$@"
+  if [ "$RC" -eq 0 ]; then ok "$name"; else bad "$name" "exit $RC"; fi
+}
+
+# ---------------------------------------------------------------- help
+expect_ok "gsim --help" --help
+grep -q "run" "$OUT" && grep -q "occupancy" "$OUT" && ok "top-level help lists subcommands" ||
+  bad "top-level help lists subcommands"
+for sub in run occupancy list bench unit; do
+  gsim "$sub" --help
+  if [ "$RC" -eq 0 ] && grep -qi "usage" "$OUT"; then ok "gsim $sub --help"; else bad "gsim $sub --help" "exit $RC"; fi
+done
+expect_fail "no subcommand is a usage error" 2 ""
+expect_fail "unknown subcommand is a usage error" 2 "frobnicate" frobnicate
+
+# ---------------------------------------------------------------- list
+for what in configs kernels mixes policies schedulers; do
+  gsim list "$what"
+  if [ "$RC" -ne 0 ]; then
+    bad "list $what" "exit $RC"
+  elif [ ! -s "$OUT" ]; then
+    bad "list $what" "empty output"
+  elif grep -qv '^[^[:space:]]\+$' "$OUT"; then
+    bad "list $what" "a line is empty or holds whitespace"
+  else
+    ok "list $what ($(wc -l <"$OUT") names)"
+  fi
+  cp "$OUT" "$TMP/list_$what"
+done
+grep -qx "warped-slicer" "$TMP/list_configs" && ok "configs include warped-slicer" || bad "configs include warped-slicer"
+grep -qx "default" "$TMP/list_mixes" && ok "mixes include default" || bad "mixes include default"
+grep -qx "left-over" "$TMP/list_policies" && ok "policies include left-over" || bad "policies include left-over"
+grep -qx "golden" "$TMP/list_schedulers" && ok "schedulers include golden" || bad "schedulers include golden"
+expect_fail "list of an unknown category" 2 "bogus" list bogus
+
+KERNEL=$(head -n1 "$TMP/list_kernels")
+# The smallest shipped test mix keeps the run checks fast; the README's default mix otherwise.
+MIX=default
+grep -qx "test-pair" "$TMP/list_mixes" && MIX=test-pair
+RUNARGS=(run --config warped-slicer --mix "$MIX" --scheduler golden)
+
+# ---------------------------------------------------------------- bad names -> exit 2 naming them
+expect_fail "unknown config" 2 "no-such-config" run --config no-such-config --mix "$MIX"
+grep -q "^gsim: error: " "$ERR" && ok "errors are prefixed 'gsim: error:'" || bad "errors are prefixed 'gsim: error:'"
+expect_fail "unknown mix" 2 "no-such-mix" run --config warped-slicer --mix no-such-mix
+expect_fail "unknown policy" 2 "no-such-policy" "${RUNARGS[@]}" --policy no-such-policy
+expect_fail "unknown scheduler" 2 "no-such-sched" run --config warped-slicer --mix "$MIX" --scheduler no-such-sched
+expect_fail "unknown preemption mode" 2 "sideways" "${RUNARGS[@]}" --preempt sideways
+expect_fail "unknown kernel" 2 "no-such-kernel" occupancy --config warped-slicer --kernel no-such-kernel
+expect_fail "occupancy unknown config" 2 "no-such-config" occupancy --config no-such-config --kernel "$KERNEL"
+expect_fail "missing required option" 2 "--mix" run --config warped-slicer
+expect_fail "non-numeric seed" 2 "--seed" "${RUNARGS[@]}" --seed banana
+
+# ---------------------------------------------------------------- malformed files -> exit 2 naming the file
+printf '{"name": "broken", "sm_types": [\n' >"$TMP/broken_config.json"
+expect_fail "malformed JSON config (run)" 2 "broken_config.json" run --config "$TMP/broken_config.json" --mix "$MIX"
+expect_fail "malformed JSON config (occupancy)" 2 "broken_config.json" occupancy --config "$TMP/broken_config.json" --kernel "$KERNEL"
+printf '{"name": "broken-mix", "kernels": [ {"kernel": ' >"$TMP/broken_mix.json"
+expect_fail "malformed JSON mix" 2 "broken_mix.json" run --config warped-slicer --mix "$TMP/broken_mix.json"
+expect_fail "unwritable --json path" 2 "$TMP/no/such/dir/out.json" "${RUNARGS[@]}" --json "$TMP/no/such/dir/out.json"
+
+# ---------------------------------------------------------------- occupancy
+expect_ok "occupancy of a shipped kernel" occupancy --config warped-slicer --kernel "$KERNEL"
+grep -q "max_ctas" "$OUT" && grep -q "limiter" "$OUT" && ok "occupancy prints max_ctas and limiter" ||
+  bad "occupancy prints max_ctas and limiter"
+# A copy of the Warped-Slicer config whose SMs have a 256-register file: no CTA of a real kernel fits.
+python3 - "$DATA/configs/warped-slicer.json" "$TMP/tiny_regs.json" <<'EOF'
+import json, sys
+cfg = json.load(open(sys.argv[1]))
+cfg["name"] = "tiny-regs"
+for t in cfg["sm_types"]:
+    t["registers"] = 256
+json.dump(cfg, open(sys.argv[2], "w"), indent=1)
+EOF
+expect_fail "occupancy of a kernel that cannot fit" 2 "registers" occupancy --config "$TMP/tiny_regs.json" --kernel "$KERNEL"
+if grep -qx "test.hugeshmem" "$TMP/list_kernels"; then
+  expect_fail "occupancy of the oversized test kernel" 2 "shared memory" occupancy --config warped-slicer --kernel test.hugeshmem
+fi
+
+# ---------------------------------------------------------------- unit
+echo '{}' >"$TMP/unit_in.json"
+expect_fail "unit of an unknown block" 2 "no-such-block" unit no-such-block --input "$TMP/unit_in.json"
+
+# ---------------------------------------------------------------- run: outputs, schema, determinism
+gsim "${RUNARGS[@]}" --seed 3 --json "$TMP/a.json" --csv "$TMP/a.csv"
+if [ "$RC" -eq 0 ]; then ok "run $MIX (golden)"; else bad "run $MIX (golden)" "exit $RC"; fi
+cp "$OUT" "$TMP/a.txt"
+for word in STP ANTT StrictF NTT cycles_alone cycles_shared; do
+  grep -q "$word" "$TMP/a.txt" && ok "table shows $word" || bad "table shows $word"
+done
+gsim "${RUNARGS[@]}" --seed 3 --json "$TMP/b.json" --csv "$TMP/b.csv"
+cmp -s "$TMP/a.json" "$TMP/b.json" && ok "same seed, same JSON bytes" || bad "same seed, same JSON bytes"
+cmp -s "$TMP/a.csv" "$TMP/b.csv" && ok "same seed, same CSV bytes" || bad "same seed, same CSV bytes"
+cmp -s "$TMP/a.txt" "$OUT" && ok "same seed, same table bytes" || bad "same seed, same table bytes"
+
+if python3 - "$TMP/a.json" "$TMP/a.csv" <<'EOF'; then ok "JSON and CSV hold the documented fields"; else bad "JSON and CSV hold the documented fields"; fi
+import csv, json, math, sys
+j = json.load(open(sys.argv[1]))
+top = ["config", "mix", "policy", "seed", "cycles", "stp", "antt", "strictf", "kernels"]
+missing = [k for k in top if k not in j]
+assert not missing, f"missing keys {missing}"
+assert j["seed"] == 3 and j["policy"] == "left-over" and j["config"] == "warped-slicer"
+assert isinstance(j["kernels"], list) and j["kernels"], "no kernels"
+for k in j["kernels"]:
+    for key in ["name", "instructions", "ipc", "cycles_alone", "cycles_shared", "ntt"]:
+        assert key in k, f"kernel lacks {key}"
+    assert k["cycles_alone"] > 0 and k["cycles_shared"] > 0 and k["instructions"] > 0
+    assert math.isclose(k["ntt"], k["cycles_shared"] / k["cycles_alone"], rel_tol=1e-5), k
+    assert k["cycles_shared"] <= j["cycles"]
+ntts = [k["ntt"] for k in j["kernels"]]
+assert math.isclose(j["antt"], sum(ntts) / len(ntts), rel_tol=1e-5)
+assert math.isclose(j["stp"], sum(1 / n for n in ntts), rel_tol=1e-5)
+assert math.isclose(j["strictf"], min(ntts) / max(ntts), rel_tol=1e-5)
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert len(rows) == len(j["kernels"]), "CSV rows != kernels"
+assert [r["kernel"] for r in rows] == [k["name"] for k in j["kernels"]]
+assert all(int(r["cycles_shared"]) == k["cycles_shared"] for r, k in zip(rows, j["kernels"]))
+EOF
+
+# The scheduler kind the build defaults to (lockstep with the RTL, golden without).
+gsim run --config warped-slicer --mix "$MIX" --json "$TMP/d.json"
+if [ "$RC" -eq 0 ] && python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["scheduler"] in ("golden","lockstep")' "$TMP/d.json"; then
+  ok "run with the default scheduler ($(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["scheduler"])' "$TMP/d.json"))"
+else
+  bad "run with the default scheduler" "exit $RC"
+fi
+
+# A run cut short: --max-cycles is a watchdog stop (exit 5) with a state dump.
+expect_fail "--max-cycles stops the run with exit 5" 5 "max-cycles" "${RUNARGS[@]}" --max-cycles 50
+grep -q "state at cycle" "$ERR" && ok "watchdog stop prints the state dump" || bad "watchdog stop prints the state dump"
+expect_fail "--wave needs an RTL scheduler" 2 "--wave" "${RUNARGS[@]}" --wave "$TMP/w.fst"
+
+# ---------------------------------------------------------------- bench
+gsim bench --scheduler golden --cycles 3000 --json
+if [ "$RC" -eq 0 ] && python3 - "$OUT" <<'EOF'; then ok "bench --json"; else bad "bench --json" "exit $RC"; fi
+import json, sys
+j = json.load(open(sys.argv[1]))
+for key in ["cycles_per_second", "peak_rss_mb", "sms", "kernels", "scheduler"]:
+    assert key in j, f"missing {key}"
+assert j["sms"] == 16 and j["cycles"] == 3000 and j["cycles_per_second"] > 0 and j["peak_rss_mb"] > 0
+assert j["scheduler"] == "golden" and len(j["kernels"]) >= 2
+EOF
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,150 @@
+// gsched cosim tests: whole runs of gs::Gpu under the rtl and lockstep schedulers.
+//
+// Uses the 16-SM Warped-Slicer preset and short seeded random mixes (cosim::random_mix).
+// The mismatch test wraps the golden reference in a decorator that corrupts one dispatch,
+// so the checker must stop the run with the cycle, the signal, both values, the history and
+// a replayed FST waveform of the cycles before it.
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "common/error.hpp"
+#include "cosim/cosim_runner.hpp"
+#include "cosim/mix_generator.hpp"
+#include "rtl_sched/lockstep_scheduler.hpp"
+#include "rtl_sched/register.hpp"
+#include "rtl_sched/rtl_scheduler.hpp"
+
+namespace {
+
+const gs::GpuConfig& cosim_config() {
+  static const gs::GpuConfig cfg = gs::load_gpu_config("warped-slicer");
+  return cfg;
+}
+
+const std::vector<gs::KernelDesc>& library() {
+  static const auto lib = gs::load_kernel_library();
+  return lib;
+}
+
+gs::Mix short_mix(uint64_t seed) {
+  gs::cosim::MixGenOptions gen;
+  gen.max_kernels = 4;
+  gen.max_grid = 16;
+  gen.max_insts_per_warp = 100;
+  gen.max_arrival = 2000;
+  gen.contexts = cosim_config().max_contexts;
+  return gs::cosim::random_mix(library(), cosim_config(), seed, gen);
+}
+
+uint64_t file_size(const std::string& path) {
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
+  return f ? static_cast<uint64_t>(f.tellg()) : 0;
+}
+
+/// Golden reference whose `n`-th dispatch names the wrong CTA (the model never sees it:
+/// it runs on the DUT's decisions), so the first lockstep check after it must fail.
+class CorruptedGolden final : public gs::SchedulerPort {
+ public:
+  CorruptedGolden(const gs::SchedOptions& opt, uint32_t n) : inner_(gs::make_scheduler("golden", opt)), n_(n) {}
+  void reset(const gs::GpuConfig& cfg, const gs::SchedOptions& opt) override { inner_->reset(cfg, opt); }
+  gs::SchedOutputs step(const gs::SchedInputs& in) override {
+    gs::SchedOutputs o = inner_->step(in);
+    if (o.dispatch.valid && ++seen_ == n_) o.dispatch.cta += 1;
+    return o;
+  }
+  std::string name() const override { return "corrupted-golden"; }
+
+ private:
+  std::unique_ptr<gs::SchedulerPort> inner_;
+  uint32_t n_, seen_ = 0;
+};
+
+gs::cosim::SchedMaker kind(const std::string& k) {
+  return [k](const gs::SchedOptions& o) { return gs::make_scheduler(k, o); };
+}
+
+}  // namespace
+
+TEST_CASE("rtl and lockstep kinds are registered", "[cosim]") {
+  gs::register_rtl_schedulers();
+  const auto kinds = gs::list_scheduler_kinds();
+  CHECK(std::find(kinds.begin(), kinds.end(), "rtl") != kinds.end());
+  CHECK(std::find(kinds.begin(), kinds.end(), "lockstep") != kinds.end());
+}
+
+TEST_CASE("rtl scheduler runs are deterministic and match golden cycle counts", "[cosim]") {
+  gs::register_rtl_schedulers();
+  const gs::Mix mix = short_mix(7);
+  gs::SchedOptions opt;
+  opt.seed = 7;
+  const auto a = gs::cosim::run_case(cosim_config(), mix, opt, kind("rtl"));
+  const auto b = gs::cosim::run_case(cosim_config(), mix, opt, kind("rtl"));
+  const auto g = gs::cosim::run_case(cosim_config(), mix, opt, kind("golden"));
+  INFO(a.message);
+  REQUIRE(a.outcome == gs::cosim::Outcome::kPass);
+  CHECK(a.cycles == b.cycles);
+  CHECK(a.cycles > 0);
+  // RTL and golden make the same decisions cycle for cycle, so the runs take equally long.
+  CHECK(g.cycles == a.cycles);
+}
+
+TEST_CASE("lockstep run of a short mix is clean and checks decisions", "[cosim]") {
+  gs::register_rtl_schedulers();
+  gs::SchedOptions opt;
+  opt.seed = 3;
+  const auto r = gs::cosim::run_case(cosim_config(), short_mix(3), opt, kind("lockstep"));
+  INFO(r.message);
+  CHECK(r.outcome == gs::cosim::Outcome::kPass);
+  CHECK(r.decisions_checked > 0);
+}
+
+TEST_CASE("lockstep mismatch stops the run with history and a waveform window", "[cosim]") {
+  gs::SchedOptions opt;
+  opt.seed = 5;
+  opt.policy = "left-over";
+  auto maker = [](const gs::SchedOptions& o) -> std::unique_ptr<gs::SchedulerPort> {
+    return std::make_unique<gs::LockstepScheduler>(std::make_unique<CorruptedGolden>(o, 3), gs::make_rtl_scheduler(o),
+                                                   &gs::rtl::make_traced_gs_top, 32);
+  };
+  const auto r = gs::cosim::run_case(cosim_config(), short_mix(5), opt, maker);
+  REQUIRE(r.outcome == gs::cosim::Outcome::kMismatch);
+  const std::string& msg = r.message;
+  INFO(msg);
+  CHECK(msg.find("lockstep mismatch at cycle") != std::string::npos);
+  CHECK(msg.find("signal dispatch_cta_o") != std::string::npos);
+  CHECK(msg.find("REF=") != std::string::npos);
+  CHECK(msg.find("DUT=") != std::string::npos);
+  CHECK(msg.find("    REF dispatch{") != std::string::npos);  // history lines
+  const auto at = msg.find("gsched_mismatch_left-over_drain_seed5_cycle");
+  REQUIRE(at != std::string::npos);
+  const std::string wave = msg.substr(at, msg.find(".fst", at) + 4 - at);
+  CHECK(file_size(wave) > 100);
+  std::remove(wave.c_str());
+}
+
+TEST_CASE("wave option dumps the whole run as FST", "[cosim]") {
+  gs::register_rtl_schedulers();
+  gs::SchedOptions opt;
+  opt.seed = 11;
+  opt.wave_file = "gs_cosim_test_wave.fst";
+  std::remove(opt.wave_file.c_str());
+  const auto r = gs::cosim::run_case(cosim_config(), short_mix(11), opt, kind("rtl"));
+  INFO(r.message);
+  REQUIRE(r.outcome == gs::cosim::Outcome::kPass);
+  CHECK(file_size(opt.wave_file) > 1000);
+  std::remove(opt.wave_file.c_str());
+}
+
+TEST_CASE("rtl scheduler refuses a config beyond MaxSms", "[cosim]") {
+  gs::GpuConfig big = cosim_config();
+  const uint32_t n = 40;
+  big.sm_types.resize(1);
+  big.sm_types[0].count = n;
+  big.sm_type_of.assign(n, 0);
+  gs::SchedOptions opt;
+  auto s = gs::make_rtl_scheduler(opt);
+  CHECK_THROWS_WITH(s->reset(big, opt), Catch::Contains("MaxSms=") && Catch::Contains("40 SMs"));
+}

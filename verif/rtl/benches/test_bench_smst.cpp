@@ -1,0 +1,139 @@
+// gsched block bench: rtl/framework/gs_smst.sv vs. golden Smst, every cycle.
+// Stimulus: CTA allocs and frees (a free only where a CTA of that slot is resident),
+// reserve / unreserve, owner writes and kernel-slot frees, in random combinations per cycle.
+#include <catch2/catch.hpp>
+
+#include "Vbench_gs_smst.h"
+#include "bench_records.hpp"
+#include "common/rng.hpp"
+#include "sched/golden/gs_smst.hpp"
+
+namespace {
+using namespace gs::bench;
+
+struct SmstBench {
+  Bench<Vbench_gs_smst> rtl{31};
+  Smst gold;
+  SmstBench() {
+    gold.reset(kMaxSms, kMaxKernels);
+    drive(Smst::Writes{});
+    rtl.reset();
+  }
+  void drive(const Smst::Writes& w) {
+    auto& d = rtl.dut();
+    d.alloc_valid_i = w.alloc_valid;
+    d.alloc_sm_i = w.alloc_sm;
+    d.alloc_slot_i = w.alloc_slot;
+    put_cta_res(d.alloc_res_i, w.alloc_res);
+    d.free_valid_i = w.free_valid;
+    d.free_sm_i = w.free_sm;
+    d.free_slot_i = w.free_slot;
+    put_cta_res(d.free_res_i, w.free_res);
+    d.unreserve_valid_i = w.unreserve_valid;
+    d.unreserve_sm_i = w.unreserve_sm;
+    d.reserve_valid_i = w.reserve_valid;
+    d.reserve_sm_i = w.reserve_sm;
+    d.reserve_next_valid_i = w.reserve_next_valid;
+    d.reserve_next_i = w.reserve_next;
+    d.owner_wr_i = 0;
+    pack_fields(d.owner_wr_i, 0,
+                {{w.owner_wr.valid, 1}, {w.owner_wr.sm, kSmIdW}, {w.owner_wr.owner_valid, 1}, {w.owner_wr.owner, kSlotW}});
+    d.slot_free_i = w.slot_free;
+  }
+  void cycle(const Smst::Writes& w) {
+    drive(w);
+    rtl.settle();
+    auto& d = rtl.dut();
+    INFO("cycle " << rtl.cycle());
+    for (uint32_t s = 0; s < kMaxSms; ++s) {
+      const SmstEntry r = get_smst(d.entries_o, s * kSmstW);
+      INFO("SM " << s << " RTL " << str(r) << " golden " << str(gold.entry(s)));
+      REQUIRE(same(r, gold.entry(s)));
+      for (uint32_t k = 0; k < kMaxKernels; ++k)
+        REQUIRE(get_bits(d.resident_o, (s * kMaxKernels + k) * kCtaCntW, kCtaCntW) == gold.resident(s, k));
+    }
+    rtl.tick();
+    gold.clock(w);
+    REQUIRE(rtl.errors() == 0);
+  }
+};
+
+CtaRes random_res(gs::Rng& r) { return {32 * (1 + r.below(8)), 1 + r.below(8), 256 * r.below(32), 128 * r.below(64)}; }
+
+}  // namespace
+
+TEST_CASE("gs_smst directed: reserve then unreserve hands the SM to next", "[rtl][bench]") {
+  SmstBench b;
+  gs::Rng r(5);
+  Smst::Writes a;
+  a.alloc_valid = true;
+  a.alloc_sm = 3;
+  a.alloc_slot = 1;
+  a.alloc_res = random_res(r);
+  b.cycle(a);  // SM 3 running
+  Smst::Writes res;
+  res.reserve_valid = true;
+  res.reserve_sm = 3;
+  res.reserve_next_valid = true;
+  res.reserve_next = 4;
+  b.cycle(res);  // reserved for slot 4
+  Smst::Writes fr;
+  fr.free_valid = true;
+  fr.free_sm = 3;
+  fr.free_slot = 1;
+  fr.free_res = a.alloc_res;
+  fr.unreserve_valid = true;  // same cycle as the last CTA leaving
+  fr.unreserve_sm = 3;
+  b.cycle(fr);
+  b.cycle({});
+  REQUIRE(b.gold.entry(3).owner_valid);
+  REQUIRE(b.gold.entry(3).owner == 4);
+  Smst::Writes sf;
+  sf.slot_free = 1u << 4;  // kernel in slot 4 finished: ownership cleared
+  b.cycle(sf);
+  b.cycle({});
+  REQUIRE(b.gold.entry(3).state == SmState::kIdle);
+}
+
+TEST_CASE("gs_smst random writes on every port", "[rtl][bench]") {
+  SmstBench b;
+  gs::Rng r(777);
+  std::vector<CtaRes> last_res(kMaxSms * kMaxKernels);
+  for (int i = 0; i < 20000; ++i) {
+    Smst::Writes w;
+    const uint32_t s = r.below(kMaxSms), k = r.below(kMaxKernels);
+    if (r.chance_permille(500) && b.gold.entry(s).ctas < kMaxCtasPerSm - 1) {
+      w.alloc_valid = true;
+      w.alloc_sm = s;
+      w.alloc_slot = k;
+      w.alloc_res = last_res[s * kMaxKernels + k] = random_res(r);
+    }
+    const uint32_t fs = r.below(kMaxSms), fk = r.below(kMaxKernels);
+    if (r.chance_permille(450) && b.gold.resident(fs, fk) != 0 && !(w.alloc_valid && w.alloc_sm == fs)) {
+      w.free_valid = true;
+      w.free_sm = fs;
+      w.free_slot = fk;
+      w.free_res = last_res[fs * kMaxKernels + fk];
+    }
+    const uint32_t rs = r.below(kMaxSms);
+    if (r.chance_permille(60)) {
+      w.reserve_valid = true;
+      w.reserve_sm = rs;
+      w.reserve_next_valid = r.chance_permille(700);
+      w.reserve_next = r.below(kMaxKernels);
+    }
+    const uint32_t us = r.below(kMaxSms);
+    if (r.chance_permille(200) && b.gold.entry(us).reserved() && !(w.reserve_valid && w.reserve_sm == us)) {
+      w.unreserve_valid = true;
+      w.unreserve_sm = us;
+    }
+    if (r.chance_permille(80)) {
+      w.owner_wr.valid = true;
+      w.owner_wr.sm = r.below(kMaxSms);
+      w.owner_wr.owner_valid = r.chance_permille(700);
+      w.owner_wr.owner = r.below(kMaxKernels);
+    }
+    if (r.chance_permille(30)) w.slot_free = 1u << r.below(kMaxKernels);
+    b.cycle(w);
+  }
+}
