@@ -2,15 +2,15 @@
 //
 // gs_model registers "golden" itself; the Verilator library adds "rtl" and "lockstep" through
 // gs::register_rtl_schedulers(), so the model library never depends on Verilated code.
-#include <algorithm>
 #include <map>
 
 #include "common/error.hpp"
+#include "sched/golden/golden_scheduler.hpp"
 #include "sched/scheduler_port.hpp"
 
 namespace gs {
 
-std::unique_ptr<SchedulerPort> make_golden_scheduler(const SchedOptions& opt);  // golden/*.cpp
+std::unique_ptr<SchedulerPort> make_golden_scheduler(const SchedOptions& opt);  // golden/golden_scheduler.cpp
 
 namespace {
 std::map<std::string, SchedulerMaker>& registry() {
@@ -34,12 +34,7 @@ std::unique_ptr<SchedulerPort> make_scheduler(const std::string& kind, const Sch
     for (const auto& k : list_scheduler_kinds()) known += (known.empty() ? "" : ", ") + k;
     throw InputError("--scheduler", "kind", "unknown scheduler '" + kind + "' (this build has: " + known + ")");
   }
-  const auto policies = list_policies();
-  if (std::find(policies.begin(), policies.end(), opt.policy) == policies.end()) {
-    std::string known;
-    for (const auto& p : policies) known += (known.empty() ? "" : ", ") + p;
-    throw InputError("--policy", "policy", "unknown policy '" + opt.policy + "' (known: " + known + ")");
-  }
+  parse_policy(opt.policy);  // InputError naming the known policies (accepts the alias ppq = ppq-excl)
   return it->second(opt);
 }
 

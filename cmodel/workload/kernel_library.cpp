@@ -32,6 +32,11 @@ const std::vector<std::string>& behaviour_names() {
   return names;
 }
 
+std::string lower_case(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
 // Names are used on command lines and in file names of results: keep them shell-safe.
 bool valid_kernel_name(const std::string& n) {
   if (n.empty()) return false;
@@ -141,19 +146,19 @@ std::vector<KernelDesc> load_kernel_library() {
   std::vector<std::string> origin;   // file of each kernel, for duplicate messages
   for (const auto& stem : stems) {
     const std::string path = dir + "/" + stem + ".json";
-    for (auto& k : load_kernel_file(path)) {
+    std::vector<KernelDesc> suite = load_kernel_file(path);
+    for (size_t j = 0; j < suite.size(); ++j) {
       // Names are compared case-insensitively: "NN" and "nn" in two suites would be a trap.
+      const std::string name = lower_case(suite[j].name);
       for (size_t i = 0; i < lib.size(); ++i) {
-        std::string a = lib[i].name, b = k.name;
-        std::transform(a.begin(), a.end(), a.begin(), [](unsigned char c) { return std::tolower(c); });
-        std::transform(b.begin(), b.end(), b.begin(), [](unsigned char c) { return std::tolower(c); });
-        if (a == b) {
-          throw InputError(path, "name", "kernel '" + k.name + "' is already defined in " + origin[i] +
-                                             "; kernel names must be unique across all suite files");
+        if (lower_case(lib[i].name) == name) {
+          throw InputError(path, "kernels[" + std::to_string(j) + "].name",
+                           "kernel '" + suite[j].name + "' is already defined in " + origin[i] +
+                               "; kernel names must be unique across all suite files");
         }
       }
       origin.push_back(path);
-      lib.push_back(std::move(k));
+      lib.push_back(std::move(suite[j]));
     }
   }
   return lib;

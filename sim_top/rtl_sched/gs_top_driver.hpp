@@ -54,7 +54,7 @@ class GsTopDriver final : public RtlModel {
   explicit GsTopDriver(const char* name) : name_(name), ctx_(std::make_unique<VerilatedContext>()) {
     ctx_->fatalOnError(false);
     if constexpr (kTraced) ctx_->traceEverOn(true);
-    model_ = std::make_unique<VModel>(ctx_.get(), "gs_top");
+    model_ = std::make_unique<VModel>(ctx_.get(), "TOP");  // waveform paths: TOP.gs_top.<signal>
   }
   ~GsTopDriver() override {
     Verilated::threadContextp(ctx_.get());

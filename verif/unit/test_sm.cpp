@@ -136,6 +136,23 @@ TEST_CASE("sm stall classification memory latency raw exec busy and mshr full", 
   }
 }
 
+TEST_CASE("sm stall is memory latency only when every warp waits on a load", "[sm]") {
+  // One scheduler: warp A (kernel 0, oldest) does nothing but dependent loads, warp B (kernel 1)
+  // dependent ALU work. While B runs, idle cycles are RAW stalls (B is not waiting on memory);
+  // once B is done they are memory-latency stalls. Both are charged to the oldest warp's kernel.
+  SmHarness h(make_config(fermi_like(1)), 199);  // 200-cycle load round trip
+  KernelDesc a = alu_kernel(32, 100, 1);
+  a.ldst_permille = 1000;
+  const KernelDesc b = alu_kernel(32, 1000, 1);  // 1000 x 10 cycles
+  h.start(0, a, 0);
+  h.start(1, b, 0);
+  const uint64_t cycles = h.run();
+  CHECK(cycles == Approx(100 * 200).epsilon(0.02));
+  CHECK(stall(h, 0, StallReason::kRaw) == Approx(10000 - 1000 - 50).epsilon(0.02));
+  CHECK(stall(h, 0, StallReason::kMemLatency) == Approx(cycles - 10000 - 50).epsilon(0.02));
+  CHECK(stall(h, 1, StallReason::kRaw) == 0);
+}
+
 TEST_CASE("sm global access sends lines_per_access lines one per cycle and loads block dependents", "[sm]") {
   SmHarness h(make_config(fermi_like(1)), 50);
   KernelDesc k = alu_kernel(32, 10, 1);

@@ -222,14 +222,17 @@ void Sm::Impl::schedule(WarpScheduler& s, uint32_t s_index, uint64_t cycle) {
   for (uint32_t q = 0; q < n; ++q) {
     const Warp& w = warps[s.warps[q]];
     if (w.dep_ready == kNever) continue;
-    if (w.dep_ready > cycle)
+    if (w.dep_ready > cycle) {
       reason = StallReason::kRaw;
-    else if (is_ldst(w.next) && ldst_sending) {
+      // At dep_ready this warp turns from a RAW stall into a unit wait (or issues): wake up
+      // then so that the counted reason stays exact.
+      wake = std::min(wake, w.dep_ready);
+    } else if (is_ldst(w.next) && ldst_sending) {
       reason = ldst.blocked ? StallReason::kMshrFull : StallReason::kExecBusy;
       on_ldst = true;
-    }
-    else
+    } else {
       reason = StallReason::kExecBusy;
+    }
     break;
   }
   s.sleep_until = wake;

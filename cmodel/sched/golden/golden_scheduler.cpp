@@ -77,6 +77,7 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
   cta_limit_quota_.assign(num_sms_ * slots_, opt.cta_limit);
   key_.assign(slots_, OrderKey{});
   cycle_ = 0;
+  driver_quiet_ = false;
 
   cmd_.reset(contexts_);
   aq_.reset(slots_);
@@ -186,7 +187,9 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   dp.quota_en = en_even || (policy_ == Policy::kLeftOver && opt_.cta_limit != 0);
   dp.quota = en_even ? &even_.quota() : &cta_limit_quota_;
   dp.key = &key_;
-  const SmDriver::Issue issue = driver_.issue(caps_, smst_, ksrt_, ptbq_, dp);
+  // Speed only: when the last cycle issued nothing and changed none of the driver's inputs,
+  // this cycle issues nothing either (identical result, no scan).
+  const SmDriver::Issue issue = driver_quiet_ ? SmDriver::Issue{} : driver_.issue(caps_, smst_, ksrt_, ptbq_, dp);
 
   const bool accepted = PreemptCtrl::accept(req, smst_);
   const TokenUpd tok = en_dss ? PolicyDss::tokens(dss_out, accepted) : TokenUpd{};
@@ -209,6 +212,10 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
     throw InvariantError("cycle " + std::to_string(in.cycle) + ": PTBQ of kernel " + std::to_string(ev.kernel) +
                          " overflows");
   if (free_mask != 0) track_free(lk.slot);
+
+  const bool even_active = en_even && (even_.q.busy || pending != even_.q.done);
+  driver_quiet_ = !issue.valid && !ev_valid && !alloc.valid && !accepted && !owner_wr.valid && !tok.inc_valid &&
+                  !tok.dec_valid && !even_active;
 
   // ------------------------------------------------------------ clock edge
   even_.clock(en_even, pending, num_sms_, caps_, ksrt_, free_mask);

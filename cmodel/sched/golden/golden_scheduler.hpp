@@ -69,6 +69,7 @@ class GoldenScheduler final : public SchedulerPort {
   std::vector<uint32_t> cta_limit_quota_;   // left-over cta_limit table
   std::vector<golden::OrderKey> key_;
   uint64_t cycle_ = 0;
+  bool driver_quiet_ = false;  // speed only: nothing the SM driver reads changed (see step())
 
   golden::CmdBuffers cmd_;
   golden::ActiveQueue aq_;

@@ -6,7 +6,7 @@
 // compared every cycle). Any mismatch, invariant violation, watchdog or refused input is a
 // failure: its mix, seed and message are printed and the exit code is 1. Output: one summary
 // line per policy x mechanism on stdout (byte-stable for a given command line).
-// Reproduce one failing case: --policy P --preempt M --first-seed S --mixes 1.
+// Reproduce one failing case: --policy P --preempt M --first-seed S --mixes 1 [--wave F.fst].
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   gen.max_insts_per_warp = 200;
   gen.max_arrival = 5000;
   bool verbose = false;
+  std::string wave;
   app.add_option("--config", config, "GPU config preset or file")->capture_default_str();
   app.add_option("--policy", policies, "policies to run (default: every policy)");
   app.add_option("--preempt", preempts, "preemption mechanisms")->capture_default_str();
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--max-arrival", gen.max_arrival, "latest arrival cycle")->capture_default_str();
   app.add_flag("-v,--verbose", verbose, "one line per case on stderr");
+  app.add_option("--wave", wave, "dump each case's whole run as FST to this file (the last case wins; use with --mixes 1)");
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -63,6 +65,7 @@ int main(int argc, char** argv) {
           opt.policy = policy;
           opt.preempt = pm == "drain" ? gs::PreemptMode::kDrain : gs::PreemptMode::kSwitch;
           opt.seed = seed;
+          opt.wave_file = wave;
           const auto r = gs::cosim::run_case(cfg, mix, opt, [](const gs::SchedOptions& o) {
             return std::unique_ptr<gs::SchedulerPort>(gs::make_lockstep_scheduler(o));
           });

@@ -6,6 +6,7 @@
 // a replayed FST waveform of the cycles before it.
 #include <catch2/catch.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -147,4 +148,26 @@ TEST_CASE("rtl scheduler refuses a config beyond MaxSms", "[cosim]") {
   gs::SchedOptions opt;
   auto s = gs::make_rtl_scheduler(opt);
   CHECK_THROWS_WITH(s->reset(big, opt), Catch::Contains("MaxSms=") && Catch::Contains("40 SMs"));
+}
+
+// Throughput of the three scheduler kinds on one mix of the 16-SM preset (not a pass/fail
+// test: run with `gs_cosim_tests "[bench]"`; gsim bench is the user-facing benchmark).
+TEST_CASE("scheduler kind throughput", "[.][bench]") {
+  gs::register_rtl_schedulers();
+  gs::cosim::MixGenOptions gen;
+  gen.min_kernels = gen.max_kernels = 2;
+  gen.max_grid = 400;
+  gen.max_insts_per_warp = 2000;
+  gen.max_arrival = 0;
+  gen.contexts = cosim_config().max_contexts;
+  const gs::Mix mix = gs::cosim::random_mix(library(), cosim_config(), 77, gen);
+  for (const char* k : {"golden", "rtl", "lockstep"}) {
+    gs::SchedOptions opt;
+    opt.seed = 77;
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = gs::cosim::run_case(cosim_config(), mix, opt, kind(k));
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    REQUIRE(r.outcome == gs::cosim::Outcome::kPass);
+    WARN(k << ": " << r.cycles << " cycles in " << s << " s = " << (r.cycles / s) << " cycles/s");
+  }
 }

@@ -10,6 +10,8 @@
 namespace gs::bench {
 
 using namespace gs::golden;
+using gs::KernelId;
+using gs::kNoKernel;
 
 constexpr unsigned kSlotW = 3;
 constexpr unsigned kLaunchW = kKernelIdW + 3 + kPrioW + kTokenW + kThreadW + kWarpW + kRegW + kShmemW + kCtaIdW;

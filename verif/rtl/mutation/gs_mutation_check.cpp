@@ -35,13 +35,8 @@ std::vector<CaseSpec> case_list(uint32_t seeds) {
   return cases;
 }
 
-gs::Mix case_mix(const gs::GpuConfig& cfg, const std::vector<gs::KernelDesc>& lib, uint64_t seed) {
-  gs::cosim::MixGenOptions gen;
-  gen.min_kernels = 3;
-  gen.max_kernels = 6;
-  gen.max_grid = 40;
-  gen.max_insts_per_warp = 120;
-  gen.max_arrival = 3000;
+gs::Mix case_mix(const gs::GpuConfig& cfg, const std::vector<gs::KernelDesc>& lib, uint64_t seed,
+               gs::cosim::MixGenOptions gen) {
   gen.contexts = cfg.max_contexts;
   return gs::cosim::random_mix(lib, cfg, seed, gen);
 }
@@ -54,10 +49,18 @@ int main(int argc, char** argv) {
   std::string config = "warped-slicer";
   uint32_t seeds = 3;
   bool list = false;
+  gs::cosim::MixGenOptions gen;
+  gen.min_kernels = 3;
+  gen.max_kernels = 6;
+  gen.max_grid = 40;
+  gen.max_insts_per_warp = 120;
+  gen.max_arrival = 3000;
   app.add_option("--mutant", mutant, "GS_MUT_<X>, or 'none' for the unmutated control");
   app.add_option("--config", config, "GPU config preset")->capture_default_str();
   app.add_option("--seeds", seeds, "random mixes per policy x mechanism")->capture_default_str();
   app.add_flag("--list", list, "list the mutants built into this binary");
+  app.add_option("--max-grid", gen.max_grid, "largest grid per kernel")->capture_default_str();
+  app.add_option("--max-insts", gen.max_insts_per_warp, "cap on instructions per warp")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
   const auto& table = gs::mutation::mutant_table();
@@ -90,7 +93,7 @@ int main(int argc, char** argv) {
     opt.policy = c.policy;
     opt.preempt = c.mode;
     opt.seed = c.seed;
-    const gs::Mix mix = case_mix(cfg, lib, c.seed);
+    const gs::Mix mix = case_mix(cfg, lib, c.seed, gen);
     const auto r = gs::cosim::run_case(cfg, mix, opt, maker, 5'000'000);
     ++run;
     const std::string where = "policy " + c.policy + " --preempt " +

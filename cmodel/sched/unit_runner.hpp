@@ -1,0 +1,32 @@
+// gsched: `gsim unit <block> --input F.json` -- one scheduler decision unit run alone.
+//
+// run_unit() parses the JSON state, runs the golden twin of the unit until it goes idle and
+// returns its actions as JSON text: {"block", "input", "golden": {...}}. Other
+// implementations of the same unit (the Verilated RTL block, registered by the RTL library
+// through register_unit_side()) are run on the same parsed input and added as further keys
+// ("rtl": {...}) with "match": true when every side's result equals the golden one.
+// Blocks: "dss" (Tanasic Algorithm 1; input format in docs/rtl/dss.md).
+// Throws InputError for an unknown block or a malformed input (exit 2).
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gs {
+
+std::string run_unit(const std::string& block, const std::string& input_json_text, const std::string& file);
+
+/// Golden result of one unit on a parsed, validated input (what run_unit reports as "golden").
+nlohmann::json run_unit_golden(const std::string& block, const nlohmann::json& input, const std::string& file);
+
+/// The decision units run_unit knows.
+std::vector<std::string> list_units();
+
+/// Another implementation of a unit: returns a result object of the same shape as the golden
+/// one ("actions", "tokens", "sms", "cycles"), or throws.
+using UnitSide = std::function<nlohmann::json(const std::string& block, const nlohmann::json& input)>;
+void register_unit_side(const std::string& name, UnitSide side);
+
+}  // namespace gs

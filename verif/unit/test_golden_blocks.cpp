@@ -1,0 +1,220 @@
+// gsched tests: hand-worked cases for the golden twins of the framework blocks
+// (command buffers, active queue, PTBQ, SM driver, preemption control) and the invariants.
+#include <catch2/catch.hpp>
+
+#include "common/error.hpp"
+#include "golden_harness.hpp"
+
+using namespace gs;
+using namespace gs::golden;
+using gs::test::Harness;
+using gs::test::launch_cmd;
+using gs::test::small_gpu;
+
+namespace {
+Launch mk(KernelId k, uint32_t ctx) {
+  Launch l;
+  l.kernel = k;
+  l.ctx = ctx;
+  l.grid = 1;
+  return l;
+}
+}  // namespace
+
+TEST_CASE("command buffers keep arrival order across contexts", "[golden][cmdbuf]") {
+  CmdBuffers cb;
+  cb.reset(8);
+  CHECK(cb.ready());
+  CHECK_FALSE(cb.head_valid());
+  cb.clock(true, mk(5, 2), false);
+  cb.clock(true, mk(6, 0), false);
+  cb.clock(true, mk(7, 2), false);
+  REQUIRE(cb.head_valid());
+  CHECK(cb.head().kernel == 5);
+  cb.clock(false, {}, true);
+  CHECK(cb.head().kernel == 6);
+  cb.clock(true, mk(8, 1), true);  // push and pop in one cycle
+  CHECK(cb.head().kernel == 7);
+  cb.clock(false, {}, true);
+  CHECK(cb.head().kernel == 8);
+  // a full context buffer drops ready (registered state only)
+  for (int i = 0; i < int(kCmdBufDepth) - 1; ++i) cb.clock(true, mk(10 + i, 1), false);
+  CHECK_FALSE(cb.ready());
+  cb.clock(false, {}, true);
+  CHECK(cb.ready());
+}
+
+TEST_CASE("active queue allocates the lowest free slot and keeps ranks dense", "[golden][activeq]") {
+  ActiveQueue aq;
+  aq.reset(8);
+  auto a = aq.alloc(true, 0b0000'0101);
+  CHECK(a.valid);
+  CHECK(a.slot == 1);
+  CHECK_FALSE(aq.alloc(false, 0).valid);
+  CHECK_FALSE(aq.alloc(true, 0xFF).valid);
+  // admit three kernels into slots 0, 1, 2
+  aq.clock(0b000, 0, ActiveQueue::Alloc{true, 0});
+  aq.clock(0b001, 0, ActiveQueue::Alloc{true, 1});
+  aq.clock(0b011, 0, ActiveQueue::Alloc{true, 2});
+  CHECK(aq.q.rank[0] == 0);
+  CHECK(aq.q.rank[1] == 1);
+  CHECK(aq.q.rank[2] == 2);
+  // the oldest finishes while a fourth is admitted into slot 0 in the same cycle? no: slot 0
+  // is still valid this cycle, so the new kernel takes slot 3 and ranks after the survivors
+  aq.clock(0b111, 0b001, ActiveQueue::Alloc{true, 3});
+  CHECK(aq.q.rank[1] == 0);
+  CHECK(aq.q.rank[2] == 1);
+  CHECK(aq.q.rank[3] == 2);
+}
+
+TEST_CASE("PTBQ is a FIFO per kernel slot", "[golden][ptbq]") {
+  Ptbq p;
+  p.reset(2);
+  p.clock(true, 1, 42, false, 0);
+  p.clock(true, 1, 7, false, 0);
+  p.clock(true, 0, 3, false, 0);
+  CHECK(p.count(1) == 2);
+  CHECK(p.head(1) == 42);
+  CHECK(p.max_count() == 2);
+  p.clock(true, 1, 9, true, 1);  // push and pop on the same queue
+  CHECK(p.count(1) == 2);
+  CHECK(p.head(1) == 7);
+  p.clock(false, 0, 0, true, 1);
+  CHECK(p.head(1) == 9);
+  CHECK(p.head(0) == 3);
+}
+
+TEST_CASE("left-over fills SMs round robin within capacity", "[golden][driver][left-over]") {
+  // 2 SMs of 1536 threads; CTAs of 512 threads: 3 per SM
+  Harness h(small_gpu(2), "left-over");
+  h.launches.push_back(launch_cmd(0, 10, 512, 512 * 16, 0));
+  h.run(40);
+  REQUIRE(h.dispatches.size() == 6);
+  for (size_t i = 0; i < h.dispatches.size(); ++i) {
+    CHECK(h.dispatches[i].cta == i);
+    CHECK(h.dispatches[i].sm == i % 2);
+    CHECK_FALSE(h.dispatches[i].resume);
+  }
+  CHECK(h.g.smst().entry(0).threads == 1536);
+  // a finished CTA frees room for exactly one more
+  h.finish(h.dispatches[1]);
+  h.run(10);
+  REQUIRE(h.dispatches.size() == 7);
+  CHECK(h.dispatches[6].sm == 1);
+  CHECK(h.dispatches[6].cta == 6);
+}
+
+TEST_CASE("left-over gives a younger kernel only what the older leaves", "[golden][driver][left-over]") {
+  // one SM: kernel 0 takes 2 CTAs of 640 threads (1280 of 1536); kernel 1 fits in the rest
+  Harness h(small_gpu(1), "left-over");
+  h.launches.push_back(launch_cmd(0, 5, 640, 640 * 8, 0));
+  h.launches.push_back(launch_cmd(1, 5, 256, 256 * 8, 0));
+  h.run(40);
+  REQUIRE(h.dispatches.size() == 3);
+  CHECK(h.dispatches[0].kernel == 0);
+  CHECK(h.dispatches[1].kernel == 0);
+  CHECK(h.dispatches[2].kernel == 1);
+}
+
+TEST_CASE("decisions are registered: a launch is dispatched three cycles later", "[golden][timing]") {
+  Harness h(small_gpu(1), "left-over");
+  h.launches.push_back(launch_cmd(0, 1, 32, 32, 0));
+  SchedOutputs o0 = h.step();  // launch clocked into the command buffer
+  SchedOutputs o1 = h.step();  // admitted into the KSRT
+  SchedOutputs o2 = h.step();  // SM driver decides
+  SchedOutputs o3 = h.step();  // decision visible on the port
+  CHECK_FALSE(o0.dispatch.valid);
+  CHECK_FALSE(o1.dispatch.valid);
+  CHECK_FALSE(o2.dispatch.valid);
+  CHECK(o3.dispatch.valid);
+}
+
+TEST_CASE("preempted CTAs resume from the PTBQ before fresh CTAs", "[golden][ptbq][ppq]") {
+  // 1 SM with 2 CTA slots; low-priority kernel 0 (grid 4) runs, high-priority kernel 1 arrives
+  Harness h(small_gpu(1, 1536, 32768, 48 * 1024, 2), "ppq-excl", PreemptMode::kSwitch);
+  h.launches.push_back(launch_cmd(0, 4, 64, 64 * 8, 0, /*prio*/ 0));
+  h.run(10);
+  REQUIRE(h.dispatches.size() == 2);
+  h.launches.push_back(launch_cmd(1, 1, 64, 64 * 8, 0, /*prio*/ 5));
+  h.run(10);
+  REQUIRE(h.preempts.size() == 1);
+  CHECK(h.preempts[0].sm == 0);
+  CHECK(h.preempts[0].mode == PreemptMode::kSwitch);
+  CHECK(h.preempts[0].victim == kNoKernel);   // every resident kernel is less important
+  CHECK(h.preempts[0].next == 1);
+  CHECK(h.g.smst().entry(0).state == SmState::kReserved);
+  CHECK(h.dispatches.size() == 2);            // nothing issued to the reserved SM
+  h.events.push_back(SmEvent{SmEventType::kCtaSaved, 0, 0, 0});
+  h.events.push_back(SmEvent{SmEventType::kCtaSaved, 0, 0, 1});
+  h.events.push_back(SmEvent{SmEventType::kPreemptDone, 0, kNoKernel, 0});
+  h.run(10);
+  REQUIRE(h.dispatches.size() >= 4);
+  CHECK(h.dispatches[2].kernel == 1);         // the important kernel first
+  CHECK(h.dispatches[3].kernel == 0);
+  CHECK(h.dispatches[3].resume);              // then the saved CTAs, oldest first
+  CHECK(h.dispatches[3].cta == 0);
+  h.finish(h.dispatches[2]);
+  h.run(10);
+  REQUIRE(h.dispatches.size() == 5);
+  CHECK(h.dispatches[4].resume);
+  CHECK(h.dispatches[4].cta == 1);
+  h.finish(h.dispatches[3]);
+  h.run(10);
+  REQUIRE(h.dispatches.size() == 6);
+  CHECK_FALSE(h.dispatches[5].resume);        // fresh CTAs only after the PTBQ is empty
+  CHECK(h.dispatches[5].cta == 2);
+}
+
+TEST_CASE("a context switch that would overflow the PTBQ falls back to draining", "[golden][preempt]") {
+  Smst smst;
+  smst.reset(2, 2);
+  Smst::Writes w;
+  w.alloc_valid = true;
+  w.alloc_sm = 0;
+  w.alloc_slot = 0;
+  smst.clock(w);
+  PreemptCtrl pc;
+  pc.reset(2);
+  CHECK(pc.switch_ok(PreemptMode::kSwitch, smst, 0, 0));
+  CHECK(pc.switch_ok(PreemptMode::kSwitch, smst, 0, kPtbqDepth - 1));
+  CHECK_FALSE(pc.switch_ok(PreemptMode::kSwitch, smst, 0, kPtbqDepth));
+  CHECK_FALSE(pc.switch_ok(PreemptMode::kDrain, smst, 0, 0));
+}
+
+TEST_CASE("golden invariants catch a CTA finished twice", "[golden][invariant]") {
+  Harness h(small_gpu(1), "left-over");
+  h.launches.push_back(launch_cmd(0, 4, 64, 64 * 8, 0));
+  h.run(10);
+  REQUIRE(h.dispatches.size() == 4);
+  h.finish(h.dispatches[0]);
+  h.finish(h.dispatches[0]);
+  CHECK_THROWS_AS(h.run(5), InvariantError);
+}
+
+TEST_CASE("golden invariants catch an event for an inactive kernel", "[golden][invariant]") {
+  Harness h(small_gpu(1), "left-over");
+  h.events.push_back(SmEvent{SmEventType::kCtaFinished, 0, 3, 0});
+  CHECK_THROWS_AS(h.step(), InvariantError);
+}
+
+TEST_CASE("golden refuses launches the RTL fields cannot carry", "[golden][input]") {
+  Harness h(small_gpu(1), "left-over");
+  h.launches.push_back(launch_cmd(0, 1u << 20, 64, 64, 0));
+  CHECK_THROWS_AS(h.step(), InputError);
+}
+
+TEST_CASE("a kernel leaves the KSRT only after all its CTAs finished", "[golden][invariant]") {
+  Harness h(small_gpu(1), "left-over");
+  h.launches.push_back(launch_cmd(0, 3, 64, 64 * 8, 0));
+  h.run(10);
+  REQUIRE(h.dispatches.size() == 3);
+  h.finish(h.dispatches[0]);
+  h.finish(h.dispatches[2]);
+  h.run(5);
+  CHECK(h.g.ksrt().entry(0).valid);
+  CHECK(h.g.ksrt().entry(0).done == 2);
+  h.finish(h.dispatches[1]);
+  h.run(5);
+  CHECK_FALSE(h.g.ksrt().entry(0).valid);
+  CHECK(h.g.smst().entry(0).ctas == 0);
+}
