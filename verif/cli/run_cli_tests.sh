@@ -136,6 +136,19 @@ fi
 echo '{}' >"$TMP/unit_in.json"
 expect_fail "unit of an unknown block" 2 "no-such-block" unit no-such-block --input "$TMP/unit_in.json"
 
+# A shipped DSS vector: a build with unit runners answers JSON, one without says so (exit 2).
+VECTOR=$REPO/verif/vectors/dss_idle.json
+if [ -f "$VECTOR" ]; then
+  gsim unit dss --input "$VECTOR"
+  if [ "$RC" -eq 0 ] && python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["block"] == "dss"' "$OUT"; then
+    ok "unit dss on a shipped vector"
+  elif [ "$RC" -eq 2 ] && grep -q "no unit blocks in this build" "$ERR"; then
+    ok "unit dss: this build has no unit blocks (exit 2)"
+  else
+    bad "unit dss on a shipped vector" "exit $RC"
+  fi
+fi
+
 # ---------------------------------------------------------------- run: outputs, schema, determinism
 gsim "${RUNARGS[@]}" --seed 3 --json "$TMP/a.json" --csv "$TMP/a.csv"
 if [ "$RC" -eq 0 ]; then ok "run $MIX (golden)"; else bad "run $MIX (golden)" "exit $RC"; fi
@@ -178,6 +191,20 @@ if [ "$RC" -eq 0 ] && python3 -c 'import json,sys; j=json.load(open(sys.argv[1])
   ok "run with the default scheduler ($(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["scheduler"])' "$TMP/d.json"))"
 else
   bad "run with the default scheduler" "exit $RC"
+fi
+
+# RTL builds: lockstep is deterministic too, and --wave writes an FST file.
+if grep -qx "lockstep" "$TMP/list_schedulers"; then
+  gsim run --config warped-slicer --mix "$MIX" --scheduler lockstep --seed 5 --json "$TMP/l1.json"
+  rc1=$RC
+  gsim run --config warped-slicer --mix "$MIX" --scheduler lockstep --seed 5 --json "$TMP/l2.json"
+  if [ "$rc1" -eq 0 ] && [ "$RC" -eq 0 ] && cmp -s "$TMP/l1.json" "$TMP/l2.json"; then
+    ok "lockstep run: clean and the same JSON bytes twice"
+  else
+    bad "lockstep run: clean and the same JSON bytes twice" "exit $rc1 / $RC"
+  fi
+  gsim run --config warped-slicer --mix "$MIX" --scheduler rtl --wave "$TMP/run.fst"
+  if [ "$RC" -eq 0 ] && [ -s "$TMP/run.fst" ]; then ok "--wave writes an FST file"; else bad "--wave writes an FST file" "exit $RC"; fi
 fi
 
 # A run cut short: --max-cycles is a watchdog stop (exit 5) with a state dump.

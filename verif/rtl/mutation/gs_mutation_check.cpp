@@ -52,8 +52,10 @@ int main(int argc, char** argv) {
   gs::cosim::MixGenOptions gen;
   gen.min_kernels = 3;
   gen.max_kernels = 6;
-  gen.max_grid = 40;
-  gen.max_insts_per_warp = 120;
+  // Many short CTAs: issues and retirements of one kernel often fall into the same cycle,
+  // which is where table-update bugs live (GS_MUT_CTA_REISSUE needs exactly that).
+  gen.max_grid = 200;
+  gen.max_insts_per_warp = 40;
   gen.max_arrival = 3000;
   app.add_option("--mutant", mutant, "GS_MUT_<X>, or 'none' for the unmutated control");
   app.add_option("--config", config, "GPU config preset")->capture_default_str();
