@@ -62,6 +62,34 @@ module gs_top (
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
 
+
+  // ------------------------------------------------------------------ static configuration
+  // Registered once more inside the top (loaded every cycle, stable after reset): the logic
+  // behind it then depends on flops only, so a Verilated model does not re-evaluate the whole
+  // scheduler whenever a launch or event input changes (cost halved), and timing paths start
+  // at flops. The wrapper drives the configuration during reset, so these hold it from the
+  // first cycle on.
+  logic [gs_pkg::SmIdW:0] cfg_num_sms_q;
+  gs_pkg::policy_e cfg_policy_q;
+  gs_pkg::preempt_mode_e cfg_preempt_mode_q;
+  gs_pkg::cta_cnt_t cfg_cta_limit_q;
+  logic [gs_pkg::MaxSms*gs_pkg::ThreadW-1:0] cfg_sm_threads_q;
+  logic [gs_pkg::MaxSms*gs_pkg::WarpW-1:0] cfg_sm_warps_q;
+  logic [gs_pkg::MaxSms*gs_pkg::RegW-1:0] cfg_sm_regs_q;
+  logic [gs_pkg::MaxSms*gs_pkg::ShmemW-1:0] cfg_sm_shmem_q;
+  logic [gs_pkg::MaxSms*gs_pkg::CtaCntW-1:0] cfg_sm_ctas_q;
+  always_ff @(posedge clk_i) begin
+    cfg_num_sms_q <= cfg_num_sms_i;
+    cfg_policy_q <= cfg_policy_i;
+    cfg_preempt_mode_q <= cfg_preempt_mode_i;
+    cfg_cta_limit_q <= cfg_cta_limit_i;
+    cfg_sm_threads_q <= cfg_sm_threads_i;
+    cfg_sm_warps_q <= cfg_sm_warps_i;
+    cfg_sm_regs_q <= cfg_sm_regs_i;
+    cfg_sm_shmem_q <= cfg_sm_shmem_i;
+    cfg_sm_ctas_q <= cfg_sm_ctas_i;
+  end
+
   // ------------------------------------------------------------------ command path
   gs_pkg::launch_t launch, cmd_head;
   logic cmd_head_valid, cmd_pop;
@@ -173,7 +201,7 @@ module gs_top (
 
   gs_preempt_ctrl u_preempt_ctrl (
     .clk_i, .rst_ni,
-    .cfg_preempt_mode_i,
+    .cfg_preempt_mode_i(cfg_preempt_mode_q),
     .req_i(preempt_req), .accept_o(preempt_accept),
     .smst_i(smst), .ksrt_i(ksrt), .ptbq_count_i(ptbq_count),
     .ev_saved_i(ev_saved), .ev_done_i(ev_done), .ev_sm_i(event_sm_i), .ev_slot_i(ev_slot), .ev_cta_i(event_cta_i),
@@ -199,11 +227,11 @@ module gs_top (
 
   // ------------------------------------------------------------------ policies
   logic en_even, en_spatial, en_ppq, en_dss, prio_order;
-  assign en_even = (cfg_policy_i == gs_pkg::POL_EVEN);
-  assign en_spatial = (cfg_policy_i == gs_pkg::POL_SPATIAL);
-  assign en_ppq = (cfg_policy_i == gs_pkg::POL_PPQ_EXCL) || (cfg_policy_i == gs_pkg::POL_PPQ_SHARED);
-  assign en_dss = (cfg_policy_i == gs_pkg::POL_DSS);
-  assign prio_order = en_ppq || (cfg_policy_i == gs_pkg::POL_NPQ);
+  assign en_even = (cfg_policy_q == gs_pkg::POL_EVEN);
+  assign en_spatial = (cfg_policy_q == gs_pkg::POL_SPATIAL);
+  assign en_ppq = (cfg_policy_q == gs_pkg::POL_PPQ_EXCL) || (cfg_policy_q == gs_pkg::POL_PPQ_SHARED);
+  assign en_dss = (cfg_policy_q == gs_pkg::POL_DSS);
+  assign prio_order = en_ppq || (cfg_policy_q == gs_pkg::POL_NPQ);
 
   logic [K*gs_pkg::OrderKeyW-1:0] key_fifo, key_prio;
   logic quota_en_lo;
@@ -217,26 +245,26 @@ module gs_top (
   assign dss_trigger = ev_valid || alloc_valid || (ksrt_free != '0);
 
   gs_policy_left_over u_left_over (
-    .rank_i(rank), .cfg_cta_limit_i, .key_o(key_fifo), .quota_en_o(quota_en_lo), .quota_o(quota_lo)
+    .rank_i(rank), .cfg_cta_limit_i(cfg_cta_limit_q), .key_o(key_fifo), .quota_en_o(quota_en_lo), .quota_o(quota_lo)
   );
   gs_policy_npq u_npq (.ksrt_i(ksrt), .rank_i(rank), .key_o(key_prio));
   gs_policy_even u_even (
-    .clk_i, .rst_ni, .en_i(en_even), .cfg_num_sms_i,
-    .cfg_sm_threads_i, .cfg_sm_warps_i, .cfg_sm_regs_i, .cfg_sm_shmem_i, .cfg_sm_ctas_i,
+    .clk_i, .rst_ni, .en_i(en_even), .cfg_num_sms_i(cfg_num_sms_q),
+    .cfg_sm_threads_i(cfg_sm_threads_q), .cfg_sm_warps_i(cfg_sm_warps_q), .cfg_sm_regs_i(cfg_sm_regs_q), .cfg_sm_shmem_i(cfg_sm_shmem_q), .cfg_sm_ctas_i(cfg_sm_ctas_q),
     .ksrt_i(ksrt), .pending_i(pending), .slot_free_i(ksrt_free),
     .quota_o(quota_even), .quota_rep_o(quota_rep)
   );
   gs_policy_spatial u_spatial (
-    .clk_i, .rst_ni, .en_i(en_spatial), .cfg_num_sms_i,
+    .clk_i, .rst_ni, .en_i(en_spatial), .cfg_num_sms_i(cfg_num_sms_q),
     .pending_i(pending), .rank_i(rank), .owner_wr_o(own_spatial)
   );
   gs_policy_ppq u_ppq (
-    .clk_i, .rst_ni, .en_i(en_ppq), .excl_i(cfg_policy_i == gs_pkg::POL_PPQ_EXCL), .cfg_num_sms_i,
+    .clk_i, .rst_ni, .en_i(en_ppq), .excl_i(cfg_policy_q == gs_pkg::POL_PPQ_EXCL), .cfg_num_sms_i(cfg_num_sms_q),
     .ksrt_i(ksrt), .rank_i(rank), .pending_i(pending), .smst_i(smst), .resident_i(resident),
     .accept_i(preempt_accept), .allow_o(allow_ppq), .req_o(req_ppq)
   );
   gs_policy_dss u_dss (
-    .clk_i, .rst_ni, .en_i(en_dss), .cfg_num_sms_i,
+    .clk_i, .rst_ni, .en_i(en_dss), .cfg_num_sms_i(cfg_num_sms_q),
     .ksrt_i(ksrt), .rank_i(rank), .pending_i(pending), .smst_i(smst), .resident_i(resident),
     .trigger_i(dss_trigger), .accept_i(preempt_accept),
     .owner_wr_o(own_dss), .tok_o(tok_dss), .req_o(req_dss)
@@ -248,9 +276,9 @@ module gs_top (
   logic [N*K*gs_pkg::CtaCntW-1:0] quota;
   always_comb begin
     owner_strict = en_spatial || en_dss;
-    allow = (cfg_policy_i == gs_pkg::POL_PPQ_EXCL) ? allow_ppq : '1;
+    allow = (cfg_policy_q == gs_pkg::POL_PPQ_EXCL) ? allow_ppq : '1;
     key = prio_order ? key_prio : key_fifo;
-    quota_en = en_even || ((cfg_policy_i == gs_pkg::POL_LEFT_OVER) && quota_en_lo);
+    quota_en = en_even || ((cfg_policy_q == gs_pkg::POL_LEFT_OVER) && quota_en_lo);
     quota = en_even ? quota_even : quota_lo;
     preempt_req = en_ppq ? req_ppq : (en_dss ? req_dss : '0);
     owner_wr = en_spatial ? own_spatial : (en_dss ? own_dss : '0);
@@ -258,8 +286,8 @@ module gs_top (
   end
 
   gs_sm_driver u_sm_driver (
-    .clk_i, .rst_ni, .cfg_num_sms_i,
-    .cfg_sm_threads_i, .cfg_sm_warps_i, .cfg_sm_regs_i, .cfg_sm_shmem_i, .cfg_sm_ctas_i,
+    .clk_i, .rst_ni, .cfg_num_sms_i(cfg_num_sms_q),
+    .cfg_sm_threads_i(cfg_sm_threads_q), .cfg_sm_warps_i(cfg_sm_warps_q), .cfg_sm_regs_i(cfg_sm_regs_q), .cfg_sm_shmem_i(cfg_sm_shmem_q), .cfg_sm_ctas_i(cfg_sm_ctas_q),
     .smst_i(smst), .resident_i(resident), .ksrt_i(ksrt),
     .ptbq_count_i(ptbq_count), .ptbq_head_i(ptbq_head),
     .owner_strict_i(owner_strict), .allow_i(allow), .quota_en_i(quota_en), .quota_i(quota), .key_i(key),
@@ -301,7 +329,7 @@ module gs_top (
   // a kernel is finished only when all its CTAs are: no fresh CTA and no saved CTA left
   assert property (@(posedge clk_i) disable iff (!rst_ni) ev_finished && ksrt_free != '0 |-> !pending[ev_slot])
     else $error("gs_top: kernel %0d finished with CTAs still to issue", event_kernel_i);
-  assert property (@(posedge clk_i) disable iff (!rst_ni) event_valid_i |-> event_sm_i < gs_pkg::SmIdW'(cfg_num_sms_i))
+  assert property (@(posedge clk_i) disable iff (!rst_ni) event_valid_i |-> event_sm_i < gs_pkg::SmIdW'(cfg_num_sms_q))
     else $error("gs_top: event for SM %0d beyond cfg_num_sms", event_sm_i);
 `endif
 endmodule
