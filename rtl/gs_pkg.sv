@@ -13,22 +13,22 @@
 package gs_pkg;
 
   // ---------------------------------------------------------------- sizing parameters
-  localparam int MaxSms = 32;          // SMST entries
-  localparam int MaxKernels = 8;       // KSRT entries (active kernels)
-  localparam int MaxContexts = 8;      // command buffers
-  localparam int CmdBufDepth = 4;      // launches held per command buffer
-  localparam int MaxCtasPerSm = 32;    // CTA slots of the largest SM
-  localparam int PtbqDepth = 128;      // preempted-CTA handles per KSRT slot
-  localparam int KernelIdW = 8;        // kernel id = index in the mix, 255 = none
-  localparam int SmIdW = 6;            // holds 0..MaxSms
-  localparam int CtaIdW = 20;          // CTA ids and grid sizes (grid < 2**20)
-  localparam int ThreadW = 12;         // threads per SM, up to 2048
-  localparam int WarpW = 7;            // warps per SM, up to 64
-  localparam int RegW = 17;            // registers per SM, up to 65536
-  localparam int ShmemW = 17;          // shared-memory bytes per SM, up to 96 KB
-  localparam int CtaCntW = 6;          // CTA counts per SM, 0..MaxCtasPerSm
-  localparam int PrioW = 4;            // priorities 0..15, higher = more important
-  localparam int TokenW = 16;          // DSS token count, two's complement (debt < 0)
+  localparam int MaxSms /*verilator public*/ = 32;          // SMST entries
+  localparam int MaxKernels /*verilator public*/ = 8;       // KSRT entries (active kernels)
+  localparam int MaxContexts /*verilator public*/ = 8;      // command buffers
+  localparam int CmdBufDepth /*verilator public*/ = 4;      // launches held per command buffer
+  localparam int MaxCtasPerSm /*verilator public*/ = 32;    // CTA slots of the largest SM
+  localparam int PtbqDepth /*verilator public*/ = 128;      // preempted-CTA handles per KSRT slot
+  localparam int KernelIdW /*verilator public*/ = 8;        // kernel id = index in the mix, 255 = none
+  localparam int SmIdW /*verilator public*/ = 6;            // holds 0..MaxSms
+  localparam int CtaIdW /*verilator public*/ = 20;          // CTA ids and grid sizes (grid < 2**20)
+  localparam int ThreadW /*verilator public*/ = 12;         // threads per SM, up to 2048
+  localparam int WarpW /*verilator public*/ = 7;            // warps per SM, up to 64
+  localparam int RegW /*verilator public*/ = 17;            // registers per SM, up to 65536
+  localparam int ShmemW /*verilator public*/ = 17;          // shared-memory bytes per SM, up to 96 KB
+  localparam int CtaCntW /*verilator public*/ = 6;          // CTA counts per SM, 0..MaxCtasPerSm
+  localparam int PrioW /*verilator public*/ = 4;            // priorities 0..15, higher = more important
+  localparam int TokenW /*verilator public*/ = 16;          // DSS token count, two's complement (debt < 0)
   localparam int SlotW = 3;            // log2(MaxKernels)
   localparam int CtxW = 3;             // log2(MaxContexts)
   localparam int CmdPtrW = 2;          // log2(CmdBufDepth)

@@ -11,6 +11,7 @@
 #include "common/error.hpp"
 #include "common/rng.hpp"
 #include "gpu/mem_iface.hpp"
+#include "gpu/occupancy.hpp"
 #include "gpu/sm.hpp"
 
 namespace gs {
@@ -71,10 +72,21 @@ struct Gpu::Impl {
   Impl(const GpuConfig& c, const Mix& m, SchedulerPort& s, const RunOptions& o) : cfg(c), mix(m), sched(s), opt(o) {}
 };
 
-CtaResources cta_resources(const KernelDesc& k, const GpuConfig& cfg);  // gpu/occupancy.cpp
+GpuConfig run_config(const GpuConfig& cfg, const Mix& mix) {
+  GpuConfig run = cfg;
+  uint32_t largest_shmem = 0;
+  for (const auto& e : mix.kernels) largest_shmem = std::max(largest_shmem, cta_resources(e.desc, cfg).shmem);
+  for (auto& t : run.sm_types) {
+    if (t.shared_mem_options.empty()) continue;
+    t.shared_mem_bytes = shared_mem_carveout(t, largest_shmem);
+    t.shared_mem_options.clear();
+  }
+  return run;
+}
 
-Gpu::Gpu(const GpuConfig& cfg, const Mix& mix, SchedulerPort& sched, const RunOptions& opt)
-    : impl_(std::make_unique<Impl>(cfg, mix, sched, opt)), cfg_(cfg) {
+Gpu::Gpu(const GpuConfig& caller_cfg, const Mix& mix, SchedulerPort& sched, const RunOptions& opt)
+    : cfg_(run_config(caller_cfg, mix)), impl_(std::make_unique<Impl>(cfg_, mix, sched, opt)) {
+  const GpuConfig& cfg = cfg_;
   auto& im = *impl_;
   if (mix.kernels.empty()) throw InputError(mix.file, "kernels", "the mix has no kernels");
   if (mix.kernels.size() >= kNoKernel) throw InputError(mix.file, "kernels", "too many kernels in one mix");

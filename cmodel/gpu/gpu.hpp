@@ -42,6 +42,14 @@ struct CtaResources {
 };
 CtaResources cta_resources(const KernelDesc& k, const GpuConfig& cfg);
 
+/// The config a mix runs with. Tanasic Table 2 footnote: an SM is configured with the default
+/// (first) shared-memory option unless a kernel needs more, then with the first bigger one.
+/// The driver sets the carve-out when the mix starts, for every SM type that has options: the
+/// smallest option that holds the largest per-CTA shared memory of the mix. SMs and scheduler
+/// (golden and RTL, whose SMST has one static capacity per SM) then agree on one capacity.
+/// For an alone run this is exactly the per-kernel rule that occupancy() reports.
+GpuConfig run_config(const GpuConfig& cfg, const Mix& mix);
+
 struct KernelResult {
   std::string name;
   KernelId id = 0;
@@ -75,14 +83,17 @@ class Gpu {
   bool step();
 
   uint64_t cycle() const { return cycle_; }
+  /// The config this run uses: the caller's, except that SM types with shared-memory
+  /// carve-out options (Tanasic Table 2) get one fixed size for the whole run, the smallest
+  /// option holding the largest CTA of the mix (see run_config()).
   const CounterBank& counters() const { return counters_; }
   const GpuConfig& config() const { return cfg_; }
   std::string dump_state() const;
 
  private:
   struct Impl;
+  GpuConfig cfg_;               // the run's config: the caller's, with the shared-memory carve-out fixed
   std::unique_ptr<Impl> impl_;
-  const GpuConfig& cfg_;
   uint64_t cycle_ = 0;
   CounterBank counters_;
 };

@@ -178,7 +178,7 @@ TEST_CASE("tanasic-k20c preset has Table 2 numbers and 208 GB/s", "[config]") {
   CHECK(t.shared_mem_options == std::vector<uint32_t>{16384, 32768, 49152});
   CHECK(t.reg_alloc_scope == gs::RegAllocScope::kCta);
   CHECK(c.dram_peak_bytes_per_sec() == 208e9);  // exact, not approximately
-  CHECK(c.max_active_kernels == 13);              // Tanasic Sec. 3.3: as many as SMs
+  CHECK(c.max_active_kernels == 8);               // RTL KSRT size (Tanasic Sec. 3.3 would use 13 = N_SMs; see docs/presets.md)
 }
 
 TEST_CASE("heterocore preset mixes big and small SMs of Table 1", "[config]") {

@@ -22,7 +22,7 @@ std::map<std::string, long> read_pkg_params() {
   ss << f.rdbuf();
   const std::string text = ss.str();
   std::map<std::string, long> params;
-  const std::regex re(R"(localparam\s+int\s+(\w+)\s*=\s*(\d+)\s*;)");
+  const std::regex re(R"(localparam\s+int\s+(\w+)\s*(?:/\*\s*verilator\s+public\s*\*/)?\s*=\s*(\d+)\s*;)");
   for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
     params[(*it)[1]] = std::stol((*it)[2]);
   return params;
