@@ -16,8 +16,12 @@
 
 #include "common/error.hpp"
 #include "config/gpu_config.hpp"
+#include "test_support.hpp"
 
 namespace {
+
+using gs::test::ScopedEnv;
+using gs::test::TempDir;
 
 using nlohmann::json;
 
@@ -44,45 +48,6 @@ json minimal_config() {
 std::string parse_error(const json& cfg) {
   return input_error_of([&] { gs::parse_gpu_config(cfg.dump(2), "bad.json"); });
 }
-
-// A scratch directory removed at the end of the test.
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    static int counter = 0;
-    path = std::filesystem::temp_directory_path() /
-           ("gsched_cfg_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::string write(const std::string& name, const std::string& text) const {
-    const auto p = path / name;
-    std::filesystem::create_directories(p.parent_path());
-    std::ofstream(p) << text;
-    return p.string();
-  }
-};
-
-// Sets an environment variable for the scope of a test and restores it afterwards.
-struct ScopedEnv {
-  std::string name;
-  bool had = false;
-  std::string old;
-  ScopedEnv(const std::string& n, const std::string& value) : name(n) {
-    if (const char* v = std::getenv(n.c_str())) {
-      had = true;
-      old = v;
-    }
-    ::setenv(n.c_str(), value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (had) ::setenv(name.c_str(), old.c_str(), 1);
-    else ::unsetenv(name.c_str());
-  }
-};
 
 // Every field of a config, for byte-exact comparisons.
 std::string describe(const gs::GpuConfig& c) {
@@ -380,7 +345,7 @@ TEST_CASE("config errors name the file and the field", "[config][errors]") {
 }
 
 TEST_CASE("config file errors report syntax position and missing files", "[config][errors]") {
-  TempDir dir;
+  TempDir dir("gsched_cfg_test");
   SECTION("syntax error with line and column") {
     const std::string path = dir.write("broken.json", "{\n  \"name\": \"x\",\n  \"sm_types\": [ { \"count\": 2 } \n}\n");
     const std::string m = input_error_of([&] { gs::load_gpu_config(path); });
@@ -406,7 +371,7 @@ TEST_CASE("config file errors report syntax position and missing files", "[confi
 }
 
 TEST_CASE("data directory comes from GSCHED_DATA_DIR", "[config]") {
-  TempDir dir;
+  TempDir dir("gsched_cfg_test");
   dir.write("configs/mine.json", R"({"name": "mine", "sm_types": [{"count": 4}]})");
   ScopedEnv env("GSCHED_DATA_DIR", dir.path.string());
   CHECK(gs::data_dir() == dir.path.string());

@@ -20,12 +20,16 @@
 
 #include "common/error.hpp"
 #include "config/gpu_config.hpp"
+#include "test_support.hpp"
 #include "gpu/gpu.hpp"
 #include "gpu/occupancy.hpp"
 #include "sched/scheduler_port.hpp"
 #include "workload/kernel_desc.hpp"
 
 namespace {
+
+using gs::test::ScopedEnv;
+using gs::test::TempDir;
 
 using nlohmann::json;
 
@@ -39,43 +43,6 @@ std::string input_error_of(const std::function<void()>& f) {
 }
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    static int counter = 0;
-    path = std::filesystem::temp_directory_path() /
-           ("gsched_wl_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::string write(const std::string& name, const std::string& text) const {
-    const auto p = path / name;
-    std::filesystem::create_directories(p.parent_path());
-    std::ofstream(p) << text;
-    return p.string();
-  }
-};
-
-struct ScopedEnv {
-  std::string name;
-  bool had = false;
-  std::string old;
-  ScopedEnv(const std::string& n, const std::string& value) : name(n) {
-    if (const char* v = std::getenv(n.c_str())) {
-      had = true;
-      old = v;
-    }
-    ::setenv(n.c_str(), value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (had) ::setenv(name.c_str(), old.c_str(), 1);
-    else ::unsetenv(name.c_str());
-  }
-};
 
 // The raw suite file, for the paper rows ("paper" objects) the loader does not keep.
 json suite_json(const std::string& suite) {
@@ -302,7 +269,7 @@ TEST_CASE("shipped mixes load and fit their preset", "[workload]") {
 }
 
 TEST_CASE("mix entries default and override", "[workload]") {
-  TempDir dir;
+  TempDir dir("gsched_wl_test");
   const auto lib = gs::load_kernel_library();
   const std::string path = dir.write("m.json", R"({"kernels": [
       {"kernel": "HOT"},
@@ -324,7 +291,7 @@ TEST_CASE("mix entries default and override", "[workload]") {
 }
 
 TEST_CASE("mix errors name the file and the field", "[workload][errors]") {
-  TempDir dir;
+  TempDir dir("gsched_wl_test");
   const auto lib = gs::load_kernel_library();
   auto err = [&](const std::string& text) {
     const std::string path = dir.write("bad_mix.json", text);
@@ -371,7 +338,7 @@ TEST_CASE("mix errors name the file and the field", "[workload][errors]") {
 }
 
 TEST_CASE("kernel descriptor errors name the file the kernel and the field", "[workload][errors]") {
-  TempDir dir;
+  TempDir dir("gsched_wl_test");
   auto err = [&](const std::function<void(json&)>& patch) {
     const std::string path = dir.write("bad_kernels.json", kernel_file(patch));
     return input_error_of([&] { gs::load_kernel_file(path); });
@@ -432,7 +399,7 @@ TEST_CASE("kernel descriptor errors name the file the kernel and the field", "[w
 }
 
 TEST_CASE("kernel names must be unique across suite files", "[workload][errors]") {
-  TempDir dir;
+  TempDir dir("gsched_wl_test");
   dir.write("workloads/kernels/a.json", kernel_file([](json&) {}));
   dir.write("workloads/kernels/b.json", kernel_file([](json& k) { k["name"] = "k1"; }));   // same name, other case
   ScopedEnv env("GSCHED_DATA_DIR", dir.path.string());
