@@ -1,0 +1,57 @@
+// Helpers shared by the unit tests: a scratch directory and a scoped environment variable.
+#pragma once
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <system_error>
+
+namespace gs::test {
+
+/// A scratch directory, removed with everything in it when the object goes out of scope.
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const std::string& prefix = "gsched_test") {
+    static int counter = 0;
+    path = std::filesystem::temp_directory_path() /
+           (prefix + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  /// Writes `text` to `name` (relative to the directory, subfolders created) and returns the path.
+  std::string write(const std::string& name, const std::string& text) const {
+    const auto p = path / name;
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+    return p.string();
+  }
+};
+
+/// Sets an environment variable for the scope of a test and restores it afterwards.
+struct ScopedEnv {
+  std::string name;
+  bool had = false;
+  std::string old;
+  ScopedEnv(const std::string& n, const std::string& value) : name(n) {
+    if (const char* v = std::getenv(n.c_str())) {
+      had = true;
+      old = v;
+    }
+    ::setenv(n.c_str(), value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (had) ::setenv(name.c_str(), old.c_str(), 1);
+    else ::unsetenv(name.c_str());
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+};
+
+}  // namespace gs::test
