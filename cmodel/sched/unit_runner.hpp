@@ -4,7 +4,8 @@
 // returns its actions as JSON text: {"block", "input", "golden": {...}}. Other
 // implementations of the same unit (the Verilated RTL block, registered by the RTL library
 // through register_unit_side()) are run on the same parsed input and added as further keys
-// ("rtl": {...}) with "match": true when every side's result equals the golden one.
+// ("rtl": {...}) with "match": true when every side's result equals the golden one (gsim exits 3
+// when it is false).
 // Blocks: "dss" (Tanasic Algorithm 1; input format in docs/rtl/dss.md).
 // Throws InputError for an unknown block or a malformed input (exit 2).
 #pragma once
@@ -25,7 +26,7 @@ nlohmann::json run_unit_golden(const std::string& block, const nlohmann::json& i
 std::vector<std::string> list_units();
 
 /// Another implementation of a unit: returns a result object of the same shape as the golden
-/// one ("actions", "tokens", "sms", "cycles"), or throws.
+/// one ("actions", "tokens", "sms", "cycles"), null when it does not implement the block, or throws.
 using UnitSide = std::function<nlohmann::json(const std::string& block, const nlohmann::json& input)>;
 void register_unit_side(const std::string& name, UnitSide side);
 

@@ -1,7 +1,7 @@
 // gsim unit <block> --input F.json: runs one scheduler decision unit alone (golden and, in RTL
-// builds, RTL side by side) from a JSON state and prints its actions as JSON. The block runners
-// live in the scheduler library (sched/unit_runner.hpp, gs::run_unit); a build without them
-// says so and exits 2.
+// builds, RTL side by side) from a JSON state and prints its actions as JSON; exit 3 when the
+// sides disagree ("match": false). The block runners live in the scheduler library
+// (sched/unit_runner.hpp, gs::run_unit); a build without them says so and exits 2.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
@@ -28,7 +28,12 @@ int unit_action(const UnitArgs& a) {
 #if GSIM_HAVE_UNIT_RUNNERS
   register_build_schedulers();
   const std::string text = read_text_file(a.input, "--input");
-  std::fputs(gs::run_unit(a.block, text, a.input).c_str(), stdout);
+  const std::string out = gs::run_unit(a.block, text, a.input);
+  std::fputs(out.c_str(), stdout);
+  // The sides are printed either way; a disagreement is the lockstep checker's exit code.
+  const nlohmann::json result = nlohmann::json::parse(out);
+  if (result.contains("match") && !result.at("match").get<bool>())
+    throw gs::CheckMismatch("unit '" + a.block + "': the sides disagree (\"match\": false), see stdout");
   return 0;
 #else
   throw gs::InputError("unit '" + a.block + "': no unit blocks in this build");

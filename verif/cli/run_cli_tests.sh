@@ -136,18 +136,24 @@ fi
 echo '{}' >"$TMP/unit_in.json"
 expect_fail "unit of an unknown block" 2 "no-such-block" unit no-such-block --input "$TMP/unit_in.json"
 
-# A shipped DSS vector: a build with unit runners answers JSON, one without says so (exit 2).
-VECTOR=$REPO/verif/vectors/dss_idle.json
-if [ -f "$VECTOR" ]; then
+# The shipped DSS vectors: a build with unit runners answers JSON ("golden"; an RTL build also
+# "rtl" equal to it and "match": true), one without says so (exit 2).
+UNIT_SHAPE='import json,sys
+d = json.load(open(sys.argv[1]))
+assert d["block"] == "dss" and d["golden"]["actions"]
+assert "rtl" not in d or (d["match"] is True and d["rtl"] == d["golden"])'
+for VECTOR in "$REPO"/verif/vectors/dss_*.json; do
+  [ -f "$VECTOR" ] || continue
+  name=$(basename "$VECTOR")
   gsim unit dss --input "$VECTOR"
-  if [ "$RC" -eq 0 ] && python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["block"] == "dss"' "$OUT"; then
-    ok "unit dss on a shipped vector"
+  if [ "$RC" -eq 0 ] && python3 -c "$UNIT_SHAPE" "$OUT"; then
+    ok "unit dss on $name"
   elif [ "$RC" -eq 2 ] && grep -q "no unit blocks in this build" "$ERR"; then
     ok "unit dss: this build has no unit blocks (exit 2)"
   else
-    bad "unit dss on a shipped vector" "exit $RC"
+    bad "unit dss on $name" "exit $RC"
   fi
-fi
+done
 
 # ---------------------------------------------------------------- run: outputs, schema, determinism
 gsim "${RUNARGS[@]}" --seed 3 --json "$TMP/a.json" --csv "$TMP/a.csv"

@@ -52,6 +52,22 @@ Launch get_launch(const Port& p, unsigned lsb = 0) {
   return l;
 }
 
+/// Packs a golden SMST / KSRT entry into a flat table port at bit `lsb` (gs_pkg layout).
+template <class Port>
+void put_smst(Port& p, const SmstEntry& e, unsigned lsb) {
+  pack_fields(p, lsb,
+              {{uint64_t(e.state), 2}, {e.owner_valid, 1}, {e.owner, kSlotW}, {e.next_valid, 1}, {e.next, kSlotW},
+               {e.threads, kThreadW}, {e.warps, kWarpW}, {e.regs, kRegW}, {e.shmem, kShmemW}, {e.ctas, kCtaCntW}});
+}
+
+template <class Port>
+void put_ksrt(Port& p, const KsrtEntry& e, unsigned lsb) {
+  pack_fields(p, lsb,
+              {{e.valid, 1}, {kernel_bits(e.kernel), kKernelIdW}, {e.ctx, 3}, {e.prio, kPrioW},
+               {static_cast<uint16_t>(e.tokens), kTokenW}, {e.threads, kThreadW}, {e.warps, kWarpW},
+               {e.regs, kRegW}, {e.shmem, kShmemW}, {e.grid, kCtaIdW}, {e.next_cta, kCtaIdW}, {e.done, kCtaIdW}});
+}
+
 template <class Port>
 KsrtEntry get_ksrt(const Port& p, unsigned lsb) {
   FieldReader<Port> r(p, lsb, kKsrtW);

@@ -1,0 +1,372 @@
+// gsched block bench: rtl/framework/gs_sm_driver.sv vs. golden SmDriver, every cycle.
+//
+// The driver's inputs are other blocks' registered state, so the bench keeps that state in
+// the golden Smst / Ksrt / Ptbq (the twins the other benches verify) and closes the loop the
+// way gs_top does: each cycle's issue allocates in the SMST, advances next_cta (fresh) or pops
+// the PTBQ (resume). Around it the bench plays the rest of the GPU: kernels launched into free
+// KSRT slots, CTAs finishing (done count, slot freed at grid) or being saved into the PTBQ on a
+// reserved SM, reservations, owner writes, and policy inputs (allow, keys, quotas, owner_strict).
+// Compared every cycle: issue_valid/sm/slot/resume and dispatch_o.valid; issue_res_o and the
+// dispatch_o fields while valid. gs_top uses issue_res_o only as the SMST alloc of a valid issue
+// (the RTL leaves slot 0's resources on it when nothing issues; the twin models no value), and
+// the decision port's fields count only when valid (verif/cosim/lockstep_checker.hpp). Known
+// difference there: after reset dispatch_o.kernel is 0 in the RTL (dispatch_q <= '0) and
+// kNoKernel (255) in the twin, for the first idle cycle only.
+#include <catch2/catch.hpp>
+
+#include <type_traits>
+#include <vector>
+
+#include "Vbench_gs_sm_driver.h"
+#include "bench_records.hpp"
+#include "common/rng.hpp"
+#include "sched/golden/gs_sm_driver.hpp"
+
+namespace {
+using namespace gs::bench;
+using gs::DispatchCmd;
+
+constexpr unsigned kPtbqCntW = 8;
+constexpr unsigned kOrderKeyW = kPrioW + kSlotW;
+constexpr unsigned kDispatchW = 1 + kSmIdW + kKernelIdW + kCtaIdW + 1;
+
+/// What the rest of the GPU does in one cycle besides the driver's own issue.
+struct Env {
+  bool finish = false, save = false;  // one SM event per cycle, as gs_top's event port
+  uint32_t ev_sm = 0, ev_slot = 0, save_cta = 0;
+  bool launch = false;
+  uint32_t launch_slot = 0;
+  Launch launch_rec;
+  bool reserve = false, unreserve = false;
+  uint32_t reserve_sm = 0, unreserve_sm = 0;
+  OwnerWr owner_wr;
+};
+
+struct DriverBench {
+  Bench<Vbench_gs_sm_driver> rtl;
+  uint32_t n;
+  std::vector<SmCaps> caps;
+  Smst smst;
+  Ksrt ksrt;
+  Ptbq ptbq;
+  std::vector<uint32_t> quota;  // [sm * kMaxKernels + slot]
+  std::vector<OrderKey> key;    // per slot
+  DriverPolicy pol;
+  SmDriver gold;
+  uint64_t issues = 0, resumes = 0;
+
+  DriverBench(uint32_t seed, std::vector<SmCaps> sm_caps)
+      : rtl(seed), n(static_cast<uint32_t>(sm_caps.size())), caps(std::move(sm_caps)) {
+    smst.reset(n, kMaxKernels);
+    ksrt.reset(kMaxKernels);
+    ptbq.reset(kMaxKernels);
+    quota.assign(n * kMaxKernels, 0);
+    key.assign(kMaxKernels, OrderKey{});
+    for (uint32_t k = 0; k < kMaxKernels; ++k) key[k].rank = k;
+    pol.quota = &quota;
+    pol.key = &key;
+    gold.reset();
+    drive();
+    rtl.reset();
+  }
+
+  void drive() {
+    auto& d = rtl.dut();
+    d.cfg_num_sms_i = n;
+    for (uint32_t s = 0; s < kMaxSms; ++s) {
+      const SmCaps c = s < n ? caps[s] : SmCaps{};
+      set_bits(d.cfg_sm_threads_i, s * kThreadW, kThreadW, c.threads);
+      set_bits(d.cfg_sm_warps_i, s * kWarpW, kWarpW, c.warps);
+      set_bits(d.cfg_sm_regs_i, s * kRegW, kRegW, c.regs);
+      set_bits(d.cfg_sm_shmem_i, s * kShmemW, kShmemW, c.shmem);
+      set_bits(d.cfg_sm_ctas_i, s * kCtaCntW, kCtaCntW, c.ctas);
+      put_smst(d.smst_i, s < n ? smst.entry(s) : SmstEntry{}, s * kSmstW);
+      for (uint32_t k = 0; k < kMaxKernels; ++k) {
+        set_bits(d.resident_i, (s * kMaxKernels + k) * kCtaCntW, kCtaCntW, s < n ? smst.resident(s, k) : 0);
+        set_bits(d.quota_i, (s * kMaxKernels + k) * kCtaCntW, kCtaCntW, s < n ? quota[s * kMaxKernels + k] : 0);
+      }
+    }
+    for (uint32_t k = 0; k < kMaxKernels; ++k) {
+      put_ksrt(d.ksrt_i, ksrt.entry(k), k * kKsrtW);
+      set_bits(d.ptbq_count_i, k * kPtbqCntW, kPtbqCntW, ptbq.count(k));
+      set_bits(d.ptbq_head_i, k * kCtaIdW, kCtaIdW, ptbq.count(k) != 0 ? ptbq.head(k) : 0);
+      set_bits(d.key_i, k * kOrderKeyW, kOrderKeyW, (key[k].major << kSlotW) | key[k].rank);
+    }
+    d.owner_strict_i = pol.owner_strict;
+    d.allow_i = pol.allow & width_mask(kMaxKernels);
+    d.quota_en_i = pol.quota_en;
+  }
+
+  /// One cycle: compare RTL and golden outputs, clock both, then apply `env` and the issue
+  /// to the surrounding state. Returns the issue of this cycle.
+  SmDriver::Issue cycle(const Env& env = {}) {
+    drive();
+    rtl.settle();
+    auto& d = rtl.dut();
+    const SmDriver::Issue is = gold.issue(caps, smst, ksrt, ptbq, pol);
+    INFO("cycle " << rtl.cycle() << " golden issue v=" << is.valid << " sm=" << is.sm << " slot=" << is.slot
+                  << " resume=" << is.resume << " cta=" << is.cta);
+    REQUIRE(bool(d.issue_valid_o) == is.valid);
+    REQUIRE(uint32_t(d.issue_sm_o) == is.sm);
+    REQUIRE(uint32_t(d.issue_slot_o) == is.slot);
+    REQUIRE(bool(d.issue_resume_o) == is.resume);
+    if (is.valid) {
+      FieldReader<std::decay_t<decltype(d.issue_res_o)>> r(d.issue_res_o, 0, kCtaResW);
+      REQUIRE(r.next(kThreadW) == is.res.threads);
+      REQUIRE(r.next(kWarpW) == is.res.warps);
+      REQUIRE(r.next(kRegW) == is.res.regs);
+      REQUIRE(r.next(kShmemW) == is.res.shmem);
+    }
+    const DispatchCmd& gd = gold.dispatch();
+    FieldReader<std::decay_t<decltype(d.dispatch_o)>> dr(d.dispatch_o, 0, kDispatchW);
+    REQUIRE(bool(dr.next(1)) == gd.valid);
+    if (gd.valid) {  // a decision-port record's fields count only when valid (lockstep_checker.hpp)
+      REQUIRE(dr.next(kSmIdW) == gd.sm);
+      REQUIRE(dr.next(kKernelIdW) == kernel_bits(gd.kernel));
+      REQUIRE(dr.next(kCtaIdW) == gd.cta);
+      REQUIRE(bool(dr.next(1)) == gd.resume);
+    }
+
+    rtl.tick();
+    gold.clock(is, ksrt, n);
+    REQUIRE(rtl.errors() == 0);
+    if (is.valid) {
+      ++issues;
+      if (is.resume) ++resumes;
+    }
+    apply(is, env);
+    return is;
+  }
+
+  CtaRes res_of(uint32_t slot) const {
+    const KsrtEntry& e = ksrt.entry(slot);
+    return {e.threads, e.warps, e.regs, e.shmem};
+  }
+
+  // gs_top's wiring of one issue and one SM event into SMST, KSRT and PTBQ.
+  void apply(const SmDriver::Issue& is, const Env& env) {
+    Smst::Writes w;
+    w.alloc_valid = is.valid;
+    w.alloc_sm = is.sm;
+    w.alloc_slot = is.slot;
+    w.alloc_res = is.res;
+    const bool ev = env.finish || env.save;
+    w.free_valid = ev;
+    w.free_sm = env.ev_sm;
+    w.free_slot = env.ev_slot;
+    w.free_res = res_of(env.ev_slot);
+    w.unreserve_valid = env.unreserve;
+    w.unreserve_sm = env.unreserve_sm;
+    w.reserve_valid = env.reserve;
+    w.reserve_sm = env.reserve_sm;
+    w.owner_wr = env.owner_wr;
+    w.slot_free = ksrt.free_mask(env.finish, env.ev_slot);
+    smst.clock(w);
+    ksrt.clock(env.launch, env.launch_slot, env.launch_rec, is.valid && !is.resume, is.slot, env.finish, env.ev_slot,
+               TokenUpd{});
+    ptbq.clock(env.save, env.ev_slot, env.save_cta, is.valid && is.resume, is.slot);
+  }
+};
+
+SmCaps k20c_caps() { return {2048, 64, 65536, 49152, 16}; }
+
+Launch kernel(KernelId id, uint32_t threads, uint32_t regs_per_thread, uint32_t shmem, uint32_t grid) {
+  Launch l;
+  l.kernel = id;
+  l.threads = threads;
+  l.warps = (threads + 31) / 32;
+  l.regs = threads * regs_per_thread;
+  l.shmem = shmem;
+  l.grid = grid;
+  return l;
+}
+
+Env launch_env(uint32_t slot, const Launch& l) {
+  Env e;
+  e.launch = true;
+  e.launch_slot = slot;
+  e.launch_rec = l;
+  return e;
+}
+
+Env finish_env(uint32_t sm, uint32_t slot) {
+  Env e;
+  e.finish = true;
+  e.ev_sm = sm;
+  e.ev_slot = slot;
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("gs_sm_driver directed: one kernel on two SMs fit quota reserved SM and resume", "[rtl][bench]") {
+  // Two SMs of 1024 threads: a 512-thread CTA fits twice per SM.
+  SmCaps c = k20c_caps();
+  c.threads = 1024;
+  DriverBench b(41, {c, c});
+  REQUIRE_FALSE(b.cycle(launch_env(0, kernel(7, 512, 16, 1024, 6))).valid);  // nothing before the launch
+  // round robin over the SMs until both are full (4 CTAs), then nothing fits
+  const uint32_t want_sm[] = {0, 1, 0, 1};
+  for (uint32_t i = 0; i < 4; ++i) {
+    const SmDriver::Issue is = b.cycle();
+    REQUIRE(is.valid);
+    REQUIRE(is.sm == want_sm[i]);
+    REQUIRE(is.cta == i);
+    REQUIRE_FALSE(is.resume);
+  }
+  REQUIRE(b.gold.dispatch().valid);  // the last issue appears on the port one cycle later
+  REQUIRE(b.gold.dispatch().cta == 3);
+  REQUIRE_FALSE(b.cycle().valid);
+  REQUIRE_FALSE(b.gold.dispatch().valid);
+
+  // a CTA finishes on SM 1: the freed room is refilled next cycle
+  REQUIRE_FALSE(b.cycle(finish_env(1, 0)).valid);
+  SmDriver::Issue is = b.cycle();
+  REQUIRE(is.valid);
+  REQUIRE(is.sm == 1);
+  REQUIRE(is.cta == 4);
+
+  // quota: at most one CTA of slot 0 per SM -- both SMs are above it after two finishes on SM 0
+  b.pol.quota_en = true;
+  b.quota.assign(b.quota.size(), 1);
+  REQUIRE_FALSE(b.cycle(finish_env(0, 0)).valid);
+  REQUIRE_FALSE(b.cycle().valid);  // SM 0 holds one CTA = its quota
+  REQUIRE_FALSE(b.cycle(finish_env(0, 0)).valid);
+  is = b.cycle();  // SM 0 empty: one CTA under quota
+  REQUIRE(is.valid);
+  REQUIRE(is.sm == 0);
+  REQUIRE(is.cta == 5);
+  b.pol.quota_en = false;
+  REQUIRE_FALSE(b.cycle().valid);  // grid exhausted (6 CTAs issued)
+
+  // preemption: SM 1 reserved, its two CTAs saved into the PTBQ; they resume (PTBQ order)
+  // before any fresh CTA, never on the reserved SM even when it has room
+  Env r;
+  r.reserve = true;
+  r.reserve_sm = 1;
+  REQUIRE_FALSE(b.cycle(r).valid);
+  Env s;
+  s.save = true;
+  s.ev_sm = 1;
+  s.ev_slot = 0;
+  s.save_cta = 2;
+  REQUIRE_FALSE(b.cycle(s).valid);  // PTBQ still empty in registered state
+  s.save_cta = 3;
+  is = b.cycle(s);  // CTA 2 waits in the PTBQ: it resumes on SM 0 (room for one), SM 1 is reserved
+  REQUIRE(is.valid);
+  REQUIRE(is.sm == 0);
+  REQUIRE(is.resume);
+  REQUIRE(is.cta == 2);
+  REQUIRE_FALSE(b.cycle().valid);  // CTA 3 waits: SM 0 full, SM 1 empty but reserved
+  Env u;
+  u.unreserve = true;
+  u.unreserve_sm = 1;
+  REQUIRE_FALSE(b.cycle(u).valid);
+  is = b.cycle();
+  REQUIRE(is.valid);
+  REQUIRE(is.sm == 1);
+  REQUIRE(is.resume);
+  REQUIRE(is.cta == 3);
+  REQUIRE(b.gold.dispatch().valid);  // the port record of that issue (compared with the RTL next cycle)
+  REQUIRE(b.gold.dispatch().resume);
+  REQUIRE(b.gold.dispatch().kernel == 7);
+  REQUIRE(b.gold.dispatch().cta == 3);
+  REQUIRE_FALSE(b.cycle().valid);
+  b.cycle();
+}
+
+TEST_CASE("gs_sm_driver directed: key order allow mask and owner-strict SMs", "[rtl][bench]") {
+  DriverBench b(43, {k20c_caps(), k20c_caps(), k20c_caps()});
+  b.cycle(launch_env(2, kernel(10, 256, 8, 0, 50)));
+  b.cycle(launch_env(5, kernel(11, 256, 8, 0, 50)));  // slot 2 already issuing to SM 0
+  b.key[2] = {3, 2};
+  b.key[5] = {1, 5};  // higher priority (lower major) wins on every SM
+  SmDriver::Issue is = b.cycle();
+  REQUIRE(is.valid);
+  REQUIRE(is.slot == 5);
+  b.pol.allow = ~(1u << 5);  // PPQ exclusive masks slot 5 out
+  is = b.cycle();
+  REQUIRE(is.slot == 2);
+  b.pol.allow = ~0u;
+  // owner-strict: SM 1 owned by slot 2, others unowned -> only slot 2 on SM 1
+  Env o;
+  o.owner_wr = {true, 1, true, 2};
+  b.cycle(o);
+  b.pol.owner_strict = true;
+  for (int i = 0; i < 4; ++i) {
+    is = b.cycle();
+    REQUIRE(is.valid);
+    REQUIRE(is.sm == 1);
+    REQUIRE(is.slot == 2);
+  }
+}
+
+TEST_CASE("gs_sm_driver random GPU around the driver", "[rtl][bench]") {
+  gs::Rng r(2024);
+  uint64_t total_issues = 0, total_resumes = 0;
+  KernelId next_kernel = 0;
+  // four phases of 5000 cycles: SM count and per-SM capacities differ per phase
+  for (int phase = 0; phase < 4; ++phase) {
+    const uint32_t n = phase == 0 ? kMaxSms : 1 + r.below(kMaxSms);
+    std::vector<SmCaps> caps(n);
+    for (SmCaps& c : caps) {
+      c.threads = 512 * (1 + r.below(4));
+      c.warps = c.threads / 32;
+      c.regs = 16384 * (1 + r.below(4));
+      c.shmem = 16384 * (1 + r.below(6));
+      c.ctas = 2 + r.below(kMaxCtasPerSm - 1);
+    }
+    DriverBench b(100 + phase, caps);
+    uint32_t save_id = 0;
+    for (int i = 0; i < 5000; ++i) {
+      if (i % 500 == 0) {  // policy inputs of a new "policy"
+        b.pol.owner_strict = r.chance_permille(300);
+        b.pol.quota_en = r.chance_permille(400);
+        b.pol.allow = r.chance_permille(300) ? r.below(256) : ~0u;
+        for (uint32_t& q : b.quota) q = r.below(6);
+      }
+      if (r.chance_permille(20)) b.key[r.below(kMaxKernels)] = {r.below(16), r.below(8)};
+      Env e;
+      // launches into free slots
+      const uint32_t ls = r.below(kMaxKernels);
+      if (!b.ksrt.entry(ls).valid && r.chance_permille(80)) {
+        const uint32_t thr = 32 * (1 + r.below(16));
+        Launch l = kernel(next_kernel, thr, 8 * (1 + r.below(8)), 512 * r.below(24), 1 + r.below(300));
+        l.prio = r.below(16);
+        e = launch_env(ls, l);
+        next_kernel = KernelId((next_kernel + 1) % 255);
+      }
+      // one SM event: a CTA finishes, or (on a reserved SM) is saved into the PTBQ
+      const uint32_t es = r.below(n), ek = r.below(kMaxKernels);
+      if (b.smst.resident(es, ek) != 0 && r.chance_permille(700) && !(e.launch && e.launch_slot == ek)) {
+        const bool can_save = b.smst.entry(es).reserved() && b.ptbq.count(ek) < kPtbqDepth - 1;
+        e.ev_sm = es;
+        e.ev_slot = ek;
+        if (can_save && r.chance_permille(600)) {
+          e.save = true;
+          e.save_cta = (save_id++) & width_mask(kCtaIdW);
+        } else {
+          e.finish = true;
+        }
+      }
+      const uint32_t rs = r.below(n);
+      if (!b.smst.entry(rs).reserved() && r.chance_permille(15)) {
+        e.reserve = true;
+        e.reserve_sm = rs;
+      }
+      const uint32_t us = r.below(n);
+      if (b.smst.entry(us).reserved() && r.chance_permille(40) && !(e.reserve && e.reserve_sm == us)) {
+        e.unreserve = true;
+        e.unreserve_sm = us;
+      }
+      if (r.chance_permille(30)) e.owner_wr = {true, r.below(n), r.chance_permille(750), r.below(kMaxKernels)};
+      b.cycle(e);
+    }
+    total_issues += b.issues;
+    total_resumes += b.resumes;
+  }
+  // the stimulus must really exercise the driver
+  INFO("issues " << total_issues << " resumes " << total_resumes);
+  REQUIRE(total_issues > 2000);
+  REQUIRE(total_resumes > 50);
+}
