@@ -47,70 +47,92 @@ module gs_smst (
   logic reserved;
   gs_pkg::cta_cnt_t cnt;
 
+  // Only the SMs a write port addresses (or every SM, in a cycle that frees a slot) are
+  // recomputed; any other entry keeps its register value, which equals what the recomputation
+  // would give (its state was derived from the same fields when it was last written, and the
+  // reset value is a consistent idle entry). Same function as recomputing all N entries, but a
+  // Verilated model skips the unaddressed ones: this loop dominated the cost of a cycle.
+  logic [N-1:0] touched;
+  always_comb begin
+    for (int s = 0; s < N; s++) begin
+      touched[s] = (alloc_valid_i && alloc_sm_i == gs_pkg::SmIdW'(s))
+                || (free_valid_i && free_sm_i == gs_pkg::SmIdW'(s))
+                || (unreserve_valid_i && unreserve_sm_i == gs_pkg::SmIdW'(s))
+                || (reserve_valid_i && reserve_sm_i == gs_pkg::SmIdW'(s))
+                || (owner_wr_i.valid && owner_wr_i.sm == gs_pkg::SmIdW'(s))
+                || (slot_free_i != '0);
+    end
+  end
+
   always_comb begin
     tbl_d = tbl_q;
     res_d = res_q;
+    e = '0;
+    reserved = 1'b0;
+    cnt = '0;
     for (int s = 0; s < N; s++) begin
-      e = tbl_q[s*W +: W];
-      reserved = (e.state == gs_pkg::SM_RESERVED);
-      if (alloc_valid_i && alloc_sm_i == gs_pkg::SmIdW'(s)) begin
-        e.threads = e.threads + alloc_res_i.threads;
-        e.warps = e.warps + alloc_res_i.warps;
-        e.regs = e.regs + alloc_res_i.regs;
-        e.shmem = e.shmem + alloc_res_i.shmem;
-        e.ctas = e.ctas + 1'b1;
-      end
-      if (free_valid_i && free_sm_i == gs_pkg::SmIdW'(s)) begin
-`ifdef GS_MUT_DOUBLE_FREE
-        // MUTATION: the CTA's storage is released twice
-        e.threads = e.threads - free_res_i.threads - free_res_i.threads;
-        e.warps = e.warps - free_res_i.warps - free_res_i.warps;
-        e.regs = e.regs - free_res_i.regs - free_res_i.regs;
-        e.shmem = e.shmem - free_res_i.shmem - free_res_i.shmem;
-`else
-        e.threads = e.threads - free_res_i.threads;
-        e.warps = e.warps - free_res_i.warps;
-        e.regs = e.regs - free_res_i.regs;
-        e.shmem = e.shmem - free_res_i.shmem;
-`endif
-        e.ctas = e.ctas - 1'b1;
-      end
-      if (unreserve_valid_i && unreserve_sm_i == gs_pkg::SmIdW'(s)) begin
-        reserved = 1'b0;
-        e.owner_valid = e.next_valid;
-        e.owner = e.next;
-        e.next_valid = 1'b0;
-        e.next = '0;
-      end
-      if (reserve_valid_i && reserve_sm_i == gs_pkg::SmIdW'(s)) begin
-        reserved = 1'b1;
-        e.next_valid = reserve_next_valid_i;
-        e.next = reserve_next_valid_i ? reserve_next_i : '0;
-      end
-      if (owner_wr_i.valid && owner_wr_i.sm == gs_pkg::SmIdW'(s)) begin
-        e.owner_valid = owner_wr_i.owner_valid;
-        e.owner = owner_wr_i.owner_valid ? owner_wr_i.owner : '0;
-      end
-      for (int k = 0; k < K; k++) begin
-        if (slot_free_i[k] && e.owner_valid && e.owner == gs_pkg::SlotW'(k)) begin
-          e.owner_valid = 1'b0;
-          e.owner = '0;
+      if (touched[s]) begin
+        e = tbl_q[s*W +: W];
+        reserved = (e.state == gs_pkg::SM_RESERVED);
+        if (alloc_valid_i && alloc_sm_i == gs_pkg::SmIdW'(s)) begin
+          e.threads = e.threads + alloc_res_i.threads;
+          e.warps = e.warps + alloc_res_i.warps;
+          e.regs = e.regs + alloc_res_i.regs;
+          e.shmem = e.shmem + alloc_res_i.shmem;
+          e.ctas = e.ctas + 1'b1;
         end
-        if (slot_free_i[k] && e.next_valid && e.next == gs_pkg::SlotW'(k)) begin
+        if (free_valid_i && free_sm_i == gs_pkg::SmIdW'(s)) begin
+`ifdef GS_MUT_DOUBLE_FREE
+          // MUTATION: the CTA's storage is released twice
+          e.threads = e.threads - free_res_i.threads - free_res_i.threads;
+          e.warps = e.warps - free_res_i.warps - free_res_i.warps;
+          e.regs = e.regs - free_res_i.regs - free_res_i.regs;
+          e.shmem = e.shmem - free_res_i.shmem - free_res_i.shmem;
+`else
+          e.threads = e.threads - free_res_i.threads;
+          e.warps = e.warps - free_res_i.warps;
+          e.regs = e.regs - free_res_i.regs;
+          e.shmem = e.shmem - free_res_i.shmem;
+`endif
+          e.ctas = e.ctas - 1'b1;
+        end
+        if (unreserve_valid_i && unreserve_sm_i == gs_pkg::SmIdW'(s)) begin
+          reserved = 1'b0;
+          e.owner_valid = e.next_valid;
+          e.owner = e.next;
           e.next_valid = 1'b0;
           e.next = '0;
         end
-        cnt = res_q[(s*K + k)*CW +: CW];
-        if (alloc_valid_i && alloc_sm_i == gs_pkg::SmIdW'(s) && alloc_slot_i == gs_pkg::SlotW'(k))
-          cnt = cnt + 1'b1;
-        if (free_valid_i && free_sm_i == gs_pkg::SmIdW'(s) && free_slot_i == gs_pkg::SlotW'(k))
-          cnt = cnt - 1'b1;
-        res_d[(s*K + k)*CW +: CW] = cnt;
+        if (reserve_valid_i && reserve_sm_i == gs_pkg::SmIdW'(s)) begin
+          reserved = 1'b1;
+          e.next_valid = reserve_next_valid_i;
+          e.next = reserve_next_valid_i ? reserve_next_i : '0;
+        end
+        if (owner_wr_i.valid && owner_wr_i.sm == gs_pkg::SmIdW'(s)) begin
+          e.owner_valid = owner_wr_i.owner_valid;
+          e.owner = owner_wr_i.owner_valid ? owner_wr_i.owner : '0;
+        end
+        for (int k = 0; k < K; k++) begin
+          if (slot_free_i[k] && e.owner_valid && e.owner == gs_pkg::SlotW'(k)) begin
+            e.owner_valid = 1'b0;
+            e.owner = '0;
+          end
+          if (slot_free_i[k] && e.next_valid && e.next == gs_pkg::SlotW'(k)) begin
+            e.next_valid = 1'b0;
+            e.next = '0;
+          end
+          cnt = res_q[(s*K + k)*CW +: CW];
+          if (alloc_valid_i && alloc_sm_i == gs_pkg::SmIdW'(s) && alloc_slot_i == gs_pkg::SlotW'(k))
+            cnt = cnt + 1'b1;
+          if (free_valid_i && free_sm_i == gs_pkg::SmIdW'(s) && free_slot_i == gs_pkg::SlotW'(k))
+            cnt = cnt - 1'b1;
+          res_d[(s*K + k)*CW +: CW] = cnt;
+        end
+        if (reserved) e.state = gs_pkg::SM_RESERVED;
+        else if (e.owner_valid || e.ctas != '0) e.state = gs_pkg::SM_RUNNING;
+        else e.state = gs_pkg::SM_IDLE;
+        tbl_d[s*W +: W] = e;
       end
-      if (reserved) e.state = gs_pkg::SM_RESERVED;
-      else if (e.owner_valid || e.ctas != '0) e.state = gs_pkg::SM_RUNNING;
-      else e.state = gs_pkg::SM_IDLE;
-      tbl_d[s*W +: W] = e;
     end
   end
 
