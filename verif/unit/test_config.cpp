@@ -20,22 +20,12 @@
 
 namespace {
 
+using gs::test::contains;
+using gs::test::input_error_of;
 using gs::test::ScopedEnv;
 using gs::test::TempDir;
 
 using nlohmann::json;
-
-// Message of the InputError `f` throws, or "" when it throws nothing.
-std::string input_error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const gs::InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // A small valid config; tests mutate one field at a time.
 json minimal_config() {

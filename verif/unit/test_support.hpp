@@ -5,8 +5,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <system_error>
+
+#include "common/error.hpp"
 
 namespace gs::test {
 
@@ -53,5 +56,17 @@ struct ScopedEnv {
   ScopedEnv(const ScopedEnv&) = delete;
   ScopedEnv& operator=(const ScopedEnv&) = delete;
 };
+
+/// Message of the gs::InputError `f` throws, or "" when it throws nothing.
+inline std::string input_error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const gs::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+inline bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 }  // namespace gs::test

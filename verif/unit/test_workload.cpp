@@ -28,21 +28,12 @@
 
 namespace {
 
+using gs::test::contains;
+using gs::test::input_error_of;
 using gs::test::ScopedEnv;
 using gs::test::TempDir;
 
 using nlohmann::json;
-
-std::string input_error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const gs::InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // The raw suite file, for the paper rows ("paper" objects) the loader does not keep.
 json suite_json(const std::string& suite) {
