@@ -121,6 +121,16 @@ struct SchedOptions {
   uint32_t cta_limit = 0;
   /// RTL schedulers: dump the whole run as an FST waveform to this file ("" = none).
   std::string wave_file;
+  /// RTL schedulers: skip evaluating cycles at which the Verilated model provably sits at a
+  /// fixed point (GsTopDriver). Results are identical either way; off = evaluate every edge.
+  bool rtl_fixed_point_skip = true;
+};
+
+/// How much RTL evaluation a scheduler did (zero for golden): cycles stepped and, of those,
+/// cycles the Verilated model skipped at a proven fixed point (SchedOptions::rtl_fixed_point_skip).
+struct SchedEvalStats {
+  uint64_t rtl_cycles = 0;
+  uint64_t rtl_skipped = 0;
 };
 
 class SchedulerPort {
@@ -133,6 +143,7 @@ class SchedulerPort {
   virtual std::string name() const = 0;
   /// Human-readable state for watchdog dumps and mismatch reports.
   virtual std::string dump_state() const { return {}; }
+  virtual SchedEvalStats eval_stats() const { return {}; }
 };
 
 /// Builds a scheduler of one kind ("golden", "rtl", "lockstep").

@@ -1,7 +1,8 @@
 // gsched rtl_sched: GsTopDriver<VModel, kTraced>, the one place that touches gs_top's ports.
 //
-// Include only from a .cpp that also includes the Verilated header of VModel (and
-// verilated_fst_c.h when kTraced). Every Verilated variant of gs_top (fast, traced, mutants)
+// Include only from a .cpp that also includes the Verilated headers of VModel: <P>.h,
+// <P>___024root.h (the fixed-point skip needs the root's size) and verilated_fst_c.h when
+// kTraced. Every Verilated variant of gs_top (fast, traced, mutants)
 // has the same ports, so one template drives them all. Per step: write the inputs, eval at
 // clk=0, eval at clk=1 (the rising edge), read the outputs -- no allocation, narrow ports.
 // Each driver owns its VerilatedContext, so several models can live in one process
@@ -14,9 +15,11 @@
 // cursor at time T reads cycle T/10.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "gs_rtl_params.hpp"
 #include "gs_rtl_ports.hpp"
@@ -91,14 +94,26 @@ class GsTopDriver final : public RtlModel {
     m.rst_ni = 1;
     m.eval();
     cycle_ = 0;
+    skipped_ = 0;
+    fixed_point_ = false;
     sample(pending_);
   }
 
   SchedOutputs step(const SchedInputs& in) override {
     SchedOutputs out = pending_;  // registered at the last edge: this cycle's decisions
     Verilated::threadContextp(ctx_.get());
+    if (fixed_point_ && same_port_values(in, last_in_)) {
+      // Fixed-point skip (see FixedPoint below): the model's complete memory before the last
+      // evaluated cycle equalled its memory after it, and the inputs have not changed since,
+      // so evaluating this cycle would reproduce exactly the memory it already holds.
+      ++cycle_;
+      ++skipped_;
+      return out;
+    }
     drive(in);
+    last_in_ = in;
     VModel& m = *model_;
+    if (skip_enabled_) std::memcpy(pre_state_.get(), root_bytes(), kRootBytes);
     m.clk_i = 0;
     m.eval();
     dump(cycle_ * 10);
@@ -106,10 +121,18 @@ class GsTopDriver final : public RtlModel {
     m.eval();
     dump(cycle_ * 10 + 5);
     ++cycle_;
+    if (skip_enabled_) fixed_point_ = std::memcmp(pre_state_.get(), root_bytes(), kRootBytes) == 0;
     sample(pending_);
     out.launch_ready = pending_.launch_ready;  // sampled after the edge (port contract)
     return out;
   }
+
+  void set_fixed_point_skip(bool on) override {
+    skip_enabled_ = on && !kTraced;
+    fixed_point_ = false;
+    if (skip_enabled_ && !pre_state_) pre_state_ = std::make_unique<unsigned char[]>(kRootBytes);
+  }
+  uint64_t skipped_cycles() const override { return skipped_; }
 
   bool open_wave(const std::string& path) override {
     if constexpr (kTraced) {
@@ -139,6 +162,18 @@ class GsTopDriver final : public RtlModel {
 
  private:
   static constexpr int kResetCycles = 4;
+  // FixedPoint: Verilator keeps every signal, register, trigger and input port of the design
+  // in one root object (modules are inlined; packages hold constants only). A step is a
+  // deterministic function of that memory, so if the bytes before a step (inputs driven,
+  // clk_i = 1) equal the bytes after it, the model sits at a fixed point: the next step with
+  // the same inputs yields the same bytes and the same outputs, and can be skipped. Any state
+  // that moves (a counter, a scan pointer, an FSM) makes the bytes differ and disables the
+  // skip; a changed input re-enables evaluation. Traced models never skip (the trace
+  // bookkeeping lives in the same memory and waveforms want every edge anyway).
+  using Root = std::remove_pointer_t<decltype(std::declval<VModel&>().rootp)>;
+  static constexpr std::size_t kRootBytes = sizeof(Root);
+  const unsigned char* root_bytes() const { return reinterpret_cast<const unsigned char*>(model_->rootp); }
+
   static constexpr unsigned kKw = port_width::launch_kernel_i;
 
   template <class Port>
@@ -165,6 +200,18 @@ class GsTopDriver final : public RtlModel {
     m.event_sm_i = e.sm;
     m.event_kernel_i = to_rtl_kernel<kKw>(e.kernel);
     m.event_cta_i = e.cta;
+  }
+
+  /// Whether drive(a) and drive(b) write the same port values (the cycle number is not a port).
+  static bool same_port_values(const SchedInputs& a, const SchedInputs& b) {
+    const LaunchCmd& x = a.launch;
+    const LaunchCmd& y = b.launch;
+    const SmEvent& e = a.event;
+    const SmEvent& f = b.event;
+    return x.valid == y.valid && x.kernel == y.kernel && x.context == y.context && x.priority == y.priority &&
+           x.tokens == y.tokens && x.threads == y.threads && x.warps == y.warps && x.regs == y.regs &&
+           x.shmem == y.shmem && x.grid == y.grid && e.type == f.type && e.sm == f.sm && e.kernel == f.kernel &&
+           e.cta == f.cta;
   }
 
   void sample(SchedOutputs& o) const {
@@ -212,6 +259,11 @@ class GsTopDriver final : public RtlModel {
   std::unique_ptr<std::conditional_t<kTraced, VTrace, int>> trace_;
   uint64_t cycle_ = 0;
   SchedOutputs pending_;
+  bool skip_enabled_ = false;
+  bool fixed_point_ = false;
+  uint64_t skipped_ = 0;
+  SchedInputs last_in_;
+  std::unique_ptr<unsigned char[]> pre_state_;
 };
 
 }  // namespace gs::rtl

@@ -31,6 +31,7 @@ class LockstepScheduler final : public SchedulerPort {
   SchedOutputs step(const SchedInputs& in) override;
   std::string name() const override;
   std::string dump_state() const override;
+  SchedEvalStats eval_stats() const override { return dut_->eval_stats(); }
 
   const cosim::LockstepChecker& checker() const { return checker_; }
 

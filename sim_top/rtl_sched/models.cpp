@@ -2,7 +2,9 @@
 // Vgs_top: -O3, no tracing (rtl/lockstep runs, benchmark). Vgs_top_trace: --trace-fst
 // --trace-structs (--wave, and the replay that writes a mismatch's waveform window).
 #include "Vgs_top.h"
+#include "Vgs_top___024root.h"
 #include "Vgs_top_trace.h"
+#include "Vgs_top_trace___024root.h"
 #include "rtl_sched/gs_top_driver.hpp"
 #include "verilated_fst_c.h"
 

@@ -42,6 +42,12 @@ class RtlModel {
   virtual int assertion_errors() const = 0;
   /// Cycles stepped since the last reset.
   virtual uint64_t cycle() const = 0;
+  /// Fixed-point skip (GsTopDriver): when the model's whole state did not change over the
+  /// last evaluated cycle and the inputs are unchanged, step() returns without evaluating --
+  /// exactly what evaluation would give. Off after construction; traced models ignore it.
+  virtual void set_fixed_point_skip(bool on) = 0;
+  /// Cycles step() skipped that way since the last reset.
+  virtual uint64_t skipped_cycles() const = 0;
   /// Name of the Verilated class, e.g. "Vgs_top".
   virtual const char* model_name() const = 0;
 };

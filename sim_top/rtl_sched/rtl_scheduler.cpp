@@ -25,6 +25,7 @@ void RtlScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
     throw InputError("--wave", "wave", "the " + label_ + " scheduler has no traced model to write " + opt.wave_file);
   model_ = want_wave ? make_traced_() : make_fast_();
   model_->reset(port_cfg_);
+  model_->set_fixed_point_skip(opt.rtl_fixed_point_skip);
   errors_at_reset_ = model_->assertion_errors();
   if (errors_at_reset_ != 0)
     throw InvariantError(label_ + ": gs_top RTL assertion failed during reset (see the %Error line above)");
@@ -65,8 +66,13 @@ std::string RtlScheduler::dump_state() const {
   std::ostringstream os;
   os << name() << " (" << (model_ ? model_->model_name() : "no model") << ", " << rtl::describe_build()
      << "): cycle " << steps() << ", last outputs " << cosim::format_outputs(last_out_) << ", " << input_log_.size()
-     << " input cycles so far";
+     << " input cycles so far, " << model_skipped() << " cycles skipped at a fixed point";
   return os.str();
+}
+
+SchedEvalStats RtlScheduler::eval_stats() const {
+  if (!model_) return {};
+  return {model_->cycle(), model_->skipped_cycles()};
 }
 
 std::unique_ptr<RtlScheduler> make_rtl_scheduler(const SchedOptions& opt) {

@@ -30,6 +30,7 @@ class RtlScheduler final : public SchedulerPort {
   SchedOutputs step(const SchedInputs& in) override;
   std::string name() const override;
   std::string dump_state() const override;
+  SchedEvalStats eval_stats() const override;
 
   /// A cycle that carried an input, by step index since reset (for replay).
   struct LoggedInput {
@@ -42,6 +43,7 @@ class RtlScheduler final : public SchedulerPort {
   /// Path of the whole-run waveform being written ("" = none); flushes it.
   std::string flush_wave();
   uint64_t steps() const { return model_ ? model_->cycle() : 0; }
+  uint64_t model_skipped() const { return model_ ? model_->skipped_cycles() : 0; }
 
  private:
   SchedOptions opt_;

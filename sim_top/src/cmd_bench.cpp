@@ -36,11 +36,13 @@ struct BenchArgs {
   uint64_t cycles = kBenchCycles;
   uint64_t seed = 1;
   bool json = false;
+  bool full_eval = false;   // --rtl-full-eval: no fixed-point skip
 };
 
 struct BenchResult {
   uint64_t cycles = 0;
   uint32_t mix_runs = 0;   // how many times the mix was started
+  gs::SchedEvalStats eval;  // summed over the mix runs
   double seconds = 0;
 };
 
@@ -48,6 +50,7 @@ BenchResult simulate_cycles(const gs::GpuConfig& cfg, const gs::Mix& mix, const 
   gs::SchedOptions sched;
   sched.policy = a.policy;
   sched.seed = a.seed;
+  sched.rtl_fixed_point_skip = !a.full_eval;
   gs::RunOptions run;
   run.seed = a.seed;
   run.sched = sched;
@@ -62,6 +65,8 @@ BenchResult simulate_cycles(const gs::GpuConfig& cfg, const gs::Mix& mix, const 
     while (gpu.cycle() < left && gpu.step()) {
     }
     r.cycles += gpu.cycle();
+    r.eval.rtl_cycles += port->eval_stats().rtl_cycles;
+    r.eval.rtl_skipped += port->eval_stats().rtl_skipped;
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
@@ -100,6 +105,9 @@ int bench_action(const BenchArgs& a) {
     j["cycles"] = r.cycles;
     j["seconds"] = gs::round6(r.seconds);
     j["mix_runs"] = r.mix_runs;
+    j["rtl_fixed_point_skip"] = a.scheduler != "golden" && !a.full_eval;
+    j["rtl_cycles_skipped"] = r.eval.rtl_skipped;
+    j["rtl_cycles_evaluated"] = r.eval.rtl_cycles - r.eval.rtl_skipped;
     std::printf("%s\n", j.dump(2).c_str());
     return 0;
   }
@@ -111,6 +119,10 @@ int bench_action(const BenchArgs& a) {
   std::printf("wall time          %s s\n", gs::format_fixed(r.seconds, 3).c_str());
   std::printf("cycles per second  %lld\n", std::llround(cps));
   std::printf("peak RSS           %s MB\n", gs::format_fixed(rss, 1).c_str());
+  if (r.eval.rtl_cycles)
+    std::printf("RTL cycles         %llu evaluated, %llu skipped at a fixed point (%s%%)\n",
+                (unsigned long long)(r.eval.rtl_cycles - r.eval.rtl_skipped), (unsigned long long)r.eval.rtl_skipped,
+                gs::format_fixed(100.0 * double(r.eval.rtl_skipped) / double(r.eval.rtl_cycles), 1).c_str());
   return 0;
 }
 
@@ -121,6 +133,8 @@ Command add_bench_command(CLI::App& top) {
   args->scheduler = default_scheduler_kind();
   CLI::App* app = top.add_subcommand("bench", "Simulation speed: simulated GPU cycles per second and peak memory");
   app->add_flag("--json", args->json, "Print the result as JSON");
+  app->add_flag("--rtl-full-eval", args->full_eval,
+                "rtl/lockstep: evaluate the RTL at every clock edge, even where it sits at a fixed point");
   app->add_option("--cycles", args->cycles, "Simulated cycles to run (the mix restarts if it finishes)")
       ->capture_default_str();
   app->add_option("--scheduler", args->scheduler, "Scheduler implementation: golden, rtl or lockstep")

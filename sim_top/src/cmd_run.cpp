@@ -26,6 +26,7 @@ struct RunArgs {
   uint64_t max_cycles = gs::RunOptions{}.max_cycles;
   uint64_t watchdog_cycles = gs::RunOptions{}.watchdog_cycles;
   uint64_t progress_every = 0;
+  bool full_eval = false;
 };
 
 gs::PreemptMode parse_preempt(const std::string& s) {
@@ -47,6 +48,7 @@ int run_action(const RunArgs& a) {
   sched.preempt = parse_preempt(a.preempt);
   sched.seed = a.seed;
   sched.wave_file = a.wave;
+  sched.rtl_fixed_point_skip = !a.full_eval;
 
   gs::RunOptions run;
   run.seed = a.seed;
@@ -103,6 +105,9 @@ Command add_run_command(CLI::App& top) {
       ->expected(0, 1)
       ->default_str("100000")
       ->option_text("[=N]");
+  app->add_flag("--rtl-full-eval", args->full_eval,
+                "rtl/lockstep: evaluate the RTL at every clock edge, even where it provably sits at a fixed point "
+                "(same results, slower; see docs/cosim.md)");
   app->add_option("--wave", args->wave, "Dump the shared run's scheduler waveform to this FST file (rtl, lockstep)");
   return {app, [args] { return run_action(*args); }};
 }

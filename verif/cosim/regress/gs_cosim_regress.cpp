@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   gen.max_insts_per_warp = 200;
   gen.max_arrival = 5000;
   bool verbose = false;
+  bool full_eval = false;
   std::string wave;
   app.add_option("--config", config, "GPU config preset or file")->capture_default_str();
   app.add_option("--policy", policies, "policies to run (default: every policy)");
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--max-arrival", gen.max_arrival, "latest arrival cycle")->capture_default_str();
   app.add_flag("-v,--verbose", verbose, "one line per case on stderr");
+  app.add_flag("--rtl-full-eval", full_eval, "evaluate the RTL at every edge (no fixed-point skip)");
   app.add_option("--wave", wave, "dump each case's whole run as FST to this file (the last case wins; use with --mixes 1)");
   CLI11_PARSE(app, argc, argv);
 
@@ -52,6 +54,7 @@ int main(int argc, char** argv) {
     gen.contexts = cfg.max_contexts;
     if (policies.empty()) policies = gs::list_policies();
     uint32_t failures = 0;
+    std::printf("RTL evaluation: %s\n", full_eval ? "every edge (--rtl-full-eval)" : "fixed-point skip");
     std::printf("%-12s %-7s %6s %6s %12s %12s\n", "policy", "preempt", "mixes", "fails", "cycles", "decisions");
     for (const auto& policy : policies) {
       for (const auto& pm : preempts) {
@@ -66,6 +69,7 @@ int main(int argc, char** argv) {
           opt.preempt = pm == "drain" ? gs::PreemptMode::kDrain : gs::PreemptMode::kSwitch;
           opt.seed = seed;
           opt.wave_file = wave;
+          opt.rtl_fixed_point_skip = !full_eval;
           const auto r = gs::cosim::run_case(cfg, mix, opt, [](const gs::SchedOptions& o) {
             return std::unique_ptr<gs::SchedulerPort>(gs::make_lockstep_scheduler(o));
           });
