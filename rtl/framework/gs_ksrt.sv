@@ -113,15 +113,17 @@ module gs_ksrt (
   end
 
 `ifndef SYNTHESIS
-  // invariants (issue 3 item 6): CTAs done <= CTAs issued <= grid for every valid slot
-  for (genvar k = 0; k < K; k++) begin : g_inv
+  // g_view[k].entry: slot k decoded as ksrt_entry_t, simulation only -- the per-slot rows of
+  // verif/waves/ksrt.gtkw and what the invariant reads.
+  // Invariant (issue 3 item 6): CTAs done <= CTAs issued <= grid for every valid slot
+  for (genvar k = 0; k < K; k++) begin : g_view
     /* verilator lint_off UNUSEDSIGNAL */
-    gs_pkg::ksrt_entry_t ent;
+    gs_pkg::ksrt_entry_t entry;
     /* verilator lint_on UNUSEDSIGNAL */
-    assign ent = tbl_q[k*W +: W];
+    assign entry = tbl_q[k*W +: W];
     assert property (@(posedge clk_i) disable iff (!rst_ni)
-                     ent.valid |-> (ent.next_cta <= ent.grid && ent.done <= ent.grid))
-      else $error("gs_ksrt: slot %0d next_cta %0d done %0d grid %0d", k, ent.next_cta, ent.done, ent.grid);
+                     entry.valid |-> (entry.next_cta <= entry.grid && entry.done <= entry.grid))
+      else $error("gs_ksrt: slot %0d next_cta %0d done %0d grid %0d", k, entry.next_cta, entry.done, entry.grid);
   end
   assert property (@(posedge clk_i) disable iff (!rst_ni) alloc_valid_i |-> alloc_launch_i.grid != '0)
     else $error("gs_ksrt: kernel with an empty grid admitted");

@@ -150,21 +150,24 @@ module gs_smst (
   end
 
 `ifndef SYNTHESIS
-  // a preemption is only started on an SM that is not already being preempted, and only a
-  // reserved SM reports kPreemptDone
-  for (genvar s = 0; s < N; s++) begin : g_inv
+  // g_view[s].entry: SM s's entry decoded as smst_entry_t, simulation only. It is the per-SM
+  // row of verif/waves/smst.gtkw (the flat table is one 2,208-bit vector) and what the
+  // invariants below read.
+  // Invariants: a preemption is only started on an SM that is not already being preempted,
+  // and only a reserved SM reports kPreemptDone
+  for (genvar s = 0; s < N; s++) begin : g_view
     /* verilator lint_off UNUSEDSIGNAL */
-    gs_pkg::smst_entry_t ent;
+    gs_pkg::smst_entry_t entry;
     /* verilator lint_on UNUSEDSIGNAL */
-    assign ent = tbl_q[s*W +: W];
+    assign entry = tbl_q[s*W +: W];
     assert property (@(posedge clk_i) disable iff (!rst_ni)
-                     (reserve_valid_i && reserve_sm_i == gs_pkg::SmIdW'(s)) |-> ent.state != gs_pkg::SM_RESERVED)
+                     (reserve_valid_i && reserve_sm_i == gs_pkg::SmIdW'(s)) |-> entry.state != gs_pkg::SM_RESERVED)
       else $error("gs_smst: SM %0d reserved twice", s);
     assert property (@(posedge clk_i) disable iff (!rst_ni)
-                     (unreserve_valid_i && unreserve_sm_i == gs_pkg::SmIdW'(s)) |-> ent.state == gs_pkg::SM_RESERVED)
+                     (unreserve_valid_i && unreserve_sm_i == gs_pkg::SmIdW'(s)) |-> entry.state == gs_pkg::SM_RESERVED)
       else $error("gs_smst: kPreemptDone for SM %0d that was not reserved", s);
     assert property (@(posedge clk_i) disable iff (!rst_ni)
-                     (free_valid_i && free_sm_i == gs_pkg::SmIdW'(s)) |-> ent.ctas != '0)
+                     (free_valid_i && free_sm_i == gs_pkg::SmIdW'(s)) |-> entry.ctas != '0)
       else $error("gs_smst: CTA freed on SM %0d that has none", s);
   end
 `endif
