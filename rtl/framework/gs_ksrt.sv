@@ -66,42 +66,50 @@ module gs_ksrt (
     end
   end
 
-  // write side
+  // write side. Only the slots a write port addresses are recomputed; the others keep their
+  // register value, which is what the full recomputation gives (same function; a Verilated
+  // model skips the unaddressed 145-bit entries).
   always_comb begin
     tbl_d = tbl_q;
+    e = '0;
+    tok = '0;
     for (int k = 0; k < K; k++) begin
-      e = tbl_q[k*W +: W];
-      if (issue_valid_i && issue_slot_i == gs_pkg::SlotW'(k)) begin
+      if ((alloc_valid_i && alloc_slot_i == gs_pkg::SlotW'(k)) || (issue_valid_i && issue_slot_i == gs_pkg::SlotW'(k))
+          || (done_valid_i && done_slot_i == gs_pkg::SlotW'(k)) || (tok_i.inc_valid && tok_i.inc == gs_pkg::SlotW'(k))
+          || (tok_i.dec_valid && tok_i.dec == gs_pkg::SlotW'(k))) begin
+        e = tbl_q[k*W +: W];
+        if (issue_valid_i && issue_slot_i == gs_pkg::SlotW'(k)) begin
 `ifdef GS_MUT_CTA_REISSUE
-        // MUTATION: the issue write is lost when a CTA of the same kernel retires this cycle
-        if (!(done_valid_i && done_slot_i == gs_pkg::SlotW'(k))) e.next_cta = e.next_cta + 1'b1;
+          // MUTATION: the issue write is lost when a CTA of the same kernel retires this cycle
+          if (!(done_valid_i && done_slot_i == gs_pkg::SlotW'(k))) e.next_cta = e.next_cta + 1'b1;
 `else
-        e.next_cta = e.next_cta + 1'b1;
+          e.next_cta = e.next_cta + 1'b1;
 `endif
+        end
+        if (done_valid_i && done_slot_i == gs_pkg::SlotW'(k)) begin
+          e.done = e.done + 1'b1;
+          if (e.done == e.grid) e.valid = 1'b0;
+        end
+        tok = e.tokens;
+        if (tok_i.inc_valid && tok_i.inc == gs_pkg::SlotW'(k)) tok = tok + 1'b1;
+        if (tok_i.dec_valid && tok_i.dec == gs_pkg::SlotW'(k)) tok = tok - 1'b1;
+        e.tokens = tok;
+        if (alloc_valid_i && alloc_slot_i == gs_pkg::SlotW'(k)) begin
+          e.valid = 1'b1;
+          e.kernel = alloc_launch_i.kernel;
+          e.ctx = alloc_launch_i.ctx;
+          e.prio = alloc_launch_i.prio;
+          e.tokens = alloc_launch_i.tokens;
+          e.threads = alloc_launch_i.threads;
+          e.warps = alloc_launch_i.warps;
+          e.regs = alloc_launch_i.regs;
+          e.shmem = alloc_launch_i.shmem;
+          e.grid = alloc_launch_i.grid;
+          e.next_cta = '0;
+          e.done = '0;
+        end
+        tbl_d[k*W +: W] = e;
       end
-      if (done_valid_i && done_slot_i == gs_pkg::SlotW'(k)) begin
-        e.done = e.done + 1'b1;
-        if (e.done == e.grid) e.valid = 1'b0;
-      end
-      tok = e.tokens;
-      if (tok_i.inc_valid && tok_i.inc == gs_pkg::SlotW'(k)) tok = tok + 1'b1;
-      if (tok_i.dec_valid && tok_i.dec == gs_pkg::SlotW'(k)) tok = tok - 1'b1;
-      e.tokens = tok;
-      if (alloc_valid_i && alloc_slot_i == gs_pkg::SlotW'(k)) begin
-        e.valid = 1'b1;
-        e.kernel = alloc_launch_i.kernel;
-        e.ctx = alloc_launch_i.ctx;
-        e.prio = alloc_launch_i.prio;
-        e.tokens = alloc_launch_i.tokens;
-        e.threads = alloc_launch_i.threads;
-        e.warps = alloc_launch_i.warps;
-        e.regs = alloc_launch_i.regs;
-        e.shmem = alloc_launch_i.shmem;
-        e.grid = alloc_launch_i.grid;
-        e.next_cta = '0;
-        e.done = '0;
-      end
-      tbl_d[k*W +: W] = e;
     end
   end
 

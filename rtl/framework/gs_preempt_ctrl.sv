@@ -99,7 +99,7 @@ module gs_preempt_ctrl (
 
     // save credit: promised PTBQ entries of context switches in flight
     released = '0;
-    for (int s = 0; s < N; s++) begin
+    if (ev_done_i || accept_o) for (int s = 0; s < N; s++) begin
       if (ev_done_i && ev_sm_i == gs_pkg::SmIdW'(s)) begin
         released = credited_q[s*CW +: CW];
         credited_d[s*CW +: CW] = '0;

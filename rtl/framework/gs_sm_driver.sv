@@ -60,6 +60,14 @@ module gs_sm_driver (
   logic [KW-1:0] best_key, key;
   gs_pkg::cta_cnt_t resid, quota, cap_ctas;
 
+  // per-kernel CTA demand, extracted from the KSRT once (not once per SM)
+  gs_pkg::threads_t [K-1:0] k_threads;
+  gs_pkg::warps_t [K-1:0] k_warps;
+  gs_pkg::regs_t [K-1:0] k_regs;
+  /* verilator lint_off UNUSEDSIGNAL */
+  gs_pkg::shmem_t [K-1:0] k_shmem;   // unread in the GS_MUT_SKIP_CAPACITY_CHECK mutant
+  /* verilator lint_on UNUSEDSIGNAL */
+
   always_comb begin
     // kernels with CTAs to issue
     work = '0;
@@ -67,11 +75,23 @@ module gs_sm_driver (
       e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
       work[k] = e.valid && allow_i[k] &&
                 (ptbq_count_i[k*gs_pkg::PtbqCntW +: gs_pkg::PtbqCntW] != '0 || e.next_cta != e.grid);
+      k_threads[k] = e.threads;
+      k_warps[k] = e.warps;
+      k_regs[k] = e.regs;
+      k_shmem[k] = e.shmem;
     end
 
-    // per SM: the best kernel (lowest key) whose next CTA fits
+    // per SM: the best kernel (lowest key) whose next CTA fits. An SM that is not usable, or
+    // a kernel without work, cannot be a candidate: those iterations are skipped (same
+    // result; it keeps a Verilated model from evaluating 256 fit checks every cycle).
     cand = '0;
     cand_slot = '0;
+    key = '0;
+    resid = '0;
+    quota = '0;
+    owner_ok = 1'b0;
+    quota_ok = 1'b0;
+    fits = 1'b0;
     for (int s = 0; s < N; s++) begin
       m = smst_i[s*gs_pkg::SmstW +: gs_pkg::SmstW];
       cap_ctas = cfg_sm_ctas_i[s*CW +: CW];
@@ -84,25 +104,28 @@ module gs_sm_driver (
       has = 1'b0;
       best = '0;
       best_key = '0;
-      for (int k = 0; k < K; k++) begin
-        e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-        key = key_i[k*KW +: KW];
-        resid = resident_i[(s*K + k)*CW +: CW];
-        quota = quota_i[(s*K + k)*CW +: CW];
-        owner_ok = !owner_strict_i || (m.owner_valid && m.owner == gs_pkg::SlotW'(k));
-        quota_ok = !quota_en_i || (resid < quota);
-        fits = ({1'b0, m.threads} + {1'b0, e.threads} <= {1'b0, cfg_sm_threads_i[s*gs_pkg::ThreadW +: gs_pkg::ThreadW]})
-            && ({1'b0, m.warps} + {1'b0, e.warps} <= {1'b0, cfg_sm_warps_i[s*gs_pkg::WarpW +: gs_pkg::WarpW]})
-            && ({1'b0, m.regs} + {1'b0, e.regs} <= {1'b0, cfg_sm_regs_i[s*gs_pkg::RegW +: gs_pkg::RegW]})
+      if (usable && work != '0) begin
+        for (int k = 0; k < K; k++) begin
+          if (work[k]) begin
+            key = key_i[k*KW +: KW];
+            resid = resident_i[(s*K + k)*CW +: CW];
+            quota = quota_i[(s*K + k)*CW +: CW];
+            owner_ok = !owner_strict_i || (m.owner_valid && m.owner == gs_pkg::SlotW'(k));
+            quota_ok = !quota_en_i || (resid < quota);
+            fits = ({1'b0, m.threads} + {1'b0, k_threads[k]} <= {1'b0, cfg_sm_threads_i[s*gs_pkg::ThreadW +: gs_pkg::ThreadW]})
+                && ({1'b0, m.warps} + {1'b0, k_warps[k]} <= {1'b0, cfg_sm_warps_i[s*gs_pkg::WarpW +: gs_pkg::WarpW]})
+                && ({1'b0, m.regs} + {1'b0, k_regs[k]} <= {1'b0, cfg_sm_regs_i[s*gs_pkg::RegW +: gs_pkg::RegW]})
 `ifndef GS_MUT_SKIP_CAPACITY_CHECK
-            // (MUTATION GS_MUT_SKIP_CAPACITY_CHECK drops this shared-memory check)
-            && ({1'b0, m.shmem} + {1'b0, e.shmem} <= {1'b0, cfg_sm_shmem_i[s*gs_pkg::ShmemW +: gs_pkg::ShmemW]})
+                // (MUTATION GS_MUT_SKIP_CAPACITY_CHECK drops this shared-memory check)
+                && ({1'b0, m.shmem} + {1'b0, k_shmem[k]} <= {1'b0, cfg_sm_shmem_i[s*gs_pkg::ShmemW +: gs_pkg::ShmemW]})
 `endif
-            && (m.ctas < cap_ctas);
-        if (usable && work[k] && owner_ok && quota_ok && fits && (!has || key < best_key)) begin
-          has = 1'b1;
-          best = gs_pkg::SlotW'(k);
-          best_key = key;
+                && (m.ctas < cap_ctas);
+            if (owner_ok && quota_ok && fits && (!has || key < best_key)) begin
+              has = 1'b1;
+              best = gs_pkg::SlotW'(k);
+              best_key = key;
+            end
+          end
         end
       end
       cand[s] = has;

@@ -53,8 +53,12 @@ module gs_smst (
   // reset value is a consistent idle entry). Same function as recomputing all N entries, but a
   // Verilated model skips the unaddressed ones: this loop dominated the cost of a cycle.
   logic [N-1:0] touched;
+  logic any_write;
   always_comb begin
-    for (int s = 0; s < N; s++) begin
+    any_write = alloc_valid_i || free_valid_i || unreserve_valid_i || reserve_valid_i || owner_wr_i.valid
+             || (slot_free_i != '0);
+    touched = '0;
+    if (any_write) for (int s = 0; s < N; s++) begin
       touched[s] = (alloc_valid_i && alloc_sm_i == gs_pkg::SmIdW'(s))
                 || (free_valid_i && free_sm_i == gs_pkg::SmIdW'(s))
                 || (unreserve_valid_i && unreserve_sm_i == gs_pkg::SmIdW'(s))

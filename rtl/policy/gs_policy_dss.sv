@@ -91,10 +91,14 @@ module gs_policy_dss (
     req_o = '0;
     changed = 1'b0;
 
-    // kmax / kmin over the KSRT (parallel search)
+    // kmax / kmin over the KSRT (parallel search). Only ACT reads them, and only SCAN / ACT
+    // read the SMST selections below: in other states they are left at 0 (same outputs; a
+    // Verilated model then skips the searches while the unit sleeps).
     kmax_valid = 1'b0; kmax = '0; tmax = '0; rmax = '0;
     kmin_valid = 1'b0; kmin = '0; tmin = '0; rmin = '0;
-    for (int k = 0; k < K; k++) begin
+    t = '0;
+    e = '0;
+    if (st_q == StAct) for (int k = 0; k < K; k++) begin
       e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
       t = {e.tokens[TW-1], e.tokens};
       if (pending_i[k] && (!kmax_valid || t > tmax || (t == tmax && rank_i[k*SW +: SW] < rmax))) begin
@@ -113,7 +117,7 @@ module gs_policy_dss (
     end
     releasable = 1'b0;
     rel_ok = 1'b0;
-    for (int s = 0; s < N; s++) begin
+    if (st_q != StIdle) for (int s = 0; s < N; s++) begin
       if (s_q == gs_pkg::SmIdW'(s)) begin
         m = smst_i[s*gs_pkg::SmstW +: gs_pkg::SmstW];
         releasable = can_release(m.state == gs_pkg::SM_RESERVED, m.owner_valid, m.owner, pending_i, resident_i[s*K*CW +: K*CW]);

@@ -34,8 +34,8 @@ module gs_policy_even (
   localparam int CW = gs_pkg::CtaCntW;
   localparam int KCW = gs_pkg::SlotW + 1;   // holds 0..MaxKernels
 
-  logic [N*K*CW-1:0] quota_q, quota_d;
-  logic [N*K-1:0] dirty_q, dirty_d;
+  logic [N*K*CW-1:0] quota_q, quota_d, quota_a;
+  logic [N*K-1:0] dirty_q, dirty_d, dirty_a;
   logic busy_q, busy_d;
   gs_pkg::sm_id_t s_q, s_d;
   gs_pkg::slot_t k_q, k_d;
@@ -54,9 +54,13 @@ module gs_policy_even (
   gs_pkg::shmem_t cap_s, q_s;
   gs_pkg::cta_cnt_t cap_c, q_c, q;
 
+  // Next state in two blocks: the scan and the report read registers only; the column clear
+  // of a finishing kernel (slot_free_i, combinational from this cycle's event) comes after.
+  // Kept apart, a Verilated model evaluates the large first block once per clock instead of
+  // on every change of an input port.
   always_comb begin
-    quota_d = quota_q;
-    dirty_d = dirty_q;
+    quota_a = quota_q;
+    dirty_a = dirty_q;
     busy_d = busy_q;
     s_d = s_q;
     k_d = k_q;
@@ -106,9 +110,9 @@ module gs_policy_even (
     found = 1'b0;
     for (int s = 0; s < N; s++) begin
       for (int k = 0; k < K; k++) begin
-        if (!found && dirty_q[s*K + k]) begin
+        if (dirty_q != '0 && !found && dirty_q[s*K + k]) begin
           found = 1'b1;
-          dirty_d[s*K + k] = 1'b0;
+          dirty_a[s*K + k] = 1'b0;
           e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
           rep_d.valid = 1'b1;
           rep_d.sm = gs_pkg::SmIdW'(s);
@@ -130,8 +134,8 @@ module gs_policy_even (
       for (int s = 0; s < N; s++) begin
         for (int k = 0; k < K; k++) begin
           if (s_q == gs_pkg::SmIdW'(s) && k_q == gs_pkg::SlotW'(k) && target_q[k]) begin
-            if (quota_q[(s*K + k)*CW +: CW] != q) dirty_d[s*K + k] = 1'b1;
-            quota_d[(s*K + k)*CW +: CW] = q;
+            if (quota_q[(s*K + k)*CW +: CW] != q) dirty_a[s*K + k] = 1'b1;
+            quota_a[(s*K + k)*CW +: CW] = q;
           end
         end
       end
@@ -145,8 +149,12 @@ module gs_policy_even (
         end
       end
     end
+  end
 
-    // a finished kernel's column is cleared without a report
+  // a finished kernel's column is cleared without a report
+  always_comb begin
+    quota_d = quota_a;
+    dirty_d = dirty_a;
     for (int k = 0; k < K; k++) begin
       if (slot_free_i[k]) begin
         for (int s = 0; s < N; s++) begin

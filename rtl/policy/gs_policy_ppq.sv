@@ -45,6 +45,7 @@ module gs_policy_ppq (
   gs_pkg::prio_t top, low_prio;
   gs_pkg::slot_t top_slot, low_slot;
   gs_pkg::slot_t top_rank;
+  logic [K*CW-1:0] res_row;
 
   always_comb begin
     // the most important kernel with CTAs to issue (ties: oldest)
@@ -67,28 +68,31 @@ module gs_policy_ppq (
       allow_o[k] = !excl_i || !top_valid || (e.prio >= top);
     end
 
-    // SM s_q under scan: lower-priority residents?
+    // SM s_q under scan: its entry and resident-CTA row (one mux, then K compares)
     m = '0;
+    res_row = '0;
     for (int s = 0; s < N; s++) begin
-      if (s_q == gs_pkg::SmIdW'(s)) m = smst_i[s*gs_pkg::SmstW +: gs_pkg::SmstW];
+      if (s_q == gs_pkg::SmIdW'(s)) begin
+        m = smst_i[s*gs_pkg::SmstW +: gs_pkg::SmstW];
+        res_row = resident_i[s*K*CW +: K*CW];
+      end
     end
+    // lower-priority residents?
     has_low = 1'b0;
     has_high = 1'b0;
     low_prio = '0;
     low_slot = '0;
     for (int k = 0; k < K; k++) begin
       e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-      for (int s = 0; s < N; s++) begin
-        if (s_q == gs_pkg::SmIdW'(s) && e.valid && resident_i[(s*K + k)*CW +: CW] != '0) begin
-          if (e.prio < target_q) begin
-            if (!has_low || e.prio < low_prio) begin
-              low_prio = e.prio;
-              low_slot = SW'(k);
-            end
-            has_low = 1'b1;
-          end else begin
-            has_high = 1'b1;
+      if (e.valid && res_row[k*CW +: CW] != '0) begin
+        if (e.prio < target_q) begin
+          if (!has_low || e.prio < low_prio) begin
+            low_prio = e.prio;
+            low_slot = SW'(k);
           end
+          has_low = 1'b1;
+        end else begin
+          has_high = 1'b1;
         end
       end
     end
