@@ -72,36 +72,39 @@ module gs_policy_even (
     for (int k = 0; k < K; k++) cnt = cnt + KCW'(pending_i[k]);
     start = en_i && (pending_i != done_q) && (!busy_q || pending_i != target_q);
 
-    // the quota of pair (s_q, k_q)
+    // the quota of pair (s_q, k_q); only the scan (busy) uses it, so it is not evaluated
+    // otherwise (q stays at its default: same outputs, and a Verilated model skips the four
+    // divisions while the policy is idle or disabled)
     e = '0;
-    for (int k = 0; k < K; k++) begin
-      if (k_q == gs_pkg::SlotW'(k)) e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-    end
     cap_t = '0; cap_w = '0; cap_r = '0; cap_s = '0; cap_c = '0;
-    for (int s = 0; s < N; s++) begin
-      if (s_q == gs_pkg::SmIdW'(s)) begin
-        cap_t = cfg_sm_threads_i[s*gs_pkg::ThreadW +: gs_pkg::ThreadW];
-        cap_w = cfg_sm_warps_i[s*gs_pkg::WarpW +: gs_pkg::WarpW];
-        cap_r = cfg_sm_regs_i[s*gs_pkg::RegW +: gs_pkg::RegW];
-        cap_s = cfg_sm_shmem_i[s*gs_pkg::ShmemW +: gs_pkg::ShmemW];
-        cap_c = cfg_sm_ctas_i[s*CW +: CW];
-      end
-    end
+    q_t = '0; q_w = '0; q_r = '0; q_s = '0; q_c = '0;
     q = CW'(gs_pkg::MaxCtasPerSm);
-    if (nk_q != '0) begin
-      q_t = (e.threads == '0) ? gs_pkg::ThreadW'(gs_pkg::MaxCtasPerSm) : (cap_t / gs_pkg::ThreadW'(nk_q)) / e.threads;
-      q_w = (e.warps == '0) ? gs_pkg::WarpW'(gs_pkg::MaxCtasPerSm) : (cap_w / gs_pkg::WarpW'(nk_q)) / e.warps;
-      q_r = (e.regs == '0) ? gs_pkg::RegW'(gs_pkg::MaxCtasPerSm) : (cap_r / gs_pkg::RegW'(nk_q)) / e.regs;
-      q_s = (e.shmem == '0) ? gs_pkg::ShmemW'(gs_pkg::MaxCtasPerSm) : (cap_s / gs_pkg::ShmemW'(nk_q)) / e.shmem;
-      q_c = cap_c / CW'(nk_q);
-      if (q_t < gs_pkg::ThreadW'(q)) q = q_t[CW-1:0];
-      if (q_w < gs_pkg::WarpW'(q)) q = q_w[CW-1:0];
-      if (q_r < gs_pkg::RegW'(q)) q = q_r[CW-1:0];
-      if (q_s < gs_pkg::ShmemW'(q)) q = q_s[CW-1:0];
-      if (q_c < q) q = q_c;
-      if (q == '0) q = CW'(1);
-    end else begin
-      q_t = '0; q_w = '0; q_r = '0; q_s = '0; q_c = '0;
+    if (busy_q) begin
+      for (int k = 0; k < K; k++) begin
+        if (k_q == gs_pkg::SlotW'(k)) e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+      end
+      for (int s = 0; s < N; s++) begin
+        if (s_q == gs_pkg::SmIdW'(s)) begin
+          cap_t = cfg_sm_threads_i[s*gs_pkg::ThreadW +: gs_pkg::ThreadW];
+          cap_w = cfg_sm_warps_i[s*gs_pkg::WarpW +: gs_pkg::WarpW];
+          cap_r = cfg_sm_regs_i[s*gs_pkg::RegW +: gs_pkg::RegW];
+          cap_s = cfg_sm_shmem_i[s*gs_pkg::ShmemW +: gs_pkg::ShmemW];
+          cap_c = cfg_sm_ctas_i[s*CW +: CW];
+        end
+      end
+      if (nk_q != '0) begin
+        q_t = (e.threads == '0) ? gs_pkg::ThreadW'(gs_pkg::MaxCtasPerSm) : (cap_t / gs_pkg::ThreadW'(nk_q)) / e.threads;
+        q_w = (e.warps == '0) ? gs_pkg::WarpW'(gs_pkg::MaxCtasPerSm) : (cap_w / gs_pkg::WarpW'(nk_q)) / e.warps;
+        q_r = (e.regs == '0) ? gs_pkg::RegW'(gs_pkg::MaxCtasPerSm) : (cap_r / gs_pkg::RegW'(nk_q)) / e.regs;
+        q_s = (e.shmem == '0) ? gs_pkg::ShmemW'(gs_pkg::MaxCtasPerSm) : (cap_s / gs_pkg::ShmemW'(nk_q)) / e.shmem;
+        q_c = cap_c / CW'(nk_q);
+        if (q_t < gs_pkg::ThreadW'(q)) q = q_t[CW-1:0];
+        if (q_w < gs_pkg::WarpW'(q)) q = q_w[CW-1:0];
+        if (q_r < gs_pkg::RegW'(q)) q = q_r[CW-1:0];
+        if (q_s < gs_pkg::ShmemW'(q)) q = q_s[CW-1:0];
+        if (q_c < q) q = q_c;
+        if (q == '0) q = CW'(1);
+      end
     end
 
     // report the lowest changed quota (before this cycle's write, so a quota that changes
