@@ -60,12 +60,13 @@ module gs_sm_driver (
   logic [KW-1:0] best_key, key;
   gs_pkg::cta_cnt_t resid, quota, cap_ctas;
 
-  // per-kernel CTA demand, extracted from the KSRT once (not once per SM)
-  gs_pkg::threads_t [K-1:0] k_threads;
-  gs_pkg::warps_t [K-1:0] k_warps;
-  gs_pkg::regs_t [K-1:0] k_regs;
+  // per-kernel CTA demand, extracted from the KSRT once (not once per SM). Flat vectors, not
+  // packed arrays of the field typedefs (Yosys 0.23 drops that dimension; gs_pkg.sv).
+  logic [K*gs_pkg::ThreadW-1:0] k_threads;
+  logic [K*gs_pkg::WarpW-1:0] k_warps;
+  logic [K*gs_pkg::RegW-1:0] k_regs;
   /* verilator lint_off UNUSEDSIGNAL */
-  gs_pkg::shmem_t [K-1:0] k_shmem;   // unread in the GS_MUT_SKIP_CAPACITY_CHECK mutant
+  logic [K*gs_pkg::ShmemW-1:0] k_shmem;   // unread in the GS_MUT_SKIP_CAPACITY_CHECK mutant
   /* verilator lint_on UNUSEDSIGNAL */
 
   always_comb begin
@@ -75,10 +76,10 @@ module gs_sm_driver (
       e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
       work[k] = e.valid && allow_i[k] &&
                 (ptbq_count_i[k*gs_pkg::PtbqCntW +: gs_pkg::PtbqCntW] != '0 || e.next_cta != e.grid);
-      k_threads[k] = e.threads;
-      k_warps[k] = e.warps;
-      k_regs[k] = e.regs;
-      k_shmem[k] = e.shmem;
+      k_threads[k*gs_pkg::ThreadW +: gs_pkg::ThreadW] = e.threads;
+      k_warps[k*gs_pkg::WarpW +: gs_pkg::WarpW] = e.warps;
+      k_regs[k*gs_pkg::RegW +: gs_pkg::RegW] = e.regs;
+      k_shmem[k*gs_pkg::ShmemW +: gs_pkg::ShmemW] = e.shmem;
     end
 
     // per SM: the best kernel (lowest key) whose next CTA fits. An SM that is not usable, or
@@ -112,12 +113,12 @@ module gs_sm_driver (
             quota = quota_i[(s*K + k)*CW +: CW];
             owner_ok = !owner_strict_i || (m.owner_valid && m.owner == gs_pkg::SlotW'(k));
             quota_ok = !quota_en_i || (resid < quota);
-            fits = ({1'b0, m.threads} + {1'b0, k_threads[k]} <= {1'b0, cfg_sm_threads_i[s*gs_pkg::ThreadW +: gs_pkg::ThreadW]})
-                && ({1'b0, m.warps} + {1'b0, k_warps[k]} <= {1'b0, cfg_sm_warps_i[s*gs_pkg::WarpW +: gs_pkg::WarpW]})
-                && ({1'b0, m.regs} + {1'b0, k_regs[k]} <= {1'b0, cfg_sm_regs_i[s*gs_pkg::RegW +: gs_pkg::RegW]})
+            fits = ({1'b0, m.threads} + {1'b0, k_threads[k*gs_pkg::ThreadW +: gs_pkg::ThreadW]} <= {1'b0, cfg_sm_threads_i[s*gs_pkg::ThreadW +: gs_pkg::ThreadW]})
+                && ({1'b0, m.warps} + {1'b0, k_warps[k*gs_pkg::WarpW +: gs_pkg::WarpW]} <= {1'b0, cfg_sm_warps_i[s*gs_pkg::WarpW +: gs_pkg::WarpW]})
+                && ({1'b0, m.regs} + {1'b0, k_regs[k*gs_pkg::RegW +: gs_pkg::RegW]} <= {1'b0, cfg_sm_regs_i[s*gs_pkg::RegW +: gs_pkg::RegW]})
 `ifndef GS_MUT_SKIP_CAPACITY_CHECK
                 // (MUTATION GS_MUT_SKIP_CAPACITY_CHECK drops this shared-memory check)
-                && ({1'b0, m.shmem} + {1'b0, k_shmem[k]} <= {1'b0, cfg_sm_shmem_i[s*gs_pkg::ShmemW +: gs_pkg::ShmemW]})
+                && ({1'b0, m.shmem} + {1'b0, k_shmem[k*gs_pkg::ShmemW +: gs_pkg::ShmemW]} <= {1'b0, cfg_sm_shmem_i[s*gs_pkg::ShmemW +: gs_pkg::ShmemW]})
 `endif
                 && (m.ctas < cap_ctas);
             if (owner_ok && quota_ok && fits && (!has || key < best_key)) begin

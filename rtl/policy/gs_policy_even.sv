@@ -12,7 +12,9 @@
 // restarts it). Until its pair is computed a new kernel's quota is 0 (it waits).
 // Every quota that changes is reported on the quota port, one per cycle, lowest (SM, slot)
 // first; a kernel's column is cleared silently when it finishes.
-// Storage: quota table 32 x 8 x 6 b + dirty bits 256 + FSM (1 + 6 + 3 + 8 + 8 + 4 b) + report 21 b.
+// The sequencing is gs_repartition_scan with MaxKernels steps (slots) per SM.
+// Storage: quota table 32 x 8 x 6 b + dirty bits 256 + report 21 b + the scan's
+// (busy 1, SM 6, slot 3, target 8, done 8, K 4 b).
 module gs_policy_even (
   input  logic clk_i,
   input  logic rst_ni,
@@ -36,55 +38,53 @@ module gs_policy_even (
 
   logic [N*K*CW-1:0] quota_q, quota_d, quota_a;
   logic [N*K-1:0] dirty_q, dirty_d, dirty_a;
-  logic busy_q, busy_d;
-  gs_pkg::sm_id_t s_q, s_d;
-  gs_pkg::slot_t k_q, k_d;
-  gs_pkg::slot_mask_t target_q, target_d, done_q, done_d;
-  logic [KCW-1:0] nk_q, nk_d;
   gs_pkg::quota_t rep_q, rep_d;
+
+  // one (SM, slot) pair per step
+  logic step;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic start;   // a restart needs nothing here: the first step rewrites the first pair
+  /* verilator lint_on UNUSEDSIGNAL */
+  gs_pkg::sm_id_t scan_sm;
+  gs_pkg::slot_t scan_slot;
+  gs_pkg::slot_mask_t target;
+  logic [KCW-1:0] nk;
+  gs_repartition_scan #(.Inner(K)) u_scan (
+    .clk_i, .rst_ni, .en_i, .cfg_num_sms_i, .pending_i,
+    .start_o(start), .step_o(step), .sm_o(scan_sm), .inner_o(scan_slot), .target_o(target), .nk_o(nk)
+  );
 
   /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e;
   /* verilator lint_on UNUSEDSIGNAL */
-  logic start, found;
-  logic [KCW-1:0] cnt;
+  logic found;
   gs_pkg::threads_t cap_t, q_t;
   gs_pkg::warps_t cap_w, q_w;
   gs_pkg::regs_t cap_r, q_r;
   gs_pkg::shmem_t cap_s, q_s;
   gs_pkg::cta_cnt_t cap_c, q_c, q;
 
-  // Next state in two blocks: the scan and the report read registers only; the column clear
-  // of a finishing kernel (slot_free_i, combinational from this cycle's event) comes after.
-  // Kept apart, a Verilated model evaluates the large first block once per clock instead of
-  // on every change of an input port.
+  // Next state in two blocks: the scan step and the report read registers only; the column
+  // clear of a finishing kernel (slot_free_i, combinational from this cycle's event) comes
+  // after. Kept apart, a Verilated model evaluates the large first block once per clock
+  // instead of on every change of an input port.
   always_comb begin
     quota_a = quota_q;
     dirty_a = dirty_q;
-    busy_d = busy_q;
-    s_d = s_q;
-    k_d = k_q;
-    target_d = target_q;
-    done_d = done_q;
-    nk_d = nk_q;
 
-    cnt = '0;
-    for (int k = 0; k < K; k++) cnt = cnt + KCW'(pending_i[k]);
-    start = en_i && (pending_i != done_q) && (!busy_q || pending_i != target_q);
-
-    // the quota of pair (s_q, k_q); only the scan (busy) uses it, so it is not evaluated
+    // the quota of pair (scan_sm, scan_slot); only a scan step uses it, so it is not evaluated
     // otherwise (q stays at its default: same outputs, and a Verilated model skips the four
     // divisions while the policy is idle or disabled)
     e = '0;
     cap_t = '0; cap_w = '0; cap_r = '0; cap_s = '0; cap_c = '0;
     q_t = '0; q_w = '0; q_r = '0; q_s = '0; q_c = '0;
     q = CW'(gs_pkg::MaxCtasPerSm);
-    if (busy_q) begin
+    if (step) begin
       for (int k = 0; k < K; k++) begin
-        if (k_q == gs_pkg::SlotW'(k)) e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+        if (scan_slot == gs_pkg::SlotW'(k)) e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
       end
       for (int s = 0; s < N; s++) begin
-        if (s_q == gs_pkg::SmIdW'(s)) begin
+        if (scan_sm == gs_pkg::SmIdW'(s)) begin
           cap_t = cfg_sm_threads_i[s*gs_pkg::ThreadW +: gs_pkg::ThreadW];
           cap_w = cfg_sm_warps_i[s*gs_pkg::WarpW +: gs_pkg::WarpW];
           cap_r = cfg_sm_regs_i[s*gs_pkg::RegW +: gs_pkg::RegW];
@@ -92,12 +92,12 @@ module gs_policy_even (
           cap_c = cfg_sm_ctas_i[s*CW +: CW];
         end
       end
-      if (nk_q != '0) begin
-        q_t = (e.threads == '0) ? gs_pkg::ThreadW'(gs_pkg::MaxCtasPerSm) : (cap_t / gs_pkg::ThreadW'(nk_q)) / e.threads;
-        q_w = (e.warps == '0) ? gs_pkg::WarpW'(gs_pkg::MaxCtasPerSm) : (cap_w / gs_pkg::WarpW'(nk_q)) / e.warps;
-        q_r = (e.regs == '0) ? gs_pkg::RegW'(gs_pkg::MaxCtasPerSm) : (cap_r / gs_pkg::RegW'(nk_q)) / e.regs;
-        q_s = (e.shmem == '0) ? gs_pkg::ShmemW'(gs_pkg::MaxCtasPerSm) : (cap_s / gs_pkg::ShmemW'(nk_q)) / e.shmem;
-        q_c = cap_c / CW'(nk_q);
+      if (nk != '0) begin
+        q_t = (e.threads == '0) ? gs_pkg::ThreadW'(gs_pkg::MaxCtasPerSm) : (cap_t / gs_pkg::ThreadW'(nk)) / e.threads;
+        q_w = (e.warps == '0) ? gs_pkg::WarpW'(gs_pkg::MaxCtasPerSm) : (cap_w / gs_pkg::WarpW'(nk)) / e.warps;
+        q_r = (e.regs == '0) ? gs_pkg::RegW'(gs_pkg::MaxCtasPerSm) : (cap_r / gs_pkg::RegW'(nk)) / e.regs;
+        q_s = (e.shmem == '0) ? gs_pkg::ShmemW'(gs_pkg::MaxCtasPerSm) : (cap_s / gs_pkg::ShmemW'(nk)) / e.shmem;
+        q_c = cap_c / CW'(nk);
         if (q_t < gs_pkg::ThreadW'(q)) q = q_t[CW-1:0];
         if (q_w < gs_pkg::WarpW'(q)) q = q_w[CW-1:0];
         if (q_r < gs_pkg::RegW'(q)) q = q_r[CW-1:0];
@@ -125,30 +125,13 @@ module gs_policy_even (
       end
     end
 
-    if (!en_i) begin
-      busy_d = 1'b0;
-    end else if (start) begin
-      busy_d = 1'b1;
-      s_d = '0;
-      k_d = '0;
-      target_d = pending_i;
-      nk_d = cnt;
-    end else if (busy_q) begin
+    if (step) begin
       for (int s = 0; s < N; s++) begin
         for (int k = 0; k < K; k++) begin
-          if (s_q == gs_pkg::SmIdW'(s) && k_q == gs_pkg::SlotW'(k) && target_q[k]) begin
+          if (scan_sm == gs_pkg::SmIdW'(s) && scan_slot == gs_pkg::SlotW'(k) && target[k]) begin
             if (quota_q[(s*K + k)*CW +: CW] != q) dirty_a[s*K + k] = 1'b1;
             quota_a[(s*K + k)*CW +: CW] = q;
           end
-        end
-      end
-      k_d = k_q + 1'b1;
-      if (k_q == gs_pkg::SlotW'(K-1)) begin
-        k_d = '0;
-        s_d = s_q + 1'b1;
-        if ({1'b0, s_q} + 1'b1 >= cfg_num_sms_i) begin
-          busy_d = 1'b0;
-          done_d = target_q;
         end
       end
     end
@@ -175,22 +158,10 @@ module gs_policy_even (
     if (!rst_ni) begin
       quota_q <= '0;
       dirty_q <= '0;
-      busy_q <= 1'b0;
-      s_q <= '0;
-      k_q <= '0;
-      target_q <= '0;
-      done_q <= '0;
-      nk_q <= '0;
       rep_q <= '0;
     end else begin
       quota_q <= quota_d;
       dirty_q <= dirty_d;
-      busy_q <= busy_d;
-      s_q <= s_d;
-      k_q <= k_d;
-      target_q <= target_d;
-      done_q <= done_d;
-      nk_q <= nk_d;
       rep_q <= rep_d;
     end
   end

@@ -6,8 +6,8 @@
 // gets an SM when K <= num_sms. The SM driver issues to an SM only CTAs of its owner
 // (owner_strict); CTAs of a previous owner drain naturally (no preemption).
 // Reassignment starts when the set of such kernels changes and writes one SM per cycle
-// (num_sms cycles; a further change restarts it).
-// Storage: FSM 1 + 6 + 3 b, target and done masks 2 x 8 b, K 4 b.
+// (num_sms cycles; a further change restarts it): gs_repartition_scan with one step per SM.
+// Storage: the scan's (busy 1, SM 6, target 8, done 8, K 4 b) + owner position 4 b.
 module gs_policy_spatial (
   input  logic clk_i,
   input  logic rst_ni,
@@ -21,80 +21,58 @@ module gs_policy_spatial (
   localparam int SW = gs_pkg::SlotW;
   localparam int KCW = gs_pkg::SlotW + 1;
 
-  logic busy_q, busy_d;
-  gs_pkg::sm_id_t s_q, s_d;
-  logic [KCW-1:0] pos_q, pos_d, nk_q, nk_d;
-  gs_pkg::slot_mask_t target_q, target_d, done_q, done_d;
+  // one SM per step
+  logic start, step;
+  gs_pkg::sm_id_t sm;
+  /* verilator lint_off UNUSEDSIGNAL */
+  gs_pkg::slot_t inner;   // always 0 with Inner = 1
+  /* verilator lint_on UNUSEDSIGNAL */
+  gs_pkg::slot_mask_t target;
+  logic [KCW-1:0] nk;
+  gs_repartition_scan #(.Inner(1)) u_scan (
+    .clk_i, .rst_ni, .en_i, .cfg_num_sms_i, .pending_i,
+    .start_o(start), .step_o(step), .sm_o(sm), .inner_o(inner), .target_o(target), .nk_o(nk)
+  );
 
-  logic start, hit;
-  logic [KCW-1:0] cnt, p;
+  // position of the SM's owner among the target kernels: s mod K, kept as a counter
+  logic [KCW-1:0] pos_q, pos_d, p;
+  logic hit;
   gs_pkg::slot_t owner;
 
   always_comb begin
-    busy_d = busy_q;
-    s_d = s_q;
     pos_d = pos_q;
-    nk_d = nk_q;
-    target_d = target_q;
-    done_d = done_q;
     owner_wr_o = '0;
 
-    cnt = '0;
-    for (int k = 0; k < K; k++) cnt = cnt + KCW'(pending_i[k]);
-    start = en_i && (pending_i != done_q) && (!busy_q || pending_i != target_q);
-
     // the kernel numbered pos_q: its position among the target kernels by arrival rank
+    // (only a step reads it)
     hit = 1'b0;
     owner = '0;
-    for (int k = 0; k < K; k++) begin
+    p = '0;
+    if (step) for (int k = 0; k < K; k++) begin
       p = '0;
       for (int j = 0; j < K; j++) begin
-        if (target_q[j] && rank_i[j*SW +: SW] < rank_i[k*SW +: SW]) p = p + 1'b1;
+        if (target[j] && rank_i[j*SW +: SW] < rank_i[k*SW +: SW]) p = p + 1'b1;
       end
-      if (target_q[k] && p == pos_q) begin
+      if (target[k] && p == pos_q) begin
         hit = 1'b1;
         owner = SW'(k);
       end
     end
 
-    if (!en_i) begin
-      busy_d = 1'b0;
-    end else if (start) begin
-      busy_d = 1'b1;
-      s_d = '0;
+    if (start) begin
       pos_d = '0;
-      target_d = pending_i;
-      nk_d = cnt;
-    end else if (busy_q) begin
+    end else if (step) begin
       owner_wr_o.valid = 1'b1;
-      owner_wr_o.sm = s_q;
+      owner_wr_o.sm = sm;
       owner_wr_o.owner_valid = hit;
       owner_wr_o.owner = owner;
       pos_d = pos_q + 1'b1;
-      if (pos_d >= nk_q) pos_d = '0;
-      s_d = s_q + 1'b1;
-      if ({1'b0, s_q} + 1'b1 >= cfg_num_sms_i) begin
-        busy_d = 1'b0;
-        done_d = target_q;
-      end
+      if (pos_d >= nk) pos_d = '0;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      busy_q <= 1'b0;
-      s_q <= '0;
-      pos_q <= '0;
-      nk_q <= '0;
-      target_q <= '0;
-      done_q <= '0;
-    end else begin
-      busy_q <= busy_d;
-      s_q <= s_d;
-      pos_q <= pos_d;
-      nk_q <= nk_d;
-      target_q <= target_d;
-      done_q <= done_d;
-    end
+    if (!rst_ni) pos_q <= '0;
+    else pos_q <= pos_d;
   end
 endmodule

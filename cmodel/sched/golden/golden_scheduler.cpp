@@ -213,7 +213,7 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
                          " overflows");
   if (free_mask != 0) track_free(lk.slot);
 
-  const bool even_active = en_even && (even_.q.busy || pending != even_.q.done);
+  const bool even_active = en_even && (even_.scan.q.busy || pending != even_.scan.q.done);
   driver_quiet_ = !issue.valid && !ev_valid && !alloc.valid && !accepted && !owner_wr.valid && !tok.inc_valid &&
                   !tok.dec_valid && !even_active;
 

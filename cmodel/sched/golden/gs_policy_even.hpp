@@ -2,12 +2,14 @@
 //
 // quota[s][k] = max(1, min over threads/warps/regs/shmem of floor(floor(cap/K)/per_cta)
 // (0 per-CTA use = no limit), floor(cta_slots/K), kMaxCtasPerSm)), K = kernels with CTAs to
-// issue. Recomputed one (SM, slot) pair per cycle when that set changes; changed quotas are
-// reported one per cycle (lowest SM, then slot, first); a finished kernel's column is cleared.
+// issue. Recomputed one (SM, slot) pair per cycle when that set changes (RepartitionScan);
+// changed quotas are reported one per cycle (lowest SM, then slot, first); a finished
+// kernel's column is cleared.
 #pragma once
 #include <vector>
 
 #include "sched/golden/gs_ksrt.hpp"
+#include "sched/golden/gs_repartition_scan.hpp"
 
 namespace gs::golden {
 
@@ -16,16 +18,13 @@ class PolicyEven {
   struct Regs {
     std::vector<uint32_t> quota;   // quota_q [sm * slots + slot]
     std::vector<uint8_t> dirty;    // dirty_q
-    bool busy = false;             // busy_q
-    uint32_t s = 0, k = 0;         // s_q, k_q
-    uint32_t target = 0, done = 0; // target_q, done_q
-    uint32_t nk = 0;               // nk_q
     QuotaCmd rep;                  // rep_q
   };
 
   void reset(uint32_t sms, uint32_t slots) {
     slots_ = slots;
     q = Regs{};
+    scan.reset(slots);
     q.quota.assign(sms * slots, 0);
     q.dirty.assign(sms * slots, 0);
     dirty_count_ = 0;
@@ -62,33 +61,16 @@ class PolicyEven {
           break;
         }
     }
-    const bool start = en && pending != q.done && (!q.busy || pending != q.target);
-    if (!en) {
-      q.busy = false;
-    } else if (start) {
-      q.busy = true;
-      q.s = 0;
-      q.k = 0;
-      q.target = pending;
-      q.nk = popcount32(pending);
-    } else if (q.busy) {
-      if (q.target >> q.k & 1u) {
-        const uint32_t v = compute(caps[q.s], ksrt.entry(q.k), q.nk);
-        const uint32_t i = q.s * slots_ + q.k;
+    if (scan.steps(en, pending)) {
+      const uint32_t s = scan.q.s, k = scan.q.inner;
+      if (scan.q.target >> k & 1u) {
+        const uint32_t v = compute(caps[s], ksrt.entry(k), scan.q.nk);
+        const uint32_t i = s * slots_ + k;
         if (q.quota[i] != v) mark(i);
         q.quota[i] = v;
       }
-      if (q.k == slots_ - 1) {
-        q.k = 0;
-        if (q.s + 1 >= num_sms) {
-          q.busy = false;
-          q.done = q.target;
-        }
-        q.s = q.s + 1;
-      } else {
-        ++q.k;
-      }
     }
+    scan.clock(en, pending, num_sms);
     if (slot_free != 0) {
       for (uint32_t k = 0; k < slots_; ++k)
         if (slot_free >> k & 1u)
@@ -104,6 +86,7 @@ class PolicyEven {
   }
 
   Regs q;
+  RepartitionScan scan;   // u_scan, one step per (SM, slot)
 
  private:
   void mark(uint32_t i) {

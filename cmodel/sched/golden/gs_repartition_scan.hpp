@@ -1,0 +1,65 @@
+// gsched golden twin of rtl/policy/gs_repartition_scan.sv: the sequencer gs_policy_even and
+// gs_policy_spatial share.
+//
+// A scan starts when the set of kernels with CTAs to issue differs from the set of the last
+// completed scan (done) and from the set a running scan is for (target); it then takes
+// `inner` steps per SM over SMs 0..num_sms-1, one step per cycle, and sets done := target
+// after the last. A further change restarts it.
+#pragma once
+#include <cstdint>
+
+#include "sched/golden/golden_types.hpp"
+
+namespace gs::golden {
+
+class RepartitionScan {
+ public:
+  struct Regs {
+    bool busy = false;              // busy_q
+    uint32_t s = 0, inner = 0;      // s_q, i_q
+    uint32_t target = 0, done = 0;  // target_q, done_q
+    uint32_t nk = 0;                // nk_q
+  };
+
+  /// `inner_steps` steps per SM (RTL parameter Inner).
+  void reset(uint32_t inner_steps) {
+    inner_steps_ = inner_steps;
+    q = Regs{};
+  }
+  /// start_o: this cycle (re)starts the scan.
+  bool starts(bool en, uint32_t pending) const {
+    return en && pending != q.done && (!q.busy || pending != q.target);
+  }
+  /// step_o: this cycle takes step (q.s, q.inner) of a running scan.
+  bool steps(bool en, uint32_t pending) const { return en && !starts(en, pending) && q.busy; }
+
+  void clock(bool en, uint32_t pending, uint32_t num_sms) {
+    if (!en) {
+      q.busy = false;
+    } else if (starts(en, pending)) {
+      q.busy = true;
+      q.s = 0;
+      q.inner = 0;
+      q.target = pending;
+      q.nk = popcount32(pending);
+    } else if (q.busy) {
+      if (q.inner + 1 == inner_steps_) {
+        q.inner = 0;
+        if (q.s + 1 >= num_sms) {
+          q.busy = false;
+          q.done = q.target;
+        }
+        q.s = q.s + 1;
+      } else {
+        ++q.inner;
+      }
+    }
+  }
+
+  Regs q;
+
+ private:
+  uint32_t inner_steps_ = 1;
+};
+
+}  // namespace gs::golden
