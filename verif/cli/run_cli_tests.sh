@@ -209,6 +209,21 @@ if grep -qx "lockstep" "$TMP/list_schedulers"; then
   else
     bad "lockstep run: clean and the same JSON bytes twice" "exit $rc1 / $RC"
   fi
+  # Evaluating every edge gives the same run as the fixed-point skip (docs/cosim.md).
+  gsim run --config warped-slicer --mix "$MIX" --scheduler lockstep --seed 5 --json "$TMP/l3.json" --rtl-full-eval
+  if [ "$RC" -eq 0 ] && cmp -s "$TMP/l1.json" "$TMP/l3.json"; then
+    ok "lockstep --rtl-full-eval: the same JSON bytes as with the skip"
+  else
+    bad "lockstep --rtl-full-eval: the same JSON bytes as with the skip" "exit $RC"
+  fi
+  gsim bench --scheduler lockstep --cycles 20000 --json
+  if [ "$RC" -eq 0 ] && python3 - "$OUT" <<'EOF'; then ok "bench lockstep: RTL cycles evaluated + skipped"; else bad "bench lockstep: RTL cycles evaluated + skipped" "exit $RC"; fi
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["rtl_fixed_point_skip"] is True
+assert j["rtl_cycles_evaluated"] + j["rtl_cycles_skipped"] == j["cycles"] == 20000
+assert j["rtl_cycles_skipped"] > 0 and j["rtl_cycles_evaluated"] > 0
+EOF
   gsim run --config warped-slicer --mix "$MIX" --scheduler rtl --wave "$TMP/run.fst"
   if [ "$RC" -eq 0 ] && [ -s "$TMP/run.fst" ]; then ok "--wave writes an FST file"; else bad "--wave writes an FST file" "exit $RC"; fi
 fi
