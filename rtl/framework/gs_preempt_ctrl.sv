@@ -95,7 +95,11 @@ module gs_preempt_ctrl (
       if (!req_i.victim_all && req_i.victim == gs_pkg::SlotW'(k)) preempt_d.victim = e.kernel;
       if (req_i.next_valid && req_i.next == gs_pkg::SlotW'(k)) preempt_d.next = e.kernel;
     end
-    if (!accept_o) preempt_d = '0;
+    if (!accept_o) begin   // an idle record: zeros, and no kernel
+      preempt_d = '0;
+      preempt_d.victim = gs_pkg::KernelIdW'(gs_pkg::NoKernel);
+      preempt_d.next = gs_pkg::KernelIdW'(gs_pkg::NoKernel);
+    end
 
     // save credit: promised PTBQ entries of context switches in flight
     released = '0;
@@ -121,6 +125,8 @@ module gs_preempt_ctrl (
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       preempt_q <= '0;
+      preempt_q.victim <= gs_pkg::KernelIdW'(gs_pkg::NoKernel);
+      preempt_q.next <= gs_pkg::KernelIdW'(gs_pkg::NoKernel);
       credit_q <= '0;
       credited_q <= '0;
     end else begin

@@ -187,6 +187,7 @@ module gs_sm_driver (
     if (!rst_ni) begin
       rr_q <= '0;
       dispatch_q <= '0;
+      dispatch_q.kernel <= gs_pkg::KernelIdW'(gs_pkg::NoKernel);   // an idle record names no kernel
     end else begin
       rr_q <= rr_d;
       dispatch_q <= dispatch_d;

@@ -110,6 +110,7 @@ module gs_policy_even (
     // report the lowest changed quota (before this cycle's write, so a quota that changes
     // again while being reported is re-marked and reported once more)
     rep_d = '0;
+    rep_d.kernel = gs_pkg::KernelIdW'(gs_pkg::NoKernel);   // an idle report names no kernel
     found = 1'b0;
     for (int s = 0; s < N; s++) begin
       for (int k = 0; k < K; k++) begin
@@ -159,6 +160,7 @@ module gs_policy_even (
       quota_q <= '0;
       dirty_q <= '0;
       rep_q <= '0;
+      rep_q.kernel <= gs_pkg::KernelIdW'(gs_pkg::NoKernel);
     end else begin
       quota_q <= quota_d;
       dirty_q <= dirty_d;
