@@ -93,19 +93,27 @@ module gs_sm_driver (
     owner_ok = 1'b0;
     quota_ok = 1'b0;
     fits = 1'b0;
+    m = '0;
+    cap_ctas = '0;
+    usable = 1'b0;
     for (int s = 0; s < N; s++) begin
-      m = smst_i[s*gs_pkg::SmstW +: gs_pkg::SmstW];
-      cap_ctas = cfg_sm_ctas_i[s*CW +: CW];
-`ifdef GS_MUT_DISPATCH_RESERVED
-      // MUTATION: a reserved SM keeps receiving CTAs while it is being preempted
-      usable = ((gs_pkg::SmIdW+1)'(s) < cfg_num_sms_i);
-`else
-      usable = ((gs_pkg::SmIdW+1)'(s) < cfg_num_sms_i) && (m.state != gs_pkg::SM_RESERVED);
-`endif
       has = 1'b0;
       best = '0;
       best_key = '0;
-      if (usable && work != '0) begin
+      // SMs beyond cfg_num_sms are not read at all
+      if ((gs_pkg::SmIdW+1)'(s) < cfg_num_sms_i && work != '0) begin
+        m = smst_i[s*gs_pkg::SmstW +: gs_pkg::SmstW];
+        cap_ctas = cfg_sm_ctas_i[s*CW +: CW];
+`ifdef GS_MUT_DISPATCH_RESERVED
+        // MUTATION: a reserved SM keeps receiving CTAs while it is being preempted
+        usable = 1'b1;
+`else
+        usable = (m.state != gs_pkg::SM_RESERVED);
+`endif
+      end else begin
+        usable = 1'b0;
+      end
+      if (usable) begin
         for (int k = 0; k < K; k++) begin
           if (work[k]) begin
             key = key_i[k*KW +: KW];

@@ -112,9 +112,9 @@ module gs_policy_even (
     rep_d = '0;
     rep_d.kernel = gs_pkg::KernelIdW'(gs_pkg::NoKernel);   // an idle report names no kernel
     found = 1'b0;
-    for (int s = 0; s < N; s++) begin
+    if (dirty_q != '0) for (int s = 0; s < N; s++) begin
       for (int k = 0; k < K; k++) begin
-        if (dirty_q != '0 && !found && dirty_q[s*K + k]) begin
+        if (!found && dirty_q[s*K + k]) begin
           found = 1'b1;
           dirty_a[s*K + k] = 1'b0;
           e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
