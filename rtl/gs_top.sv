@@ -1,22 +1,28 @@
 // gsched: gs_top -- the scheduler top: one decision port to the GPU model (DESIGN.md).
 //
 // Composes the Tanasic framework (Fig. 4) -- Command Buffers, Active Queue, KSRT, SMST, PTBQ,
-// SM driver, preemption control -- with one policy block per policy, selected by
-// cfg_policy_i (static after reset). Port contract: /tmp/port_contract.md, mirrored by
-// cmodel/sched/scheduler_port.hpp. One clock = one core cycle = one SchedulerPort::step():
+// quota table, SM driver, preemption control -- with the policies of the build (gs_policies,
+// generated from the registry in rtl/spec/gs_spec.toml), selected by cfg_policy_i (static
+// after reset). Every policy sits behind one contract (policy_cfg_t, policy_view_t,
+// policy_event_t -> policy_out_t; docs/adding-a-policy.md), so nothing here names a policy.
+// Decision port contract: cmodel/sched/scheduler_port.hpp. One clock = one core cycle = one SchedulerPort::step():
 // every decision output is a register loaded from the state at the start of the cycle, and
 // the inputs of the cycle (launch, event) are clocked into the tables at the same edge.
 // launch_ready_o depends on registered state only. Kernel id 8'hFF = none.
 // Per-SM capacity ports are flat packed vectors: SM i's field is bits [i*W +: W].
 // The golden twin of this composition is cmodel/sched/golden/golden_scheduler.cpp.
-module gs_top (
+module gs_top #(
+  // the policies this build contains, one bit per gs_pkg::policy_e member (Ibex-style build-time
+  // selection: synthesize one family alone by clearing the others)
+  parameter gs_pkg::policy_set_t PolicySet = '1
+) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
   // static configuration
   input  logic [gs_pkg::SmIdW:0] cfg_num_sms_i,
   input  gs_pkg::policy_e        cfg_policy_i,
   input  gs_pkg::preempt_mode_e  cfg_preempt_mode_i,
-  input  gs_pkg::cta_cnt_t       cfg_cta_limit_i,     // left-over only: CTAs per SM per kernel (0 = none)
+  input  gs_pkg::cta_cnt_t       cfg_cta_limit_i,     // CTAs of one kernel per SM, any policy (0 = none)
   input  logic [gs_pkg::MaxSms*gs_pkg::ThreadW-1:0] cfg_sm_threads_i,
   input  logic [gs_pkg::MaxSms*gs_pkg::WarpW-1:0]   cfg_sm_warps_i,
   input  logic [gs_pkg::MaxSms*gs_pkg::RegW-1:0]    cfg_sm_regs_i,
@@ -159,11 +165,13 @@ module gs_top (
   gs_pkg::cta_res_t issue_res;
   gs_pkg::dispatch_t dispatch;
 
-  // policy outputs (muxed)
-  gs_pkg::token_upd_t tok;
-  gs_pkg::owner_wr_t owner_wr;
-  gs_pkg::preempt_req_t preempt_req;
+  // the selected policy's decisions; a token update that goes with a preemption request
+  // moves only if gs_preempt_ctrl accepts the request (policy contract: out_o never depends
+  // on accept_i, which keeps the request -> accept path free of combinational loops)
+  gs_pkg::policy_out_t pol;
   logic preempt_accept;
+  gs_pkg::token_upd_t tok;
+  assign tok = (pol.req.valid && !preempt_accept) ? '0 : pol.tok;
 
   gs_ksrt u_ksrt (
     .clk_i, .rst_ni,
@@ -188,7 +196,7 @@ module gs_top (
     .unreserve_valid_i(unreserve_valid), .unreserve_sm_i(unreserve_sm),
     .reserve_valid_i(reserve_valid), .reserve_sm_i(reserve_sm),
     .reserve_next_valid_i(reserve_next_valid), .reserve_next_i(reserve_next),
-    .owner_wr_i(owner_wr), .slot_free_i(ksrt_free),
+    .owner_wr_i(pol.owner_wr), .slot_free_i(ksrt_free),
     .entries_o(smst), .resident_o(resident)
   );
 
@@ -202,7 +210,7 @@ module gs_top (
   gs_preempt_ctrl u_preempt_ctrl (
     .clk_i, .rst_ni,
     .cfg_preempt_mode_i(cfg_preempt_mode_q),
-    .req_i(preempt_req), .accept_o(preempt_accept),
+    .req_i(pol.req), .accept_o(preempt_accept),
     .smst_i(smst), .ksrt_i(ksrt), .ptbq_count_i(ptbq_count),
     .ev_saved_i(ev_saved), .ev_done_i(ev_done), .ev_sm_i(event_sm_i), .ev_slot_i(ev_slot), .ev_cta_i(event_cta_i),
     .reserve_valid_o(reserve_valid), .reserve_sm_o(reserve_sm),
@@ -226,71 +234,53 @@ module gs_top (
   end
 
   // ------------------------------------------------------------------ policies
-  logic en_even, en_spatial, en_ppq, en_dss, prio_order;
-  assign en_even = (cfg_policy_q == gs_pkg::POL_EVEN);
-  assign en_spatial = (cfg_policy_q == gs_pkg::POL_SPATIAL);
-  assign en_ppq = (cfg_policy_q == gs_pkg::POL_PPQ_EXCL) || (cfg_policy_q == gs_pkg::POL_PPQ_SHARED);
-  assign en_dss = (cfg_policy_q == gs_pkg::POL_DSS);
-  assign prio_order = en_ppq || (cfg_policy_q == gs_pkg::POL_NPQ);
-
-  logic [K*gs_pkg::OrderKeyW-1:0] key_fifo, key_prio;
-  logic quota_en_lo;
-  logic [N*K*gs_pkg::CtaCntW-1:0] quota_lo, quota_even;
-  gs_pkg::quota_t quota_rep;
-  gs_pkg::slot_mask_t allow_ppq;
-  gs_pkg::preempt_req_t req_ppq, req_dss;
-  gs_pkg::owner_wr_t own_spatial, own_dss;
-  gs_pkg::token_upd_t tok_dss;
-  logic dss_trigger;
-  assign dss_trigger = ev_valid || alloc_valid || (ksrt_free != '0);
-
-  gs_policy_left_over u_left_over (
-    .rank_i(rank), .cfg_cta_limit_i(cfg_cta_limit_q), .key_o(key_fifo), .quota_en_o(quota_en_lo), .quota_o(quota_lo)
-  );
-  gs_policy_npq u_npq (.ksrt_i(ksrt), .rank_i(rank), .key_o(key_prio));
-  gs_policy_even u_even (
-    .clk_i, .rst_ni, .en_i(en_even), .cfg_num_sms_i(cfg_num_sms_q),
-    .cfg_sm_threads_i(cfg_sm_threads_q), .cfg_sm_warps_i(cfg_sm_warps_q), .cfg_sm_regs_i(cfg_sm_regs_q), .cfg_sm_shmem_i(cfg_sm_shmem_q), .cfg_sm_ctas_i(cfg_sm_ctas_q),
-    .ksrt_i(ksrt), .pending_i(pending), .slot_free_i(ksrt_free),
-    .quota_o(quota_even), .quota_rep_o(quota_rep)
-  );
-  gs_policy_spatial u_spatial (
-    .clk_i, .rst_ni, .en_i(en_spatial), .cfg_num_sms_i(cfg_num_sms_q),
-    .pending_i(pending), .rank_i(rank), .owner_wr_o(own_spatial)
-  );
-  gs_policy_ppq u_ppq (
-    .clk_i, .rst_ni, .en_i(en_ppq), .excl_i(cfg_policy_q == gs_pkg::POL_PPQ_EXCL), .cfg_num_sms_i(cfg_num_sms_q),
-    .ksrt_i(ksrt), .rank_i(rank), .pending_i(pending), .smst_i(smst), .resident_i(resident),
-    .accept_i(preempt_accept), .allow_o(allow_ppq), .req_o(req_ppq)
-  );
-  gs_policy_dss u_dss (
-    .clk_i, .rst_ni, .en_i(en_dss), .cfg_num_sms_i(cfg_num_sms_q),
-    .ksrt_i(ksrt), .rank_i(rank), .pending_i(pending), .smst_i(smst), .resident_i(resident),
-    .trigger_i(dss_trigger), .accept_i(preempt_accept),
-    .owner_wr_o(own_dss), .tok_o(tok_dss), .req_o(req_dss)
-  );
-
-  logic owner_strict, quota_en;
-  gs_pkg::slot_mask_t allow;
-  logic [K*gs_pkg::OrderKeyW-1:0] key;
-  logic [N*K*gs_pkg::CtaCntW-1:0] quota;
+  // The contract's inputs: configuration, a read-only view of the tables (registered state),
+  // and this cycle's events (they reach the tables at the coming edge).
+  gs_pkg::policy_cfg_t pol_cfg;
+  gs_pkg::policy_view_t pol_view;
+  gs_pkg::policy_event_t pol_event;
   always_comb begin
-    owner_strict = en_spatial || en_dss;
-    allow = (cfg_policy_q == gs_pkg::POL_PPQ_EXCL) ? allow_ppq : '1;
-    key = prio_order ? key_prio : key_fifo;
-    quota_en = en_even || ((cfg_policy_q == gs_pkg::POL_LEFT_OVER) && quota_en_lo);
-    quota = en_even ? quota_even : quota_lo;
-    preempt_req = en_ppq ? req_ppq : (en_dss ? req_dss : '0);
-    owner_wr = en_spatial ? own_spatial : (en_dss ? own_dss : '0);
-    tok = en_dss ? tok_dss : '0;
+    pol_cfg.num_sms = cfg_num_sms_q;
+    pol_cfg.cta_limit = cfg_cta_limit_q;
+    pol_cfg.sm_threads = cfg_sm_threads_q;
+    pol_cfg.sm_warps = cfg_sm_warps_q;
+    pol_cfg.sm_regs = cfg_sm_regs_q;
+    pol_cfg.sm_shmem = cfg_sm_shmem_q;
+    pol_cfg.sm_ctas = cfg_sm_ctas_q;
+    pol_view.ksrt = ksrt;
+    pol_view.smst = smst;
+    pol_view.resident = resident;
+    pol_view.ptbq_count = ptbq_count;
+    pol_view.rank = rank;
+    pol_view.pending = pending;
+    pol_event.ev_valid = ev_valid;
+    pol_event.ev_type = event_type_i;
+    pol_event.ev_sm = event_sm_i;
+    pol_event.ev_slot = ev_slot;
+    pol_event.alloc_valid = alloc_valid;
+    pol_event.alloc_slot = alloc_slot;
+    pol_event.slot_free = ksrt_free;
   end
+
+  gs_policies #(.PolicySet(PolicySet)) u_policies (
+    .clk_i, .rst_ni, .policy_i(cfg_policy_q), .cfg_i(pol_cfg), .view_i(pol_view), .event_i(pol_event),
+    .accept_i(preempt_accept), .out_o(pol)
+  );
+
+  // per-SM per-kernel CTA quotas written by the policy (Even) and reported on the quota port
+  logic [N*K*gs_pkg::CtaCntW-1:0] quota;
+  gs_pkg::quota_t quota_rep;
+  gs_quota_table u_quota_table (
+    .clk_i, .rst_ni, .wr_i(pol.quota_wr), .slot_free_i(ksrt_free), .ksrt_i(ksrt),
+    .quota_o(quota), .rep_o(quota_rep)
+  );
 
   gs_sm_driver u_sm_driver (
     .clk_i, .rst_ni, .cfg_num_sms_i(cfg_num_sms_q),
     .cfg_sm_threads_i(cfg_sm_threads_q), .cfg_sm_warps_i(cfg_sm_warps_q), .cfg_sm_regs_i(cfg_sm_regs_q), .cfg_sm_shmem_i(cfg_sm_shmem_q), .cfg_sm_ctas_i(cfg_sm_ctas_q),
     .smst_i(smst), .resident_i(resident), .ksrt_i(ksrt),
     .ptbq_count_i(ptbq_count), .ptbq_head_i(ptbq_head),
-    .owner_strict_i(owner_strict), .allow_i(allow), .quota_en_i(quota_en), .quota_i(quota), .key_i(key),
+    .cfg_cta_limit_i(cfg_cta_limit_q), .elig_i(pol.elig), .quota_en_i(pol.quota_en), .quota_i(quota), .key_i(pol.key),
     .issue_valid_o(issue_valid), .issue_sm_o(issue_sm), .issue_slot_o(issue_slot),
     .issue_resume_o(issue_resume), .issue_res_o(issue_res), .dispatch_o(dispatch)
   );
@@ -331,5 +321,8 @@ module gs_top (
     else $error("gs_top: kernel %0d finished with CTAs still to issue", event_kernel_i);
   assert property (@(posedge clk_i) disable iff (!rst_ni) event_valid_i |-> event_sm_i < gs_pkg::SmIdW'(cfg_num_sms_q))
     else $error("gs_top: event for SM %0d beyond cfg_num_sms", event_sm_i);
+  // the selected policy is part of this build (the C++ side refuses others up front)
+  assert property (@(posedge clk_i) disable iff (!rst_ni) PolicySet[cfg_policy_q])
+    else $error("gs_top: policy %0d is not in this build's PolicySet", cfg_policy_q);
 `endif
 endmodule

@@ -11,7 +11,6 @@
 //     inputs up to cycle t-1 only in the RTL; golden twins mirror the same timing.
 // Three implementations: GoldenScheduler (C++), RtlScheduler (Verilated gs_top) and
 // LockstepScheduler (drives the model from RTL, compares with golden every cycle).
-// The records below are mirrored bit-for-bit by packed structs in rtl/gs_pkg.sv.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -19,17 +18,15 @@
 #include <string>
 #include <vector>
 
+#include "gs_spec.hpp"
+
 namespace gs {
 
 struct GpuConfig;
 
-using KernelId = uint16_t;    // index of the kernel in the mix (assigned at launch)
-using SmId = uint16_t;
-using CtaId = uint32_t;
-constexpr KernelId kNoKernel = 0xFFFF;
-
-enum class PreemptMode : uint8_t { kDrain = 0, kSwitch = 1 };
-enum class BypassLevel : uint8_t { kNone = 0, kL1 = 1, kL1L2 = 2 };
+// KernelId, SmId, CtaId, kNoKernel, the enums PreemptMode, SmEventType, BypassLevel and the
+// decision records DispatchCmd, PreemptCmd, QuotaCmd, BypassCmd are generated from
+// rtl/spec/gs_spec.toml (gs_spec.hpp), as the RTL's gs_pkg is: one definition for both.
 
 /// A kernel launch command (Tanasic Sec. 3.3: written into a Command Buffer).
 /// Resource figures are per CTA and already rounded to the SM's allocation units.
@@ -46,13 +43,6 @@ struct LaunchCmd {
   uint32_t grid = 0;            // CTAs in the grid
 };
 
-enum class SmEventType : uint8_t {
-  kNone = 0,
-  kCtaFinished = 1,   // CTA (kernel, cta) retired on sm; its resources are free now
-  kCtaSaved = 2,      // context switch: CTA (kernel, cta) saved off sm; resume it later (PTBQ)
-  kPreemptDone = 3,   // sm finished the preemption requested earlier (drained or saved)
-};
-
 struct SmEvent {
   SmEventType type = SmEventType::kNone;
   SmId sm = 0;
@@ -60,40 +50,11 @@ struct SmEvent {
   CtaId cta = 0;
 };
 
-/// Start CTA `cta` of `kernel` on `sm`. resume = it is a preempted CTA whose context the
-/// model restores first (PTBQ handle), otherwise a fresh CTA.
-struct DispatchCmd {
-  bool valid = false;
-  SmId sm = 0;
-  KernelId kernel = kNoKernel;
-  CtaId cta = 0;
-  bool resume = false;
-};
-
-/// Preempt the CTAs of `victim` (kNoKernel = every kernel) on `sm`; the SM is reserved for
-/// `next` (kNoKernel = none). Drain: no new CTAs, wait. Switch: save contexts through memory.
-struct PreemptCmd {
-  bool valid = false;
-  SmId sm = 0;
-  PreemptMode mode = PreemptMode::kDrain;
-  KernelId victim = kNoKernel;
-  KernelId next = kNoKernel;
-};
-
-/// At most `max_ctas` CTAs of `kernel` may be resident on `sm` (Warped-Slicer quotas).
-struct QuotaCmd {
-  bool valid = false;
-  SmId sm = 0;
-  KernelId kernel = kNoKernel;
-  uint16_t max_ctas = 0;
-};
-
-/// Cache bypass setting for `kernel` (SBM).
-struct BypassCmd {
-  bool valid = false;
-  KernelId kernel = kNoKernel;
-  BypassLevel level = BypassLevel::kNone;
-};
+/// Decision records (gs_spec.hpp): DispatchCmd starts CTA `cta` of `kernel` on `sm` (resume =
+/// a preempted CTA whose context the model restores first, PTBQ handle). PreemptCmd preempts
+/// the CTAs of `victim` (kNoKernel = every kernel) on `sm` and reserves it for `next` (drain:
+/// no new CTAs, wait; switch: save contexts through memory). QuotaCmd: at most `max_ctas` CTAs
+/// of `kernel` resident on `sm` (Warped-Slicer). BypassCmd: cache bypass of `kernel` (SBM).
 
 struct SchedInputs {
   uint64_t cycle = 0;

@@ -55,15 +55,15 @@ DssInput parse_dss(const json& in, const std::string& file) {
   };
   try {
     d.num_sms = need(in, "num_sms", "").get<uint32_t>();
-    if (d.num_sms == 0 || d.num_sms > kMaxSms)
-      throw InputError(file, "num_sms", "must be 1.." + std::to_string(kMaxSms) + " (RTL MaxSms)");
+    if (d.num_sms == 0 || d.num_sms > MaxSms)
+      throw InputError(file, "num_sms", "must be 1.." + std::to_string(MaxSms) + " (RTL MaxSms)");
     d.event = need(in, "event", "").get<std::string>();
     if (d.event != "arrival" && d.event != "sm_idle")
       throw InputError(file, "event", "must be \"arrival\" or \"sm_idle\", not \"" + d.event + "\"");
     if (in.contains("max_cycles")) d.max_cycles = in.at("max_cycles").get<uint32_t>();
     const json& ks = need(in, "kernels", "");
-    if (!ks.is_array() || ks.empty() || ks.size() > kMaxKernels)
-      throw InputError(file, "kernels", "must list 1.." + std::to_string(kMaxKernels) + " kernels (RTL MaxKernels)");
+    if (!ks.is_array() || ks.empty() || ks.size() > MaxKernels)
+      throw InputError(file, "kernels", "must list 1.." + std::to_string(MaxKernels) + " kernels (RTL MaxKernels)");
     std::map<KernelId, int> slot_of;
     for (size_t i = 0; i < ks.size(); ++i) {
       const std::string w = "kernels[" + std::to_string(i) + "].";
@@ -99,7 +99,7 @@ DssInput parse_dss(const json& in, const std::string& file) {
       if (ss[s].contains("kernel")) sm.owner = slot(ss[s].at("kernel"), w + "kernel");
       if (ss[s].contains("next")) sm.next = slot(ss[s].at("next"), w + "next");
       sm.ctas = ss[s].value("ctas", sm.owner >= 0 ? 1u : 0u);
-      if (sm.ctas > kMaxCtasPerSm) throw InputError(file, w + "ctas", "exceeds MaxCtasPerSm");
+      if (sm.ctas > MaxCtasPerSm) throw InputError(file, w + "ctas", "exceeds MaxCtasPerSm");
       if (sm.state == SmState::kRunning && sm.owner < 0)
         throw InputError(file, w + "kernel", "a running SM needs its kernel");
       if (sm.state == SmState::kIdle && sm.owner >= 0)
@@ -116,7 +116,7 @@ DssInput parse_dss(const json& in, const std::string& file) {
 
 /// The environment loop (file comment of unit_dss.hpp).
 json run_dss(DssUnit& unit, const DssInput& d) {
-  const uint32_t slots = kMaxKernels;
+  const uint32_t slots = MaxKernels;
   Ksrt ksrt;
   ksrt.reset(slots);
   ActiveQueue aq;
@@ -213,7 +213,7 @@ json run_dss(DssUnit& unit, const DssInput& d) {
 
 }  // namespace
 
-void GoldenDssUnit::reset() { dss_.reset(kMaxKernels); }
+void GoldenDssUnit::reset() { dss_.reset(MaxKernels); }
 
 DssUnitDecision GoldenDssUnit::eval(const DssUnitInputs& in) {
   in_ = in;
@@ -221,11 +221,11 @@ DssUnitDecision GoldenDssUnit::eval(const DssUnitInputs& in) {
   return DssUnitDecision{out_.owner_wr, out_.req};
 }
 
-TokenUpd GoldenDssUnit::tokens(bool accepted) { return PolicyDss::tokens(out_, accepted); }
+TokenUpd GoldenDssUnit::tokens(bool accepted) { return DssUnitTwin::tokens(out_, accepted); }
 
 void GoldenDssUnit::clock() { dss_.clock(true, in_.trigger, out_, in_.pending, *in_.smst, in_.num_sms); }
 
-bool GoldenDssUnit::busy() const { return dss_.q.st != PolicyDss::St::kIdle; }
+bool GoldenDssUnit::busy() const { return dss_.q.st != DssUnitTwin::St::kIdle; }
 
 json run_dss_unit(DssUnit& unit, const json& input, const std::string& file) {
   return run_dss(unit, parse_dss(input, file));

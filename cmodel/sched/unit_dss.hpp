@@ -8,7 +8,7 @@
 // preemption only reserves its SM (no GPU: it never completes). The run ends when the unit has
 // been idle for a whole cycle (after the event's trigger on cycle 0); the result is
 // {"cycles", "actions", "tokens", "sms"}.
-// Sides: GoldenDssUnit (golden::PolicyDss, here) and the Verilated gs_policy_dss
+// Sides: GoldenDssUnit (golden::DssUnitTwin, here) and the Verilated gs_policy_dss
 // (sim_top/rtl_sched/unit_dss_rtl.hpp), so both are driven by this one loop.
 // Throws InputError for a malformed input or a unit still busy after max_cycles (exit 2).
 #pragma once
@@ -19,7 +19,7 @@
 
 #include "sched/golden/gs_active_queue.hpp"
 #include "sched/golden/gs_ksrt.hpp"
-#include "sched/golden/gs_policy_dss.hpp"
+#include "sched/golden/gs_dss_unit.hpp"
 #include "sched/golden/gs_smst.hpp"
 
 namespace gs {
@@ -67,9 +67,9 @@ class GoldenDssUnit final : public DssUnit {
   bool busy() const override;
 
  private:
-  golden::PolicyDss dss_;
+  golden::DssUnitTwin dss_;
   DssUnitInputs in_;
-  golden::PolicyDss::Out out_;
+  golden::DssUnitTwin::Out out_;
 };
 
 /// Runs `unit` on the JSON state `input` (file names the input in errors); see the file comment.

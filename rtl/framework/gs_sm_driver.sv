@@ -1,12 +1,13 @@
 // gsched: gs_sm_driver -- the SM driver (Tanasic Sec. 3.2, Fig. 3; Sec. 3.3).
 //
 // Each cycle picks at most one (SM, kernel) pair and issues one CTA of that kernel:
-//   * kernel k has work: valid, and a preempted CTA in its PTBQ or next_cta < grid, and the
-//     policy allows it (allow_i);
+//   * kernel k has work: valid, and a preempted CTA in its PTBQ or next_cta < grid;
 //   * SM s is usable: s < cfg_num_sms, not reserved (a reserved SM waits for its preemption);
-//     with owner_strict_i only the SM's owner may issue on it (spatial, DSS);
+//   * the policy makes k eligible on s (elig_i bit s*MaxKernels+k: an owned SM, PPQ's
+//     exclusive top priority, ...);
 //   * the CTA fits the SM's free threads, warps, registers, shared memory and CTA slots;
-//   * with quota_en_i, the kernel's resident CTAs on s stay below quota_i[s][k];
+//   * with quota_en_i, the kernel's resident CTAs on s stay below quota_i[s][k]
+//     (gs_quota_table); with cfg_cta_limit_i != 0 also below cfg_cta_limit_i (any policy);
 //   * per SM the kernel with the lowest key_i wins (the policy's order: FIFO rank or priority);
 //   * SMs are scanned round-robin from the one after the last dispatch.
 // A preempted CTA (PTBQ head) is issued before fresh CTAs of the same kernel (resume = 1).
@@ -28,8 +29,8 @@ module gs_sm_driver (
   input  logic [gs_pkg::MaxKernels*gs_pkg::KsrtW-1:0] ksrt_i,
   input  logic [gs_pkg::MaxKernels*gs_pkg::PtbqCntW-1:0] ptbq_count_i,
   input  logic [gs_pkg::MaxKernels*gs_pkg::CtaIdW-1:0]   ptbq_head_i,
-  input  logic                  owner_strict_i,
-  input  gs_pkg::slot_mask_t    allow_i,
+  input  gs_pkg::cta_cnt_t      cfg_cta_limit_i,
+  input  logic [gs_pkg::MaxSms*gs_pkg::MaxKernels-1:0] elig_i,
   input  logic                  quota_en_i,
   input  logic [gs_pkg::MaxSms*gs_pkg::MaxKernels*gs_pkg::CtaCntW-1:0] quota_i,
   input  logic [gs_pkg::MaxKernels*gs_pkg::OrderKeyW-1:0] key_i,
@@ -55,7 +56,7 @@ module gs_sm_driver (
   /* verilator lint_on UNUSEDSIGNAL */
   logic [N-1:0] cand;
   logic [N*gs_pkg::SlotW-1:0] cand_slot;
-  logic has, fits, usable, quota_ok, owner_ok, found;
+  logic has, fits, usable, quota_ok, owner_ok, found;   // owner_ok: the policy's elig_i bit
   gs_pkg::slot_t best;
   logic [KW-1:0] best_key, key;
   gs_pkg::cta_cnt_t resid, quota, cap_ctas;
@@ -74,7 +75,7 @@ module gs_sm_driver (
     work = '0;
     for (int k = 0; k < K; k++) begin
       e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-      work[k] = e.valid && allow_i[k] &&
+      work[k] = e.valid &&
                 (ptbq_count_i[k*gs_pkg::PtbqCntW +: gs_pkg::PtbqCntW] != '0 || e.next_cta != e.grid);
       k_threads[k*gs_pkg::ThreadW +: gs_pkg::ThreadW] = e.threads;
       k_warps[k*gs_pkg::WarpW +: gs_pkg::WarpW] = e.warps;
@@ -119,8 +120,8 @@ module gs_sm_driver (
             key = key_i[k*KW +: KW];
             resid = resident_i[(s*K + k)*CW +: CW];
             quota = quota_i[(s*K + k)*CW +: CW];
-            owner_ok = !owner_strict_i || (m.owner_valid && m.owner == gs_pkg::SlotW'(k));
-            quota_ok = !quota_en_i || (resid < quota);
+            owner_ok = elig_i[s*K + k];
+            quota_ok = (!quota_en_i || (resid < quota)) && (cfg_cta_limit_i == '0 || resid < cfg_cta_limit_i);
             fits = ({1'b0, m.threads} + {1'b0, k_threads[k*gs_pkg::ThreadW +: gs_pkg::ThreadW]} <= {1'b0, cfg_sm_threads_i[s*gs_pkg::ThreadW +: gs_pkg::ThreadW]})
                 && ({1'b0, m.warps} + {1'b0, k_warps[k*gs_pkg::WarpW +: gs_pkg::WarpW]} <= {1'b0, cfg_sm_warps_i[s*gs_pkg::WarpW +: gs_pkg::WarpW]})
                 && ({1'b0, m.regs} + {1'b0, k_regs[k*gs_pkg::RegW +: gs_pkg::RegW]} <= {1'b0, cfg_sm_regs_i[s*gs_pkg::RegW +: gs_pkg::RegW]})

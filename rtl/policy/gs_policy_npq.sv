@@ -3,19 +3,26 @@
 // The SM driver issues the highest-priority kernel that fits (ties: oldest first); lower
 // priorities take what is left over. Running CTAs are never preempted, so a high-priority
 // kernel waits for resources to free up. Purely combinational; PPQ uses the same order.
+// Policy contract: docs/adding-a-policy.md.
 module gs_policy_npq (
-  input  logic [gs_pkg::MaxKernels*gs_pkg::KsrtW-1:0] ksrt_i,
-  input  logic [gs_pkg::MaxKernels*gs_pkg::SlotW-1:0] rank_i,
-  output logic [gs_pkg::MaxKernels*gs_pkg::OrderKeyW-1:0] key_o
-);
   /* verilator lint_off UNUSEDSIGNAL */
-  gs_pkg::ksrt_entry_t e;
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  input  logic                  en_i,
+  input  gs_pkg::policy_e       policy_i,
+  input  gs_pkg::policy_cfg_t   cfg_i,
+  input  gs_pkg::policy_view_t  view_i,
+  input  gs_pkg::policy_event_t event_i,
+  input  logic                  accept_i,
   /* verilator lint_on UNUSEDSIGNAL */
+  output gs_pkg::policy_out_t   out_o
+);
+  logic [gs_pkg::MaxKernels*gs_pkg::OrderKeyW-1:0] key;
+  gs_order_keys u_keys (.prio_en_i(1'b1), .ksrt_i(view_i.ksrt), .rank_i(view_i.rank), .key_o(key));
+
   always_comb begin
-    for (int k = 0; k < gs_pkg::MaxKernels; k++) begin
-      e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-      // lower key first: invert the priority so the highest priority sorts first
-      key_o[k*gs_pkg::OrderKeyW +: gs_pkg::OrderKeyW] = {~e.prio, rank_i[k*gs_pkg::SlotW +: gs_pkg::SlotW]};
-    end
+    out_o = '0;
+    out_o.key = key;
+    out_o.elig = '1;
   end
 endmodule

@@ -7,24 +7,23 @@
 // resident kernels are less important, else the least important resident kernel (ties:
 // lowest slot); next = the most important kernel (reported only, the SM gets no owner).
 // Reserved SMs are skipped. A further rise restarts the scan.
-//   exclusive (excl_i): only kernels of the top priority may issue while one has CTAs left
+//   exclusive (excl): only kernels of the top priority may issue while one has CTAs left
 //                       (Fig. 6a);
 //   shared:             lower priorities may use what the top kernels leave free (Fig. 6b).
-// Storage: FSM 1 + 6 b, target priority 4 b + slot 3 b, last seen priority 4 + 1 b.
+// Policy contract: docs/adding-a-policy.md (one module, two policies: POL_PPQ_EXCL and
+// POL_PPQ_SHARED). Storage: FSM 1 + 6 b, target priority 4 b + slot 3 b, last seen priority 4 + 1 b.
 module gs_policy_ppq (
-  input  logic clk_i,
-  input  logic rst_ni,
-  input  logic en_i,
-  input  logic excl_i,
-  input  logic [gs_pkg::SmIdW:0] cfg_num_sms_i,
-  input  logic [gs_pkg::MaxKernels*gs_pkg::KsrtW-1:0] ksrt_i,
-  input  logic [gs_pkg::MaxKernels*gs_pkg::SlotW-1:0] rank_i,
-  input  gs_pkg::slot_mask_t pending_i,
-  input  logic [gs_pkg::MaxSms*gs_pkg::SmstW-1:0] smst_i,
-  input  logic [gs_pkg::MaxSms*gs_pkg::MaxKernels*gs_pkg::CtaCntW-1:0] resident_i,
-  input  logic accept_i,
-  output gs_pkg::slot_mask_t allow_o,
-  output gs_pkg::preempt_req_t req_o
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  input  logic                  en_i,
+  input  gs_pkg::policy_e       policy_i,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  gs_pkg::policy_cfg_t   cfg_i,
+  input  gs_pkg::policy_view_t  view_i,
+  input  gs_pkg::policy_event_t event_i,
+  /* verilator lint_on UNUSEDSIGNAL */
+  input  logic                  accept_i,
+  output gs_pkg::policy_out_t   out_o
 );
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
@@ -47,6 +46,34 @@ module gs_policy_ppq (
   gs_pkg::slot_t top_rank;
   logic [K*CW-1:0] res_row;
 
+  // contract views (flat tables, as the rest of the framework reads them)
+  logic excl;
+  logic [gs_pkg::SmIdW:0] num_sms;
+  logic [K*gs_pkg::KsrtW-1:0] ksrt;
+  logic [K*SW-1:0] rank;
+  gs_pkg::slot_mask_t pending;
+  logic [N*gs_pkg::SmstW-1:0] smst;
+  logic [N*K*CW-1:0] resident;
+  gs_pkg::slot_mask_t allow;
+  gs_pkg::preempt_req_t req;
+  assign excl = (policy_i == gs_pkg::POL_PPQ_EXCL);
+  assign num_sms = cfg_i.num_sms;
+  assign ksrt = view_i.ksrt;
+  assign rank = view_i.rank;
+  assign pending = view_i.pending;
+  assign smst = view_i.smst;
+  assign resident = view_i.resident;
+
+  // priority order (NPQ's); exclusive mode allows only the top priority while it has work
+  logic [K*gs_pkg::OrderKeyW-1:0] key;
+  gs_order_keys u_keys (.prio_en_i(1'b1), .ksrt_i(ksrt), .rank_i(rank), .key_o(key));
+  always_comb begin
+    out_o = '0;
+    out_o.key = key;
+    for (int s = 0; s < N; s++) out_o.elig[s*K +: K] = allow;
+    out_o.req = req;
+  end
+
   always_comb begin
     // the most important kernel with CTAs to issue (ties: oldest)
     top_valid = 1'b0;
@@ -54,18 +81,18 @@ module gs_policy_ppq (
     top_slot = '0;
     top_rank = '0;
     for (int k = 0; k < K; k++) begin
-      e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-      if (pending_i[k] && (!top_valid || e.prio > top ||
-                           (e.prio == top && rank_i[k*SW +: SW] < top_rank))) begin
+      e = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+      if (pending[k] && (!top_valid || e.prio > top ||
+                           (e.prio == top && rank[k*SW +: SW] < top_rank))) begin
         top_valid = 1'b1;
         top = e.prio;
         top_slot = SW'(k);
-        top_rank = rank_i[k*SW +: SW];
+        top_rank = rank[k*SW +: SW];
       end
     end
     for (int k = 0; k < K; k++) begin
-      e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-      allow_o[k] = !excl_i || !top_valid || (e.prio >= top);
+      e = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+      allow[k] = !excl || !top_valid || (e.prio >= top);
     end
 
     // SM s_q under scan: its entry and resident-CTA row (one mux, then K compares)
@@ -73,8 +100,8 @@ module gs_policy_ppq (
     res_row = '0;
     for (int s = 0; s < N; s++) begin
       if (s_q == gs_pkg::SmIdW'(s)) begin
-        m = smst_i[s*gs_pkg::SmstW +: gs_pkg::SmstW];
-        res_row = resident_i[s*K*CW +: K*CW];
+        m = smst[s*gs_pkg::SmstW +: gs_pkg::SmstW];
+        res_row = resident[s*K*CW +: K*CW];
       end
     end
     // lower-priority residents?
@@ -83,7 +110,7 @@ module gs_policy_ppq (
     low_prio = '0;
     low_slot = '0;
     for (int k = 0; k < K; k++) begin
-      e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+      e = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
       if (e.valid && res_row[k*CW +: CW] != '0) begin
         if (e.prio < target_q) begin
           if (!has_low || e.prio < low_prio) begin
@@ -98,15 +125,15 @@ module gs_policy_ppq (
     end
 
     start = en_i && top_valid && (!seen_valid_q || top > seen_q);
-    req_o = '0;
+    req = '0;
     if (en_i && !start && busy_q && has_low && m.state != gs_pkg::SM_RESERVED) begin
-      req_o.valid = 1'b1;
-      req_o.sm = s_q;
-      req_o.victim_all = !has_high;
-      req_o.victim = low_slot;
-      req_o.next_valid = 1'b1;
-      req_o.next = next_q;
-      req_o.assign_next = 1'b0;
+      req.valid = 1'b1;
+      req.sm = s_q;
+      req.victim_all = !has_high;
+      req.victim = low_slot;
+      req.next_valid = 1'b1;
+      req.next = next_q;
+      req.assign_next = 1'b0;
     end
   end
 
@@ -132,9 +159,9 @@ module gs_policy_ppq (
       if (!top_valid) seen_valid_d = 1'b0;
       else if (top < seen_q) seen_d = top;   // the top kernel left: no preemption needed
       if (busy_q) begin
-        if (!req_o.valid || accept_i) begin
+        if (!req.valid || accept_i) begin
           s_d = s_q + 1'b1;
-          if ({1'b0, s_q} + 1'b1 >= cfg_num_sms_i) busy_d = 1'b0;
+          if ({1'b0, s_q} + 1'b1 >= num_sms) busy_d = 1'b0;
         end
       end
     end

@@ -7,16 +7,21 @@
 // (owner_strict); CTAs of a previous owner drain naturally (no preemption).
 // Reassignment starts when the set of such kernels changes and writes one SM per cycle
 // (num_sms cycles; a further change restarts it): gs_repartition_scan with one step per SM.
-// Storage: the scan's (busy 1, SM 6, target 8, done 8, K 4 b) + owner position 4 b.
+// Policy contract: docs/adding-a-policy.md. Storage: the scan's (busy 1, SM 6, target 8, done 8, K 4 b) + owner position 4 b.
 module gs_policy_spatial (
-  input  logic clk_i,
-  input  logic rst_ni,
-  input  logic en_i,
-  input  logic [gs_pkg::SmIdW:0] cfg_num_sms_i,
-  input  gs_pkg::slot_mask_t pending_i,
-  input  logic [gs_pkg::MaxKernels*gs_pkg::SlotW-1:0] rank_i,
-  output gs_pkg::owner_wr_t owner_wr_o
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  input  logic                  en_i,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  gs_pkg::policy_e       policy_i,
+  input  gs_pkg::policy_cfg_t   cfg_i,
+  input  gs_pkg::policy_view_t  view_i,
+  input  gs_pkg::policy_event_t event_i,
+  input  logic                  accept_i,
+  /* verilator lint_on UNUSEDSIGNAL */
+  output gs_pkg::policy_out_t   out_o
 );
+  localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
   localparam int SW = gs_pkg::SlotW;
   localparam int KCW = gs_pkg::SlotW + 1;
@@ -30,7 +35,7 @@ module gs_policy_spatial (
   gs_pkg::slot_mask_t target;
   logic [KCW-1:0] nk;
   gs_repartition_scan #(.Inner(1)) u_scan (
-    .clk_i, .rst_ni, .en_i, .cfg_num_sms_i, .pending_i,
+    .clk_i, .rst_ni, .en_i, .cfg_num_sms_i(cfg_i.num_sms), .pending_i(view_i.pending),
     .start_o(start), .step_o(step), .sm_o(sm), .inner_o(inner), .target_o(target), .nk_o(nk)
   );
 
@@ -38,10 +43,25 @@ module gs_policy_spatial (
   logic [KCW-1:0] pos_q, pos_d, p;
   logic hit;
   gs_pkg::slot_t owner;
+  logic [K*SW-1:0] rank;
+  assign rank = view_i.rank;
+  gs_pkg::owner_wr_t owner_wr;
+
+  // FIFO order; an SM issues only CTAs of its owner (SMST owner field)
+  logic [K*gs_pkg::OrderKeyW-1:0] key;
+  gs_order_keys u_keys (.prio_en_i(1'b0), .ksrt_i(view_i.ksrt), .rank_i(view_i.rank), .key_o(key));
+  logic [N*K-1:0] elig;
+  gs_owner_elig u_elig (.smst_i(view_i.smst), .elig_o(elig));
+  always_comb begin
+    out_o = '0;
+    out_o.key = key;
+    out_o.elig = elig;
+    out_o.owner_wr = owner_wr;
+  end
 
   always_comb begin
     pos_d = pos_q;
-    owner_wr_o = '0;
+    owner_wr = '0;
 
     // the kernel numbered pos_q: its position among the target kernels by arrival rank
     // (only a step reads it)
@@ -51,7 +71,7 @@ module gs_policy_spatial (
     if (step) for (int k = 0; k < K; k++) begin
       p = '0;
       for (int j = 0; j < K; j++) begin
-        if (target[j] && rank_i[j*SW +: SW] < rank_i[k*SW +: SW]) p = p + 1'b1;
+        if (target[j] && rank[j*SW +: SW] < rank[k*SW +: SW]) p = p + 1'b1;
       end
       if (target[k] && p == pos_q) begin
         hit = 1'b1;
@@ -62,10 +82,10 @@ module gs_policy_spatial (
     if (start) begin
       pos_d = '0;
     end else if (step) begin
-      owner_wr_o.valid = 1'b1;
-      owner_wr_o.sm = sm;
-      owner_wr_o.owner_valid = hit;
-      owner_wr_o.owner = owner;
+      owner_wr.valid = 1'b1;
+      owner_wr.sm = sm;
+      owner_wr.owner_valid = hit;
+      owner_wr.owner = owner;
       pos_d = pos_q + 1'b1;
       if (pos_d >= nk) pos_d = '0;
     end

@@ -18,15 +18,6 @@ const char* event_name(SmEventType t) {
   return "?";
 }
 
-const char* bypass_name(BypassLevel l) {
-  switch (l) {
-    case BypassLevel::kNone: return "none";
-    case BypassLevel::kL1: return "l1";
-    case BypassLevel::kL1L2: return "l1+l2";
-  }
-  return "?";
-}
-
 }  // namespace
 
 std::string format(const LaunchCmd& c) {
@@ -44,35 +35,11 @@ std::string format(const SmEvent& e) {
   return os.str();
 }
 
-std::string format(const DispatchCmd& d) {
-  if (!d.valid) return "dispatch{-}";
-  std::ostringstream os;
-  os << "dispatch{sm=" << d.sm << " kernel=" << kernel_str(d.kernel) << " cta=" << d.cta
-     << " resume=" << (d.resume ? 1 : 0) << "}";
-  return os.str();
-}
-
-std::string format(const PreemptCmd& p) {
-  if (!p.valid) return "preempt{-}";
-  std::ostringstream os;
-  os << "preempt{sm=" << p.sm << " mode=" << (p.mode == PreemptMode::kDrain ? "drain" : "switch")
-     << " victim=" << kernel_str(p.victim) << " next=" << kernel_str(p.next) << "}";
-  return os.str();
-}
-
-std::string format(const QuotaCmd& q) {
-  if (!q.valid) return "quota{-}";
-  std::ostringstream os;
-  os << "quota{sm=" << q.sm << " kernel=" << kernel_str(q.kernel) << " max_ctas=" << q.max_ctas << "}";
-  return os.str();
-}
-
-std::string format(const BypassCmd& b) {
-  if (!b.valid) return "bypass{-}";
-  std::ostringstream os;
-  os << "bypass{kernel=" << kernel_str(b.kernel) << " level=" << bypass_name(b.level) << "}";
-  return os.str();
-}
+// Decision records: the field list and order generated from rtl/spec/gs_spec.toml.
+std::string format(const DispatchCmd& d) { return d.valid ? "dispatch" + record_str(d) : "dispatch{-}"; }
+std::string format(const PreemptCmd& p) { return p.valid ? "preempt" + record_str(p) : "preempt{-}"; }
+std::string format(const QuotaCmd& q) { return q.valid ? "quota" + record_str(q) : "quota{-}"; }
+std::string format(const BypassCmd& b) { return b.valid ? "bypass" + record_str(b) : "bypass{-}"; }
 
 std::string format_inputs(const SchedInputs& in) {
   std::string s;

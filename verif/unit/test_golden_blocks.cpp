@@ -38,7 +38,7 @@ TEST_CASE("command buffers keep arrival order across contexts", "[golden][cmdbuf
   cb.clock(false, {}, true);
   CHECK(cb.head().kernel == 8);
   // a full context buffer drops ready (registered state only)
-  for (int i = 0; i < int(kCmdBufDepth) - 1; ++i) cb.clock(true, mk(10 + i, 1), false);
+  for (int i = 0; i < int(CmdBufDepth) - 1; ++i) cb.clock(true, mk(10 + i, 1), false);
   CHECK_FALSE(cb.ready());
   cb.clock(false, {}, true);
   CHECK(cb.ready());
@@ -176,8 +176,8 @@ TEST_CASE("a context switch that would overflow the PTBQ falls back to draining"
   PreemptCtrl pc;
   pc.reset(2);
   CHECK(pc.switch_ok(PreemptMode::kSwitch, smst, 0, 0));
-  CHECK(pc.switch_ok(PreemptMode::kSwitch, smst, 0, kPtbqDepth - 1));
-  CHECK_FALSE(pc.switch_ok(PreemptMode::kSwitch, smst, 0, kPtbqDepth));
+  CHECK(pc.switch_ok(PreemptMode::kSwitch, smst, 0, PtbqDepth - 1));
+  CHECK_FALSE(pc.switch_ok(PreemptMode::kSwitch, smst, 0, PtbqDepth));
   CHECK_FALSE(pc.switch_ok(PreemptMode::kDrain, smst, 0, 0));
 }
 

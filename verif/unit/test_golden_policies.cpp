@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "golden_harness.hpp"
+#include "sched/golden/gs_policy_even.hpp"
 
 using namespace gs;
 using namespace gs::golden;
@@ -47,7 +48,7 @@ TEST_CASE("even splits one SM between two kernels and reports the quotas", "[gol
   h.launches.push_back(launch_cmd(0, 100, 256, 256 * 20, 0));
   h.launches.push_back(launch_cmd(1, 100, 128, 128 * 32, 12 * 1024));
   h.run(200);
-  const auto& q = h.g.even().quota();
+  const auto& q = h.g.quota_table().quota();
   CHECK(q[0] == 3);
   CHECK(q[1] == 2);
   CHECK(h.g.smst().resident(0, 0) == 3);

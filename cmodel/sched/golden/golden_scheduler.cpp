@@ -1,9 +1,13 @@
 // gsched: GoldenScheduler implementation (see golden_scheduler.hpp). The body of step() is
 // gs_top.sv line by line: combinational signals from registered state first, then every
 // block's clock() in an order in which no block reads another's already-updated state.
+// The policy is a PolicyTwin from the generated registry (gs_policy_twins.hpp), composed
+// through the policy contract exactly as gs_top composes gs_policies: no policy is named here.
 #include "sched/golden/golden_scheduler.hpp"
 
 #include <sstream>
+
+#include "gs_policy_twins.hpp"
 
 #include "common/error.hpp"
 #include "config/gpu_config.hpp"
@@ -13,8 +17,6 @@ namespace gs {
 using namespace golden;
 
 namespace {
-
-constexpr const char* kPolicyNames[] = {"left-over", "even", "spatial", "npq", "ppq-excl", "ppq-shared", "dss"};
 
 enum : uint8_t { kCtaNever = 0, kCtaRunning = 1, kCtaSaved = 2, kCtaDone = 3 };
 
@@ -30,19 +32,30 @@ void require_width(const std::string& where, const char* field, uint32_t value, 
 }  // namespace
 
 Policy parse_policy(const std::string& name) {
-  if (name == "ppq") return Policy::kPpqExcl;  // Tanasic's main PPQ scheme (Fig. 6a)
-  for (uint8_t i = 0; i < std::size(kPolicyNames); ++i)
-    if (name == kPolicyNames[i]) return static_cast<Policy>(i);
   std::string known;
-  for (const char* n : kPolicyNames) known += (known.empty() ? "" : ", ") + std::string(n);
-  throw InputError("--policy", "policy", "unknown policy '" + name + "' (known: " + known + ", ppq = ppq-excl)");
+  for (uint8_t i = 0; i < std::size(spec::kPolicies); ++i) {
+    const spec::PolicyInfo& p = spec::kPolicies[i];
+    if (name == p.name) return static_cast<Policy>(i);
+    std::istringstream aliases(p.aliases);
+    for (std::string a; std::getline(aliases, a, ',');)
+      if (name == a) return static_cast<Policy>(i);
+    known += (known.empty() ? "" : ", ") + std::string(p.name);
+    if (*p.aliases) known += " (alias " + std::string(p.aliases) + ")";
+  }
+  throw InputError("--policy", "policy", "unknown policy '" + name + "' (known: " + known + ")");
 }
 
-std::vector<std::string> golden_policy_names() { return {std::begin(kPolicyNames), std::end(kPolicyNames)}; }
+std::vector<std::string> golden_policy_names() {
+  std::vector<std::string> names;
+  for (const auto& p : spec::kPolicies) names.emplace_back(p.name);
+  return names;
+}
+
+std::string policy_name(Policy p) { return spec::kPolicies[uint8_t(p)].name; }
 
 GoldenScheduler::GoldenScheduler(const SchedOptions& opt) : opt_(opt), policy_(parse_policy(opt.policy)) {}
 
-std::string GoldenScheduler::name() const { return "golden/" + std::string(kPolicyNames[uint8_t(policy_)]); }
+std::string GoldenScheduler::name() const { return "golden/" + policy_name(policy_); }
 
 void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
   opt_ = opt;
@@ -58,26 +71,25 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
     throw InputError(where, "max_active_kernels", "must be 1.." + std::to_string(kGoldenMaxSlots));
   if (contexts_ == 0 || contexts_ > kGoldenMaxContexts)
     throw InputError(where, "max_contexts", "must be 1.." + std::to_string(kGoldenMaxContexts));
-  if (opt.cta_limit > kMaxCtasPerSm)
+  if (opt.cta_limit > MaxCtasPerSm)
     throw InputError("scheduler options: cta_limit " + std::to_string(opt.cta_limit) + " exceeds MaxCtasPerSm=" +
-                     std::to_string(kMaxCtasPerSm));
+                     std::to_string(MaxCtasPerSm));
   caps_.assign(num_sms_, SmCaps{});
   for (uint32_t s = 0; s < num_sms_; ++s) {
     const SmTypeConfig& t = cfg.sm(s);
     const std::string sw = where + " SM " + std::to_string(s) + " (" + t.name + ")";
-    require_width(sw, "max_threads", t.max_threads, kThreadW);
-    require_width(sw, "max_warps", t.max_warps, kWarpW);
-    require_width(sw, "registers", t.registers, kRegW);
-    require_width(sw, "shared_mem_bytes", t.shared_mem_bytes, kShmemW);
-    if (t.max_ctas > kMaxCtasPerSm)
+    require_width(sw, "max_threads", t.max_threads, ThreadW);
+    require_width(sw, "max_warps", t.max_warps, WarpW);
+    require_width(sw, "registers", t.registers, RegW);
+    require_width(sw, "shared_mem_bytes", t.shared_mem_bytes, ShmemW);
+    if (t.max_ctas > MaxCtasPerSm)
       throw InputError(sw + ": max_ctas " + std::to_string(t.max_ctas) + " exceeds MaxCtasPerSm=" +
-                       std::to_string(kMaxCtasPerSm));
+                       std::to_string(MaxCtasPerSm));
     caps_[s] = SmCaps{t.max_threads, t.max_warps, t.registers, t.shared_mem_bytes, t.max_ctas};
   }
-  cta_limit_quota_.assign(num_sms_ * slots_, opt.cta_limit);
-  key_.assign(slots_, OrderKey{});
   cycle_ = 0;
-  driver_quiet_ = false;
+  tables_quiet_ = false;
+  driver_idle_ = false;
 
   cmd_.reset(contexts_);
   aq_.reset(slots_);
@@ -86,10 +98,12 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
   ptbq_.reset(slots_);
   driver_.reset();
   preempt_.reset(num_sms_);
-  even_.reset(num_sms_, slots_);
-  spatial_.reset();
-  ppq_.reset();
-  dss_.reset(slots_);
+  quota_.reset(num_sms_, slots_);
+  pol_cfg_ = PolicyCfg{policy_, num_sms_, slots_, opt.cta_limit, &caps_};
+  policy_twin_ = make_policy_twin(policy_);
+  policy_twin_->reset(pol_cfg_);
+  pol_out_.size(num_sms_, slots_);
+  pol_last_.size(num_sms_, slots_);
   cta_state_.assign(slots_, {});
   slot_kernel_.assign(slots_, kNoKernel);
 }
@@ -99,11 +113,11 @@ Launch GoldenScheduler::to_launch(const LaunchCmd& l) const {
   if (l.context >= contexts_)
     throw InputError(where + ": context " + std::to_string(l.context) + " >= max_contexts " + std::to_string(contexts_));
   if (l.grid == 0) throw InputError(where + ": empty grid");
-  require_width(where, "grid", l.grid, kCtaIdW);
-  require_width(where, "threads per CTA", l.threads, kThreadW);
-  require_width(where, "warps per CTA", l.warps, kWarpW);
-  require_width(where, "registers per CTA", l.regs, kRegW);
-  require_width(where, "shared memory per CTA", l.shmem, kShmemW);
+  require_width(where, "grid", l.grid, CtaIdW);
+  require_width(where, "threads per CTA", l.threads, ThreadW);
+  require_width(where, "warps per CTA", l.warps, WarpW);
+  require_width(where, "registers per CTA", l.regs, RegW);
+  require_width(where, "shared memory per CTA", l.shmem, ShmemW);
   Launch r;
   r.kernel = l.kernel;
   r.ctx = l.context;
@@ -121,7 +135,7 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   SchedOutputs out;
   out.dispatch = driver_.dispatch();
   out.preempt = preempt_.preempt();
-  out.quota = even_.report();
+  out.quota = quota_.report();
 
   // ------------------------------------------------------------ command path
   const bool push = in.launch.valid;
@@ -160,41 +174,39 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
     if (e.valid && (e.next_cta != e.grid || ptbq_.count(k) != 0)) pending |= 1u << k;
   }
 
-  // ------------------------------------------------------------ policies (muxed as in gs_top)
-  const bool en_even = policy_ == Policy::kEven;
-  const bool en_spatial = policy_ == Policy::kSpatial;
-  const bool en_ppq = policy_ == Policy::kPpqExcl || policy_ == Policy::kPpqShared;
-  const bool en_dss = policy_ == Policy::kDss;
-  const bool prio_order = en_ppq || policy_ == Policy::kNpq;
-  if (prio_order) priority_keys(aq_, ksrt_, key_);
-  else fifo_keys(aq_, key_);
-
-  const PolicyPpq::Top top = PolicyPpq::top(pending, ksrt_, aq_);
-  PreemptReq req;
-  OwnerWr owner_wr;
-  PolicyDss::Out dss_out;
-  if (en_ppq) req = ppq_.request(true, top, ksrt_, smst_);
-  if (en_dss) {
-    dss_out = dss_.comb(true, pending, ksrt_, aq_, smst_);
-    req = dss_out.req;
-    owner_wr = dss_out.owner_wr;
-  }
-  if (en_spatial) owner_wr = spatial_.owner_wr(true, pending, aq_);
+  // ------------------------------------------------------------ the policy (gs_policies)
+  const PolicyView view{&ksrt_, &smst_, &ptbq_, &aq_, pending};
+  PolicyEvent pev;
+  pev.ev_valid = ev_valid;
+  pev.ev_type = ev.type;
+  pev.ev_sm = ev.sm;
+  pev.ev_slot = lk.slot;
+  pev.alloc_valid = alloc.valid;
+  pev.alloc_slot = alloc.slot;
+  pev.slot_free = free_mask;
+  pol_out_.clear();
+  policy_twin_->comb(pol_cfg_, view, pev, pol_out_);
+  const PolicyOut& pol = pol_out_;
 
   DriverPolicy dp;
-  dp.owner_strict = en_spatial || en_dss;
-  dp.allow = policy_ == Policy::kPpqExcl ? PolicyPpq::allow(true, top, ksrt_) : ~0u;
-  dp.quota_en = en_even || (policy_ == Policy::kLeftOver && opt_.cta_limit != 0);
-  dp.quota = en_even ? &even_.quota() : &cta_limit_quota_;
-  dp.key = &key_;
-  // Speed only: when the last cycle issued nothing and changed none of the driver's inputs,
-  // this cycle issues nothing either (identical result, no scan).
-  const SmDriver::Issue issue = driver_quiet_ ? SmDriver::Issue{} : driver_.issue(caps_, smst_, ksrt_, ptbq_, dp);
+  dp.elig = &pol.elig;
+  dp.quota_en = pol.quota_en;
+  dp.quota = &quota_.quota();
+  dp.cta_limit = opt_.cta_limit;
+  dp.key = &pol.key;
+  // Speed only: the SM driver is a function of the tables and the policy's key/elig/quota_en.
+  // When the last cycle issued nothing, the last clock edge wrote no table and those outputs
+  // are unchanged, this cycle issues nothing either (identical result, no scan).
+  const bool driver_quiet = tables_quiet_ && driver_idle_ && pol.quota_en == pol_last_.quota_en &&
+                            pol.key == pol_last_.key && pol.elig == pol_last_.elig;
+  const SmDriver::Issue issue = driver_quiet ? SmDriver::Issue{} : driver_.issue(caps_, smst_, ksrt_, ptbq_, dp);
 
+  const PreemptReq& req = pol.req;
+  const OwnerWr& owner_wr = pol.owner_wr;
   const bool accepted = PreemptCtrl::accept(req, smst_);
-  const TokenUpd tok = en_dss ? PolicyDss::tokens(dss_out, accepted) : TokenUpd{};
+  // a token update that goes with a preemption request moves only if the request is accepted
+  const TokenUpd tok = (req.valid && !accepted) ? TokenUpd{} : pol.tok;
   const uint32_t ptbq_max = ptbq_.max_count();
-  const bool dss_trigger = ev_valid || alloc.valid || free_mask != 0;
 
   // ------------------------------------------------------------ invariant checks of this cycle
   if (issue.valid) track_issue(issue.slot, issue.cta, issue.resume);
@@ -205,23 +217,21 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
                            std::to_string(ev.kernel) + " but holds none of that kernel");
     track_event(ev, lk.slot);
   }
-  if (ev_done && !smst_.entry(ev.sm).reserved())
+  if (ev_done && !reserved(smst_.entry(ev.sm)))
     throw InvariantError("cycle " + std::to_string(in.cycle) + ": kPreemptDone from SM " + std::to_string(ev.sm) +
                          " which was not being preempted");
-  if (ev_saved && ptbq_.count(lk.slot) >= kPtbqDepth)
+  if (ev_saved && ptbq_.count(lk.slot) >= PtbqDepth)
     throw InvariantError("cycle " + std::to_string(in.cycle) + ": PTBQ of kernel " + std::to_string(ev.kernel) +
                          " overflows");
   if (free_mask != 0) track_free(lk.slot);
 
-  const bool even_active = en_even && (even_.scan.q.busy || pending != even_.scan.q.done);
-  driver_quiet_ = !issue.valid && !ev_valid && !alloc.valid && !accepted && !owner_wr.valid && !tok.inc_valid &&
-                  !tok.dec_valid && !even_active;
+  tables_quiet_ = !issue.valid && !ev_valid && !alloc.valid && !accepted && !owner_wr.valid && !tok.inc_valid &&
+                  !tok.dec_valid && !pol.quota_wr.valid;
+  driver_idle_ = !issue.valid;
 
   // ------------------------------------------------------------ clock edge
-  even_.clock(en_even, pending, num_sms_, caps_, ksrt_, free_mask);
-  spatial_.clock(en_spatial, pending, num_sms_);
-  ppq_.clock(en_ppq, top, req, accepted, num_sms_);
-  dss_.clock(en_dss, dss_trigger, dss_out, pending, smst_, num_sms_);
+  policy_twin_->clock(pol_cfg_, view, pev, pol, accepted);
+  quota_.clock(pol.quota_wr, free_mask, ksrt_);
   driver_.clock(issue, ksrt_, num_sms_);
   preempt_.clock(opt_.preempt, req, accepted, smst_, ksrt_, ptbq_max, ev_done, ev.sm);
   ptbq_.clock(ev_saved, lk.slot, ev.cta, issue.valid && issue.resume, issue.slot);
@@ -254,6 +264,7 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   aq_.clock(ksrt_valid, free_mask, alloc);
   cmd_.clock(push, launch, alloc.valid);
 
+  std::swap(pol_last_, pol_out_);   // keep this cycle's out_o; no allocation (sizes kept)
   out.launch_ready = cmd_.ready();
   cycle_ = in.cycle + 1;
   return out;
@@ -304,7 +315,7 @@ void GoldenScheduler::track_free(uint32_t slot) {
 
 std::string GoldenScheduler::dump_state() const {
   std::ostringstream os;
-  os << "golden scheduler, policy " << kPolicyNames[uint8_t(policy_)] << ", cycle " << cycle_ << "\n";
+  os << "golden scheduler, policy " << policy_name(policy_) << ", cycle " << cycle_ << "\n";
   for (uint32_t k = 0; k < slots_; ++k) {
     const KsrtEntry& e = ksrt_.entry(k);
     if (!e.valid) continue;

@@ -19,23 +19,23 @@
 #include "sched/golden/gs_active_queue.hpp"
 #include "sched/golden/gs_cmd_buffers.hpp"
 #include "sched/golden/gs_ksrt.hpp"
-#include "sched/golden/gs_policy_dss.hpp"
-#include "sched/golden/gs_policy_even.hpp"
-#include "sched/golden/gs_policy_order.hpp"
-#include "sched/golden/gs_policy_ppq.hpp"
-#include "sched/golden/gs_policy_spatial.hpp"
+#include "sched/golden/gs_policy.hpp"
 #include "sched/golden/gs_preempt_ctrl.hpp"
 #include "sched/golden/gs_ptbq.hpp"
+#include "sched/golden/gs_quota_table.hpp"
 #include "sched/golden/gs_sm_driver.hpp"
 #include "sched/golden/gs_smst.hpp"
 #include "sched/scheduler_port.hpp"
 
 namespace gs {
 
-/// Policy name (gsim --policy) -> gs_pkg::policy_e. Throws InputError for an unknown name.
+/// Policy name or alias (gsim --policy) -> gs_pkg::policy_e, from the registry in
+/// rtl/spec/gs_spec.toml (gs::spec::kPolicies). Throws InputError for an unknown name.
 golden::Policy parse_policy(const std::string& name);
 /// Canonical policy names, in gs_pkg::policy_e order.
 std::vector<std::string> golden_policy_names();
+/// The canonical name of a policy.
+std::string policy_name(golden::Policy p);
 
 class GoldenScheduler final : public SchedulerPort {
  public:
@@ -50,8 +50,9 @@ class GoldenScheduler final : public SchedulerPort {
   const golden::Smst& smst() const { return smst_; }
   const golden::Ptbq& ptbq() const { return ptbq_; }
   const golden::ActiveQueue& active_queue() const { return aq_; }
-  const golden::PolicyEven& even() const { return even_; }
-  const golden::PolicyDss& dss() const { return dss_; }
+  const golden::QuotaTable& quota_table() const { return quota_; }
+  /// The selected policy's twin (golden/<module>.hpp), e.g. for `gsim unit`.
+  const golden::PolicyTwin& policy_twin() const { return *policy_twin_; }
   golden::Policy policy() const { return policy_; }
   uint64_t cycle() const { return cycle_; }
 
@@ -66,10 +67,9 @@ class GoldenScheduler final : public SchedulerPort {
   golden::Policy policy_ = golden::Policy::kLeftOver;
   uint32_t num_sms_ = 0, slots_ = 0, contexts_ = 0;
   std::vector<golden::SmCaps> caps_;
-  std::vector<uint32_t> cta_limit_quota_;   // left-over cta_limit table
-  std::vector<golden::OrderKey> key_;
   uint64_t cycle_ = 0;
-  bool driver_quiet_ = false;  // speed only: nothing the SM driver reads changed (see step())
+  bool tables_quiet_ = false;  // speed only: the last clock edge wrote no table (see step())
+  bool driver_idle_ = false;   // speed only: the last cycle's SM driver issued nothing
 
   golden::CmdBuffers cmd_;
   golden::ActiveQueue aq_;
@@ -78,10 +78,10 @@ class GoldenScheduler final : public SchedulerPort {
   golden::Ptbq ptbq_;
   golden::SmDriver driver_;
   golden::PreemptCtrl preempt_;
-  golden::PolicyEven even_;
-  golden::PolicySpatial spatial_;
-  golden::PolicyPpq ppq_;
-  golden::PolicyDss dss_;
+  golden::QuotaTable quota_;
+  std::unique_ptr<golden::PolicyTwin> policy_twin_;   // the selected policy (gs_policies)
+  golden::PolicyCfg pol_cfg_;
+  golden::PolicyOut pol_out_, pol_last_;             // this cycle's and the last cycle's out_o
 
   // exactly-once tracker, per KSRT slot: state of every CTA id (0 never issued, 1 running,
   // 2 saved, 3 finished) -- sized at admission, never per cycle

@@ -1,6 +1,6 @@
 // gsched golden twin of rtl/framework/gs_cmd_buffers.sv (Command Buffers, Tanasic Sec. 3.3).
 //
-// One FIFO of launches per context (kCmdBufDepth each) and an arrival-order FIFO of context
+// One FIFO of launches per context (CmdBufDepth each) and an arrival-order FIFO of context
 // ids; head() is the globally oldest launch. ready() depends on registered state only.
 // clock(): pop first (the Active Queue took the head), then push, as the RTL's next state.
 #pragma once
@@ -13,7 +13,7 @@ namespace gs::golden {
 class CmdBuffers {
  public:
   struct Regs {
-    std::vector<std::array<Launch, kCmdBufDepth>> fifo;  // fifo_q
+    std::vector<std::array<Launch, CmdBufDepth>> fifo;  // fifo_q
     std::vector<uint32_t> rd, cnt;                         // rd_q, cnt_q
     std::vector<uint32_t> order;                           // order_q
     uint32_t ord_rd = 0, ord_wr = 0, ord_cnt = 0;          // ord_rd_q, ord_wr_q, ord_cnt_q
@@ -24,7 +24,7 @@ class CmdBuffers {
     q.fifo.assign(contexts, {});
     q.rd.assign(contexts, 0);
     q.cnt.assign(contexts, 0);
-    q.order.assign(contexts * kCmdBufDepth, 0);
+    q.order.assign(contexts * CmdBufDepth, 0);
   }
 
   bool head_valid() const { return q.ord_cnt != 0; }
@@ -35,7 +35,7 @@ class CmdBuffers {
   /// ready_o: every context FIFO has a free entry.
   bool ready() const {
     for (uint32_t c : q.cnt)
-      if (c == kCmdBufDepth) return false;
+      if (c == CmdBufDepth) return false;
     return true;
   }
 
@@ -44,13 +44,13 @@ class CmdBuffers {
     const bool pop = pop_req && head_valid();
     if (pop) {
       const uint32_t c = q.order[q.ord_rd];
-      q.rd[c] = (q.rd[c] + 1) % kCmdBufDepth;
+      q.rd[c] = (q.rd[c] + 1) % CmdBufDepth;
       --q.cnt[c];
       q.ord_rd = (q.ord_rd + 1) % order_depth;
     }
     if (push) {
       const uint32_t c = launch.ctx;
-      q.fifo[c][(q.rd[c] + q.cnt[c]) % kCmdBufDepth] = launch;
+      q.fifo[c][(q.rd[c] + q.cnt[c]) % CmdBufDepth] = launch;
       ++q.cnt[c];
       q.order[q.ord_wr] = c;
       q.ord_wr = (q.ord_wr + 1) % order_depth;

@@ -3,7 +3,7 @@
 // Per slot: kernel id, context, priority, DSS tokens, per-CTA resources, grid, next fresh CTA
 // id, CTAs done. clock() applies, per slot and in the RTL's order: issue (next_cta + 1),
 // done (+1; the slot frees when done reaches grid), token +1/-1, admission (overrides).
-// CTA counters are kCtaIdW bits wide and tokens kTokenW-bit two's complement, as in the RTL.
+// CTA counters are CtaIdW bits wide and tokens TokenW-bit two's complement, as in the RTL.
 #pragma once
 #include <vector>
 
@@ -44,18 +44,18 @@ class Ksrt {
   uint32_t free_mask(bool done_valid, uint32_t done_slot) const {
     if (!done_valid) return 0;
     const KsrtEntry& e = q.tbl[done_slot];
-    return ((e.done + 1) & width_mask(kCtaIdW)) == e.grid ? (1u << done_slot) : 0u;
+    return ((e.done + 1) & width_mask(CtaIdW)) == e.grid ? (1u << done_slot) : 0u;
   }
 
   void clock(bool alloc_valid, uint32_t alloc_slot, const Launch& launch, bool issue_valid, uint32_t issue_slot,
              bool done_valid, uint32_t done_slot, const TokenUpd& tok) {
     if (issue_valid) {
       KsrtEntry& e = q.tbl[issue_slot];
-      e.next_cta = (e.next_cta + 1) & width_mask(kCtaIdW);
+      e.next_cta = (e.next_cta + 1) & width_mask(CtaIdW);
     }
     if (done_valid) {
       KsrtEntry& e = q.tbl[done_slot];
-      e.done = (e.done + 1) & width_mask(kCtaIdW);
+      e.done = (e.done + 1) & width_mask(CtaIdW);
       if (e.done == e.grid) e.valid = false;
     }
     if (tok.inc_valid) q.tbl[tok.inc].tokens = static_cast<int16_t>(static_cast<uint16_t>(q.tbl[tok.inc].tokens) + 1u);

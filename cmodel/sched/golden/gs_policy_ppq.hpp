@@ -8,11 +8,12 @@
 
 #include "sched/golden/gs_active_queue.hpp"
 #include "sched/golden/gs_ksrt.hpp"
+#include "sched/golden/gs_policy.hpp"
 #include "sched/golden/gs_smst.hpp"
 
 namespace gs::golden {
 
-class PolicyPpq {
+class PolicyPpq final : public PolicyTwin {
  public:
   struct Regs {
     bool busy = false;        // busy_q
@@ -27,7 +28,21 @@ class PolicyPpq {
     uint32_t prio = 0, slot = 0;
   };
 
-  void reset() { q = Regs{}; }
+  void reset(const PolicyCfg&) override { q = Regs{}; }
+
+  // Policy contract: priority order; exclusive mode lets only the top priority issue while
+  // it has work (elig per SM = allow); the scan's preemption request.
+  void comb(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent&, PolicyOut& out) const override {
+    const Top t = top(v.pending, *v.ksrt, *v.aq);
+    order_keys(true, v, out.key);
+    const uint32_t a = allow(cfg.policy == Policy::kPpqExcl, t, *v.ksrt);
+    for (auto& e : out.elig) e = a;
+    out.req = request(true, t, *v.ksrt, *v.smst);
+  }
+  void clock(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent&, const PolicyOut& out,
+             bool accepted) override {
+    clock(true, top(v.pending, *v.ksrt, *v.aq), out.req, accepted, cfg.num_sms);
+  }
 
   static Top top(uint32_t pending, const Ksrt& ksrt, const ActiveQueue& aq) {
     Top t;
@@ -70,9 +85,9 @@ class PolicyPpq {
         has_high = true;
       }
     }
-    if (!has_low || m.reserved()) return r;
+    if (!has_low || reserved(m)) return r;
     r.valid = true;
-    r.sm = q.s;
+    r.sm = static_cast<SmId>(q.s);
     r.victim_all = !has_high;
     r.victim = low_slot;
     r.next_valid = true;

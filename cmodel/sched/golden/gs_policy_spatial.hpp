@@ -6,20 +6,29 @@
 #pragma once
 #include <vector>
 
-#include "sched/golden/gs_active_queue.hpp"
+#include "sched/golden/gs_policy.hpp"
 #include "sched/golden/gs_repartition_scan.hpp"
 
 namespace gs::golden {
 
-class PolicySpatial {
+class PolicySpatial final : public PolicyTwin {
  public:
   struct Regs {
     uint32_t pos = 0;   // pos_q: the next SM's owner, by number among the target kernels
   };
 
-  void reset() {
+  void reset(const PolicyCfg&) override {
     q = Regs{};
     scan.reset(1);
+  }
+
+  void comb(const PolicyCfg&, const PolicyView& v, const PolicyEvent&, PolicyOut& out) const override {
+    order_keys(false, v, out.key);
+    owner_elig(v, out.elig);
+    out.owner_wr = owner_wr(true, v.pending, *v.aq);
+  }
+  void clock(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent&, const PolicyOut&, bool) override {
+    clock(true, v.pending, cfg.num_sms);
   }
 
   /// owner_wr_o (combinational from registers; written on each scan step).
@@ -27,7 +36,7 @@ class PolicySpatial {
     OwnerWr w;
     if (!scan.steps(en, pending)) return w;
     w.valid = true;
-    w.sm = scan.q.s;
+    w.sm = static_cast<SmId>(scan.q.s);
     const uint32_t target = scan.q.target;
     const uint32_t slots = static_cast<uint32_t>(aq.q.rank.size());
     for (uint32_t k = 0; k < slots; ++k) {

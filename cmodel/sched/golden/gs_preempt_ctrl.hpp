@@ -29,10 +29,10 @@ class PreemptCtrl {
   const PreemptCmd& preempt() const { return q.preempt; }
 
   static bool accept(const PreemptReq& req, const Smst& smst) {
-    return req.valid && !smst.entry(req.sm).reserved();
+    return req.valid && !reserved(smst.entry(req.sm));
   }
   bool switch_ok(PreemptMode cfg_mode, const Smst& smst, uint32_t sm, uint32_t ptbq_max) const {
-    return cfg_mode == PreemptMode::kSwitch && ptbq_max + q.credit + smst.entry(sm).ctas <= kPtbqDepth;
+    return cfg_mode == PreemptMode::kSwitch && ptbq_max + q.credit + smst.entry(sm).ctas <= PtbqDepth;
   }
 
   void clock(PreemptMode cfg_mode, const PreemptReq& req, bool accepted, const Smst& smst, const Ksrt& ksrt,

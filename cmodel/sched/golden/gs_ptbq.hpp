@@ -1,6 +1,6 @@
 // gsched golden twin of rtl/framework/gs_ptbq.sv (Preempted Thread Block Queues).
 //
-// One FIFO of kPtbqDepth preempted CTA ids per KSRT slot; one push (kCtaSaved) and one pop
+// One FIFO of PtbqDepth preempted CTA ids per KSRT slot; one push (kCtaSaved) and one pop
 // (the SM driver resumes the head) per cycle. count()/head() are registered state.
 #pragma once
 #include <vector>
@@ -12,7 +12,7 @@ namespace gs::golden {
 class Ptbq {
  public:
   struct Regs {
-    std::vector<std::array<uint32_t, kPtbqDepth>> mem;  // mem_q
+    std::vector<std::array<uint32_t, PtbqDepth>> mem;  // mem_q
     std::vector<uint32_t> rd, cnt;                        // rd_q, cnt_q
   };
 
@@ -31,11 +31,11 @@ class Ptbq {
 
   void clock(bool push, uint32_t push_slot, uint32_t push_cta, bool pop, uint32_t pop_slot) {
     if (push) {
-      q.mem[push_slot][(q.rd[push_slot] + q.cnt[push_slot]) % kPtbqDepth] = push_cta;
+      q.mem[push_slot][(q.rd[push_slot] + q.cnt[push_slot]) % PtbqDepth] = push_cta;
       ++q.cnt[push_slot];
     }
     if (pop) {
-      q.rd[pop_slot] = (q.rd[pop_slot] + 1) % kPtbqDepth;
+      q.rd[pop_slot] = (q.rd[pop_slot] + 1) % PtbqDepth;
       --q.cnt[pop_slot];
     }
   }

@@ -1,9 +1,9 @@
 // gsched golden twin of rtl/framework/gs_sm_driver.sv (SM driver, Tanasic Sec. 3.2-3.3).
 //
 // issue(): at most one (SM, kernel) pair per cycle from registered state: SMs round-robin
-// from rr, per SM the kernel with the lowest key among those with work, allowed by the
-// policy, owning the SM when owner_strict, under quota when quota_en, whose CTA fits every
-// free resource; not on reserved SMs. PTBQ head before fresh CTAs. clock() loads the
+// from rr, per SM the kernel with the lowest key among those with work, eligible on the SM
+// (the policy's elig), under quota when quota_en and under the CTA limit when set, whose CTA
+// fits every free resource; not on reserved SMs. PTBQ head before fresh CTAs. clock() loads the
 // dispatch record (the port output of the next cycle) and the rr pointer.
 #pragma once
 #include <vector>
@@ -15,13 +15,14 @@
 
 namespace gs::golden {
 
-/// The policy's view handed to the SM driver (gs_top's muxed policy outputs).
+/// What the SM driver reads besides the tables: the selected policy's outputs (gs_top's
+/// policy_out_t), the quota table and the configured CTA limit.
 struct DriverPolicy {
-  bool owner_strict = false;
-  uint32_t allow = ~0u;
-  bool quota_en = false;
-  const std::vector<uint32_t>* quota = nullptr;  // [sm * slots + slot]
-  const std::vector<OrderKey>* key = nullptr;    // per slot
+  const std::vector<uint32_t>* elig = nullptr;   // elig_i: per SM, bit k = slot k may issue
+  bool quota_en = false;                         // quota_en_i
+  const std::vector<uint32_t>* quota = nullptr;  // quota_i [sm * slots + slot]
+  uint32_t cta_limit = 0;                        // cfg_cta_limit_i (0 = none)
+  const std::vector<OrderKey>* key = nullptr;    // key_i, per slot
 };
 
 class SmDriver {
@@ -41,12 +42,12 @@ class SmDriver {
   void reset() { q = Regs{}; }
   const DispatchCmd& dispatch() const { return q.dispatch; }
 
-  /// Kernels with CTAs to issue that the policy allows (the RTL's `work` vector).
-  static uint32_t work_mask(const Ksrt& ksrt, const Ptbq& ptbq, uint32_t allow) {
+  /// Kernels with CTAs to issue (the RTL's `work` vector).
+  static uint32_t work_mask(const Ksrt& ksrt, const Ptbq& ptbq) {
     uint32_t w = 0;
     for (uint32_t k = 0; k < ksrt.slots(); ++k) {
       const KsrtEntry& e = ksrt.entry(k);
-      if (e.valid && (allow >> k & 1u) && (ptbq.count(k) != 0 || e.next_cta != e.grid)) w |= 1u << k;
+      if (e.valid && (ptbq.count(k) != 0 || e.next_cta != e.grid)) w |= 1u << k;
     }
     return w;
   }
@@ -54,22 +55,24 @@ class SmDriver {
   Issue issue(const std::vector<SmCaps>& caps, const Smst& smst, const Ksrt& ksrt, const Ptbq& ptbq,
               const DriverPolicy& pol) const {
     Issue is;
-    const uint32_t work = work_mask(ksrt, ptbq, pol.allow);
+    const uint32_t work = work_mask(ksrt, ptbq);
     if (work == 0) return is;
     const uint32_t n = smst.sms();
     const uint32_t slots = ksrt.slots();
     for (uint32_t i = 0; i < n; ++i) {
       const uint32_t s = (q.rr + i) % n;
       const SmstEntry& m = smst.entry(s);
-      if (m.reserved()) continue;
+      if (reserved(m)) continue;
       const SmCaps& c = caps[s];
       bool has = false;
       uint32_t best = 0;
       OrderKey best_key;
+      const uint32_t elig = work & (*pol.elig)[s];
       for (uint32_t k = 0; k < slots; ++k) {
-        if (!(work >> k & 1u)) continue;
-        if (pol.owner_strict && !(m.owner_valid && m.owner == k)) continue;
-        if (pol.quota_en && !(smst.resident(s, k) < (*pol.quota)[s * slots + k])) continue;
+        if (!(elig >> k & 1u)) continue;
+        const uint32_t resid = smst.resident(s, k);
+        if (pol.quota_en && !(resid < (*pol.quota)[s * slots + k])) continue;
+        if (pol.cta_limit != 0 && !(resid < pol.cta_limit)) continue;
         const KsrtEntry& e = ksrt.entry(k);
         const bool fits = m.threads + e.threads <= c.threads && m.warps + e.warps <= c.warps &&
                           m.regs + e.regs <= c.regs && m.shmem + e.shmem <= c.shmem && m.ctas < c.ctas;

@@ -46,23 +46,23 @@ class Smst {
   void clock(const Writes& w) {
     if (w.alloc_valid) {
       SmstEntry& e = q.tbl[w.alloc_sm];
-      e.threads = (e.threads + w.alloc_res.threads) & width_mask(kThreadW);
-      e.warps = (e.warps + w.alloc_res.warps) & width_mask(kWarpW);
-      e.regs = (e.regs + w.alloc_res.regs) & width_mask(kRegW);
-      e.shmem = (e.shmem + w.alloc_res.shmem) & width_mask(kShmemW);
-      e.ctas = (e.ctas + 1) & width_mask(kCtaCntW);
+      e.threads = (e.threads + w.alloc_res.threads) & width_mask(ThreadW);
+      e.warps = (e.warps + w.alloc_res.warps) & width_mask(WarpW);
+      e.regs = (e.regs + w.alloc_res.regs) & width_mask(RegW);
+      e.shmem = (e.shmem + w.alloc_res.shmem) & width_mask(ShmemW);
+      e.ctas = (e.ctas + 1) & width_mask(CtaCntW);
       uint32_t& r = q.resident[w.alloc_sm * slots_ + w.alloc_slot];
-      r = (r + 1) & width_mask(kCtaCntW);
+      r = (r + 1) & width_mask(CtaCntW);
     }
     if (w.free_valid) {
       SmstEntry& e = q.tbl[w.free_sm];
-      e.threads = (e.threads - w.free_res.threads) & width_mask(kThreadW);
-      e.warps = (e.warps - w.free_res.warps) & width_mask(kWarpW);
-      e.regs = (e.regs - w.free_res.regs) & width_mask(kRegW);
-      e.shmem = (e.shmem - w.free_res.shmem) & width_mask(kShmemW);
-      e.ctas = (e.ctas - 1) & width_mask(kCtaCntW);
+      e.threads = (e.threads - w.free_res.threads) & width_mask(ThreadW);
+      e.warps = (e.warps - w.free_res.warps) & width_mask(WarpW);
+      e.regs = (e.regs - w.free_res.regs) & width_mask(RegW);
+      e.shmem = (e.shmem - w.free_res.shmem) & width_mask(ShmemW);
+      e.ctas = (e.ctas - 1) & width_mask(CtaCntW);
       uint32_t& r = q.resident[w.free_sm * slots_ + w.free_slot];
-      r = (r - 1) & width_mask(kCtaCntW);
+      r = (r - 1) & width_mask(CtaCntW);
     }
     // reservation state per touched SM: start from the registered one
     if (w.unreserve_valid) {

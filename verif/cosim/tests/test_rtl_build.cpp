@@ -93,8 +93,8 @@ TEST_CASE("gs_top port widths follow gs_pkg parameters", "[cosim][params]") {
 
 TEST_CASE("RTL enum encodings equal the C++ port enums", "[cosim][params]") {
   using gs::rtl::EnumMember;
-  const EnumMember* ev = gs::rtl::kSmEventMembers;
-  REQUIRE(std::size(gs::rtl::kSmEventMembers) == 4);
+  const EnumMember* ev = gs::rtl::kSmEventTypeMembers;
+  REQUIRE(std::size(gs::rtl::kSmEventTypeMembers) == 4);
   CHECK(ev[0].value == unsigned(gs::SmEventType::kNone));
   CHECK(ev[1].value == unsigned(gs::SmEventType::kCtaFinished));
   CHECK(ev[2].value == unsigned(gs::SmEventType::kCtaSaved));

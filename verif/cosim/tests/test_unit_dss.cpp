@@ -37,8 +37,8 @@ std::string vector_text(const std::string& name) {
 /// A valid DSS unit state (docs/rtl/dss.md): 1..MaxSms SMs, 1..MaxKernels kernels with distinct
 /// ids, tokens around zero (debt included), every SM idle, running or reserved.
 json random_state(gs::Rng& rng) {
-  const uint32_t num_sms = 1 + rng.below(gs::golden::kMaxSms);
-  const uint32_t num_kernels = 1 + rng.below(gs::golden::kMaxKernels);
+  const uint32_t num_sms = 1 + rng.below(gs::golden::MaxSms);
+  const uint32_t num_kernels = 1 + rng.below(gs::golden::MaxKernels);
   json kernels = json::array();
   std::vector<uint32_t> ids;
   while (ids.size() < num_kernels) {

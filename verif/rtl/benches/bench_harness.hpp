@@ -6,14 +6,15 @@
 //   * fatalOnError(false): a failing RTL assertion is counted, not fatal; benches check
 //     errors() so one failure fails one test case, not the whole binary.
 // Protocol per cycle: set inputs, settle() (comb outputs valid), compare, tick() (rising edge).
-// Packed-struct ports and flat tables [N*W-1:0] are read and written field by field with
-// FieldReader / pack_fields in gs_pkg's packed order: the first field is the most significant.
+// Packed-struct ports and flat tables [N*W-1:0] are read and written with put_rec / get_rec
+// (rtl_sched/rtl_bits.hpp) in gs_pkg's packed order: the first field is the most significant.
 #pragma once
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
 #include <type_traits>
 
+#include "rtl_sched/rtl_bits.hpp"
 #include "verilated.h"
 
 namespace gs::bench {
@@ -64,61 +65,8 @@ class Bench {
   uint64_t cycle_ = 0;
 };
 
-// ---- bit access on Verilator ports (integral for <= 64 bits, VlWide above) ----
-template <std::size_t N>
-inline uint64_t get_bits(const VlWide<N>& p, unsigned lsb, unsigned width) {
-  uint64_t v = 0;
-  for (unsigned b = 0; b < width; ++b) v |= uint64_t((p[(lsb + b) / 32] >> ((lsb + b) % 32)) & 1u) << b;
-  return v;
-}
-template <class T, class = std::enable_if_t<std::is_integral_v<T>>>
-inline uint64_t get_bits(T p, unsigned lsb, unsigned width) {
-  return (uint64_t(p) >> lsb) & (width >= 64 ? ~0ull : (1ull << width) - 1);
-}
-template <std::size_t N>
-inline void set_bits(VlWide<N>& p, unsigned lsb, unsigned width, uint64_t v) {
-  for (unsigned b = 0; b < width; ++b) {
-    const uint32_t m = 1u << ((lsb + b) % 32);
-    if ((v >> b) & 1u) p[(lsb + b) / 32] |= m;
-    else p[(lsb + b) / 32] &= ~m;
-  }
-}
-template <class T, class = std::enable_if_t<std::is_integral_v<T>>>
-inline void set_bits(T& p, unsigned lsb, unsigned width, uint64_t v) {
-  const uint64_t m = (width >= 64 ? ~0ull : (1ull << width) - 1) << lsb;
-  p = static_cast<T>((uint64_t(p) & ~m) | ((v << lsb) & m));
-}
-
-struct Field {
-  uint64_t value;
-  unsigned width;
-};
-
-/// Writes a packed struct whose lsb is `lsb`: fields in declaration order (first = MSBs).
-template <class Port>
-inline void pack_fields(Port& port, unsigned lsb, std::initializer_list<Field> fields) {
-  unsigned total = 0;
-  for (const auto& f : fields) total += f.width;
-  unsigned at = lsb + total;
-  for (const auto& f : fields) {
-    at -= f.width;
-    set_bits(port, at, f.width, f.value);
-  }
-}
-
-/// Reads a packed struct field by field in declaration order, starting at its MSB.
-template <class Port>
-class FieldReader {
- public:
-  FieldReader(const Port& port, unsigned lsb, unsigned struct_width) : port_(port), at_(lsb + struct_width) {}
-  uint64_t next(unsigned width) {
-    at_ -= width;
-    return get_bits(port_, at_, width);
-  }
-
- private:
-  const Port& port_;
-  unsigned at_;
-};
+// Bit access on Verilator ports and record packing: rtl_sched/rtl_bits.hpp.
+using gs::rtl::get_bits;
+using gs::rtl::set_bits;
 
 }  // namespace gs::bench

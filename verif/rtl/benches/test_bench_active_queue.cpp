@@ -16,7 +16,7 @@ struct AqBench {
   ActiveQueue gold;
   uint32_t valid = 0;  // the KSRT valid bits the bench models
   AqBench() {
-    gold.reset(kMaxKernels);
+    gold.reset(MaxKernels);
     rtl.dut().head_valid_i = 0;
     rtl.dut().ksrt_valid_i = 0;
     rtl.dut().free_i = 0;
@@ -33,9 +33,9 @@ struct AqBench {
     REQUIRE(bool(d.alloc_valid_o) == a.valid);
     REQUIRE(bool(d.pop_o) == a.valid);
     if (a.valid) REQUIRE(uint32_t(d.alloc_slot_o) == a.slot);
-    for (uint32_t k = 0; k < kMaxKernels; ++k) {
+    for (uint32_t k = 0; k < MaxKernels; ++k) {
       INFO("slot " << k);
-      REQUIRE(get_bits(d.rank_o, k * kSlotW, kSlotW) == gold.q.rank[k]);
+      REQUIRE(get_bits(d.rank_o, k * SlotW, SlotW) == gold.q.rank[k]);
     }
     rtl.tick();
     gold.clock(valid, free_mask, a);
@@ -46,7 +46,7 @@ struct AqBench {
 };
 
 uint32_t random_free(gs::Rng& r, uint32_t valid) {
-  const uint32_t k = r.below(kMaxKernels);
+  const uint32_t k = r.below(MaxKernels);
   return (valid >> k & 1u) ? 1u << k : 0u;
 }
 
@@ -54,8 +54,8 @@ uint32_t random_free(gs::Rng& r, uint32_t valid) {
 
 TEST_CASE("gs_active_queue directed: fill every slot then free from the middle", "[rtl][bench]") {
   AqBench b;
-  for (uint32_t i = 0; i < kMaxKernels + 2; ++i) b.cycle(true, 0);  // the last two find no slot
-  REQUIRE(b.valid == (1u << kMaxKernels) - 1);
+  for (uint32_t i = 0; i < MaxKernels + 2; ++i) b.cycle(true, 0);  // the last two find no slot
+  REQUIRE(b.valid == (1u << MaxKernels) - 1);
   b.cycle(false, 1u << 3);  // ranks above 3 move down
   b.cycle(true, 1u << 0);   // slot 3 reused while the oldest leaves
   for (int i = 0; i < 4; ++i) b.cycle(false, 0);

@@ -13,7 +13,7 @@ struct CmdBufBench {
   Bench<Vbench_gs_cmd_buffers> rtl{7};
   CmdBuffers gold;
   CmdBufBench() {
-    gold.reset(kMaxContexts);
+    gold.reset(MaxContexts);
     rtl.dut().push_i = 0;
     rtl.dut().pop_i = 0;
     rtl.reset();
@@ -46,9 +46,9 @@ Launch random_launch(gs::Rng& r, uint32_t ctx) {
   l.tokens = static_cast<int16_t>(r.below(65536) - 32768);
   l.threads = 1 + r.below(1024);
   l.warps = 1 + r.below(32);
-  l.regs = r.below(1u << kRegW);
-  l.shmem = r.below(1u << kShmemW);
-  l.grid = 1 + r.below((1u << kCtaIdW) - 1);
+  l.regs = r.below(1u << RegW);
+  l.shmem = r.below(1u << ShmemW);
+  l.grid = 1 + r.below((1u << CtaIdW) - 1);
   return l;
 }
 
@@ -58,11 +58,11 @@ TEST_CASE("gs_cmd_buffers directed: one context fills and order is global arriva
   CmdBufBench b;
   gs::Rng r(1);
   // Fill context 2 to its depth: ready drops when any FIFO is full.
-  for (uint32_t i = 0; i < kCmdBufDepth; ++i) b.cycle(true, random_launch(r, 2), false);
+  for (uint32_t i = 0; i < CmdBufDepth; ++i) b.cycle(true, random_launch(r, 2), false);
   REQUIRE_FALSE(b.gold.ready());
   b.cycle(false, {}, false);
   // Drain it while pushing into other contexts in between: heads come out oldest first.
-  for (uint32_t i = 0; i < 3 * kCmdBufDepth; ++i) b.cycle(b.gold.ready(), random_launch(r, i % 3), true);
+  for (uint32_t i = 0; i < 3 * CmdBufDepth; ++i) b.cycle(b.gold.ready(), random_launch(r, i % 3), true);
   for (int i = 0; i < 16; ++i) b.cycle(false, {}, true);  // pops of an empty buffer are ignored
   REQUIRE_FALSE(b.gold.head_valid());
 }
@@ -72,6 +72,6 @@ TEST_CASE("gs_cmd_buffers random pushes and pops", "[rtl][bench]") {
   gs::Rng r(12345);
   for (int i = 0; i < 20000; ++i) {
     const bool push = b.gold.ready() && r.chance_permille(550);
-    b.cycle(push, random_launch(r, r.below(kMaxContexts)), r.chance_permille(450));
+    b.cycle(push, random_launch(r, r.below(MaxContexts)), r.chance_permille(450));
   }
 }

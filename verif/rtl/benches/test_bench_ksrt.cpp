@@ -27,7 +27,7 @@ struct KsrtBench {
   Bench<Vbench_gs_ksrt> rtl{21};
   Ksrt gold;
   KsrtBench() {
-    gold.reset(kMaxKernels);
+    gold.reset(MaxKernels);
     auto& d = rtl.dut();
     d.alloc_valid_i = d.issue_valid_i = d.done_valid_i = 0;
     d.tok_i = 0;
@@ -42,14 +42,13 @@ struct KsrtBench {
     d.issue_slot_i = in.issue_slot;
     d.done_valid_i = in.done;
     d.done_slot_i = in.done_slot;
-    d.tok_i = 0;
-    pack_fields(d.tok_i, 0, {{in.tok.inc_valid, 1}, {in.tok.inc, kSlotW}, {in.tok.dec_valid, 1}, {in.tok.dec, kSlotW}});
+    put_rec(d.tok_i, in.tok);
     d.lookup_kernel_i = kernel_bits(in.lookup);
     rtl.settle();
     INFO("cycle " << rtl.cycle());
     REQUIRE(uint32_t(d.valid_o) == gold.valid_mask());
-    for (uint32_t k = 0; k < kMaxKernels; ++k) {
-      const KsrtEntry r = get_ksrt(d.entries_o, k * kKsrtW);
+    for (uint32_t k = 0; k < MaxKernels; ++k) {
+      const KsrtEntry r = get_ksrt(d.entries_o, k * KsrtW);
       INFO("slot " << k << " RTL " << str(r) << " golden " << str(gold.entry(k)));
       if (gold.entry(k).valid) REQUIRE(same(r, gold.entry(k)));
       else REQUIRE_FALSE(r.valid);
@@ -67,7 +66,7 @@ struct KsrtBench {
 Launch launch_for(gs::Rng& r, KernelId kernel, uint32_t grid) {
   Launch l;
   l.kernel = kernel;
-  l.ctx = r.below(kMaxContexts);
+  l.ctx = r.below(MaxContexts);
   l.prio = r.below(16);
   l.tokens = static_cast<int16_t>(r.below(200)) - 100;
   l.threads = 32 * (1 + r.below(32));
@@ -82,7 +81,7 @@ Launch launch_for(gs::Rng& r, KernelId kernel, uint32_t grid) {
 KsrtIn random_in(gs::Rng& r, const Ksrt& g, KernelId& next_kernel) {
   KsrtIn in;
   const uint32_t valid = g.valid_mask();
-  const uint32_t a = r.below(kMaxKernels), i = r.below(kMaxKernels), d = r.below(kMaxKernels);
+  const uint32_t a = r.below(MaxKernels), i = r.below(MaxKernels), d = r.below(MaxKernels);
   if (!(valid >> a & 1u) && r.chance_permille(300)) {
     in.alloc = true;
     in.alloc_slot = a;
@@ -98,9 +97,9 @@ KsrtIn random_in(gs::Rng& r, const Ksrt& g, KernelId& next_kernel) {
     in.done_slot = d;
   }
   in.tok.inc_valid = r.chance_permille(200);
-  in.tok.inc = r.below(kMaxKernels);
+  in.tok.inc = r.below(MaxKernels);
   in.tok.dec_valid = r.chance_permille(200);
-  in.tok.dec = r.below(kMaxKernels);
+  in.tok.dec = r.below(MaxKernels);
   in.lookup = r.chance_permille(100) ? kNoKernel : KernelId(r.below(next_kernel + 1));
   return in;
 }

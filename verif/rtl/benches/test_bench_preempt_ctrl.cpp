@@ -25,8 +25,6 @@ using namespace gs::bench;
 using gs::PreemptCmd;
 using gs::PreemptMode;
 
-constexpr unsigned kPtbqCntW = 8;
-constexpr unsigned kPreemptW = 1 + kSmIdW + 1 + kKernelIdW + kKernelIdW;
 const CtaRes kCta{32, 1, 256, 128};  // the block sees CTA counts only
 
 /// The SM event of one cycle (gs_top decodes one event per cycle).
@@ -54,11 +52,11 @@ struct PreemptBench {
   PreemptCtrl gold;
 
   PreemptBench(uint32_t seed, PreemptMode mode) : rtl(seed), cfg_mode(mode) {
-    smst.reset(kMaxSms, kMaxKernels);
-    ksrt.reset(kMaxKernels);
-    ptbq.reset(kMaxKernels);
-    for (uint32_t k = 0; k < kMaxKernels; ++k) set_kernel(k, KernelId(20 + 3 * k));
-    gold.reset(kMaxSms);
+    smst.reset(MaxSms, MaxKernels);
+    ksrt.reset(MaxKernels);
+    ptbq.reset(MaxKernels);
+    for (uint32_t k = 0; k < MaxKernels; ++k) set_kernel(k, KernelId(20 + 3 * k));
+    gold.reset(MaxSms);
     drive(PreemptReq{}, Event{});
     rtl.reset();
   }
@@ -72,14 +70,11 @@ struct PreemptBench {
   void drive(const PreemptReq& req, const Event& ev) {
     auto& d = rtl.dut();
     d.cfg_preempt_mode_i = cfg_mode == PreemptMode::kSwitch;
-    d.req_i = 0;
-    pack_fields(d.req_i, 0,
-                {{req.valid, 1}, {req.sm, kSmIdW}, {req.victim_all, 1}, {req.victim, kSlotW}, {req.next_valid, 1},
-                 {req.next, kSlotW}, {req.assign_next, 1}});
-    for (uint32_t s = 0; s < kMaxSms; ++s) put_smst(d.smst_i, smst.entry(s), s * kSmstW);
-    for (uint32_t k = 0; k < kMaxKernels; ++k) {
-      put_ksrt(d.ksrt_i, ksrt.entry(k), k * kKsrtW);
-      set_bits(d.ptbq_count_i, k * kPtbqCntW, kPtbqCntW, ptbq.count(k));
+    put_rec(d.req_i, req);
+    for (uint32_t s = 0; s < MaxSms; ++s) put_smst(d.smst_i, smst.entry(s), s * SmstW);
+    for (uint32_t k = 0; k < MaxKernels; ++k) {
+      put_ksrt(d.ksrt_i, ksrt.entry(k), k * KsrtW);
+      set_bits(d.ptbq_count_i, k * PtbqCntW, PtbqCntW, ptbq.count(k));
     }
     d.ev_saved_i = ev.saved;
     d.ev_done_i = ev.done;
@@ -108,13 +103,10 @@ struct PreemptBench {
     REQUIRE(uint32_t(d.ptbq_push_slot_o) == ev.slot);
     REQUIRE(uint32_t(d.ptbq_push_cta_o) == ev.cta);
     const PreemptCmd& gp = gold.preempt();
-    FieldReader<std::decay_t<decltype(d.preempt_o)>> pr(d.preempt_o, 0, kPreemptW);
     // the whole record, idle or not (an idle record is zeros with victim = next = none)
-    REQUIRE(bool(pr.next(1)) == gp.valid);
-    REQUIRE(pr.next(kSmIdW) == gp.sm);
-    REQUIRE(pr.next(1) == uint64_t(gp.mode));
-    REQUIRE(pr.next(kKernelIdW) == kernel_bits(gp.victim));
-    REQUIRE(pr.next(kKernelIdW) == kernel_bits(gp.next));
+    const PreemptCmd rp = get_rec<PreemptCmd>(d.preempt_o);
+    INFO("RTL preempt " << rp << " golden " << gp);
+    REQUIRE(rp == gp);
 
     rtl.tick();
     gold.clock(cfg_mode, req, accepted, smst, ksrt, ptbq.max_count(), ev.done, ev.sm);
@@ -171,7 +163,7 @@ TEST_CASE("gs_preempt_ctrl directed: context switch with kCtaSaved and kPreemptD
   PreemptBench b(51, PreemptMode::kSwitch);
   b.load(3, 1, 4);
   REQUIRE(b.cycle(request(3, false, 1, true, 2, true)));
-  REQUIRE(b.smst.entry(3).reserved());
+  REQUIRE(reserved(b.smst.entry(3)));
   const PreemptCmd p = b.gold.preempt();  // registered: on the port one cycle after the request
   REQUIRE(p.valid);
   REQUIRE(p.sm == 3);
@@ -185,7 +177,7 @@ TEST_CASE("gs_preempt_ctrl directed: context switch with kCtaSaved and kPreemptD
   REQUIRE(b.ptbq.head(1) == 100);
   REQUIRE(b.smst.entry(3).ctas == 0);
   b.cycle({}, done(3));
-  REQUIRE_FALSE(b.smst.entry(3).reserved());
+  REQUIRE_FALSE(reserved(b.smst.entry(3)));
   REQUIRE(b.smst.entry(3).owner_valid);  // assign_next: SM 3 now belongs to slot 2
   REQUIRE(b.smst.entry(3).owner == 2);
   REQUIRE(b.gold.q.credit == 0);
@@ -243,8 +235,8 @@ TEST_CASE("gs_preempt_ctrl random preemptions saves and drains", "[rtl][bench]")
   // 16000 cycles configured for context switch (credit runs out, so drains too), 4000 drain
   for (int phase = 0; phase < 2; ++phase) {
     PreemptBench b(60 + phase, phase == 0 ? PreemptMode::kSwitch : PreemptMode::kDrain);
-    std::vector<bool> known(kMaxSms, false);
-    std::vector<PreemptMode> mode(kMaxSms, PreemptMode::kDrain);
+    std::vector<bool> known(MaxSms, false);
+    std::vector<PreemptMode> mode(MaxSms, PreemptMode::kDrain);
     const int cycles = phase == 0 ? 16000 : 4000;
     KernelId next_id = 100;
     for (int i = 0; i < cycles; ++i) {
@@ -257,24 +249,24 @@ TEST_CASE("gs_preempt_ctrl random preemptions saves and drains", "[rtl][bench]")
       }
       PreemptReq req;
       if (r.chance_permille(40)) {
-        req = request(r.below(kMaxSms), r.chance_permille(300), r.below(kMaxKernels), r.chance_permille(600),
-                      r.below(kMaxKernels), r.chance_permille(500));
+        req = request(r.below(MaxSms), r.chance_permille(300), r.below(MaxKernels), r.chance_permille(600),
+                      r.below(MaxKernels), r.chance_permille(500));
         if (r.chance_permille(200)) {  // aim at an SM under preemption: must be ignored
-          const uint32_t from = r.below(kMaxSms);
-          for (uint32_t j = 0; j < kMaxSms; ++j)
-            if (b.smst.entry((from + j) % kMaxSms).reserved()) {
-              req.sm = (from + j) % kMaxSms;
+          const uint32_t from = r.below(MaxSms);
+          for (uint32_t j = 0; j < MaxSms; ++j)
+            if (reserved(b.smst.entry((from + j) % MaxSms))) {
+              req.sm = (from + j) % MaxSms;
               break;
             }
         }
-        if (b.smst.entry(req.sm).reserved()) ++ignored;
+        if (reserved(b.smst.entry(req.sm))) ++ignored;
       }
       Event ev;
       Env env;
       // a reserved SM works off its preemption (the event port serves one SM per cycle)
-      const uint32_t start = r.below(kMaxSms);
-      for (uint32_t j = 0; j < kMaxSms; ++j) {
-        const uint32_t s = (start + j) % kMaxSms;
+      const uint32_t start = r.below(MaxSms);
+      for (uint32_t j = 0; j < MaxSms; ++j) {
+        const uint32_t s = (start + j) % MaxSms;
         if (!known[s] || r.chance_permille(300)) continue;
         if (b.smst.entry(s).ctas == 0) {
           ev = done(s);
@@ -285,8 +277,8 @@ TEST_CASE("gs_preempt_ctrl random preemptions saves and drains", "[rtl][bench]")
         uint32_t k = 0;
         while (b.smst.resident(s, k) == 0) ++k;
         if (mode[s] == PreemptMode::kSwitch) {
-          if (b.ptbq.count(k) < kPtbqDepth) {
-            ev = saved(s, k, r.below(1u << kCtaIdW));
+          if (b.ptbq.count(k) < PtbqDepth) {
+            ev = saved(s, k, r.below(1u << CtaIdW));
             ++saves;
           }
         } else {
@@ -297,20 +289,20 @@ TEST_CASE("gs_preempt_ctrl random preemptions saves and drains", "[rtl][bench]")
         break;
       }
       // CTAs arrive on and retire from SMs that are not reserved
-      const uint32_t as = r.below(kMaxSms);
-      if (!b.smst.entry(as).reserved() && b.smst.entry(as).ctas < kMaxCtasPerSm && r.chance_permille(600)) {
+      const uint32_t as = r.below(MaxSms);
+      if (!reserved(b.smst.entry(as)) && b.smst.entry(as).ctas < MaxCtasPerSm && r.chance_permille(600)) {
         env.alloc = true;
         env.alloc_sm = as;
-        env.alloc_slot = r.below(kMaxKernels);
+        env.alloc_slot = r.below(MaxKernels);
       }
-      const uint32_t fs = r.below(kMaxSms), fk = r.below(kMaxKernels);
-      if (!env.finish && !ev.saved && !b.smst.entry(fs).reserved() && b.smst.resident(fs, fk) != 0 &&
+      const uint32_t fs = r.below(MaxSms), fk = r.below(MaxKernels);
+      if (!env.finish && !ev.saved && !reserved(b.smst.entry(fs)) && b.smst.resident(fs, fk) != 0 &&
           r.chance_permille(400)) {
         env.finish = true;
         env.finish_sm = fs;
         env.finish_slot = fk;
       }
-      const uint32_t ps = r.below(kMaxKernels);
+      const uint32_t ps = r.below(MaxKernels);
       // resumes alternate between fast and slow every 2000 cycles: slow ones fill the PTBQs,
       // so the save credit runs out and switch requests fall back to drain
       const uint32_t pop_permille = (i / 2000) % 2 ? 40 : 500;
@@ -318,7 +310,7 @@ TEST_CASE("gs_preempt_ctrl random preemptions saves and drains", "[rtl][bench]")
         env.pop = true;
         env.pop_slot = ps;
       }
-      if (r.chance_permille(5)) b.set_kernel(r.below(kMaxKernels), next_id++);  // a slot gets a new kernel
+      if (r.chance_permille(5)) b.set_kernel(r.below(MaxKernels), next_id++);  // a slot gets a new kernel
       b.cycle(req, ev, env);
     }
   }

@@ -71,7 +71,7 @@ void random_stimulus(uint32_t inner) {
     ScanBench<V> b(inner, sms);
     uint32_t pending = 0;
     for (int i = 0; i < 6000; ++i) {
-      if (r.chance_permille(8)) pending = r.below(1u << kMaxKernels);
+      if (r.chance_permille(8)) pending = r.below(1u << MaxKernels);
       b.cycle(!r.chance_permille(3), pending);
     }
   }

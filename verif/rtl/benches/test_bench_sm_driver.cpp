@@ -5,7 +5,8 @@
 // way gs_top does: each cycle's issue allocates in the SMST, advances next_cta (fresh) or pops
 // the PTBQ (resume). Around it the bench plays the rest of the GPU: kernels launched into free
 // KSRT slots, CTAs finishing (done count, slot freed at grid) or being saved into the PTBQ on a
-// reserved SM, reservations, owner writes, and policy inputs (allow, keys, quotas, owner_strict).
+// reserved SM, reservations, owner writes, and policy inputs (eligibility from an allow mask or
+// owned SMs, keys, quotas, the CTA limit).
 // Compared every cycle: issue_valid/sm/slot/resume and the whole dispatch_o record (an idle
 // record is zeros with kernel = none on both sides); issue_res_o while an issue is valid. gs_top
 // uses issue_res_o only as the SMST alloc of a valid issue (the RTL leaves slot 0's resources on
@@ -24,9 +25,6 @@ namespace {
 using namespace gs::bench;
 using gs::DispatchCmd;
 
-constexpr unsigned kPtbqCntW = 8;
-constexpr unsigned kOrderKeyW = kPrioW + kSlotW;
-constexpr unsigned kDispatchW = 1 + kSmIdW + kKernelIdW + kCtaIdW + 1;
 
 /// What the rest of the GPU does in one cycle besides the driver's own issue.
 struct Env {
@@ -47,22 +45,30 @@ struct DriverBench {
   Smst smst;
   Ksrt ksrt;
   Ptbq ptbq;
-  std::vector<uint32_t> quota;  // [sm * kMaxKernels + slot]
+  std::vector<uint32_t> quota;  // [sm * MaxKernels + slot]
   std::vector<OrderKey> key;    // per slot
+  // the policy's outputs, as the bench models them: an allow mask (PPQ exclusive), owned SMs
+  // only (spatial, DSS), quotas, a CTA limit; elig is what reaches the driver (policy_out_t)
+  bool owner_strict = false;
+  uint32_t allow = ~0u;
+  uint32_t cta_limit = 0;
+  std::vector<uint32_t> elig;   // per SM, bit k
   DriverPolicy pol;
   SmDriver gold;
   uint64_t issues = 0, resumes = 0;
 
   DriverBench(uint32_t seed, std::vector<SmCaps> sm_caps)
       : rtl(seed), n(static_cast<uint32_t>(sm_caps.size())), caps(std::move(sm_caps)) {
-    smst.reset(n, kMaxKernels);
-    ksrt.reset(kMaxKernels);
-    ptbq.reset(kMaxKernels);
-    quota.assign(n * kMaxKernels, 0);
-    key.assign(kMaxKernels, OrderKey{});
-    for (uint32_t k = 0; k < kMaxKernels; ++k) key[k].rank = k;
+    smst.reset(n, MaxKernels);
+    ksrt.reset(MaxKernels);
+    ptbq.reset(MaxKernels);
+    quota.assign(n * MaxKernels, 0);
+    key.assign(MaxKernels, OrderKey{});
+    for (uint32_t k = 0; k < MaxKernels; ++k) key[k].rank = k;
+    elig.assign(n, 0);
     pol.quota = &quota;
     pol.key = &key;
+    pol.elig = &elig;
     gold.reset();
     drive();
     rtl.reset();
@@ -71,27 +77,36 @@ struct DriverBench {
   void drive() {
     auto& d = rtl.dut();
     d.cfg_num_sms_i = n;
-    for (uint32_t s = 0; s < kMaxSms; ++s) {
+    for (uint32_t s = 0; s < MaxSms; ++s) {
       const SmCaps c = s < n ? caps[s] : SmCaps{};
-      set_bits(d.cfg_sm_threads_i, s * kThreadW, kThreadW, c.threads);
-      set_bits(d.cfg_sm_warps_i, s * kWarpW, kWarpW, c.warps);
-      set_bits(d.cfg_sm_regs_i, s * kRegW, kRegW, c.regs);
-      set_bits(d.cfg_sm_shmem_i, s * kShmemW, kShmemW, c.shmem);
-      set_bits(d.cfg_sm_ctas_i, s * kCtaCntW, kCtaCntW, c.ctas);
-      put_smst(d.smst_i, s < n ? smst.entry(s) : SmstEntry{}, s * kSmstW);
-      for (uint32_t k = 0; k < kMaxKernels; ++k) {
-        set_bits(d.resident_i, (s * kMaxKernels + k) * kCtaCntW, kCtaCntW, s < n ? smst.resident(s, k) : 0);
-        set_bits(d.quota_i, (s * kMaxKernels + k) * kCtaCntW, kCtaCntW, s < n ? quota[s * kMaxKernels + k] : 0);
+      set_bits(d.cfg_sm_threads_i, s * ThreadW, ThreadW, c.threads);
+      set_bits(d.cfg_sm_warps_i, s * WarpW, WarpW, c.warps);
+      set_bits(d.cfg_sm_regs_i, s * RegW, RegW, c.regs);
+      set_bits(d.cfg_sm_shmem_i, s * ShmemW, ShmemW, c.shmem);
+      set_bits(d.cfg_sm_ctas_i, s * CtaCntW, CtaCntW, c.ctas);
+      put_smst(d.smst_i, s < n ? smst.entry(s) : SmstEntry{}, s * SmstW);
+      for (uint32_t k = 0; k < MaxKernels; ++k) {
+        set_bits(d.resident_i, (s * MaxKernels + k) * CtaCntW, CtaCntW, s < n ? smst.resident(s, k) : 0);
+        set_bits(d.quota_i, (s * MaxKernels + k) * CtaCntW, CtaCntW, s < n ? quota[s * MaxKernels + k] : 0);
       }
     }
-    for (uint32_t k = 0; k < kMaxKernels; ++k) {
-      put_ksrt(d.ksrt_i, ksrt.entry(k), k * kKsrtW);
-      set_bits(d.ptbq_count_i, k * kPtbqCntW, kPtbqCntW, ptbq.count(k));
-      set_bits(d.ptbq_head_i, k * kCtaIdW, kCtaIdW, ptbq.count(k) != 0 ? ptbq.head(k) : 0);
-      set_bits(d.key_i, k * kOrderKeyW, kOrderKeyW, (key[k].major << kSlotW) | key[k].rank);
+    for (uint32_t k = 0; k < MaxKernels; ++k) {
+      put_ksrt(d.ksrt_i, ksrt.entry(k), k * KsrtW);
+      set_bits(d.ptbq_count_i, k * PtbqCntW, PtbqCntW, ptbq.count(k));
+      set_bits(d.ptbq_head_i, k * CtaIdW, CtaIdW, ptbq.count(k) != 0 ? ptbq.head(k) : 0);
+      set_bits(d.key_i, k * OrderKeyW, OrderKeyW, (key[k].major << SlotW) | key[k].rank);
     }
-    d.owner_strict_i = pol.owner_strict;
-    d.allow_i = pol.allow & width_mask(kMaxKernels);
+    for (uint32_t s = 0; s < MaxSms; ++s) {
+      uint32_t e = 0;
+      if (s < n) {
+        const SmstEntry& m = smst.entry(s);
+        e = allow & (owner_strict ? (m.owner_valid ? 1u << m.owner : 0u) : ~0u) & width_mask(MaxKernels);
+        elig[s] = e;
+      }
+      set_bits(d.elig_i, s * MaxKernels, MaxKernels, e);
+    }
+    pol.cta_limit = cta_limit;
+    d.cfg_cta_limit_i = cta_limit;
     d.quota_en_i = pol.quota_en;
   }
 
@@ -109,20 +124,13 @@ struct DriverBench {
     REQUIRE(uint32_t(d.issue_slot_o) == is.slot);
     REQUIRE(bool(d.issue_resume_o) == is.resume);
     if (is.valid) {
-      FieldReader<std::decay_t<decltype(d.issue_res_o)>> r(d.issue_res_o, 0, kCtaResW);
-      REQUIRE(r.next(kThreadW) == is.res.threads);
-      REQUIRE(r.next(kWarpW) == is.res.warps);
-      REQUIRE(r.next(kRegW) == is.res.regs);
-      REQUIRE(r.next(kShmemW) == is.res.shmem);
+      REQUIRE(get_rec<CtaRes>(d.issue_res_o) == is.res);
     }
     const DispatchCmd& gd = gold.dispatch();
-    FieldReader<std::decay_t<decltype(d.dispatch_o)>> dr(d.dispatch_o, 0, kDispatchW);
     // the whole record, idle or not (an idle record is zeros with kernel = none in both)
-    REQUIRE(bool(dr.next(1)) == gd.valid);
-    REQUIRE(dr.next(kSmIdW) == gd.sm);
-    REQUIRE(dr.next(kKernelIdW) == kernel_bits(gd.kernel));
-    REQUIRE(dr.next(kCtaIdW) == gd.cta);
-    REQUIRE(bool(dr.next(1)) == gd.resume);
+    const DispatchCmd rd = get_rec<DispatchCmd>(d.dispatch_o);
+    INFO("RTL dispatch " << rd << " golden " << gd);
+    REQUIRE(rd == gd);
 
     rtl.tick();
     gold.clock(is, ksrt, n);
@@ -228,6 +236,11 @@ TEST_CASE("gs_sm_driver directed: one kernel on two SMs fit quota reserved SM an
   b.quota.assign(b.quota.size(), 1);
   REQUIRE_FALSE(b.cycle(finish_env(0, 0)).valid);
   REQUIRE_FALSE(b.cycle().valid);  // SM 0 holds one CTA = its quota
+  b.pol.quota_en = false;
+  b.cta_limit = 1;
+  REQUIRE_FALSE(b.cycle().valid);  // the CTA limit caps the same way with the quota table off
+  b.cta_limit = 0;
+  b.pol.quota_en = true;
   REQUIRE_FALSE(b.cycle(finish_env(0, 0)).valid);
   is = b.cycle();  // SM 0 empty: one CTA under quota
   REQUIRE(is.valid);
@@ -281,15 +294,15 @@ TEST_CASE("gs_sm_driver directed: key order allow mask and owner-strict SMs", "[
   SmDriver::Issue is = b.cycle();
   REQUIRE(is.valid);
   REQUIRE(is.slot == 5);
-  b.pol.allow = ~(1u << 5);  // PPQ exclusive masks slot 5 out
+  b.allow = ~(1u << 5);  // PPQ exclusive masks slot 5 out
   is = b.cycle();
   REQUIRE(is.slot == 2);
-  b.pol.allow = ~0u;
+  b.allow = ~0u;
   // owner-strict: SM 1 owned by slot 2, others unowned -> only slot 2 on SM 1
   Env o;
   o.owner_wr = {true, 1, true, 2};
   b.cycle(o);
-  b.pol.owner_strict = true;
+  b.owner_strict = true;
   for (int i = 0; i < 4; ++i) {
     is = b.cycle();
     REQUIRE(is.valid);
@@ -304,28 +317,29 @@ TEST_CASE("gs_sm_driver random GPU around the driver", "[rtl][bench]") {
   KernelId next_kernel = 0;
   // four phases of 5000 cycles: SM count and per-SM capacities differ per phase
   for (int phase = 0; phase < 4; ++phase) {
-    const uint32_t n = phase == 0 ? kMaxSms : 1 + r.below(kMaxSms);
+    const uint32_t n = phase == 0 ? MaxSms : 1 + r.below(MaxSms);
     std::vector<SmCaps> caps(n);
     for (SmCaps& c : caps) {
       c.threads = 512 * (1 + r.below(4));
       c.warps = c.threads / 32;
       c.regs = 16384 * (1 + r.below(4));
       c.shmem = 16384 * (1 + r.below(6));
-      c.ctas = 2 + r.below(kMaxCtasPerSm - 1);
+      c.ctas = 2 + r.below(MaxCtasPerSm - 1);
     }
     DriverBench b(100 + phase, caps);
     uint32_t save_id = 0;
     for (int i = 0; i < 5000; ++i) {
       if (i % 500 == 0) {  // policy inputs of a new "policy"
-        b.pol.owner_strict = r.chance_permille(300);
+        b.owner_strict = r.chance_permille(300);
         b.pol.quota_en = r.chance_permille(400);
-        b.pol.allow = r.chance_permille(300) ? r.below(256) : ~0u;
+        b.allow = r.chance_permille(300) ? r.below(256) : ~0u;
         for (uint32_t& q : b.quota) q = r.below(6);
+        b.cta_limit = r.chance_permille(200) ? r.below(5) : 0;
       }
-      if (r.chance_permille(20)) b.key[r.below(kMaxKernels)] = {r.below(16), r.below(8)};
+      if (r.chance_permille(20)) b.key[r.below(MaxKernels)] = {r.below(16), r.below(8)};
       Env e;
       // launches into free slots
-      const uint32_t ls = r.below(kMaxKernels);
+      const uint32_t ls = r.below(MaxKernels);
       if (!b.ksrt.entry(ls).valid && r.chance_permille(80)) {
         const uint32_t thr = 32 * (1 + r.below(16));
         Launch l = kernel(next_kernel, thr, 8 * (1 + r.below(8)), 512 * r.below(24), 1 + r.below(300));
@@ -334,29 +348,29 @@ TEST_CASE("gs_sm_driver random GPU around the driver", "[rtl][bench]") {
         next_kernel = KernelId((next_kernel + 1) % 255);
       }
       // one SM event: a CTA finishes, or (on a reserved SM) is saved into the PTBQ
-      const uint32_t es = r.below(n), ek = r.below(kMaxKernels);
+      const uint32_t es = r.below(n), ek = r.below(MaxKernels);
       if (b.smst.resident(es, ek) != 0 && r.chance_permille(700) && !(e.launch && e.launch_slot == ek)) {
-        const bool can_save = b.smst.entry(es).reserved() && b.ptbq.count(ek) < kPtbqDepth - 1;
+        const bool can_save = reserved(b.smst.entry(es)) && b.ptbq.count(ek) < PtbqDepth - 1;
         e.ev_sm = es;
         e.ev_slot = ek;
         if (can_save && r.chance_permille(600)) {
           e.save = true;
-          e.save_cta = (save_id++) & width_mask(kCtaIdW);
+          e.save_cta = (save_id++) & width_mask(CtaIdW);
         } else {
           e.finish = true;
         }
       }
       const uint32_t rs = r.below(n);
-      if (!b.smst.entry(rs).reserved() && r.chance_permille(15)) {
+      if (!reserved(b.smst.entry(rs)) && r.chance_permille(15)) {
         e.reserve = true;
         e.reserve_sm = rs;
       }
       const uint32_t us = r.below(n);
-      if (b.smst.entry(us).reserved() && r.chance_permille(40) && !(e.reserve && e.reserve_sm == us)) {
+      if (reserved(b.smst.entry(us)) && r.chance_permille(40) && !(e.reserve && e.reserve_sm == us)) {
         e.unreserve = true;
         e.unreserve_sm = us;
       }
-      if (r.chance_permille(30)) e.owner_wr = {true, r.below(n), r.chance_permille(750), r.below(kMaxKernels)};
+      if (r.chance_permille(30)) e.owner_wr = {true, r.below(n), r.chance_permille(750), r.below(MaxKernels)};
       b.cycle(e);
     }
     total_issues += b.issues;

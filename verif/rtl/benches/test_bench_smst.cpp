@@ -15,7 +15,7 @@ struct SmstBench {
   Bench<Vbench_gs_smst> rtl{31};
   Smst gold;
   SmstBench() {
-    gold.reset(kMaxSms, kMaxKernels);
+    gold.reset(MaxSms, MaxKernels);
     drive(Smst::Writes{});
     rtl.reset();
   }
@@ -35,9 +35,7 @@ struct SmstBench {
     d.reserve_sm_i = w.reserve_sm;
     d.reserve_next_valid_i = w.reserve_next_valid;
     d.reserve_next_i = w.reserve_next;
-    d.owner_wr_i = 0;
-    pack_fields(d.owner_wr_i, 0,
-                {{w.owner_wr.valid, 1}, {w.owner_wr.sm, kSmIdW}, {w.owner_wr.owner_valid, 1}, {w.owner_wr.owner, kSlotW}});
+    put_rec(d.owner_wr_i, w.owner_wr);
     d.slot_free_i = w.slot_free;
   }
   void cycle(const Smst::Writes& w) {
@@ -45,12 +43,12 @@ struct SmstBench {
     rtl.settle();
     auto& d = rtl.dut();
     INFO("cycle " << rtl.cycle());
-    for (uint32_t s = 0; s < kMaxSms; ++s) {
-      const SmstEntry r = get_smst(d.entries_o, s * kSmstW);
+    for (uint32_t s = 0; s < MaxSms; ++s) {
+      const SmstEntry r = get_smst(d.entries_o, s * SmstW);
       INFO("SM " << s << " RTL " << str(r) << " golden " << str(gold.entry(s)));
       REQUIRE(same(r, gold.entry(s)));
-      for (uint32_t k = 0; k < kMaxKernels; ++k)
-        REQUIRE(get_bits(d.resident_o, (s * kMaxKernels + k) * kCtaCntW, kCtaCntW) == gold.resident(s, k));
+      for (uint32_t k = 0; k < MaxKernels; ++k)
+        REQUIRE(get_bits(d.resident_o, (s * MaxKernels + k) * CtaCntW, CtaCntW) == gold.resident(s, k));
     }
     rtl.tick();
     gold.clock(w);
@@ -98,42 +96,42 @@ TEST_CASE("gs_smst directed: reserve then unreserve hands the SM to next", "[rtl
 TEST_CASE("gs_smst random writes on every port", "[rtl][bench]") {
   SmstBench b;
   gs::Rng r(777);
-  std::vector<CtaRes> last_res(kMaxSms * kMaxKernels);
+  std::vector<CtaRes> last_res(MaxSms * MaxKernels);
   for (int i = 0; i < 20000; ++i) {
     Smst::Writes w;
-    const uint32_t s = r.below(kMaxSms), k = r.below(kMaxKernels);
-    if (r.chance_permille(500) && b.gold.entry(s).ctas < kMaxCtasPerSm - 1) {
+    const uint32_t s = r.below(MaxSms), k = r.below(MaxKernels);
+    if (r.chance_permille(500) && b.gold.entry(s).ctas < MaxCtasPerSm - 1) {
       w.alloc_valid = true;
       w.alloc_sm = s;
       w.alloc_slot = k;
-      w.alloc_res = last_res[s * kMaxKernels + k] = random_res(r);
+      w.alloc_res = last_res[s * MaxKernels + k] = random_res(r);
     }
-    const uint32_t fs = r.below(kMaxSms), fk = r.below(kMaxKernels);
+    const uint32_t fs = r.below(MaxSms), fk = r.below(MaxKernels);
     if (r.chance_permille(450) && b.gold.resident(fs, fk) != 0 && !(w.alloc_valid && w.alloc_sm == fs)) {
       w.free_valid = true;
       w.free_sm = fs;
       w.free_slot = fk;
-      w.free_res = last_res[fs * kMaxKernels + fk];
+      w.free_res = last_res[fs * MaxKernels + fk];
     }
-    const uint32_t rs = r.below(kMaxSms);
+    const uint32_t rs = r.below(MaxSms);
     if (r.chance_permille(60)) {
       w.reserve_valid = true;
       w.reserve_sm = rs;
       w.reserve_next_valid = r.chance_permille(700);
-      w.reserve_next = r.below(kMaxKernels);
+      w.reserve_next = r.below(MaxKernels);
     }
-    const uint32_t us = r.below(kMaxSms);
-    if (r.chance_permille(200) && b.gold.entry(us).reserved() && !(w.reserve_valid && w.reserve_sm == us)) {
+    const uint32_t us = r.below(MaxSms);
+    if (r.chance_permille(200) && reserved(b.gold.entry(us)) && !(w.reserve_valid && w.reserve_sm == us)) {
       w.unreserve_valid = true;
       w.unreserve_sm = us;
     }
     if (r.chance_permille(80)) {
       w.owner_wr.valid = true;
-      w.owner_wr.sm = r.below(kMaxSms);
+      w.owner_wr.sm = r.below(MaxSms);
       w.owner_wr.owner_valid = r.chance_permille(700);
-      w.owner_wr.owner = r.below(kMaxKernels);
+      w.owner_wr.owner = r.below(MaxKernels);
     }
-    if (r.chance_permille(30)) w.slot_free = 1u << r.below(kMaxKernels);
+    if (r.chance_permille(30)) w.slot_free = 1u << r.below(MaxKernels);
     b.cycle(w);
   }
 }

@@ -1,0 +1,172 @@
+// gsched golden twin of rtl/policy/gs_dss_unit.sv (the Dynamic Spatial Sharing unit, Tanasic
+// Sec. 3.4, Algorithm 1). Event-triggered passes: a serial SMST scan (one SM per cycle)
+// records the first idle SM, the first releasable SM and an owned SM per kernel; one ACT
+// cycle then releases (tokens + 1), assigns an idle SM to kmax (tokens - 1), or reserves and
+// preempts an SM of kmin for kmax when tokens[kmax] > tokens[kmin] + 1 (kmin + 1, kmax - 1).
+#pragma once
+#include <vector>
+
+#include "sched/golden/gs_active_queue.hpp"
+#include "sched/golden/gs_ksrt.hpp"
+#include "sched/golden/gs_smst.hpp"
+
+namespace gs::golden {
+
+class DssUnitTwin {
+ public:
+  enum class St : uint8_t { kIdle = 0, kScan = 1, kAct = 2 };
+  struct Regs {
+    St st = St::kIdle;                 // st_q
+    uint32_t s = 0;                    // s_q
+    bool dirty = false;                // dirty_q
+    bool idle_found = false;           // idle_found_q
+    uint32_t idle_sm = 0;              // idle_sm_q
+    bool rel_found = false;            // rel_found_q
+    uint32_t rel_sm = 0;               // rel_sm_q
+    uint32_t own_found = 0;            // own_found_q
+    std::vector<uint32_t> own_sm;      // own_sm_q
+  };
+  /// Combinational outputs of one cycle.
+  struct Out {
+    OwnerWr owner_wr;
+    TokenUpd tok_pre;   // before the preemption's acceptance gate
+    PreemptReq req;
+    bool changed = false;
+  };
+  struct Pick {
+    bool valid = false;
+    uint32_t slot = 0;
+    int32_t tokens = 0;
+  };
+
+  void reset(uint32_t slots) {
+    q = Regs{};
+    q.own_sm.assign(slots, 0);
+  }
+
+  /// kmax: most tokens among kernels with CTAs to issue (ties: oldest).
+  static Pick kmax(uint32_t pending, const Ksrt& ksrt, const ActiveQueue& aq) {
+    Pick p;
+    uint32_t rank = 0;
+    for (uint32_t k = 0; k < ksrt.slots(); ++k) {
+      if (!(pending >> k & 1u)) continue;
+      const int32_t t = ksrt.entry(k).tokens;
+      if (!p.valid || t > p.tokens || (t == p.tokens && aq.q.rank[k] < rank)) {
+        p = Pick{true, k, t};
+        rank = aq.q.rank[k];
+      }
+    }
+    return p;
+  }
+  /// kmin: fewest tokens among kernels owning a non-reserved SM seen by the scan (ties: youngest).
+  Pick kmin(const Ksrt& ksrt, const ActiveQueue& aq) const {
+    Pick p;
+    uint32_t rank = 0;
+    for (uint32_t k = 0; k < ksrt.slots(); ++k) {
+      if (!ksrt.entry(k).valid || !(q.own_found >> k & 1u)) continue;
+      const int32_t t = ksrt.entry(k).tokens;
+      if (!p.valid || t < p.tokens || (t == p.tokens && aq.q.rank[k] > rank)) {
+        p = Pick{true, k, t};
+        rank = aq.q.rank[k];
+      }
+    }
+    return p;
+  }
+
+  static bool can_release(const Smst& smst, uint32_t s, uint32_t pending) {
+    const SmstEntry& m = smst.entry(s);
+    return !reserved(m) && m.owner_valid && !(pending >> m.owner & 1u) && smst.resident(s, m.owner) == 0;
+  }
+
+  Out comb(bool en, uint32_t pending, const Ksrt& ksrt, const ActiveQueue& aq, const Smst& smst) const {
+    Out o;
+    if (q.st != St::kAct) return o;
+    (void)en;
+    const Pick hi = kmax(pending, ksrt, aq);
+    const Pick lo = kmin(ksrt, aq);
+    if (q.rel_found) {
+      o.changed = true;
+      if (can_release(smst, q.rel_sm, pending)) {
+        o.owner_wr = OwnerWr{true, q.rel_sm, false, 0};
+        o.tok_pre.inc_valid = true;
+        o.tok_pre.inc = smst.entry(q.rel_sm).owner;
+      }
+    } else if (q.idle_found && hi.valid) {
+      o.changed = true;
+      const SmstEntry& mi = smst.entry(q.idle_sm);
+      if (!reserved(mi) && !mi.owner_valid) {
+        o.owner_wr = OwnerWr{true, q.idle_sm, true, hi.slot};
+        o.tok_pre.dec_valid = true;
+        o.tok_pre.dec = hi.slot;
+      }
+    } else if (hi.valid && lo.valid && hi.tokens > lo.tokens + 1) {
+      o.changed = true;
+      const uint32_t sm = q.own_sm[lo.slot];
+      const SmstEntry& mp = smst.entry(sm);
+      if (!reserved(mp) && mp.owner_valid && mp.owner == lo.slot) {
+        o.req = PreemptReq{true, sm, false, lo.slot, true, hi.slot, true};
+        o.tok_pre = TokenUpd{true, lo.slot, true, hi.slot};
+      }
+    }
+    return o;
+  }
+
+  static TokenUpd tokens(const Out& o, bool accepted) {
+    if (o.req.valid && !accepted) return TokenUpd{};
+    return o.tok_pre;
+  }
+
+  void clock(bool en, bool trigger, const Out& o, uint32_t pending, const Smst& smst, uint32_t num_sms) {
+    bool dirty = q.dirty || trigger;
+    switch (q.st) {
+      case St::kIdle:
+        if (en && dirty) {
+          start_pass();
+          dirty = false;
+        }
+        break;
+      case St::kScan: {
+        const SmstEntry& m = smst.entry(q.s);
+        if (!reserved(m)) {
+          if (m.owner_valid) {
+            q.own_found |= 1u << m.owner;
+            q.own_sm[m.owner] = q.s;
+            if (!q.rel_found && can_release(smst, q.s, pending)) {
+              q.rel_found = true;
+              q.rel_sm = q.s;
+            }
+          } else if (!q.idle_found) {
+            q.idle_found = true;
+            q.idle_sm = q.s;
+          }
+        }
+        if (q.s + 1 >= num_sms) q.st = St::kAct;
+        q.s = q.s + 1;
+        break;
+      }
+      case St::kAct:
+        if (o.changed || dirty) {
+          start_pass();
+          dirty = false;
+        } else {
+          q.st = St::kIdle;
+        }
+        break;
+    }
+    if (!en) q.st = St::kIdle;
+    q.dirty = dirty;
+  }
+
+  Regs q;
+
+ private:
+  void start_pass() {
+    q.st = St::kScan;
+    q.s = 0;
+    q.idle_found = false;
+    q.rel_found = false;
+    q.own_found = 0;
+  }
+};
+
+}  // namespace gs::golden

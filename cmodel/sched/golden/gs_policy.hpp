@@ -1,0 +1,113 @@
+// gsched golden: the policy contract, twin of gs_pkg's policy_cfg_t / policy_view_t /
+// policy_event_t -> policy_out_t (rtl/spec/gs_spec.toml) and of the generated gs_policies mux.
+//
+// Every golden policy twin (cmodel/sched/golden/<module>.hpp, class Policy<Name>) implements
+// PolicyTwin. Per cycle GoldenScheduler calls comb() (the module's out_o from registered state
+// and this cycle's events; never from the acceptance of its own preemption request, as in the
+// RTL), then the framework computes the acceptance, then clock() (the module's clock edge).
+// The records below are the C++ form of the SystemVerilog structs, field for field: the flat
+// vectors become views of the golden tables (PolicyView) and per-slot / per-SM arrays
+// (PolicyOut); docs/adding-a-policy.md lists them side by side.
+#pragma once
+#include <vector>
+
+#include "sched/golden/golden_types.hpp"
+#include "sched/golden/gs_active_queue.hpp"
+#include "sched/golden/gs_ksrt.hpp"
+#include "sched/golden/gs_ptbq.hpp"
+#include "sched/golden/gs_smst.hpp"
+
+namespace gs::golden {
+
+/// policy_cfg_t: static configuration (registered in gs_top).
+struct PolicyCfg {
+  Policy policy = Policy::kLeftOver;          // policy_i (modules with several policies)
+  uint32_t num_sms = 0;                       // num_sms
+  uint32_t slots = 0;                         // KSRT slots (MaxKernels in the RTL)
+  uint32_t cta_limit = 0;                     // cta_limit
+  const std::vector<SmCaps>* caps = nullptr;  // sm_threads .. sm_ctas
+};
+
+/// policy_view_t: read-only view of the framework tables (registered state).
+struct PolicyView {
+  const Ksrt* ksrt = nullptr;          // ksrt
+  const Smst* smst = nullptr;          // smst, resident
+  const Ptbq* ptbq = nullptr;          // ptbq_count
+  const ActiveQueue* aq = nullptr;     // rank
+  uint32_t pending = 0;                // pending
+};
+
+/// policy_event_t: this cycle's events, as the tables see them at the coming clock edge.
+struct PolicyEvent {
+  bool ev_valid = false;
+  SmEventType ev_type = SmEventType::kNone;
+  uint32_t ev_sm = 0;
+  uint32_t ev_slot = 0;
+  bool alloc_valid = false;
+  uint32_t alloc_slot = 0;
+  uint32_t slot_free = 0;
+};
+
+/// policy_out_t: the decisions the framework blocks read.
+struct PolicyOut {
+  std::vector<OrderKey> key;     // key: per slot, lower issues first
+  std::vector<uint32_t> elig;    // elig: per SM, bit k = slot k may issue there
+  bool quota_en = false;         // quota_en: the SM driver enforces the quota table
+  QuotaWr quota_wr;              // quota_wr
+  OwnerWr owner_wr;              // owner_wr
+  TokenUpd tok;                  // tok: applied only if a request in `req` is accepted
+  PreemptReq req;                // req
+
+  /// Sized once per run (no allocation per cycle); clear() keeps the sizes.
+  void size(uint32_t sms, uint32_t slots) {
+    key.assign(slots, OrderKey{});
+    elig.assign(sms, 0);
+  }
+  /// The all-zeros record (out_o = '0), sizes kept.
+  void clear() {
+    for (auto& k : key) k = OrderKey{};
+    for (auto& e : elig) e = 0;
+    quota_en = false;
+    quota_wr = QuotaWr{};
+    owner_wr = OwnerWr{};
+    tok = TokenUpd{};
+    req = PreemptReq{};
+  }
+};
+
+/// A policy module's golden twin.
+class PolicyTwin {
+ public:
+  virtual ~PolicyTwin() = default;
+  /// Reset (rst_ni low); cfg holds the run's sizes.
+  virtual void reset(const PolicyCfg& cfg) = 0;
+  /// out_o of this cycle (combinational in the RTL). `out` arrives cleared.
+  virtual void comb(const PolicyCfg& cfg, const PolicyView& view, const PolicyEvent& ev, PolicyOut& out) const = 0;
+  /// The clock edge: next state from this cycle's inputs, outputs and the acceptance of
+  /// out.req by gs_preempt_ctrl (accept_i).
+  virtual void clock(const PolicyCfg& cfg, const PolicyView& view, const PolicyEvent& ev, const PolicyOut& out,
+                     bool accepted) = 0;
+};
+
+/// Per-slot order keys shared by the policies (rtl/policy/gs_order_keys.sv): {~prio, rank}
+/// with priorities, {0, rank} (arrival order) without.
+inline void order_keys(bool prio_en, const PolicyView& v, std::vector<OrderKey>& key) {
+  for (uint32_t k = 0; k < key.size(); ++k)
+    key[k] = OrderKey{prio_en ? width_mask(PrioW) & ~v.ksrt->entry(k).prio : 0u, v.aq->q.rank[k]};
+}
+
+/// Eligibility of owned SMs (rtl/policy/gs_owner_elig.sv): slot k on SM s iff s's owner is k.
+inline void owner_elig(const PolicyView& v, std::vector<uint32_t>& elig) {
+  for (uint32_t s = 0; s < elig.size(); ++s) {
+    const SmstEntry& m = v.smst->entry(s);
+    elig[s] = m.owner_valid ? 1u << m.owner : 0u;
+  }
+}
+
+/// Every slot eligible on every SM.
+inline void all_elig(uint32_t slots, std::vector<uint32_t>& elig) {
+  const uint32_t all = slots >= 32 ? ~0u : (1u << slots) - 1u;
+  for (auto& e : elig) e = all;
+}
+
+}  // namespace gs::golden

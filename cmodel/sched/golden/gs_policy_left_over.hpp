@@ -1,0 +1,19 @@
+// gsched golden twin of rtl/policy/gs_policy_left_over.sv (Left-Over / FIFO, Warped-Slicer
+// Sec. III, Fig. 2b): kernels in arrival order, every SM eligible, no quota (the framework's
+// cta_limit still applies). Combinational, no state.
+#pragma once
+#include "sched/golden/gs_policy.hpp"
+
+namespace gs::golden {
+
+class PolicyLeftOver final : public PolicyTwin {
+ public:
+  void reset(const PolicyCfg&) override {}
+  void comb(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent&, PolicyOut& out) const override {
+    order_keys(false, v, out.key);
+    all_elig(cfg.slots, out.elig);
+  }
+  void clock(const PolicyCfg&, const PolicyView&, const PolicyEvent&, const PolicyOut&, bool) override {}
+};
+
+}  // namespace gs::golden

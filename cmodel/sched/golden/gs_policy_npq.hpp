@@ -1,0 +1,19 @@
+// gsched golden twin of rtl/policy/gs_policy_npq.sv (non-preemptive priority queues, Tanasic
+// Sec. 4.2): highest priority first, ties by arrival ({~prio, rank}); every SM eligible.
+// Combinational, no state.
+#pragma once
+#include "sched/golden/gs_policy.hpp"
+
+namespace gs::golden {
+
+class PolicyNpq final : public PolicyTwin {
+ public:
+  void reset(const PolicyCfg&) override {}
+  void comb(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent&, PolicyOut& out) const override {
+    order_keys(true, v, out.key);
+    all_elig(cfg.slots, out.elig);
+  }
+  void clock(const PolicyCfg&, const PolicyView&, const PolicyEvent&, const PolicyOut&, bool) override {}
+};
+
+}  // namespace gs::golden

@@ -1,0 +1,506 @@
+#!/usr/bin/env python3
+"""gsched spec generator: rtl/spec/gs_spec.toml -> gs_pkg.sv + gs_spec.hpp.
+
+Run by CMake at every configure (cmake/gs_spec.cmake); also usable by hand:
+    python3 rtl/spec/gen_spec.py --spec rtl/spec/gs_spec.toml --out build/gs_generated \
+        [--set MaxSms=132 --set MaxKernels=4]
+--set overrides a [params] value (the area flow uses it to synthesize other scales); derived
+widths follow. Files are rewritten only when their content changes, so an unchanged spec
+causes no rebuild. Errors name the spec file and the offending entry and exit with status 2.
+"""
+import argparse
+import pathlib
+import re
+import sys
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Debian 12 ships Python 3.11
+    sys.exit("gen_spec.py: needs Python >= 3.11 (tomllib)")
+
+
+class SpecError(Exception):
+    pass
+
+
+def clog2(x):
+    """Bits to hold 0..x-1 (at least 1)."""
+    x = int(x)
+    if x < 1:
+        raise SpecError(f"clog2({x}): argument must be >= 1")
+    return max(1, (x - 1).bit_length())
+
+
+_EXPR_OK = re.compile(r"^[A-Za-z0-9_+\-*() <>]*$")
+
+
+def evaluate(expr, env, where):
+    if isinstance(expr, int):
+        return expr
+    if not isinstance(expr, str) or not _EXPR_OK.match(expr):
+        raise SpecError(f"{where}: expression {expr!r} may use names, integers, + - * ( ) << >> and clog2()")
+    for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", expr):
+        if name != "clog2" and name not in env:
+            raise SpecError(f"{where}: {expr!r} names {name!r}, which is not a param or an earlier derived value")
+    try:
+        value = eval(expr, {"__builtins__": {}}, dict(env, clog2=clog2))  # noqa: S307 - checked above
+    except SpecError:
+        raise
+    except Exception as e:  # pragma: no cover - syntax errors in the spec
+        raise SpecError(f"{where}: cannot evaluate {expr!r}: {e}")
+    if not isinstance(value, int) or value < 0:
+        raise SpecError(f"{where}: {expr!r} = {value!r}, not a non-negative integer")
+    return value
+
+
+def camel(member, prefix):
+    tail = member[len(prefix):] if member.startswith(prefix) else member
+    # CTA_FINISHED -> CtaFinished, L1L2 -> L1L2: a letter after a letter is lower-cased
+    out = []
+    for part in (p for p in tail.split("_") if p):
+        out.append("".join(c.lower() if i and part[i - 1].isalpha() else c for i, c in enumerate(part)))
+    return "k" + "".join(out)
+
+
+def common_prefix(names):
+    first = names[0]
+    cut = first.find("_") + 1
+    prefix = first[:cut]
+    if cut and all(n.startswith(prefix) for n in names):
+        return prefix
+    return ""
+
+
+class Spec:
+    def __init__(self, path, overrides):
+        self.path = path
+        try:
+            with open(path, "rb") as f:
+                raw = tomllib.load(f)
+        except OSError as e:
+            raise SpecError(f"{path}: cannot read: {e.strerror}")
+        except tomllib.TOMLDecodeError as e:
+            raise SpecError(f"{path}: {e}")
+        self.raw = raw
+        self.env = {}
+        self.params = []   # (name, value, public, doc, expr or None)
+        for name, p in raw.get("params", {}).items():
+            value = p.get("value")
+            if not isinstance(value, int) or value <= 0:
+                raise SpecError(f"{path}: params.{name}.value must be a positive integer")
+            self.params.append([name, value, bool(p.get("public", False)), p.get("doc", ""), None])
+        for name, value in overrides.items():
+            hit = [p for p in self.params if p[0] == name]
+            if not hit:
+                raise SpecError(f"--set {name}: not a param of {path} (params: {', '.join(p[0] for p in self.params)})")
+            hit[0][1] = value
+        for p in self.params:
+            self.env[p[0]] = p[1]
+        for name, d in raw.get("derived", {}).items():
+            value = evaluate(d.get("expr"), self.env, f"{path}: derived.{name}")
+            self.env[name] = value
+            self.params.append([name, value, bool(d.get("public", False)), d.get("doc", ""), d.get("expr")])
+
+        self.env["NumPolicies"] = len(raw.get("policy", []))
+        self.types = {}
+        for name, t in raw.get("types", {}).items():
+            width = evaluate(t.get("width"), self.env, f"{path}: types.{name}.width")
+            self.types[name] = dict(width=width, wexpr=str(t.get("width")), cpp=t.get("cpp", "uint32_t"), kernel=bool(t.get("kernel", False)),
+                                    signed=bool(t.get("signed", False)), doc=t.get("doc", ""))
+
+        self.enums = {}
+        policies = raw.get("policy", [])
+        if not policies:
+            raise SpecError(f"{path}: no [[policy]] entries")
+        names = set()
+        for i, p in enumerate(policies):
+            for key in ("name", "member", "module"):
+                if not isinstance(p.get(key), str):
+                    raise SpecError(f"{path}: policy[{i}].{key} missing")
+            for n in [p["name"]] + list(p.get("aliases", [])):
+                if n in names:
+                    raise SpecError(f"{path}: policy[{i}]: name or alias {n!r} used twice")
+                names.add(n)
+        self.policies = policies
+        pol_width = clog2(len(policies))
+        self.enums["policy_e"] = dict(cpp="Policy", width=pol_width,
+                                      members=[[p["member"], i, p.get("doc", "")] for i, p in enumerate(policies)])
+        for name, e in raw.get("enums", {}).items():
+            members = e.get("members", [])
+            width = evaluate(e.get("width"), self.env, f"{path}: enums.{name}.width")
+            for m in members:
+                if m[1] >= (1 << width):
+                    raise SpecError(f"{path}: enums.{name}: {m[0]} = {m[1]} does not fit {width} bits")
+            self.enums[name] = dict(cpp=e["cpp"], width=width, members=members)
+        self.params.append(["NumPolicies", len(policies), False, "policies in the registry (policy_e members)", None])
+
+        self.records = {}
+        for name, r in raw.get("records", {}).items():
+            fields = []
+            sv_only = bool(r.get("sv_only", False))
+            for f in r.get("fields", []):
+                fname, ftype = f[0], f[1]
+                fdoc = f[2] if len(f) > 2 else ""
+                vec = re.match(r"^logic\[(.+)\]$", ftype)
+                if (vec or ftype in self.records) and not sv_only:
+                    raise SpecError(f"{path}: records.{name}.{fname}: {ftype} fields need sv_only = true "
+                                    "(the C++ twin of such a record is written as a class of views)")
+                if vec:
+                    w = evaluate(vec.group(1), self.env, f"{path}: records.{name}.{fname}")
+                    fields.append(dict(name=fname, type=f"logic [{vec.group(1)}-1:0]", width=w, kind="vec", doc=fdoc))
+                elif ftype in self.records:
+                    fields.append(dict(name=fname, type=ftype, width=self.records[ftype]["width"], kind="rec", doc=fdoc))
+                elif ftype == "logic":
+                    fields.append(dict(name=fname, type="logic", width=1, kind="bool", doc=fdoc))
+                elif ftype in self.types:
+                    t = self.types[ftype]
+                    if t["width"] > 64:
+                        raise SpecError(f"{path}: records.{name}.{fname}: {ftype} is {t['width']} bits; "
+                                        "record fields hold at most 64")
+                    kind = "kernel" if t["kernel"] else ("signed" if t["signed"] else "uint")
+                    fields.append(dict(name=fname, type=ftype, width=t["width"], kind=kind, cpp=t["cpp"], doc=fdoc))
+                elif ftype in self.enums:
+                    e = self.enums[ftype]
+                    fields.append(dict(name=fname, type=ftype, width=e["width"], kind="enum", cpp=e["cpp"], doc=fdoc))
+                else:
+                    raise SpecError(f"{path}: records.{name}.{fname}: unknown type {ftype!r}")
+            width = sum(f["width"] for f in fields)
+            self.records[name] = dict(cpp=r.get("cpp", ""), width_param=r["width_param"], fields=fields, width=width,
+                                      doc=r.get("doc", ""), sv_only=sv_only)
+            self.env[r["width_param"]] = width
+
+    # ------------------------------------------------------------------ SystemVerilog
+    def sv(self):
+        o = []
+        o.append("// GENERATED by rtl/spec/gen_spec.py from rtl/spec/gs_spec.toml -- do not edit; change the spec.")
+        o.append("//")
+        o.append("// gs_pkg: parameters, enums and packed records shared by every scheduler block.")
+        o.append("// Yosys 0.23 notes: reference items qualified (gs_pkg::x), no `import`. Yosys 0.23 silently")
+        o.append("// drops the dimension of a packed array of a typedef or struct, so every table is a flat")
+        o.append("// vector and entry i is `tbl[i*W +: W]`, W being the record's width parameter below.")
+        o.append("// A package is a library: each block uses a part of it, so unused items are not lint errors.")
+        o.append("/* verilator lint_off UNUSEDPARAM */")
+        o.append("package gs_pkg;")
+        o.append("")
+        o.append("  // ---------------------------------------------------------------- parameters")
+        for name, value, public, doc, expr in self.params:
+            pub = " /*verilator public*/" if public else ""
+            note = doc + (f" [{expr}]" if expr else "")
+            o.append(f"  localparam int {name}{pub} = {value};" + (f"  // {note}" if note else ""))
+        o.append("")
+        o.append("  // ---------------------------------------------------------------- scalar field types")
+        for name, t in self.types.items():
+            o.append(f"  typedef logic [{t['wexpr']}-1:0] {name};" + (f"  // {t['doc']}" if t["doc"] else ""))
+        o.append("")
+        o.append("  // ---------------------------------------------------------------- enums")
+        for name, e in self.enums.items():
+            w = e["width"]
+            rng = f" [{w - 1}:0]" if w > 1 else ""
+            o.append(f"  typedef enum logic{rng} {{")
+            rows = []
+            for m in e["members"]:
+                rows.append(f"    {m[0]} = {w}'d{m[1]}" + (f"   // {m[2]}" if len(m) > 2 and m[2] else ""))
+            for i, r in enumerate(rows):
+                if i < len(rows) - 1:
+                    if "   //" in r:
+                        code, com = r.split("   //", 1)
+                        rows[i] = code + ",   //" + com
+                    else:
+                        rows[i] = r + ","
+            o.extend(rows)
+            o.append(f"  }} {name};")
+            o.append("")
+        o.append("  // ---------------------------------------------------------------- records")
+        for name, r in self.records.items():
+            o.append(f"  // {r['doc']} ({r['width']} bits = {r['width_param']})")
+            o.append("  typedef struct packed {")
+            for f in r["fields"]:
+                o.append(f"    {f['type']} {f['name']};" + (f"  // {f['doc']}" if f["doc"] else ""))
+            o.append(f"  }} {name};")
+            o.append(f"  localparam int {r['width_param']} = {r['width']};")
+            o.append("")
+        o.append("endpackage")
+        o.append("/* verilator lint_on UNUSEDPARAM */")
+        return "\n".join(o) + "\n"
+
+    # ------------------------------------------------------------------ C++
+    def cpp(self):
+        o = []
+        o.append("// GENERATED by rtl/spec/gen_spec.py from rtl/spec/gs_spec.toml -- do not edit; change the spec.")
+        o.append("//")
+        o.append("// The scheduler's parameters, enums, records and policy registry for C++: the same values")
+        o.append("// and bit layouts as the SystemVerilog package gs_pkg generated from the same spec.")
+        o.append("#pragma once")
+        o.append("#include <cstdint>")
+        o.append("#include <ostream>")
+        o.append("#include <sstream>")
+        o.append("#include <string>")
+        o.append("")
+        o.append("namespace gs {")
+        o.append("")
+        o.append("using KernelId = uint16_t;    // index of the kernel in the mix (assigned at launch)")
+        o.append("using SmId = uint16_t;")
+        o.append("using CtaId = uint32_t;")
+        o.append("constexpr KernelId kNoKernel = 0xFFFF;")
+        o.append("")
+        o.append("namespace spec {")
+        for name, value, public, doc, expr in self.params:
+            note = doc + (f" [{expr}]" if expr else "")
+            o.append(f"inline constexpr uint32_t {name} = {value}u;" + (f"  // {note}" if note else ""))
+        o.append("")
+        o.append("struct ParamEntry { const char* name; uint32_t value; bool verilator_public; };")
+        o.append("/// Every parameter and derived width, in spec order.")
+        o.append("inline constexpr ParamEntry kParams[] = {")
+        for name, value, public, _, _ in self.params:
+            o.append(f'    {{"{name}", {value}u, {"true" if public else "false"}}},')
+        o.append("};")
+        o.append("struct EnumMember { const char* member; uint32_t value; };")
+        for name, e in self.enums.items():
+            o.append(f"/// gs_pkg::{name}")
+            o.append(f"inline constexpr EnumMember k{e['cpp']}Members[] = {{")
+            for m in e["members"]:
+                o.append(f'    {{"{m[0]}", {m[1]}u}},')
+            o.append("};")
+        o.append("/// Record widths (bits), as the gs_pkg localparams of the same names.")
+        for name, r in self.records.items():
+            o.append(f"inline constexpr uint32_t {r['width_param']} = {r['width']}u;  // {name}")
+        o.append("")
+        o.append("/// The policy registry: gsim names, aliases, RTL module, in gs_pkg::policy_e order.")
+        o.append("struct PolicyInfo { const char* name; const char* aliases; const char* member; const char* module; const char* doc; };")
+        o.append("inline constexpr PolicyInfo kPolicies[] = {")
+        for p in self.policies:
+            aliases = ",".join(p.get("aliases", []))
+            doc = p.get("doc", "").replace('"', '\\"')
+            o.append(f'    {{"{p["name"]}", "{aliases}", "{p["member"]}", "{p["module"]}", "{doc}"}},')
+        o.append("};")
+        o.append("}  // namespace spec")
+        o.append("")
+        # enums
+        for name, e in self.enums.items():
+            prefix = common_prefix([m[0] for m in e["members"]])
+            utype = "uint8_t" if e["width"] <= 8 else "uint32_t"
+            o.append(f"/// gs_pkg::{name}")
+            o.append(f"enum class {e['cpp']} : {utype} {{")
+            for m in e["members"]:
+                o.append(f"  {camel(m[0], prefix)} = {m[1]}," + (f"  // {m[2]}" if len(m) > 2 and m[2] else ""))
+            o.append("};")
+            o.append(f"inline const char* to_string({e['cpp']} v) {{")
+            o.append("  switch (v) {")
+            for m in e["members"]:
+                o.append(f"    case {e['cpp']}::{camel(m[0], prefix)}: return \"{m[0]}\";")
+            o.append("  }")
+            o.append('  return "?";')
+            o.append("}")
+            o.append("")
+        # records
+        o.append("/// Bit access used by pack()/unpack(): put(value, width) / get(width), fields MSB first.")
+        for name, r in self.records.items():
+            if r["sv_only"]:
+                continue
+            cpp = r["cpp"]
+            o.append(f"/// gs_pkg::{name}: {r['doc']}")
+            o.append(f"struct {cpp} {{")
+            o.append(f"  static constexpr uint32_t kWidth = {r['width']}u;")
+            for f in r["fields"]:
+                if f["kind"] == "bool":
+                    decl, init = "bool", "false"
+                elif f["kind"] == "kernel":
+                    decl, init = f["cpp"], "kNoKernel"
+                elif f["kind"] == "enum":
+                    e = self.enums[f["type"]]
+                    prefix = common_prefix([m[0] for m in e["members"]])
+                    decl, init = f["cpp"], f"{f['cpp']}::{camel(e['members'][0][0], prefix)}"
+                else:
+                    decl, init = f["cpp"], "0"
+                o.append(f"  {decl} {f['name']} = {init};" + (f"  // {f['doc']}" if f["doc"] else ""))
+            o.append("};")
+            eq = " && ".join(f"a.{f['name']} == b.{f['name']}" for f in r["fields"]) or "true"
+            o.append(f"inline bool operator==(const {cpp}& a, const {cpp}& b) {{ return {eq}; }}")
+            o.append(f"inline bool operator!=(const {cpp}& a, const {cpp}& b) {{ return !(a == b); }}")
+            # pack
+            o.append(f"/// Fields of a {cpp} as RTL bits, MSB first: put(uint64_t bits, unsigned width).")
+            o.append("template <class Put>")
+            o.append(f"void pack(const {cpp}& r, Put&& put) {{")
+            for f in r["fields"]:
+                w = f["width"]
+                if f["kind"] == "kernel":
+                    o.append(f"  put(r.{f['name']} == kNoKernel ? {(1 << w) - 1}ull : uint64_t(r.{f['name']}), {w}u);")
+                elif f["kind"] == "signed":
+                    o.append(f"  put(uint64_t(int64_t(r.{f['name']})) & {(1 << w) - 1}ull, {w}u);")
+                else:
+                    o.append(f"  put(uint64_t(r.{f['name']}), {w}u);")
+            o.append("}")
+            o.append(f"/// A {cpp} from RTL bits, MSB first: get(unsigned width) -> uint64_t.")
+            o.append("template <class Get>")
+            o.append(f"{cpp} unpack_{cpp}(Get&& get) {{")
+            o.append(f"  {cpp} r;")
+            for f in r["fields"]:
+                w = f["width"]
+                if f["kind"] == "bool":
+                    o.append(f"  r.{f['name']} = get({w}u) != 0;")
+                elif f["kind"] == "kernel":
+                    o.append(f"  {{ const uint64_t v = get({w}u); r.{f['name']} = v == {(1 << w) - 1}ull ? kNoKernel : {f['cpp']}(v); }}")
+                elif f["kind"] == "signed":
+                    o.append(f"  {{ const uint64_t v = get({w}u); r.{f['name']} = {f['cpp']}(v >= {1 << (w - 1)}ull ? int64_t(v) - {1 << w}ll : int64_t(v)); }}")
+                else:
+                    o.append(f"  r.{f['name']} = {f['cpp']}(get({w}u));")
+            o.append("  return r;")
+            o.append("}")
+            o.append(f"/// Overload for generic code: unpack(static_cast<const {cpp}*>(nullptr), get).")
+            o.append("template <class Get>")
+            o.append(f"{cpp} unpack(const {cpp}*, Get&& get) {{ return unpack_{cpp}(get); }}")
+            # format
+            o.append(f"inline std::ostream& operator<<(std::ostream& os, const {cpp}& r) {{")
+            parts = []
+            for i, f in enumerate(r["fields"]):
+                sep = "" if i == 0 else " "
+                if f["kind"] == "kernel":
+                    parts.append(f'os << "{sep}{f["name"]}="; if (r.{f["name"]} == kNoKernel) os << "none"; else os << r.{f["name"]};')
+                elif f["kind"] == "enum":
+                    parts.append(f'os << "{sep}{f["name"]}=" << to_string(r.{f["name"]});')
+                else:
+                    parts.append(f'os << "{sep}{f["name"]}=" << +r.{f["name"]};')
+            o.append('  os << "{";')
+            for p in parts:
+                o.append("  " + p)
+            o.append('  return os << "}";')
+            o.append("}")
+            o.append(f"inline std::string record_str(const {cpp}& r) {{ std::ostringstream os; os << r; return os.str(); }}")
+            o.append("")
+        o.append("}  // namespace gs")
+        o.append("")
+        o.append("/// X-macro over the parameters exported from the Verilated model (spec: public = true).")
+        o.append("#define GS_SPEC_PUBLIC_PARAMS(X) " + " ".join(f"X({p[0]})" for p in self.params if p[2]))
+        return "\n".join(o) + "\n"
+
+
+def policies_sv(spec):
+    """gs_policies: every policy module of the registry behind one policy contract, muxed by
+    the selected policy. PolicySet (one bit per policy_e member) leaves modules out of a build."""
+    mods = {}
+    for i, p in enumerate(spec.policies):
+        mods.setdefault(p["module"], []).append((i, p["member"]))
+    o = []
+    o.append("// GENERATED by rtl/spec/gen_spec.py from the [[policy]] registry of rtl/spec/gs_spec.toml -- do not edit.")
+    o.append("//")
+    o.append("// gs_policies: every policy module behind the one policy contract (docs/adding-a-policy.md).")
+    o.append("// One instance per module; a module is built when PolicySet holds one of its policies, and")
+    o.append("// enabled (en_i) when policy_i is one of them. out_o is the selected policy's policy_out_t")
+    o.append("// (all zeros for a policy left out of the build: nothing is dispatched). Purely structural.")
+    o.append("module gs_policies #(")
+    o.append("  parameter gs_pkg::policy_set_t PolicySet = '1")
+    o.append(") (")
+    o.append("  input  logic                  clk_i,")
+    o.append("  input  logic                  rst_ni,")
+    o.append("  input  gs_pkg::policy_e       policy_i,")
+    o.append("  input  gs_pkg::policy_cfg_t   cfg_i,")
+    o.append("  input  gs_pkg::policy_view_t  view_i,")
+    o.append("  input  gs_pkg::policy_event_t event_i,")
+    o.append("  input  logic                  accept_i,")
+    o.append("  output gs_pkg::policy_out_t   out_o")
+    o.append(");")
+    for mod, members in mods.items():
+        short = mod[len("gs_policy_"):] if mod.startswith("gs_policy_") else mod
+        built = " || ".join(f"PolicySet[{i}]" for i, _ in members)
+        en = " || ".join(f"policy_i == gs_pkg::{m}" for _, m in members)
+        o.append("")
+        o.append(f"  // {mod}: {', '.join(m for _, m in members)}")
+        o.append(f"  gs_pkg::policy_out_t out_{short};")
+        o.append(f"  if ({built}) begin : g_{short}")
+        o.append(f"    {mod} u_policy (")
+        o.append(f"      .clk_i, .rst_ni, .en_i({en}), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,")
+        o.append(f"      .out_o(out_{short})")
+        o.append("    );")
+        o.append(f"  end else begin : g_no_{short}")
+        o.append(f"    assign out_{short} = '0;")
+        o.append("  end")
+    o.append("")
+    o.append("  always_comb begin")
+    o.append("    out_o = '0;")
+    o.append("    unique case (policy_i)")
+    for p in spec.policies:
+        mod = p["module"]
+        short = mod[len("gs_policy_"):] if mod.startswith("gs_policy_") else mod
+        o.append(f"      gs_pkg::{p['member']}: out_o = out_{short};")
+    o.append("      default: out_o = '0;")
+    o.append("    endcase")
+    o.append("  end")
+    o.append("endmodule")
+    return "\n".join(o) + "\n"
+
+
+def twin_class(module):
+    """gs_policy_left_over -> PolicyLeftOver (the golden twin's class, by convention)."""
+    return "".join(w[:1].upper() + w[1:] for w in module[len("gs_"):].split("_"))
+
+
+def policy_twins_hpp(spec):
+    """The golden registry: the twin of each policy's module, header <module>.hpp."""
+    modules = []
+    for p in spec.policies:
+        if p["module"] not in modules:
+            modules.append(p["module"])
+    o = []
+    o.append("// GENERATED by rtl/spec/gen_spec.py from the [[policy]] registry of rtl/spec/gs_spec.toml -- do not edit.")
+    o.append("//")
+    o.append("// The golden policy registry: for each policy, a fresh twin of the module that implements it")
+    o.append("// (cmodel/sched/golden/<module>.hpp, class Policy<Name>), as gs_policies instantiates the module.")
+    o.append("#pragma once")
+    o.append("#include <memory>")
+    o.append("")
+    for m in modules:
+        o.append(f'#include "sched/golden/{m}.hpp"')
+    o.append("")
+    o.append("namespace gs::golden {")
+    o.append("")
+    o.append("inline std::unique_ptr<PolicyTwin> make_policy_twin(Policy p) {")
+    o.append("  switch (p) {")
+    prefix = common_prefix([q["member"] for q in spec.policies])
+    for q in spec.policies:
+        o.append(f"    case Policy::{camel(q['member'], prefix)}: return std::make_unique<{twin_class(q['module'])}>();")
+    o.append("  }")
+    o.append("  return nullptr;")
+    o.append("}")
+    o.append("")
+    o.append("}  // namespace gs::golden")
+    return "\n".join(o) + "\n"
+
+
+def write_if_changed(path, text):
+    path = pathlib.Path(path)
+    if path.exists() and path.read_text() == text:
+        return
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--spec", required=True, help="the spec (rtl/spec/gs_spec.toml)")
+    ap.add_argument("--out", required=True, help="output directory (gs_pkg.sv, gs_spec.hpp)")
+    ap.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE", help="override a [params] value")
+    args = ap.parse_args()
+    overrides = {}
+    for s in args.set:
+        m = re.match(r"^([A-Za-z_][A-Za-z0-9_]*)=([0-9]+)$", s)
+        if not m or int(m.group(2)) <= 0:
+            print(f"gen_spec.py: --set {s!r}: expected PARAM=<positive integer>", file=sys.stderr)
+            return 2
+        overrides[m.group(1)] = int(m.group(2))
+    try:
+        spec = Spec(args.spec, overrides)
+    except SpecError as e:
+        print(f"gen_spec.py: {e}", file=sys.stderr)
+        return 2
+    out = pathlib.Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    write_if_changed(out / "gs_pkg.sv", spec.sv())
+    write_if_changed(out / "gs_spec.hpp", spec.cpp())
+    write_if_changed(out / "gs_policies.sv", policies_sv(spec))
+    write_if_changed(out / "gs_policy_twins.hpp", policy_twins_hpp(spec))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+// gsched tests: the spec generator (rtl/spec/gen_spec.py over rtl/spec/gs_spec.toml).
+//
+// The generated gs_pkg.sv and gs_spec.hpp must agree: every `localparam int Name = value;` of
+// the package equals the C++ constant of the same name (gs::spec::kParams), derived widths
+// follow their definitions, record widths are the sums of their fields, pack/unpack are
+// inverse, and a bad spec or override is refused with a message naming the entry.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "gs_spec.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path);
+  REQUIRE(f.good());
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::map<std::string, long> read_pkg_params(const std::string& text) {
+  std::map<std::string, long> params;
+  const std::regex re(R"(localparam\s+int\s+(\w+)\s*(?:/\*\s*verilator\s+public\s*\*/)?\s*=\s*(\d+)\s*;)");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
+    params[(*it)[1]] = std::stol((*it)[2]);
+  return params;
+}
+
+/// Runs the generator; returns its exit status and stderr.
+int run_gen(const std::string& args, const std::string& out_dir, std::string& err) {
+  const std::string errf = out_dir + "/gen.err";
+  const std::string cmd = std::string(GS_PYTHON) + " " + GS_SOURCE_DIR + "/rtl/spec/gen_spec.py " + args + " --out " +
+                          out_dir + " 2>" + errf;
+  const int rc = std::system(cmd.c_str());
+  err = read_file(errf);
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+}  // namespace
+
+TEST_CASE("generated gs_pkg.sv and gs_spec.hpp carry the same parameters", "[spec]") {
+  const auto p = read_pkg_params(read_file(std::string(GS_GEN_DIR) + "/gs_pkg.sv"));
+  REQUIRE(p.size() >= std::size(gs::spec::kParams));
+  for (const auto& e : gs::spec::kParams) {
+    INFO("gs_pkg::" << e.name);
+    REQUIRE(p.count(e.name) == 1);
+    CHECK(p.at(e.name) == long(e.value));
+  }
+  // derived widths follow their definitions
+  CHECK((1L << p.at("SlotW")) == p.at("MaxKernels"));
+  CHECK((1L << p.at("CtxW")) == p.at("MaxContexts"));
+  CHECK((1L << p.at("CmdPtrW")) == p.at("CmdBufDepth"));
+  CHECK((1L << p.at("PtbqPtrW")) == p.at("PtbqDepth"));
+  CHECK((1L << p.at("OrderPtrW")) == p.at("MaxContexts") * p.at("CmdBufDepth"));
+  CHECK((1L << p.at("PtbqCntW")) > p.at("PtbqDepth"));
+  CHECK((1L << p.at("CtaCntW")) > p.at("MaxCtasPerSm"));
+  CHECK((1L << p.at("SmIdW")) > p.at("MaxSms"));
+  CHECK((1L << p.at("SaveCreditW")) > p.at("MaxSms") * p.at("MaxCtasPerSm"));
+  CHECK(p.at("OrderKeyW") == p.at("PrioW") + p.at("SlotW"));
+  CHECK(p.at("NoKernel") == (1L << p.at("KernelIdW")) - 1);
+  // record widths are the sums of their fields
+  CHECK(p.at("LaunchW") == p.at("KernelIdW") + p.at("CtxW") + p.at("PrioW") + p.at("TokenW") + p.at("ThreadW") +
+                               p.at("WarpW") + p.at("RegW") + p.at("ShmemW") + p.at("CtaIdW"));
+  CHECK(p.at("KsrtW") == 1 + p.at("LaunchW") + 2 * p.at("CtaIdW"));
+  CHECK(p.at("SmstW") == 2 + 2 * (1 + p.at("SlotW")) + p.at("ThreadW") + p.at("WarpW") + p.at("RegW") +
+                             p.at("ShmemW") + p.at("CtaCntW"));
+  CHECK(gs::KsrtEntry::kWidth == p.at("KsrtW"));
+  CHECK(gs::DispatchCmd::kWidth == p.at("DispatchW"));
+}
+
+TEST_CASE("generated records pack and unpack to the same values", "[spec]") {
+  gs::KsrtEntry e;
+  e.valid = true;
+  e.kernel = 7;
+  e.tokens = -3;   // signed field: two's complement in TokenW bits
+  e.grid = (1u << gs::spec::CtaIdW) - 1;
+  e.done = 12345;
+  uint64_t words[4] = {0, 0, 0, 0};
+  unsigned at = gs::KsrtEntry::kWidth;
+  gs::pack(e, [&](uint64_t v, unsigned w) {
+    at -= w;
+    for (unsigned b = 0; b < w; ++b)
+      if (v >> b & 1u) words[(at + b) / 64] |= 1ull << ((at + b) % 64);
+  });
+  CHECK(at == 0);
+  at = gs::KsrtEntry::kWidth;
+  const gs::KsrtEntry back = gs::unpack_KsrtEntry([&](unsigned w) {
+    at -= w;
+    uint64_t v = 0;
+    for (unsigned b = 0; b < w; ++b) v |= uint64_t(words[(at + b) / 64] >> ((at + b) % 64) & 1u) << b;
+    return v;
+  });
+  CHECK(back == e);
+  CHECK(back.tokens == -3);
+  // kNoKernel travels as all ones of KernelIdW and comes back as kNoKernel
+  gs::DispatchCmd d;
+  uint64_t kernel_bits = 0;
+  unsigned field = 0;
+  gs::pack(d, [&](uint64_t v, unsigned) {
+    if (field++ == 2) kernel_bits = v;
+  });
+  CHECK(kernel_bits == gs::spec::NoKernel);
+  CHECK(gs::record_str(d).find("kernel=none") != std::string::npos);
+}
+
+TEST_CASE("the generator follows a param override and refuses bad specs", "[spec]") {
+  gs::test::TempDir tmp("gs-spec");
+  const std::string dir = tmp.path.string();
+  std::string err;
+  REQUIRE(run_gen(std::string("--spec ") + GS_SOURCE_DIR + "/rtl/spec/gs_spec.toml --set MaxSms=132 --set MaxKernels=4",
+                  dir, err) == 0);
+  const auto p = read_pkg_params(read_file(dir + "/gs_pkg.sv"));
+  CHECK(p.at("MaxSms") == 132);
+  CHECK(p.at("SmIdW") == 8);          // holds 0..132
+  CHECK(p.at("SlotW") == 2);
+  CHECK(p.at("SaveCreditW") == 13);   // 0..132*32
+
+  CHECK(run_gen(std::string("--spec ") + GS_SOURCE_DIR + "/rtl/spec/gs_spec.toml --set NoSuchParam=3", dir,
+                err) == 2);
+  CHECK(err.find("NoSuchParam") != std::string::npos);
+
+  const std::string bad = dir + "/bad.toml";
+  {
+    std::ofstream f(bad);
+    f << "[params]\nMaxSms = { value = 32 }\n[derived]\nSlotW = { expr = \"clog2(MaxKernelz)\" }\n";
+  }
+  CHECK(run_gen("--spec " + bad, dir, err) == 2);
+  CHECK(err.find("derived.SlotW") != std::string::npos);
+  CHECK(err.find("MaxKernelz") != std::string::npos);
+}
