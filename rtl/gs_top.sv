@@ -1,4 +1,4 @@
-// gsched: gs_top -- the scheduler top: one decision port to the GPU model (DESIGN.md).
+// gsched: gs_top -- the scheduler top: one decision port to the GPU model.
 //
 // Composes the Tanasic framework (Fig. 4) -- Command Buffers, Active Queue, KSRT, SMST, PTBQ,
 // quota table, SM driver, preemption control -- with the policies of the build (gs_policies,
@@ -13,8 +13,9 @@
 // The golden twin of this composition is cmodel/sched/golden/golden_scheduler.cpp.
 module gs_top #(
   // the policies this build contains, one bit per gs_pkg::policy_e member (Ibex-style build-time
-  // selection: synthesize one family alone by clearing the others)
-  parameter gs_pkg::policy_set_t PolicySet = '1
+  // selection: synthesize one family alone by clearing the others). Spelled as a replication:
+  // Yosys 0.23 reads a '1 default of this typedef'd parameter as 1.
+  parameter gs_pkg::policy_set_t PolicySet = {gs_pkg::NumPolicies{1'b1}}
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,

@@ -19,7 +19,7 @@ class InputError : public std::runtime_error {
   explicit InputError(const std::string& msg) : std::runtime_error(msg) {}
 };
 
-/// A model invariant (DESIGN.md, Verification layers, item 4) was violated.
+/// A model invariant (docs/verification.md: capacities, CTA exactly-once, ...) was violated.
 class InvariantError : public std::runtime_error {
  public:
   explicit InvariantError(const std::string& msg) : std::runtime_error("invariant violated: " + msg) {}

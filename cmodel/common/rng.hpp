@@ -2,7 +2,7 @@
 //
 // std:: distributions are not specified bit-exactly across standard libraries, so every
 // random draw in the model goes through this class: the same seed gives the same bytes
-// of output on every platform (DESIGN.md: every run is deterministic).
+// of output on every platform (every run is deterministic for a given config, workload and seed).
 #pragma once
 #include <cstdint>
 

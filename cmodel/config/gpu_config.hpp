@@ -83,7 +83,7 @@ struct GpuConfig {
   // Timings in DRAM command-clock cycles (Warped-Slicer Table I, Pai Table 4, ...).
   uint32_t tCL = 12, tRP = 12, tRC = 40, tRAS = 28, tRCD = 12, tRRD = 6, tCCD = 2, tWR = 12;
 
-  // Scheduler hardware sizing (the RTL build parameters; one source of truth, ISSUE 3).
+  // Scheduler hardware sizing (the RTL build parameters; one source of truth, rtl/spec/gs_spec.toml).
   uint32_t max_active_kernels = 8;    // KSRT entries
   uint32_t max_contexts = 8;          // command buffers
 

@@ -1,7 +1,7 @@
-// gsched: per-SM, per-kernel performance counters (issue 2 item 5).
+// gsched: per-SM, per-kernel performance counters.
 //
 // The model increments them; any policy can read them through Gpu::counters() (and, for the
-// RTL, the profiling counters in rtl/profile/ are fed the same increments). Counters are
+// RTL, profiling counters will be fed the same increments; none exist yet). Counters are
 // plain integers, registered here once, and dumped by name (to_json) -- ramulator2 style.
 #pragma once
 #include <cstddef>

@@ -1,4 +1,4 @@
-// gsched: multiprogram metrics from alone and shared runtimes (DESIGN.md, Metrics).
+// gsched: multiprogram metrics from alone and shared runtimes (docs/metrics.md).
 //
 // Definitions, as the papers use them (all runtimes are turnaround times in core cycles,
 // arrival to last CTA finished):

@@ -1,4 +1,4 @@
-// gsched: SchedulerPort, the one seam between the GPU model and a scheduler (DESIGN.md).
+// gsched: SchedulerPort, the one seam between the GPU model and a scheduler (docs/architecture.md).
 //
 // Contract, one call of step() per core cycle:
 //   * The model gathers this cycle's inputs (at most one kernel launch, at most one SM event;

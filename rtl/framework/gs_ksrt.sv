@@ -123,7 +123,7 @@ module gs_ksrt (
 `ifndef SYNTHESIS
   // g_view[k].entry: slot k decoded as ksrt_entry_t, simulation only -- the per-slot rows of
   // verif/waves/ksrt.gtkw and what the invariant reads.
-  // Invariant (issue 3 item 6): CTAs done <= CTAs issued <= grid for every valid slot
+  // Invariant (docs/verification.md): CTAs done <= CTAs issued <= grid for every valid slot
   for (genvar k = 0; k < K; k++) begin : g_view
     /* verilator lint_off UNUSEDSIGNAL */
     gs_pkg::ksrt_entry_t entry;

@@ -204,7 +204,7 @@ module gs_sm_driver (
   end
 
 `ifndef SYNTHESIS
-  // invariants (issue 3 item 6): no SM over any capacity; no CTA issued to a reserved SM
+  // invariants (docs/verification.md): no SM over any capacity; no CTA issued to a reserved SM
   for (genvar s = 0; s < N; s++) begin : g_inv
     /* verilator lint_off UNUSEDSIGNAL */
     gs_pkg::smst_entry_t ent;

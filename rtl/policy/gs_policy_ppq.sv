@@ -67,10 +67,13 @@ module gs_policy_ppq (
   // priority order (NPQ's); exclusive mode allows only the top priority while it has work
   logic [K*gs_pkg::OrderKeyW-1:0] key;
   gs_order_keys u_keys (.prio_en_i(1'b1), .ksrt_i(ksrt), .rank_i(rank), .key_o(key));
+  // (indexed writes into a local vector, not into a struct member: the Yosys 0.23 subset)
+  logic [N*K-1:0] elig;
   always_comb begin
+    for (int s = 0; s < N; s++) elig[s*K +: K] = allow;
     out_o = '0;
     out_o.key = key;
-    for (int s = 0; s < N; s++) out_o.elig[s*K +: K] = allow;
+    out_o.elig = elig;
     out_o.req = req;
   end
 

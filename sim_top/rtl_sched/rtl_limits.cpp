@@ -1,49 +1,15 @@
 // gsched rtl_sched: RTL build limits and port configuration (see rtl_limits.hpp).
 #include "rtl_sched/rtl_limits.hpp"
 
-#include <cctype>
 #include <sstream>
 
 #include "common/error.hpp"
 #include "gs_rtl_params.hpp"
 #include "gs_rtl_ports.hpp"
+#include "sched/golden/golden_scheduler.hpp"
 
 namespace gs::rtl {
 namespace {
-
-// gs_pkg::policy_e member -> gsim policy name: drop the POL_/Policy/Pol prefix, then kebab case.
-// "POL_LEFT_OVER" -> "left-over", "POL_PPQ_SHARED" -> "ppq-shared", "PolicyLeftOver" -> "left-over".
-std::string kebab_policy_name(const std::string& member) {
-  std::string m = member;
-  for (const char* prefix : {"POLICY_", "POL_", "Policy", "Pol"}) {
-    const std::string p(prefix);
-    if (m.size() > p.size() && m.compare(0, p.size(), p) == 0) {
-      m = m.substr(p.size());
-      break;
-    }
-  }
-  const bool snake = m.find_first_of("abcdefghijklmnopqrstuvwxyz") == std::string::npos;
-  std::string out;
-  for (std::size_t i = 0; i < m.size(); ++i) {
-    const char c = m[i];
-    if (c == '_') {
-      out += '-';
-      continue;
-    }
-    if (!snake && std::isupper(static_cast<unsigned char>(c)) && i > 0 && m[i - 1] != '_') out += '-';
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
-
-// gsim policy names that differ from the RTL member's kebab form.
-struct PolicyAlias {
-  const char* gsim;
-  const char* rtl;
-};
-constexpr PolicyAlias kPolicyAliases[] = {{"ppq", "ppq-excl"}, {"ppq-exclusive", "ppq-excl"}};
-
-std::string member_policy_name(const EnumMember& e) { return kebab_policy_name(e.member); }
 
 constexpr uint64_t max_of_width(unsigned width) { return width >= 64 ? ~0ull : (1ull << width) - 1; }
 
@@ -54,29 +20,18 @@ void require_fits(const std::string& what, uint64_t value, unsigned width, const
   if (value > max_of_width(width)) {
     std::ostringstream os;
     os << where << ": " << what << " = " << value << " does not fit gs_top port " << port << " (" << width
-       << " bits, max " << max_of_width(width) << "); widen it in rtl/gs_pkg.sv";
+       << " bits, max " << max_of_width(width) << "); widen it in rtl/spec/gs_spec.toml";
     throw InputError(os.str());
   }
 }
 
 }  // namespace
 
-std::vector<std::string> rtl_policies() {
-  std::vector<std::string> names;
-  for (const auto& e : kPolicyMembers) names.push_back(member_policy_name(e));
-  return names;
-}
+// Policy names, aliases and encodings come from the registry in rtl/spec/gs_spec.toml, the
+// source of gs_pkg::policy_e as well: one list for gsim, the golden model and the RTL.
+std::vector<std::string> rtl_policies() { return golden_policy_names(); }
 
-uint32_t policy_code(const std::string& policy) {
-  std::string name = policy;
-  for (const auto& a : kPolicyAliases)
-    if (name == a.gsim) name = a.rtl;
-  for (const auto& e : kPolicyMembers)
-    if (member_policy_name(e) == name) return e.value;
-  std::string known;
-  for (const auto& n : rtl_policies()) known += (known.empty() ? "" : ", ") + n;
-  throw InputError("--policy", "policy", "the RTL scheduler has no policy '" + policy + "' (gs_pkg::policy_e has: " + known + ")");
-}
+uint32_t policy_code(const std::string& policy) { return static_cast<uint32_t>(parse_policy(policy)); }
 
 std::string describe_build() {
   std::ostringstream os;
@@ -100,7 +55,7 @@ PortConfig to_port_config(const GpuConfig& cfg, const SchedOptions& opt) {
     std::ostringstream os;
     os << build_prefix() << "MaxKernels=" << MaxKernels << " MaxContexts=" << MaxContexts << ", " << where
        << " asks for max_active_kernels=" << cfg.max_active_kernels << " max_contexts=" << cfg.max_contexts
-       << " (the golden and the RTL must model the same hardware; change rtl/gs_pkg.sv or the config)";
+       << " (the golden and the RTL must model the same hardware; change rtl/spec/gs_spec.toml or the config)";
     throw InputError(os.str());
   }
   require_fits("cta_limit (CTAs per SM per kernel)", opt.cta_limit, port_width::cfg_cta_limit_i, "cfg_cta_limit_i",

@@ -1,6 +1,6 @@
 // gsched rtl_sched: what the RTL build can carry, checked before it is asked to.
 //
-// The RTL's sizes come from rtl/gs_pkg.sv (gs_rtl_params.hpp) and its port widths from the
+// The RTL's sizes come from rtl/spec/gs_spec.toml (gs_rtl_params.hpp) and its port widths from the
 // Verilated header (gs_rtl_ports.hpp). A GpuConfig, policy or launch beyond them is refused
 // with gs::InputError naming the parameter, its RTL value and the offending value -- never
 // truncated. to_port_config() turns a validated GpuConfig + SchedOptions into port values.

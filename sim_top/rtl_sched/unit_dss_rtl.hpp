@@ -1,6 +1,6 @@
 // gsched rtl_sched: the "rtl" side of `gsim unit dss` -- the Verilated gs_policy_dss alone.
 //
-// Vgs_policy_dss (rtl/CMakeLists.txt: gs_pkg.sv + policy/gs_policy_dss.sv, -Wall -O3
+// Vgs_policy_dss (rtl/CMakeLists.txt: gs_pkg.sv + policy/gs_dss_unit.sv, -Wall -O3
 // --x-assign fast; unit_dss_rtl.vlt makes st_q readable) behind gs::DssUnit, so it runs in the
 // very environment loop the golden twin runs in (sched/unit_dss.hpp, run_dss_unit): the same
 // JSON state, the same owner writes / token updates / acceptances applied to the same golden

@@ -28,7 +28,7 @@ namespace {
 // with BLK (memory intensive), Warped-Slicer Table II classes, on the Table I GPU.
 constexpr const char* kBenchConfig = "warped-slicer";
 constexpr const char* kBenchMix = "default";
-// Default length: a few seconds at the 100,000 cycles/s target (issue 2, item 10).
+// Default length: a few seconds at the 100,000 cycles/s target.
 constexpr uint64_t kBenchCycles = 1'000'000;
 
 struct BenchArgs {

@@ -1,4 +1,4 @@
-// Policy effects asserted on the whole model (issue 3 item 9), golden scheduler:
+// Policy effects asserted on the whole model, golden scheduler:
 //  * Tanasic DSS (Sec. 3.4, Algorithm 1) reaches a steady state in which the token counts of
 //    the kernels competing for SMs differ by at most one;
 //  * Tanasic PPQ (Sec. 4.2, Fig. 5): preempting low-priority SMs improves the turnaround of the

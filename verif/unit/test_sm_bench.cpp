@@ -1,6 +1,6 @@
 // gsched benchmark (not in the default run: [.][bench]): simulated SM-cycles per second of
 // the SM model alone, on a fixed-latency fake memory, with the SMs kept full of CTAs.
-// Target (issue 2): >= 1.6 M SM-cycles/s, i.e. 16 SMs at 100k GPU cycles/s on one core.
+// Target: >= 1.6 M SM-cycles/s, i.e. 16 SMs at 100k GPU cycles/s on one core.
 // Run: gs_unit_tests "[bench]"
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// gsched memory system: the GPU's memory hierarchy behind MemoryIface (issue 2 item 4).
+// gsched memory system: the GPU's memory hierarchy behind MemoryIface (docs/memory.md).
 //
 //   SM s -- L1Cache[s] (+ ContextEngine[s]) --up crossbar--> L2Slice[c] -- DramChannel[c]
 //   SM s <------------------------------- down crossbar ---- L2Slice[c] <-----'

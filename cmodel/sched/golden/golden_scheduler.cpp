@@ -24,7 +24,7 @@ void require_width(const std::string& where, const char* field, uint32_t value, 
   if (value > width_mask(width)) {
     std::ostringstream os;
     os << where << ": " << field << " = " << value << " exceeds the scheduler's " << width
-       << "-bit field (max " << width_mask(width) << ", rtl/gs_pkg.sv)";
+       << "-bit field (max " << width_mask(width) << ", rtl/spec/gs_spec.toml)";
     throw InputError(os.str());
   }
 }

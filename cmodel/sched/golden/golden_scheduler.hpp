@@ -3,7 +3,7 @@
 // Composes the golden twins (gs_*.hpp in this folder) exactly as gs_top composes the RTL
 // modules, with the same cycle timing: step(t) returns the registered decisions of the state
 // at the start of cycle t, then clocks in the inputs of cycle t. launch_ready is sampled
-// after that update. Every cycle it also checks the invariants of DESIGN.md "Verification
+// after that update. Every cycle it also checks the invariants of docs/verification.md ("Verification
 // layers" item 4 and throws gs::InvariantError with details:
 //   * no SM over its thread, warp, register, shared-memory or CTA-slot capacity;
 //   * CTAs done <= grid; a CTA id is issued fresh at most once and resumed only after it

@@ -1,4 +1,4 @@
-// gs_cosim_regress: the co-simulation regression (issue 3 item 9).
+// gs_cosim_regress: the co-simulation regression (docs/verification.md).
 //
 // For every policy (golden's list, or --policy) x preemption mechanism (drain, switch, or
 // --preempt), runs --mixes seeded random mixes (cosim::random_mix: 2..8 library kernels,

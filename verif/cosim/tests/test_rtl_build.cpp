@@ -1,7 +1,7 @@
 // gsched cosim tests: the RTL build's parameters, encodings and limits agree with the C++ side.
 //
-// gs_pkg.sv is the one source of truth: CMake parses it into gs_rtl_params.hpp and reads the
-// port widths back from the Verilated header (gs_rtl_ports.hpp). These tests compare both with
+// rtl/spec/gs_spec.toml is the one source of truth: gen_spec.py writes gs_pkg.sv and gs_spec.hpp
+// (gs_rtl_params.hpp); CMake reads the port widths back from the Verilated header (gs_rtl_ports.hpp). These tests compare both with
 // the Verilated model's own view (the /*verilator public*/ params) and with scheduler_port.hpp,
 // and check that configs and launches beyond the RTL are refused, not truncated.
 #include <catch2/catch.hpp>
@@ -68,7 +68,7 @@ TEST_CASE("Verilated gs_pkg parameters equal the generated C++ header", "[cosim]
 #undef GS_CHECK_PARAM
   CHECK(compared >= 3);
 #else
-  FAIL("rtl/gs_pkg.sv marks no localparam /*verilator public*/: the Verilated model exposes no parameters");
+  FAIL("rtl/spec/gs_spec.toml marks no parameter public: the Verilated model exposes none");
 #endif
 }
 

@@ -10,6 +10,7 @@
 
 namespace gs::bench {
 
+using namespace ::gs;
 using namespace gs::golden;
 using gs::KernelId;
 using gs::kNoKernel;

@@ -1,0 +1,230 @@
+// gsched block benches: one harness for every policy module, through the policy contract.
+//
+// Every policy module has the same ports (policy_cfg_t, policy_view_t, policy_event_t,
+// accept_i -> policy_out_t; docs/adding-a-policy.md), so PolicyBench<V> drives any of them:
+// it owns golden tables (KSRT, SMST with resident CTAs, PTBQ, Active Queue), mutates them at
+// random between cycles (a block bench needs legal encodings, not a consistent GPU), packs them
+// into the RTL's view_i with the generated layout (gs_spec.hpp, spec::layout), draws an event,
+// and each cycle compares the whole out_o with the golden twin's comb() (key and eligibility of
+// the configured SMs, quota_en, and the quota, owner, token and preemption records), then
+// clocks both with the same acceptance (gs_preempt_ctrl's rule on the compared request).
+// A bench of a new policy is its Verilated model plus a few lines (test_bench_policies.cpp).
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "bench_records.hpp"
+#include "common/rng.hpp"
+#include "gs_policy_twins.hpp"
+#include "sched/golden/gs_preempt_ctrl.hpp"
+
+namespace gs::bench {
+
+namespace pl = gs::spec::layout;
+
+template <class V>
+class PolicyBench {
+ public:
+  PolicyBench(Policy policy, uint64_t seed, uint32_t num_sms)
+      : rtl_(static_cast<uint32_t>(seed)), rng_(seed), twin_(make_policy_twin(policy)) {
+    caps_.assign(num_sms, SmCaps{2048, 64, 65536, 49152, 16});
+    cfg_ = PolicyCfg{policy, num_sms, MaxKernels, 0, &caps_};
+    ksrt_.reset(MaxKernels);
+    smst_.reset(num_sms, MaxKernels);
+    ptbq_.reset(MaxKernels);
+    aq_.reset(MaxKernels);
+    for (uint32_t k = 0; k < MaxKernels; ++k) aq_.q.rank[k] = k;
+    out_.size(num_sms, MaxKernels);
+    twin_->reset(cfg_);
+    auto& d = rtl_.dut();
+    d.en_i = 1;
+    d.policy_i = static_cast<uint32_t>(policy);
+    drive_cfg();
+    drive_view(pending());
+    drive_event(PolicyEvent{});
+    d.accept_i = 0;
+    rtl_.reset();
+  }
+
+  /// `cycles` random cycles: mutate the tables, draw an event, compare, clock.
+  void run(int cycles, uint32_t mutate_permille = 80) {
+    for (int i = 0; i < cycles; ++i) {
+      if (rng_.chance_permille(mutate_permille)) mutate();
+      cycle(random_event());
+    }
+  }
+
+  uint64_t requests() const { return requests_; }
+  uint64_t owner_writes() const { return owner_writes_; }
+  uint64_t quota_writes() const { return quota_writes_; }
+
+ private:
+  uint32_t pending() const {
+    uint32_t p = 0;
+    for (uint32_t k = 0; k < MaxKernels; ++k) {
+      const KsrtEntry& e = ksrt_.entry(k);
+      if (e.valid && (e.next_cta != e.grid || ptbq_.count(k) != 0)) p |= 1u << k;
+    }
+    return p;
+  }
+
+  void mutate() {
+    const uint32_t n = cfg_.num_sms;
+    switch (rng_.below(5)) {
+      case 0: {  // a KSRT entry appears, changes or leaves
+        KsrtEntry& e = ksrt_.q.tbl[rng_.below(MaxKernels)];
+        e.valid = rng_.chance_permille(800);
+        e.kernel = KernelId(rng_.below(200));
+        e.prio = rng_.below(1u << PrioW);
+        e.tokens = int32_t(rng_.below(9)) - 4;
+        e.threads = 32 * (1 + rng_.below(32));
+        e.warps = e.threads / 32;
+        e.regs = 256 * rng_.below(64);
+        e.shmem = 1024 * rng_.below(24);
+        e.grid = 1 + rng_.below(200);
+        e.next_cta = rng_.below(e.grid + 1);
+        e.done = rng_.below(e.next_cta + 1);
+        break;
+      }
+      case 1: {  // an SM changes state, owner or occupancy
+        SmstEntry& m = smst_.q.tbl[rng_.below(n)];
+        m.state = static_cast<SmState>(rng_.below(3));
+        m.owner_valid = rng_.chance_permille(500);
+        m.owner = rng_.below(MaxKernels);
+        m.next_valid = rng_.chance_permille(300);
+        m.next = rng_.below(MaxKernels);
+        m.ctas = rng_.below(17);
+        break;
+      }
+      case 2:  // resident CTAs of one kernel on one SM
+        smst_.q.resident[rng_.below(n) * MaxKernels + rng_.below(MaxKernels)] = rng_.below(5);
+        break;
+      case 3: {  // preempted CTAs wait in a PTBQ (count only is read)
+        const uint32_t k = rng_.below(MaxKernels);
+        ptbq_.q.cnt[k] = rng_.chance_permille(300) ? rng_.below(4) : 0;
+        break;
+      }
+      default: {  // two kernels swap arrival ranks
+        const uint32_t a = rng_.below(MaxKernels), b = rng_.below(MaxKernels);
+        std::swap(aq_.q.rank[a], aq_.q.rank[b]);
+        break;
+      }
+    }
+  }
+
+  PolicyEvent random_event() {
+    PolicyEvent ev;
+    ev.ev_valid = rng_.chance_permille(100);
+    if (ev.ev_valid) ev.ev_type = static_cast<SmEventType>(1 + rng_.below(3));
+    ev.ev_sm = rng_.below(cfg_.num_sms);
+    ev.ev_slot = rng_.below(MaxKernels);
+    ev.alloc_valid = rng_.chance_permille(30);
+    ev.alloc_slot = rng_.below(MaxKernels);
+    ev.slot_free = rng_.chance_permille(20) ? 1u << rng_.below(MaxKernels) : 0u;
+    return ev;
+  }
+
+  void drive_cfg() {
+    auto& d = rtl_.dut();
+    namespace L = pl::policy_cfg_t;
+    set_bits(d.cfg_i, L::num_sms_lsb, L::num_sms_width, cfg_.num_sms);
+    set_bits(d.cfg_i, L::cta_limit_lsb, L::cta_limit_width, cfg_.cta_limit);
+    for (uint32_t s = 0; s < MaxSms; ++s) {
+      const SmCaps c = s < cfg_.num_sms ? caps_[s] : SmCaps{};
+      set_bits(d.cfg_i, L::sm_threads_lsb + s * ThreadW, ThreadW, c.threads);
+      set_bits(d.cfg_i, L::sm_warps_lsb + s * WarpW, WarpW, c.warps);
+      set_bits(d.cfg_i, L::sm_regs_lsb + s * RegW, RegW, c.regs);
+      set_bits(d.cfg_i, L::sm_shmem_lsb + s * ShmemW, ShmemW, c.shmem);
+      set_bits(d.cfg_i, L::sm_ctas_lsb + s * CtaCntW, CtaCntW, c.ctas);
+    }
+  }
+
+  void drive_view(uint32_t pend) {
+    auto& d = rtl_.dut();
+    namespace L = pl::policy_view_t;
+    for (uint32_t k = 0; k < MaxKernels; ++k) {
+      put_rec(d.view_i, ksrt_.entry(k), L::ksrt_lsb + k * KsrtW);
+      set_bits(d.view_i, L::ptbq_count_lsb + k * PtbqCntW, PtbqCntW, ptbq_.count(k));
+      set_bits(d.view_i, L::rank_lsb + k * SlotW, SlotW, aq_.q.rank[k]);
+    }
+    for (uint32_t s = 0; s < MaxSms; ++s) {
+      const bool in = s < cfg_.num_sms;
+      put_rec(d.view_i, in ? smst_.entry(s) : SmstEntry{}, L::smst_lsb + s * SmstW);
+      for (uint32_t k = 0; k < MaxKernels; ++k)
+        set_bits(d.view_i, L::resident_lsb + (s * MaxKernels + k) * CtaCntW, CtaCntW, in ? smst_.resident(s, k) : 0);
+    }
+    set_bits(d.view_i, L::pending_lsb, L::pending_width, pend);
+  }
+
+  void drive_event(const PolicyEvent& ev) {
+    auto& d = rtl_.dut();
+    namespace L = pl::policy_event_t;
+    set_bits(d.event_i, L::ev_valid_lsb, 1, ev.ev_valid);
+    set_bits(d.event_i, L::ev_type_lsb, L::ev_type_width, static_cast<uint32_t>(ev.ev_type));
+    set_bits(d.event_i, L::ev_sm_lsb, L::ev_sm_width, ev.ev_sm);
+    set_bits(d.event_i, L::ev_slot_lsb, L::ev_slot_width, ev.ev_slot);
+    set_bits(d.event_i, L::alloc_valid_lsb, 1, ev.alloc_valid);
+    set_bits(d.event_i, L::alloc_slot_lsb, L::alloc_slot_width, ev.alloc_slot);
+    set_bits(d.event_i, L::slot_free_lsb, L::slot_free_width, ev.slot_free);
+  }
+
+  void cycle(const PolicyEvent& ev) {
+    const uint32_t pend = pending();
+    const PolicyView view{&ksrt_, &smst_, &ptbq_, &aq_, pend};
+    drive_view(pend);
+    drive_event(ev);
+    out_.clear();
+    twin_->comb(cfg_, view, ev, out_);
+    const bool accepted = PreemptCtrl::accept(out_.req, smst_);
+    auto& d = rtl_.dut();
+    d.accept_i = accepted;
+    rtl_.settle();
+    compare(d.out_o);
+    rtl_.tick();
+    twin_->clock(cfg_, view, ev, out_, accepted);
+    REQUIRE(rtl_.errors() == 0);
+    requests_ += out_.req.valid;
+    owner_writes_ += out_.owner_wr.valid;
+    quota_writes_ += out_.quota_wr.valid;
+  }
+
+  template <class Port>
+  void compare(const Port& o) {
+    namespace L = pl::policy_out_t;
+    INFO("cycle " << rtl_.cycle());
+    for (uint32_t k = 0; k < MaxKernels; ++k) {
+      INFO("key of slot " << k);
+      REQUIRE(get_bits(o, L::key_lsb + k * OrderKeyW, OrderKeyW) == ((out_.key[k].major << SlotW) | out_.key[k].rank));
+    }
+    for (uint32_t s = 0; s < cfg_.num_sms; ++s) {
+      INFO("elig of SM " << s);
+      REQUIRE(get_bits(o, L::elig_lsb + s * MaxKernels, MaxKernels) == (out_.elig[s] & width_mask(MaxKernels)));
+    }
+    REQUIRE(get_bits(o, L::quota_en_lsb, 1) == out_.quota_en);
+    const QuotaWr qw = get_rec<QuotaWr>(o, L::quota_wr_lsb);
+    const OwnerWr ow = get_rec<OwnerWr>(o, L::owner_wr_lsb);
+    const TokenUpd tk = get_rec<TokenUpd>(o, L::tok_lsb);
+    const PreemptReq rq = get_rec<PreemptReq>(o, L::req_lsb);
+    INFO("RTL quota_wr " << qw << " owner_wr " << ow << " tok " << tk << " req " << rq);
+    INFO("golden quota_wr " << out_.quota_wr << " owner_wr " << out_.owner_wr << " tok " << out_.tok << " req "
+                            << out_.req);
+    REQUIRE(qw == out_.quota_wr);
+    REQUIRE(ow == out_.owner_wr);
+    REQUIRE(tk == out_.tok);
+    REQUIRE(rq == out_.req);
+  }
+
+  Bench<V> rtl_;
+  gs::Rng rng_;
+  std::unique_ptr<PolicyTwin> twin_;
+  std::vector<SmCaps> caps_;
+  PolicyCfg cfg_;
+  Ksrt ksrt_;
+  Smst smst_;
+  Ptbq ptbq_;
+  ActiveQueue aq_;
+  PolicyOut out_;
+  uint64_t requests_ = 0, owner_writes_ = 0, quota_writes_ = 0;
+};
+
+}  // namespace gs::bench
