@@ -3,7 +3,10 @@
 # Used by both README quick-start commands and by CI. Safe to run repeatedly.
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build verilator yosys catch2 libcli11-dev nlohmann-json3-dev
-      python3)
+      python3
+      # area/timing flow (constraints/, docs/area-timing.md): OpenSTA (`sta`), the osu018 180 nm
+      # cell library, nextpnr-ice40 (its chip databases are built in)
+      opensta qflow-tech-osu018 nextpnr-ice40)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

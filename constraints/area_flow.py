@@ -1,0 +1,690 @@
+#!/usr/bin/env python3
+"""gsched area and timing flow (issue 10; docs/area-timing.md).
+
+For every RTL block (one module per file of the source list; gs_pkg first, gs_top last) and every
+scale (gs_pkg's MaxSms / MaxKernels overridden per run):
+  * Yosys maps it to the osu018 180 nm cells (constraints/yosys_osu018.tcl): cells, area in um^2
+    (`stat -liberty`), flip-flops, storage bits as written in the RTL;
+  * OpenSTA times the netlist at the SDC clock (constraints/clocks.sdc, constraints/sta.tcl):
+    worst setup slack, Fmax, the critical path's start and end points;
+  * Yosys synth_ice40 counts iCE40 LUTs and FFs; a block that fits an iCE40-HX8K is placed and
+    routed by nextpnr-ice40 inside a serial I/O wrapper for its Fmax (constraints/ice40_*).
+Beside each block: its decision latency from constraints/latency.json; optionally the simulated
+launch-to-first-dispatch latency per policy (--launch-latency, from gs_launch_latency).
+Output: <out>/area.md and <out>/area.json. Results are cached per run (same sources, scripts,
+parameters and period: not rerun), so an interrupted long run resumes where it stopped.
+Every tool run has a time and memory limit; a run that exceeds one is reported as such.
+"""
+import argparse
+import hashlib
+import json
+import math
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEBIAN_LIBERTY = "/usr/share/qflow/tech/osu018/osu018_stdcells.lib"
+FLOW_VERSION = "1"
+ICE40_DEVICE = {"name": "iCE40-HX8K (CT256)", "args": ["--hx8k", "--package", "ct256"], "lcs": 7680}
+
+
+class FlowError(Exception):
+    pass
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+# ------------------------------------------------------------------------------ parameters
+PARAM_RE = re.compile(r"^(\s*localparam\s+(?:int\s+unsigned\s+|int\s+|integer\s+)?)([A-Za-z_]\w*)"
+                      r"(\s*(?:/\*\s*verilator\s+public\s*\*/)?\s*=\s*)(\d+)(\s*;.*)$")
+
+
+def clog2(x):
+    return max(1, math.ceil(math.log2(x))) if x > 1 else 1
+
+
+def derive(p):
+    """gs_pkg's hand-derived localparams as functions of the sizing parameters. Checked against
+    the file at its own values (a new derived parameter or a changed rule fails loudly)."""
+    d = {}
+    d["SmIdW"] = clog2(p["MaxSms"] + 1)                      # holds 0..MaxSms
+    d["SlotW"] = clog2(p["MaxKernels"])
+    d["CtxW"] = clog2(p["MaxContexts"])
+    d["CmdPtrW"] = clog2(p["CmdBufDepth"])
+    d["OrderPtrW"] = clog2(p["MaxContexts"] * p["CmdBufDepth"])
+    d["PtbqPtrW"] = clog2(p["PtbqDepth"])
+    d["PtbqCntW"] = clog2(p["PtbqDepth"] + 1)
+    d["CtaCntW"] = clog2(p["MaxCtasPerSm"] + 1)
+    d["SaveCreditW"] = clog2(p["MaxSms"] * p["MaxCtasPerSm"] + 1)
+    d["OrderKeyW"] = p["PrioW"] + d["SlotW"]
+    res = p["ThreadW"] + p["WarpW"] + p["RegW"] + p["ShmemW"]
+    d["LaunchW"] = p["KernelIdW"] + d["CtxW"] + p["PrioW"] + p["TokenW"] + res + p["CtaIdW"]
+    d["KsrtW"] = 1 + p["KernelIdW"] + d["CtxW"] + p["PrioW"] + p["TokenW"] + res + 3 * p["CtaIdW"]
+    d["SmstW"] = 2 + 1 + d["SlotW"] + 1 + d["SlotW"] + res + d["CtaCntW"]
+    return d
+
+
+def read_params(pkg_text):
+    params = {}
+    for line in pkg_text.splitlines():
+        m = PARAM_RE.match(line)
+        if m:
+            params[m.group(2)] = int(m.group(4))
+    return params
+
+
+def check_derivation(pkg_path, params):
+    d = derive(params)
+    bad = [f"{k} = {params[k]} (derived {v})" for k, v in d.items() if k in params and params[k] != v]
+    missing = [k for k in d if k not in params]
+    if bad or missing:
+        raise FlowError(f"{pkg_path}: the area flow's width rules (constraints/area_flow.py derive()) disagree "
+                        f"with the package: {', '.join(bad + [m + ' missing' for m in missing])}")
+
+
+def write_pkg(pkg_text, overrides, path):
+    params = read_params(pkg_text)
+    for k in overrides:
+        if k not in params:
+            raise FlowError(f"parameter override {k}: gs_pkg has no localparam {k} (has: {', '.join(params)})")
+    new = dict(params)
+    new.update(overrides)
+    new.update({k: v for k, v in derive(new).items() if k in params})
+    out = []
+    for line in pkg_text.splitlines():
+        m = PARAM_RE.match(line)
+        if m and new[m.group(2)] != params[m.group(2)]:
+            line = f"{m.group(1)}{m.group(2)}{m.group(3)}{new[m.group(2)]}{m.group(5)}  // area flow override"
+        out.append(line)
+    text = "\n".join(out) + "\n"
+    if not os.path.exists(path) or open(path).read() != text:
+        with open(path, "w") as f:
+            f.write(text)
+    return new
+
+
+def parse_scales(spec, defaults):
+    """'default', 'sweep' (default + SMs 16/32/64/132 + kernels 2/4/8), 'smsN', 'kN', 'smsN-kM'."""
+    out = []
+    for item in [s for s in spec.split(",") if s]:
+        if item == "sweep":
+            for n in (16, 32, 64, 132):
+                out.append({"MaxSms": n, "MaxKernels": defaults["MaxKernels"]})
+            for k in (2, 4, 8):
+                out.append({"MaxSms": defaults["MaxSms"], "MaxKernels": k})
+            continue
+        if item == "default":
+            out.append({"MaxSms": defaults["MaxSms"], "MaxKernels": defaults["MaxKernels"]})
+            continue
+        m = re.fullmatch(r"(?:sms(\d+))?-?(?:k(\d+))?", item)
+        if not m or not (m.group(1) or m.group(2)):
+            raise FlowError(f"--scales: '{item}' is not default, sweep, smsN, kN or smsN-kM")
+        n = int(m.group(1)) if m.group(1) else defaults["MaxSms"]
+        k = int(m.group(2)) if m.group(2) else defaults["MaxKernels"]
+        if n < 1 or k < 2:
+            raise FlowError(f"--scales: '{item}': need at least 1 SM and 2 kernels")
+        out.append({"MaxSms": n, "MaxKernels": k})
+    uniq = []
+    for s in out:
+        if s not in uniq:
+            uniq.append(s)
+    # default first, then by size
+    uniq.sort(key=lambda s: (s != {"MaxSms": defaults["MaxSms"], "MaxKernels": defaults["MaxKernels"]},
+                             s["MaxSms"] * s["MaxKernels"], s["MaxSms"]))
+    return uniq
+
+
+def scale_name(s):
+    return f"sms{s['MaxSms']}-k{s['MaxKernels']}"
+
+
+# ------------------------------------------------------------------------------ tools
+def find_liberty(arg):
+    cands = [arg, os.environ.get("GS_LIBERTY"), DEBIAN_LIBERTY]
+    for c in cands:
+        if c and os.path.isfile(c):
+            return os.path.abspath(c)
+    if arg or os.environ.get("GS_LIBERTY"):
+        raise FlowError(f"--liberty / GS_LIBERTY: {arg or os.environ.get('GS_LIBERTY')}: no such file")
+    try:
+        files = subprocess.run(["dpkg", "-L", "qflow-tech-osu018"], capture_output=True, text=True).stdout.split()
+        for f in files:
+            if f.endswith("osu018_stdcells.lib"):
+                return f
+    except OSError:
+        pass
+    raise FlowError("osu018 liberty not found: install the Debian package qflow-tech-osu018 "
+                    "(scripts/install_deps.sh) or pass --liberty / set GS_LIBERTY")
+
+
+def need_tool(name):
+    path = shutil.which(name)
+    if not path:
+        raise FlowError(f"{name} not found on PATH: run scripts/install_deps.sh (Debian packages yosys, opensta, "
+                        "nextpnr-ice40, qflow-tech-osu018)")
+    return path
+
+
+def run_tool(cmd, log_path, timeout, mem_gb, env=None, cwd=None):
+    """Runs cmd under `nice`, a wall-clock timeout and an address-space limit. Returns
+    (status, seconds) with status 'ok', 'timeout', 'memory' or 'error'."""
+    limit = int(mem_gb * (1 << 30))
+
+    def pre():
+        os.setsid()
+        if mem_gb > 0:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    t0 = time.time()
+    with open(log_path, "w") as lf:
+        p = subprocess.Popen(cmd, stdout=lf, stderr=subprocess.STDOUT, env=env, cwd=cwd, preexec_fn=pre)
+        try:
+            rc = p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, 9)
+            p.wait()
+            return "timeout", time.time() - t0
+    dt = time.time() - t0
+    if rc == 0:
+        return "ok", dt
+    text = open(log_path, errors="replace").read()[-4000:]
+    if "std::bad_alloc" in text or "out of memory" in text.lower() or "Cannot allocate" in text or rc in (-9, 137):
+        return "memory", dt
+    return "error", dt
+
+
+def tail(path, n=5):
+    try:
+        lines = [l for l in open(path, errors="replace").read().splitlines() if l.strip()]
+    except OSError:
+        return ""
+    return " | ".join(lines[-n:])
+
+
+# ------------------------------------------------------------------------------ parsers
+def liberty_areas(lib):
+    areas, cell = {}, None
+    for line in open(lib, errors="replace"):
+        m = re.match(r"\s*cell\s*\(\s*\"?(\w+)\"?\s*\)", line)
+        if m:
+            cell = m.group(1)
+            continue
+        m = re.match(r"\s*area\s*:\s*([\d.]+)", line)
+        if m and cell and cell not in areas:
+            areas[cell] = float(m.group(1))
+    return areas
+
+
+def parse_stat(path, lib_areas):
+    text = open(path).read()
+    cells = {}
+    m = re.search(r"Number of cells:\s+(\d+)\n((?:\s+\S+\s+\d+\n)*)", text)
+    if not m:
+        raise FlowError(f"{path}: no cell count")
+    for line in m.group(2).splitlines():
+        name, cnt = line.split()
+        cells[name] = int(cnt)
+    am = re.search(r"Chip area for module '\\?[^']*':\s+([\d.]+)", text)
+    area = float(am.group(1)) if am else 0.0
+    ff_types = [c for c in cells if c.startswith("DFF") or c == "LATCH"]
+    ffs = sum(cells[c] for c in ff_types)
+    ff_area = sum(cells[c] * lib_areas.get(c, 0.0) for c in ff_types)
+    return {"cells": int(m.group(1)), "area_um2": area, "ffs": ffs, "ff_area_um2": ff_area, "cell_types": cells}
+
+
+def parse_rtl_stat(path):
+    text = open(path).read()
+    bits = 0
+    for m in re.finditer(r"^\s+\$(?:_)?(?:a|s|aldff|)(?:dff|dffe|dffsr|dffsre|adffe|sdffe|sdffce|dlatch)\w*?_(\d+)\s+(\d+)$",
+                         text, re.M):
+        bits += int(m.group(1)) * int(m.group(2))
+    mm = re.search(r"Number of memory bits:\s+(\d+)", text)
+    mem = int(mm.group(1)) if mm else 0
+    return {"storage_bits": bits + mem, "memory_bits": mem}
+
+
+def q_net_names(netlist):
+    """instance -> net on its Q pin (flip-flops), to name STA start/end points by register."""
+    names = {}
+    text = open(netlist, errors="replace").read()
+    for m in re.finditer(r"^\s*(DFF\w+|LATCH)\s+(\S+)\s*\((.*?)\);", text, re.M | re.S):
+        q = re.search(r"\.Q\((.*?)\)\s*,?\s*$", m.group(3), re.M)
+        if q:
+            names[m.group(2)] = q.group(1).strip().lstrip("\\").strip()
+    return names
+
+
+def parse_sta(log_path, netlist, period):
+    text = open(log_path, errors="replace").read()
+    m = re.search(r"gs_sta worst_slack (\S+) period (\S+)", text)
+    if not m:
+        raise FlowError(f"{log_path}: OpenSTA printed no worst slack ({tail(log_path, 3)})")
+    slack = float(m.group(1))
+    errs = [l for l in text.splitlines() if l.startswith("Error")]
+    if errs:
+        raise FlowError(f"{log_path}: {errs[0]}")
+    block = text.split("Path Type: max", 1)
+    names = q_net_names(netlist)
+
+    def point(kind):
+        pm = re.search(kind + r": (\S+) \((.*?)\)", text)
+        if not pm:
+            return None
+        inst, what = pm.group(1), pm.group(2)
+        if inst in names:
+            return f"{names[inst]} (flop {inst})"
+        return f"{inst} ({what.split(' clocked')[0]})"
+
+    depth = 0
+    if len(block) == 2:
+        path = block[1].split("data arrival time", 1)[0]
+        depth = len(re.findall(r"/\w+ \(\w+\)\s*$", path, re.M))
+    fmax = 1000.0 / (period - slack) if period - slack > 0 else None
+    return {"worst_slack_ns": slack, "fmax_mhz": fmax, "startpoint": point("Startpoint"),
+            "endpoint": point("Endpoint"), "logic_levels": depth}
+
+
+# ------------------------------------------------------------------------------ iCE40
+def ice40_counts(stat_path):
+    text = open(stat_path).read()
+    cnt = {}
+    for m in re.finditer(r"^\s+(SB_\w+)\s+(\d+)$", text, re.M):
+        cnt[m.group(1)] = cnt.get(m.group(1), 0) + int(m.group(2))
+    luts = cnt.get("SB_LUT4", 0)
+    ffs = sum(v for k, v in cnt.items() if k.startswith("SB_DFF"))
+    return {"luts": luts, "ffs": ffs, "carries": cnt.get("SB_CARRY", 0), "brams": cnt.get("SB_RAM40_4K", 0)}
+
+
+def write_wrapper(top, json_path, out_path):
+    """gs_fpga_wrap: every input bit of `top` from one shift register fed by pin sin, every output
+    bit captured (load) into another shifted out on pin sout. The block's logic stays observable
+    and controllable, so nothing is optimised away, with 5 pins whatever the port count."""
+    mod = json.load(open(json_path))["modules"][top]
+    ins, outs = [], []
+    for name, p in mod["ports"].items():
+        w = len(p["bits"])
+        if name in ("clk_i", "rst_ni"):
+            continue
+        (ins if p["direction"] == "input" else outs).append((name, w))
+    nin = max(1, sum(w for _, w in ins))
+    nout = max(1, sum(w for _, w in outs))
+    conns = []
+    if "clk_i" in mod["ports"]:
+        conns.append(".clk_i(clk)")
+    if "rst_ni" in mod["ports"]:
+        conns.append(".rst_ni(rst_n)")
+    pos = 0
+    for name, w in ins:
+        conns.append(f".{name}(in_sr[{pos + w - 1}:{pos}])")
+        pos += w
+    pos = 0
+    for name, w in outs:
+        conns.append(f".{name}(o[{pos + w - 1}:{pos}])")
+        pos += w
+    shift_in = "{in_sr[%d:0], sin}" % (nin - 2) if nin > 1 else "sin"
+    shift_out = "{out_sr[%d:0], 1'b0}" % (nout - 2) if nout > 1 else "1'b0"
+    text = f"""// GENERATED by constraints/area_flow.py: serial I/O wrapper of {top} for nextpnr-ice40.
+module gs_fpga_wrap (input wire clk, input wire rst_n, input wire sin, input wire load, output wire sout);
+  reg [{nin - 1}:0] in_sr;
+  reg [{nout - 1}:0] out_sr;
+  wire [{nout - 1}:0] o;
+  always @(posedge clk) in_sr <= {shift_in};
+  always @(posedge clk) out_sr <= load ? o : {shift_out};
+  assign sout = out_sr[{nout - 1}];
+  {top} u_dut ({", ".join(conns)});
+endmodule
+"""
+    with open(out_path, "w") as f:
+        f.write(text)
+    return nin, nout
+
+
+def parse_nextpnr(report):
+    r = json.load(open(report))
+    fmax = None
+    for clk, v in r.get("fmax", {}).items():
+        fmax = v.get("achieved") if fmax is None else min(fmax, v.get("achieved"))
+    lc = r.get("utilization", {}).get("ICESTORM_LC", {})
+    return {"fmax_mhz": fmax, "lcs_used": lc.get("used"), "lcs_available": lc.get("available")}
+
+
+# ------------------------------------------------------------------------------ one run
+def file_hash(paths, extra):
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(p.encode())
+        with open(p, "rb") as f:
+            h.update(f.read())
+    h.update(json.dumps(extra, sort_keys=True).encode())
+    return h.hexdigest()[:16]
+
+
+def run_block(block, sources, scale, args, ctx):
+    wd = os.path.join(args.out, "runs", scale_name(scale), block)
+    os.makedirs(wd, exist_ok=True)
+    scripts = [os.path.join(HERE, f) for f in ("yosys_osu018.tcl", "abc.constr", "sta.tcl", "clocks.sdc",
+                                               "ice40_synth.tcl", "ice40_hx8k.pcf", "area_flow.py")]
+    key = file_hash(sources + scripts + [ctx["liberty"]],
+                    {"block": block, "period": args.period, "ice40": args.ice40, "v": FLOW_VERSION})
+    res_path = os.path.join(wd, "result.json")
+    if os.path.exists(res_path) and not args.force:
+        old = json.load(open(res_path))
+        # same inputs: reuse, unless it ran out of time or memory and the limits are higher now
+        retry = old.get("status") != "ok" and (args.timeout > old.get("timeout_s", 0) or args.mem_gb > old.get("mem_gb", 0))
+        if old.get("key") == key and not retry:
+            old["cached"] = True
+            return old
+    res = {"block": block, "scale": scale, "key": key, "status": "ok", "timeout_s": args.timeout,
+           "mem_gb": args.mem_gb}
+    env = dict(os.environ, GS_TOP=block, GS_SOURCES=" ".join(sources), GS_LIBERTY=ctx["liberty"],
+               GS_OUT_DIR=wd, GS_CLOCK_PERIOD=str(args.period), GS_NETLIST=os.path.join(wd, "netlist.v"),
+               GS_SDC=os.path.join(HERE, "clocks.sdc"))
+    # ---- osu018
+    st, dt = run_tool([ctx["yosys"], "-q", "-c", os.path.join(HERE, "yosys_osu018.tcl")],
+                      os.path.join(wd, "yosys_osu018.log"), args.timeout, args.mem_gb, env=env)
+    res["yosys_s"] = round(dt, 1)
+    if st != "ok":
+        res["status"] = {"timeout": f"osu018 synthesis timed out after {args.timeout} s",
+                         "memory": f"osu018 synthesis ran out of memory (limit {args.mem_gb} GB)",
+                         "error": "osu018 synthesis failed: " + tail(os.path.join(wd, "yosys_osu018.log"))}[st]
+    else:
+        res["asic"] = parse_stat(os.path.join(wd, "stat.txt"), ctx["lib_areas"])
+        res["asic"].update(parse_rtl_stat(os.path.join(wd, "rtl_stat.txt")))
+        st, dt = run_tool([ctx["sta"], "-no_splash", "-exit", os.path.join(HERE, "sta.tcl")],
+                          os.path.join(wd, "sta.log"), args.timeout, args.mem_gb, env=env)
+        res["sta_s"] = round(dt, 1)
+        if st != "ok":
+            res["status"] = f"OpenSTA {st}: " + tail(os.path.join(wd, "sta.log"))
+        else:
+            try:
+                res["timing"] = parse_sta(os.path.join(wd, "sta.log"), os.path.join(wd, "netlist.v"), args.period)
+            except FlowError as e:
+                res["status"] = str(e)
+        if not args.keep_netlists:
+            for f in ("netlist.v",):
+                try:
+                    os.remove(os.path.join(wd, f))
+                except OSError:
+                    pass
+    # ---- iCE40
+    if args.ice40 == "all" or (args.ice40 == "top" and block == "gs_top"):
+        res["ice40"] = run_ice40(block, sources, wd, args, ctx)
+    with open(res_path, "w") as f:
+        json.dump(res, f, indent=1)
+    res["cached"] = False
+    return res
+
+
+def run_ice40(block, sources, wd, args, ctx):
+    out = {"device": ICE40_DEVICE["name"]}
+    d1 = os.path.join(wd, "ice40")
+    os.makedirs(d1, exist_ok=True)
+    env = dict(os.environ, GS_TOP=block, GS_SOURCES=" ".join(sources), GS_OUT_DIR=d1)
+    st, dt = run_tool([ctx["yosys"], "-q", "-c", os.path.join(HERE, "ice40_synth.tcl")],
+                      os.path.join(d1, "yosys.log"), args.timeout, args.mem_gb, env=env)
+    out["yosys_s"] = round(dt, 1)
+    if st != "ok":
+        out["status"] = {"timeout": f"synth_ice40 timed out after {args.timeout} s",
+                         "memory": f"synth_ice40 ran out of memory (limit {args.mem_gb} GB)",
+                         "error": "synth_ice40 failed: " + tail(os.path.join(d1, "yosys.log"))}[st]
+        return out
+    out.update(ice40_counts(os.path.join(d1, "ice40_stat.txt")))
+    d2 = os.path.join(wd, "ice40_wrap")
+    os.makedirs(d2, exist_ok=True)
+    nin, nout = write_wrapper(block, os.path.join(d1, "ice40.json"), os.path.join(d2, "gs_fpga_wrap.v"))
+    os.remove(os.path.join(d1, "ice40.json"))
+    out["wrapper_ffs"] = nin + nout
+    need = max(out["luts"], out["ffs"] + nin + nout)
+    if need > ICE40_DEVICE["lcs"]:
+        out["status"] = (f"does not fit {ICE40_DEVICE['name']}: needs at least {need} logic cells "
+                         f"(LUTs {out['luts']}, FFs {out['ffs']} + {nin + nout} wrapper FFs), has {ICE40_DEVICE['lcs']}")
+        return out
+    env = dict(os.environ, GS_TOP="gs_fpga_wrap", GS_SOURCES=" ".join(sources + [os.path.join(d2, "gs_fpga_wrap.v")]),
+               GS_OUT_DIR=d2)
+    st, dt = run_tool([ctx["yosys"], "-q", "-c", os.path.join(HERE, "ice40_synth.tcl")],
+                      os.path.join(d2, "yosys.log"), args.timeout, args.mem_gb, env=env)
+    if st != "ok":
+        out["status"] = f"synth_ice40 of the wrapper: {st}: " + tail(os.path.join(d2, "yosys.log"))
+        return out
+    report = os.path.join(d2, "nextpnr_report.json")
+    st, dt = run_tool([ctx["nextpnr"], *ICE40_DEVICE["args"], "--json", os.path.join(d2, "ice40.json"),
+                       "--pcf", os.path.join(HERE, "ice40_hx8k.pcf"), "--freq", "50", "--seed", "1",
+                       "--timing-allow-fail", "--report", report, "-q"],
+                      os.path.join(d2, "nextpnr.log"), args.timeout, args.mem_gb)
+    out["nextpnr_s"] = round(dt, 1)
+    os.remove(os.path.join(d2, "ice40.json"))
+    if st != "ok":
+        t = tail(os.path.join(d2, "nextpnr.log"), 3)
+        out["status"] = (f"nextpnr-ice40 timed out after {args.timeout} s" if st == "timeout"
+                         else f"nextpnr-ice40 {st}: {t}")
+        return out
+    out.update(parse_nextpnr(report))
+    out["status"] = "ok"
+    return out
+
+
+# ------------------------------------------------------------------------------ report
+def fmt(v, nd=0):
+    if v is None:
+        return "–"
+    if isinstance(v, float):
+        return f"{v:,.{nd}f}"
+    return f"{v:,}" if isinstance(v, int) else str(v)
+
+
+def latency_of(block, scale, lat):
+    e = lat.get(block)
+    if not e:
+        return None, "not documented (constraints/latency.json)"
+    if e["cycles"] is None:
+        return None, e["contract"]
+    return int(eval(e["cycles"], {"__builtins__": {}}, {"N": scale["MaxSms"], "K": scale["MaxKernels"]})), e["contract"]
+
+
+def build_report(results, scales, blocks, args, ctx, lat, launch):
+    doc = {"liberty": ctx["liberty"], "period_ns": args.period, "tools": ctx["versions"],
+           "scales": [dict(s, name=scale_name(s)) for s in scales], "results": []}
+    for r in results:
+        cyc, contract = latency_of(r["block"], r["scale"], lat)
+        r2 = {k: v for k, v in r.items() if k not in ("key", "cached")}
+        r2["scale"] = scale_name(r["scale"])
+        r2["latency_cycles"] = cyc
+        r2["latency_contract"] = contract
+        doc["results"].append(r2)
+    if launch:
+        doc["launch_to_first_dispatch"] = launch
+    md = [f"# gsched area and timing (osu018 180 nm, clock {args.period} ns = {1000 / args.period:.0f} MHz)", "",
+          f"Liberty: `{ctx['liberty']}`. Tools: " + ", ".join(f"{k} {v}" for k, v in ctx["versions"].items()) + ".",
+          "Area = `stat -liberty` of the mapped cells (no wiring); FFs = flip-flop cells; storage = register and "
+          "memory bits as written in the RTL; slack = worst setup slack (OpenSTA, no wire load); "
+          "latency = decision latency from the latency contract (N = MaxSms, K = MaxKernels).", ""]
+    by = {(scale_name(r["scale"]), r["block"]): r for r in results}
+    for s in scales:
+        sn = scale_name(s)
+        md += [f"## MaxSms = {s['MaxSms']}, MaxKernels = {s['MaxKernels']}", "",
+               "| block | cells | area um^2 | FFs | storage bits | slack ns | Fmax MHz | levels | critical path | latency cycles | iCE40 LUTs | iCE40 FFs | iCE40 Fmax MHz | note |",
+               "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|"]
+        for b in blocks:
+            r = by.get((sn, b))
+            if not r:
+                continue
+            a, t, i = r.get("asic", {}), r.get("timing", {}), r.get("ice40", {})
+            cyc, _ = latency_of(b, s, lat)
+            path = f"{t.get('startpoint')} → {t.get('endpoint')}" if t else "–"
+            notes = [] if r["status"] == "ok" else [r["status"]]
+            if i and i.get("status") not in (None, "ok"):
+                notes.append("iCE40: " + i["status"])
+            md.append("| " + " | ".join([
+                b, fmt(a.get("cells")), fmt(a.get("area_um2")), fmt(a.get("ffs")), fmt(a.get("storage_bits")),
+                fmt(t.get("worst_slack_ns"), 2), fmt(t.get("fmax_mhz"), 1), fmt(t.get("logic_levels")),
+                path.replace("|", "/"), fmt(cyc), fmt(i.get("luts")), fmt(i.get("ffs")), fmt(i.get("fmax_mhz"), 1),
+                "; ".join(notes).replace("|", "/")]) + " |")
+        md.append("")
+    if len(scales) > 1:
+        md += ["## Growth with scale: area in um^2 (and Fmax in MHz)", "",
+               "| block | " + " | ".join(scale_name(s) for s in scales) + " |",
+               "|---|" + "---:|" * len(scales)]
+        for b in blocks:
+            row = [b]
+            for s in scales:
+                r = by.get((scale_name(s), b))
+                if not r:
+                    row.append("–")
+                elif r["status"] != "ok" and "asic" not in r:
+                    row.append("not run" if r["status"] == "not run" else
+                               "timed out" if "timed out" in r["status"] else "failed")
+                else:
+                    row.append(f"{fmt(r['asic']['area_um2'])} ({fmt(r.get('timing', {}).get('fmax_mhz'), 0)})")
+            md.append("| " + " | ".join(row) + " |")
+        md.append("")
+    if launch:
+        md += ["## Launch to first CTA dispatch (simulated)", "",
+               f"`gs_launch_latency` ({launch.get('scheduler')} scheduler): per kernel, cycles from its arrival to "
+               "the first dispatch of one of its CTAs, and from the cycle its launch reached the scheduler port.", "",
+               "| config | mix | policy | kernel | arrival | launch at port | first dispatch | arrival → dispatch | port → dispatch |",
+               "|---|---|---|---|---:|---:|---:|---:|---:|"]
+        for run in launch.get("runs", []):
+            for k in run["kernels"]:
+                md.append(f"| {run['config']} | {run['mix']} | {run['policy']} | {k['name']} | {k['arrival']} | "
+                          f"{fmt(k.get('launch_cycle'))} | {fmt(k.get('first_dispatch'))} | "
+                          f"{fmt(k.get('arrival_to_dispatch'))} | {fmt(k.get('port_to_dispatch'))} |")
+        md.append("")
+    return doc, "\n".join(md)
+
+
+def tool_version(cmd):
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+        return (out.stdout + out.stderr).strip().splitlines()[0]
+    except (OSError, subprocess.SubprocessError, IndexError):
+        return "?"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sources", required=True,
+                    help="RTL sources in compile order, ';' or ' ' separated (CMake GS_RTL_SOURCES): package first")
+    ap.add_argument("--out", required=True, help="output directory (area.md, area.json, runs/)")
+    ap.add_argument("--blocks", default="", help="comma-separated block names (default: every module)")
+    ap.add_argument("--scales", default="default",
+                    help="comma-separated: default, sweep, smsN, kN, smsN-kM (default: default)")
+    ap.add_argument("--period", type=float, default=10.0, help="target clock period in ns (clocks.sdc)")
+    ap.add_argument("--liberty", default="", help="osu018 liberty (default: GS_LIBERTY or the Debian package)")
+    ap.add_argument("--ice40", choices=["all", "top", "none"], default="all",
+                    help="iCE40 flow for every block, only gs_top, or none")
+    ap.add_argument("--timeout", type=int, default=1800, help="seconds per tool run")
+    ap.add_argument("--mem-gb", type=float, default=8.0, help="address-space limit per tool run (GB)")
+    ap.add_argument("--latency", default=os.path.join(HERE, "latency.json"), help="latency contracts JSON")
+    ap.add_argument("--launch-latency", default="", help="JSON written by gs_launch_latency (optional)")
+    ap.add_argument("--force", action="store_true", help="rerun cached results")
+    ap.add_argument("--report-only", action="store_true",
+                    help="run nothing: build area.md / area.json from the results already under --out")
+    ap.add_argument("--keep-netlists", action="store_true", help="keep the osu018 netlists (large)")
+    args = ap.parse_args()
+    try:
+        sources = [os.path.abspath(s) for s in re.split(r"[;\s]+", args.sources.strip()) if s]
+        for s in sources:
+            if not os.path.isfile(s):
+                raise FlowError(f"--sources: {s}: no such file")
+        pkg = sources[0]
+        pkg_text = open(pkg).read()
+        if not re.search(r"^\s*package\s+\w+", pkg_text, re.M):
+            raise FlowError(f"--sources: the first source {pkg} is not a package")
+        params = read_params(pkg_text)
+        for p in ("MaxSms", "MaxKernels"):
+            if p not in params:
+                raise FlowError(f"{pkg}: no localparam {p}")
+        check_derivation(pkg, params)
+        blocks = []
+        for s in sources[1:]:
+            mods = re.findall(r"^\s*module\s+(\w+)", open(s).read(), re.M)
+            blocks += mods
+        if args.blocks:
+            want = [b for b in args.blocks.split(",") if b]
+            for b in want:
+                if b not in blocks:
+                    raise FlowError(f"--blocks: no module {b} in the sources (have: {', '.join(blocks)})")
+            blocks = [b for b in blocks if b in want]
+        scales = parse_scales(args.scales, params)
+        os.makedirs(args.out, exist_ok=True)
+        ctx = {"liberty": find_liberty(args.liberty), "yosys": need_tool("yosys"), "sta": need_tool("sta")}
+        if args.ice40 != "none":
+            ctx["nextpnr"] = need_tool("nextpnr-ice40")
+        ctx["lib_areas"] = liberty_areas(ctx["liberty"])
+        ctx["versions"] = {"yosys": tool_version(["yosys", "-V"]).replace("Yosys ", ""),
+                           "OpenSTA": tool_version(["sta", "-version"])}
+        if args.ice40 != "none":
+            ctx["versions"]["nextpnr-ice40"] = tool_version(["nextpnr-ice40", "--version"]).split()[-1].strip("()")
+        lat = {k: v for k, v in json.load(open(args.latency)).items() if not k.startswith("_")}
+        launch = json.load(open(args.launch_latency)) if args.launch_latency else None
+    except (FlowError, OSError, json.JSONDecodeError) as e:
+        print(f"area_flow: {e}", file=sys.stderr)
+        return 2
+
+    total = len(blocks) * len(scales)
+    log(f"area_flow: {len(blocks)} block(s) x {len(scales)} scale(s) = {total} run(s), clock {args.period} ns, "
+        f"timeout {args.timeout} s per tool; results in {args.out}")
+    results = []
+    n = 0
+    t_all = time.time()
+    for s in scales:
+        d = os.path.join(args.out, "runs", scale_name(s))
+        os.makedirs(d, exist_ok=True)
+        pkg_copy = os.path.join(d, "gs_pkg.sv")
+        write_pkg(pkg_text, s, pkg_copy)
+        srcs = [pkg_copy] + sources[1:]
+        for b in blocks:
+            n += 1
+            if args.report_only:
+                rp = os.path.join(d, b, "result.json")
+                if os.path.exists(rp):
+                    r = json.load(open(rp))
+                    r["cached"] = True
+                    results.append(r)
+                else:
+                    results.append({"block": b, "scale": s, "status": "not run", "cached": True})
+                continue
+            log(f"[{n}/{total}] {scale_name(s)} {b}: running (osu018 + OpenSTA"
+                f"{' + iCE40' if args.ice40 == 'all' or (args.ice40 == 'top' and b == 'gs_top') else ''}) ...")
+            t0 = time.time()
+            r = run_block(b, srcs, s, args, ctx)
+            results.append(r)
+            a, t = r.get("asic", {}), r.get("timing", {})
+            msg = (f"area {a['area_um2']:,.0f} um^2, {a['cells']:,} cells, {a['ffs']:,} FFs" if a else r["status"])
+            if t:
+                msg += f", slack {t['worst_slack_ns']:.2f} ns"
+            if r.get("ice40"):
+                i = r["ice40"]
+                msg += (f"; iCE40 {i.get('luts', '?')} LUTs {i.get('ffs', '?')} FFs"
+                        + (f" {i['fmax_mhz']:.1f} MHz" if i.get("fmax_mhz") else f" ({i.get('status')})"))
+            log(f"[{n}/{total}] {scale_name(s)} {b}: {msg} "
+                f"({'cached' if r['cached'] else f'{time.time() - t0:.0f} s'})")
+            # partial report after every run: a long run can be read while it goes on
+            doc, md = build_report(results, scales, blocks, args, ctx, lat, launch)
+            with open(os.path.join(args.out, "area.json"), "w") as f:
+                json.dump(doc, f, indent=1)
+            with open(os.path.join(args.out, "area.md"), "w") as f:
+                f.write(md + "\n")
+    doc, md = build_report(results, scales, blocks, args, ctx, lat, launch)
+    with open(os.path.join(args.out, "area.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+    with open(os.path.join(args.out, "area.md"), "w") as f:
+        f.write(md + "\n")
+    log(f"area_flow: done in {time.time() - t_all:.0f} s: {os.path.join(args.out, 'area.md')}, "
+        f"{os.path.join(args.out, 'area.json')}")
+    failed = [r for r in results if r["status"] != "ok"]
+    if failed:
+        log(f"area_flow: {len(failed)} run(s) did not complete (reported in the tables): "
+            + "; ".join(f"{scale_name(r['scale'])} {r['block']}: {r['status']}" for r in failed))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

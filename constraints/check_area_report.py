@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Checks of the area flow (ctest area_flow_block, area_flow_params, area_flow_default).
+
+  check_area_report.py DIR [BLOCK]      DIR/area.json parses; every result (of BLOCK) completed
+                                        with cells > 0, area > 0, a worst-slack figure, start and
+                                        end points and an Fmax; DIR/area.md holds the table
+  check_area_report.py --params SOURCES the per-run gs_pkg copies: at the package's own values the
+                                        width rules reproduce every derived localparam; at 132 SMs
+                                        and at 2 kernels the widths follow, and Yosys elaborates
+                                        gs_top from the copy
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import area_flow  # noqa: E402
+
+
+def fail(msg):
+    print(f"check_area_report: FAIL: {msg}")
+    sys.exit(1)
+
+
+def check_report(d, block):
+    try:
+        doc = json.load(open(os.path.join(d, "area.json")))
+    except (OSError, json.JSONDecodeError) as e:
+        fail(f"{d}/area.json: {e}")
+    res = [r for r in doc["results"] if not block or r["block"] == block]
+    if not res:
+        fail(f"{d}/area.json: no result" + (f" for {block}" if block else ""))
+    n = 0
+    for r in res:
+        if r["status"] != "ok":
+            fail(f"{r['scale']} {r['block']}: {r['status']}")
+        a, t = r["asic"], r["timing"]
+        if not (a["cells"] > 0 and a["area_um2"] > 0):
+            fail(f"{r['block']}: cells {a['cells']}, area {a['area_um2']}")
+        if not isinstance(t["worst_slack_ns"], (int, float)):
+            fail(f"{r['block']}: no slack figure")
+        if not (t["startpoint"] and t["endpoint"] and t["fmax_mhz"] and t["fmax_mhz"] > 0):
+            fail(f"{r['block']}: critical path or Fmax missing: {t}")
+        if r["block"] != "gs_policy_npq" and r["block"] != "gs_policy_left_over" and a["ffs"] <= 0:
+            fail(f"{r['block']}: a sequential block without flip-flops")
+        md = open(os.path.join(d, "area.md")).read()
+        if f"| {r['block']} |" not in md:
+            fail(f"{d}/area.md: no row for {r['block']}")
+        print(f"ok: {r['scale']} {r['block']}: {a['cells']} cells, {a['area_um2']:.0f} um^2, {a['ffs']} FFs, "
+              f"slack {t['worst_slack_ns']:.3f} ns, {t['startpoint']} -> {t['endpoint']}")
+        n += 1
+    print(f"{n} passed, 0 failed")
+
+
+def check_params(sources):
+    srcs = sources.split()
+    text = open(srcs[0]).read()
+    p = area_flow.read_params(text)
+    area_flow.check_derivation(srcs[0], p)
+    expect = {(132, 8): {"SmIdW": 8, "SaveCreditW": 13, "SlotW": 3},
+              (32, 2): {"SlotW": 1, "OrderKeyW": p["PrioW"] + 1, "SmIdW": 6},
+              (16, 4): {"SlotW": 2, "SmIdW": 5, "SaveCreditW": 10}}
+    with tempfile.TemporaryDirectory() as td:
+        for (n, k), want in expect.items():
+            path = os.path.join(td, f"gs_pkg_{n}_{k}.sv")
+            new = area_flow.write_pkg(text, {"MaxSms": n, "MaxKernels": k}, path)
+            back = area_flow.read_params(open(path).read())
+            if back != new:
+                fail(f"{path}: written params differ from the computed ones")
+            for name, v in want.items():
+                if back[name] != v:
+                    fail(f"MaxSms {n} MaxKernels {k}: {name} = {back[name]}, expected {v}")
+            area_flow.check_derivation(path, back)
+            r = subprocess.run(["yosys", "-q", "-p", "read_verilog -sv -DSYNTHESIS " + " ".join([path] + srcs[1:])
+                                + "; hierarchy -check -top gs_top"], capture_output=True, text=True)
+            if r.returncode != 0:
+                fail(f"Yosys does not elaborate gs_top at MaxSms {n} MaxKernels {k}: {r.stdout[-500:]}{r.stderr[-500:]}")
+            print(f"ok: MaxSms {n} MaxKernels {k}: " + ", ".join(f"{x} {back[x]}" for x in want))
+    try:
+        area_flow.write_pkg(text, {"NoSuchParam": 1}, os.path.join(tempfile.gettempdir(), "gs_pkg_bad.sv"))
+        fail("an override of an unknown parameter was accepted")
+    except area_flow.FlowError as e:
+        print(f"ok: unknown parameter refused: {e}")
+    print(f"{len(expect) + 1} passed, 0 failed")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--params":
+        check_params(sys.argv[2])
+    elif len(sys.argv) in (2, 3):
+        check_report(sys.argv[1], sys.argv[2] if len(sys.argv) == 3 else None)
+    else:
+        print(__doc__)
+        sys.exit(2)

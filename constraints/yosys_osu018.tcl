@@ -1,0 +1,44 @@
+# gsched: maps one scheduler block (or gs_top) to the osu018 180 nm standard cells
+# (Debian package qflow-tech-osu018) and writes the netlist OpenSTA reads (constraints/sta.tcl).
+#
+#   GS_TOP=gs_smst GS_SOURCES="gs_pkg.sv framework/... gs_top.sv" GS_LIBERTY=.../osu018_stdcells.lib \
+#   GS_OUT_DIR=out GS_CLOCK_PERIOD=10.0 yosys -c constraints/yosys_osu018.tcl
+#
+# constraints/area_flow.py runs it per block and scale. Outputs in GS_OUT_DIR:
+#   rtl_stat.txt  state of the flattened RTL before synthesis (`stat -width`: register and
+#                 memory bits as written in the RTL, i.e. the storage bits)
+#   stat.txt      `stat -liberty`: osu018 cells per type and the chip area in um^2
+#   netlist.v     the mapped netlist
+yosys -import
+foreach v {GS_TOP GS_SOURCES GS_LIBERTY GS_OUT_DIR} {
+  if {![info exists ::env($v)]} { puts stderr "yosys_osu018.tcl: environment variable $v is not set"; exit 2 }
+}
+set top $::env(GS_TOP)
+set lib $::env(GS_LIBERTY)
+set out $::env(GS_OUT_DIR)
+set period 10.0
+if {[info exists ::env(GS_CLOCK_PERIOD)]} { set period $::env(GS_CLOCK_PERIOD) }
+
+read_verilog -sv -DSYNTHESIS {*}$::env(GS_SOURCES)
+hierarchy -check -top $top
+# Storage bits as written: processes to registers, one flat module, unused logic removed.
+yosys proc
+flatten
+opt_clean
+tee -q -o $out/rtl_stat.txt stat -width
+# Generic synthesis without abc (abc maps to the liberty below); memories become flops.
+synth -top $top -flatten -noabc
+# Flip-flops to the library's DFFs (sync reset and enable become gates around DFFPOSX1),
+# then the combinational logic to osu018 cells, abc aiming at the clock period (ps).
+dfflibmap -liberty $lib
+# With -constr (driving cell and output load, constraints/abc.constr) abc also buffers high-
+# fanout nets (the reset and enables reach thousands of gates) and sizes gates (buffer; upsize;
+# dnsize): without it one INVX1 drives the whole reset net and STA sees microseconds.
+abc -liberty $lib -constr [file join [file dirname [info script]] abc.constr] -D [expr {int($period * 1000)}]
+opt_clean -purge
+tee -q -o $out/stat.txt stat -liberty $lib
+# Port-to-port and wire-to-wire connections as BUFX2 cells: OpenSTA's Verilog reader does not
+# take concatenations on the left of an assign.
+# (after the area report: these buffers stand for wires).
+insbuf -buf BUFX2 A Y
+write_verilog -noattr -noexpr -nohex -nodec $out/netlist.v
