@@ -50,27 +50,6 @@ def clog2(x):
     return max(1, math.ceil(math.log2(x))) if x > 1 else 1
 
 
-def derive(p):
-    """gs_pkg's hand-derived localparams as functions of the sizing parameters. Checked against
-    the file at its own values (a new derived parameter or a changed rule fails loudly)."""
-    d = {}
-    d["SmIdW"] = clog2(p["MaxSms"] + 1)                      # holds 0..MaxSms
-    d["SlotW"] = clog2(p["MaxKernels"])
-    d["CtxW"] = clog2(p["MaxContexts"])
-    d["CmdPtrW"] = clog2(p["CmdBufDepth"])
-    d["OrderPtrW"] = clog2(p["MaxContexts"] * p["CmdBufDepth"])
-    d["PtbqPtrW"] = clog2(p["PtbqDepth"])
-    d["PtbqCntW"] = clog2(p["PtbqDepth"] + 1)
-    d["CtaCntW"] = clog2(p["MaxCtasPerSm"] + 1)
-    d["SaveCreditW"] = clog2(p["MaxSms"] * p["MaxCtasPerSm"] + 1)
-    d["OrderKeyW"] = p["PrioW"] + d["SlotW"]
-    res = p["ThreadW"] + p["WarpW"] + p["RegW"] + p["ShmemW"]
-    d["LaunchW"] = p["KernelIdW"] + d["CtxW"] + p["PrioW"] + p["TokenW"] + res + p["CtaIdW"]
-    d["KsrtW"] = 1 + p["KernelIdW"] + d["CtxW"] + p["PrioW"] + p["TokenW"] + res + 3 * p["CtaIdW"]
-    d["SmstW"] = 2 + 1 + d["SlotW"] + 1 + d["SlotW"] + res + d["CtaCntW"]
-    return d
-
-
 def read_params(pkg_text):
     params = {}
     for line in pkg_text.splitlines():
@@ -80,34 +59,27 @@ def read_params(pkg_text):
     return params
 
 
-def check_derivation(pkg_path, params):
-    d = derive(params)
-    bad = [f"{k} = {params[k]} (derived {v})" for k, v in d.items() if k in params and params[k] != v]
-    missing = [k for k in d if k not in params]
-    if bad or missing:
-        raise FlowError(f"{pkg_path}: the area flow's width rules (constraints/area_flow.py derive()) disagree "
-                        f"with the package: {', '.join(bad + [m + ' missing' for m in missing])}")
+# The package and the policy mux of another scale come from the spec, as in every build:
+# rtl/spec/gen_spec.py --set MaxSms=N --set MaxKernels=K (derived widths follow).
+SPEC = os.path.normpath(os.path.join(HERE, "..", "rtl", "spec", "gs_spec.toml"))
+GEN_SPEC = os.path.normpath(os.path.join(HERE, "..", "rtl", "spec", "gen_spec.py"))
+GENERATED = ("gs_pkg.sv", "gs_policies.sv")
 
 
-def write_pkg(pkg_text, overrides, path):
-    params = read_params(pkg_text)
-    for k in overrides:
-        if k not in params:
-            raise FlowError(f"parameter override {k}: gs_pkg has no localparam {k} (has: {', '.join(params)})")
-    new = dict(params)
-    new.update(overrides)
-    new.update({k: v for k, v in derive(new).items() if k in params})
-    out = []
-    for line in pkg_text.splitlines():
-        m = PARAM_RE.match(line)
-        if m and new[m.group(2)] != params[m.group(2)]:
-            line = f"{m.group(1)}{m.group(2)}{m.group(3)}{new[m.group(2)]}{m.group(5)}  // area flow override"
-        out.append(line)
-    text = "\n".join(out) + "\n"
-    if not os.path.exists(path) or open(path).read() != text:
-        with open(path, "w") as f:
-            f.write(text)
-    return new
+def generate(overrides, out_dir):
+    """Writes gs_pkg.sv and gs_policies.sv for `overrides` into out_dir; returns the params."""
+    cmd = [sys.executable, GEN_SPEC, "--spec", SPEC, "--out", out_dir]
+    for k, v in overrides.items():
+        cmd += ["--set", f"{k}={v}"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise FlowError(f"rtl/spec/gen_spec.py {' '.join(cmd[6:])}: {r.stderr.strip()}")
+    return read_params(open(os.path.join(out_dir, "gs_pkg.sv")).read())
+
+
+def scale_sources(sources, out_dir):
+    """The source list with the generated files replaced by those of out_dir."""
+    return [os.path.join(out_dir, os.path.basename(s)) if os.path.basename(s) in GENERATED else s for s in sources]
 
 
 def parse_scales(spec, defaults):
@@ -601,7 +573,6 @@ def main():
         for p in ("MaxSms", "MaxKernels"):
             if p not in params:
                 raise FlowError(f"{pkg}: no localparam {p}")
-        check_derivation(pkg, params)
         blocks = []
         for s in sources[1:]:
             mods = re.findall(r"^\s*module\s+(\w+)", open(s).read(), re.M)
@@ -637,9 +608,8 @@ def main():
     for s in scales:
         d = os.path.join(args.out, "runs", scale_name(s))
         os.makedirs(d, exist_ok=True)
-        pkg_copy = os.path.join(d, "gs_pkg.sv")
-        write_pkg(pkg_text, s, pkg_copy)
-        srcs = [pkg_copy] + sources[1:]
+        generate(s, d)
+        srcs = scale_sources(sources, d)
         for b in blocks:
             n += 1
             if args.report_only:

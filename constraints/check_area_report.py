@@ -4,10 +4,10 @@
   check_area_report.py DIR [BLOCK]      DIR/area.json parses; every result (of BLOCK) completed
                                         with cells > 0, area > 0, a worst-slack figure, start and
                                         end points and an Fmax; DIR/area.md holds the table
-  check_area_report.py --params SOURCES the per-run gs_pkg copies: at the package's own values the
-                                        width rules reproduce every derived localparam; at 132 SMs
-                                        and at 2 kernels the widths follow, and Yosys elaborates
-                                        gs_top from the copy
+  check_area_report.py --params SOURCES the per-scale packages generated from rtl/spec/gs_spec.toml
+                                        (gen_spec.py --set): at 132 SMs and at 2 and 4 kernels the
+                                        derived widths follow, Yosys elaborates gs_top from them,
+                                        and an unknown parameter is refused
 """
 import json
 import os
@@ -55,31 +55,30 @@ def check_report(d, block):
 
 
 def check_params(sources):
+    """The flow's per-scale packages come from the spec with derived widths that follow, and
+    Yosys elaborates gs_top with them."""
     srcs = sources.split()
-    text = open(srcs[0]).read()
-    p = area_flow.read_params(text)
-    area_flow.check_derivation(srcs[0], p)
     expect = {(132, 8): {"SmIdW": 8, "SaveCreditW": 13, "SlotW": 3},
-              (32, 2): {"SlotW": 1, "OrderKeyW": p["PrioW"] + 1, "SmIdW": 6},
+              (32, 2): {"SlotW": 1, "SmIdW": 6},
               (16, 4): {"SlotW": 2, "SmIdW": 5, "SaveCreditW": 10}}
     with tempfile.TemporaryDirectory() as td:
         for (n, k), want in expect.items():
-            path = os.path.join(td, f"gs_pkg_{n}_{k}.sv")
-            new = area_flow.write_pkg(text, {"MaxSms": n, "MaxKernels": k}, path)
-            back = area_flow.read_params(open(path).read())
-            if back != new:
-                fail(f"{path}: written params differ from the computed ones")
+            d = os.path.join(td, f"sms{n}-k{k}")
+            os.makedirs(d)
+            back = area_flow.generate({"MaxSms": n, "MaxKernels": k}, d)
+            if back["MaxSms"] != n or back["MaxKernels"] != k or back["OrderKeyW"] != back["PrioW"] + back["SlotW"]:
+                fail(f"MaxSms {n} MaxKernels {k}: the generated package does not follow the overrides")
             for name, v in want.items():
                 if back[name] != v:
                     fail(f"MaxSms {n} MaxKernels {k}: {name} = {back[name]}, expected {v}")
-            area_flow.check_derivation(path, back)
-            r = subprocess.run(["yosys", "-q", "-p", "read_verilog -sv -DSYNTHESIS " + " ".join([path] + srcs[1:])
-                                + "; hierarchy -check -top gs_top"], capture_output=True, text=True)
+            r = subprocess.run(["yosys", "-q", "-p", "read_verilog -sv -DSYNTHESIS "
+                                + " ".join(area_flow.scale_sources(srcs, d)) + "; hierarchy -check -top gs_top"],
+                               capture_output=True, text=True)
             if r.returncode != 0:
                 fail(f"Yosys does not elaborate gs_top at MaxSms {n} MaxKernels {k}: {r.stdout[-500:]}{r.stderr[-500:]}")
             print(f"ok: MaxSms {n} MaxKernels {k}: " + ", ".join(f"{x} {back[x]}" for x in want))
     try:
-        area_flow.write_pkg(text, {"NoSuchParam": 1}, os.path.join(tempfile.gettempdir(), "gs_pkg_bad.sv"))
+        area_flow.generate({"NoSuchParam": 1}, tempfile.mkdtemp())
         fail("an override of an unknown parameter was accepted")
     except area_flow.FlowError as e:
         print(f"ok: unknown parameter refused: {e}")
