@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""gsched area and timing flow (issue 10; docs/area-timing.md).
+"""gsched area and timing flow (docs/area-timing.md).
 
 For every RTL block (one module per file of the source list; gs_pkg first, gs_top last) and every
 scale (gs_pkg's MaxSms / MaxKernels overridden per run):

@@ -13,7 +13,7 @@ if {![info exists gs_clock_period]} { set gs_clock_period 10.0 }
 if {![info exists gs_input_delay]} { set gs_input_delay 1.0 }
 if {![info exists gs_output_delay]} { set gs_output_delay 1.0 }
 
-# Every sequential block has clk_i (DESIGN.md RTL style). A purely combinational block
+# Every sequential block has clk_i (the RTL style of every block). A purely combinational block
 # (gs_policy_npq, gs_policy_left_over) gets a virtual clock, so its port-to-port paths are
 # timed against the same period.
 set gs_clk_ports [get_ports -quiet clk_i]

@@ -1,5 +1,5 @@
 // gs_launch_latency: end-to-end latency from a kernel launch to its first CTA dispatch, per
-// policy, measured in simulation (issue 10, item 3; docs/area-timing.md).
+// policy, measured in simulation (docs/area-timing.md).
 //
 //   gs_launch_latency [--scheduler golden|rtl|lockstep] [--mix M]... [--policy P]... [--json F]
 //

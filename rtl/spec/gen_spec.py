@@ -512,6 +512,8 @@ def policy_benches_cpp(spec):
         o.append("  for (uint32_t sms : {1u, 5u, gs::spec::MaxSms}) {")
         o.append(f"    gs::bench::PolicyBench<Vbench_{p['module']}> b(gs::Policy::{camel(p['member'], prefix)}, 17 + sms, sms);")
         o.append("    b.run(4000);")
+        o.append("    WARN(\"" + p["name"] + " on \" << sms << \" SMs: \" << b.requests() << \" preemption requests, \" << b.owner_writes()")
+        o.append("         << \" owner writes, \" << b.quota_writes() << \" quota writes compared\");")
         o.append("  }")
         o.append("}")
         o.append("")
