@@ -288,7 +288,16 @@ std::string resolve_config_path(const std::string& path_or_name) {
 
 GpuConfig load_gpu_config(const std::string& path_or_name) {
   const std::string path = resolve_config_path(path_or_name);
-  return parse_gpu_config(read_text_file(path), path);
+  GpuConfig cfg = parse_gpu_config(read_text_file(path), path);
+  // A copy of a preset keeps the preset's "name"; results must not report it as the preset.
+  if (looks_like_path(path_or_name)) {
+    const auto presets = list_gpu_configs();
+    if (std::find(presets.begin(), presets.end(), cfg.name) != presets.end()) {
+      std::error_code ec;
+      if (!std::filesystem::equivalent(path, configs_dir() + "/" + cfg.name + ".json", ec)) cfg.name += "@" + path;
+    }
+  }
+  return cfg;
 }
 
 namespace {
@@ -383,9 +392,7 @@ GpuConfig load_gpu_config(const std::string& path_or_name, const std::vector<std
     apply_override(doc, parse_override_path(key, opt), 0, value, opt);
     label += (label.empty() ? "" : ",") + key + "=" + text;
   }
-  std::string base = stem_of(path);
-  if (const auto it = doc.find("name"); it != doc.end() && it->is_string() && !it->get<std::string>().empty())
-    base = it->get<std::string>();
+  const std::string base = load_gpu_config(path_or_name).name;   // as reported without overrides
   const std::string file = path + " (with --set " + label + ")";
   GpuConfig cfg = parse_gpu_config(doc.dump(), file);
   cfg.name = base + "{" + label + "}";

@@ -100,7 +100,8 @@ struct GpuConfig {
 };
 
 /// Loads and validates a config. `path_or_name` is a file path or a preset name
-/// (resolved in the configs directory). Throws InputError.
+/// (resolved in the configs directory). Throws InputError. A file other than the preset that
+/// carries a preset's "name" is named "NAME@PATH", so a changed copy never reports as the preset.
 GpuConfig load_gpu_config(const std::string& path_or_name);
 /// Loads a config and applies `overrides` ("key=value", gsim run --set) to its JSON before it is
 /// validated, exactly as if the file said so. Keys are field paths: "l2_slice_bytes",

@@ -14,6 +14,13 @@ namespace gs {
 using nlohmann::json;
 
 std::string read_text_file(const std::string& path) {
+  // Input files are small JSON; a device, a directory or a huge file is a mistake, not input.
+  constexpr uintmax_t kMaxInputBytes = 64ull << 20;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw InputError(path + ": not a regular file");
+  if (const uintmax_t size = std::filesystem::file_size(path, ec); !ec && size > kMaxInputBytes)
+    throw InputError(path + ": " + std::to_string(size >> 20) + " MiB is too large for an input file (at most " +
+                     std::to_string(kMaxInputBytes >> 20) + " MiB)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open file");
   std::ostringstream ss;

@@ -137,7 +137,7 @@ void verify_wave(const std::string& path, uint64_t cycles) {
 #endif
 }
 
-std::string base_name(const std::string& config_name) { return config_name.substr(0, config_name.find('{')); }
+std::string base_name(const std::string& config_name) { return config_name.substr(0, config_name.find_first_of("{@")); }
 
 int run_action(const RunArgs& a) {
   // ---- inputs

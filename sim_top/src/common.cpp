@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -61,6 +62,11 @@ void check_scheduler_and_policy(const std::string& kind, const std::string& poli
 
 
 std::string read_text_file(const std::string& path, const std::string& option) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    throw gs::InputError(option + " " + path + ": not a regular file");
+  if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) > (64ull << 20))
+    throw gs::InputError(option + " " + path + ": too large for an input file (at most 64 MiB)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw gs::InputError(option + " " + path + ": cannot read the file: " + std::strerror(errno));
   std::ostringstream ss;

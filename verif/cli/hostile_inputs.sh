@@ -163,6 +163,9 @@ expect 2 "l2_assoc"                    "${RUN[@]}" --set l2_assoc=-1
 expect 2 "expected key=value"          "${RUN[@]}" --set l2_assoc
 expect 2 "sm_types[5]"                 "${RUN[@]}" --set 'sm_types[5].count=1'
 expect 2 "l2_slice_bytes"              "${RUN[@]}" --set l2_slice_bytes=1073741824 --set dram_channels=1024
+truncate -s 100M "$TMP/huge.json"
+expect 2 "too large"                   run --config "$TMP/huge.json" --mix "$TMP/pair.json"
+expect 2 "not a regular file"          unit dss --input "$TMP"
 # unit inputs
 expect 2 "empty.json:1:1"              unit dss --input "$TMP/empty.json"
 expect 2 "garbage.json"                unit dss --input "$TMP/garbage.json"

@@ -83,6 +83,18 @@ TEST_CASE("config overrides (--set) change fields before validation and rename t
   CHECK(contains(input_error_of([] { (void)gs::load_gpu_config("warped-slicer", {"name=x"}); }), "cannot be set"));
 }
 
+TEST_CASE("a copy of a preset does not report under the preset's name", "[hardening]") {
+  gs::test::TempDir dir;
+  const std::string copy = dir.write("warped-slicer.json", preset("warped-slicer").dump());
+  const gs::GpuConfig c = gs::load_gpu_config(copy);
+  CHECK(c.name == "warped-slicer@" + copy);
+  CHECK(gs::load_gpu_config("warped-slicer").name == "warped-slicer");
+  CHECK(gs::load_gpu_config(gs::data_dir() + "/configs/warped-slicer.json").name == "warped-slicer");
+  json other = preset("warped-slicer");
+  other["name"] = "my-gpu";
+  CHECK(gs::load_gpu_config(dir.write("x.json", other.dump())).name == "my-gpu");
+}
+
 TEST_CASE("a mix is checked against the config before any run, naming the entry", "[hardening]") {
   gs::test::TempDir dir;
   const auto lib = gs::load_kernel_library();
