@@ -16,9 +16,9 @@ cmake --preset default
 cmake --build --preset default -j "$jobs"
 ctest --preset default -j "$jobs"
 
-echo "== asan preset: C++ unit tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+echo "== asan preset: unit tests, gsim hostile inputs and loader fuzzing under AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake --preset asan
-cmake --build --preset asan -j "$jobs" --target gs_unit_tests
+cmake --build --preset asan -j "$jobs" --target gs_unit_tests gsim gs_fuzz_loaders
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
   ctest --preset asan -j "$jobs"

@@ -5,6 +5,7 @@
 //   CheckMismatch   lockstep checker: RTL and golden disagree          -> exit 3
 //   InvariantError  a model invariant broke (capacity, CTA exactly-once)-> exit 4
 //   WatchdogError   no forward progress for N cycles                   -> exit 5
+//   Interrupted     the user stopped the run (SIGINT / SIGTERM)          -> exit 130
 #pragma once
 #include <stdexcept>
 #include <string>
@@ -35,6 +36,13 @@ class CheckMismatch : public std::runtime_error {
 class WatchdogError : public std::runtime_error {
  public:
   explicit WatchdogError(const std::string& msg) : std::runtime_error(msg) {}
+};
+
+/// The run was stopped on request (Ctrl-C); thrown from a per-cycle hook so that everything
+/// the run holds (waveform writers included) is closed by unwinding.
+class Interrupted : public std::runtime_error {
+ public:
+  explicit Interrupted(const std::string& msg) : std::runtime_error(msg) {}
 };
 
 }  // namespace gs

@@ -16,6 +16,7 @@
 
 #include "common/error.hpp"
 #include "config/json_reader.hpp"
+#include "config/limits.hpp"
 
 #ifndef GS_DATA_DIR
 #define GS_DATA_DIR "sim_top"
@@ -62,18 +63,20 @@ SmTypeConfig parse_sm_type(const json& v, const std::string& file, const std::st
   SmTypeConfig t;
   r.str("name", t.name);
   r.u32("count", t.count, 1, 4096);
-  r.u32("max_threads", t.max_threads, 1, 65536);
-  r.u32("max_ctas", t.max_ctas, 1, 1024);
+  // Upper bounds of the SM capacities: the scheduler's fields (config/limits.hpp).
+  r.u32("max_threads", t.max_threads, 1, limits::kMaxSmThreads, limits::kFieldReason);
+  r.u32("max_ctas", t.max_ctas, 1, limits::kMaxCtasPerSm,
+        "the SMST and preemption controller track at most MaxCtasPerSm CTAs per SM (rtl/gs_pkg.sv)");
   // Derived default: as many warp slots as the thread slots need.
-  t.max_warps = t.max_threads / warp_size;
-  r.u32("max_warps", t.max_warps, 1, 65535);
-  r.u32("registers", t.registers, 1);
+  t.max_warps = std::min(t.max_threads / warp_size, limits::kMaxSmWarps);
+  r.u32("max_warps", t.max_warps, 1, limits::kMaxSmWarps, limits::kFieldReason);
+  r.u32("registers", t.registers, 1, limits::kMaxSmRegisters, limits::kFieldReason);
   r.u32("reg_alloc_unit", t.reg_alloc_unit, 1, 1u << 20);
   const int scope = r.choice("reg_alloc_scope", {"warp", "cta"});
   if (scope >= 0) t.reg_alloc_scope = scope == 0 ? RegAllocScope::kWarp : RegAllocScope::kCta;
-  r.u32("shared_mem_bytes", t.shared_mem_bytes, 0, 1u << 30);
+  r.u32("shared_mem_bytes", t.shared_mem_bytes, 0, limits::kMaxSmSharedMem, limits::kFieldReason);
   r.u32("shmem_alloc_unit", t.shmem_alloc_unit, 1, 1u << 20);
-  r.u32_list("shared_mem_options", t.shared_mem_options, 1, 1u << 30);
+  r.u32_list("shared_mem_options", t.shared_mem_options, 1, limits::kMaxSmSharedMem, limits::kFieldReason);
   r.u32("warp_schedulers", t.warp_schedulers, 1, 64);
   const int pol = r.choice("warp_sched_policy", {"gto", "lrr"});
   if (pol >= 0) t.warp_sched_policy = pol == 0 ? WarpSchedPolicy::kGto : WarpSchedPolicy::kLrr;
@@ -196,8 +199,8 @@ GpuConfig parse_gpu_config(const std::string& json_text, const std::string& file
   r.u32("tRRD", cfg.tRRD, 1, 10000);
   r.u32("tCCD", cfg.tCCD, 1, 10000);
   r.u32("tWR", cfg.tWR, 1, 10000);
-  r.u32("max_active_kernels", cfg.max_active_kernels, 1, 256);
-  r.u32("max_contexts", cfg.max_contexts, 1, 256);
+  r.u32("max_active_kernels", cfg.max_active_kernels, 1, limits::kMaxActiveKernels, limits::kMaskReason);
+  r.u32("max_contexts", cfg.max_contexts, 1, limits::kMaxContexts, limits::kMaskReason);
   r.reject_unknown_keys({{"num_sms", "the SM count is the sum of sm_types[].count"},
                          {"sm_type_of", "sm_type_of is derived from sm_types[].count, in order"},
                          {"file", "the file name is set by the loader"}});
@@ -235,6 +238,26 @@ GpuConfig parse_gpu_config(const std::string& json_text, const std::string& file
                       "): an activate-to-activate cycle includes the row's active time");
   }
 
+  // The golden scheduler's SM bound, named at the count that crosses it.
+  {
+    uint64_t total = 0;
+    for (size_t i = 0; i < cfg.sm_types.size(); ++i) {
+      total += cfg.sm_types[i].count;
+      if (total > limits::kMaxSms) {
+        throw InputError(file, "sm_types[" + std::to_string(i) + "].count",
+                         "the GPU would have " + std::to_string(total) + "+ SMs; at most " +
+                             std::to_string(limits::kMaxSms) + " are supported (" + limits::kMaxSmsReason + ")");
+      }
+    }
+  }
+  // Memory the model would allocate for this config, bounded before anything is allocated.
+  if (const uint64_t bytes = limits::model_bytes(cfg); bytes > limits::kMaxModelBytes) {
+    throw InputError(file, limits::largest_memory_field(cfg),
+                     "the caches and queues of this config would take about " + std::to_string(bytes >> 20) +
+                         " MiB of host memory (" + limits::describe_memory(cfg) + "); the limit is " +
+                         std::to_string(limits::kMaxModelBytes >> 20) + " MiB");
+  }
+
   // Derived: SM index -> type index, types laid out in the order given.
   for (uint32_t ti = 0; ti < cfg.sm_types.size(); ++ti) {
     cfg.sm_type_of.insert(cfg.sm_type_of.end(), cfg.sm_types[ti].count, ti);
@@ -243,7 +266,7 @@ GpuConfig parse_gpu_config(const std::string& json_text, const std::string& file
   return cfg;
 }
 
-GpuConfig load_gpu_config(const std::string& path_or_name) {
+std::string resolve_config_path(const std::string& path_or_name) {
   if (path_or_name.empty()) {
     throw InputError("config name is empty; available presets: " + join_names(list_gpu_configs()));
   }
@@ -260,7 +283,120 @@ GpuConfig load_gpu_config(const std::string& path_or_name) {
     msg += " Available presets: " + (presets.empty() ? std::string("none in ") + configs_dir() : join_names(presets));
     throw InputError(msg);
   }
-  return parse_gpu_config(read_text_file(path), path);
+  return path;
+}
+
+GpuConfig load_gpu_config(const std::string& path_or_name) {
+  const std::string path = resolve_config_path(path_or_name);
+  GpuConfig cfg = parse_gpu_config(read_text_file(path), path);
+  // A copy of a preset keeps the preset's "name"; results must not report it as the preset.
+  if (looks_like_path(path_or_name)) {
+    const auto presets = list_gpu_configs();
+    if (std::find(presets.begin(), presets.end(), cfg.name) != presets.end()) {
+      std::error_code ec;
+      if (!std::filesystem::equivalent(path, configs_dir() + "/" + cfg.name + ".json", ec)) cfg.name += "@" + path;
+    }
+  }
+  return cfg;
+}
+
+namespace {
+
+// One step of an override path: a key, then optionally [index] or [*] (index -1).
+struct PathStep {
+  std::string key;
+  bool indexed = false;
+  long index = -1;
+};
+
+std::vector<PathStep> parse_override_path(const std::string& path, const std::string& opt) {
+  std::vector<PathStep> steps;
+  size_t i = 0;
+  while (i <= path.size()) {
+    const size_t end = path.find_first_of(".[", i);
+    PathStep st;
+    st.key = path.substr(i, end == std::string::npos ? std::string::npos : end - i);
+    if (st.key.empty()) throw InputError(opt + ": empty field name in '" + path + "'");
+    i = end;
+    if (i != std::string::npos && path[i] == '[') {
+      const size_t close = path.find(']', i);
+      if (close == std::string::npos) throw InputError(opt + ": missing ']' in '" + path + "'");
+      const std::string idx = path.substr(i + 1, close - i - 1);
+      st.indexed = true;
+      if (idx != "*") {
+        if (idx.empty() || idx.size() > 6 || idx.find_first_not_of("0123456789") != std::string::npos)
+          throw InputError(opt + ": index '" + idx + "' in '" + path + "' is not a whole number or *");
+        st.index = std::stol(idx);
+      }
+      i = close + 1;
+    }
+    steps.push_back(st);
+    if (i == std::string::npos || i >= path.size()) break;
+    if (path[i] != '.') throw InputError(opt + ": expected '.' after ']' in '" + path + "'");
+    ++i;
+  }
+  return steps;
+}
+
+void apply_override(json& node, const std::vector<PathStep>& steps, size_t k, const json& value,
+                    const std::string& opt) {
+  const PathStep& st = steps[k];
+  if (!node.is_object()) throw InputError(opt + ": '" + st.key + "' is not inside an object");
+  const bool last = k + 1 == steps.size();
+  if (!st.indexed) {
+    if (last) {
+      node[st.key] = value;
+      return;
+    }
+    if (!node.contains(st.key)) node[st.key] = json::object();
+    apply_override(node[st.key], steps, k + 1, value, opt);
+    return;
+  }
+  if (!node.contains(st.key) || !node[st.key].is_array())
+    throw InputError(opt + ": field '" + st.key + "' is not an array in this config");
+  json& arr = node[st.key];
+  if (st.index >= 0 && size_t(st.index) >= arr.size())
+    throw InputError(opt + ": " + st.key + "[" + std::to_string(st.index) + "]: the config has only " +
+                     std::to_string(arr.size()) + " entries");
+  for (size_t e = 0; e < arr.size(); ++e) {
+    if (st.index >= 0 && size_t(st.index) != e) continue;
+    if (last) {
+      arr[e] = value;
+    } else {
+      apply_override(arr[e], steps, k + 1, value, opt);
+    }
+  }
+}
+
+}  // namespace
+
+GpuConfig load_gpu_config(const std::string& path_or_name, const std::vector<std::string>& overrides) {
+  if (overrides.empty()) return load_gpu_config(path_or_name);
+  const std::string path = resolve_config_path(path_or_name);
+  json doc = parse_json_strict(read_text_file(path), path);
+  expect_object(doc, path, "");
+  std::string label;
+  for (const std::string& ov : overrides) {
+    const std::string opt = "--set " + ov;
+    const size_t eq = ov.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError(opt + ": expected key=value, e.g. --set l2_assoc=16 or --set sm_types[0].count=8");
+    const std::string key = ov.substr(0, eq), text = ov.substr(eq + 1);
+    if (key == "name" || key == "file") throw InputError(opt + ": '" + key + "' cannot be set (the name records the change)");
+    json value;
+    try {
+      value = json::parse(text);
+    } catch (const json::exception&) {
+      value = text;   // not JSON: a bare word is a string (e.g. --set sm_types[0].warp_sched_policy=lrr)
+    }
+    apply_override(doc, parse_override_path(key, opt), 0, value, opt);
+    label += (label.empty() ? "" : ",") + key + "=" + text;
+  }
+  const std::string base = load_gpu_config(path_or_name).name;   // as reported without overrides
+  const std::string file = path + " (with --set " + label + ")";
+  GpuConfig cfg = parse_gpu_config(doc.dump(), file);
+  cfg.name = base + "{" + label + "}";
+  return cfg;
 }
 
 }  // namespace gs

@@ -100,8 +100,18 @@ struct GpuConfig {
 };
 
 /// Loads and validates a config. `path_or_name` is a file path or a preset name
-/// (resolved in the configs directory). Throws InputError.
+/// (resolved in the configs directory). Throws InputError. A file other than the preset that
+/// carries a preset's "name" is named "NAME@PATH", so a changed copy never reports as the preset.
 GpuConfig load_gpu_config(const std::string& path_or_name);
+/// Loads a config and applies `overrides` ("key=value", gsim run --set) to its JSON before it is
+/// validated, exactly as if the file said so. Keys are field paths: "l2_slice_bytes",
+/// "sm_types[0].count", "sm_types[*].l1_assoc" (every SM type); the value is JSON (a number, a
+/// string in quotes, ...) or else taken as a string. The result's name is the preset's name
+/// followed by the overrides in braces, e.g. "warped-slicer{l2_assoc=16}", so results never
+/// report a changed config under the preset's name. Errors name the file, the option and the field.
+GpuConfig load_gpu_config(const std::string& path_or_name, const std::vector<std::string>& overrides);
+/// Path of the config file `path_or_name` resolves to (a preset name or a path); InputError if none.
+std::string resolve_config_path(const std::string& path_or_name);
 /// Parses a config from JSON text; `file` is used in error messages only.
 GpuConfig parse_gpu_config(const std::string& json_text, const std::string& file);
 /// Names of the shipped presets, one per JSON file in the configs directory, sorted.

@@ -14,6 +14,13 @@ namespace gs {
 using nlohmann::json;
 
 std::string read_text_file(const std::string& path) {
+  // Input files are small JSON; a device, a directory or a huge file is a mistake, not input.
+  constexpr uintmax_t kMaxInputBytes = 64ull << 20;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw InputError(path + ": not a regular file");
+  if (const uintmax_t size = std::filesystem::file_size(path, ec); !ec && size > kMaxInputBytes)
+    throw InputError(path + ": " + std::to_string(size >> 20) + " MiB is too large for an input file (at most " +
+                     std::to_string(kMaxInputBytes >> 20) + " MiB)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open file");
   std::ostringstream ss;
@@ -72,6 +79,31 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }  // namespace
 
 json parse_json_strict(const std::string& text, const std::string& file) {
+  // Nesting depth, outside strings: no input of ours nests deeper than a few levels, and a
+  // hostile one (100000 '[') would only cost stack and time.
+  {
+    constexpr int kMaxDepth = 64;
+    int depth = 0;
+    bool in_string = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      if (in_string) {
+        if (c == '\\') ++i;
+        else if (c == '"') in_string = false;
+      } else if (c == '"') {
+        in_string = true;
+      } else if (c == '[' || c == '{') {
+        if (++depth > kMaxDepth) {
+          size_t line = 0, col = 0;
+          line_col(text, i + 1, line, col);
+          throw InputError(file + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                           ": JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
+        }
+      } else if (c == ']' || c == '}') {
+        --depth;
+      }
+    }
+  }
   // Duplicate keys: one set of seen keys per open object. The parser callback cannot tell
   // us the position, so we name the key and the object it sits in.
   struct Frame {
@@ -117,6 +149,23 @@ json parse_json_strict(const std::string& text, const std::string& file) {
     line_col(text, e.byte, line, col);
     throw InputError(file + ":" + std::to_string(line) + ":" + std::to_string(col) +
                      ": JSON syntax error: " + parse_error_reason(e.what()));
+  } catch (const json::exception& e) {
+    // Not a syntax error but a value the parser cannot hold: "number overflow parsing '1e400'"
+    // (out_of_range.406). Locate the quoted token in the text for the line and column.
+    const std::string what = e.what();
+    std::string where = file;
+    const auto q1 = what.find('\'');
+    const auto q2 = q1 == std::string::npos ? q1 : what.find('\'', q1 + 1);
+    if (q2 != std::string::npos) {
+      const auto pos = text.find(what.substr(q1 + 1, q2 - q1 - 1));
+      if (pos != std::string::npos) {
+        size_t line = 0, col = 0;
+        line_col(text, pos + 1, line, col);
+        where += ":" + std::to_string(line) + ":" + std::to_string(col);
+      }
+    }
+    throw InputError(where + ": JSON value out of range: " + parse_error_reason(what) +
+                     " (numbers must fit a 64-bit integer or a double)");
   }
   if (!duplicate.empty()) {
     throw InputError(file, duplicate,
@@ -225,7 +274,8 @@ void ObjectReader::require(const std::string& key) {
   if (!get(key)) fail(key, "required field is missing");
 }
 
-uint64_t ObjectReader::integer(const std::string& key, const json& v, uint64_t min, uint64_t max) const {
+uint64_t ObjectReader::integer(const std::string& key, const json& v, uint64_t min, uint64_t max,
+                               const char* why) const {
   if (v.is_number_float()) {
     fail(key, "expected a whole number, got " + v.dump());
   }
@@ -243,17 +293,17 @@ uint64_t ObjectReader::integer(const std::string& key, const json& v, uint64_t m
     } else {
       range += "between " + std::to_string(min) + " and " + std::to_string(max);
     }
-    fail(key, range + " (got " + std::to_string(x) + ")");
+    fail(key, range + " (got " + std::to_string(x) + ")" + (why && x > max ? std::string("; ") + why : std::string()));
   }
   return x;
 }
 
-void ObjectReader::u32(const std::string& key, uint32_t& out, uint32_t min, uint32_t max) {
-  if (const json* v = get(key)) out = static_cast<uint32_t>(integer(key, *v, min, max));
+void ObjectReader::u32(const std::string& key, uint32_t& out, uint32_t min, uint32_t max, const char* why) {
+  if (const json* v = get(key)) out = static_cast<uint32_t>(integer(key, *v, min, max, why));
 }
 
-void ObjectReader::u64(const std::string& key, uint64_t& out, uint64_t min, uint64_t max) {
-  if (const json* v = get(key)) out = integer(key, *v, min, max);
+void ObjectReader::u64(const std::string& key, uint64_t& out, uint64_t min, uint64_t max, const char* why) {
+  if (const json* v = get(key)) out = integer(key, *v, min, max, why);
 }
 
 void ObjectReader::str(const std::string& key, std::string& out, bool allow_empty) {
@@ -282,13 +332,14 @@ void ObjectReader::any_object(const std::string& key) {
   if (v && !v->is_object()) fail(key, "expected an object {...}, got " + json_type_name(*v));
 }
 
-void ObjectReader::u32_list(const std::string& key, std::vector<uint32_t>& out, uint32_t min, uint32_t max) {
+void ObjectReader::u32_list(const std::string& key, std::vector<uint32_t>& out, uint32_t min, uint32_t max,
+                            const char* why) {
   const json* v = get(key);
   if (!v) return;
   if (!v->is_array()) fail(key, "expected an array of integers, got " + json_type_name(*v));
   std::vector<uint32_t> list;
   for (size_t i = 0; i < v->size(); ++i) {
-    list.push_back(static_cast<uint32_t>(integer(key + "[" + std::to_string(i) + "]", (*v)[i], min, max)));
+    list.push_back(static_cast<uint32_t>(integer(key + "[" + std::to_string(i) + "]", (*v)[i], min, max, why)));
   }
   out = std::move(list);
 }

@@ -48,18 +48,18 @@ class ObjectReader {
   ObjectReader(const nlohmann::json& obj, std::string file, std::string path);
 
   bool has(const std::string& key);
-  /// Integer fields with inclusive bounds.
+  /// Integer fields with inclusive bounds; `why` (optional) explains the bound in the message.
   void u32(const std::string& key, uint32_t& out, uint32_t min = 0,
-           uint32_t max = std::numeric_limits<uint32_t>::max());
+           uint32_t max = std::numeric_limits<uint32_t>::max(), const char* why = nullptr);
   void u64(const std::string& key, uint64_t& out, uint64_t min = 0,
-           uint64_t max = std::numeric_limits<uint64_t>::max());
+           uint64_t max = std::numeric_limits<uint64_t>::max(), const char* why = nullptr);
   void str(const std::string& key, std::string& out, bool allow_empty = false);
   /// Strings or arrays of strings (free-text notes); the value is only type-checked.
   void notes(const std::string& key);
   /// A free-form object kept for documentation (e.g. a paper's table row); only type-checked.
   void any_object(const std::string& key);
   void u32_list(const std::string& key, std::vector<uint32_t>& out, uint32_t min = 0,
-                uint32_t max = std::numeric_limits<uint32_t>::max());
+                uint32_t max = std::numeric_limits<uint32_t>::max(), const char* why = nullptr);
   /// One of `choices`; returns the index, or -1 if the key is absent.
   int choice(const std::string& key, const std::vector<std::string>& choices);
   /// The raw value of an array / object field after checking its type; nullptr if absent.
@@ -80,7 +80,8 @@ class ObjectReader {
 
  private:
   const nlohmann::json* get(const std::string& key);   // registers the key as known
-  uint64_t integer(const std::string& key, const nlohmann::json& v, uint64_t min, uint64_t max) const;
+  uint64_t integer(const std::string& key, const nlohmann::json& v, uint64_t min, uint64_t max,
+                   const char* why = nullptr) const;
 
   const nlohmann::json& obj_;
   std::string file_;

@@ -46,9 +46,11 @@ SchedOptions alone_sched_options(const SchedOptions& shared_opt) {
 }
 
 const KernelResult& AloneRunCache::get(const GpuConfig& cfg, const MixEntry& entry, const std::string& kind,
-                                       const SchedOptions& shared_opt, const RunOptions& run_opt) {
+                                       const SchedOptions& shared_opt, const RunOptions& run_opt,
+                                       const CycleHook& hook, const RunPhase& phase) {
   const SchedOptions opt = alone_sched_options(shared_opt);
-  const RunOptions run = alone_run_options(run_opt, opt);
+  RunOptions run = alone_run_options(run_opt, opt);
+  if (hook) run.on_cycle = [&hook, &phase](uint64_t c) { hook(phase, c + 1); };
   const std::string key = alone_key(cfg, entry, kind, opt, run);
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second;
@@ -65,13 +67,26 @@ const KernelResult& AloneRunCache::get(const GpuConfig& cfg, const MixEntry& ent
 }
 
 MixRun run_mix_with_alone(const GpuConfig& cfg, const Mix& mix, const std::string& scheduler_kind,
-                          const SchedOptions& sched_opt, const RunOptions& run_opt, AloneRunCache& cache) {
+                          const SchedOptions& sched_opt, const RunOptions& run_opt, AloneRunCache& cache,
+                          const CycleHook& hook) {
   if (mix.kernels.empty()) throw InputError(mix.file.empty() ? mix.name : mix.file, "kernels", "the mix is empty");
   MixRun out;
-  for (const MixEntry& e : mix.kernels) out.alone.push_back(cache.get(cfg, e, scheduler_kind, sched_opt, run_opt));
+  const uint32_t n = static_cast<uint32_t>(mix.kernels.size());
+  for (uint32_t i = 0; i < n; ++i) {
+    const RunPhase phase{false, i + 1, n, mix.kernels[i].kernel};
+    out.alone.push_back(cache.get(cfg, mix.kernels[i], scheduler_kind, sched_opt, run_opt, hook, phase));
+  }
 
   RunOptions shared_run = run_opt;
   shared_run.sched = sched_opt;
+  const RunPhase shared_phase{true, 0, n, {}};
+  if (hook) {
+    auto inner = run_opt.on_cycle;
+    shared_run.on_cycle = [inner, &hook, &shared_phase](uint64_t c) {
+      if (inner) inner(c);
+      hook(shared_phase, c + 1);
+    };
+  }
   auto sched = make_scheduler(scheduler_kind, sched_opt);
   Gpu gpu(cfg, mix, *sched, shared_run);
   out.shared = gpu.run();

@@ -8,6 +8,7 @@
 // (AloneRunCache), so a mix listing a kernel twice, or a sweep over policies, runs it once.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -23,12 +24,24 @@ namespace gs {
 /// The alone-run policy (see the header comment).
 constexpr const char* kAlonePolicy = "left-over";
 
+/// Which simulation of a `gsim run` is under way, for progress reports and interruption:
+/// alone run `index` of `count` (1-based) of `kernel`, or the shared run of the mix.
+struct RunPhase {
+  bool shared = false;
+  uint32_t index = 0, count = 0;
+  std::string kernel;
+};
+/// Called after every simulated cycle of every run (alone and shared) with the cycle just
+/// finished; may throw (e.g. gs::Interrupted) to stop the run.
+using CycleHook = std::function<void(const RunPhase& phase, uint64_t cycle)>;
+
 /// Process-local cache of alone runs, keyed by everything that can change T_alone.
 class AloneRunCache {
  public:
   /// The alone result of `entry` (runs it on a miss). Throws what Gpu::run throws.
   const KernelResult& get(const GpuConfig& cfg, const MixEntry& entry, const std::string& scheduler_kind,
-                          const SchedOptions& shared_opt, const RunOptions& run_opt);
+                          const SchedOptions& shared_opt, const RunOptions& run_opt, const CycleHook& hook = {},
+                          const RunPhase& phase = {});
   /// Number of simulations performed so far (cache misses).
   uint32_t runs() const { return runs_; }
 
@@ -51,7 +64,9 @@ struct MixRun {
 /// Runs every kernel alone (through `cache`), then the mix, and computes the metrics.
 /// `sched_opt` is what the shared run's scheduler is built and reset with (run_opt.sched is
 /// replaced by it); alone runs use alone_sched_options(sched_opt).
+/// `hook` (optional) sees every cycle of every run, alone and shared.
 MixRun run_mix_with_alone(const GpuConfig& cfg, const Mix& mix, const std::string& scheduler_kind,
-                          const SchedOptions& sched_opt, const RunOptions& run_opt, AloneRunCache& cache);
+                          const SchedOptions& sched_opt, const RunOptions& run_opt, AloneRunCache& cache,
+                          const CycleHook& hook = {});
 
 }  // namespace gs

@@ -105,6 +105,7 @@ std::string format_json(const RunInfo& info, const MixMetrics& m) {
   for (const KernelMetrics& k : m.kernels) {
     nlohmann::ordered_json jk;
     jk["name"] = k.name;
+    jk["arrival_cycle"] = k.arrival_cycle;
     jk["instructions"] = k.instructions;
     jk["ipc"] = round6(k.ipc);
     jk["cycles_alone"] = k.cycles_alone;
@@ -113,6 +114,7 @@ std::string format_json(const RunInfo& info, const MixMetrics& m) {
     kernels.push_back(std::move(jk));
   }
   j["kernels"] = std::move(kernels);
+  if (!info.version.empty()) j["gsim_version"] = info.version;
   return j.dump(2) + "\n";
 }
 

@@ -19,6 +19,7 @@ struct RunInfo {
   std::string scheduler;    // golden | rtl | lockstep
   std::string preempt;      // drain | switch
   uint64_t seed = 1;
+  std::string version;      // "gsim 0.1 (git abc1234)"; JSON "gsim_version" when not empty
 };
 
 /// x rounded to 6 decimals (half away from zero); the value reports print.
@@ -29,8 +30,8 @@ std::string format_fixed(double x, int decimals);
 /// Human-readable table: header line, one row per kernel, then STP/ANTT/StrictF/IPC/cycles.
 std::string format_table(const RunInfo& info, const MixMetrics& m);
 /// {"config","mix","policy","scheduler","preempt","seed","cycles","stp","antt","strictf",
-///  "kernels":[{"name","instructions","ipc","cycles_alone","cycles_shared","ntt"}]}, indented,
-/// newline-terminated.
+///  "kernels":[{"name","arrival_cycle","instructions","ipc","cycles_alone","cycles_shared","ntt"}],
+///  "gsim_version"}, indented, newline-terminated ("gsim_version" only when info.version is set).
 std::string format_json(const RunInfo& info, const MixMetrics& m);
 /// Header plus one row per kernel; run-level columns repeat on each row so files from many
 /// runs concatenate into one table.

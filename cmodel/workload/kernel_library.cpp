@@ -13,6 +13,7 @@
 #include "common/error.hpp"
 #include "config/gpu_config.hpp"
 #include "config/json_reader.hpp"
+#include "config/limits.hpp"
 #include "workload/kernel_desc.hpp"
 
 namespace gs {
@@ -70,11 +71,11 @@ KernelDesc parse_kernel(const json& v, const std::string& file, const std::strin
   r.notes("notes");
 
   r.require("threads_per_cta");
-  r.u32("threads_per_cta", k.threads_per_cta, 1, 65536);
+  r.u32("threads_per_cta", k.threads_per_cta, 1, limits::kMaxSmThreads, limits::kFieldReason);
   r.u32("regs_per_thread", k.regs_per_thread, 1, 255);
   r.u32("shmem_per_cta", k.shmem_per_cta, 0, 1u << 30);
   r.require("grid_ctas");
-  r.u32("grid_ctas", k.grid_ctas, 1, 1u << 24);
+  r.u32("grid_ctas", k.grid_ctas, 1, limits::kMaxGridCtas, limits::kFieldReason);
 
   r.u32("insts_per_warp", k.insts_per_warp, 1, 1u << 26);
   r.u32("cta_spread_pct", k.cta_spread_pct, 0, 100);

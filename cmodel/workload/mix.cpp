@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "config/gpu_config.hpp"
 #include "config/json_reader.hpp"
+#include "config/limits.hpp"
 #include "workload/kernel_desc.hpp"
 
 namespace gs {
@@ -29,10 +30,10 @@ MixEntry parse_entry(const json& v, const std::string& file, const std::string& 
   r.u64("arrival_cycle", e.arrival_cycle, 0, 1ull << 48);
   // Default: every launch in its own context (process), as in the papers' multiprogrammed runs.
   e.context = index;
-  r.u32("context", e.context, 0, 255);
-  r.u32("priority", e.priority, 0, 255);
-  r.u32("tokens", e.tokens, 0, 4096);
-  if (r.has("grid_ctas")) r.u32("grid_ctas", e.grid_ctas, 1, 1u << 24);
+  r.u32("context", e.context, 0, limits::kMaxContexts - 1, limits::kMaskReason);
+  r.u32("priority", e.priority, 0, limits::kMaxPriority, limits::kFieldReason);
+  r.u32("tokens", e.tokens, 0, limits::kMaxTokens, "DSS budgets are signed 16-bit counters (rtl/gs_pkg.sv)");
+  if (r.has("grid_ctas")) r.u32("grid_ctas", e.grid_ctas, 1, limits::kMaxGridCtas, limits::kFieldReason);
   r.notes("notes");
   r.reject_unknown_keys({{"name", "the kernel is named by 'kernel'"},
                          {"arrival", "the launch time is 'arrival_cycle' (core cycles)"},
@@ -73,6 +74,9 @@ Mix load_mix(const std::string& path_or_name, const std::vector<KernelDesc>& lib
   const json* kernels = r.array("kernels");
   r.reject_unknown_keys();
   if (kernels->empty()) r.fail("kernels", "a mix needs at least one kernel");
+  if (kernels->size() > limits::kMaxMixKernels)
+    r.fail("kernels", std::to_string(kernels->size()) + " launches; a mix holds at most " +
+                          std::to_string(limits::kMaxMixKernels) + " (kernel ids are 8 bits, all ones = no kernel)");
   for (size_t i = 0; i < kernels->size(); ++i) {
     mix.kernels.push_back(parse_entry((*kernels)[i], path, "kernels[" + std::to_string(i) + "]",
                                       static_cast<uint32_t>(i), lib));

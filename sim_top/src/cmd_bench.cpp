@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "common/error.hpp"
 #include "config/gpu_config.hpp"
+#include "config/limits.hpp"
 #include "gpu/gpu.hpp"
 #include "metrics/report.hpp"
 #include "workload/kernel_desc.hpp"
@@ -30,11 +31,14 @@ constexpr const char* kBenchConfig = "warped-slicer";
 constexpr const char* kBenchMix = "default";
 // Default length: a few seconds at the 100,000 cycles/s target.
 constexpr uint64_t kBenchCycles = 1'000'000;
+// Upper bound of --cycles: about three hours at the 100,000 cycles/s target.
+constexpr uint64_t kMaxBenchCycles = 1'000'000'000;
 
 struct BenchArgs {
   std::string config = kBenchConfig, mix = kBenchMix, policy = "left-over", scheduler;
   uint64_t cycles = kBenchCycles;
   uint64_t seed = 1;
+  bool scheduler_given = false;
   bool json = false;
   bool full_eval = false;   // --rtl-full-eval: no fixed-point skip
 };
@@ -63,6 +67,8 @@ BenchResult simulate_cycles(const gs::GpuConfig& cfg, const gs::Mix& mix, const 
     ++r.mix_runs;
     const uint64_t left = a.cycles - r.cycles;
     while (gpu.cycle() < left && gpu.step()) {
+      if ((gpu.cycle() & 1023) == 0)
+        throw_if_interrupted("at simulated cycle " + std::to_string(r.cycles + gpu.cycle()) + " of the bench");
     }
     r.cycles += gpu.cycle();
     r.eval.rtl_cycles += port->eval_stats().rtl_cycles;
@@ -79,14 +85,16 @@ double peak_rss_mb() {
 }
 
 int bench_action(const BenchArgs& a) {
-  if (a.cycles == 0) throw gs::InputError("--cycles: must be at least 1");
-  register_build_schedulers();
-  check_scheduler_and_policy(a.scheduler, a.policy);
   const gs::GpuConfig cfg = gs::load_gpu_config(a.config);
   const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
   const gs::Mix mix = gs::load_mix(a.mix, lib);
+  gs::limits::check_mix_fits(cfg, mix);
+  gs::SchedOptions opt;
+  opt.policy = a.policy;
+  BenchArgs run = a;
+  run.scheduler = choose_scheduler(a.scheduler_given, a.scheduler, cfg, opt, mix, false, false);
 
-  const BenchResult r = simulate_cycles(cfg, mix, a);
+  const BenchResult r = simulate_cycles(cfg, mix, run);
   const double cps = r.seconds > 0 ? double(r.cycles) / r.seconds : 0.0;
   const double rss = peak_rss_mb();
   std::vector<std::string> kernels;
@@ -98,14 +106,14 @@ int bench_action(const BenchArgs& a) {
     j["peak_rss_mb"] = gs::round6(rss);
     j["sms"] = cfg.num_sms();
     j["kernels"] = kernels;
-    j["scheduler"] = a.scheduler;
+    j["scheduler"] = run.scheduler;
     j["config"] = cfg.name;
     j["mix"] = mix.name;
     j["policy"] = a.policy;
     j["cycles"] = r.cycles;
     j["seconds"] = gs::round6(r.seconds);
     j["mix_runs"] = r.mix_runs;
-    j["rtl_fixed_point_skip"] = a.scheduler != "golden" && !a.full_eval;
+    j["rtl_fixed_point_skip"] = run.scheduler != "golden" && !a.full_eval;
     j["rtl_cycles_skipped"] = r.eval.rtl_skipped;
     j["rtl_cycles_evaluated"] = r.eval.rtl_cycles - r.eval.rtl_skipped;
     std::printf("%s\n", j.dump(2).c_str());
@@ -114,7 +122,7 @@ int bench_action(const BenchArgs& a) {
   std::string names;
   for (const auto& k : kernels) names += (names.empty() ? "" : ", ") + k;
   std::printf("bench: config %s (%u SMs), mix %s (%s), policy %s, scheduler %s\n", cfg.name.c_str(), cfg.num_sms(),
-              mix.name.c_str(), names.c_str(), a.policy.c_str(), a.scheduler.c_str());
+              mix.name.c_str(), names.c_str(), a.policy.c_str(), run.scheduler.c_str());
   std::printf("simulated cycles   %llu (mix started %u times)\n", (unsigned long long)r.cycles, r.mix_runs);
   std::printf("wall time          %s s\n", gs::format_fixed(r.seconds, 3).c_str());
   std::printf("cycles per second  %lld\n", std::llround(cps));
@@ -136,13 +144,15 @@ Command add_bench_command(CLI::App& top) {
   app->add_flag("--rtl-full-eval", args->full_eval,
                 "rtl/lockstep: evaluate the RTL at every clock edge, even where it sits at a fixed point");
   app->add_option("--cycles", args->cycles, "Simulated cycles to run (the mix restarts if it finishes)")
+      ->check(whole_number(1, kMaxBenchCycles))
       ->capture_default_str();
   app->add_option("--scheduler", args->scheduler, "Scheduler implementation: golden, rtl or lockstep")
+      ->each([args](const std::string&) { args->scheduler_given = true; })
       ->capture_default_str();
   app->add_option("--config", args->config, "GPU config")->capture_default_str();
   app->add_option("--mix", args->mix, "Workload mix")->capture_default_str();
   app->add_option("--policy", args->policy, "Scheduling policy")->capture_default_str();
-  app->add_option("--seed", args->seed, "Random seed")->capture_default_str();
+  app->add_option("--seed", args->seed, "Random seed")->check(whole_number())->capture_default_str();
   return {app, [args] { return bench_action(*args); }};
 }
 

@@ -1,10 +1,13 @@
-// gsim list: names of the shipped configs, kernels, mixes, the policies and the scheduler
-// kinds of this build, one per line (for scripts: `for c in $(gsim list configs)`).
+// gsim list: the shipped configs, kernels and mixes, the policies and the scheduler kinds of
+// this build, one per line with a short description; --names prints the bare names (for
+// scripts: `for c in $(gsim list configs --names)`).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
+#include <utility>
 
 #include "commands.hpp"
+#include "common/error.hpp"
 #include "config/gpu_config.hpp"
 #include "sched/scheduler_port.hpp"
 #include "workload/kernel_desc.hpp"
@@ -13,29 +16,95 @@ namespace gsim {
 
 namespace {
 
-std::vector<std::string> names_of(const std::string& what) {
-  if (what == "configs") return gs::list_gpu_configs();
-  if (what == "mixes") return gs::list_mixes();
-  if (what == "policies") return gs::list_policies();
-  if (what == "schedulers") {
+using Entry = std::pair<std::string, std::string>;   // name, description
+
+std::string shorten(std::string s, size_t max = 90) {
+  if (const auto cut = s.find("; see "); cut != std::string::npos) s.erase(cut);
+  if (s.size() > max) s = s.substr(0, max - 3) + "...";
+  return s;
+}
+
+std::string policy_description(const std::string& p) {
+  static const std::vector<Entry> known = {
+      {"left-over", "FIFO: the oldest kernel takes every SM it can, later ones get what is left (baseline)"},
+      {"even", "Warped-Slicer even split: every SM shared, CTA quotas per kernel"},
+      {"spatial", "spatial multitasking: SMs partitioned evenly between the running kernels"},
+      {"npq", "non-preemptive priority queues (Tanasic): the highest priority waiting kernel goes next"},
+      {"ppq", "alias of ppq-excl"},
+      {"ppq-excl", "preemptive priority queues (Tanasic Fig. 6a): a high-priority kernel preempts, SMs exclusive"},
+      {"ppq-shared", "preemptive priority queues with SMs shared by priority levels (Tanasic)"},
+      {"dss", "Dynamic Spatial Sharing (Tanasic Alg. 1): SMs follow per-process token budgets"}};
+  for (const auto& e : known)
+    if (e.first == p) return e.second;
+  return "scheduling policy";
+}
+
+std::string scheduler_description(const std::string& k) {
+  if (k == "golden") return "C++ reference model of the scheduler RTL (no size limit of the RTL build)";
+  if (k == "rtl") return "the Verilated scheduler RTL drives the GPU model";
+  if (k == "lockstep") return "RTL drives the model, checked against golden every cycle (exit 3 on a mismatch)";
+  return "scheduler implementation";
+}
+
+std::vector<Entry> entries_of(const std::string& what) {
+  std::vector<Entry> out;
+  if (what == "configs") {
+    for (const std::string& n : gs::list_gpu_configs()) {
+      std::string d;
+      try {
+        const gs::GpuConfig c = gs::load_gpu_config(n);
+        d = std::to_string(c.num_sms()) + " SMs, " + std::to_string(c.core_clock_mhz) + " MHz; " + c.source;
+      } catch (const gs::InputError& e) {
+        d = std::string("(does not load: ") + e.what() + ")";
+      }
+      out.emplace_back(n, shorten(d));
+    }
+  } else if (what == "mixes") {
+    const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
+    for (const std::string& n : gs::list_mixes()) {
+      std::string d;
+      try {
+        const gs::Mix m = gs::load_mix(n, lib);
+        std::string ks;
+        for (const gs::MixEntry& e : m.kernels) ks += (ks.empty() ? "" : " + ") + e.kernel;
+        d = (m.config.empty() ? std::string("any config: ") : "for " + m.config + ": ") + ks;
+      } catch (const gs::InputError& e) {
+        d = std::string("(does not load: ") + e.what() + ")";
+      }
+      out.emplace_back(n, shorten(d));
+    }
+  } else if (what == "policies") {
+    for (const std::string& p : gs::list_policies()) out.emplace_back(p, policy_description(p));
+  } else if (what == "schedulers") {
     register_build_schedulers();
-    return gs::list_scheduler_kinds();
+    for (const std::string& k : gs::list_scheduler_kinds())
+      out.emplace_back(k, scheduler_description(k) + (k == default_scheduler_kind() ? " [default]" : ""));
+  } else {   // "kernels"
+    for (const gs::KernelDesc& k : gs::load_kernel_library())
+      out.emplace_back(k.name, k.suite + ", " + k.behaviour + ", " + std::to_string(k.threads_per_cta) +
+                                   " threads x " + std::to_string(k.grid_ctas) + " CTAs");
   }
-  std::vector<std::string> names;   // "kernels"
-  for (const gs::KernelDesc& k : gs::load_kernel_library()) names.push_back(k.name);
-  return names;
+  return out;
 }
 
 }  // namespace
 
 Command add_list_command(CLI::App& top) {
   auto what = std::make_shared<std::string>();
-  CLI::App* app = top.add_subcommand("list", "List configs, kernels, mixes, policies or schedulers, one per line");
+  auto names_only = std::make_shared<bool>(false);
+  CLI::App* app = top.add_subcommand("list", "List configs, kernels, mixes, policies or schedulers with a description");
   app->add_option("what", *what, "configs | kernels | mixes | policies | schedulers")
       ->required()
       ->check(CLI::IsMember({"configs", "kernels", "mixes", "policies", "schedulers"}));
-  return {app, [what] {
-            for (const std::string& n : names_of(*what)) std::printf("%s\n", n.c_str());
+  app->add_flag("--names", *names_only, "Names only, one per line (for scripts)");
+  return {app, [what, names_only] {
+            const std::vector<Entry> entries = entries_of(*what);
+            size_t w = 0;
+            for (const Entry& e : entries) w = std::max(w, e.first.size());
+            for (const Entry& e : entries) {
+              if (*names_only) std::printf("%s\n", e.first.c_str());
+              else std::printf("%-*s  %s\n", int(w), e.first.c_str(), e.second.c_str());
+            }
             return 0;
           }};
 }

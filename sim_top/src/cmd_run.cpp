@@ -3,45 +3,165 @@
 // Every kernel of the mix first runs alone (Left-Over, arrival 0; see metrics/mix_runner.hpp)
 // to give T_alone, then the mix runs shared. Output: the table on stdout, optionally the same
 // figures as JSON (--json) and CSV (--csv); schema in docs/cli.md.
+//
+// Everything that can be checked is checked before the first simulated cycle: option values,
+// the config (with --set overrides), the mix against the config (config/limits.hpp), the
+// scheduler against the RTL build, and every output path (common/output_file.hpp). Results
+// are written atomically once the run is complete; Ctrl-C stops the run cleanly (exit 130)
+// with any waveform closed as a valid, truncated FST.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 
 #include "commands.hpp"
 #include "common/error.hpp"
+#include "common/output_file.hpp"
 #include "config/gpu_config.hpp"
+#include "config/json_reader.hpp"
+#include "config/limits.hpp"
 #include "gpu/gpu.hpp"
 #include "metrics/mix_runner.hpp"
 #include "metrics/report.hpp"
 #include "workload/kernel_desc.hpp"
 
+#if defined(GS_HAVE_RTL) && __has_include("gtkwave/fstapi.h")
+#include "gtkwave/fstapi.h"   // the FST reader that comes with Verilator's writer
+#define GSIM_CAN_READ_FST 1
+#endif
+
 namespace gsim {
 
 namespace {
 
+// A waveform needs room: the FST writer's buffers go to the target's file system, and running
+// out of it mid-run is what this refuses up front (docs/cli.md, --wave).
+constexpr unsigned long long kWaveMinFreeBytes = 64ull << 20;
+
 struct RunArgs {
-  std::string config, mix, policy = "left-over", scheduler, preempt = "drain";
+  std::string config, mix, kernel, policy = "left-over", scheduler, preempt = "drain";
   uint64_t seed = 1;
   std::string json, csv, wave;
   uint64_t max_cycles = gs::RunOptions{}.max_cycles;
   uint64_t watchdog_cycles = gs::RunOptions{}.watchdog_cycles;
   uint64_t progress_every = 0;
+  bool quiet = false;
   bool full_eval = false;
+  std::vector<std::string> sets;
+  // Options whose presence matters (an empty --json "" is an error, not "no file").
+  CLI::Option *o_config = nullptr, *o_mix = nullptr, *o_kernel = nullptr, *o_scheduler = nullptr, *o_json = nullptr,
+              *o_csv = nullptr, *o_wave = nullptr, *o_progress = nullptr;
 };
 
 gs::PreemptMode parse_preempt(const std::string& s) {
   return s == "switch" ? gs::PreemptMode::kSwitch : gs::PreemptMode::kDrain;   // CLI11 checked the set
 }
 
-int run_action(const RunArgs& a) {
-  register_build_schedulers();
-  check_scheduler_and_policy(a.scheduler, a.policy);
-  if (!a.wave.empty() && a.scheduler == "golden")
-    throw gs::InputError("--wave: the golden scheduler has no waveform; use --scheduler rtl or lockstep");
+/// The mix of `gsim run --kernel K`: K alone at cycle 0 in context 0.
+gs::Mix kernel_mix(const std::string& name, const std::vector<gs::KernelDesc>& lib) {
+  gs::Mix m;
+  m.name = "kernel:" + name;
+  gs::MixEntry e;
+  e.kernel = name;
+  e.desc = gs::find_kernel(lib, name);
+  m.kernels.push_back(std::move(e));
+  return m;
+}
 
-  const gs::GpuConfig cfg = gs::load_gpu_config(a.config);
+/// The FST writer does not report write errors (a disk that fills up mid-run leaves a stub and
+/// exit 0). Read the finished waveform back: it must open and reach the run's last cycle;
+/// otherwise it is removed and the run fails (exit 2).
+#if defined(GSIM_CAN_READ_FST)
+/// The block structure of an FST file (fstapi.h, FST_BL_*): blocks of [type byte, 8-byte big-endian
+/// length counting itself, payload] from a 329-byte header to the end of the file, with a geometry
+/// and a hierarchy block and no block the writer marked as skipped. Checked before the reader
+/// is let at the file: fstReaderOpen() loops forever on some truncated files.
+std::string fst_structure_problem(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "it cannot be opened";
+  const std::string d((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  bool geometry = false, hierarchy = false;
+  size_t pos = 0;
+  while (pos < d.size()) {
+    if (pos + 9 > d.size()) return "it ends inside a block header";
+    const unsigned type = static_cast<unsigned char>(d[pos]);
+    uint64_t len = 0;
+    for (int i = 1; i <= 8; ++i) len = (len << 8) | static_cast<unsigned char>(d[pos + i]);
+    if (pos == 0 && (type != FST_BL_HDR || len != 329)) return "it has no FST header";
+    if (len < 8 || len > d.size() - pos - 1) return "a block runs past the end of the file";
+    if (type == FST_BL_SKIP) return "it holds a block the writer could not finish";
+    geometry |= type == FST_BL_GEOM;
+    hierarchy |= type == FST_BL_HIER || type == FST_BL_HIER_LZ4 || type == FST_BL_HIER_LZ4DUO;
+    pos += 1 + len;
+  }
+  if (!geometry || !hierarchy) return "it has no signal hierarchy";
+  return {};
+}
+#endif
+
+/// "" when `path` is a structurally complete FST (or this build cannot tell), else the problem.
+std::string wave_problem(const std::string& path) {
+#if defined(GSIM_CAN_READ_FST)
+  return fst_structure_problem(path);
+#else
+  (void)path;
+  return {};
+#endif
+}
+
+void verify_wave(const std::string& path, uint64_t cycles) {
+#if defined(GSIM_CAN_READ_FST)
+  std::string problem = fst_structure_problem(path);
+  void* ctx = problem.empty() ? fstReaderOpen(path.c_str()) : nullptr;
+  if (!problem.empty()) {
+  } else if (!ctx) {
+    problem = "it does not read back as an FST file";
+  } else {
+    const uint64_t end = fstReaderGetEndTime(ctx);
+    fstReaderClose(ctx);
+    if (cycles > 1 && end + 10 < (cycles - 1) * 10)
+      problem = "it ends at time " + std::to_string(end) + " instead of " + std::to_string((cycles - 1) * 10);
+  }
+  if (problem.empty()) return;
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+  throw gs::InputError("--wave " + path + ": the waveform was not written completely (" + problem + "; " +
+                       std::to_string(gs::free_bytes_for(path) >> 20) +
+                       " MiB free now: was the disk full?); removed it, no results written");
+#else
+  (void)path, (void)cycles;
+#endif
+}
+
+std::string base_name(const std::string& config_name) { return config_name.substr(0, config_name.find_first_of("{@")); }
+
+int run_action(const RunArgs& a) {
+  // ---- inputs
+  if (a.o_mix->count() == 0 && a.o_kernel->count() == 0)
+    throw gs::InputError("run: give --mix (a mix name or file) or --kernel (one kernel alone)");
+  if (a.o_kernel->count() && a.o_kernel->as<std::string>().empty())
+    throw gs::InputError("--kernel: the kernel name is empty ('gsim list kernels' lists them)");
   const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
-  const gs::Mix mix = gs::load_mix(a.mix, lib);
+  const gs::Mix mix = a.o_kernel->count() ? kernel_mix(a.kernel, lib) : gs::load_mix(a.mix, lib);
+
+  std::string config = a.config;
+  if (a.o_config->count() == 0) {
+    if (mix.config.empty())
+      throw gs::InputError("--config is required: mix " + (mix.file.empty() ? mix.name : mix.file) +
+                           " names no config ('gsim list configs' lists the presets)");
+    config = mix.config;
+    if (!a.quiet) std::fprintf(stderr, "gsim: note: config %s, as named by mix %s\n", config.c_str(), mix.name.c_str());
+  }
+  const std::string config_path = gs::resolve_config_path(config);
+  const gs::GpuConfig cfg = gs::load_gpu_config(config, a.sets);
+  if (!mix.config.empty() && a.o_config->count() && base_name(cfg.name) != mix.config)
+    std::fprintf(stderr, "gsim: warning: mix %s was written for config '%s' (its \"config\" field), running it on '%s'\n",
+                 mix.name.c_str(), mix.config.c_str(), cfg.name.c_str());
+  gs::limits::check_mix_fits(cfg, mix);
 
   gs::SchedOptions sched;
   sched.policy = a.policy;
@@ -49,30 +169,91 @@ int run_action(const RunArgs& a) {
   sched.seed = a.seed;
   sched.wave_file = a.wave;
   sched.rtl_fixed_point_skip = !a.full_eval;
+  const bool want_wave = a.o_wave->count() > 0;
+  const std::string scheduler =
+      choose_scheduler(a.o_scheduler->count() > 0, a.scheduler, cfg, sched, mix, want_wave, a.quiet);
+  if (want_wave && scheduler == "golden")
+    throw gs::InputError("--wave: the golden scheduler has no waveform; use --scheduler rtl or lockstep");
+
+  // ---- outputs, before anything is simulated
+  std::vector<gs::NamedPath> inputs = {{"--config", config_path}};
+  if (!mix.file.empty()) inputs.push_back({"--mix", mix.file});
+  const std::string kernels_dir = gs::data_dir() + "/workloads/kernels";
+  for (const std::string& stem : gs::json_stems_in(kernels_dir))
+    inputs.push_back({"kernel library file", kernels_dir + "/" + stem + ".json"});
+  std::vector<gs::NamedPath> outputs;
+  for (const auto& [opt, path] : {std::pair<CLI::Option*, std::string>{a.o_json, a.json}, {a.o_csv, a.csv},
+                                  {a.o_wave, a.wave}}) {
+    if (!opt->count()) continue;
+    gs::check_output_path(opt->get_name(), path, inputs, outputs);
+    outputs.push_back({opt->get_name(), path});
+  }
+  if (want_wave) {
+    const unsigned long long free = gs::free_bytes_for(a.wave);
+    if (free < kWaveMinFreeBytes)
+      throw gs::InputError("--wave " + a.wave + ": only " + std::to_string(free >> 20) +
+                           " MiB free on its file system; a waveform needs at least " +
+                           std::to_string(kWaveMinFreeBytes >> 20) + " MiB (refusing rather than leaving a broken file)");
+    set_wave_cleanup(a.wave);
+  }
 
   gs::RunOptions run;
   run.seed = a.seed;
   run.max_cycles = a.max_cycles;
   run.watchdog_cycles = a.watchdog_cycles;
-  run.progress_every = a.progress_every;
+  run.progress_every = 0;   // progress comes from the reporter below
 
-  if (run.progress_every)   // progress lines of the alone runs come first; say so
-    std::fprintf(stderr, "gsim: %zu kernel(s) run alone under %s first, then the mix under %s\n", mix.kernels.size(),
-                 gs::kAlonePolicy, a.policy.c_str());
+  ProgressOptions po;
+  if (!a.quiet) {
+    if (a.o_progress->count()) po.every = a.progress_every;
+    else po.live = ::isatty(2) != 0;
+  }
+  ProgressReporter progress(po);
+  if (po.every)
+    std::fprintf(stderr, "gsim: %zu kernel(s) run alone under %s first, then the mix under %s (scheduler %s)\n",
+                 mix.kernels.size(), gs::kAlonePolicy, a.policy.c_str(), scheduler.c_str());
+  const gs::CycleHook hook = [&progress](const gs::RunPhase& p, uint64_t cycle) {
+    progress.on_cycle(p.shared, p.index, p.count, p.kernel, cycle);
+  };
+
   gs::AloneRunCache cache;
-  const gs::MixRun result = gs::run_mix_with_alone(cfg, mix, a.scheduler, sched, run, cache);
+  gs::MixRun result;
+  try {
+    result = gs::run_mix_with_alone(cfg, mix, scheduler, sched, run, cache, hook);
+  } catch (const gs::Interrupted& e) {
+    progress.finish();
+    std::string msg = std::string(e.what()) + "; no results written";
+    if (want_wave) {
+      std::error_code ec;
+      if (!std::filesystem::exists(a.wave, ec) || std::string(e.what()).find("shared run") == std::string::npos) {
+        msg += "; no waveform written (it records the shared run only)";
+      } else if (const std::string bad = wave_problem(a.wave); bad.empty()) {
+        msg += "; waveform " + a.wave + " closed at that cycle (a valid, truncated FST)";
+      } else {
+        std::filesystem::remove(a.wave, ec);
+        msg += "; waveform " + a.wave + " removed (" + bad + ")";
+      }
+    }
+    throw gs::Interrupted(msg);
+  } catch (const gs::InputError& e) {
+    throw gs::InputError(locate_run_error(e.what(), cfg, mix));
+  }
+  progress.finish();
+  if (want_wave) verify_wave(a.wave, result.shared.cycles);
 
   gs::RunInfo info;
   info.config = cfg.name;
   info.mix = mix.name;
   info.policy = a.policy;
-  info.scheduler = a.scheduler;
+  info.scheduler = scheduler;
   info.preempt = a.preempt;
   info.seed = a.seed;
+  info.version = version_string();
 
   std::fputs(gs::format_table(info, result.metrics).c_str(), stdout);
-  if (!a.json.empty()) write_text_file(a.json, gs::format_json(info, result.metrics), "--json");
-  if (!a.csv.empty()) write_text_file(a.csv, gs::format_csv(info, result.metrics), "--csv");
+  std::fflush(stdout);
+  if (a.o_json->count()) gs::write_file_atomically("--json", a.json, gs::format_json(info, result.metrics));
+  if (a.o_csv->count()) gs::write_file_atomically("--csv", a.csv, gs::format_csv(info, result.metrics));
   return 0;
 }
 
@@ -82,33 +263,53 @@ Command add_run_command(CLI::App& top) {
   auto args = std::make_shared<RunArgs>();
   args->scheduler = default_scheduler_kind();
   CLI::App* app = top.add_subcommand("run", "Run a mix: each kernel alone, then all together; print STP, ANTT, StrictF");
-  app->add_option("--config", args->config, "GPU config: preset name (gsim list configs) or JSON file")->required();
-  app->add_option("--mix", args->mix, "Workload mix: name (gsim list mixes) or JSON file")->required();
+  args->o_config = app->add_option("--config", args->config,
+                                   "GPU config: preset name (gsim list configs) or JSON file; "
+                                   "optional when the mix names one");
+  args->o_mix = app->add_option("--mix", args->mix, "Workload mix: name (gsim list mixes) or JSON file");
+  args->o_kernel = app->add_option("--kernel", args->kernel, "Run one kernel alone instead of a mix (gsim list kernels)")
+                       ->excludes(args->o_mix);
+  app->add_option("--set", args->sets,
+                  "Change a config field: key=value, e.g. --set l2_assoc=16 --set sm_types[0].count=8 "
+                  "(repeatable; the results name the config as changed)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
   app->add_option("--policy", args->policy, "Scheduling policy (gsim list policies)")->capture_default_str();
-  app->add_option("--scheduler", args->scheduler,
-                  "Scheduler implementation: golden (C++), rtl (Verilated), lockstep (RTL checked against golden)")
-      ->capture_default_str();
+  args->o_scheduler = app->add_option("--scheduler", args->scheduler,
+                                      "Scheduler implementation: golden (C++), rtl (Verilated), lockstep (RTL checked "
+                                      "against golden); the default falls back to golden when a config exceeds the RTL "
+                                      "build")
+                          ->capture_default_str();
   app->add_option("--preempt", args->preempt, "Preemption mechanism")
       ->check(CLI::IsMember({"drain", "switch"}))
       ->capture_default_str();
-  app->add_option("--seed", args->seed, "Random seed (same seed, same output bytes)")->capture_default_str();
-  app->add_option("--json", args->json, "Write the results as JSON to this file");
-  app->add_option("--csv", args->csv, "Write one CSV row per kernel to this file");
+  app->add_option("--seed", args->seed, "Random seed (same seed, same output bytes)")
+      ->check(whole_number())
+      ->capture_default_str();
+  args->o_json = app->add_option("--json", args->json, "Write the results as JSON to this file");
+  args->o_csv = app->add_option("--csv", args->csv, "Write one CSV row per kernel to this file");
   app->add_option("--max-cycles", args->max_cycles, "Stop with an error (exit 5) after this many cycles per run")
+      ->check(whole_number(1))
       ->capture_default_str();
   app->add_option("--watchdog-cycles", args->watchdog_cycles,
                   "Stop with a state dump (exit 5) after this many cycles without progress")
+      ->check(whole_number(1))
       ->capture_default_str();
   // Given without a value, --progress uses default_str (CLI11: expected(0,1)); absent, it stays 0.
-  app->add_option("--progress", args->progress_every,
-                  "Print a progress line to stderr every N cycles (N defaults to 100000)")
-      ->expected(0, 1)
-      ->default_str("100000")
-      ->option_text("[=N]");
+  args->o_progress = app->add_option("--progress", args->progress_every,
+                                     "Print a progress line to stderr every N simulated cycles (default 100000); "
+                                     "without it, a live status line is shown when stderr is a terminal")
+                         ->expected(0, 1)
+                         ->default_str("100000")
+                         ->check(whole_number(1))
+                         ->option_text("[=N]");
+  app->add_flag("-q,--quiet", args->quiet, "No progress and no notes on stderr (warnings and errors still)")
+      ->excludes(args->o_progress);
   app->add_flag("--rtl-full-eval", args->full_eval,
                 "rtl/lockstep: evaluate the RTL at every clock edge, even where it provably sits at a fixed point "
                 "(same results, slower; see docs/cosim.md)");
-  app->add_option("--wave", args->wave, "Dump the shared run's scheduler waveform to this FST file (rtl, lockstep)");
+  args->o_wave = app->add_option("--wave", args->wave,
+                                 "Dump the shared run's scheduler waveform to this FST file (rtl, lockstep)");
   return {app, [args] { return run_action(*args); }};
 }
 

@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "common/error.hpp"
+#include "config/json_reader.hpp"
 
 #if __has_include("sched/unit_runner.hpp")
 #include "sched/unit_runner.hpp"
@@ -28,7 +29,15 @@ int unit_action(const UnitArgs& a) {
 #if GSIM_HAVE_UNIT_RUNNERS
   register_build_schedulers();
   const std::string text = read_text_file(a.input, "--input");
-  const std::string out = gs::run_unit(a.block, text, a.input);
+  // Malformed JSON (an empty file included) is reported with file:line:column here, before
+  // the unit runner sees it.
+  (void)gs::parse_json_strict(text, a.input);
+  std::string out;
+  try {
+    out = gs::run_unit(a.block, text, a.input);
+  } catch (const nlohmann::json::exception& e) {   // a field of the wrong JSON type
+    throw gs::InputError(a.input + ": " + e.what());
+  }
   std::fputs(out.c_str(), stdout);
   // The sides are printed either way; a disagreement is the lockstep checker's exit code.
   const nlohmann::json result = nlohmann::json::parse(out);

@@ -6,12 +6,19 @@
 // to exit codes (2 input, 3 check mismatch, 4 invariant, 5 watchdog). Actions write results
 // to stdout only, diagnostics and progress to stderr, so stdout is byte-stable for scripts.
 #pragma once
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
+#include <vector>
 
-namespace CLI {
-class App;
-}
+#include <CLI/CLI.hpp>
+
+namespace gs {
+struct GpuConfig;
+struct Mix;
+struct SchedOptions;
+}  // namespace gs
 
 namespace gsim {
 
@@ -36,9 +43,58 @@ void register_build_schedulers();
 /// Throws gs::InputError naming the value and the known ones if `kind` is not a registered
 /// scheduler kind or `policy` is not a known policy -- before any simulation starts.
 void check_scheduler_and_policy(const std::string& kind, const std::string& policy);
-/// Writes `text` to `path`; throws gs::InputError naming the file and `option` on failure.
-void write_text_file(const std::string& path, const std::string& text, const std::string& option);
+/// Why `cfg` + `mix` under `opt` cannot run on the RTL build ("" = it can, or no RTL in this
+/// build): the RTL limits of sim_top/rtl_sched/rtl_limits.hpp, with the mix entry named.
+std::string rtl_unfit_reason(const gs::GpuConfig& cfg, const gs::SchedOptions& opt, const gs::Mix& mix);
+/// The scheduler kind to run: `scheduler` when `given` (--scheduler), else the build default. A
+/// config or mix beyond the RTL build is an error when rtl/lockstep was asked for (or --wave,
+/// which needs the RTL), else the default falls back to golden with a note on stderr.
+std::string choose_scheduler(bool given, const std::string& scheduler, const gs::GpuConfig& cfg,
+                             const gs::SchedOptions& opt, const gs::Mix& mix, bool want_wave, bool quiet);
+/// Adds the file and field to a scheduler's InputError that names only "launch of kernel N"
+/// or "config NAME ..." (raised while a run starts).
+std::string locate_run_error(const std::string& what, const gs::GpuConfig& cfg, const gs::Mix& mix);
 /// Reads a whole file; throws gs::InputError naming the file on failure.
 std::string read_text_file(const std::string& path, const std::string& option);
+
+// --- command-line hardening and conveniences (cli_support.cpp) ---
+
+/// CLI11 validator for unsigned options: a plain decimal number (no sign, no spaces, not
+/// empty) within [min, max]. CLI11 2.1 converts "-1" to 2^64-1 and "" to 0 by itself; this
+/// check runs on the text first, so such values are exit-2 errors naming the option.
+CLI::Validator whole_number(uint64_t min = 0, uint64_t max = std::numeric_limits<uint64_t>::max());
+/// "gsim 0.1 (git abc1234)" -- the version and, when built from a git checkout, the commit.
+std::string version_string();
+/// The commit alone ("abc1234", "abc1234-dirty"), or "" when not built from a checkout.
+std::string git_commit();
+
+/// SIGINT/SIGTERM set a flag that the run loops poll (interrupted()); a second Ctrl-C kills
+/// at once. SIGBUS (an FST writer's memory-mapped file on a full disk) removes the waveform
+/// registered with set_wave_cleanup() and exits 2 with a message instead of dumping core.
+void install_signal_handlers();
+bool interrupted();
+/// Throws gs::Interrupted naming `where` if a stop was requested.
+void throw_if_interrupted(const std::string& where);
+void set_wave_cleanup(const std::string& path);
+
+/// Progress of a `gsim run` on stderr: phase (alone run k/n or shared), simulated cycles,
+/// simulated cycles per second and an estimated time to the end.
+struct ProgressOptions {
+  bool live = false;          // one status line rewritten in place (stderr is a terminal)
+  uint64_t every = 0;         // or: one line per `every` simulated cycles (--progress=N)
+};
+class ProgressReporter {
+ public:
+  explicit ProgressReporter(ProgressOptions opt);
+  ~ProgressReporter();
+  /// Per-cycle hook for gs::run_mix_with_alone (also polls interrupted()).
+  void on_cycle(bool shared, uint32_t index, uint32_t count, const std::string& kernel, uint64_t cycle);
+  /// Clears the live line (before results are printed).
+  void finish();
+
+ private:
+  struct Impl;
+  Impl* impl_;
+};
 
 }  // namespace gsim

@@ -8,6 +8,8 @@
 //   3 lockstep check mismatch (gs::CheckMismatch)
 //   4 model invariant violated (gs::InvariantError)
 //   5 no forward progress / --max-cycles exceeded (gs::WatchdogError, with the state dump)
+//   130 interrupted by Ctrl-C / SIGTERM (gs::Interrupted; outputs untouched, waveform closed)
+// `gsim` alone lists the subcommands; `gsim --version` prints the version and git commit.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
@@ -19,7 +21,9 @@
 
 namespace {
 
-enum ExitCode : int { kOk = 0, kInternal = 1, kInput = 2, kMismatch = 3, kInvariant = 4, kWatchdog = 5 };
+enum ExitCode : int {
+  kOk = 0, kInternal = 1, kInput = 2, kMismatch = 3, kInvariant = 4, kWatchdog = 5, kInterrupted = 130
+};
 
 int fail(int code, const char* what) {
   std::fprintf(stderr, "gsim: error: %s\n", what);
@@ -42,11 +46,21 @@ std::string unknown_subcommand(int argc, char** argv, const std::vector<gsim::Co
 
 int main(int argc, char** argv) {
   CLI::App app{"gsim: GPU multiprogramming scheduler simulator (gsched). See docs/cli.md.", "gsim"};
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);
+  app.set_version_flag("--version", gsim::version_string());
   const std::vector<gsim::Command> commands = {gsim::add_run_command(app), gsim::add_occupancy_command(app),
                                                gsim::add_list_command(app), gsim::add_bench_command(app),
                                                gsim::add_unit_command(app)};
+  if (argc < 2) {   // bare `gsim`: what it can do
+    std::printf("%s\nusage: gsim <subcommand> [options]   (gsim <subcommand> --help for its options)\n\nsubcommands:\n",
+                gsim::version_string().c_str());
+    for (const gsim::Command& c : commands)
+      std::printf("  %-10s %s\n", c.app->get_name().c_str(), c.app->get_description().c_str());
+    std::printf("\nquick start: gsim run --mix default   (docs/cli.md)\n");
+    return kOk;
+  }
   if (const std::string bad = unknown_subcommand(argc, argv, commands); !bad.empty()) return fail(kInput, bad.c_str());
+  gsim::install_signal_handlers();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -57,7 +71,7 @@ int main(int argc, char** argv) {
   try {
     for (const gsim::Command& c : commands)
       if (c.app->parsed()) return c.action();
-    return fail(kInternal, "no subcommand ran");
+    return fail(kInput, "no subcommand given (run `gsim` alone for the list)");
   } catch (const gs::InputError& e) {
     return fail(kInput, e.what());
   } catch (const gs::CheckMismatch& e) {
@@ -66,6 +80,8 @@ int main(int argc, char** argv) {
     return fail(kInvariant, e.what());
   } catch (const gs::WatchdogError& e) {
     return fail(kWatchdog, e.what());
+  } catch (const gs::Interrupted& e) {
+    return fail(kInterrupted, e.what());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gsim: internal error: %s\n", e.what());
     return kInternal;

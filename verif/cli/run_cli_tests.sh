@@ -65,12 +65,21 @@ for sub in run occupancy list bench unit; do
   gsim "$sub" --help
   if [ "$RC" -eq 0 ] && grep -qi "usage" "$OUT"; then ok "gsim $sub --help"; else bad "gsim $sub --help" "exit $RC"; fi
 done
-expect_fail "no subcommand is a usage error" 2 ""
+gsim
+if [ "$RC" -eq 0 ] && grep -q "^  run " "$OUT" && grep -q "^  unit " "$OUT"; then ok "gsim alone lists the subcommands"; else bad "gsim alone lists the subcommands" "exit $RC"; fi
+gsim --version
+if [ "$RC" -eq 0 ] && grep -q "^gsim [0-9]" "$OUT"; then ok "gsim --version"; else bad "gsim --version" "exit $RC"; fi
 expect_fail "unknown subcommand is a usage error" 2 "frobnicate" frobnicate
 
 # ---------------------------------------------------------------- list
 for what in configs kernels mixes policies schedulers; do
   gsim list "$what"
+  if [ "$RC" -ne 0 ] || ! grep -q "^[^[:space:]]\+  [^[:space:]]" "$OUT"; then
+    bad "list $what: a description per entry" "exit $RC"
+  else
+    ok "list $what: a description per entry"
+  fi
+  gsim list "$what" --names
   if [ "$RC" -ne 0 ]; then
     bad "list $what" "exit $RC"
   elif [ ! -s "$OUT" ]; then
@@ -175,8 +184,9 @@ missing = [k for k in top if k not in j]
 assert not missing, f"missing keys {missing}"
 assert j["seed"] == 3 and j["policy"] == "left-over" and j["config"] == "warped-slicer"
 assert isinstance(j["kernels"], list) and j["kernels"], "no kernels"
+assert j["gsim_version"].startswith("gsim ")
 for k in j["kernels"]:
-    for key in ["name", "instructions", "ipc", "cycles_alone", "cycles_shared", "ntt"]:
+    for key in ["name", "arrival_cycle", "instructions", "ipc", "cycles_alone", "cycles_shared", "ntt"]:
         assert key in k, f"kernel lacks {key}"
     assert k["cycles_alone"] > 0 and k["cycles_shared"] > 0 and k["instructions"] > 0
     assert math.isclose(k["ntt"], k["cycles_shared"] / k["cycles_alone"], rel_tol=1e-5), k

@@ -7,6 +7,7 @@
 //   STP     = 100/150 + 200/500         = 0.666667 + 0.4 = 1.066667
 //   StrictF = 1.5 / 2.5                 = 0.6
 //   mix IPC = (3000 + 7000) / 520 cycles = 19.230769 (B arrived at 20, so the run ends at 520)
+#include <iterator>
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -130,14 +131,22 @@ TEST_CASE("JSON report has the documented keys in order", "[metrics][report]") {
   REQUIRE(j["kernels"].size() == 2);
   std::vector<std::string> kkeys;
   for (auto it = j["kernels"][1].begin(); it != j["kernels"][1].end(); ++it) kkeys.push_back(it.key());
-  CHECK(kkeys == std::vector<std::string>{"name", "instructions", "ipc", "cycles_alone", "cycles_shared", "ntt"});
+  CHECK(kkeys ==
+        std::vector<std::string>{"name", "arrival_cycle", "instructions", "ipc", "cycles_alone", "cycles_shared", "ntt"});
   CHECK(j["kernels"][1]["name"] == "B");
+  CHECK(j["kernels"][1]["arrival_cycle"] == 20);
   CHECK(j["kernels"][1]["instructions"] == 7000);
   CHECK(j["kernels"][1]["cycles_alone"] == 200);
   CHECK(j["kernels"][1]["cycles_shared"] == 500);
   CHECK(j["kernels"][1]["ntt"].get<double>() == 2.5);
   // Byte-stable: the same input formats to the same text.
   CHECK(text == gs::format_json(worked_info(), m));
+  // The version stamp goes last, when the caller gives one.
+  gs::RunInfo stamped = worked_info();
+  stamped.version = "gsim 0.1 (git abc)";
+  const auto js = nlohmann::ordered_json::parse(gs::format_json(stamped, m));
+  CHECK(std::prev(js.end()).key() == "gsim_version");
+  CHECK(js["gsim_version"] == "gsim 0.1 (git abc)");
   CHECK(text.back() == '\n');
 }
 

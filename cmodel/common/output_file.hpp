@@ -1,0 +1,34 @@
+// gsched: output files that never destroy anything (issue 9).
+//
+// Every file gsim writes goes through these two steps:
+//   1. check_output_path() before any simulation: the path is refused (gs::InputError naming
+//      the option, the path and the reason) when it is empty, names an existing file that is
+//      not a regular file (a device, a FIFO, a directory), is the same file as one of the
+//      run's inputs (std::filesystem::equivalent), is the same as another output of the run,
+//      or lies in a directory that does not exist or is not writable;
+//   2. write_file_atomically() once the results exist: the text goes to a temporary file in
+//      the target's directory, is flushed and fsync'ed, then rename()d over the target, so
+//      the target holds either its old bytes or the complete new ones -- never a torn file.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gs {
+
+/// One input file of a run, for the same-file check: (what it is, its path), e.g. ("--mix", "m.json").
+using NamedPath = std::pair<std::string, std::string>;
+
+/// Throws InputError if `path` may not be written as output `option` (see the header comment).
+/// `inputs` are the run's input files; `outputs` the outputs already checked for this run.
+void check_output_path(const std::string& option, const std::string& path, const std::vector<NamedPath>& inputs,
+                       const std::vector<NamedPath>& outputs = {});
+
+/// Writes `text` to `path` through a temporary file in the same directory and rename().
+/// Throws InputError naming `option` and the path on any failure (the temporary is removed).
+void write_file_atomically(const std::string& option, const std::string& path, const std::string& text);
+
+/// Free bytes available to this user in the directory that would hold `path` (0 if unknown).
+unsigned long long free_bytes_for(const std::string& path);
+
+}  // namespace gs

@@ -1,0 +1,296 @@
+#!/usr/bin/env bash
+# gsched: gsim against malformed, extreme and hostile inputs (CTest `cli_hostile`, and
+# `cli_asan_hostile` with gsim built under ASan+UBSan). Issue 9.
+#
+# Usage: hostile_inputs.sh path/to/gsim [path/to/gs_wave_views]
+# A table of cases, one per line: the exit code gsim must give, a text its stderr must hold
+# (the option, or the file and field) and the arguments. Every case also runs under a time
+# limit (a hang is a failure) and must not end on a signal or print "internal error" (a crash).
+# Then the output-safety checks: inputs and non-regular files are never overwritten, results
+# are written whole or not at all, and (RTL builds) Ctrl-C and a bus error leave a valid
+# waveform or none. Prints one line per check; exits non-zero if any failed.
+set -uo pipefail
+
+GSIM=${1:?usage: hostile_inputs.sh path/to/gsim [gs_wave_views]}
+GSIM=$(cd "$(dirname "$GSIM")" && pwd)/$(basename "$GSIM")
+VIEWS=${2:-}
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+DATA=${GSCHED_DATA_DIR:-$REPO/sim_top}
+TMP=$(mktemp -d)
+trap 'chmod -R u+w "$TMP" 2>/dev/null; rm -rf "$TMP"' EXIT
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+LIMIT=${GS_HOSTILE_TIMEOUT:-120}
+
+passed=0
+failed=0
+OUT=$TMP/stdout
+ERR=$TMP/stderr
+RC=0
+ok() { passed=$((passed + 1)); echo "ok    $1"; }
+bad() {
+  failed=$((failed + 1))
+  echo "FAIL  $1"
+  [ -n "${2:-}" ] && echo "      $2"
+  echo "      stderr: $(head -c 800 "$ERR" 2>/dev/null | tr '\n' ' ')"
+}
+gsim() {
+  RC=0
+  timeout -s KILL "$LIMIT" "$GSIM" "$@" >"$OUT" 2>"$ERR" </dev/null || RC=$?
+}
+# expect CODE TEXT ARGS...: exit CODE, TEXT in stderr (or stdout for exit 0 when TEXT starts with 'stdout:').
+expect() {
+  local code=$1 text=$2
+  shift 2
+  local name="gsim $*"
+  name=${name//$TMP/\$TMP}
+  gsim "$@"
+  if [ "$RC" -eq 137 ]; then
+    bad "$name" "hang: killed after ${LIMIT}s"
+  elif [ "$RC" -ge 128 ] && [ "$RC" -ne 130 ]; then
+    bad "$name" "crash: signal $((RC - 128))"
+  elif grep -q "internal error\|AddressSanitizer\|runtime error:\|terminate called" "$ERR"; then
+    bad "$name" "crash/internal error"
+  elif [ "$RC" -ne "$code" ]; then
+    bad "$name" "expected exit $code, got $RC"
+  elif [[ "$text" == stdout:* ]] && ! grep -qF -- "${text#stdout:}" "$OUT"; then
+    bad "$name" "stdout lacks '${text#stdout:}'"
+  elif [[ "$text" != stdout:* ]] && ! grep -qF -- "$text" "$ERR"; then
+    bad "$name" "stderr lacks '$text'"
+  else
+    ok "$name"
+  fi
+}
+
+# ---------------------------------------------------------------- fixtures
+# cfgmod NAME PYTHON: a copy of the Warped-Slicer preset changed by PYTHON (c = the dict).
+cfgmod() {
+  python3 - "$DATA/configs/warped-slicer.json" "$TMP/$1.json" "$2" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(c, open(sys.argv[2], "w"), indent=1)
+PY
+}
+cfgmod big_l2 'c["l2_slice_bytes"] = 2**30; c["dram_channels"] = 1024'
+cfgmod sms257 'c["sm_types"][0]["count"] = 257'
+cfgmod sms40 'c["sm_types"][0]["count"] = 40'
+cfgmod regs17 'c["sm_types"][0]["registers"] = 2**17'
+cfgmod ctas33 'c["sm_types"][0]["max_ctas"] = 33'
+cfgmod threads 'c["sm_types"][0]["max_threads"] = 4096'
+cfgmod ctx33 'c["max_contexts"] = 33'
+cfgmod slots0 'c["max_active_kernels"] = 0'
+cfgmod neg 'c["dram_banks"] = -4'
+cfgmod float 'c["l2_assoc"] = 8.5'
+cfgmod str 'c["core_clock_mhz"] = "1400"'
+sed 's/"core_clock_mhz": *[0-9]*/"core_clock_mhz": 1e400/' "$DATA/configs/warped-slicer.json" >"$TMP/clock1e400.json"
+grep -q 1e400 "$TMP/clock1e400.json" || echo '{"core_clock_mhz": 1e400}' >"$TMP/clock1e400.json"
+printf '%0.s[' $(seq 1 5000) >"$TMP/deep.json"
+head -c 3000 /dev/urandom >"$TMP/garbage.json"
+: >"$TMP/empty.json"
+printf '\xef\xbb\xbf{}' >"$TMP/bom.json"
+mixfile() { # mixfile NAME JSON
+  printf '%s\n' "$2" >"$TMP/$1.json"
+}
+mixfile nine "{\"name\":\"nine\",\"kernels\":[$(for i in $(seq 1 9); do printf '{"kernel":"test.compute"}'; [ "$i" -lt 9 ] && printf ','; done)]}"
+mixfile prio16 '{"kernels":[{"kernel":"test.compute","priority":16}]}'
+mixfile tokens '{"kernels":[{"kernel":"test.compute","tokens":5000}]}'
+mixfile grid '{"kernels":[{"kernel":"test.compute","grid_ctas":2097152}]}'
+mixfile arrival '{"kernels":[{"kernel":"test.compute","arrival_cycle":18446744073709551615}]}'
+mixfile negctx '{"kernels":[{"kernel":"test.compute","context":-1}]}'
+mixfile nokernels '{"kernels":[]}'
+mixfile dupkey '{"kernels":[{"kernel":"test.compute","kernel":"test.memory"}]}'
+mixfile sbm '{"name":"sbm-written","config":"sbm-gcn32","kernels":[{"kernel":"test.compute"},{"kernel":"test.memory"}]}'
+mixfile hinted '{"name":"hinted","config":"warped-slicer","kernels":[{"kernel":"test.compute"},{"kernel":"test.memory"}]}'
+mixfile unhinted '{"name":"unhinted","kernels":[{"kernel":"test.compute"}]}'
+mixfile pair '{"name":"pair","config":"warped-slicer","kernels":[{"kernel":"test.compute"},{"kernel":"test.memory","arrival_cycle":500}]}'
+RUN=(run --config warped-slicer --mix "$TMP/pair.json" --scheduler golden -q)
+
+# ---------------------------------------------------------------- the table
+# config files: exit 2 naming file and field
+expect 2 "clock1e400.json:"            run --config "$TMP/clock1e400.json" --mix "$TMP/pair.json"
+expect 2 "l2_slice_bytes"              run --config "$TMP/big_l2.json" --mix "$TMP/pair.json"
+expect 2 "sm_types[0].count"           run --config "$TMP/sms257.json" --mix "$TMP/pair.json"
+expect 2 "sm_types[0].registers"       run --config "$TMP/regs17.json" --mix "$TMP/pair.json"
+expect 2 "sm_types[0].max_ctas"        run --config "$TMP/ctas33.json" --mix "$TMP/pair.json"
+expect 2 "sm_types[0].max_threads"     run --config "$TMP/threads.json" --mix "$TMP/pair.json"
+expect 2 "max_contexts"                run --config "$TMP/ctx33.json" --mix "$TMP/pair.json"
+expect 2 "max_active_kernels"          run --config "$TMP/slots0.json" --mix "$TMP/pair.json"
+expect 2 "dram_banks"                  run --config "$TMP/neg.json" --mix "$TMP/pair.json"
+expect 2 "l2_assoc"                    run --config "$TMP/float.json" --mix "$TMP/pair.json"
+expect 2 "core_clock_mhz"              run --config "$TMP/str.json" --mix "$TMP/pair.json"
+expect 2 "deep.json:1:"                run --config "$TMP/deep.json" --mix "$TMP/pair.json"
+expect 2 "garbage.json"                run --config "$TMP/garbage.json" --mix "$TMP/pair.json"
+expect 2 "empty.json:1:1"              run --config "$TMP/empty.json" --mix "$TMP/pair.json"
+expect 2 "bom.json"                    run --config "$TMP/bom.json" --mix "$TMP/pair.json"
+expect 2 "no such config"              run --config /dev/null --mix "$TMP/pair.json"
+expect 2 "no such config"              run --config "$TMP" --mix "$TMP/pair.json"
+expect 2 "config name is empty"        run --config "" --mix "$TMP/pair.json"
+expect 2 "sm_types[0].count"           occupancy --config "$TMP/sms257.json" --kernel test.compute
+# mix files: exit 2 naming the mix file and the entry
+expect 2 "nine.json: field 'kernels[8].context'" run --config warped-slicer --mix "$TMP/nine.json" --scheduler golden
+expect 2 "kernels[0].priority"         "${RUN[@]:0:3}" --mix "$TMP/prio16.json"
+expect 2 "kernels[0].tokens"           "${RUN[@]:0:3}" --mix "$TMP/tokens.json"
+expect 2 "kernels[0].grid_ctas"        "${RUN[@]:0:3}" --mix "$TMP/grid.json"
+expect 2 "kernels[0].arrival_cycle"    "${RUN[@]:0:3}" --mix "$TMP/arrival.json"
+expect 2 "kernels[0].context"          "${RUN[@]:0:3}" --mix "$TMP/negctx.json"
+expect 2 "nokernels.json"              "${RUN[@]:0:3}" --mix "$TMP/nokernels.json"
+expect 2 "given twice"                 "${RUN[@]:0:3}" --mix "$TMP/dupkey.json"
+expect 2 "mix name is empty"           run --config warped-slicer --mix ""
+expect 2 "no such mix"                 run --config warped-slicer --mix /dev/zero
+expect 2 "--config is required"        run --mix "$TMP/unhinted.json"
+# numbers on the command line: exit 2 naming the option
+for v in -1 99999999999999999999 "" " 7" 1e3 0x10 abc; do
+  expect 2 "--seed"                    "${RUN[@]}" --seed "$v"
+done
+expect 2 "--max-cycles"                "${RUN[@]}" --max-cycles -1
+expect 2 "--max-cycles"                "${RUN[@]}" --max-cycles 0
+expect 2 "--watchdog-cycles"           "${RUN[@]}" --watchdog-cycles -1
+expect 2 "--progress"                  run --config warped-slicer --mix "$TMP/pair.json" --scheduler golden --progress=-1
+expect 2 "--progress"                  run --config warped-slicer --mix "$TMP/pair.json" --scheduler golden --progress=0
+expect 2 "--cycles"                    bench --scheduler golden --cycles -5
+expect 2 "--cycles"                    bench --scheduler golden --cycles 0
+expect 2 "--cycles"                    bench --scheduler golden --cycles 18446744073709551615
+expect 2 "--seed"                      bench --scheduler golden --seed -1
+# names and --set
+expect 2 "--policy"                    "${RUN[@]}" --policy ""
+expect 2 "--scheduler"                 run --config warped-slicer --mix "$TMP/pair.json" --scheduler ""
+expect 2 "--kernel"                    run --config warped-slicer --kernel ""
+expect 2 "unknown kernel"              run --config warped-slicer --kernel no.such.kernel
+expect 2 "excludes"                    run --config warped-slicer --kernel test.compute --mix "$TMP/pair.json"
+expect 2 "bogus_field"                 "${RUN[@]}" --set bogus_field=1
+expect 2 "l2_assoc"                    "${RUN[@]}" --set l2_assoc=-1
+expect 2 "expected key=value"          "${RUN[@]}" --set l2_assoc
+expect 2 "sm_types[5]"                 "${RUN[@]}" --set 'sm_types[5].count=1'
+expect 2 "l2_slice_bytes"              "${RUN[@]}" --set l2_slice_bytes=1073741824 --set dram_channels=1024
+truncate -s 100M "$TMP/huge.json"
+expect 2 "too large"                   run --config "$TMP/huge.json" --mix "$TMP/pair.json"
+expect 2 "not a regular file"          unit dss --input "$TMP"
+# unit inputs
+expect 2 "empty.json:1:1"              unit dss --input "$TMP/empty.json"
+expect 2 "garbage.json"                unit dss --input "$TMP/garbage.json"
+expect 2 "--input"                     unit dss --input "$TMP/no-such-file.json"
+
+# ---------------------------------------------------------------- output paths, refused before simulating
+# --max-cycles 1 would stop the run with exit 5: exit 2 proves the path was checked first.
+echo "precious" >"$TMP/keep.txt"
+cp "$TMP/pair.json" "$TMP/pair.orig"
+expect 2 "same file as the input --mix" "${RUN[@]}" --max-cycles 1 --json "$TMP/pair.json"
+cmp -s "$TMP/pair.json" "$TMP/pair.orig" && ok "--json naming the mix leaves the mix intact" || bad "--json naming the mix leaves the mix intact"
+expect 2 "same file as the input --config" run --config "$TMP/sms40.json" --mix "$TMP/pair.json" --scheduler golden --max-cycles 1 --csv "$TMP/sms40.json"
+expect 2 "also the output of --json"   "${RUN[@]}" --max-cycles 1 --json "$TMP/x.out" --csv "$TMP/x.out"
+expect 2 "--json"                      "${RUN[@]}" --max-cycles 1 --json ""
+expect 2 "does not exist"              "${RUN[@]}" --max-cycles 1 --json "$TMP/no/such/dir/out.json"
+expect 2 "is a directory"              "${RUN[@]}" --max-cycles 1 --json "$TMP"
+mkfifo "$TMP/fifo"
+expect 2 "is a FIFO"                   "${RUN[@]}" --max-cycles 1 --csv "$TMP/fifo"
+[ -p "$TMP/fifo" ] && ok "a FIFO named as output stays a FIFO" || bad "a FIFO named as output stays a FIFO"
+if mknod "$TMP/nulldev" c 1 3 2>/dev/null; then
+  expect 2 "is a device"               "${RUN[@]}" --max-cycles 1 --json "$TMP/nulldev"
+  [ -c "$TMP/nulldev" ] && ok "a device named as output stays a device" || bad "a device named as output stays a device"
+fi
+if [ "$(id -u)" -ne 0 ]; then   # root may write anywhere
+  mkdir "$TMP/ro" && chmod a-w "$TMP/ro"
+  expect 2 "not writable"              "${RUN[@]}" --max-cycles 1 --json "$TMP/ro/out.json"
+fi
+
+# ---------------------------------------------------------------- results: whole or nothing
+echo "old" >"$TMP/r.json"
+expect 5 "max-cycles"                  "${RUN[@]}" --max-cycles 50 --json "$TMP/r.json"
+[ "$(cat "$TMP/r.json")" = "old" ] && ok "a failed run leaves an existing --json file as it was" || bad "a failed run leaves an existing --json file as it was"
+expect 0 "stdout:STP"                  "${RUN[@]}" --json "$TMP/r.json" --csv "$TMP/r.csv"
+python3 - "$TMP/r.json" <<'PY' && ok "JSON: version stamp and each kernel's arrival" || bad "JSON: version stamp and each kernel's arrival"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["gsim_version"].startswith("gsim "), j.get("gsim_version")
+assert [k["arrival_cycle"] for k in j["kernels"]] == [0, 500], j["kernels"]
+PY
+ls -a "$TMP" | grep -q '\.tmp-' && bad "no temporary files left behind" || ok "no temporary files left behind"
+
+# ---------------------------------------------------------------- conveniences
+expect 0 "stdout:gsim "                --version
+expect 0 "stdout:occupancy"
+expect 0 "stdout:warped-slicer "       list configs
+expect 0 "stdout:left-over "           list policies
+gsim list kernels --names
+grep -qv '^[^[:space:]]\+$' "$OUT" && bad "list kernels --names: bare names" || ok "list kernels --names: bare names"
+expect 0 "stdout:test.compute"         run --config warped-slicer --kernel test.compute --scheduler golden -q
+expect 0 "stdout:config warped-slicer{l2_assoc=16,sm_types[*].l1_assoc=8}" \
+  "${RUN[@]}" --set l2_assoc=16 --set 'sm_types[*].l1_assoc=8'
+expect 0 "config warped-slicer, as named by mix" run --mix "$TMP/hinted.json" --scheduler golden
+expect 0 "warning: mix sbm-written was written for config 'sbm-gcn32'" run --config warped-slicer --mix "$TMP/sbm.json" --scheduler golden -q
+expect 0 "alone run 1/2 (test.compute): cycle 200, "  "${RUN[@]:0:7}" --progress=200
+grep -q "shared run (2 kernels): cycle 200, [0-9]* cycles/s, ETA" "$ERR" && ok "--progress: shared phase, rate and ETA" ||
+  bad "--progress: shared phase, rate and ETA"
+gsim "${RUN[@]}"
+[ ! -s "$ERR" ] && ok "--quiet: nothing on stderr" || bad "--quiet: nothing on stderr"
+
+# ---------------------------------------------------------------- RTL builds: fallback, waveforms
+gsim list schedulers --names
+if grep -qx lockstep "$OUT"; then
+  expect 0 "running the golden scheduler" run --config "$TMP/sms40.json" --mix "$TMP/pair.json"
+  expect 2 "MaxSms"                    run --config "$TMP/sms40.json" --mix "$TMP/pair.json" --scheduler lockstep
+  expect 2 "--wave needs the RTL"      run --config "$TMP/sms40.json" --mix "$TMP/pair.json" --wave "$TMP/w40.fst"
+  if [ -e /dev/null ]; then
+    expect 2 "is a device"             run --config warped-slicer --mix "$TMP/pair.json" --scheduler rtl --wave /dev/null
+    [ -c /dev/null ] && ok "/dev/null is still a device" || bad "/dev/null is still a device"
+  fi
+  # Ctrl-C in the shared run: exit 130, a waveform that reads back.
+  LONG=(run --config warped-slicer --mix default --scheduler rtl -q --wave "$TMP/int.fst")
+  "$GSIM" "${LONG[@]}" >"$OUT" 2>"$ERR" &
+  pid=$!
+  for _ in $(seq 1 600); do [ -s "$TMP/int.fst" ] && break; sleep 0.1; done
+  sleep 1
+  kill -INT "$pid"
+  RC=0
+  wait "$pid" || RC=$?
+  if [ "$RC" -eq 130 ] && grep -q "interrupted" "$ERR" && grep -q "valid, truncated FST" "$ERR"; then
+    ok "Ctrl-C during --wave: exit 130 with a message"
+  else
+    bad "Ctrl-C during --wave: exit 130 with a message" "exit $RC"
+  fi
+  if [ -n "$VIEWS" ] && [ -x "$VIEWS" ] && [ -s "$TMP/int.fst" ]; then
+    if "$VIEWS" --fst "$TMP/int.fst" "$REPO/verif/waves/dispatch.gtkw" >/dev/null 2>&1; then
+      ok "the interrupted waveform is a readable FST"
+    else
+      bad "the interrupted waveform is a readable FST"
+    fi
+  fi
+  # A bus error while the waveform is written (what a full disk does to the FST writer's
+  # mapped file): the partial waveform is removed, exit 2 with a message.
+  "$GSIM" run --config warped-slicer --mix default --scheduler rtl -q --wave "$TMP/bus.fst" >"$OUT" 2>"$ERR" &
+  pid=$!
+  for _ in $(seq 1 600); do [ -s "$TMP/bus.fst" ] && break; sleep 0.1; done
+  kill -BUS "$pid"
+  RC=0
+  wait "$pid" || RC=$?
+  if [ "$RC" -eq 2 ] && [ ! -e "$TMP/bus.fst" ] && grep -q "removed" "$ERR"; then
+    ok "bus error during --wave: partial file removed, exit 2"
+  else
+    bad "bus error during --wave: partial file removed, exit 2" "exit $RC"
+  fi
+  # A real full disk (where this user may mount a small tmpfs): the FST writer reports nothing,
+  # so gsim reads the waveform back; a stub is removed and the run fails (exit 2), no results.
+  mkdir -p "$TMP/small"
+  if mount -t tmpfs -o size=70m tmpfs "$TMP/small" 2>/dev/null; then
+    "$GSIM" run --config warped-slicer --mix default --scheduler rtl -q --wave "$TMP/small/w.fst" \
+      --json "$TMP/small/r.json" >"$OUT" 2>"$ERR" &
+    pid=$!
+    for _ in $(seq 1 600); do [ -s "$TMP/small/w.fst" ] && break; sleep 0.1; done
+    dd if=/dev/zero of="$TMP/small/fill" bs=1M >/dev/null 2>&1
+    RC=0
+    timeout 300 tail --pid="$pid" -f /dev/null
+    wait "$pid" || RC=$?
+    if [ "$RC" -eq 2 ] && grep -q "not written completely" "$ERR" && [ ! -e "$TMP/small/w.fst" ] &&
+       [ ! -e "$TMP/small/r.json" ]; then
+      ok "disk full during --wave: waveform removed, no results, exit 2"
+    else
+      bad "disk full during --wave: waveform removed, no results, exit 2" "exit $RC"
+    fi
+    kill -9 "$pid" 2>/dev/null
+    umount "$TMP/small"
+  fi
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
