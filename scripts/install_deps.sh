@@ -3,7 +3,8 @@
 # Used by both README quick-start commands and by CI. Safe to run repeatedly.
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build verilator yosys catch2 libcli11-dev nlohmann-json3-dev
-      python3)
+      python3
+      gtkwave xvfb xauth)  # the GTKWave view test (verif/waves) opens each view in GTKWave under Xvfb
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -4,6 +4,7 @@
 // to give T_alone, then the mix runs shared. Output: the table on stdout, optionally the same
 // figures as JSON (--json) and CSV (--csv); schema in docs/cli.md.
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 
@@ -27,10 +28,27 @@ struct RunArgs {
   uint64_t watchdog_cycles = gs::RunOptions{}.watchdog_cycles;
   uint64_t progress_every = 0;
   bool full_eval = false;
+  uint64_t wave_from = 0, wave_to = UINT64_MAX;   // --wave-from / --wave-to (cycles, inclusive)
 };
 
 gs::PreemptMode parse_preempt(const std::string& s) {
   return s == "switch" ? gs::PreemptMode::kSwitch : gs::PreemptMode::kDrain;   // CLI11 checked the set
+}
+
+/// Runs `run`; when the shared run stops at --max-cycles or the watchdog with --wave, the
+/// waveform is already closed (the scheduler is gone) and kept: the message says so.
+template <class F>
+gs::MixRun run_keeping_wave(const RunArgs& a, F run) {
+  try {
+    return run();
+  } catch (const gs::WatchdogError& err) {
+    const std::string what = err.what();
+    if (a.wave.empty() || what.rfind("alone run of kernel", 0) == 0) throw;
+    throw gs::WatchdogError(what + (what.empty() || what.back() == '\n' ? "" : "\n") + "waveform kept: " + a.wave +
+                            " (closed when the run stopped; the scheduler line above gives the cycles it holds; " +
+                            "1 ns = 1 cycle). Results incomplete: the shared run did not finish, so there are no " +
+                            "metrics.");
+  }
 }
 
 int run_action(const RunArgs& a) {
@@ -38,6 +56,11 @@ int run_action(const RunArgs& a) {
   check_scheduler_and_policy(a.scheduler, a.policy);
   if (!a.wave.empty() && a.scheduler == "golden")
     throw gs::InputError("--wave: the golden scheduler has no waveform; use --scheduler rtl or lockstep");
+  if (a.wave.empty() && (a.wave_from != 0 || a.wave_to != UINT64_MAX))
+    throw gs::InputError("--wave-from/--wave-to: they select cycles of the --wave file; give --wave F.fst too");
+  if (a.wave_from > a.wave_to)
+    throw gs::InputError("--wave-from " + std::to_string(a.wave_from) + " is after --wave-to " +
+                         std::to_string(a.wave_to) + ": the window would be empty");
 
   const gs::GpuConfig cfg = gs::load_gpu_config(a.config);
   const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
@@ -48,6 +71,8 @@ int run_action(const RunArgs& a) {
   sched.preempt = parse_preempt(a.preempt);
   sched.seed = a.seed;
   sched.wave_file = a.wave;
+  sched.wave_from = a.wave_from;
+  sched.wave_to = a.wave_to;
   sched.rtl_fixed_point_skip = !a.full_eval;
 
   gs::RunOptions run;
@@ -60,7 +85,20 @@ int run_action(const RunArgs& a) {
     std::fprintf(stderr, "gsim: %zu kernel(s) run alone under %s first, then the mix under %s\n", mix.kernels.size(),
                  gs::kAlonePolicy, a.policy.c_str());
   gs::AloneRunCache cache;
-  const gs::MixRun result = gs::run_mix_with_alone(cfg, mix, a.scheduler, sched, run, cache);
+  const gs::MixRun result = run_keeping_wave(a, [&] {
+    if (!a.wave.empty())  // alone runs first, so a stop there is named as such
+      for (const gs::MixEntry& e : mix.kernels) {
+        try {
+          cache.get(cfg, e, a.scheduler, sched, run);
+        } catch (const gs::WatchdogError& err) {
+          const std::string what = err.what();
+          throw gs::WatchdogError("alone run of kernel " + e.kernel + " (before the shared run): " + what +
+                                  (what.empty() || what.back() == '\n' ? "" : "\n") +
+                                  "no waveform: --wave records the shared run, which never started");
+        }
+      }
+    return gs::run_mix_with_alone(cfg, mix, a.scheduler, sched, run, cache);
+  });
 
   gs::RunInfo info;
   info.config = cfg.name;
@@ -109,6 +147,8 @@ Command add_run_command(CLI::App& top) {
                 "rtl/lockstep: evaluate the RTL at every clock edge, even where it provably sits at a fixed point "
                 "(same results, slower; see docs/cosim.md)");
   app->add_option("--wave", args->wave, "Dump the shared run's scheduler waveform to this FST file (rtl, lockstep)");
+  app->add_option("--wave-from", args->wave_from, "With --wave: first cycle to dump (default: 0)");
+  app->add_option("--wave-to", args->wave_to, "With --wave: last cycle to dump (default: the end of the run)");
   return {app, [args] { return run_action(*args); }};
 }
 
