@@ -118,7 +118,7 @@ std::vector<std::pair<std::string, uint32_t>> kernel_members() {
 
 /// A DUT variable that holds a kernel id (all ones = none) by its name and width.
 bool is_kernel_var(const std::string& name, uint32_t length) {
-  static const std::regex re(R"((^|[._])(kernel|victim|next)(_[io])?(\[[0-9:]+\])?$)");
+  static const std::regex re(R"((^|[._])(kernel|victim|next)(_[io])?( ?\[[0-9:]+\])?$)");  // "x_o [7:0]"
   return length == KernelIdW && std::regex_search(name, re);
 }
 
@@ -225,7 +225,7 @@ bool write_fst(const MismatchWaveSpec& spec, const std::vector<DecisionWindow::E
           std::string full;
           for (const auto& s : scope) full += s + ".";
           full += h->u.var.name;
-          if (!enum_ref_pending && !h->u.var.is_alias && is_kernel_var(full, h->u.var.length))
+          if (!enum_ref_pending && is_kernel_var(full, h->u.var.length))
             fstWriterEmitEnumTableRef(w, kernel_table);
           enum_ref_pending = false;
           const fstHandle alias = h->u.var.is_alias && h->u.var.handle < c.map.size() ? c.map[h->u.var.handle] : 0;

@@ -75,7 +75,7 @@ std::string RtlScheduler::dump_state() const {
      << " input cycles so far, " << model_skipped() << " cycles skipped at a fixed point";
   if (!opt_.wave_file.empty() && model_ && model_->cycle() > opt_.wave_from)  // kept: closed when the run stops
     os << "; waveform " << opt_.wave_file << " holds cycles " << opt_.wave_from << ".."
-       << std::min<uint64_t>(model_->cycle(), opt_.wave_to) << " (1 ns = 1 cycle)";
+       << std::min<uint64_t>(model_->cycle() - 1, opt_.wave_to) << " (1 ns = 1 cycle)";
   return os.str();
 }
 

@@ -47,7 +47,7 @@ gs::MixRun run_keeping_wave(const RunArgs& a, F run) {
     throw gs::WatchdogError(what + (what.empty() || what.back() == '\n' ? "" : "\n") + "waveform kept: " + a.wave +
                             " (closed when the run stopped; the scheduler line above gives the cycles it holds; " +
                             "1 ns = 1 cycle). Results incomplete: the shared run did not finish, so there are no " +
-                            "metrics.");
+                            "metrics; the state above lists each kernel's progress.");
   }
 }
 

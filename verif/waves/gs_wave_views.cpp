@@ -3,6 +3,7 @@
 //
 //   gs_wave_views --fst run.fst [--enum SIGNAL ...] verif/waves/*.gtkw
 //   gs_wave_views --fst run.fst --shown values.txt [--marker-pair] view.gtkw
+//   gs_wave_views --fst run.fst --time-range      (prints "time_range <start> <end> timescale <exp>")
 //
 // First form: every signal row of every .gtkw must name a variable of the FST (GTKWave leaves
 // an unresolvable row silently empty, so a renamed RTL signal would go unnoticed), and each
@@ -323,8 +324,25 @@ int main(int argc, char** argv) {
   app.add_option("--shown", shown, "values GTKWave displayed for the one .gtkw (gtkwave_views.tcl output)")
       ->check(CLI::ExistingFile);
   app.add_flag("--marker-pair", marker_pair, "with --shown: the first REF/DUT rows must differ at the marker");
-  app.add_option("gtkw", gtkw, ".gtkw save files")->required()->check(CLI::ExistingFile);
+  bool time_range = false;
+  app.add_flag("--time-range", time_range, "print the FST's first and last time and its timescale exponent, then exit");
+  app.add_option("gtkw", gtkw, ".gtkw save files")->check(CLI::ExistingFile);
   CLI11_PARSE(app, argc, argv);
+  if (time_range) {
+    void* ctx = fstReaderOpen(fst.c_str());
+    if (!ctx) {
+      std::cerr << "gs_wave_views: " << fst << ": not a readable FST file\n";
+      return 2;
+    }
+    std::cout << "time_range " << fstReaderGetStartTime(ctx) << " " << fstReaderGetEndTime(ctx) << " timescale "
+              << int(fstReaderGetTimescale(ctx)) << "\n";
+    fstReaderClose(ctx);
+    return 0;
+  }
+  if (gtkw.empty()) {
+    std::cerr << "gs_wave_views: give .gtkw save files to check (or --time-range)\n";
+    return 2;
+  }
   try {
     const FstNames names = read_fst(fst);
     int problems = 0;
