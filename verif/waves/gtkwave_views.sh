@@ -66,7 +66,7 @@ done
 awk 'NR > 1 { if ($0 ~ /^TOP[.]gs_top[.]cfg_policy_i/ && prev ~ /^@/) prev = "@22"; print prev } { prev = $0 }
      END { print prev }' "$here/dispatch.gtkw" >"$tmp/broken.gtkw"
 sed -i "s|^\[savefile\].*|[savefile] \"$tmp/broken.gtkw\"|" "$tmp/broken.gtkw"
-sed -i "s|\^1 .*filters/|^1 $here/filters/|" "$tmp/broken.gtkw"
+sed -i "s|^\^\([0-9]\) .*filters/|^\1 $here/filters/|" "$tmp/broken.gtkw"
 if gtkwave_show "$tmp/broken.txt" "" "$tmp/run.fst" "$tmp/broken.gtkw" &&
    ! "$views" --fst "$tmp/run.fst" --shown "$tmp/broken.txt" "$tmp/broken.gtkw" 2>"$tmp/broken.err"; then
   echo "control: a view with cfg_policy_i on hex flags fails the check: $(head -1 "$tmp/broken.err")"
@@ -95,15 +95,15 @@ if [ "$marker" != "$((last * 1000))" ]; then
   echo "FAIL: the mismatch view's marker is at $marker, not at cycle $last ($((last * 1000)))"; fail=1
 fi
 (cd "$tmp" && "$views" --fst "$fst" --shown "$tmp/mismatch.txt" --marker-pair "$gtkw") || fail=1
-if [ -n "$shots" ]; then
-  # The faulty block's view over the same mismatch waveform, marker on the mismatch.
-  sed "s|^\*\([-0-9.]*\) [-0-9]* |*\1 $((last * 1000)) |; s|^\[timestart\].*|[timestart] $((first * 1000))|" \
-    "$here/smst.gtkw" >"$tmp/smst_mismatch.gtkw"
-  sed -i "s|^\[savefile\].*|[savefile] \"$tmp/smst_mismatch.gtkw\"|; s|\^1 .*filters/|^1 $here/filters/|" \
-    "$tmp/smst_mismatch.gtkw"
-  times="$((last * 1000))"
-  gtkwave_show "$tmp/smst_m.txt" "$shots/mismatch_smst.png" "$tmp/$fst" "$tmp/smst_mismatch.gtkw" || fail=1
-  cp "$tmp/demo.txt" "$shots/mismatch_report.txt"
-fi
+# The faulty block's view (SMST) over the same mismatch waveform, marker on the mismatch.
+sed "s|^\*\([-0-9.]*\) [-0-9]* |*\1 $((last * 1000)) |; s|^\[timestart\].*|[timestart] $((first * 1000))|" \
+  "$here/smst.gtkw" >"$tmp/smst_mismatch.gtkw"
+sed -i "s|^\[savefile\].*|[savefile] \"$tmp/smst_mismatch.gtkw\"|; s|^\^\([0-9]\) .*filters/|^\1 $here/filters/|" \
+  "$tmp/smst_mismatch.gtkw"
+shot=""
+[ -n "$shots" ] && shot="$shots/mismatch_smst.png"
+gtkwave_show "$tmp/smst_m.txt" "$shot" "$tmp/$fst" "$tmp/smst_mismatch.gtkw" || fail=1
+"$views" --fst "$tmp/$fst" --shown "$tmp/smst_m.txt" "$tmp/smst_mismatch.gtkw" || fail=1
+[ -n "$shots" ] && cp "$tmp/demo.txt" "$shots/mismatch_report.txt"
 [ "$fail" -eq 0 ] && echo "gtkwave_views: all views decode in GTKWave" || echo "gtkwave_views: FAILED"
 exit "$fail"
