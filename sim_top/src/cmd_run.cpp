@@ -100,6 +100,11 @@ int run_action(const RunArgs& a) {
     return gs::run_mix_with_alone(cfg, mix, a.scheduler, sched, run, cache);
   });
 
+  if (!a.wave.empty() && a.wave_from >= result.shared.cycles)
+    std::fprintf(stderr, "gsim: note: --wave-from %llu is past the shared run's last cycle (%llu): no waveform written\n",
+                 static_cast<unsigned long long>(a.wave_from),
+                 static_cast<unsigned long long>(result.shared.cycles ? result.shared.cycles - 1 : 0));
+
   gs::RunInfo info;
   info.config = cfg.name;
   info.mix = mix.name;

@@ -2,7 +2,8 @@
 # gsim waveform options and files, without GTKWave (default test set):
 #   * every gsim waveform reads in cycles: FST timescale 100 ps (exponent -10), cycle c at 10*c;
 #   * --wave-from A --wave-to B dumps exactly cycles A..B (times 10*A .. 10*(B+1));
-#   * --wave-from/--wave-to without --wave, or A > B: exit 2 naming the option;
+#   * --wave-from/--wave-to without --wave, or A > B: exit 2 naming the option; a window past
+#     the end of the run: no file and a note;
 #   * --max-cycles reached in the shared run: exit 5, the waveform is kept (cycles 0..N-1) and
 #     the message says so; reached in an alone run: exit 5, "no waveform" and why;
 #   * a mutant's lockstep mismatch (gs_wave_mutant_demo) leaves <base>.fst and <base>.gtkw: every
@@ -23,6 +24,10 @@ RUN=(run --config warped-slicer --mix default --policy dss --preempt switch --sc
 range=$("$views" --fst "$tmp/win.fst" --time-range)
 [ "$range" = "time_range 10000 12000 timescale -10" ] && ok "--wave-from 1000 --wave-to 1199: $range" ||
   bad "--wave-from 1000 --wave-to 1199 gave '$range' (want time_range 10000 12000 timescale -10)"
+
+"$gsim" "${RUN[@]}" --wave "$tmp/late.fst" --wave-from 99999999 >/dev/null 2>"$tmp/e0"
+[ ! -e "$tmp/late.fst" ] && grep -q "past the shared run's last cycle" "$tmp/e0" &&
+  ok "a window past the end: no file, a note says so" || bad "window past the end: $(cat "$tmp/e0")"
 
 set +e
 "$gsim" "${RUN[@]}" --wave "$tmp/x.fst" --wave-from 10 --wave-to 5 2>"$tmp/e1"; rc1=$?
