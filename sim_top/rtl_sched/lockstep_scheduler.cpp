@@ -59,9 +59,7 @@ std::string LockstepScheduler::write_mismatch_wave(uint64_t mismatch_step) {
   spec.dut_value = checker_.mismatch().dut;
   spec.num_sms = dut_->port_config().num_sms;
   std::string note;
-  if (!replay_) {
-    note = "waveform: no DUT internals (this DUT build has no traced model)\n";
-  } else {
+  if (replay_) {  // without a traced model the file holds the decision records only
     const std::string dut_fst = spec.base + ".dut.fst";  // replay of the DUT, merged below
     try {
       auto model = replay_();
