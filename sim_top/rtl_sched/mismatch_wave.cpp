@@ -315,7 +315,7 @@ void write_gtkw(const MismatchWaveSpec& spec, const std::string& fst, const std:
      << "[dumpfile] \"" << abs_path(fst) << "\"\n"
      << "[savefile] \"" << abs_path(path) << "\"\n"
      << "[timestart] " << start << "\n[size] 1600 900\n[pos] -1 -1\n"
-     << "*-14.000000 " << marker;  // about 60 cycles across the wave pane
+     << "*-14.800000 " << marker;  // the whole window (66 cycles) across the wave pane
   for (int i = 0; i < 26; ++i) os << " -1";
   os << "\n[sst_width] 180\n[signals_width] 680\n[sst_expanded] 1\n[sst_vpaned_height] 200\n";
   uint64_t cur = 0;
