@@ -6,7 +6,9 @@ pkgs=(build-essential cmake ninja-build verilator yosys catch2 libcli11-dev nloh
       python3
       # area/timing flow (constraints/, docs/area-timing.md): OpenSTA (`sta`), the osu018 180 nm
       # cell library, nextpnr-ice40 (its chip databases are built in)
-      opensta qflow-tech-osu018 nextpnr-ice40)
+      opensta qflow-tech-osu018 nextpnr-ice40
+      # the GTKWave view test (verif/waves) opens each view in GTKWave under Xvfb
+      gtkwave xvfb xauth)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

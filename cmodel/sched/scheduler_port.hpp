@@ -82,6 +82,10 @@ struct SchedOptions {
   uint32_t cta_limit = 0;
   /// RTL schedulers: dump the whole run as an FST waveform to this file ("" = none).
   std::string wave_file;
+  /// RTL schedulers, with wave_file: dump only cycles wave_from..wave_to (inclusive; gsim run
+  /// --wave-from/--wave-to). The file's time axis still reads the run's cycle numbers.
+  uint64_t wave_from = 0;
+  uint64_t wave_to = UINT64_MAX;
   /// RTL schedulers: skip evaluating cycles at which the Verilated model provably sits at a
   /// fixed point (GsTopDriver). Results are identical either way; off = evaluate every edge.
   bool rtl_fixed_point_skip = true;

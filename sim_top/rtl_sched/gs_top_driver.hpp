@@ -11,8 +11,10 @@
 // own context current before every reset/step and before destroying the model -- otherwise
 // errors land on another model's context, or teardown touches a context already freed.
 // Assertion failures do not abort: fatalOnError(false), and the caller polls assertion_errors().
-// Waveform time: cycle c is at time 10*c (clk low) and 10*c+5 (rising edge), so a GTKWave
-// cursor at time T reads cycle T/10.
+// Waveform time: one core cycle is 1 ns on the waveform's time axis (GTKWave reads cycles
+// directly): the FST's time unit is 100 ps, cycle c is dumped at 10*c (clk low, c ns) and
+// 10*c+5 (rising edge, c.5 ns); closing the file dumps the next cycle's start so the last
+// cycle has its full width.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -140,6 +142,7 @@ class GsTopDriver final : public RtlModel {
       Verilated::threadContextp(ctx_.get());
       trace_ = std::make_unique<VTrace>();
       model_->trace(trace_.get(), 99);
+      trace_->set_time_resolution("100ps");  // 10 units per cycle: 1 cycle = 1 ns on the axis
       trace_->open(path.c_str());
       return trace_->isOpen();
     } else {
@@ -150,6 +153,9 @@ class GsTopDriver final : public RtlModel {
   void close_wave() override {
     if constexpr (kTraced) {
       if (trace_) {
+        model_->clk_i = 0;  // the next cycle's start (step() drives clk low first anyway)
+        model_->eval();
+        trace_->dump(cycle_ * 10);
         trace_->close();
         trace_.reset();
       }

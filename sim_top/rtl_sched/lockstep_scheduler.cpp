@@ -9,18 +9,25 @@ namespace gs {
 
 LockstepScheduler::LockstepScheduler(std::unique_ptr<SchedulerPort> ref, std::unique_ptr<RtlScheduler> dut,
                                      rtl::RtlModelMaker replay, uint64_t wave_window)
-    : ref_(std::move(ref)), dut_(std::move(dut)), replay_(std::move(replay)), wave_window_(wave_window) {}
+    : ref_(std::move(ref)),
+      dut_(std::move(dut)),
+      replay_(std::move(replay)),
+      wave_window_(wave_window),
+      decisions_(wave_window) {}
 
 void LockstepScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
   opt_ = opt;
   dut_->reset(cfg, opt);  // first: it refuses configs the RTL cannot carry
   ref_->reset(cfg, opt);
   checker_.reset();
+  decisions_.reset();
+  step_ = 0;
 }
 
 SchedOutputs LockstepScheduler::step(const SchedInputs& in) {
   const SchedOutputs ref = ref_->step(in);
   const SchedOutputs dut = dut_->step(in);
+  decisions_.record(step_++, ref, dut);  // for the mismatch waveform (mismatch_wave.hpp)
   if (!checker_.check(in.cycle, in, ref, dut)) fail(in);
   return dut;
 }
@@ -31,42 +38,49 @@ void LockstepScheduler::fail(const SchedInputs& in) {
   const uint64_t mismatch_step = dut_->steps() - 1;  // the step that just returned
   const std::string whole_run = dut_->flush_wave();
   if (!whole_run.empty()) {
-    os << "waveform (whole run): " << whole_run << " (cycle " << in.cycle << " at time " << mismatch_step * 10
-       << ")\n";
-  } else {
-    os << write_mismatch_wave(mismatch_step);
+    os << "waveform (whole run): " << whole_run << " (cycle " << in.cycle << " at " << mismatch_step
+       << " ns: 1 ns = 1 cycle)\n";
   }
+  os << write_mismatch_wave(mismatch_step);
   os << "DUT state: " << dut_->dump_state() << "\n";
   throw CheckMismatch(os.str());
 }
 
 std::string LockstepScheduler::write_mismatch_wave(uint64_t mismatch_step) {
-  if (!replay_) return "waveform: none (this DUT build has no traced model)\n";
   std::ostringstream name;
   name << "gsched_mismatch_" << opt_.policy << "_" << (opt_.preempt == PreemptMode::kDrain ? "drain" : "switch")
-       << "_seed" << opt_.seed << "_cycle" << mismatch_step << ".fst";
-  try {
-    auto model = replay_();
-    model->reset(dut_->port_config());
-    const uint64_t first = mismatch_step >= wave_window_ ? mismatch_step - wave_window_ + 1 : 0;
-    const auto& log = dut_->input_log();
-    std::size_t next = 0;
-    bool open = false;
-    for (uint64_t s = 0; s <= mismatch_step + 1; ++s) {  // one extra cycle shows the outputs' effect
-      if (s == first) open = model->open_wave(name.str());
-      SchedInputs in;
-      if (next < log.size() && log[next].step == s) in = log[next++].in;
-      model->step(in);
+       << "_seed" << opt_.seed << "_cycle" << mismatch_step;
+  rtl::MismatchWaveSpec spec;
+  spec.base = name.str();
+  spec.mismatch = mismatch_step;
+  spec.first = mismatch_step >= wave_window_ ? mismatch_step - wave_window_ + 1 : 0;
+  spec.signal = checker_.mismatch().signal;
+  spec.ref_value = checker_.mismatch().ref;
+  spec.dut_value = checker_.mismatch().dut;
+  spec.num_sms = dut_->port_config().num_sms;
+  std::string note;
+  if (replay_) {  // without a traced model the file holds the decision records only
+    const std::string dut_fst = spec.base + ".dut.fst";  // replay of the DUT, merged below
+    try {
+      auto model = replay_();
+      model->reset(dut_->port_config());
+      const auto& log = dut_->input_log();
+      std::size_t next = 0;
+      bool open = false;
+      for (uint64_t s = 0; s <= mismatch_step + 1; ++s) {  // one extra cycle shows the outputs' effect
+        if (s == spec.first) open = model->open_wave(dut_fst);
+        SchedInputs in;
+        if (next < log.size() && log[next].step == s) in = log[next++].in;
+        model->step(in);
+      }
+      model->close_wave();
+      if (open) spec.dut_fst = dut_fst;
+      else note = "waveform: could not open " + dut_fst + "\n";
+    } catch (const std::exception& e) {
+      note = std::string("waveform: replay failed: ") + e.what() + "\n";
     }
-    model->close_wave();
-    if (!open) return "waveform: could not open " + name.str() + "\n";
-    std::ostringstream os;
-    os << "waveform (cycles " << first << ".." << mismatch_step + 1 << ", replayed on the traced model): "
-       << name.str() << " (time = 10 * cycle)\n";
-    return os.str();
-  } catch (const std::exception& e) {
-    return std::string("waveform: replay failed: ") + e.what() + "\n";
   }
+  return note + rtl::write_mismatch_wave(spec, decisions_.entries());
 }
 
 std::string LockstepScheduler::name() const { return "lockstep(" + ref_->name() + " vs " + dut_->name() + ")"; }

@@ -8,7 +8,9 @@
 //   * with --wave the whole-run file (flushed);
 //   * otherwise the DUT's input log is replayed on a fresh traced model (`replay`) from reset,
 //     dumping only the last `wave_window` cycles up to and including the mismatch, into
-//     gsched_mismatch_<policy>_<mode>_seed<S>_cycle<C>.fst in the working directory.
+//     gsched_mismatch_<policy>_<mode>_seed<S>_cycle<C>.fst in the working directory, merged
+//     with the REF and DUT decision records of those cycles, plus a .gtkw view with the marker
+//     on the mismatch (mismatch_wave.hpp; without a traced model, the records alone).
 //     (Replay instead of a rolling trace keeps tracing out of the normal run entirely: it
 //     costs nothing until a mismatch and then a few seconds at most; docs/cosim.md.)
 #pragma once
@@ -16,6 +18,7 @@
 #include <string>
 
 #include "cosim/lockstep_checker.hpp"
+#include "rtl_sched/mismatch_wave.hpp"
 #include "rtl_sched/rtl_model.hpp"
 #include "rtl_sched/rtl_scheduler.hpp"
 #include "sched/scheduler_port.hpp"
@@ -46,6 +49,8 @@ class LockstepScheduler final : public SchedulerPort {
   uint64_t wave_window_;
   cosim::LockstepChecker checker_;
   SchedOptions opt_;
+  rtl::DecisionWindow decisions_;  // REF and DUT outputs of the last wave_window cycles
+  uint64_t step_ = 0;
 };
 
 /// The default "lockstep" scheduler: golden reference vs. Vgs_top, replay on Vgs_top_trace.

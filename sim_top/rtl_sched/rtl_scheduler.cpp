@@ -1,6 +1,7 @@
 // gsched rtl_sched: RtlScheduler (see rtl_scheduler.hpp).
 #include "rtl_sched/rtl_scheduler.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "common/error.hpp"
@@ -30,10 +31,7 @@ void RtlScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
   if (errors_at_reset_ != 0)
     throw InvariantError(label_ + ": gs_top RTL assertion failed during reset (see the %Error line above)");
   wave_open_ = false;
-  if (want_wave) {
-    wave_open_ = model_->open_wave(opt.wave_file);
-    if (!wave_open_) throw InputError("--wave", "wave", "cannot open FST file " + opt.wave_file);
-  }
+  if (want_wave && opt.wave_from == 0) open_wave_file();
   input_log_.clear();
   last_out_ = {};
 }
@@ -41,7 +39,10 @@ void RtlScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
 SchedOutputs RtlScheduler::step(const SchedInputs& in) {
   if (in.launch.valid) rtl::check_launch(in.launch);
   if (in.launch.valid || in.event.type != SmEventType::kNone) input_log_.push_back({model_->cycle(), in});
+  if (!wave_open_ && !opt_.wave_file.empty() && model_->cycle() == opt_.wave_from && opt_.wave_from != 0)
+    open_wave_file();  // --wave-from: the window starts here
   last_out_ = model_->step(in);
+  if (wave_open_ && model_->cycle() > opt_.wave_to) flush_wave();  // --wave-to: the window is complete
   if (model_->assertion_errors() != errors_at_reset_) {
     errors_at_reset_ = model_->assertion_errors();
     std::ostringstream os;
@@ -51,6 +52,11 @@ SchedOutputs RtlScheduler::step(const SchedInputs& in) {
     throw InvariantError(os.str());
   }
   return last_out_;
+}
+
+void RtlScheduler::open_wave_file() {
+  wave_open_ = model_->open_wave(opt_.wave_file);
+  if (!wave_open_) throw InputError("--wave", "wave", "cannot open FST file " + opt_.wave_file);
 }
 
 std::string RtlScheduler::flush_wave() {
@@ -67,6 +73,9 @@ std::string RtlScheduler::dump_state() const {
   os << name() << " (" << (model_ ? model_->model_name() : "no model") << ", " << rtl::describe_build()
      << "): cycle " << steps() << ", last outputs " << cosim::format_outputs(last_out_) << ", " << input_log_.size()
      << " input cycles so far, " << model_skipped() << " cycles skipped at a fixed point";
+  if (!opt_.wave_file.empty() && model_ && model_->cycle() > opt_.wave_from)  // kept: closed when the run stops
+    os << "; waveform " << opt_.wave_file << " holds cycles " << opt_.wave_from << ".."
+       << std::min<uint64_t>(model_->cycle() - 1, opt_.wave_to) << " (1 ns = 1 cycle)";
   return os.str();
 }
 

@@ -4,7 +4,8 @@
 // build (rtl_limits.hpp; InputError) and resets the model; step() checks each launch against
 // the port widths, clocks the model once and throws InvariantError when an RTL assertion
 // fired in that cycle (Verilator prints the assertion's %Error line on stdout just before).
-// With SchedOptions::wave_file set it runs the traced model and dumps the whole run as FST.
+// With SchedOptions::wave_file set it runs the traced model and dumps the whole run as FST
+// (or cycles wave_from..wave_to only).
 // It also logs every cycle that carried an input (sparse), so a lockstep mismatch can be
 // replayed on the traced model to write the waveform window before it (LockstepScheduler).
 #pragma once
@@ -55,6 +56,7 @@ class RtlScheduler final : public SchedulerPort {
   int errors_at_reset_ = 0;
   bool wave_open_ = false;
   SchedOutputs last_out_;
+  void open_wave_file();
 };
 
 /// The default "rtl" scheduler: Vgs_top, with Vgs_top_trace for --wave.

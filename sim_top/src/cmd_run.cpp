@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -51,6 +52,7 @@ struct RunArgs {
   uint64_t progress_every = 0;
   bool quiet = false;
   bool full_eval = false;
+  uint64_t wave_from = 0, wave_to = UINT64_MAX;   // --wave-from / --wave-to (cycles, inclusive)
   std::vector<std::string> sets;
   // Options whose presence matters (an empty --json "" is an error, not "no file").
   CLI::Option *o_config = nullptr, *o_mix = nullptr, *o_kernel = nullptr, *o_scheduler = nullptr, *o_json = nullptr,
@@ -113,6 +115,8 @@ std::string wave_problem(const std::string& path) {
 #endif
 }
 
+/// `cycles`: the last cycle the waveform must reach plus one (the run's length, or the end of
+/// the --wave-from/--wave-to window).
 void verify_wave(const std::string& path, uint64_t cycles) {
 #if defined(GSIM_CAN_READ_FST)
   std::string problem = fst_structure_problem(path);
@@ -168,8 +172,15 @@ int run_action(const RunArgs& a) {
   sched.preempt = parse_preempt(a.preempt);
   sched.seed = a.seed;
   sched.wave_file = a.wave;
+  sched.wave_from = a.wave_from;
+  sched.wave_to = a.wave_to;
   sched.rtl_fixed_point_skip = !a.full_eval;
   const bool want_wave = a.o_wave->count() > 0;
+  if (!want_wave && (a.wave_from != 0 || a.wave_to != UINT64_MAX))
+    throw gs::InputError("--wave-from/--wave-to: they select cycles of the --wave file; give --wave F.fst too");
+  if (a.wave_from > a.wave_to)
+    throw gs::InputError("--wave-from " + std::to_string(a.wave_from) + " is after --wave-to " +
+                         std::to_string(a.wave_to) + ": the window would be empty");
   const std::string scheduler =
       choose_scheduler(a.o_scheduler->count() > 0, a.scheduler, cfg, sched, mix, want_wave, a.quiet);
   if (want_wave && scheduler == "golden")
@@ -219,7 +230,32 @@ int run_action(const RunArgs& a) {
   gs::AloneRunCache cache;
   gs::MixRun result;
   try {
+    if (want_wave)  // alone runs first, so a stop there is named as such (the waveform records the shared run)
+      for (std::size_t i = 0; i < mix.kernels.size(); ++i) {
+        const gs::MixEntry& e = mix.kernels[i];
+        try {
+          gs::RunPhase phase;
+          phase.index = static_cast<uint32_t>(i + 1);
+          phase.count = static_cast<uint32_t>(mix.kernels.size());
+          phase.kernel = e.kernel;
+          cache.get(cfg, e, scheduler, sched, run, hook, phase);
+        } catch (const gs::WatchdogError& err) {
+          const std::string what = err.what();
+          throw gs::WatchdogError("alone run of kernel " + e.kernel + " (before the shared run): " + what +
+                                  (what.empty() || what.back() == '\n' ? "" : "\n") +
+                                  "no waveform: --wave records the shared run, which never started");
+        }
+      }
     result = gs::run_mix_with_alone(cfg, mix, scheduler, sched, run, cache, hook);
+  } catch (const gs::WatchdogError& err) {
+    // the shared run stopped at --max-cycles or the watchdog: the waveform is closed and kept
+    progress.finish();
+    const std::string what = err.what();
+    if (!want_wave || what.rfind("alone run of kernel", 0) == 0) throw;
+    throw gs::WatchdogError(what + (what.empty() || what.back() == '\n' ? "" : "\n") + "waveform kept: " + a.wave +
+                            " (closed when the run stopped; the scheduler line above gives the cycles it holds; " +
+                            "1 ns = 1 cycle). Results incomplete: the shared run did not finish, so there are no " +
+                            "metrics; the state above lists each kernel's progress.");
   } catch (const gs::Interrupted& e) {
     progress.finish();
     std::string msg = std::string(e.what()) + "; no results written";
@@ -239,7 +275,14 @@ int run_action(const RunArgs& a) {
     throw gs::InputError(locate_run_error(e.what(), cfg, mix));
   }
   progress.finish();
-  if (want_wave) verify_wave(a.wave, result.shared.cycles);
+  if (want_wave && a.wave_from >= result.shared.cycles) {
+    if (!a.quiet)
+      std::fprintf(stderr, "gsim: note: --wave-from %llu is past the shared run's last cycle (%llu): no waveform written\n",
+                   static_cast<unsigned long long>(a.wave_from),
+                   static_cast<unsigned long long>(result.shared.cycles ? result.shared.cycles - 1 : 0));
+  } else if (want_wave) {
+    verify_wave(a.wave, a.wave_to < result.shared.cycles ? a.wave_to + 1 : result.shared.cycles);
+  }
 
   gs::RunInfo info;
   info.config = cfg.name;
@@ -310,6 +353,9 @@ Command add_run_command(CLI::App& top) {
                 "(same results, slower; see docs/cosim.md)");
   args->o_wave = app->add_option("--wave", args->wave,
                                  "Dump the shared run's scheduler waveform to this FST file (rtl, lockstep)");
+  app->add_option("--wave-from", args->wave_from, "With --wave: first cycle to dump (default: 0)")->check(whole_number());
+  app->add_option("--wave-to", args->wave_to, "With --wave: last cycle to dump (default: the end of the run)")
+      ->check(whole_number());
   return {app, [args] { return run_action(*args); }};
 }
 

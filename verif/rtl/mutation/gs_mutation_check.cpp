@@ -10,6 +10,7 @@
 // (the control: it proves the cases themselves are clean, so a catch means the mutant).
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <sstream>
 #include <string>
 
 #include "common/error.hpp"
@@ -114,6 +115,9 @@ int main(int argc, char** argv) {
       std::cout << mutant << " CAUGHT by " << gs::cosim::outcome_name(r.outcome) << " in case " << run << " ("
                 << where << ") at cycle " << r.cycles << ":\n"
                 << r.message.substr(0, r.message.find('\n')) << "\n";
+      std::istringstream lines(r.message);  // the mismatch waveform and how to open it
+      for (std::string l; std::getline(lines, l);)
+        if (l.rfind("waveform", 0) == 0 || l.rfind("open it with", 0) == 0) std::cout << l << "\n";
       return 0;
     }
     if (r.outcome != gs::cosim::Outcome::kPass)
