@@ -1,4 +1,4 @@
-// gsched: output files that never destroy anything (issue 9).
+// gsched: output files that never destroy anything.
 //
 // Every file gsim writes goes through these two steps:
 //   1. check_output_path() before any simulation: the path is refused (gs::InputError naming

@@ -66,7 +66,7 @@ SmTypeConfig parse_sm_type(const json& v, const std::string& file, const std::st
   // Upper bounds of the SM capacities: the scheduler's fields (config/limits.hpp).
   r.u32("max_threads", t.max_threads, 1, limits::kMaxSmThreads, limits::kFieldReason);
   r.u32("max_ctas", t.max_ctas, 1, limits::kMaxCtasPerSm,
-        "the SMST and preemption controller track at most MaxCtasPerSm CTAs per SM (rtl/gs_pkg.sv)");
+        "the SMST and preemption controller track at most MaxCtasPerSm CTAs per SM (rtl/spec/gs_spec.toml)");
   // Derived default: as many warp slots as the thread slots need.
   t.max_warps = std::min(t.max_threads / warp_size, limits::kMaxSmWarps);
   r.u32("max_warps", t.max_warps, 1, limits::kMaxSmWarps, limits::kFieldReason);

@@ -3,7 +3,7 @@
 //
 // Two kinds of limit:
 //   * scheduler fields: the golden scheduler mirrors the RTL's packed records bit for bit
-//     (cmodel/sched/golden/golden_types.hpp = rtl/gs_pkg.sv), so an SM capacity or a per-CTA
+//     (cmodel/sched/golden/golden_types.hpp = rtl/spec/gs_spec.toml), so an SM capacity or a per-CTA
 //     figure wider than its field cannot be represented; the golden model's run-time sets
 //     (KSRT slots, command buffers) are 32-bit masks and its SM arrays are bounded;
 //   * host memory: the model allocates its caches, MSHRs and queues up front, so a config whose
@@ -11,7 +11,7 @@
 // The loaders (config, kernel and mix files) enforce these where they read the field, so a
 // violation names the file and the field. check_mix_fits() checks a mix against a config (the
 // figures that depend on both: per-CTA resources after rounding, contexts) before a run.
-// The default RTL build is narrower still (MaxSms, MaxKernels, MaxContexts in rtl/gs_pkg.sv);
+// The default RTL build is narrower still (MaxSms, MaxKernels, MaxContexts in rtl/spec/gs_spec.toml);
 // those are checked by sim_top/rtl_sched/rtl_limits.hpp, and gsim falls back to the golden
 // scheduler when a config exceeds them (docs/cli.md).
 #pragma once
@@ -46,7 +46,7 @@ constexpr uint32_t kMaxMixKernels = golden::width_mask(golden::kKernelIdW);   //
 constexpr uint64_t kMaxModelBytes = 4ull << 30;
 
 inline constexpr const char* kFieldReason =
-    "the scheduler holds it in a fixed-width field of rtl/gs_pkg.sv that the golden model mirrors";
+    "the scheduler holds it in a fixed-width field of rtl/spec/gs_spec.toml that the golden model mirrors";
 inline constexpr const char* kMaxSmsReason =
     "the golden scheduler's per-SM state arrays, cmodel/sched/golden/golden_types.hpp kGoldenMaxSms";
 inline constexpr const char* kMaskReason =

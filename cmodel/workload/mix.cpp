@@ -32,7 +32,7 @@ MixEntry parse_entry(const json& v, const std::string& file, const std::string& 
   e.context = index;
   r.u32("context", e.context, 0, limits::kMaxContexts - 1, limits::kMaskReason);
   r.u32("priority", e.priority, 0, limits::kMaxPriority, limits::kFieldReason);
-  r.u32("tokens", e.tokens, 0, limits::kMaxTokens, "DSS budgets are signed 16-bit counters (rtl/gs_pkg.sv)");
+  r.u32("tokens", e.tokens, 0, limits::kMaxTokens, "DSS budgets are signed 16-bit counters (rtl/spec/gs_spec.toml)");
   if (r.has("grid_ctas")) r.u32("grid_ctas", e.grid_ctas, 1, limits::kMaxGridCtas, limits::kFieldReason);
   r.notes("notes");
   r.reject_unknown_keys({{"name", "the kernel is named by 'kernel'"},

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gsched: gsim against malformed, extreme and hostile inputs (CTest `cli_hostile`, and
-# `cli_asan_hostile` with gsim built under ASan+UBSan). Issue 9.
+# `cli_asan_hostile` with gsim built under ASan+UBSan).
 #
 # Usage: hostile_inputs.sh path/to/gsim [path/to/gs_wave_views]
 # A table of cases, one per line: the exit code gsim must give, a text its stderr must hold

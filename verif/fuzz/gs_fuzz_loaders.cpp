@@ -1,4 +1,4 @@
-// gsched: fuzz target for the config, kernel-descriptor and mix loaders (issue 9).
+// gsched: fuzz target for the config, kernel-descriptor and mix loaders.
 //
 // Contract under test: whatever bytes a config, kernel or mix file holds, loading it either
 // succeeds or throws gs::InputError -- never another exception, a crash, a hang or unbounded

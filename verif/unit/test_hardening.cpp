@@ -1,4 +1,4 @@
-// Tests of issue 9's model-side hardening: limits in one place (config/limits.hpp), config
+// Tests of the model-side hardening: limits in one place (config/limits.hpp), config
 // overrides (--set), JSON values the parser cannot hold, and safe output files
 // (common/output_file.hpp).
 #include <sys/stat.h>
@@ -42,7 +42,7 @@ TEST_CASE("config limits: the scheduler's fields and the golden bounds, named by
   CHECK(contains(with([](json& d) { d["sm_types"][0]["count"] = 257; }), "sm_types[0].count"));
   CHECK(with([](json& d) { d["sm_types"][0]["count"] = 256; }).empty());
   CHECK(contains(with([](json& d) { d["sm_types"][0]["registers"] = 131072; }), "sm_types[0].registers"));
-  CHECK(contains(with([](json& d) { d["sm_types"][0]["registers"] = 131072; }), "rtl/gs_pkg.sv"));
+  CHECK(contains(with([](json& d) { d["sm_types"][0]["registers"] = 131072; }), "rtl/spec/gs_spec.toml"));
   CHECK(contains(with([](json& d) { d["sm_types"][0]["max_ctas"] = 33; }), "sm_types[0].max_ctas"));
   CHECK(contains(with([](json& d) { d["sm_types"][0]["shared_mem_bytes"] = 131072; }), "shared_mem_bytes"));
   CHECK(contains(with([](json& d) { d["max_contexts"] = 33; }), "max_contexts"));
