@@ -74,7 +74,7 @@ void check_mix_fits(const GpuConfig& cfg, const Mix& mix) {
   if (mix.kernels.size() > kMaxMixKernels)
     throw InputError(file, "kernels",
                      std::to_string(mix.kernels.size()) + " launches; a mix may hold at most " +
-                         std::to_string(kMaxMixKernels) + " (kernel ids are " + std::to_string(golden::kKernelIdW) +
+                         std::to_string(kMaxMixKernels) + " (kernel ids are " + std::to_string(spec::KernelIdW) +
                          " bits, all ones means 'no kernel')");
   for (size_t i = 0; i < mix.kernels.size(); ++i) {
     const MixEntry& e = mix.kernels[i];
