@@ -126,7 +126,9 @@ TEST_CASE("lockstep mismatch stops the run with history and a waveform window", 
   REQUIRE(at != std::string::npos);
   const std::string wave = msg.substr(at, msg.find(".fst", at) + 4 - at);
   CHECK(file_size(wave) > 100);
-  std::remove(wave.c_str());
+  // the waveform and what gsim writes beside it to open it (the view, its enum lookup file)
+  const std::string base = wave.substr(0, wave.size() - 4);
+  for (const std::string& f : {wave, base + ".gtkw", base + "_preempt_mode.txt"}) std::remove(f.c_str());
 }
 
 TEST_CASE("wave option dumps the whole run as FST", "[cosim]") {
