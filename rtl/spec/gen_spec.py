@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """gsched spec generator: rtl/spec/gs_spec.toml -> gs_pkg.sv + gs_spec.hpp.
 
-Run by CMake at every configure (cmake/gs_spec.cmake); also usable by hand:
-    python3 rtl/spec/gen_spec.py --spec rtl/spec/gs_spec.toml --out build/gs_generated \
+Run by the top-level CMakeLists.txt at every configure, which writes the SystemVerilog
+(gs_pkg.sv, gs_policies.sv) into rtl/ -- checked in, so rtl/ is usable by Verilator and Yosys
+without CMake, and a spec change shows up as their diff -- and the C++ into the build tree.
+Also usable by hand:
+    python3 rtl/spec/gen_spec.py --spec rtl/spec/gs_spec.toml --out DIR [--sv-out DIR2] \
         [--set MaxSms=132 --set MaxKernels=4]
 --set overrides a [params] value (the area flow uses it to synthesize other scales); derived
 widths follow. Files are rewritten only when their content changes, so an unchanged spec
@@ -532,7 +535,8 @@ def write_if_changed(path, text):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--spec", required=True, help="the spec (rtl/spec/gs_spec.toml)")
-    ap.add_argument("--out", required=True, help="output directory (gs_pkg.sv, gs_spec.hpp)")
+    ap.add_argument("--out", required=True, help="output directory (gs_spec.hpp and the other C++/CMake files)")
+    ap.add_argument("--sv-out", default="", help="directory of gs_pkg.sv and gs_policies.sv (default: --out)")
     ap.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE", help="override a [params] value")
     args = ap.parse_args()
     overrides = {}
@@ -549,9 +553,11 @@ def main():
         return 2
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    write_if_changed(out / "gs_pkg.sv", spec.sv())
+    sv_out = pathlib.Path(args.sv_out) if args.sv_out else out
+    sv_out.mkdir(parents=True, exist_ok=True)
+    write_if_changed(sv_out / "gs_pkg.sv", spec.sv())
     write_if_changed(out / "gs_spec.hpp", spec.cpp())
-    write_if_changed(out / "gs_policies.sv", policies_sv(spec))
+    write_if_changed(sv_out / "gs_policies.sv", policies_sv(spec))
     write_if_changed(out / "gs_policy_twins.hpp", policy_twins_hpp(spec))
     write_if_changed(out / "gs_policies.cmake", policy_cmake(spec))
     write_if_changed(out / "gs_policy_benches.cpp", policy_benches_cpp(spec))

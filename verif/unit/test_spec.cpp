@@ -50,7 +50,7 @@ int run_gen(const std::string& args, const std::string& out_dir, std::string& er
 }  // namespace
 
 TEST_CASE("generated gs_pkg.sv and gs_spec.hpp carry the same parameters", "[spec]") {
-  const auto p = read_pkg_params(read_file(std::string(GS_GEN_DIR) + "/gs_pkg.sv"));
+  const auto p = read_pkg_params(read_file(std::string(GS_SV_GEN_DIR) + "/gs_pkg.sv"));
   REQUIRE(p.size() >= std::size(gs::spec::kParams));
   for (const auto& e : gs::spec::kParams) {
     INFO("gs_pkg::" << e.name);
