@@ -87,7 +87,7 @@ class DssUnitTwin {
     if (q.rel_found) {
       o.changed = true;
       if (can_release(smst, q.rel_sm, pending)) {
-        o.owner_wr = OwnerWr{true, q.rel_sm, false, 0};
+        o.owner_wr = OwnerWr{true, static_cast<SmId>(q.rel_sm), false, 0};
         o.tok_pre.inc_valid = true;
         o.tok_pre.inc = smst.entry(q.rel_sm).owner;
       }
@@ -95,7 +95,7 @@ class DssUnitTwin {
       o.changed = true;
       const SmstEntry& mi = smst.entry(q.idle_sm);
       if (!reserved(mi) && !mi.owner_valid) {
-        o.owner_wr = OwnerWr{true, q.idle_sm, true, hi.slot};
+        o.owner_wr = OwnerWr{true, static_cast<SmId>(q.idle_sm), true, hi.slot};
         o.tok_pre.dec_valid = true;
         o.tok_pre.dec = hi.slot;
       }
@@ -104,7 +104,7 @@ class DssUnitTwin {
       const uint32_t sm = q.own_sm[lo.slot];
       const SmstEntry& mp = smst.entry(sm);
       if (!reserved(mp) && mp.owner_valid && mp.owner == lo.slot) {
-        o.req = PreemptReq{true, sm, false, lo.slot, true, hi.slot, true};
+        o.req = PreemptReq{true, static_cast<SmId>(sm), false, lo.slot, true, hi.slot, true};
         o.tok_pre = TokenUpd{true, lo.slot, true, hi.slot};
       }
     }

@@ -370,7 +370,7 @@ TEST_CASE("gs_sm_driver random GPU around the driver", "[rtl][bench]") {
         e.unreserve = true;
         e.unreserve_sm = us;
       }
-      if (r.chance_permille(30)) e.owner_wr = {true, r.below(n), r.chance_permille(750), r.below(MaxKernels)};
+      if (r.chance_permille(30)) e.owner_wr = {true, static_cast<SmId>(r.below(n)), r.chance_permille(750), r.below(MaxKernels)};
       b.cycle(e);
     }
     total_issues += b.issues;
