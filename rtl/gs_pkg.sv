@@ -23,6 +23,8 @@ package gs_pkg;
   localparam int ShmemW /*verilator public*/ = 17;  // shared-memory bytes per SM, up to 2**ShmemW - 1
   localparam int PrioW /*verilator public*/ = 4;  // priorities 0..2**PrioW-1, higher = more important
   localparam int TokenW /*verilator public*/ = 16;  // DSS token count, two's complement (debt < 0)
+  localparam int CycleW /*verilator public*/ = 32;  // cycle stamps on SM events and samples, modulo 2**CycleW
+  localparam int ObsCntW /*verilator public*/ = 32;  // observation counts of one sample (one epoch)
   localparam int SmIdW /*verilator public*/ = 6;  // holds 0..MaxSms [clog2(MaxSms + 1)]
   localparam int CtaCntW /*verilator public*/ = 6;  // CTA counts per SM, 0..MaxCtasPerSm [clog2(MaxCtasPerSm + 1)]
   localparam int SlotW = 3;  // KSRT slot index [clog2(MaxKernels)]
@@ -53,6 +55,8 @@ package gs_pkg;
   typedef logic [MaxKernels-1:0] slot_mask_t;
   typedef logic [MaxSms-1:0] sm_mask_t;
   typedef logic [OrderKeyW-1:0] order_key_t;  // per-slot sort key of the SM driver: lower = issued first
+  typedef logic [CycleW-1:0] cycle_t;  // a core cycle modulo 2**CycleW (differences of stamps are exact)
+  typedef logic [ObsCntW-1:0] obs_cnt_t;  // an observation count over one epoch
   typedef logic [NumPolicies-1:0] policy_set_t;  // one bit per policy_e member: the policies a build contains
 
   // ---------------------------------------------------------------- enums
@@ -176,13 +180,36 @@ package gs_pkg;
   } quota_t;
   localparam int QuotaW = 21;
 
-  // decision: cache bypass level of `kernel` (11 bits = BypassW)
+  // decision: cache bypass level of `kernel` in `sm`'s L1 (and the L2 for BYPASS_L1L2) (17 bits = BypassW)
   typedef struct packed {
     logic valid;
+    sm_id_t sm;
     kernel_id_t kernel;
     bypass_level_e level;
   } bypass_t;
-  localparam int BypassW = 11;
+  localparam int BypassW = 17;
+
+  // observation sample: one SM's counters for one kernel over the epoch ending at `cycle` (175 bits = ObsSampleW)
+  typedef struct packed {
+    logic valid;
+    sm_id_t sm;
+    kernel_id_t kernel;
+    cycle_t cycle;  // last cycle of the epoch
+    obs_cnt_t insts;  // warp instructions issued
+    obs_cnt_t mem_stall;  // cycles all of the kernel's warps waited on global memory
+    obs_cnt_t l1_miss;  // L1 data misses
+    obs_cnt_t l2_miss;  // L2 misses of the kernel's accesses from this SM
+  } obs_sample_t;
+  localparam int ObsSampleW = 175;
+
+  // cache-bypass write of a policy: gs_top registers it onto the bypass port (slot -> kernel id) (12 bits = BypassWrW)
+  typedef struct packed {
+    logic valid;
+    sm_id_t sm;
+    slot_t slot;
+    bypass_level_e level;
+  } bypass_wr_t;
+  localparam int BypassWrW = 12;
 
   // preempted-CTA handle (20 bits = PtbqEntryW)
   typedef struct packed {
@@ -252,7 +279,7 @@ package gs_pkg;
   } policy_view_t;
   localparam int PolicyViewW = 5000;
 
-  // this cycle's events as the tables see them at the coming clock edge (24 bits = PolicyEventW)
+  // this cycle's events as the tables see them at the coming clock edge (287 bits = PolicyEventW)
   typedef struct packed {
     logic ev_valid;  // an SM event (any type but none)
     sm_event_e ev_type;
@@ -261,10 +288,16 @@ package gs_pkg;
     logic alloc_valid;  // a launch is admitted into the KSRT
     slot_t alloc_slot;
     slot_mask_t slot_free;  // KSRT slots freed (kernel finished)
+    cta_id_t ev_cta;  // the event's CTA
+    cycle_t ev_start_cycle;  // the event CTA's residency began (SRTF's runtime samples)
+    cycle_t ev_end_cycle;  // the cycle the SM reported the event
+    obs_sample_t obs;  // this cycle's observation sample (counters of one SM and kernel over one epoch)
+    logic obs_hit;  // the sample's kernel is active (in the KSRT)
+    slot_t obs_slot;  // its KSRT slot
   } policy_event_t;
-  localparam int PolicyEventW = 24;
+  localparam int PolicyEventW = 287;
 
-  // a policy's decisions, read by the framework blocks (364 bits = PolicyOutW)
+  // a policy's decisions, read by the framework blocks (376 bits = PolicyOutW)
   typedef struct packed {
     logic [MaxKernels * OrderKeyW-1:0] key;  // SM driver order per slot: lower issues first
     logic [MaxSms * MaxKernels-1:0] elig;  // slot k may issue on SM s: bit s*MaxKernels+k
@@ -273,8 +306,9 @@ package gs_pkg;
     owner_wr_t owner_wr;  // write of an SM's owner into the SMST
     token_upd_t tok;  // DSS token update of the KSRT
     preempt_req_t req;  // preemption request to gs_preempt_ctrl
+    bypass_wr_t bypass;  // cache-bypass write, onto the bypass port at the coming edge
   } policy_out_t;
-  localparam int PolicyOutW = 364;
+  localparam int PolicyOutW = 376;
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

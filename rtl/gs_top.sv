@@ -32,8 +32,8 @@ module gs_top #(
   // kernel launch
   input  logic                   launch_valid_i,
   input  gs_pkg::kernel_id_t     launch_kernel_i,
-  input  gs_pkg::ctx_t           launch_context_i,
-  input  gs_pkg::prio_t          launch_priority_i,
+  input  gs_pkg::ctx_t           launch_ctx_i,
+  input  gs_pkg::prio_t          launch_prio_i,
   input  gs_pkg::tokens_t        launch_tokens_i,
   input  gs_pkg::threads_t       launch_threads_i,
   input  gs_pkg::warps_t         launch_warps_i,
@@ -47,6 +47,17 @@ module gs_top #(
   input  gs_pkg::sm_id_t         event_sm_i,
   input  gs_pkg::kernel_id_t     event_kernel_i,
   input  gs_pkg::cta_id_t        event_cta_i,
+  input  gs_pkg::cycle_t         event_start_cycle_i,  // the CTA's residency began (finished/saved)
+  input  gs_pkg::cycle_t         event_end_cycle_i,
+  // observation sample: one SM's counters for one kernel over the epoch ending at obs_cycle_i
+  input  logic                   obs_valid_i,
+  input  gs_pkg::sm_id_t         obs_sm_i,
+  input  gs_pkg::kernel_id_t     obs_kernel_i,
+  input  gs_pkg::cycle_t         obs_cycle_i,
+  input  gs_pkg::obs_cnt_t       obs_insts_i,
+  input  gs_pkg::obs_cnt_t       obs_mem_stall_i,
+  input  gs_pkg::obs_cnt_t       obs_l1_miss_i,
+  input  gs_pkg::obs_cnt_t       obs_l2_miss_i,
   // decisions
   output logic                   dispatch_valid_o,
   output gs_pkg::sm_id_t         dispatch_sm_o,
@@ -63,6 +74,7 @@ module gs_top #(
   output gs_pkg::kernel_id_t     quota_kernel_o,
   output gs_pkg::cta_cnt_t       quota_max_ctas_o,
   output logic                   bypass_valid_o,
+  output gs_pkg::sm_id_t         bypass_sm_o,
   output gs_pkg::kernel_id_t     bypass_kernel_o,
   output gs_pkg::bypass_level_e  bypass_level_o
 );
@@ -106,8 +118,8 @@ module gs_top #(
 
   always_comb begin
     launch.kernel = launch_kernel_i;
-    launch.ctx = launch_context_i;
-    launch.prio = launch_priority_i;
+    launch.ctx = launch_ctx_i;
+    launch.prio = launch_prio_i;
     launch.tokens = launch_tokens_i;
     launch.threads = launch_threads_i;
     launch.warps = launch_warps_i;
@@ -240,6 +252,9 @@ module gs_top #(
   gs_pkg::policy_cfg_t pol_cfg;
   gs_pkg::policy_view_t pol_view;
   gs_pkg::policy_event_t pol_event;
+  /* verilator lint_off UNUSEDSIGNAL */
+  gs_pkg::ksrt_entry_t oe;
+  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     pol_cfg.num_sms = cfg_num_sms_q;
     pol_cfg.cta_limit = cfg_cta_limit_q;
@@ -261,6 +276,27 @@ module gs_top #(
     pol_event.alloc_valid = alloc_valid;
     pol_event.alloc_slot = alloc_slot;
     pol_event.slot_free = ksrt_free;
+    pol_event.ev_cta = event_cta_i;
+    pol_event.ev_start_cycle = event_start_cycle_i;
+    pol_event.ev_end_cycle = event_end_cycle_i;
+    pol_event.obs.valid = obs_valid_i;
+    pol_event.obs.sm = obs_sm_i;
+    pol_event.obs.kernel = obs_kernel_i;
+    pol_event.obs.cycle = obs_cycle_i;
+    pol_event.obs.insts = obs_insts_i;
+    pol_event.obs.mem_stall = obs_mem_stall_i;
+    pol_event.obs.l1_miss = obs_l1_miss_i;
+    pol_event.obs.l2_miss = obs_l2_miss_i;
+    // the sample's kernel -> KSRT slot (the KSRT's own lookup port serves the SM event)
+    pol_event.obs_hit = 1'b0;
+    pol_event.obs_slot = '0;
+    for (int k = 0; k < K; k++) begin
+      oe = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+      if (obs_valid_i && oe.valid && oe.kernel == obs_kernel_i) begin
+        pol_event.obs_hit = 1'b1;
+        pol_event.obs_slot = gs_pkg::SlotW'(k);
+      end
+    end
   end
 
   gs_policies #(.PolicySet(PolicySet)) u_policies (
@@ -286,6 +322,27 @@ module gs_top #(
     .issue_resume_o(issue_resume), .issue_res_o(issue_res), .dispatch_o(dispatch)
   );
 
+  // cache bypass: the policy's write is registered onto the bypass port, its slot named by the
+  // kernel id (registered KSRT state, as every decision output)
+  gs_pkg::bypass_t bypass_d, bypass_q;
+  /* verilator lint_off UNUSEDSIGNAL */
+  gs_pkg::ksrt_entry_t be;
+  /* verilator lint_on UNUSEDSIGNAL */
+  always_comb begin
+    be = '0;
+    for (int k = 0; k < K; k++) begin
+      if (pol.bypass.slot == gs_pkg::SlotW'(k)) be = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+    end
+    bypass_d.valid = pol.bypass.valid;
+    bypass_d.sm = pol.bypass.sm;
+    bypass_d.kernel = be.kernel;
+    bypass_d.level = pol.bypass.level;
+  end
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) bypass_q <= '0;
+    else bypass_q <= bypass_d;
+  end
+
   // ------------------------------------------------------------------ decision port
   assign dispatch_valid_o = dispatch.valid;
   assign dispatch_sm_o = dispatch.sm;
@@ -301,10 +358,10 @@ module gs_top #(
   assign quota_sm_o = quota_rep.sm;
   assign quota_kernel_o = quota_rep.kernel;
   assign quota_max_ctas_o = quota_rep.max_ctas;
-  // cache bypass (SBM, ROADMAP item 3) is not driven yet: the port exists, always "none"
-  assign bypass_valid_o = 1'b0;
-  assign bypass_kernel_o = gs_pkg::KernelIdW'(gs_pkg::NoKernel);
-  assign bypass_level_o = gs_pkg::BYPASS_NONE;
+  assign bypass_valid_o = bypass_q.valid;
+  assign bypass_sm_o = bypass_q.sm;
+  assign bypass_kernel_o = bypass_q.kernel;
+  assign bypass_level_o = bypass_q.level;
 
 `ifndef SYNTHESIS
   // record widths used by the flat tables equal the structs

@@ -1,7 +1,7 @@
 // gsched: per-SM, per-kernel performance counters.
 //
-// The model increments them; any policy can read them through Gpu::counters() (and, for the
-// RTL, profiling counters will be fed the same increments; none exist yet). Counters are
+// The model increments them; the scheduler (golden and RTL alike) sees their per-epoch deltas
+// as ObsSample records on the scheduler port (RunOptions::obs_interval). Counters are
 // plain integers, registered here once, and dumped by name (to_json) -- ramulator2 style.
 #pragma once
 #include <cstddef>
@@ -30,7 +30,8 @@ struct KernelSmCounters {
   uint64_t ctas_started = 0, ctas_finished = 0;
 };
 
-/// One record per finished (or preempted) CTA: the port carries start/end cycles (ROADMAP).
+/// One record per finished (or preempted) CTA; the SmEvent of the same CTA carries the same
+/// start/end cycles to the scheduler (modulo 2**CycleW).
 struct CtaRecord {
   uint16_t kernel;
   uint32_t cta;

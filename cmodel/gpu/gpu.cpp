@@ -69,6 +69,15 @@ struct Gpu::Impl {
   std::vector<SmEvent> ev_buf;
   std::vector<SavedCta> saved_buf;
 
+  // Observation channel (RunOptions::obs_interval): the counters at the last sample, per
+  // [sm][kernel], and the samples waiting for the port, in a ring that holds one epoch's worth.
+  struct ObsBase {
+    uint64_t insts = 0, mem_stall = 0, l1_miss = 0, l2_miss = 0;
+  };
+  std::vector<ObsBase> obs_base;
+  std::vector<ObsSample> obs_ring;
+  size_t obs_head = 0, obs_count = 0;
+
   Impl(const GpuConfig& c, const Mix& m, SchedulerPort& s, const RunOptions& o) : cfg(c), mix(m), sched(s), opt(o) {}
 };
 
@@ -119,6 +128,17 @@ Gpu::Gpu(const GpuConfig& caller_cfg, const Mix& mix, SchedulerPort& sched, cons
     return mix.kernels[a].arrival_cycle < mix.kernels[b].arrival_cycle;
   });
   im.quota.assign(size_t(cfg.num_sms()) * nk, 0xFFFF);
+  if (opt.obs_interval != 0) {
+    const uint64_t per_epoch = uint64_t(cfg.num_sms()) * nk;
+    if (opt.obs_interval < per_epoch || opt.obs_interval > kMaxObsInterval)
+      throw InputError("--obs-interval", "obs_interval",
+                       std::to_string(opt.obs_interval) + " cycles: must be 0 (no samples) or " +
+                           std::to_string(per_epoch) + ".." + std::to_string(kMaxObsInterval) + " (at least SMs x kernels = " +
+                           std::to_string(cfg.num_sms()) + " x " + std::to_string(nk) +
+                           ", so one epoch's samples reach the port before the next epoch's)");
+    im.obs_base.assign(per_epoch, Impl::ObsBase{});
+    im.obs_ring.assign(per_epoch, ObsSample{});
+  }
   sched.reset(cfg, opt.sched);
 }
 
@@ -149,11 +169,11 @@ bool Gpu::step() {
     LaunchCmd& l = in.launch;
     l.valid = true;
     l.kernel = kid;
-    l.context = static_cast<uint8_t>(k.entry->context);
-    l.priority = static_cast<uint16_t>(k.entry->priority);
-    l.tokens = static_cast<uint16_t>(k.entry->tokens);
-    l.threads = static_cast<uint16_t>(k.res.threads);
-    l.warps = static_cast<uint16_t>(k.res.warps);
+    l.ctx = k.entry->context;
+    l.prio = k.entry->priority;
+    l.tokens = static_cast<int32_t>(k.entry->tokens);
+    l.threads = k.res.threads;
+    l.warps = k.res.warps;
     l.regs = k.res.regs;
     l.shmem = k.res.shmem;
     l.grid = k.grid;
@@ -161,6 +181,11 @@ bool Gpu::step() {
   if (!im.event_q.empty()) {
     in.event = im.event_q.front();
     im.event_q.pop_front();
+  }
+  if (im.obs_count != 0) {
+    in.obs = im.obs_ring[im.obs_head];
+    im.obs_head = (im.obs_head + 1) % im.obs_ring.size();
+    --im.obs_count;
   }
 
   // 3. The scheduler decides; the model applies its decisions in the same cycle.
@@ -174,9 +199,10 @@ bool Gpu::step() {
     im.quota[size_t(out.quota.sm) * im.kernels.size() + out.quota.kernel] = out.quota.max_ctas;
   }
   if (out.bypass.valid) {
-    if (out.bypass.kernel >= im.kernels.size())
-      throw InvariantError("cycle " + std::to_string(now) + ": bypass for unknown kernel " + std::to_string(out.bypass.kernel));
-    im.mem->set_bypass(out.bypass.kernel, out.bypass.level);
+    if (out.bypass.sm >= cfg_.num_sms() || out.bypass.kernel >= im.kernels.size())
+      throw InvariantError("cycle " + std::to_string(now) + ": bypass for sm " + std::to_string(out.bypass.sm) +
+                           " kernel " + std::to_string(out.bypass.kernel) + " out of range");
+    im.mem->set_bypass(out.bypass.sm, out.bypass.kernel, out.bypass.level);
   }
   if (out.dispatch.valid) {
     const DispatchCmd& d = out.dispatch;
@@ -253,7 +279,10 @@ bool Gpu::step() {
     }
   }
 
-  // 5. Watchdog: outstanding work but nothing issued, dispatched or retired for too long.
+  // 5. The last cycle of an observation epoch: queue this epoch's samples.
+  if (im.opt.obs_interval != 0 && (now + 1) % im.opt.obs_interval == 0) sample_observations(now);
+
+  // 6. Watchdog: outstanding work but nothing issued, dispatched or retired for too long.
   bool waiting_for_work = im.pending_launch.empty();
   if (waiting_for_work)
     for (const auto& k : im.kernels) waiting_for_work &= (!k.arrived || k.finished);
@@ -269,6 +298,38 @@ bool Gpu::step() {
     std::fprintf(stderr, "gsim: cycle %llu, %u/%zu kernels finished\n", (unsigned long long)cycle_, im.kernels_finished,
                  im.kernels.size());
   return im.kernels_finished < im.kernels.size();
+}
+
+void Gpu::sample_observations(uint64_t now) {
+  auto& im = *impl_;
+  const uint32_t nk = static_cast<uint32_t>(im.kernels.size());
+  for (uint32_t s = 0; s < cfg_.num_sms(); ++s) {
+    for (uint32_t k = 0; k < nk; ++k) {
+      const KernelSmCounters& c = counters_.at(s, k);
+      Impl::ObsBase& base = im.obs_base[size_t(s) * nk + k];
+      const Impl::ObsBase now_ctr{c.insts_issued, c.stall_cycles[int(StallReason::kMemLatency)], c.l1_misses,
+                                  c.l2_misses};
+      const uint64_t d_insts = now_ctr.insts - base.insts, d_stall = now_ctr.mem_stall - base.mem_stall,
+                     d_l1 = now_ctr.l1_miss - base.l1_miss, d_l2 = now_ctr.l2_miss - base.l2_miss;
+      base = now_ctr;
+      if ((d_insts | d_stall | d_l1 | d_l2) == 0) continue;  // nothing of this kernel moved on this SM
+      if (std::max({d_insts, d_stall, d_l1, d_l2}) > ((uint64_t(1) << spec::ObsCntW) - 1))
+        throw InvariantError("cycle " + std::to_string(now) + ": SM " + std::to_string(s) + " kernel " +
+                             std::to_string(k) + ": an observation count exceeds the port's " +
+                             std::to_string(spec::ObsCntW) + " bits (ObsCntW, rtl/spec/gs_spec.toml)");
+      if (im.obs_count == im.obs_ring.size())
+        throw InvariantError("cycle " + std::to_string(now) + ": observation samples of the last epoch still queued");
+      ObsSample& o = im.obs_ring[(im.obs_head + im.obs_count++) % im.obs_ring.size()];
+      o.valid = true;
+      o.sm = static_cast<SmId>(s);
+      o.kernel = static_cast<KernelId>(k);
+      o.cycle = static_cast<uint32_t>(now);
+      o.insts = static_cast<uint32_t>(d_insts);
+      o.mem_stall = static_cast<uint32_t>(d_stall);
+      o.l1_miss = static_cast<uint32_t>(d_l1);
+      o.l2_miss = static_cast<uint32_t>(d_l2);
+    }
+  }
 }
 
 RunResult Gpu::run() {

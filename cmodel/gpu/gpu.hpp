@@ -2,9 +2,10 @@
 //
 // One Gpu runs one mix under one SchedulerPort. Per core cycle (Gpu::step):
 //   1. kernels whose arrival cycle has come enter the pending-launch queue;
-//   2. the scheduler's step() gets at most one launch and one SM event (queued FIFO);
+//   2. the scheduler's step() gets at most one launch, one SM event and one observation
+//      sample (each queued FIFO; samples are queued at the end of each RunOptions::obs_interval);
 //   3. its decisions are applied: dispatch -> Sm::start_cta (after the capacity and
-//      exactly-once invariant checks), preempt -> Sm::preempt, bypass -> memory system;
+//      exactly-once invariant checks), preempt -> Sm::preempt, bypass -> memory system (per SM and kernel);
 //   4. SMs and the memory system tick; SM events are queued for the scheduler.
 // A no-progress watchdog throws WatchdogError with a state dump when nothing retires,
 // issues or dispatches for RunOptions::watchdog_cycles.
@@ -32,9 +33,16 @@ struct RunOptions {
   uint64_t max_cycles = 50'000'000;     // hard cap; exceeding it is an error
   uint64_t watchdog_cycles = 500'000;   // no-progress window
   uint64_t progress_every = 0;          // print a progress line every N cycles (0 = quiet)
+  /// Observation epoch in cycles (0 = no samples): at the end of every epoch the model queues one
+  /// ObsSample per SM and kernel whose counters moved, presented one per cycle on the scheduler
+  /// port (gsim --obs-interval). At least SMs x kernels, so an epoch's samples drain before the next.
+  uint64_t obs_interval = 0;
   /// Optional per-cycle hook (waveform dump, tracing); called after each cycle.
   std::function<void(uint64_t)> on_cycle;
 };
+/// Upper bound of RunOptions::obs_interval: one epoch's counts stay far inside the port's
+/// ObsCntW bits (a larger count is an InvariantError, never a wrap).
+inline constexpr uint64_t kMaxObsInterval = 1ull << 24;
 
 /// Per-CTA resources after allocation rounding (what a CTA takes from an SM).
 struct CtaResources {
@@ -91,6 +99,10 @@ class Gpu {
   std::string dump_state() const;
 
  private:
+  /// End of an observation epoch at cycle `now`: queue one ObsSample per SM and kernel whose
+  /// counters moved since the last epoch (RunOptions::obs_interval).
+  void sample_observations(uint64_t now);
+
   struct Impl;
   GpuConfig cfg_;               // the run's config: the caller's, with the shared-memory carve-out fixed
   std::unique_ptr<Impl> impl_;

@@ -41,7 +41,8 @@ class MemoryIface {
   virtual void context_transfer(uint32_t sm, const ContextTransfer& t) = 0;
   /// Tags completed for `sm` since the last call, in completion order (cleared by the call).
   virtual void take_completions(uint32_t sm, std::vector<uint64_t>& out) = 0;
-  virtual void set_bypass(KernelId kernel, BypassLevel level) = 0;
+  /// Cache bypass of `kernel`'s accesses from `sm` (SBM; BypassCmd), from the next access on.
+  virtual void set_bypass(uint32_t sm, KernelId kernel, BypassLevel level) = 0;
   /// Advance one core cycle.
   virtual void tick(uint64_t cycle) = 0;
   /// True when nothing is in flight anywhere (used by the watchdog and drain checks).

@@ -212,7 +212,7 @@ void Sm::Impl::retire(uint64_t cycle) {
 void Sm::Impl::finish_cta(uint32_t slot, uint64_t cycle) {
   CtaSlot& c = ctas[slot];
   ctr(c.kernel).ctas_finished++;
-  emit(SmEventType::kCtaFinished, c.kernel, c.cta);
+  emit(SmEventType::kCtaFinished, c.kernel, c.cta, c.start_cycle, cycle);
   records.push_back(CtaRecord{c.kernel, c.cta, static_cast<uint16_t>(id), c.start_cycle, cycle});
   release_preempt_member(c);
   free_cta(slot);

@@ -1,9 +1,9 @@
 // gsched: SchedulerPort, the one seam between the GPU model and a scheduler (docs/architecture.md).
 //
 // Contract, one call of step() per core cycle:
-//   * The model gathers this cycle's inputs (at most one kernel launch, at most one SM event;
-//     the model queues the rest so that every implementation sees an identical, bounded
-//     input stream -- exactly what the RTL port can carry) and calls step(in).
+//   * The model gathers this cycle's inputs (at most one kernel launch, one SM event and one
+//     observation sample; the model queues the rest so that every implementation sees an
+//     identical, bounded input stream -- exactly what the RTL port can carry) and calls step(in).
 //   * step() returns this cycle's decisions (at most one of each kind). The model applies
 //     them in the same cycle: a dispatch starts the CTA on that SM (the model checks that it
 //     fits, an InvariantError otherwise), a preempt starts draining or context-saving.
@@ -24,42 +24,28 @@ namespace gs {
 
 struct GpuConfig;
 
-// KernelId, SmId, CtaId, kNoKernel, the enums PreemptMode, SmEventType, BypassLevel and the
-// decision records DispatchCmd, PreemptCmd, QuotaCmd, BypassCmd are generated from
-// rtl/spec/gs_spec.toml (gs_spec.hpp), as the RTL's gs_pkg is: one definition for both.
-
-/// A kernel launch command (Tanasic Sec. 3.3: written into a Command Buffer).
-/// Resource figures are per CTA and already rounded to the SM's allocation units.
-struct LaunchCmd {
-  bool valid = false;
-  KernelId kernel = kNoKernel;
-  uint8_t context = 0;          // command buffer index
-  uint16_t priority = 0;
-  uint16_t tokens = 0;          // DSS token budget
-  uint16_t threads = 0;         // per CTA
-  uint16_t warps = 0;           // per CTA
-  uint32_t regs = 0;            // registers per CTA after allocation rounding
-  uint32_t shmem = 0;           // shared-memory bytes per CTA after rounding
-  uint32_t grid = 0;            // CTAs in the grid
-};
-
-struct SmEvent {
-  SmEventType type = SmEventType::kNone;
-  SmId sm = 0;
-  KernelId kernel = kNoKernel;
-  CtaId cta = 0;
-};
-
-/// Decision records (gs_spec.hpp): DispatchCmd starts CTA `cta` of `kernel` on `sm` (resume =
-/// a preempted CTA whose context the model restores first, PTBQ handle). PreemptCmd preempts
-/// the CTAs of `victim` (kNoKernel = every kernel) on `sm` and reserves it for `next` (drain:
-/// no new CTAs, wait; switch: save contexts through memory). QuotaCmd: at most `max_ctas` CTAs
-/// of `kernel` resident on `sm` (Warped-Slicer). BypassCmd: cache bypass of `kernel` (SBM).
+// KernelId, SmId, CtaId, kNoKernel, the enums PreemptMode, SmEventType, BypassLevel and every
+// record that crosses the port -- LaunchCmd (Launch + valid), SmEvent, ObsSample, DispatchCmd,
+// PreemptCmd, QuotaCmd, BypassCmd -- are generated from rtl/spec/gs_spec.toml (gs_spec.hpp), as
+// the RTL's gs_pkg and gs_top's drive/sample (gs_top_port.hpp) are: one definition for all.
+//
+// Inputs: LaunchCmd is a kernel launch as written into a command buffer (Tanasic Sec. 3.3);
+// resource figures are per CTA, already rounded to the SM's allocation units. SmEvent: a CTA
+// finished or was saved (with the cycles its residency on the SM began and ended), or an SM
+// finished a preemption. ObsSample: one SM's counters for one kernel over one epoch (the
+// observation channel; RunOptions::obs_interval in cmodel/gpu/gpu.hpp sets the epoch, 0 = no
+// samples). Stamps are cycles modulo 2**CycleW.
+// Decisions: DispatchCmd starts CTA `cta` of `kernel` on `sm` (resume = a preempted CTA whose
+// context the model restores first, PTBQ handle). PreemptCmd preempts the CTAs of `victim`
+// (kNoKernel = every kernel) on `sm` and reserves it for `next` (drain: no new CTAs, wait;
+// switch: save contexts through memory). QuotaCmd: at most `max_ctas` CTAs of `kernel`
+// resident on `sm` (Warped-Slicer). BypassCmd: cache bypass of `kernel` on `sm` (SBM).
 
 struct SchedInputs {
   uint64_t cycle = 0;
   LaunchCmd launch;
   SmEvent event;
+  ObsSample obs;
 };
 
 struct SchedOutputs {

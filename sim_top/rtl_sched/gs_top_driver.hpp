@@ -25,6 +25,7 @@
 
 #include "gs_rtl_params.hpp"
 #include "gs_rtl_ports.hpp"
+#include "gs_top_port.hpp"
 #include "rtl_sched/rtl_model.hpp"
 #include "verilated.h"
 
@@ -46,12 +47,6 @@ inline void put_bits(T& port, unsigned lsb, unsigned width, uint64_t value) {
   const uint64_t mask = (width >= 64 ? ~0ull : ((1ull << width) - 1)) << lsb;
   port = static_cast<T>((uint64_t(port) & ~mask) | ((value << lsb) & mask));
 }
-
-/// Kernel id <-> RTL encoding: kNoKernel is all ones of the port width.
-template <unsigned W>
-constexpr uint32_t to_rtl_kernel(KernelId k) { return k == kNoKernel ? (1u << W) - 1 : k; }
-template <unsigned W>
-constexpr KernelId from_rtl_kernel(uint32_t k) { return k == (1u << W) - 1 ? kNoKernel : KernelId(k); }
 
 template <class VModel, bool kTraced = false, class VTrace = void>
 class GsTopDriver final : public RtlModel {
@@ -180,75 +175,26 @@ class GsTopDriver final : public RtlModel {
   static constexpr std::size_t kRootBytes = sizeof(Root);
   const unsigned char* root_bytes() const { return reinterpret_cast<const unsigned char*>(model_->rootp); }
 
-  static constexpr unsigned kKw = port_width::launch_kernel_i;
-
   template <class Port>
   static void put_sm_array(Port& port, unsigned width, const std::vector<uint32_t>& values) {
     for (unsigned s = 0; s < MaxSms; ++s) put_bits(port, s * width, width, s < values.size() ? values[s] : 0);
   }
 
-  void drive(const SchedInputs& in) {
-    VModel& m = *model_;
-    const LaunchCmd& l = in.launch;
-    m.launch_valid_i = l.valid;
-    m.launch_kernel_i = to_rtl_kernel<kKw>(l.kernel);
-    m.launch_context_i = l.context;
-    m.launch_priority_i = l.priority;
-    m.launch_tokens_i = l.tokens;
-    m.launch_threads_i = l.threads;
-    m.launch_warps_i = l.warps;
-    m.launch_regs_i = l.regs;
-    m.launch_shmem_i = l.shmem;
-    m.launch_grid_i = l.grid;
-    const SmEvent& e = in.event;
-    m.event_valid_i = e.type != SmEventType::kNone;
-    m.event_type_i = static_cast<uint32_t>(e.type);
-    m.event_sm_i = e.sm;
-    m.event_kernel_i = to_rtl_kernel<kKw>(e.kernel);
-    m.event_cta_i = e.cta;
-  }
+  // The port groups' drive/sample are generated from the spec (gs_top_port.hpp); each port's
+  // width is checked against the Verilated model's here.
+#define GS_CHECK_PORT_WIDTH(port, width) \
+  static_assert(port_width::port == (width), "gs_top port " #port " differs from rtl/spec/gs_spec.toml");
+  GS_PORT_FIELDS(GS_CHECK_PORT_WIDTH)
+#undef GS_CHECK_PORT_WIDTH
+
+  void drive(const SchedInputs& in) { port::drive_inputs(*model_, in); }
 
   /// Whether drive(a) and drive(b) write the same port values (the cycle number is not a port).
-  static bool same_port_values(const SchedInputs& a, const SchedInputs& b) {
-    const LaunchCmd& x = a.launch;
-    const LaunchCmd& y = b.launch;
-    const SmEvent& e = a.event;
-    const SmEvent& f = b.event;
-    return x.valid == y.valid && x.kernel == y.kernel && x.context == y.context && x.priority == y.priority &&
-           x.tokens == y.tokens && x.threads == y.threads && x.warps == y.warps && x.regs == y.regs &&
-           x.shmem == y.shmem && x.grid == y.grid && e.type == f.type && e.sm == f.sm && e.kernel == f.kernel &&
-           e.cta == f.cta;
-  }
+  static bool same_port_values(const SchedInputs& a, const SchedInputs& b) { return port::same_port_inputs(a, b); }
 
   void sample(SchedOutputs& o) const {
-    const VModel& m = *model_;
-    o = SchedOutputs{};
-    if (m.dispatch_valid_o) {
-      o.dispatch.valid = true;
-      o.dispatch.sm = m.dispatch_sm_o;
-      o.dispatch.kernel = from_rtl_kernel<kKw>(m.dispatch_kernel_o);
-      o.dispatch.cta = m.dispatch_cta_o;
-      o.dispatch.resume = m.dispatch_resume_o;
-    }
-    if (m.preempt_valid_o) {
-      o.preempt.valid = true;
-      o.preempt.sm = m.preempt_sm_o;
-      o.preempt.mode = static_cast<PreemptMode>(m.preempt_mode_o);
-      o.preempt.victim = from_rtl_kernel<kKw>(m.preempt_victim_o);
-      o.preempt.next = from_rtl_kernel<kKw>(m.preempt_next_o);
-    }
-    if (m.quota_valid_o) {
-      o.quota.valid = true;
-      o.quota.sm = m.quota_sm_o;
-      o.quota.kernel = from_rtl_kernel<kKw>(m.quota_kernel_o);
-      o.quota.max_ctas = m.quota_max_ctas_o;
-    }
-    if (m.bypass_valid_o) {
-      o.bypass.valid = true;
-      o.bypass.kernel = from_rtl_kernel<kKw>(m.bypass_kernel_o);
-      o.bypass.level = static_cast<BypassLevel>(m.bypass_level_o);
-    }
-    o.launch_ready = m.launch_ready_o;
+    port::sample_outputs(*model_, o);
+    o.launch_ready = model_->launch_ready_o;
   }
 
   void dump(uint64_t time) {

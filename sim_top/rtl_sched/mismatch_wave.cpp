@@ -21,6 +21,7 @@
 
 #include "gs_rtl_params.hpp"
 #include "gs_rtl_ports.hpp"
+#include "gs_top_port.hpp"
 #include "gtkwave/fstapi.h"
 
 namespace gs::rtl {
@@ -56,38 +57,31 @@ std::string bits(uint64_t v, unsigned width) {
   return s;
 }
 
-uint32_t kernel_code(KernelId k) { return k == kNoKernel ? (1u << KernelIdW) - 1 : k; }
-
-/// One field of a decision record, as a gs_top output port.
+/// One field of a decision record, as a gs_top output port: the generated port table
+/// (gs_top_port.hpp, from rtl/spec/gs_spec.toml) plus launch_ready_o, which is no record.
 struct Field {
   const char* port;
   unsigned width;
   enum Kind { kBit, kNum, kKernel, kMode, kLevel } kind;
-  uint32_t (*get)(const SchedOutputs&);
+  uint64_t (*get)(const SchedOutputs&);
 };
 
 const std::vector<Field>& fields() {
-  namespace pw = port_width;
-  static const std::vector<Field> f = {
-      {"dispatch_valid_o", pw::dispatch_valid_o, Field::kBit, [](const SchedOutputs& o) -> uint32_t { return o.dispatch.valid; }},
-      {"dispatch_sm_o", pw::dispatch_sm_o, Field::kNum, [](const SchedOutputs& o) -> uint32_t { return o.dispatch.sm; }},
-      {"dispatch_kernel_o", pw::dispatch_kernel_o, Field::kKernel, [](const SchedOutputs& o) { return kernel_code(o.dispatch.kernel); }},
-      {"dispatch_cta_o", pw::dispatch_cta_o, Field::kNum, [](const SchedOutputs& o) -> uint32_t { return o.dispatch.cta; }},
-      {"dispatch_resume_o", pw::dispatch_resume_o, Field::kBit, [](const SchedOutputs& o) -> uint32_t { return o.dispatch.resume; }},
-      {"preempt_valid_o", pw::preempt_valid_o, Field::kBit, [](const SchedOutputs& o) -> uint32_t { return o.preempt.valid; }},
-      {"preempt_sm_o", pw::preempt_sm_o, Field::kNum, [](const SchedOutputs& o) -> uint32_t { return o.preempt.sm; }},
-      {"preempt_mode_o", pw::preempt_mode_o, Field::kMode, [](const SchedOutputs& o) -> uint32_t { return uint32_t(o.preempt.mode); }},
-      {"preempt_victim_o", pw::preempt_victim_o, Field::kKernel, [](const SchedOutputs& o) { return kernel_code(o.preempt.victim); }},
-      {"preempt_next_o", pw::preempt_next_o, Field::kKernel, [](const SchedOutputs& o) { return kernel_code(o.preempt.next); }},
-      {"quota_valid_o", pw::quota_valid_o, Field::kBit, [](const SchedOutputs& o) -> uint32_t { return o.quota.valid; }},
-      {"quota_sm_o", pw::quota_sm_o, Field::kNum, [](const SchedOutputs& o) -> uint32_t { return o.quota.sm; }},
-      {"quota_kernel_o", pw::quota_kernel_o, Field::kKernel, [](const SchedOutputs& o) { return kernel_code(o.quota.kernel); }},
-      {"quota_max_ctas_o", pw::quota_max_ctas_o, Field::kNum, [](const SchedOutputs& o) -> uint32_t { return o.quota.max_ctas; }},
-      {"bypass_valid_o", pw::bypass_valid_o, Field::kBit, [](const SchedOutputs& o) -> uint32_t { return o.bypass.valid; }},
-      {"bypass_kernel_o", pw::bypass_kernel_o, Field::kKernel, [](const SchedOutputs& o) { return kernel_code(o.bypass.kernel); }},
-      {"bypass_level_o", pw::bypass_level_o, Field::kLevel, [](const SchedOutputs& o) -> uint32_t { return uint32_t(o.bypass.level); }},
-      {"launch_ready_o", pw::launch_ready_o, Field::kBit, [](const SchedOutputs& o) -> uint32_t { return o.launch_ready; }},
-  };
+  static const std::vector<Field> f = [] {
+    std::vector<Field> v;
+    for (const port::OutputField& g : port::kOutputFields) {
+      Field::Kind kind = Field::kNum;
+      if (g.kind == port::OutputField::kBit) kind = Field::kBit;
+      if (g.kind == port::OutputField::kKernel) kind = Field::kKernel;
+      // the enums this file writes tables for; another enum shows as its number
+      if (g.kind == port::OutputField::kEnum && std::string(g.enum_name) == "preempt_mode_e") kind = Field::kMode;
+      if (g.kind == port::OutputField::kEnum && std::string(g.enum_name) == "bypass_level_e") kind = Field::kLevel;
+      v.push_back({g.port, g.width, kind, g.bits});
+    }
+    v.push_back({"launch_ready_o", port_width::launch_ready_o, Field::kBit,
+                 [](const SchedOutputs& o) -> uint64_t { return o.launch_ready; }});
+    return v;
+  }();
   return f;
 }
 

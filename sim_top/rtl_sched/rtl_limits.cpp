@@ -97,12 +97,12 @@ void check_launch(const LaunchCmd& l) {
        << max_of_width(port_width::launch_kernel_i) << " kernels, " << where << " is beyond";
     throw InputError(os.str());
   }
-  if (l.context >= MaxContexts) {
+  if (l.ctx >= MaxContexts) {
     std::ostringstream os;
-    os << build_prefix() << "MaxContexts=" << MaxContexts << ", " << where << " uses context " << unsigned(l.context);
+    os << build_prefix() << "MaxContexts=" << MaxContexts << ", " << where << " uses context " << unsigned(l.ctx);
     throw InputError(os.str());
   }
-  require_fits("priority", l.priority, port_width::launch_priority_i, "launch_priority_i", where);
+  require_fits("priority", l.prio, port_width::launch_prio_i, "launch_prio_i", where);
   require_fits("tokens", l.tokens, port_width::launch_tokens_i, "launch_tokens_i", where);
   require_fits("threads per CTA", l.threads, port_width::launch_threads_i, "launch_threads_i", where);
   require_fits("warps per CTA", l.warps, port_width::launch_warps_i, "launch_warps_i", where);

@@ -38,6 +38,7 @@ struct BenchArgs {
   std::string config = kBenchConfig, mix = kBenchMix, policy = "left-over", scheduler;
   uint64_t cycles = kBenchCycles;
   uint64_t seed = 1;
+  uint64_t obs_interval = 0;   // --obs-interval: observation epoch (0 = no samples)
   bool scheduler_given = false;
   bool json = false;
   bool full_eval = false;   // --rtl-full-eval: no fixed-point skip
@@ -58,6 +59,7 @@ BenchResult simulate_cycles(const gs::GpuConfig& cfg, const gs::Mix& mix, const 
   gs::RunOptions run;
   run.seed = a.seed;
   run.sched = sched;
+  run.obs_interval = a.obs_interval;
 
   BenchResult r;
   const auto t0 = std::chrono::steady_clock::now();
@@ -113,6 +115,7 @@ int bench_action(const BenchArgs& a) {
     j["cycles"] = r.cycles;
     j["seconds"] = gs::round6(r.seconds);
     j["mix_runs"] = r.mix_runs;
+    j["obs_interval"] = a.obs_interval;
     j["rtl_fixed_point_skip"] = run.scheduler != "golden" && !a.full_eval;
     j["rtl_cycles_skipped"] = r.eval.rtl_skipped;
     j["rtl_cycles_evaluated"] = r.eval.rtl_cycles - r.eval.rtl_skipped;
@@ -153,6 +156,11 @@ Command add_bench_command(CLI::App& top) {
   app->add_option("--mix", args->mix, "Workload mix")->capture_default_str();
   app->add_option("--policy", args->policy, "Scheduling policy")->capture_default_str();
   app->add_option("--seed", args->seed, "Random seed")->check(whole_number())->capture_default_str();
+  app->add_option("--obs-interval", args->obs_interval,
+                  "Observation epoch in cycles (0 = no samples), as gsim run --obs-interval: measures what the "
+                  "samples cost")
+      ->check(whole_number())
+      ->capture_default_str();
   return {app, [args] { return bench_action(*args); }};
 }
 

@@ -48,6 +48,7 @@ struct RunArgs {
   uint64_t seed = 1;
   std::string json, csv, wave;
   uint64_t max_cycles = gs::RunOptions{}.max_cycles;
+  uint64_t obs_interval = 0;
   uint64_t watchdog_cycles = gs::RunOptions{}.watchdog_cycles;
   uint64_t progress_every = 0;
   bool quiet = false;
@@ -211,6 +212,7 @@ int run_action(const RunArgs& a) {
   gs::RunOptions run;
   run.seed = a.seed;
   run.max_cycles = a.max_cycles;
+  run.obs_interval = a.obs_interval;
   run.watchdog_cycles = a.watchdog_cycles;
   run.progress_every = 0;   // progress comes from the reporter below
 
@@ -333,6 +335,12 @@ Command add_run_command(CLI::App& top) {
   args->o_csv = app->add_option("--csv", args->csv, "Write one CSV row per kernel to this file");
   app->add_option("--max-cycles", args->max_cycles, "Stop with an error (exit 5) after this many cycles per run")
       ->check(whole_number(1))
+      ->capture_default_str();
+  app->add_option("--obs-interval", args->obs_interval,
+                  "Observation epoch in cycles: at the end of each, the scheduler receives one counter sample per SM "
+                  "and kernel (instructions, memory-stall cycles, L1/L2 misses) on its port; 0 = no samples "
+                  "(docs/architecture.md)")
+      ->check(whole_number())
       ->capture_default_str();
   app->add_option("--watchdog-cycles", args->watchdog_cycles,
                   "Stop with a state dump (exit 5) after this many cycles without progress")

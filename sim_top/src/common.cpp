@@ -84,11 +84,11 @@ std::string rtl_unfit_reason(const gs::GpuConfig& cfg, const gs::SchedOptions& o
       gs::LaunchCmd l;
       l.valid = true;
       l.kernel = static_cast<gs::KernelId>(i);
-      l.context = static_cast<uint8_t>(e.context);
-      l.priority = static_cast<uint16_t>(e.priority);
-      l.tokens = static_cast<uint16_t>(e.tokens);
-      l.threads = static_cast<uint16_t>(r.threads);
-      l.warps = static_cast<uint16_t>(r.warps);
+      l.ctx = e.context;
+      l.prio = e.priority;
+      l.tokens = static_cast<int32_t>(e.tokens);
+      l.threads = r.threads;
+      l.warps = r.warps;
       l.regs = r.regs;
       l.shmem = r.shmem;
       l.grid = e.grid_ctas ? e.grid_ctas : e.desc.grid_ctas;

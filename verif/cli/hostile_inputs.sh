@@ -146,6 +146,9 @@ done
 expect 2 "--max-cycles"                "${RUN[@]}" --max-cycles -1
 expect 2 "--max-cycles"                "${RUN[@]}" --max-cycles 0
 expect 2 "--watchdog-cycles"           "${RUN[@]}" --watchdog-cycles -1
+expect 2 "--obs-interval"              "${RUN[@]}" --obs-interval -1
+expect 2 "SMs x kernels"               "${RUN[@]}" --obs-interval 3
+expect 2 "--obs-interval"              "${RUN[@]}" --obs-interval 16777217
 expect 2 "--progress"                  run --config warped-slicer --mix "$TMP/pair.json" --scheduler golden --progress=-1
 expect 2 "--progress"                  run --config warped-slicer --mix "$TMP/pair.json" --scheduler golden --progress=0
 expect 2 "--cycles"                    bench --scheduler golden --cycles -5

@@ -65,7 +65,8 @@ bool LockstepChecker::compare(uint64_t c, const SchedOutputs& r, const SchedOutp
   if (!field(c, "bypass_valid_o", r.bypass.valid, d.bypass.valid)) return false;
   if (r.bypass.valid) {
     ++decisions_checked_;
-    if (!field(c, "bypass_kernel_o", r.bypass.kernel, d.bypass.kernel) ||
+    if (!field<uint32_t>(c, "bypass_sm_o", r.bypass.sm, d.bypass.sm) ||
+        !field(c, "bypass_kernel_o", r.bypass.kernel, d.bypass.kernel) ||
         !field(c, "bypass_level_o", r.bypass.level, d.bypass.level))
       return false;
   }

@@ -35,8 +35,8 @@ inline LaunchCmd launch_cmd(KernelId id, uint32_t grid, uint16_t threads, uint32
   LaunchCmd l;
   l.valid = true;
   l.kernel = id;
-  l.context = ctx;
-  l.priority = prio;
+  l.ctx = ctx;
+  l.prio = prio;
   l.tokens = tokens;
   l.threads = threads;
   l.warps = static_cast<uint16_t>((threads + 31) / 32);

@@ -2,6 +2,7 @@
 // write-back / write-allocate L2 with dirty evictions.
 #include <catch2/catch.hpp>
 
+#include "common/error.hpp"
 #include "test_mem_common.hpp"
 
 using namespace gs;
@@ -11,7 +12,7 @@ using gs::memtest::make_config;
 
 TEST_CASE("kL1 bypass: loads never hit or fill L1 but use L2", "[mem][bypass]") {
   Harness h(make_config(2), 2);
-  h.mem->set_bypass(1, BypassLevel::kL1);
+  for (uint32_t s = 0; s < h.cfg.num_sms(); ++s) h.mem->set_bypass(s, 1, BypassLevel::kL1);
   const uint64_t line = 0x7000;
   uint64_t tag = 1;
   for (int i = 0; i < 4; ++i) {
@@ -45,7 +46,7 @@ TEST_CASE("kL1 bypass: loads never hit or fill L1 but use L2", "[mem][bypass]") 
 
 TEST_CASE("kL1L2 bypass: accesses never touch L1 or L2 counters and go to DRAM", "[mem][bypass]") {
   Harness h(make_config(2), 2);
-  h.mem->set_bypass(1, BypassLevel::kL1L2);
+  for (uint32_t s = 0; s < h.cfg.num_sms(); ++s) h.mem->set_bypass(s, 1, BypassLevel::kL1L2);
   const uint64_t line = 0x7000;
   uint64_t tag = 1;
   for (int i = 0; i < 3; ++i) {
@@ -66,13 +67,30 @@ TEST_CASE("kL1L2 bypass: accesses never touch L1 or L2 counters and go to DRAM",
   h.drain();
   CHECK(h.ctr(1, 0).l2_misses == 1);
   // Turning the bypass off again restores normal caching for kernel 1.
-  h.mem->set_bypass(1, BypassLevel::kNone);
+  for (uint32_t s = 0; s < h.cfg.num_sms(); ++s) h.mem->set_bypass(s, 1, BypassLevel::kNone);
   REQUIRE(h.load(0, line, tag++, 1));
   h.drain();
   CHECK(h.ctr(0, 1).l1_accesses == 1);
   CHECK(h.ctr(0, 1).l2_accesses == 1);
   CHECK(h.ctr(0, 1).l2_misses == 0);       // kernel 0 brought it into L2
   CHECK(h.mem->all_queues_empty());
+}
+
+TEST_CASE("bypass is per SM: another SM's accesses of the kernel still use L1", "[mem][bypass]") {
+  Harness h(make_config(2), 2);
+  h.mem->set_bypass(0, 1, BypassLevel::kL1);
+  const uint64_t line = 0x9000;
+  uint64_t tag = 1;
+  for (uint32_t sm : {0u, 1u}) {
+    for (int i = 0; i < 2; ++i) {
+      REQUIRE(h.load(sm, line, tag++, 1));
+      h.drain();
+    }
+  }
+  CHECK(h.ctr(0, 1).l1_accesses == 0);   // SM 0: bypassed
+  CHECK(h.ctr(1, 1).l1_accesses == 2);   // SM 1: cached, the second load hits
+  CHECK(h.ctr(1, 1).l1_misses == 1);
+  CHECK_THROWS_AS(h.mem->set_bypass(2, 1, BypassLevel::kL1), InvariantError);
 }
 
 TEST_CASE("L1 is write-through no-write-allocate, L2 write-back write-allocate", "[mem][bypass]") {

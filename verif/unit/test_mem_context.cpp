@@ -88,8 +88,8 @@ namespace {
 /// traffic) over 8 SMs; returns every (tag, completion cycle) in completion order.
 std::vector<std::pair<uint64_t, uint64_t>> random_run(uint64_t seed, Harness& h) {
   Rng rng(seed);
-  h.mem->set_bypass(1, BypassLevel::kL1);
-  h.mem->set_bypass(2, BypassLevel::kL1L2);
+  for (uint32_t s = 0; s < h.cfg.num_sms(); ++s) h.mem->set_bypass(s, 1, BypassLevel::kL1);
+  for (uint32_t s = 0; s < h.cfg.num_sms(); ++s) h.mem->set_bypass(s, 2, BypassLevel::kL1L2);
   uint64_t tag = 1;
   for (uint64_t cyc = 0; cyc < 20000; ++cyc) {
     for (uint32_t s = 0; s < h.cfg.num_sms(); ++s) {

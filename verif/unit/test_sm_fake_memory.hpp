@@ -46,7 +46,7 @@ class FakeMemory : public gs::MemoryIface {
     out.insert(out.end(), done_[sm].begin(), done_[sm].end());
     done_[sm].clear();
   }
-  void set_bypass(gs::KernelId, gs::BypassLevel) override {}
+  void set_bypass(uint32_t, gs::KernelId, gs::BypassLevel) override {}
   void tick(uint64_t cycle) override {
     now_ = cycle + 1;  // accesses issued during the next SM tick are stamped with that cycle
     for (size_t sm = 0; sm < q_.size(); ++sm) {

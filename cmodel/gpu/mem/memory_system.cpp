@@ -28,6 +28,7 @@ MemorySystem::MemorySystem(const GpuConfig& cfg, CounterBank& counters)
       down_(cfg.dram_channels, cfg.num_sms(), cfg.xbar_bytes_per_cycle, cfg.xbar_latency,
             cfg.line_bytes, 0),
       line_mask_(uint64_t(cfg.line_bytes) - 1) {
+  bypass_.assign(size_t(counters.sms()) * counters.kernels(), BypassLevel::kNone);
   for (uint32_t s = 0; s < cfg.num_sms(); ++s) {
     l1_.push_back(std::make_unique<mem::L1Cache>(s, cfg, map_, ctx_));
     ctxe_.push_back(std::make_unique<mem::ContextEngine>(s, cfg.line_bytes, map_, ctx_));
@@ -46,7 +47,7 @@ bool MemorySystem::access(uint32_t sm, const MemAccess& a) {
                          std::to_string(a.kernel) + " outside the counter bank");
   if (a.line_addr & line_mask_)
     throw InvariantError("memory access to unaligned line address " + std::to_string(a.line_addr));
-  const BypassLevel level = a.kernel < bypass_.size() ? bypass_[a.kernel] : BypassLevel::kNone;
+  const BypassLevel level = bypass_[size_t(sm) * ctx_.counters.kernels() + a.kernel];
   return l1_[sm]->access(next_cycle_, a, level);
 }
 
@@ -63,9 +64,11 @@ void MemorySystem::take_completions(uint32_t sm, std::vector<uint64_t>& out) {
   done.clear();
 }
 
-void MemorySystem::set_bypass(KernelId kernel, BypassLevel level) {
-  if (kernel >= bypass_.size()) bypass_.resize(size_t(kernel) + 1, BypassLevel::kNone);
-  bypass_[kernel] = level;
+void MemorySystem::set_bypass(uint32_t sm, KernelId kernel, BypassLevel level) {
+  if (sm >= ctx_.counters.sms() || kernel >= ctx_.counters.kernels())
+    throw InvariantError("cache bypass for SM " + std::to_string(sm) + " kernel " + std::to_string(kernel) +
+                         " outside the counter bank");
+  bypass_[size_t(sm) * ctx_.counters.kernels() + kernel] = level;
 }
 
 void MemorySystem::route_dram_done(uint32_t ch, const mem::DramRequest& r) {

@@ -45,7 +45,7 @@ class MemorySystem : public MemoryIface {
   bool access(uint32_t sm, const MemAccess& a) override;
   void context_transfer(uint32_t sm, const ContextTransfer& t) override;
   void take_completions(uint32_t sm, std::vector<uint64_t>& out) override;
-  void set_bypass(KernelId kernel, BypassLevel level) override;
+  void set_bypass(uint32_t sm, KernelId kernel, BypassLevel level) override;
   void tick(uint64_t cycle) override;
   bool idle() const override { return ctx_.live == 0; }
 
@@ -85,7 +85,7 @@ class MemorySystem : public MemoryIface {
   std::vector<std::unique_ptr<mem::DramChannel>> dram_;
   mem::Crossbar up_;     // SMs -> slices
   mem::Crossbar down_;   // slices -> SMs
-  std::vector<BypassLevel> bypass_;   // per kernel
+  std::vector<BypassLevel> bypass_;   // [sm][kernel], sized as the counter bank
   uint64_t line_mask_;
   uint64_t now_ = 0;          // cycle of the last tick()
   uint64_t next_cycle_ = 0;   // cycle an access() made now belongs to (the next tick)

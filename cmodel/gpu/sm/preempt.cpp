@@ -14,7 +14,6 @@ namespace gs {
 using namespace sm_detail;
 
 void Sm::Impl::preempt(PreemptMode mode, KernelId victim, uint64_t cycle) {
-  (void)cycle;
   PreemptRec rec;
   rec.mode = mode;
   rec.victim = victim;
@@ -44,14 +43,14 @@ void Sm::Impl::preempt(PreemptMode mode, KernelId victim, uint64_t cycle) {
     preempts[idx] = rec;
     if (rec.remaining == 0) {
       preempts[idx].active = false;
-      emit(SmEventType::kPreemptDone, victim, 0);
+      emit(SmEventType::kPreemptDone, victim, 0, 0, cycle);
       return;
     }
   } else {
     const uint32_t n = victim == kNoKernel ? used.ctas
                                            : (victim < resident.size() ? resident[victim] : 0);
     if (n == 0) {
-      emit(SmEventType::kPreemptDone, victim, 0);
+      emit(SmEventType::kPreemptDone, victim, 0, 0, cycle);
       return;
     }
     preempts.push_back(rec);
@@ -89,7 +88,7 @@ void Sm::Impl::save_done(uint32_t slot, uint64_t cycle) {
   s.warp_pc.reserve(c.warps.size());
   for (uint16_t wi : c.warps) s.warp_pc.push_back(warps[wi].pc);
   saved.push_back(std::move(s));
-  emit(SmEventType::kCtaSaved, c.kernel, c.cta);
+  emit(SmEventType::kCtaSaved, c.kernel, c.cta, c.start_cycle, cycle);
   records.push_back(CtaRecord{c.kernel, c.cta, static_cast<uint16_t>(id), c.start_cycle, cycle});
   release_preempt_member(c);
   free_cta(slot);
@@ -116,7 +115,7 @@ void Sm::Impl::check_preempts(uint64_t cycle) {
     }
     if (done) {
       p.active = false;
-      emit(SmEventType::kPreemptDone, p.victim, 0);
+      emit(SmEventType::kPreemptDone, p.victim, 0, 0, cycle);
     }
   }
   while (!preempts.empty() && !preempts.back().active) preempts.pop_back();

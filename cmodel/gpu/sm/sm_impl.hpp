@@ -99,12 +99,15 @@ struct Sm::Impl {
   void free_cta(uint32_t slot);
   void release_preempt_member(CtaSlot& c);
   void check_preempts(uint64_t cycle);
-  void emit(SmEventType type, KernelId k, CtaId cta) {
+  /// Queues an event for the scheduler port; stamps are cycles modulo 2**CycleW (the port's).
+  void emit(SmEventType type, KernelId k, CtaId cta, uint64_t start_cycle, uint64_t end_cycle) {
     SmEvent e;
     e.type = type;
     e.sm = static_cast<SmId>(id);
     e.kernel = k;
     e.cta = cta;
+    e.start_cycle = static_cast<uint32_t>(start_cycle);
+    e.end_cycle = static_cast<uint32_t>(end_cycle);
     events.push_back(e);
   }
   std::string dump() const;

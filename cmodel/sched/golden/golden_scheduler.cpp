@@ -90,6 +90,7 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
   cycle_ = 0;
   tables_quiet_ = false;
   driver_idle_ = false;
+  bypass_q_ = BypassCmd{};
 
   cmd_.reset(contexts_);
   aq_.reset(slots_);
@@ -110,25 +111,19 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
 
 Launch GoldenScheduler::to_launch(const LaunchCmd& l) const {
   const std::string where = "launch of kernel " + std::to_string(l.kernel);
-  if (l.context >= contexts_)
-    throw InputError(where + ": context " + std::to_string(l.context) + " >= max_contexts " + std::to_string(contexts_));
+  if (l.ctx >= contexts_)
+    throw InputError(where + ": context " + std::to_string(l.ctx) + " >= max_contexts " + std::to_string(contexts_));
   if (l.grid == 0) throw InputError(where + ": empty grid");
+  if (l.tokens < 0 || l.tokens > int32_t(width_mask(TokenW - 1)))
+    throw InputError(where + ": tokens " + std::to_string(l.tokens) + " outside 0.." +
+                     std::to_string(width_mask(TokenW - 1)) + " (TokenW-bit signed, rtl/spec/gs_spec.toml)");
+  require_width(where, "priority", l.prio, PrioW);
   require_width(where, "grid", l.grid, CtaIdW);
   require_width(where, "threads per CTA", l.threads, ThreadW);
   require_width(where, "warps per CTA", l.warps, WarpW);
   require_width(where, "registers per CTA", l.regs, RegW);
   require_width(where, "shared memory per CTA", l.shmem, ShmemW);
-  Launch r;
-  r.kernel = l.kernel;
-  r.ctx = l.context;
-  r.prio = l.priority;
-  r.tokens = static_cast<int16_t>(l.tokens);
-  r.threads = l.threads;
-  r.warps = l.warps;
-  r.regs = l.regs;
-  r.shmem = l.shmem;
-  r.grid = l.grid;
-  return r;
+  return l.record();
 }
 
 SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
@@ -136,6 +131,7 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   out.dispatch = driver_.dispatch();
   out.preempt = preempt_.preempt();
   out.quota = quota_.report();
+  out.bypass = bypass_q_;
 
   // ------------------------------------------------------------ command path
   const bool push = in.launch.valid;
@@ -184,6 +180,15 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   pev.alloc_valid = alloc.valid;
   pev.alloc_slot = alloc.slot;
   pev.slot_free = free_mask;
+  pev.ev_cta = ev.cta;
+  pev.ev_start_cycle = ev.start_cycle;
+  pev.ev_end_cycle = ev.end_cycle;
+  pev.obs = in.obs;
+  if (in.obs.valid) {
+    const Ksrt::Lookup ol = ksrt_.lookup(in.obs.kernel);
+    pev.obs_hit = ol.hit;
+    pev.obs_slot = ol.slot;
+  }
   pol_out_.clear();
   policy_twin_->comb(pol_cfg_, view, pev, pol_out_);
   const PolicyOut& pol = pol_out_;
@@ -230,6 +235,10 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   driver_idle_ = !issue.valid;
 
   // ------------------------------------------------------------ clock edge
+  // the bypass port register: the policy's write, its slot named by the kernel id
+  bypass_q_ = pol.bypass.valid ? BypassCmd{true, static_cast<SmId>(pol.bypass.sm), ksrt_.entry(pol.bypass.slot).kernel,
+                                           pol.bypass.level}
+                               : BypassCmd{};
   policy_twin_->clock(pol_cfg_, view, pev, pol, accepted);
   quota_.clock(pol.quota_wr, free_mask, ksrt_);
   driver_.clock(issue, ksrt_, num_sms_);

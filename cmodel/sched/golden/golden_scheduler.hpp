@@ -82,6 +82,7 @@ class GoldenScheduler final : public SchedulerPort {
   std::unique_ptr<golden::PolicyTwin> policy_twin_;   // the selected policy (gs_policies)
   golden::PolicyCfg pol_cfg_;
   golden::PolicyOut pol_out_, pol_last_;             // this cycle's and the last cycle's out_o
+  BypassCmd bypass_q_;                               // gs_top's bypass port register
 
   // exactly-once tracker, per KSRT slot: state of every CTA id (0 never issued, 1 running,
   // 2 saved, 3 finished) -- sized at admission, never per cycle

@@ -26,9 +26,11 @@ constexpr uint32_t kGoldenMaxSms = 256;
 
 constexpr uint32_t width_mask(uint32_t w) { return w >= 32 ? ~0u : (1u << w) - 1u; }
 
+using ::gs::BypassWr;
 using ::gs::CtaRes;
 using ::gs::KsrtEntry;
 using ::gs::Launch;
+using ::gs::ObsSample;
 using ::gs::OwnerWr;
 using ::gs::Policy;
 using ::gs::PreemptReq;

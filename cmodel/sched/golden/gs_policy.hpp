@@ -46,6 +46,12 @@ struct PolicyEvent {
   bool alloc_valid = false;
   uint32_t alloc_slot = 0;
   uint32_t slot_free = 0;
+  uint32_t ev_cta = 0;
+  uint32_t ev_start_cycle = 0;         // the event CTA's residency began (modulo 2**CycleW)
+  uint32_t ev_end_cycle = 0;
+  ObsSample obs;                       // this cycle's observation sample
+  bool obs_hit = false;                // its kernel is in the KSRT ...
+  uint32_t obs_slot = 0;               // ... at this slot
 };
 
 /// policy_out_t: the decisions the framework blocks read.
@@ -57,6 +63,7 @@ struct PolicyOut {
   OwnerWr owner_wr;              // owner_wr
   TokenUpd tok;                  // tok: applied only if a request in `req` is accepted
   PreemptReq req;                // req
+  BypassWr bypass;               // bypass: onto the bypass port at the coming edge
 
   /// Sized once per run (no allocation per cycle); clear() keeps the sizes.
   void size(uint32_t sms, uint32_t slots) {
@@ -72,6 +79,7 @@ struct PolicyOut {
     owner_wr = OwnerWr{};
     tok = TokenUpd{};
     req = PreemptReq{};
+    bypass = BypassWr{};
   }
 };
 

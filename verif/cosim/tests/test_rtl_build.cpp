@@ -36,8 +36,8 @@ gs::LaunchCmd ok_launch() {
   gs::LaunchCmd l;
   l.valid = true;
   l.kernel = 3;
-  l.context = 1;
-  l.priority = 2;
+  l.ctx = 1;
+  l.prio = 2;
   l.tokens = 10;
   l.threads = 256;
   l.warps = 8;
@@ -81,7 +81,7 @@ TEST_CASE("gs_top port widths follow gs_pkg parameters", "[cosim][params]") {
   CHECK(port_width::event_sm_i == SmIdW);
   CHECK(port_width::dispatch_cta_o == CtaIdW);
   CHECK(port_width::event_cta_i == CtaIdW);
-  CHECK(port_width::launch_priority_i == PrioW);
+  CHECK(port_width::launch_prio_i == PrioW);
   CHECK(port_width::launch_tokens_i == TokenW);
   CHECK(port_width::cfg_sm_threads_i == MaxSms * ThreadW);
   CHECK(port_width::cfg_sm_regs_i == MaxSms * RegW);
@@ -142,7 +142,7 @@ TEST_CASE("a config beyond the RTL build is refused with the parameter named", "
 TEST_CASE("a launch beyond the RTL ports is refused not truncated", "[cosim][params]") {
   CHECK(refusal(ok_launch()).empty());
   gs::LaunchCmd ctx = ok_launch();
-  ctx.context = gs::rtl::MaxContexts;
+  ctx.ctx = gs::rtl::MaxContexts;
   CHECK_THAT(refusal(ctx), Catch::Contains("MaxContexts"));
   gs::LaunchCmd grid = ok_launch();
   grid.grid = (1u << gs::rtl::CtaIdW) + 1;  // its last CTA id does not fit cta_id_t
@@ -151,6 +151,6 @@ TEST_CASE("a launch beyond the RTL ports is refused not truncated", "[cosim][par
   kernel.kernel = gs::rtl::NoKernel;  // the RTL's "none" is not a usable id
   CHECK_THAT(refusal(kernel), Catch::Contains("KernelIdW"));
   gs::LaunchCmd prio = ok_launch();
-  prio.priority = 1u << gs::rtl::PrioW;
-  CHECK_THAT(refusal(prio), Catch::Contains("launch_priority_i"));
+  prio.prio = 1u << gs::rtl::PrioW;
+  CHECK_THAT(refusal(prio), Catch::Contains("launch_prio_i"));
 }
