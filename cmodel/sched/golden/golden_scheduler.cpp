@@ -212,7 +212,7 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   // ------------------------------------------------------------ next state of every block
   // Each next() reads only registered state (q) and this cycle's inputs, and writes its
   // block's d; nothing is committed before every block has computed its next state.
-  policy_twin_->clock(pol_cfg_, view, pev, pol, accepted);
+  policy_twin_->next(pol_cfg_, view, pev, pol, accepted);
 
   QuotaTable::In quota_in;
   quota_in.wr = pol.quota_wr;
@@ -269,6 +269,7 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   cmd_.next(cmd_in, cmd_.d);
 
   // ------------------------------------------------------------ clock edge: q <= d, all blocks at once
+  policy_twin_->commit();
   quota_.commit();
   driver_.commit();
   preempt_.commit();

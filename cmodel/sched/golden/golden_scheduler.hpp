@@ -16,7 +16,8 @@
 //                makes q <= d.
 // step() calls every block's next() first and commits all of them afterwards (one clock
 // edge), so no block can read another's already-updated state and the order of the next()
-// calls does not matter. Nothing on this path allocates: ArrayD is sized at reset() and a
+// calls does not matter. The selected policy's twin (PolicyTwin, gs_policy.hpp) takes part
+// the same way: comb(), next(), commit(). Nothing on this path allocates: ArrayD is sized at reset() and a
 // commit copies only the entries written in the cycle.
 //
 // Every cycle it also checks the invariants of docs/verification.md ("Verification layers"
