@@ -43,7 +43,63 @@ std::vector<Part> parts(const GpuConfig& cfg) {
 
 std::string mib(uint64_t b) { return std::to_string((b + (1u << 20) - 1) >> 20) + " MiB"; }
 
+// The checks below run for every launch: `where` is a callable that builds the message's
+// location only when a check fails, so a passing check allocates nothing.
+
+/// `value` must fit the `width`-bit field `field` of the scheduler's records.
+template <class Where>
+void require_width(const Where& where, const char* field, uint64_t value, uint32_t width) {
+  if (value > golden::width_mask(width))
+    throw InputError(where(), field,
+                     std::to_string(value) + " exceeds the scheduler's " + std::to_string(width) + "-bit field (max " +
+                         std::to_string(golden::width_mask(width)) + ", rtl/spec/gs_spec.toml)");
+}
+
+/// `value` must lie in [lo, hi]; `why` names the limit's source.
+template <class Where>
+void require_range(const Where& where, const char* field, uint64_t value, uint64_t lo, uint64_t hi, const char* why) {
+  if (value < lo || value > hi)
+    throw InputError(where(), field,
+                     std::to_string(value) + " is outside " + std::to_string(lo) + ".." + std::to_string(hi) + " (" +
+                         why + ")");
+}
+
 }  // namespace
+
+void check_scheduler_config(const GpuConfig& cfg, const SchedOptions& opt) {
+  const auto where = [&] { return "config " + (cfg.name.empty() ? cfg.file : cfg.name); };
+  const char* kCtaSlots = "MaxCtasPerSm in rtl/spec/gs_spec.toml: the SMST's CTA slots per SM";
+  require_range(where, "number of SMs", cfg.num_sms(), 1, kMaxSms, kMaxSmsReason);
+  require_range(where, "max_active_kernels", cfg.max_active_kernels, 1, kMaxActiveKernels, kMaskReason);
+  require_range(where, "max_contexts", cfg.max_contexts, 1, kMaxContexts, kMaskReason);
+  require_range([] { return std::string("scheduler options"); }, "cta_limit", opt.cta_limit, 0, kMaxCtasPerSm,
+                kCtaSlots);
+  for (uint32_t s = 0; s < cfg.num_sms(); ++s) {
+    const SmTypeConfig& t = cfg.sm(s);
+    const auto sm_where = [&] { return where() + " SM " + std::to_string(s) + " (" + t.name + ")"; };
+    require_width(sm_where, "max_threads", t.max_threads, spec::ThreadW);
+    require_width(sm_where, "max_warps", t.max_warps, spec::WarpW);
+    require_width(sm_where, "registers", t.registers, spec::RegW);
+    require_width(sm_where, "shared_mem_bytes", t.shared_mem_bytes, spec::ShmemW);
+    require_range(sm_where, "max_ctas", t.max_ctas, 0, kMaxCtasPerSm, kCtaSlots);
+  }
+}
+
+void check_launch(const LaunchCmd& l, uint32_t contexts) {
+  const auto where = [&] { return "launch of kernel " + std::to_string(l.kernel); };
+  // all ones is the scheduler's "no kernel": the last usable id is one below
+  require_range(where, "kernel", l.kernel, 0, kMaxMixKernels - 1,
+                "kernel ids are KernelIdW bits of rtl/spec/gs_spec.toml, all ones means 'no kernel'");
+  require_range(where, "context", l.ctx, 0, contexts - 1, "the config's max_contexts command buffers");
+  require_range(where, "grid", l.grid, 1, kMaxGridCtas, kFieldReason);
+  require_width(where, "priority", l.prio, spec::PrioW);
+  // a budget is a TokenW-bit two's complement count that starts non-negative
+  require_width(where, "tokens", l.tokens, spec::TokenW - 1);
+  require_width(where, "threads per CTA", l.threads, spec::ThreadW);
+  require_width(where, "warps per CTA", l.warps, spec::WarpW);
+  require_width(where, "registers per CTA", l.regs, spec::RegW);
+  require_width(where, "shared memory per CTA", l.shmem, spec::ShmemW);
+}
 
 uint64_t model_bytes(const GpuConfig& cfg) {
   uint64_t sum = 0;

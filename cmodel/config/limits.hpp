@@ -11,8 +11,11 @@
 // The loaders (config, kernel and mix files) enforce these where they read the field, so a
 // violation names the file and the field. check_mix_fits() checks a mix against a config (the
 // figures that depend on both: per-CTA resources after rounding, contexts) before a run.
+// check_scheduler_config() and check_launch() are the scheduler's own checks, run by the
+// golden scheduler (GoldenScheduler::reset(), every launch) and by the RTL scheduler
+// (sim_top/rtl_sched/rtl_limits.cpp) alike, so both refuse the same input with the same text.
 // The default RTL build is narrower still (MaxSms, MaxKernels, MaxContexts in rtl/spec/gs_spec.toml);
-// those are checked by sim_top/rtl_sched/rtl_limits.hpp, and gsim falls back to the golden
+// rtl_limits.cpp adds only those build-parameter checks, and gsim falls back to the golden
 // scheduler when a config exceeds them (docs/cli.md).
 #pragma once
 #include <cstdint>
@@ -51,6 +54,16 @@ inline constexpr const char* kMaxSmsReason =
     "the golden scheduler's per-SM state arrays, cmodel/sched/golden/golden_types.hpp kGoldenMaxSms";
 inline constexpr const char* kMaskReason =
     "the golden scheduler keeps this set as a 32-bit mask, cmodel/sched/golden/golden_types.hpp";
+
+/// The scheduler's checks of a config and its options: 1..kMaxSms SMs, max_active_kernels and
+/// max_contexts within the golden masks, every SM capacity within its SMST field (max_ctas and
+/// cta_limit at most MaxCtasPerSm). Throws InputError("config <name>[ SM <s> (<type>)]",
+/// field, "<value> exceeds <limit> (<why>)").
+void check_scheduler_config(const GpuConfig& cfg, const SchedOptions& opt);
+/// The scheduler's checks of one launch: kernel id below the all-ones "none" code, context
+/// below the config's `contexts`, a non-empty grid, priority, tokens, per-CTA resources and
+/// grid within their launch_t fields. Throws InputError("launch of kernel <k>", field, reason).
+void check_launch(const LaunchCmd& launch, uint32_t contexts);
 
 /// Approximate bytes the model allocates for `cfg` (caches, MSHRs, DRAM queues), before any run.
 uint64_t model_bytes(const GpuConfig& cfg);

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "common/cta_ledger.hpp"
 #include "common/error.hpp"
 #include "common/rng.hpp"
 #include "gpu/mem_iface.hpp"
@@ -17,19 +18,6 @@
 namespace gs {
 
 namespace {
-
-/// Lifecycle of one CTA as the model sees it; the exactly-once invariant lives here.
-enum class CtaState : uint8_t { kNotStarted, kRunning, kSaved, kDone };
-
-const char* cta_state_name(CtaState s) {
-  switch (s) {
-    case CtaState::kNotStarted: return "not started";
-    case CtaState::kRunning: return "running";
-    case CtaState::kSaved: return "saved (preempted)";
-    case CtaState::kDone: return "done";
-  }
-  return "?";
-}
 
 uint64_t cta_key(KernelId k, CtaId c) { return (uint64_t(k) << 32) | c; }
 
@@ -41,8 +29,7 @@ struct Gpu::Impl {
     CtaResources res;
     uint32_t grid = 0;
     bool arrived = false, launched = false, finished = false, dispatched_any = false;
-    uint32_t ctas_done = 0;
-    std::vector<CtaState> cta;
+    CtaLedger ctas;  // the exactly-once record of this kernel's CTAs
     KernelResult result;
   };
 
@@ -117,7 +104,7 @@ Gpu::Gpu(const GpuConfig& caller_cfg, const Mix& mix, SchedulerPort& sched, cons
       throw InputError(mix.file, "kernels[" + std::to_string(i) + "]",
                        "kernel '" + k.entry->kernel + "' cannot fit one CTA on any SM of config '" + cfg.name +
                            "' (run `gsim occupancy` for the limiting resource)");
-    k.cta.assign(k.grid, CtaState::kNotStarted);
+    k.ctas.admit(k.grid);
     k.result.name = k.entry->kernel;
     k.result.id = static_cast<KernelId>(i);
     k.result.arrival_cycle = k.entry->arrival_cycle;
@@ -214,9 +201,9 @@ bool Gpu::step() {
     if (d.kernel >= im.kernels.size() || !im.kernels[d.kernel].launched) fail("kernel was never launched");
     auto& k = im.kernels[d.kernel];
     if (d.cta >= k.grid) fail("CTA id beyond grid size " + std::to_string(k.grid));
-    const CtaState st = k.cta[d.cta];
-    if (d.resume ? st != CtaState::kSaved : st != CtaState::kNotStarted)
-      fail(std::string("CTA is ") + cta_state_name(st) + " (each CTA runs to completion exactly once)");
+    const CtaLedger::State st = k.ctas.state(d.cta);
+    if (k.ctas.start(d.cta, d.resume) != CtaLedger::Fault::kNone)
+      fail(std::string("CTA is ") + CtaLedger::name(st) + " (each CTA runs to completion exactly once)");
     Sm& sm = *im.sms[d.sm];
     if (!sm.fits(k.res)) {
       const SmUsage u = sm.used();
@@ -230,7 +217,6 @@ bool Gpu::step() {
     sm.start_cta(d.kernel, k.entry->desc, k.res, d.cta, now, resume);
     if (resume) im.saved.erase(cta_key(d.kernel, d.cta));
     if (!k.dispatched_any) k.result.first_dispatch_cycle = now, k.dispatched_any = true;
-    k.cta[d.cta] = CtaState::kRunning;
     progress = true;
   }
   if (out.preempt.valid) {
@@ -257,19 +243,17 @@ bool Gpu::step() {
         if (e.kernel >= im.kernels.size() || e.cta >= im.kernels[e.kernel].grid)
           throw InvariantError("SM " + std::to_string(e.sm) + " reported an unknown CTA");
         auto& k = im.kernels[e.kernel];
-        CtaState& st = k.cta[e.cta];
-        if (st != CtaState::kRunning)
+        const CtaLedger::State st = k.ctas.state(e.cta);
+        if (k.ctas.retire(e.cta, e.type == SmEventType::kCtaSaved) != CtaLedger::Fault::kNone)
           throw InvariantError("cycle " + std::to_string(now) + ": SM " + std::to_string(e.sm) + " retired kernel " +
-                               std::to_string(e.kernel) + " CTA " + std::to_string(e.cta) + " which is " + cta_state_name(st));
+                               std::to_string(e.kernel) + " CTA " + std::to_string(e.cta) + " which is " + CtaLedger::name(st));
         if (e.type == SmEventType::kCtaFinished) {
-          st = CtaState::kDone;
-          if (++k.ctas_done == k.grid) {
+          if (k.ctas.done() == k.grid) {
             k.finished = true;
             k.result.end_cycle = now + 1;
             ++im.kernels_finished;
           }
         } else {
-          st = CtaState::kSaved;
           ++k.result.preemptions;
           if (saved_i >= im.saved_buf.size()) throw InvariantError("SM reported kCtaSaved without the saved state");
           im.saved[cta_key(e.kernel, e.cta)] = im.saved_buf[saved_i++];
@@ -354,10 +338,9 @@ std::string Gpu::dump_state() const {
   os << "state at cycle " << cycle_ << " (watchdog window " << im.opt.watchdog_cycles << " cycles)\n";
   os << "kernels:\n";
   for (const auto& k : im.kernels) {
-    uint32_t running = 0, saved = 0, not_started = 0;
-    for (auto s : k.cta) running += s == CtaState::kRunning, saved += s == CtaState::kSaved, not_started += s == CtaState::kNotStarted;
     os << "  " << k.result.id << " " << k.result.name << ": arrived " << k.arrived << " launched " << k.launched << " done "
-       << k.ctas_done << "/" << k.grid << " running " << running << " saved " << saved << " not started " << not_started << "\n";
+       << k.ctas.done() << "/" << k.grid << " running " << k.ctas.count(CtaLedger::State::kRunning) << " saved "
+       << k.ctas.count(CtaLedger::State::kSaved) << " not started " << k.ctas.count(CtaLedger::State::kNotStarted) << "\n";
   }
   os << "pending launches " << im.pending_launch.size() << ", queued SM events " << im.event_q.size() << ", launch_ready "
      << im.launch_ready << ", memory idle " << im.mem->idle() << "\n";

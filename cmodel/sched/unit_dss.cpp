@@ -184,14 +184,18 @@ json run_dss(DssUnit& unit, const DssInput& d) {
     }
     const bool was_busy = unit.busy();
     unit.clock();
-    Smst::Writes w;
+    Smst::In w;
     w.reserve_valid = accepted;
     w.reserve_sm = o.req.sm;
     w.reserve_next_valid = o.req.next_valid && o.req.assign_next;
     w.reserve_next = o.req.next;
     w.owner_wr = o.owner_wr;
-    smst.clock(w);
-    ksrt.clock(false, 0, Launch{}, false, 0, false, 0, tok);
+    Ksrt::In kin;
+    kin.tok = tok;
+    smst.next(w, smst.d);
+    ksrt.next(kin, ksrt.d);
+    smst.commit();
+    ksrt.commit();
     if (cycle > 0 && !was_busy && !unit.busy()) break;
   }
   if (cycle >= d.max_cycles)

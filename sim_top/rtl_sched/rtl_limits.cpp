@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "config/limits.hpp"
 #include "gs_rtl_params.hpp"
 #include "gs_rtl_ports.hpp"
 #include "sched/golden/golden_scheduler.hpp"
@@ -11,19 +12,26 @@
 namespace gs::rtl {
 namespace {
 
-constexpr uint64_t max_of_width(unsigned width) { return width >= 64 ? ~0ull : (1ull << width) - 1; }
-
 std::string build_prefix() { return "RTL built with "; }
 
-void require_fits(const std::string& what, uint64_t value, unsigned width, const std::string& port,
-                  const std::string& where) {
-  if (value > max_of_width(width)) {
-    std::ostringstream os;
-    os << where << ": " << what << " = " << value << " does not fit gs_top port " << port << " (" << width
-       << " bits, max " << max_of_width(width) << "); widen it in rtl/spec/gs_spec.toml";
-    throw InputError(os.str());
-  }
-}
+// gs_top's ports are generated from rtl/spec/gs_spec.toml: each carries the scheduler field
+// that limits::check_scheduler_config() / limits::check_launch() check, so no value those
+// accept is truncated on a port. A spec change that breaks this fails the build here.
+static_assert(port_width::cfg_sm_threads_i / MaxSms >= spec::ThreadW, "cfg_sm_threads_i narrower than ThreadW");
+static_assert(port_width::cfg_sm_warps_i / MaxSms >= spec::WarpW, "cfg_sm_warps_i narrower than WarpW");
+static_assert(port_width::cfg_sm_regs_i / MaxSms >= spec::RegW, "cfg_sm_regs_i narrower than RegW");
+static_assert(port_width::cfg_sm_shmem_i / MaxSms >= spec::ShmemW, "cfg_sm_shmem_i narrower than ShmemW");
+static_assert((1u << (port_width::cfg_sm_ctas_i / MaxSms)) > spec::MaxCtasPerSm, "cfg_sm_ctas_i cannot hold MaxCtasPerSm");
+static_assert((1u << port_width::cfg_cta_limit_i) > spec::MaxCtasPerSm, "cfg_cta_limit_i cannot hold MaxCtasPerSm");
+static_assert(port_width::launch_kernel_i >= spec::KernelIdW, "launch_kernel_i narrower than KernelIdW");
+static_assert(port_width::launch_priority_i >= spec::PrioW, "launch_priority_i narrower than PrioW");
+static_assert(port_width::launch_tokens_i >= spec::TokenW, "launch_tokens_i narrower than TokenW");
+static_assert(port_width::launch_threads_i >= spec::ThreadW, "launch_threads_i narrower than ThreadW");
+static_assert(port_width::launch_warps_i >= spec::WarpW, "launch_warps_i narrower than WarpW");
+static_assert(port_width::launch_regs_i >= spec::RegW, "launch_regs_i narrower than RegW");
+static_assert(port_width::launch_shmem_i >= spec::ShmemW, "launch_shmem_i narrower than ShmemW");
+static_assert(port_width::launch_grid_i >= spec::CtaIdW, "launch_grid_i narrower than CtaIdW");
+static_assert(port_width::dispatch_cta_o >= spec::CtaIdW, "dispatch_cta_o cannot carry the last CTA id");
 
 }  // namespace
 
@@ -44,8 +52,9 @@ std::string describe_build() {
 }
 
 PortConfig to_port_config(const GpuConfig& cfg, const SchedOptions& opt) {
+  // the scheduler's own limits, shared with the golden scheduler; then this build's sizes
+  limits::check_scheduler_config(cfg, opt);
   const std::string where = "config " + (cfg.name.empty() ? cfg.file : cfg.name);
-  if (cfg.num_sms() == 0) throw InputError(where + ": has no SMs");
   if (cfg.num_sms() > MaxSms) {
     std::ostringstream os;
     os << build_prefix() << "MaxSms=" << MaxSms << ", " << where << " has " << cfg.num_sms() << " SMs";
@@ -58,8 +67,6 @@ PortConfig to_port_config(const GpuConfig& cfg, const SchedOptions& opt) {
        << " (the golden and the RTL must model the same hardware; change rtl/spec/gs_spec.toml or the config)";
     throw InputError(os.str());
   }
-  require_fits("cta_limit (CTAs per SM per kernel)", opt.cta_limit, port_width::cfg_cta_limit_i, "cfg_cta_limit_i",
-               "scheduler options");
 
   PortConfig pc;
   pc.num_sms = cfg.num_sms();
@@ -68,17 +75,6 @@ PortConfig to_port_config(const GpuConfig& cfg, const SchedOptions& opt) {
   pc.cta_limit = opt.cta_limit;
   for (uint32_t s = 0; s < cfg.num_sms(); ++s) {
     const SmTypeConfig& t = cfg.sm(s);
-    const std::string sm_where = where + " SM " + std::to_string(s) + " (" + t.name + ")";
-    require_fits("max_threads", t.max_threads, port_width::cfg_sm_threads_i / MaxSms, "cfg_sm_threads_i", sm_where);
-    require_fits("max_warps", t.max_warps, port_width::cfg_sm_warps_i / MaxSms, "cfg_sm_warps_i", sm_where);
-    require_fits("registers", t.registers, port_width::cfg_sm_regs_i / MaxSms, "cfg_sm_regs_i", sm_where);
-    require_fits("shared_mem_bytes", t.shared_mem_bytes, port_width::cfg_sm_shmem_i / MaxSms, "cfg_sm_shmem_i", sm_where);
-    require_fits("max_ctas", t.max_ctas, port_width::cfg_sm_ctas_i / MaxSms, "cfg_sm_ctas_i", sm_where);
-    if (t.max_ctas > MaxCtasPerSm) {
-      std::ostringstream os;
-      os << build_prefix() << "MaxCtasPerSm=" << MaxCtasPerSm << ", " << sm_where << " has max_ctas=" << t.max_ctas;
-      throw InputError(os.str());
-    }
     pc.sm_threads.push_back(t.max_threads);
     pc.sm_warps.push_back(t.max_warps);
     pc.sm_regs.push_back(t.registers);
@@ -88,29 +84,7 @@ PortConfig to_port_config(const GpuConfig& cfg, const SchedOptions& opt) {
   return pc;
 }
 
-void check_launch(const LaunchCmd& l) {
-  const std::string where = "launch of kernel " + std::to_string(l.kernel);
-  // All ones is the RTL's "no kernel": the last usable id is one below.
-  if (l.kernel >= max_of_width(port_width::launch_kernel_i)) {
-    std::ostringstream os;
-    os << build_prefix() << "KernelIdW=" << port_width::launch_kernel_i << ": a mix may hold at most "
-       << max_of_width(port_width::launch_kernel_i) << " kernels, " << where << " is beyond";
-    throw InputError(os.str());
-  }
-  if (l.ctx >= MaxContexts) {
-    std::ostringstream os;
-    os << build_prefix() << "MaxContexts=" << MaxContexts << ", " << where << " uses context " << unsigned(l.ctx);
-    throw InputError(os.str());
-  }
-  require_fits("priority", l.prio, port_width::launch_prio_i, "launch_prio_i", where);
-  require_fits("tokens", l.tokens, port_width::launch_tokens_i, "launch_tokens_i", where);
-  require_fits("threads per CTA", l.threads, port_width::launch_threads_i, "launch_threads_i", where);
-  require_fits("warps per CTA", l.warps, port_width::launch_warps_i, "launch_warps_i", where);
-  require_fits("registers per CTA", l.regs, port_width::launch_regs_i, "launch_regs_i", where);
-  require_fits("shared memory per CTA", l.shmem, port_width::launch_shmem_i, "launch_shmem_i", where);
-  require_fits("grid", l.grid, port_width::launch_grid_i, "launch_grid_i", where);
-  // CTA ids travel on dispatch_cta_o / event_cta_i: the last CTA id must fit them.
-  if (l.grid > 0) require_fits("last CTA id", l.grid - 1, port_width::dispatch_cta_o, "dispatch_cta_o", where);
-}
+// The launch fields are the scheduler's (limits::check_launch); contexts are this build's.
+void check_launch(const LaunchCmd& l) { limits::check_launch(l, MaxContexts); }
 
 }  // namespace gs::rtl

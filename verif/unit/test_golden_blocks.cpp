@@ -19,6 +19,29 @@ Launch mk(KernelId k, uint32_t ctx) {
   l.grid = 1;
   return l;
 }
+CmdBuffers::In cmd_in(bool push, const Launch& l, bool pop) {
+  CmdBuffers::In in;
+  in.push = push;
+  in.launch = l;
+  in.pop = pop;
+  return in;
+}
+ActiveQueue::In aq_in(bool head_valid, uint32_t ksrt_valid, uint32_t free_mask) {
+  ActiveQueue::In in;
+  in.head_valid = head_valid;
+  in.ksrt_valid = ksrt_valid;
+  in.free_mask = free_mask;
+  return in;
+}
+Ptbq::In ptbq_in(bool push, uint32_t push_slot, uint32_t cta, bool pop, uint32_t pop_slot) {
+  Ptbq::In in;
+  in.push = push;
+  in.push_slot = push_slot;
+  in.push_cta = cta;
+  in.pop = pop;
+  in.pop_slot = pop_slot;
+  return in;
+}
 }  // namespace
 
 TEST_CASE("command buffers keep arrival order across contexts", "[golden][cmdbuf]") {
@@ -26,42 +49,42 @@ TEST_CASE("command buffers keep arrival order across contexts", "[golden][cmdbuf
   cb.reset(8);
   CHECK(cb.ready());
   CHECK_FALSE(cb.head_valid());
-  cb.clock(true, mk(5, 2), false);
-  cb.clock(true, mk(6, 0), false);
-  cb.clock(true, mk(7, 2), false);
+  cb.clock(cmd_in(true, mk(5, 2), false));
+  cb.clock(cmd_in(true, mk(6, 0), false));
+  cb.clock(cmd_in(true, mk(7, 2), false));
   REQUIRE(cb.head_valid());
   CHECK(cb.head().kernel == 5);
-  cb.clock(false, {}, true);
+  cb.clock(cmd_in(false, Launch{}, true));
   CHECK(cb.head().kernel == 6);
-  cb.clock(true, mk(8, 1), true);  // push and pop in one cycle
+  cb.clock(cmd_in(true, mk(8, 1), true));  // push and pop in one cycle
   CHECK(cb.head().kernel == 7);
-  cb.clock(false, {}, true);
+  cb.clock(cmd_in(false, Launch{}, true));
   CHECK(cb.head().kernel == 8);
   // a full context buffer drops ready (registered state only)
-  for (int i = 0; i < int(CmdBufDepth) - 1; ++i) cb.clock(true, mk(10 + i, 1), false);
+  for (int i = 0; i < int(CmdBufDepth) - 1; ++i) cb.clock(cmd_in(true, mk(10 + i, 1), false));
   CHECK_FALSE(cb.ready());
-  cb.clock(false, {}, true);
+  cb.clock(cmd_in(false, Launch{}, true));
   CHECK(cb.ready());
 }
 
 TEST_CASE("active queue allocates the lowest free slot and keeps ranks dense", "[golden][activeq]") {
   ActiveQueue aq;
   aq.reset(8);
-  auto a = aq.alloc(true, 0b0000'0101);
+  auto a = aq.comb(aq_in(true, 0b0000'0101, 0));
   CHECK(a.valid);
   CHECK(a.slot == 1);
-  CHECK_FALSE(aq.alloc(false, 0).valid);
-  CHECK_FALSE(aq.alloc(true, 0xFF).valid);
+  CHECK_FALSE(aq.comb(aq_in(false, 0, 0)).valid);
+  CHECK_FALSE(aq.comb(aq_in(true, 0xFF, 0)).valid);
   // admit three kernels into slots 0, 1, 2
-  aq.clock(0b000, 0, ActiveQueue::Alloc{true, 0});
-  aq.clock(0b001, 0, ActiveQueue::Alloc{true, 1});
-  aq.clock(0b011, 0, ActiveQueue::Alloc{true, 2});
+  aq.clock(aq_in(true, 0b000, 0));
+  aq.clock(aq_in(true, 0b001, 0));
+  aq.clock(aq_in(true, 0b011, 0));
   CHECK(aq.q.rank[0] == 0);
   CHECK(aq.q.rank[1] == 1);
   CHECK(aq.q.rank[2] == 2);
   // the oldest finishes while a fourth is admitted into slot 0 in the same cycle? no: slot 0
   // is still valid this cycle, so the new kernel takes slot 3 and ranks after the survivors
-  aq.clock(0b111, 0b001, ActiveQueue::Alloc{true, 3});
+  aq.clock(aq_in(true, 0b111, 0b001));
   CHECK(aq.q.rank[1] == 0);
   CHECK(aq.q.rank[2] == 1);
   CHECK(aq.q.rank[3] == 2);
@@ -70,16 +93,16 @@ TEST_CASE("active queue allocates the lowest free slot and keeps ranks dense", "
 TEST_CASE("PTBQ is a FIFO per kernel slot", "[golden][ptbq]") {
   Ptbq p;
   p.reset(2);
-  p.clock(true, 1, 42, false, 0);
-  p.clock(true, 1, 7, false, 0);
-  p.clock(true, 0, 3, false, 0);
+  p.clock(ptbq_in(true, 1, 42, false, 0));
+  p.clock(ptbq_in(true, 1, 7, false, 0));
+  p.clock(ptbq_in(true, 0, 3, false, 0));
   CHECK(p.count(1) == 2);
   CHECK(p.head(1) == 42);
   CHECK(p.max_count() == 2);
-  p.clock(true, 1, 9, true, 1);  // push and pop on the same queue
+  p.clock(ptbq_in(true, 1, 9, true, 1));  // push and pop on the same queue
   CHECK(p.count(1) == 2);
   CHECK(p.head(1) == 7);
-  p.clock(false, 0, 0, true, 1);
+  p.clock(ptbq_in(false, 0, 0, true, 1));
   CHECK(p.head(1) == 9);
   CHECK(p.head(0) == 3);
 }
@@ -168,7 +191,7 @@ TEST_CASE("preempted CTAs resume from the PTBQ before fresh CTAs", "[golden][ptb
 TEST_CASE("a context switch that would overflow the PTBQ falls back to draining", "[golden][preempt]") {
   Smst smst;
   smst.reset(2, 2);
-  Smst::Writes w;
+  Smst::In w;
   w.alloc_valid = true;
   w.alloc_sm = 0;
   w.alloc_slot = 0;
@@ -217,4 +240,49 @@ TEST_CASE("a kernel leaves the KSRT only after all its CTAs finished", "[golden]
   h.run(5);
   CHECK_FALSE(h.g.ksrt().entry(0).valid);
   CHECK(h.g.smst().entry(0).ctas == 0);
+}
+
+TEST_CASE("next() writes only d: registered state changes at commit(), all blocks at once", "[golden][twin]") {
+  Ksrt ksrt;
+  ksrt.reset(4);
+  Smst smst;
+  smst.reset(2, 4);
+  Ksrt::In kin;
+  kin.alloc_valid = true;
+  kin.alloc_slot = 2;
+  kin.launch = mk(9, 0);
+  kin.launch.grid = 3;
+  Smst::In sin;
+  sin.alloc_valid = true;
+  sin.alloc_sm = 1;
+  sin.alloc_slot = 2;
+  sin.alloc_res = CtaRes{64, 2, 128, 256};
+  ksrt.next(kin, ksrt.d);
+  smst.next(sin, smst.d);
+  // nothing committed yet: every block still shows the state before the edge
+  CHECK_FALSE(ksrt.entry(2).valid);
+  CHECK(smst.entry(1).threads == 0);
+  CHECK(smst.resident(1, 2) == 0);
+  smst.commit();
+  ksrt.commit();
+  CHECK(ksrt.entry(2).valid);
+  CHECK(ksrt.entry(2).kernel == 9);
+  CHECK(smst.entry(1).threads == 64);
+  CHECK(smst.entry(1).state == SmState::kRunning);
+  CHECK(smst.resident(1, 2) == 1);
+  // two write ports on one entry in one cycle: issue and done of slot 2 both apply
+  Ksrt::In both;
+  both.issue_valid = true;
+  both.issue_slot = 2;
+  both.done_valid = true;
+  both.done_slot = 2;
+  both.tok.inc_valid = true;
+  both.tok.inc = 2;
+  ksrt.clock(both);
+  CHECK(ksrt.entry(2).next_cta == 1);
+  CHECK(ksrt.entry(2).done == 1);
+  CHECK(ksrt.entry(2).tokens == 1);
+  // a cycle without writes leaves the table as it was
+  ksrt.clock(Ksrt::In{});
+  CHECK(ksrt.entry(2).next_cta == 1);
 }

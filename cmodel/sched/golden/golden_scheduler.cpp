@@ -1,6 +1,7 @@
 // gsched: GoldenScheduler implementation (see golden_scheduler.hpp). The body of step() is
 // gs_top.sv line by line: combinational signals from registered state first, then every
-// block's clock() in an order in which no block reads another's already-updated state.
+// block's next() (reading registered state only), then one clock edge that commits all
+// blocks at once, so the order of the next() calls does not matter.
 // The policy is a PolicyTwin from the generated registry (gs_policy_twins.hpp), composed
 // through the policy contract exactly as gs_top composes gs_policies: no policy is named here.
 #include "sched/golden/golden_scheduler.hpp"
@@ -11,25 +12,11 @@
 
 #include "common/error.hpp"
 #include "config/gpu_config.hpp"
+#include "config/limits.hpp"
 
 namespace gs {
 
 using namespace golden;
-
-namespace {
-
-enum : uint8_t { kCtaNever = 0, kCtaRunning = 1, kCtaSaved = 2, kCtaDone = 3 };
-
-void require_width(const std::string& where, const char* field, uint32_t value, uint32_t width) {
-  if (value > width_mask(width)) {
-    std::ostringstream os;
-    os << where << ": " << field << " = " << value << " exceeds the scheduler's " << width
-       << "-bit field (max " << width_mask(width) << ", rtl/spec/gs_spec.toml)";
-    throw InputError(os.str());
-  }
-}
-
-}  // namespace
 
 Policy parse_policy(const std::string& name) {
   std::string known;
@@ -60,31 +47,13 @@ std::string GoldenScheduler::name() const { return "golden/" + policy_name(polic
 void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
   opt_ = opt;
   policy_ = parse_policy(opt.policy);
-  const std::string where = "config " + (cfg.name.empty() ? cfg.file : cfg.name);
+  limits::check_scheduler_config(cfg, opt);
   num_sms_ = cfg.num_sms();
-  if (num_sms_ == 0 || num_sms_ > kGoldenMaxSms)
-    throw InputError(where + ": the golden scheduler supports 1.." + std::to_string(kGoldenMaxSms) + " SMs, not " +
-                     std::to_string(num_sms_));
   slots_ = cfg.max_active_kernels;
   contexts_ = cfg.max_contexts;
-  if (slots_ == 0 || slots_ > kGoldenMaxSlots)
-    throw InputError(where, "max_active_kernels", "must be 1.." + std::to_string(kGoldenMaxSlots));
-  if (contexts_ == 0 || contexts_ > kGoldenMaxContexts)
-    throw InputError(where, "max_contexts", "must be 1.." + std::to_string(kGoldenMaxContexts));
-  if (opt.cta_limit > MaxCtasPerSm)
-    throw InputError("scheduler options: cta_limit " + std::to_string(opt.cta_limit) + " exceeds MaxCtasPerSm=" +
-                     std::to_string(MaxCtasPerSm));
   caps_.assign(num_sms_, SmCaps{});
   for (uint32_t s = 0; s < num_sms_; ++s) {
     const SmTypeConfig& t = cfg.sm(s);
-    const std::string sw = where + " SM " + std::to_string(s) + " (" + t.name + ")";
-    require_width(sw, "max_threads", t.max_threads, ThreadW);
-    require_width(sw, "max_warps", t.max_warps, WarpW);
-    require_width(sw, "registers", t.registers, RegW);
-    require_width(sw, "shared_mem_bytes", t.shared_mem_bytes, ShmemW);
-    if (t.max_ctas > MaxCtasPerSm)
-      throw InputError(sw + ": max_ctas " + std::to_string(t.max_ctas) + " exceeds MaxCtasPerSm=" +
-                       std::to_string(MaxCtasPerSm));
     caps_[s] = SmCaps{t.max_threads, t.max_warps, t.registers, t.shared_mem_bytes, t.max_ctas};
   }
   cycle_ = 0;
@@ -105,28 +74,17 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
   policy_twin_->reset(pol_cfg_);
   pol_out_.size(num_sms_, slots_);
   pol_last_.size(num_sms_, slots_);
-  cta_state_.assign(slots_, {});
+  ctas_.assign(slots_, CtaLedger{});
   slot_kernel_.assign(slots_, kNoKernel);
 }
 
 Launch GoldenScheduler::to_launch(const LaunchCmd& l) const {
-  const std::string where = "launch of kernel " + std::to_string(l.kernel);
-  if (l.ctx >= contexts_)
-    throw InputError(where + ": context " + std::to_string(l.ctx) + " >= max_contexts " + std::to_string(contexts_));
-  if (l.grid == 0) throw InputError(where + ": empty grid");
-  if (l.tokens < 0 || l.tokens > int32_t(width_mask(TokenW - 1)))
-    throw InputError(where + ": tokens " + std::to_string(l.tokens) + " outside 0.." +
-                     std::to_string(width_mask(TokenW - 1)) + " (TokenW-bit signed, rtl/spec/gs_spec.toml)");
-  require_width(where, "priority", l.prio, PrioW);
-  require_width(where, "grid", l.grid, CtaIdW);
-  require_width(where, "threads per CTA", l.threads, ThreadW);
-  require_width(where, "warps per CTA", l.warps, WarpW);
-  require_width(where, "registers per CTA", l.regs, RegW);
-  require_width(where, "shared memory per CTA", l.shmem, ShmemW);
+  limits::check_launch(l, contexts_);
   return l.record();
 }
 
 SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
+  // ------------------------------------------------------------ registered outputs
   SchedOutputs out;
   out.dispatch = driver_.dispatch();
   out.preempt = preempt_.preempt();
@@ -145,7 +103,10 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   const bool head_valid = cmd_.head_valid();
   const Launch head = head_valid ? cmd_.head() : Launch{};
   const uint32_t ksrt_valid = ksrt_.valid_mask();
-  const ActiveQueue::Alloc alloc = aq_.alloc(head_valid, ksrt_valid);
+  ActiveQueue::In aq_in;
+  aq_in.head_valid = head_valid;
+  aq_in.ksrt_valid = ksrt_valid;
+  const ActiveQueue::Alloc alloc = aq_.comb(aq_in);
 
   // ------------------------------------------------------------ event decode
   const SmEvent& ev = in.event;
@@ -163,6 +124,7 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   const uint32_t free_mask = ksrt_.free_mask(ev_finished, lk.slot);
   const KsrtEntry& ev_entry = ksrt_.entry(lk.slot);
   const CtaRes ev_res{ev_entry.threads, ev_entry.warps, ev_entry.regs, ev_entry.shmem};
+  aq_in.free_mask = free_mask;
 
   uint32_t pending = 0;
   for (uint32_t k = 0; k < slots_; ++k) {
@@ -193,25 +155,39 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   policy_twin_->comb(pol_cfg_, view, pev, pol_out_);
   const PolicyOut& pol = pol_out_;
 
-  DriverPolicy dp;
-  dp.elig = &pol.elig;
-  dp.quota_en = pol.quota_en;
-  dp.quota = &quota_.quota();
-  dp.cta_limit = opt_.cta_limit;
-  dp.key = &pol.key;
+  // ------------------------------------------------------------ SM driver and preemption control
+  SmDriver::In drv_in;
+  drv_in.caps = &caps_;
+  drv_in.num_sms = num_sms_;
+  drv_in.smst = &smst_;
+  drv_in.ksrt = &ksrt_;
+  drv_in.ptbq = &ptbq_;
+  drv_in.pol.elig = &pol.elig;
+  drv_in.pol.quota_en = pol.quota_en;
+  drv_in.pol.quota = &quota_.quota();
+  drv_in.pol.cta_limit = opt_.cta_limit;
+  drv_in.pol.key = &pol.key;
   // Speed only: the SM driver is a function of the tables and the policy's key/elig/quota_en.
   // When the last cycle issued nothing, the last clock edge wrote no table and those outputs
   // are unchanged, this cycle issues nothing either (identical result, no scan).
   const bool driver_quiet = tables_quiet_ && driver_idle_ && pol.quota_en == pol_last_.quota_en &&
                             pol.key == pol_last_.key && pol.elig == pol_last_.elig;
-  const SmDriver::Issue issue = driver_quiet ? SmDriver::Issue{} : driver_.issue(caps_, smst_, ksrt_, ptbq_, dp);
+  const SmDriver::Issue issue = driver_quiet ? SmDriver::Issue{} : driver_.comb(drv_in);
 
+  PreemptCtrl::In pc_in;
+  pc_in.cfg_mode = opt_.preempt;
+  pc_in.req = pol.req;
+  pc_in.smst = &smst_;
+  pc_in.ksrt = &ksrt_;
+  pc_in.ptbq_max = ptbq_.max_count();
+  pc_in.ev_done = ev_done;
+  pc_in.ev_sm = ev.sm;
+  const PreemptCtrl::Out pc = preempt_.comb(pc_in);
   const PreemptReq& req = pol.req;
   const OwnerWr& owner_wr = pol.owner_wr;
-  const bool accepted = PreemptCtrl::accept(req, smst_);
+  const bool accepted = pc.accept;
   // a token update that goes with a preemption request moves only if the request is accepted
   const TokenUpd tok = (req.valid && !accepted) ? TokenUpd{} : pol.tok;
-  const uint32_t ptbq_max = ptbq_.max_count();
 
   // ------------------------------------------------------------ invariant checks of this cycle
   if (issue.valid) track_issue(issue.slot, issue.cta, issue.resume);
@@ -234,18 +210,28 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
                   !tok.dec_valid && !pol.quota_wr.valid;
   driver_idle_ = !issue.valid;
 
-  // ------------------------------------------------------------ clock edge
-  // the bypass port register: the policy's write, its slot named by the kernel id
-  bypass_q_ = pol.bypass.valid ? BypassCmd{true, static_cast<SmId>(pol.bypass.sm), ksrt_.entry(pol.bypass.slot).kernel,
-                                           pol.bypass.level}
-                               : BypassCmd{};
-  policy_twin_->clock(pol_cfg_, view, pev, pol, accepted);
-  quota_.clock(pol.quota_wr, free_mask, ksrt_);
-  driver_.clock(issue, ksrt_, num_sms_);
-  preempt_.clock(opt_.preempt, req, accepted, smst_, ksrt_, ptbq_max, ev_done, ev.sm);
-  ptbq_.clock(ev_saved, lk.slot, ev.cta, issue.valid && issue.resume, issue.slot);
+  // ------------------------------------------------------------ next state of every block
+  // Each next() reads only registered state (q) and this cycle's inputs, and writes its
+  // block's d; nothing is committed before every block has computed its next state.
+  policy_twin_->next(pol_cfg_, view, pev, pol, accepted);
 
-  Smst::Writes w;
+  QuotaTable::In quota_in;
+  quota_in.wr = pol.quota_wr;
+  quota_in.slot_free = free_mask;
+  quota_in.ksrt = &ksrt_;
+  quota_.next(quota_in, quota_.d);
+  driver_.next(drv_in, issue, driver_.d);
+  preempt_.next(pc_in, pc, preempt_.d);
+
+  Ptbq::In ptbq_in;
+  ptbq_in.push = ev_saved;
+  ptbq_in.push_slot = lk.slot;
+  ptbq_in.push_cta = ev.cta;
+  ptbq_in.pop = issue.valid && issue.resume;
+  ptbq_in.pop_slot = issue.slot;
+  ptbq_.next(ptbq_in, ptbq_.d);
+
+  Smst::In w;
   w.alloc_valid = issue.valid;
   w.alloc_sm = issue.sm;
   w.alloc_slot = issue.slot;
@@ -262,16 +248,48 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   w.reserve_next = req.next;
   w.owner_wr = owner_wr;
   w.slot_free = free_mask;
-  smst_.clock(w);
-  if (issue.valid) check_capacity(issue.sm);
+  smst_.next(w, smst_.d);
 
-  ksrt_.clock(alloc.valid, alloc.slot, head, issue.valid && !issue.resume, issue.slot, ev_finished, lk.slot, tok);
+  Ksrt::In ksrt_in;
+  ksrt_in.alloc_valid = alloc.valid;
+  ksrt_in.alloc_slot = alloc.slot;
+  ksrt_in.launch = head;
+  ksrt_in.issue_valid = issue.valid && !issue.resume;
+  ksrt_in.issue_slot = issue.slot;
+  ksrt_in.done_valid = ev_finished;
+  ksrt_in.done_slot = lk.slot;
+  ksrt_in.tok = tok;
+  ksrt_in.lookup = ev.kernel;
+  ksrt_.next(ksrt_in, ksrt_.d);
+  aq_.next(aq_in, alloc, aq_.d);
+
+  CmdBuffers::In cmd_in;
+  cmd_in.push = push;
+  cmd_in.launch = launch;
+  cmd_in.pop = alloc.valid;
+  cmd_.next(cmd_in, cmd_.d);
+
+  // gs_top's bypass port register: the policy's write, its slot named by the kernel id
+  const BypassCmd bypass_d = pol.bypass.valid ? BypassCmd{true, static_cast<SmId>(pol.bypass.sm),
+                                                          ksrt_.entry(pol.bypass.slot).kernel, pol.bypass.level}
+                                              : BypassCmd{};
+
+  // ------------------------------------------------------------ clock edge: q <= d, all blocks at once
+  policy_twin_->commit();
+  quota_.commit();
+  driver_.commit();
+  preempt_.commit();
+  ptbq_.commit();
+  smst_.commit();
+  ksrt_.commit();
+  aq_.commit();
+  cmd_.commit();
+  bypass_q_ = bypass_d;
+  if (issue.valid) check_capacity(issue.sm);
   if (alloc.valid) {
-    cta_state_[alloc.slot].assign(head.grid, kCtaNever);
+    ctas_[alloc.slot].admit(head.grid);
     slot_kernel_[alloc.slot] = head.kernel;
   }
-  aq_.clock(ksrt_valid, free_mask, alloc);
-  cmd_.clock(push, launch, alloc.valid);
 
   std::swap(pol_last_, pol_out_);   // keep this cycle's out_o; no allocation (sizes kept)
   out.launch_ready = cmd_.ready();
@@ -292,34 +310,34 @@ void GoldenScheduler::check_capacity(uint32_t sm) const {
 }
 
 void GoldenScheduler::track_issue(uint32_t slot, uint32_t cta, bool resume) {
-  auto& st = cta_state_[slot];
+  CtaLedger& ledger = ctas_[slot];
   const KernelId kernel = slot_kernel_[slot];
-  if (cta >= st.size())
-    throw InvariantError("kernel " + std::to_string(kernel) + ": CTA " + std::to_string(cta) + " issued beyond grid " +
-                         std::to_string(st.size()));
-  const uint8_t want = resume ? kCtaSaved : kCtaNever;
-  if (st[cta] != want)
-    throw InvariantError("kernel " + std::to_string(kernel) + ": CTA " + std::to_string(cta) +
-                         (resume ? " resumed but it was not saved" : " issued twice") + " (state " +
-                         std::to_string(st[cta]) + ")");
-  st[cta] = kCtaRunning;
+  const CtaLedger::State before = cta < ledger.grid() ? ledger.state(cta) : CtaLedger::State::kNotStarted;
+  switch (ledger.start(cta, resume)) {
+    case CtaLedger::Fault::kNone: return;
+    case CtaLedger::Fault::kBeyondGrid:
+      throw InvariantError("kernel " + std::to_string(kernel) + ": CTA " + std::to_string(cta) +
+                           " issued beyond grid " + std::to_string(ledger.grid()));
+    default:
+      throw InvariantError("kernel " + std::to_string(kernel) + ": CTA " + std::to_string(cta) +
+                           (resume ? " resumed but it was not saved" : " issued twice") + " (state " +
+                           std::to_string(unsigned(before)) + ")");
+  }
 }
 
 void GoldenScheduler::track_event(const SmEvent& ev, uint32_t slot) {
-  auto& st = cta_state_[slot];
-  if (ev.cta >= st.size() || st[ev.cta] != kCtaRunning)
+  const bool saved = ev.type == SmEventType::kCtaSaved;
+  if (ctas_[slot].retire(ev.cta, saved) != CtaLedger::Fault::kNone)
     throw InvariantError("kernel " + std::to_string(ev.kernel) + ": SM " + std::to_string(ev.sm) + " reported CTA " +
-                         std::to_string(ev.cta) + (ev.type == SmEventType::kCtaSaved ? " saved" : " finished") +
-                         " but it was not running");
-  st[ev.cta] = ev.type == SmEventType::kCtaSaved ? kCtaSaved : kCtaDone;
+                         std::to_string(ev.cta) + (saved ? " saved" : " finished") + " but it was not running");
 }
 
 void GoldenScheduler::track_free(uint32_t slot) {
-  const auto& st = cta_state_[slot];
-  for (uint32_t c = 0; c < st.size(); ++c)
-    if (st[c] != kCtaDone)
-      throw InvariantError("kernel " + std::to_string(slot_kernel_[slot]) + " finished but CTA " + std::to_string(c) +
-                           " did not complete exactly once (state " + std::to_string(st[c]) + ")");
+  const CtaLedger& ledger = ctas_[slot];
+  const uint32_t c = ledger.first_not_done();
+  if (c != ledger.grid())
+    throw InvariantError("kernel " + std::to_string(slot_kernel_[slot]) + " finished but CTA " + std::to_string(c) +
+                         " did not complete exactly once (state " + std::to_string(unsigned(ledger.state(c))) + ")");
 }
 
 std::string GoldenScheduler::dump_state() const {

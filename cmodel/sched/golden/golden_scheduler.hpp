@@ -3,11 +3,28 @@
 // Composes the golden twins (gs_*.hpp in this folder) exactly as gs_top composes the RTL
 // modules, with the same cycle timing: step(t) returns the registered decisions of the state
 // at the start of cycle t, then clocks in the inputs of cycle t. launch_ready is sampled
-// after that update. Every cycle it also checks the invariants of docs/verification.md ("Verification
-// layers" item 4 and throws gs::InvariantError with details:
+// after that update.
+//
+// Every framework twin has the shape of an RTL module (docs/verification.md "Golden twins"):
+//   struct In    its input ports (tables another block reads arrive as const pointers);
+//   struct Out   its combinational outputs, Out comb(const In&) const from registered state
+//                and the inputs (Out comb() const for a Moore block, whose outputs are
+//                registered: read them with the accessors entry(), count(), report(), ...);
+//   struct Regs  its flops, the public member q;
+//   struct D     the next state, the public member d: next(in, d) const reads only q and
+//                the inputs and writes d (tables through ArrayD, entry by entry), commit()
+//                makes q <= d.
+// step() calls every block's next() first and commits all of them afterwards (one clock
+// edge), so no block can read another's already-updated state and the order of the next()
+// calls does not matter. The selected policy's twin (PolicyTwin, gs_policy.hpp) takes part
+// the same way: comb(), next(), commit(). Nothing on this path allocates: ArrayD is sized at reset() and a
+// commit copies only the entries written in the cycle.
+//
+// Every cycle it also checks the invariants of docs/verification.md ("Verification layers"
+// item 4) and throws gs::InvariantError with details:
 //   * no SM over its thread, warp, register, shared-memory or CTA-slot capacity;
 //   * CTAs done <= grid; a CTA id is issued fresh at most once and resumed only after it
-//     was saved (kCtaSaved), and every CTA finishes exactly once;
+//     was saved (kCtaSaved), and every CTA finishes exactly once (CtaLedger per slot);
 //   * a kernel leaves the KSRT only with exactly grid CTAs done;
 //   * events name active kernels / reserved SMs, PTBQs never overflow.
 #pragma once
@@ -15,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cta_ledger.hpp"
 #include "sched/golden/golden_types.hpp"
 #include "sched/golden/gs_active_queue.hpp"
 #include "sched/golden/gs_cmd_buffers.hpp"
@@ -84,9 +102,8 @@ class GoldenScheduler final : public SchedulerPort {
   golden::PolicyOut pol_out_, pol_last_;             // this cycle's and the last cycle's out_o
   BypassCmd bypass_q_;                               // gs_top's bypass port register
 
-  // exactly-once tracker, per KSRT slot: state of every CTA id (0 never issued, 1 running,
-  // 2 saved, 3 finished) -- sized at admission, never per cycle
-  std::vector<std::vector<uint8_t>> cta_state_;
+  // exactly-once record per KSRT slot, sized at admission, never per cycle
+  std::vector<CtaLedger> ctas_;
   std::vector<KernelId> slot_kernel_;
 };
 

@@ -8,6 +8,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "gs_spec.hpp"
 #include "sched/scheduler_port.hpp"
@@ -56,5 +57,45 @@ struct OrderKey {
 };
 
 inline uint32_t popcount32(uint32_t v) { return static_cast<uint32_t>(__builtin_popcount(v)); }
+
+/// The d side of a register array, as an RTL `tbl_d = tbl_q` with per-entry write enables:
+/// at(q, i) is entry i of d, copied from q[i] on its first write of the cycle, so next() can
+/// apply several write ports to one entry in order while q stays untouched; commit(q) writes
+/// back exactly the written entries. Sized once by reset(); nothing here allocates per cycle
+/// and a cycle costs O(entries written), not O(table).
+template <class T>
+class ArrayD {
+ public:
+  void reset(size_t n) {
+    val_.assign(n, T{});
+    written_.assign(n, 0);
+    list_.assign(n, 0);
+    n_ = 0;
+  }
+  T& at(const std::vector<T>& q, uint32_t i) {
+    if (!written_[i]) {
+      written_[i] = 1;
+      list_[n_++] = i;
+      val_[i] = q[i];
+    }
+    return val_[i];
+  }
+  /// d[i] as a read (q[i] where not written this cycle).
+  const T& get(const std::vector<T>& q, uint32_t i) const { return written_[i] ? val_[i] : q[i]; }
+  void commit(std::vector<T>& q) {
+    for (uint32_t k = 0; k < n_; ++k) {
+      const uint32_t i = list_[k];
+      q[i] = val_[i];
+      written_[i] = 0;
+    }
+    n_ = 0;
+  }
+
+ private:
+  std::vector<T> val_;
+  std::vector<uint8_t> written_;
+  std::vector<uint32_t> list_;  // written indices, in first-write order
+  uint32_t n_ = 0;
+};
 
 }  // namespace gs::golden

@@ -26,6 +26,19 @@ class DssUnitTwin {
     uint32_t own_found = 0;            // own_found_q
     std::vector<uint32_t> own_sm;      // own_sm_q
   };
+  /// The next state: the scalar registers whole, own_sm_q through its one write port.
+  struct D {
+    St st = St::kIdle;
+    uint32_t s = 0;
+    bool dirty = false;
+    bool idle_found = false;
+    uint32_t idle_sm = 0;
+    bool rel_found = false;
+    uint32_t rel_sm = 0;
+    uint32_t own_found = 0;
+    bool own_we = false;                // own_sm_q[own_slot] <= own_val
+    uint32_t own_slot = 0, own_val = 0;
+  };
   /// Combinational outputs of one cycle.
   struct Out {
     OwnerWr owner_wr;
@@ -42,6 +55,7 @@ class DssUnitTwin {
   void reset(uint32_t slots) {
     q = Regs{};
     q.own_sm.assign(slots, 0);
+    d = D{};
   }
 
   /// kmax: most tokens among kernels with CTAs to issue (ties: oldest).
@@ -116,12 +130,14 @@ class DssUnitTwin {
     return o.tok_pre;
   }
 
-  void clock(bool en, bool trigger, const Out& o, uint32_t pending, const Smst& smst, uint32_t num_sms) {
+  /// The next state from q, this cycle's inputs and comb() outputs `o`; q is not touched.
+  void next(bool en, bool trigger, const Out& o, uint32_t pending, const Smst& smst, uint32_t num_sms, D& n) const {
+    n = D{q.st, q.s, q.dirty, q.idle_found, q.idle_sm, q.rel_found, q.rel_sm, q.own_found, false, 0, 0};
     bool dirty = q.dirty || trigger;
     switch (q.st) {
       case St::kIdle:
         if (en && dirty) {
-          start_pass();
+          start_pass(n);
           dirty = false;
         }
         break;
@@ -129,43 +145,62 @@ class DssUnitTwin {
         const SmstEntry& m = smst.entry(q.s);
         if (!reserved(m)) {
           if (m.owner_valid) {
-            q.own_found |= 1u << m.owner;
-            q.own_sm[m.owner] = q.s;
+            n.own_found = q.own_found | 1u << m.owner;
+            n.own_we = true;
+            n.own_slot = m.owner;
+            n.own_val = q.s;
             if (!q.rel_found && can_release(smst, q.s, pending)) {
-              q.rel_found = true;
-              q.rel_sm = q.s;
+              n.rel_found = true;
+              n.rel_sm = q.s;
             }
           } else if (!q.idle_found) {
-            q.idle_found = true;
-            q.idle_sm = q.s;
+            n.idle_found = true;
+            n.idle_sm = q.s;
           }
         }
-        if (q.s + 1 >= num_sms) q.st = St::kAct;
-        q.s = q.s + 1;
+        if (q.s + 1 >= num_sms) n.st = St::kAct;
+        n.s = q.s + 1;
         break;
       }
       case St::kAct:
         if (o.changed || dirty) {
-          start_pass();
+          start_pass(n);
           dirty = false;
         } else {
-          q.st = St::kIdle;
+          n.st = St::kIdle;
         }
         break;
     }
-    if (!en) q.st = St::kIdle;
-    q.dirty = dirty;
+    if (!en) n.st = St::kIdle;
+    n.dirty = dirty;
+  }
+  void commit() {
+    q.st = d.st;
+    q.s = d.s;
+    q.dirty = d.dirty;
+    q.idle_found = d.idle_found;
+    q.idle_sm = d.idle_sm;
+    q.rel_found = d.rel_found;
+    q.rel_sm = d.rel_sm;
+    q.own_found = d.own_found;
+    if (d.own_we) q.own_sm[d.own_slot] = d.own_val;
+  }
+  /// One clock edge on its own (gsim unit dss): next() then commit().
+  void clock(bool en, bool trigger, const Out& o, uint32_t pending, const Smst& smst, uint32_t num_sms) {
+    next(en, trigger, o, pending, smst, num_sms, d);
+    commit();
   }
 
-  Regs q;
+  Regs q;  // registered state
+  D d;     // next state
 
  private:
-  void start_pass() {
-    q.st = St::kScan;
-    q.s = 0;
-    q.idle_found = false;
-    q.rel_found = false;
-    q.own_found = 0;
+  static void start_pass(D& n) {
+    n.st = St::kScan;
+    n.s = 0;
+    n.idle_found = false;
+    n.rel_found = false;
+    n.own_found = 0;
   }
 };
 

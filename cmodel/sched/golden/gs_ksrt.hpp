@@ -1,9 +1,11 @@
 // gsched golden twin of rtl/framework/gs_ksrt.sv (Kernel Status Register Table).
 //
 // Per slot: kernel id, context, priority, DSS tokens, per-CTA resources, grid, next fresh CTA
-// id, CTAs done. clock() applies, per slot and in the RTL's order: issue (next_cta + 1),
-// done (+1; the slot frees when done reaches grid), token +1/-1, admission (overrides).
-// CTA counters are CtaIdW bits wide and tokens TokenW-bit two's complement, as in the RTL.
+// id, CTAs done. comb(): the lookup of an event's kernel, the valid bits and free_o (the slot
+// whose last CTA finishes this cycle). next() applies, per slot and in the RTL's order: issue
+// (next_cta + 1), done (+1; the slot frees when done reaches grid), token +1/-1, admission
+// (overrides). CTA counters are CtaIdW bits wide and tokens TokenW-bit two's complement, as
+// in the RTL. entries_o is the registered table: entry(k).
 #pragma once
 #include <vector>
 
@@ -13,15 +15,37 @@ namespace gs::golden {
 
 class Ksrt {
  public:
-  struct Regs {
-    std::vector<KsrtEntry> tbl;  // tbl_q
+  struct In {
+    bool alloc_valid = false;  // alloc_valid_i
+    uint32_t alloc_slot = 0;   // alloc_slot_i
+    Launch launch;             // alloc_launch_i
+    bool issue_valid = false;  // issue_valid_i
+    uint32_t issue_slot = 0;   // issue_slot_i
+    bool done_valid = false;   // done_valid_i
+    uint32_t done_slot = 0;    // done_slot_i
+    TokenUpd tok;              // tok_i
+    KernelId lookup = kNoKernel;  // lookup_kernel_i
   };
   struct Lookup {
     bool hit = false;
     uint32_t slot = 0;
   };
+  struct Out {
+    Lookup lookup;           // lookup_hit_o, lookup_slot_o
+    uint32_t valid = 0;      // valid_o
+    uint32_t free_mask = 0;  // free_o
+  };
+  struct Regs {
+    std::vector<KsrtEntry> tbl;  // tbl_q
+  };
+  struct D {
+    ArrayD<KsrtEntry> tbl;
+  };
 
-  void reset(uint32_t slots) { q.tbl.assign(slots, KsrtEntry{}); }
+  void reset(uint32_t slots) {
+    q.tbl.assign(slots, KsrtEntry{});
+    d.tbl.reset(slots);
+  }
   uint32_t slots() const { return static_cast<uint32_t>(q.tbl.size()); }
   const KsrtEntry& entry(uint32_t k) const { return q.tbl[k]; }
 
@@ -46,38 +70,53 @@ class Ksrt {
     const KsrtEntry& e = q.tbl[done_slot];
     return ((e.done + 1) & width_mask(CtaIdW)) == e.grid ? (1u << done_slot) : 0u;
   }
+  /// Reads lookup, done_valid and done_slot only.
+  Out comb(const In& in) const { return Out{lookup(in.lookup), valid_mask(), free_mask(in.done_valid, in.done_slot)}; }
 
-  void clock(bool alloc_valid, uint32_t alloc_slot, const Launch& launch, bool issue_valid, uint32_t issue_slot,
-             bool done_valid, uint32_t done_slot, const TokenUpd& tok) {
-    if (issue_valid) {
-      KsrtEntry& e = q.tbl[issue_slot];
+  void next(const In& in, D& n) const {
+    if (in.issue_valid) {
+      KsrtEntry& e = n.tbl.at(q.tbl, in.issue_slot);
       e.next_cta = (e.next_cta + 1) & width_mask(CtaIdW);
     }
-    if (done_valid) {
-      KsrtEntry& e = q.tbl[done_slot];
+    if (in.done_valid) {
+      KsrtEntry& e = n.tbl.at(q.tbl, in.done_slot);
       e.done = (e.done + 1) & width_mask(CtaIdW);
       if (e.done == e.grid) e.valid = false;
     }
-    if (tok.inc_valid) q.tbl[tok.inc].tokens = static_cast<int16_t>(static_cast<uint16_t>(q.tbl[tok.inc].tokens) + 1u);
-    if (tok.dec_valid) q.tbl[tok.dec].tokens = static_cast<int16_t>(static_cast<uint16_t>(q.tbl[tok.dec].tokens) - 1u);
-    if (alloc_valid) {
-      KsrtEntry& e = q.tbl[alloc_slot];
+    if (in.tok.inc_valid) {
+      KsrtEntry& e = n.tbl.at(q.tbl, in.tok.inc);
+      e.tokens = static_cast<int16_t>(static_cast<uint16_t>(e.tokens) + 1u);
+    }
+    if (in.tok.dec_valid) {
+      KsrtEntry& e = n.tbl.at(q.tbl, in.tok.dec);
+      e.tokens = static_cast<int16_t>(static_cast<uint16_t>(e.tokens) - 1u);
+    }
+    if (in.alloc_valid) {
+      KsrtEntry& e = n.tbl.at(q.tbl, in.alloc_slot);
+      const Launch& l = in.launch;
       e.valid = true;
-      e.kernel = launch.kernel;
-      e.ctx = launch.ctx;
-      e.prio = launch.prio;
-      e.tokens = launch.tokens;
-      e.threads = launch.threads;
-      e.warps = launch.warps;
-      e.regs = launch.regs;
-      e.shmem = launch.shmem;
-      e.grid = launch.grid;
+      e.kernel = l.kernel;
+      e.ctx = l.ctx;
+      e.prio = l.prio;
+      e.tokens = l.tokens;
+      e.threads = l.threads;
+      e.warps = l.warps;
+      e.regs = l.regs;
+      e.shmem = l.shmem;
+      e.grid = l.grid;
       e.next_cta = 0;
       e.done = 0;
     }
   }
+  void commit() { d.tbl.commit(q.tbl); }
+  /// One clock edge on its own (block benches, unit tests): next() then commit().
+  void clock(const In& in) {
+    next(in, d);
+    commit();
+  }
 
-  Regs q;
+  Regs q;  // registered state
+  D d;     // next state, written by next(), committed by commit()
 };
 
 }  // namespace gs::golden

@@ -2,9 +2,12 @@
 // policy_event_t -> policy_out_t (rtl/spec/gs_spec.toml) and of the generated gs_policies mux.
 //
 // Every golden policy twin (cmodel/sched/golden/<module>.hpp, class Policy<Name>) implements
-// PolicyTwin. Per cycle GoldenScheduler calls comb() (the module's out_o from registered state
-// and this cycle's events; never from the acceptance of its own preemption request, as in the
-// RTL), then the framework computes the acceptance, then clock() (the module's clock edge).
+// PolicyTwin, in the shape of the framework twins (golden_scheduler.hpp): per cycle
+// GoldenScheduler calls comb() (the module's out_o from registered state and this cycle's
+// events; never from the acceptance of its own preemption request, as in the RTL), then the
+// framework computes the acceptance, then next() (the next state into the twin's d, reading
+// only its registered q and the inputs), and commit() (q <= d) at the clock edge it shares
+// with every framework block.
 // The records below are the C++ form of the SystemVerilog structs, field for field: the flat
 // vectors become views of the golden tables (PolicyView) and per-slot / per-SM arrays
 // (PolicyOut); docs/adding-a-policy.md lists them side by side.
@@ -91,10 +94,18 @@ class PolicyTwin {
   virtual void reset(const PolicyCfg& cfg) = 0;
   /// out_o of this cycle (combinational in the RTL). `out` arrives cleared.
   virtual void comb(const PolicyCfg& cfg, const PolicyView& view, const PolicyEvent& ev, PolicyOut& out) const = 0;
-  /// The clock edge: next state from this cycle's inputs, outputs and the acceptance of
-  /// out.req by gs_preempt_ctrl (accept_i).
-  virtual void clock(const PolicyCfg& cfg, const PolicyView& view, const PolicyEvent& ev, const PolicyOut& out,
-                     bool accepted) = 0;
+  /// The next state (the twin's d) from its registered state q, this cycle's inputs, outputs
+  /// and the acceptance of out.req by gs_preempt_ctrl (accept_i); q is not touched.
+  virtual void next(const PolicyCfg& cfg, const PolicyView& view, const PolicyEvent& ev, const PolicyOut& out,
+                    bool accepted) = 0;
+  /// The clock edge: q <= d.
+  virtual void commit() = 0;
+  /// One clock edge on its own (policy benches): next() then commit().
+  void clock(const PolicyCfg& cfg, const PolicyView& view, const PolicyEvent& ev, const PolicyOut& out,
+             bool accepted) {
+    next(cfg, view, ev, out, accepted);
+    commit();
+  }
 };
 
 /// Per-slot order keys shared by the policies (rtl/policy/gs_order_keys.sv): {~prio, rank}

@@ -22,12 +22,13 @@ class PolicyDss final : public PolicyTwin {
     out.req = o.req;
   }
 
-  void clock(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent& ev, const PolicyOut&, bool) override {
+  void next(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent& ev, const PolicyOut&, bool) override {
     // the unit's next state reads its combinational signals (changed, the SM it acts on)
     const DssUnitTwin::Out o = unit.comb(true, v.pending, *v.ksrt, *v.aq, *v.smst);
     const bool trigger = ev.ev_valid || ev.alloc_valid || ev.slot_free != 0;
-    unit.clock(true, trigger, o, v.pending, *v.smst, cfg.num_sms);
+    unit.next(true, trigger, o, v.pending, *v.smst, cfg.num_sms, unit.d);
   }
+  void commit() override { unit.commit(); }
 
   DssUnitTwin unit;   // u_unit
 };

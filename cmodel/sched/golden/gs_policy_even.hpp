@@ -45,9 +45,10 @@ class PolicyEven final : public PolicyTwin {
     }
   }
 
-  void clock(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent&, const PolicyOut&, bool) override {
-    scan.clock(true, v.pending, cfg.num_sms);
+  void next(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent&, const PolicyOut&, bool) override {
+    scan.next(true, v.pending, cfg.num_sms, scan.d);
   }
+  void commit() override { scan.commit(); }
 
   RepartitionScan scan;   // u_scan, one step per (SM, slot)
 };

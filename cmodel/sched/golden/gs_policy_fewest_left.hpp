@@ -28,7 +28,8 @@ class PolicyFewestLeft final : public PolicyTwin {
     all_elig(slots, out.elig);
   }
 
-  void clock(const PolicyCfg&, const PolicyView&, const PolicyEvent&, const PolicyOut&, bool) override {}
+  void next(const PolicyCfg&, const PolicyView&, const PolicyEvent&, const PolicyOut&, bool) override {}
+  void commit() override {}
 };
 
 }  // namespace gs::golden

@@ -13,7 +13,8 @@ class PolicyLeftOver final : public PolicyTwin {
     order_keys(false, v, out.key);
     all_elig(cfg.slots, out.elig);
   }
-  void clock(const PolicyCfg&, const PolicyView&, const PolicyEvent&, const PolicyOut&, bool) override {}
+  void next(const PolicyCfg&, const PolicyView&, const PolicyEvent&, const PolicyOut&, bool) override {}
+  void commit() override {}
 };
 
 }  // namespace gs::golden

@@ -13,7 +13,8 @@ class PolicyNpq final : public PolicyTwin {
     order_keys(true, v, out.key);
     all_elig(cfg.slots, out.elig);
   }
-  void clock(const PolicyCfg&, const PolicyView&, const PolicyEvent&, const PolicyOut&, bool) override {}
+  void next(const PolicyCfg&, const PolicyView&, const PolicyEvent&, const PolicyOut&, bool) override {}
+  void commit() override {}
 };
 
 }  // namespace gs::golden

@@ -28,7 +28,7 @@ class PolicyPpq final : public PolicyTwin {
     uint32_t prio = 0, slot = 0;
   };
 
-  void reset(const PolicyCfg&) override { q = Regs{}; }
+  void reset(const PolicyCfg&) override { q = d = Regs{}; }
 
   // Policy contract: priority order; exclusive mode lets only the top priority issue while
   // it has work (elig per SM = allow); the scan's preemption request.
@@ -39,10 +39,11 @@ class PolicyPpq final : public PolicyTwin {
     for (auto& e : out.elig) e = a;
     out.req = request(true, t, *v.ksrt, *v.smst);
   }
-  void clock(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent&, const PolicyOut& out,
-             bool accepted) override {
-    clock(true, top(v.pending, *v.ksrt, *v.aq), out.req, accepted, cfg.num_sms);
+  void next(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent&, const PolicyOut& out,
+            bool accepted) override {
+    next(true, top(v.pending, *v.ksrt, *v.aq), out.req, accepted, cfg.num_sms, d);
   }
+  void commit() override { q = d; }
 
   static Top top(uint32_t pending, const Ksrt& ksrt, const ActiveQueue& aq) {
     Top t;
@@ -96,28 +97,30 @@ class PolicyPpq final : public PolicyTwin {
     return r;
   }
 
-  void clock(bool en, const Top& t, const PreemptReq& req, bool accepted, uint32_t num_sms) {
+  void next(bool en, const Top& t, const PreemptReq& req, bool accepted, uint32_t num_sms, Regs& n) const {
+    n = q;
     if (!en) {
-      q.busy = false;
-      q.seen_valid = false;
+      n.busy = false;
+      n.seen_valid = false;
     } else if (starts(en, t)) {
-      q.busy = true;
-      q.s = 0;
-      q.target = t.prio;
-      q.next = t.slot;
-      q.seen = t.prio;
-      q.seen_valid = true;
+      n.busy = true;
+      n.s = 0;
+      n.target = t.prio;
+      n.next = t.slot;
+      n.seen = t.prio;
+      n.seen_valid = true;
     } else {
-      if (!t.valid) q.seen_valid = false;
-      else if (t.prio < q.seen) q.seen = t.prio;
+      if (!t.valid) n.seen_valid = false;
+      else if (t.prio < q.seen) n.seen = t.prio;
       if (q.busy && (!req.valid || accepted)) {
-        if (q.s + 1 >= num_sms) q.busy = false;
-        q.s = q.s + 1;
+        if (q.s + 1 >= num_sms) n.busy = false;
+        n.s = q.s + 1;
       }
     }
   }
 
-  Regs q;
+  Regs q;  // registered state
+  Regs d;  // next state
 
  private:
   bool starts(bool en, const Top& t) const { return en && t.valid && (!q.seen_valid || t.prio > q.seen); }

@@ -18,7 +18,7 @@ class PolicySpatial final : public PolicyTwin {
   };
 
   void reset(const PolicyCfg&) override {
-    q = Regs{};
+    q = d = Regs{};
     scan.reset(1);
   }
 
@@ -27,8 +27,12 @@ class PolicySpatial final : public PolicyTwin {
     owner_elig(v, out.elig);
     out.owner_wr = owner_wr(true, v.pending, *v.aq);
   }
-  void clock(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent&, const PolicyOut&, bool) override {
-    clock(true, v.pending, cfg.num_sms);
+  void next(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent&, const PolicyOut&, bool) override {
+    next(true, v.pending, cfg.num_sms, d);
+  }
+  void commit() override {
+    q = d;
+    scan.commit();
   }
 
   /// owner_wr_o (combinational from registers; written on each scan step).
@@ -52,13 +56,15 @@ class PolicySpatial final : public PolicyTwin {
     return w;
   }
 
-  void clock(bool en, uint32_t pending, uint32_t num_sms) {
-    if (scan.starts(en, pending)) q.pos = 0;
-    else if (scan.steps(en, pending)) q.pos = q.pos + 1 >= scan.q.nk ? 0 : q.pos + 1;
-    scan.clock(en, pending, num_sms);
+  void next(bool en, uint32_t pending, uint32_t num_sms, Regs& n) {
+    n = q;
+    if (scan.starts(en, pending)) n.pos = 0;
+    else if (scan.steps(en, pending)) n.pos = q.pos + 1 >= scan.q.nk ? 0 : q.pos + 1;
+    scan.next(en, pending, num_sms, scan.d);
   }
 
-  Regs q;
+  Regs q;  // registered state
+  Regs d;  // next state
   RepartitionScan scan;   // u_scan, one step per SM
 };
 

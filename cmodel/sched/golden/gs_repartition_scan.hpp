@@ -4,7 +4,7 @@
 // A scan starts when the set of kernels with CTAs to issue differs from the set of the last
 // completed scan (done) and from the set a running scan is for (target); it then takes
 // `inner` steps per SM over SMs 0..num_sms-1, one step per cycle, and sets done := target
-// after the last. A further change restarts it.
+// after the last. A further change restarts it. next() writes d from q; commit() is the edge.
 #pragma once
 #include <cstdint>
 
@@ -24,7 +24,7 @@ class RepartitionScan {
   /// `inner_steps` steps per SM (RTL parameter Inner).
   void reset(uint32_t inner_steps) {
     inner_steps_ = inner_steps;
-    q = Regs{};
+    q = d = Regs{};
   }
   /// start_o: this cycle (re)starts the scan.
   bool starts(bool en, uint32_t pending) const {
@@ -33,30 +33,38 @@ class RepartitionScan {
   /// step_o: this cycle takes step (q.s, q.inner) of a running scan.
   bool steps(bool en, uint32_t pending) const { return en && !starts(en, pending) && q.busy; }
 
-  void clock(bool en, uint32_t pending, uint32_t num_sms) {
+  void next(bool en, uint32_t pending, uint32_t num_sms, Regs& n) const {
+    n = q;
     if (!en) {
-      q.busy = false;
+      n.busy = false;
     } else if (starts(en, pending)) {
-      q.busy = true;
-      q.s = 0;
-      q.inner = 0;
-      q.target = pending;
-      q.nk = popcount32(pending);
+      n.busy = true;
+      n.s = 0;
+      n.inner = 0;
+      n.target = pending;
+      n.nk = popcount32(pending);
     } else if (q.busy) {
       if (q.inner + 1 == inner_steps_) {
-        q.inner = 0;
+        n.inner = 0;
         if (q.s + 1 >= num_sms) {
-          q.busy = false;
-          q.done = q.target;
+          n.busy = false;
+          n.done = q.target;
         }
-        q.s = q.s + 1;
+        n.s = q.s + 1;
       } else {
-        ++q.inner;
+        n.inner = q.inner + 1;
       }
     }
   }
+  void commit() { q = d; }
+  /// One clock edge on its own (block bench): next() then commit().
+  void clock(bool en, uint32_t pending, uint32_t num_sms) {
+    next(en, pending, num_sms, d);
+    commit();
+  }
 
-  Regs q;
+  Regs q;  // registered state
+  Regs d;  // next state
 
  private:
   uint32_t inner_steps_ = 1;

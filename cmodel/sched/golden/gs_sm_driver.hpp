@@ -1,10 +1,10 @@
 // gsched golden twin of rtl/framework/gs_sm_driver.sv (SM driver, Tanasic Sec. 3.2-3.3).
 //
-// issue(): at most one (SM, kernel) pair per cycle from registered state: SMs round-robin
-// from rr, per SM the kernel with the lowest key among those with work, eligible on the SM
-// (the policy's elig), under quota when quota_en and under the CTA limit when set, whose CTA
-// fits every free resource; not on reserved SMs. PTBQ head before fresh CTAs. clock() loads the
-// dispatch record (the port output of the next cycle) and the rr pointer.
+// comb() (issue_*_o): at most one (SM, kernel) pair per cycle from registered state: SMs
+// round-robin from rr, per SM the kernel with the lowest key among those with work, eligible
+// on the SM (the policy's elig), under quota when quota_en and under the CTA limit when set,
+// whose CTA fits every free resource; not on reserved SMs. PTBQ head before fresh CTAs.
+// next() loads the dispatch record (dispatch_o, the port output of the next cycle) and rr.
 #pragma once
 #include <vector>
 
@@ -27,9 +27,13 @@ struct DriverPolicy {
 
 class SmDriver {
  public:
-  struct Regs {
-    uint32_t rr = 0;       // rr_q
-    DispatchCmd dispatch;  // dispatch_q
+  struct In {
+    const std::vector<SmCaps>* caps = nullptr;  // cfg_sm_*_i
+    uint32_t num_sms = 0;                       // cfg_num_sms_i
+    const Smst* smst = nullptr;                 // smst_i, resident_i (registered tables)
+    const Ksrt* ksrt = nullptr;                 // ksrt_i
+    const Ptbq* ptbq = nullptr;                 // ptbq_count_i, ptbq_head_i
+    DriverPolicy pol;                           // elig_i, quota_en_i, quota_i, cfg_cta_limit_i, key_i
   };
   struct Issue {
     bool valid = false;
@@ -38,8 +42,14 @@ class SmDriver {
     uint32_t cta = 0;
     CtaRes res;
   };
+  using Out = Issue;  // issue_*_o; dispatch_o is the registered dispatch()
+  struct Regs {
+    uint32_t rr = 0;       // rr_q
+    DispatchCmd dispatch;  // dispatch_q
+  };
+  using D = Regs;  // scalars only: next() writes all of it
 
-  void reset() { q = Regs{}; }
+  void reset() { q = d = Regs{}; }
   const DispatchCmd& dispatch() const { return q.dispatch; }
 
   /// Kernels with CTAs to issue (the RTL's `work` vector).
@@ -51,6 +61,8 @@ class SmDriver {
     }
     return w;
   }
+
+  Out comb(const In& in) const { return issue(*in.caps, *in.smst, *in.ksrt, *in.ptbq, in.pol); }
 
   Issue issue(const std::vector<SmCaps>& caps, const Smst& smst, const Ksrt& ksrt, const Ptbq& ptbq,
               const DriverPolicy& pol) const {
@@ -98,20 +110,29 @@ class SmDriver {
     return is;
   }
 
-  void clock(const Issue& is, const Ksrt& ksrt, uint32_t num_sms) {
-    DispatchCmd d;
+  /// `is` is this cycle's comb(in).
+  void next(const In& in, const Issue& is, D& n) const {
+    DispatchCmd dc;
+    n.rr = q.rr;
     if (is.valid) {
-      d.valid = true;
-      d.sm = static_cast<SmId>(is.sm);
-      d.kernel = ksrt.entry(is.slot).kernel;
-      d.cta = is.cta;
-      d.resume = is.resume;
-      q.rr = (is.sm + 1 >= num_sms) ? 0 : is.sm + 1;
+      dc.valid = true;
+      dc.sm = static_cast<SmId>(is.sm);
+      dc.kernel = in.ksrt->entry(is.slot).kernel;
+      dc.cta = is.cta;
+      dc.resume = is.resume;
+      n.rr = (is.sm + 1 >= in.num_sms) ? 0 : is.sm + 1;
     }
-    q.dispatch = d;
+    n.dispatch = dc;
+  }
+  void commit() { q = d; }
+  /// One clock edge on its own (block benches): next() with a given comb(in), then commit().
+  void clock(const In& in, const Issue& is) {
+    next(in, is, d);
+    commit();
   }
 
-  Regs q;
+  Regs q;  // registered state
+  D d;     // next state, written by next(), committed by commit()
 };
 
 }  // namespace gs::golden

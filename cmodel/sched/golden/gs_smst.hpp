@@ -1,9 +1,10 @@
 // gsched golden twin of rtl/framework/gs_smst.sv (SM Status Table).
 //
 // Per SM: state, owner, next (reserved-for), used threads/warps/registers/shared memory/CTA
-// slots, and resident CTAs per kernel slot. clock() applies the write ports in the RTL's
-// order: alloc, free, unreserve (owner := next), reserve, owner write, slot free; then the
-// state is derived (reserved, else running with an owner or a CTA, else idle).
+// slots, and resident CTAs per kernel slot. No output depends on an input (entries_o and
+// resident_o are the registered table: entry(s), resident(s, k)). next() applies the write
+// ports in the RTL's order: alloc, free, unreserve (owner := next), reserve, owner write, slot
+// free; then the state is derived (reserved, else running with an owner or a CTA, else idle).
 #pragma once
 #include <vector>
 
@@ -13,60 +14,66 @@ namespace gs::golden {
 
 class Smst {
  public:
-  struct Regs {
-    std::vector<SmstEntry> tbl;            // tbl_q
-    std::vector<uint32_t> resident;        // res_q, [sm * slots + slot]
-  };
-  struct Writes {
-    bool alloc_valid = false;
+  struct In {
+    bool alloc_valid = false;            // alloc_valid_i
     uint32_t alloc_sm = 0, alloc_slot = 0;
     CtaRes alloc_res;
-    bool free_valid = false;
+    bool free_valid = false;             // free_valid_i
     uint32_t free_sm = 0, free_slot = 0;
     CtaRes free_res;
-    bool unreserve_valid = false;
+    bool unreserve_valid = false;        // unreserve_valid_i
     uint32_t unreserve_sm = 0;
-    bool reserve_valid = false;
+    bool reserve_valid = false;          // reserve_valid_i
     uint32_t reserve_sm = 0;
     bool reserve_next_valid = false;
     uint32_t reserve_next = 0;
-    OwnerWr owner_wr;
-    uint32_t slot_free = 0;
+    OwnerWr owner_wr;                    // owner_wr_i
+    uint32_t slot_free = 0;              // slot_free_i
+  };
+  struct Regs {
+    std::vector<SmstEntry> tbl;      // tbl_q
+    std::vector<uint32_t> resident;  // res_q, [sm * slots + slot]
+  };
+  struct D {
+    ArrayD<SmstEntry> tbl;
+    ArrayD<uint32_t> resident;
   };
 
   void reset(uint32_t sms, uint32_t slots) {
     slots_ = slots;
     q.tbl.assign(sms, SmstEntry{});
     q.resident.assign(sms * slots, 0);
+    d.tbl.reset(sms);
+    d.resident.reset(sms * slots);
   }
   uint32_t sms() const { return static_cast<uint32_t>(q.tbl.size()); }
   const SmstEntry& entry(uint32_t s) const { return q.tbl[s]; }
   uint32_t resident(uint32_t s, uint32_t k) const { return q.resident[s * slots_ + k]; }
 
-  void clock(const Writes& w) {
+  void next(const In& w, D& n) const {
     if (w.alloc_valid) {
-      SmstEntry& e = q.tbl[w.alloc_sm];
+      SmstEntry& e = n.tbl.at(q.tbl, w.alloc_sm);
       e.threads = (e.threads + w.alloc_res.threads) & width_mask(ThreadW);
       e.warps = (e.warps + w.alloc_res.warps) & width_mask(WarpW);
       e.regs = (e.regs + w.alloc_res.regs) & width_mask(RegW);
       e.shmem = (e.shmem + w.alloc_res.shmem) & width_mask(ShmemW);
       e.ctas = (e.ctas + 1) & width_mask(CtaCntW);
-      uint32_t& r = q.resident[w.alloc_sm * slots_ + w.alloc_slot];
+      uint32_t& r = n.resident.at(q.resident, w.alloc_sm * slots_ + w.alloc_slot);
       r = (r + 1) & width_mask(CtaCntW);
     }
     if (w.free_valid) {
-      SmstEntry& e = q.tbl[w.free_sm];
+      SmstEntry& e = n.tbl.at(q.tbl, w.free_sm);
       e.threads = (e.threads - w.free_res.threads) & width_mask(ThreadW);
       e.warps = (e.warps - w.free_res.warps) & width_mask(WarpW);
       e.regs = (e.regs - w.free_res.regs) & width_mask(RegW);
       e.shmem = (e.shmem - w.free_res.shmem) & width_mask(ShmemW);
       e.ctas = (e.ctas - 1) & width_mask(CtaCntW);
-      uint32_t& r = q.resident[w.free_sm * slots_ + w.free_slot];
+      uint32_t& r = n.resident.at(q.resident, w.free_sm * slots_ + w.free_slot);
       r = (r - 1) & width_mask(CtaCntW);
     }
     // reservation state per touched SM: start from the registered one
     if (w.unreserve_valid) {
-      SmstEntry& e = q.tbl[w.unreserve_sm];
+      SmstEntry& e = n.tbl.at(q.tbl, w.unreserve_sm);
       e.state = SmState::kIdle;  // not reserved any more; derived below
       e.owner_valid = e.next_valid;
       e.owner = e.next;
@@ -74,44 +81,62 @@ class Smst {
       e.next = 0;
     }
     if (w.reserve_valid) {
-      SmstEntry& e = q.tbl[w.reserve_sm];
+      SmstEntry& e = n.tbl.at(q.tbl, w.reserve_sm);
       e.state = SmState::kReserved;
       e.next_valid = w.reserve_next_valid;
       e.next = w.reserve_next_valid ? w.reserve_next : 0;
     }
     if (w.owner_wr.valid) {
-      SmstEntry& e = q.tbl[w.owner_wr.sm];
+      SmstEntry& e = n.tbl.at(q.tbl, w.owner_wr.sm);
       e.owner_valid = w.owner_wr.owner_valid;
       e.owner = w.owner_wr.owner_valid ? w.owner_wr.owner : 0;
     }
     if (w.slot_free != 0) {
-      for (SmstEntry& e : q.tbl) {
-        if (e.owner_valid && (w.slot_free >> e.owner & 1u)) {
-          e.owner_valid = false;
-          e.owner = 0;
+      for (uint32_t s = 0; s < q.tbl.size(); ++s) {
+        const SmstEntry& cur = n.tbl.get(q.tbl, s);
+        const bool clear_owner = cur.owner_valid && (w.slot_free >> cur.owner & 1u);
+        const bool clear_next = cur.next_valid && (w.slot_free >> cur.next & 1u);
+        if (clear_owner || clear_next) {
+          SmstEntry& e = n.tbl.at(q.tbl, s);
+          if (clear_owner) {
+            e.owner_valid = false;
+            e.owner = 0;
+          }
+          if (clear_next) {
+            e.next_valid = false;
+            e.next = 0;
+          }
         }
-        if (e.next_valid && (w.slot_free >> e.next & 1u)) {
-          e.next_valid = false;
-          e.next = 0;
-        }
+        if (derived_state(n.tbl.get(q.tbl, s)) != n.tbl.get(q.tbl, s).state)
+          n.tbl.at(q.tbl, s).state = derived_state(n.tbl.get(q.tbl, s));
       }
-      for (SmstEntry& e : q.tbl) derive_state(e);
     } else {
       // only the SMs written this cycle can change state
-      if (w.alloc_valid) derive_state(q.tbl[w.alloc_sm]);
-      if (w.free_valid) derive_state(q.tbl[w.free_sm]);
-      if (w.unreserve_valid) derive_state(q.tbl[w.unreserve_sm]);
-      if (w.owner_wr.valid) derive_state(q.tbl[w.owner_wr.sm]);
+      if (w.alloc_valid) derive_state(n.tbl.at(q.tbl, w.alloc_sm));
+      if (w.free_valid) derive_state(n.tbl.at(q.tbl, w.free_sm));
+      if (w.unreserve_valid) derive_state(n.tbl.at(q.tbl, w.unreserve_sm));
+      if (w.owner_wr.valid) derive_state(n.tbl.at(q.tbl, w.owner_wr.sm));
     }
   }
+  void commit() {
+    d.tbl.commit(q.tbl);
+    d.resident.commit(q.resident);
+  }
+  /// One clock edge on its own (block benches, unit tests): next() then commit().
+  void clock(const In& in) {
+    next(in, d);
+    commit();
+  }
 
-  Regs q;
+  Regs q;  // registered state
+  D d;     // next state, written by next(), committed by commit()
 
  private:
-  static void derive_state(SmstEntry& e) {
-    if (e.state == SmState::kReserved) return;
-    e.state = (e.owner_valid || e.ctas != 0) ? SmState::kRunning : SmState::kIdle;
+  static SmState derived_state(const SmstEntry& e) {
+    if (e.state == SmState::kReserved) return e.state;
+    return (e.owner_valid || e.ctas != 0) ? SmState::kRunning : SmState::kIdle;
   }
+  static void derive_state(SmstEntry& e) { e.state = derived_state(e); }
   uint32_t slots_ = 0;
 };
 

@@ -133,7 +133,11 @@ TEST_CASE("a config beyond the RTL build is refused with the parameter named", "
   CHECK_THROWS_AS(gs::rtl::to_port_config(kernels, opt), gs::InputError);
   gs::GpuConfig regs = small_config(4);
   regs.sm_types[0].registers = 1u << gs::rtl::RegW;  // one past the port's range
-  CHECK_THROWS_WITH(gs::rtl::to_port_config(regs, opt), Catch::Contains("cfg_sm_regs_i"));
+  // the scheduler's own field check (limits::check_scheduler_config, the golden's text)
+  CHECK_THROWS_WITH(gs::rtl::to_port_config(regs, opt),
+                    Catch::Contains("field 'registers'") &&
+                        Catch::Contains(std::to_string(gs::rtl::RegW) + "-bit field (max " +
+                                        std::to_string((1u << gs::rtl::RegW) - 1)));
   gs::GpuConfig slots = small_config(4);
   slots.sm_types[0].max_ctas = gs::rtl::MaxCtasPerSm + 1;
   CHECK_THROWS_AS(gs::rtl::to_port_config(slots, opt), gs::InputError);
@@ -143,7 +147,8 @@ TEST_CASE("a launch beyond the RTL ports is refused not truncated", "[cosim][par
   CHECK(refusal(ok_launch()).empty());
   gs::LaunchCmd ctx = ok_launch();
   ctx.ctx = gs::rtl::MaxContexts;
-  CHECK_THAT(refusal(ctx), Catch::Contains("MaxContexts"));
+  CHECK_THAT(refusal(ctx), Catch::Contains("field 'context'") &&
+                              Catch::Contains("0.." + std::to_string(gs::rtl::MaxContexts - 1)));
   gs::LaunchCmd grid = ok_launch();
   grid.grid = (1u << gs::rtl::CtaIdW) + 1;  // its last CTA id does not fit cta_id_t
   CHECK_FALSE(refusal(grid).empty());
@@ -152,5 +157,6 @@ TEST_CASE("a launch beyond the RTL ports is refused not truncated", "[cosim][par
   CHECK_THAT(refusal(kernel), Catch::Contains("KernelIdW"));
   gs::LaunchCmd prio = ok_launch();
   prio.prio = 1u << gs::rtl::PrioW;
-  CHECK_THAT(refusal(prio), Catch::Contains("launch_prio_i"));
+  CHECK_THAT(refusal(prio), Catch::Contains("field 'priority'") &&
+                               Catch::Contains(std::to_string(gs::rtl::PrioW) + "-bit field"));
 }

@@ -28,7 +28,11 @@ struct AqBench {
     d.ksrt_valid_i = valid;
     d.free_i = free_mask;
     rtl.settle();
-    const auto a = gold.alloc(head_valid, valid);
+    ActiveQueue::In in;
+    in.head_valid = head_valid;
+    in.ksrt_valid = valid;
+    in.free_mask = free_mask;
+    const ActiveQueue::Out a = gold.comb(in);
     INFO("cycle " << rtl.cycle() << " valid " << valid << " free " << free_mask);
     REQUIRE(bool(d.alloc_valid_o) == a.valid);
     REQUIRE(bool(d.pop_o) == a.valid);
@@ -38,7 +42,8 @@ struct AqBench {
       REQUIRE(get_bits(d.rank_o, k * SlotW, SlotW) == gold.q.rank[k]);
     }
     rtl.tick();
-    gold.clock(valid, free_mask, a);
+    gold.next(in, a, gold.d);
+    gold.commit();
     valid &= ~free_mask;
     if (a.valid) valid |= 1u << a.slot;
     REQUIRE(rtl.errors() == 0);

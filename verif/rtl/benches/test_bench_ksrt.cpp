@@ -53,12 +53,23 @@ struct KsrtBench {
       if (gold.entry(k).valid) REQUIRE(same(r, gold.entry(k)));
       else REQUIRE_FALSE(r.valid);
     }
-    const auto l = gold.lookup(in.lookup);
-    REQUIRE(bool(d.lookup_hit_o) == l.hit);
-    if (l.hit) REQUIRE(uint32_t(d.lookup_slot_o) == l.slot);
-    REQUIRE(uint32_t(d.free_o) == gold.free_mask(in.done, in.done_slot));
+    Ksrt::In gin;
+    gin.alloc_valid = in.alloc;
+    gin.alloc_slot = in.alloc_slot;
+    gin.launch = in.launch;
+    gin.issue_valid = in.issue;
+    gin.issue_slot = in.issue_slot;
+    gin.done_valid = in.done;
+    gin.done_slot = in.done_slot;
+    gin.tok = in.tok;
+    gin.lookup = in.lookup;
+    const Ksrt::Out o = gold.comb(gin);
+    REQUIRE(uint32_t(d.valid_o) == o.valid);
+    REQUIRE(bool(d.lookup_hit_o) == o.lookup.hit);
+    if (o.lookup.hit) REQUIRE(uint32_t(d.lookup_slot_o) == o.lookup.slot);
+    REQUIRE(uint32_t(d.free_o) == o.free_mask);
     rtl.tick();
-    gold.clock(in.alloc, in.alloc_slot, in.launch, in.issue, in.issue_slot, in.done, in.done_slot, in.tok);
+    gold.clock(gin);
     REQUIRE(rtl.errors() == 0);
   }
 };

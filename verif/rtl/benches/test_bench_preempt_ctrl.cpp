@@ -89,7 +89,16 @@ struct PreemptBench {
     drive(req, ev);
     rtl.settle();
     auto& d = rtl.dut();
-    const bool accepted = PreemptCtrl::accept(req, smst);
+    PreemptCtrl::In in;
+    in.cfg_mode = cfg_mode;
+    in.req = req;
+    in.smst = &smst;
+    in.ksrt = &ksrt;
+    in.ptbq_max = ptbq.max_count();
+    in.ev_done = ev.done;
+    in.ev_sm = ev.sm;
+    const PreemptCtrl::Out o = gold.comb(in);
+    const bool accepted = o.accept;
     INFO("cycle " << rtl.cycle() << " req v=" << req.valid << " sm=" << req.sm << " ev saved=" << ev.saved
                   << " done=" << ev.done << " sm=" << ev.sm << " credit=" << gold.q.credit);
     REQUIRE(bool(d.accept_o) == accepted);
@@ -109,10 +118,9 @@ struct PreemptBench {
     REQUIRE(rp == gp);
 
     rtl.tick();
-    gold.clock(cfg_mode, req, accepted, smst, ksrt, ptbq.max_count(), ev.done, ev.sm);
     REQUIRE(rtl.errors() == 0);
 
-    Smst::Writes w;
+    Smst::In w;
     w.alloc_valid = env.alloc;
     w.alloc_sm = env.alloc_sm;
     w.alloc_slot = env.alloc_slot;
@@ -127,8 +135,19 @@ struct PreemptBench {
     w.reserve_sm = req.sm;
     w.reserve_next_valid = req.next_valid && req.assign_next;
     w.reserve_next = req.next;
-    smst.clock(w);
-    ptbq.clock(ev.saved, ev.slot, ev.cta, env.pop, env.pop_slot);
+    Ptbq::In pin;
+    pin.push = ev.saved;
+    pin.push_slot = ev.slot;
+    pin.push_cta = ev.cta;
+    pin.pop = env.pop;
+    pin.pop_slot = env.pop_slot;
+    // one clock edge, as gs_top: every next state from registered state, then commit all
+    gold.next(in, o, gold.d);
+    smst.next(w, smst.d);
+    ptbq.next(pin, ptbq.d);
+    gold.commit();
+    smst.commit();
+    ptbq.commit();
     return accepted;
   }
 

@@ -34,7 +34,13 @@ struct PtbqBench {
       if (gold.count(k) != 0) REQUIRE(get_bits(d.head_o, k * CtaIdW, CtaIdW) == gold.head(k));
     }
     rtl.tick();
-    gold.clock(push, push_slot, cta, pop, pop_slot);
+    Ptbq::In in;
+    in.push = push;
+    in.push_slot = push_slot;
+    in.push_cta = cta;
+    in.pop = pop;
+    in.pop_slot = pop_slot;
+    gold.clock(in);
     REQUIRE(rtl.errors() == 0);
   }
 };

@@ -43,7 +43,11 @@ struct QuotaBench {
     INFO("RTL report " << rep << " golden " << gold.report());
     REQUIRE(rep == gold.report());
     rtl.tick();
-    gold.clock(wr, slot_free, ksrt);
+    QuotaTable::In in;
+    in.wr = wr;
+    in.slot_free = slot_free;
+    in.ksrt = &ksrt;
+    gold.clock(in);
     REQUIRE(rtl.errors() == 0);
   }
   static QuotaWr wr(uint32_t sm, uint32_t slot, uint32_t q) {

@@ -116,7 +116,8 @@ struct DriverBench {
     drive();
     rtl.settle();
     auto& d = rtl.dut();
-    const SmDriver::Issue is = gold.issue(caps, smst, ksrt, ptbq, pol);
+    const SmDriver::In in = driver_in();
+    const SmDriver::Issue is = gold.comb(in);
     INFO("cycle " << rtl.cycle() << " golden issue v=" << is.valid << " sm=" << is.sm << " slot=" << is.slot
                   << " resume=" << is.resume << " cta=" << is.cta);
     REQUIRE(bool(d.issue_valid_o) == is.valid);
@@ -133,14 +134,24 @@ struct DriverBench {
     REQUIRE(rd == gd);
 
     rtl.tick();
-    gold.clock(is, ksrt, n);
     REQUIRE(rtl.errors() == 0);
     if (is.valid) {
       ++issues;
       if (is.resume) ++resumes;
     }
-    apply(is, env);
+    apply(in, is, env);
     return is;
+  }
+
+  SmDriver::In driver_in() const {
+    SmDriver::In in;
+    in.caps = &caps;
+    in.num_sms = n;
+    in.smst = &smst;
+    in.ksrt = &ksrt;
+    in.ptbq = &ptbq;
+    in.pol = pol;
+    return in;
   }
 
   CtaRes res_of(uint32_t slot) const {
@@ -148,9 +159,10 @@ struct DriverBench {
     return {e.threads, e.warps, e.regs, e.shmem};
   }
 
-  // gs_top's wiring of one issue and one SM event into SMST, KSRT and PTBQ.
-  void apply(const SmDriver::Issue& is, const Env& env) {
-    Smst::Writes w;
+  // gs_top's wiring of one issue and one SM event into SMST, KSRT and PTBQ, and one clock
+  // edge: every block's next state from registered state, then all commit at once.
+  void apply(const SmDriver::In& in, const SmDriver::Issue& is, const Env& env) {
+    Smst::In w;
     w.alloc_valid = is.valid;
     w.alloc_sm = is.sm;
     w.alloc_slot = is.slot;
@@ -166,10 +178,28 @@ struct DriverBench {
     w.reserve_sm = env.reserve_sm;
     w.owner_wr = env.owner_wr;
     w.slot_free = ksrt.free_mask(env.finish, env.ev_slot);
-    smst.clock(w);
-    ksrt.clock(env.launch, env.launch_slot, env.launch_rec, is.valid && !is.resume, is.slot, env.finish, env.ev_slot,
-               TokenUpd{});
-    ptbq.clock(env.save, env.ev_slot, env.save_cta, is.valid && is.resume, is.slot);
+    Ksrt::In kin;
+    kin.alloc_valid = env.launch;
+    kin.alloc_slot = env.launch_slot;
+    kin.launch = env.launch_rec;
+    kin.issue_valid = is.valid && !is.resume;
+    kin.issue_slot = is.slot;
+    kin.done_valid = env.finish;
+    kin.done_slot = env.ev_slot;
+    Ptbq::In pin;
+    pin.push = env.save;
+    pin.push_slot = env.ev_slot;
+    pin.push_cta = env.save_cta;
+    pin.pop = is.valid && is.resume;
+    pin.pop_slot = is.slot;
+    gold.next(in, is, gold.d);
+    smst.next(w, smst.d);
+    ksrt.next(kin, ksrt.d);
+    ptbq.next(pin, ptbq.d);
+    gold.commit();
+    smst.commit();
+    ksrt.commit();
+    ptbq.commit();
   }
 };
 

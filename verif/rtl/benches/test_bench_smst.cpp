@@ -16,10 +16,10 @@ struct SmstBench {
   Smst gold;
   SmstBench() {
     gold.reset(MaxSms, MaxKernels);
-    drive(Smst::Writes{});
+    drive(Smst::In{});
     rtl.reset();
   }
-  void drive(const Smst::Writes& w) {
+  void drive(const Smst::In& w) {
     auto& d = rtl.dut();
     d.alloc_valid_i = w.alloc_valid;
     d.alloc_sm_i = w.alloc_sm;
@@ -38,7 +38,7 @@ struct SmstBench {
     put_rec(d.owner_wr_i, w.owner_wr);
     d.slot_free_i = w.slot_free;
   }
-  void cycle(const Smst::Writes& w) {
+  void cycle(const Smst::In& w) {
     drive(w);
     rtl.settle();
     auto& d = rtl.dut();
@@ -51,7 +51,7 @@ struct SmstBench {
         REQUIRE(get_bits(d.resident_o, (s * MaxKernels + k) * CtaCntW, CtaCntW) == gold.resident(s, k));
     }
     rtl.tick();
-    gold.clock(w);
+    gold.clock(w);  // next(w, d) then commit()
     REQUIRE(rtl.errors() == 0);
   }
 };
@@ -63,19 +63,19 @@ CtaRes random_res(gs::Rng& r) { return {32 * (1 + r.below(8)), 1 + r.below(8), 2
 TEST_CASE("gs_smst directed: reserve then unreserve hands the SM to next", "[rtl][bench]") {
   SmstBench b;
   gs::Rng r(5);
-  Smst::Writes a;
+  Smst::In a;
   a.alloc_valid = true;
   a.alloc_sm = 3;
   a.alloc_slot = 1;
   a.alloc_res = random_res(r);
   b.cycle(a);  // SM 3 running
-  Smst::Writes res;
+  Smst::In res;
   res.reserve_valid = true;
   res.reserve_sm = 3;
   res.reserve_next_valid = true;
   res.reserve_next = 4;
   b.cycle(res);  // reserved for slot 4
-  Smst::Writes fr;
+  Smst::In fr;
   fr.free_valid = true;
   fr.free_sm = 3;
   fr.free_slot = 1;
@@ -86,7 +86,7 @@ TEST_CASE("gs_smst directed: reserve then unreserve hands the SM to next", "[rtl
   b.cycle({});
   REQUIRE(b.gold.entry(3).owner_valid);
   REQUIRE(b.gold.entry(3).owner == 4);
-  Smst::Writes sf;
+  Smst::In sf;
   sf.slot_free = 1u << 4;  // kernel in slot 4 finished: ownership cleared
   b.cycle(sf);
   b.cycle({});
@@ -98,7 +98,7 @@ TEST_CASE("gs_smst random writes on every port", "[rtl][bench]") {
   gs::Rng r(777);
   std::vector<CtaRes> last_res(MaxSms * MaxKernels);
   for (int i = 0; i < 20000; ++i) {
-    Smst::Writes w;
+    Smst::In w;
     const uint32_t s = r.below(MaxSms), k = r.below(MaxKernels);
     if (r.chance_permille(500) && b.gold.entry(s).ctas < MaxCtasPerSm - 1) {
       w.alloc_valid = true;
