@@ -1,7 +1,7 @@
 // gsched rtl_sched: LockstepScheduler -- RTL drives the model, golden checks it every cycle.
 //
 // Contract: step(in) feeds the same inputs to the reference (golden C++) and the DUT
-// (RtlScheduler), compares the two outputs with cosim::LockstepChecker and returns the DUT's
+// (RtlScheduler), compares the two outputs with lockstep::LockstepChecker and returns the DUT's
 // outputs (the model runs on the RTL's decisions). On the first difference it throws
 // gs::CheckMismatch whose message holds the cycle, the signal, REF and DUT values, the last
 // 32 cycles with inputs or decisions, and the name of an FST waveform:
@@ -17,7 +17,7 @@
 #include <memory>
 #include <string>
 
-#include "cosim/lockstep_checker.hpp"
+#include "lockstep/lockstep_checker.hpp"
 #include "rtl_sched/mismatch_wave.hpp"
 #include "rtl_sched/rtl_model.hpp"
 #include "rtl_sched/rtl_scheduler.hpp"
@@ -36,7 +36,7 @@ class LockstepScheduler final : public SchedulerPort {
   std::string dump_state() const override;
   SchedEvalStats eval_stats() const override { return dut_->eval_stats(); }
 
-  const cosim::LockstepChecker& checker() const { return checker_; }
+  const lockstep::LockstepChecker& checker() const { return checker_; }
 
  private:
   [[noreturn]] void fail(const SchedInputs& in);
@@ -47,7 +47,7 @@ class LockstepScheduler final : public SchedulerPort {
   std::unique_ptr<RtlScheduler> dut_;
   rtl::RtlModelMaker replay_;
   uint64_t wave_window_;
-  cosim::LockstepChecker checker_;
+  lockstep::LockstepChecker checker_;
   SchedOptions opt_;
   rtl::DecisionWindow decisions_;  // REF and DUT outputs of the last wave_window cycles
   uint64_t step_ = 0;

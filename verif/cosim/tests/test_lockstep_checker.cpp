@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "cosim/lockstep_checker.hpp"
+#include "lockstep/lockstep_checker.hpp"
 
 namespace {
 
@@ -18,7 +18,7 @@ gs::SchedOutputs dispatch(uint16_t sm, uint16_t kernel, uint32_t cta) {
 }  // namespace
 
 TEST_CASE("checker accepts identical outputs and ignores fields of invalid records", "[cosim][checker]") {
-  gs::cosim::LockstepChecker chk;
+  gs::lockstep::LockstepChecker chk;
   gs::SchedInputs in;
   CHECK(chk.check(0, in, dispatch(1, 2, 3), dispatch(1, 2, 3)));
   gs::SchedOutputs ref, dut;
@@ -29,7 +29,7 @@ TEST_CASE("checker accepts identical outputs and ignores fields of invalid recor
 }
 
 TEST_CASE("checker names the first differing signal with REF and DUT values", "[cosim][checker]") {
-  gs::cosim::LockstepChecker chk;
+  gs::lockstep::LockstepChecker chk;
   gs::SchedInputs in;
   in.cycle = 41;
   REQUIRE_FALSE(chk.check(41, in, dispatch(1, 2, 3), dispatch(4, 2, 3)));
@@ -44,7 +44,7 @@ TEST_CASE("checker names the first differing signal with REF and DUT values", "[
 }
 
 TEST_CASE("checker order is dispatch preempt quota bypass launch_ready", "[cosim][checker]") {
-  gs::cosim::LockstepChecker chk;
+  gs::lockstep::LockstepChecker chk;
   gs::SchedInputs in;
   gs::SchedOutputs ref, dut;
   ref.quota.valid = true;
@@ -62,7 +62,7 @@ TEST_CASE("checker order is dispatch preempt quota bypass launch_ready", "[cosim
 }
 
 TEST_CASE("checker history keeps the last non-idle cycles in a ring", "[cosim][checker]") {
-  gs::cosim::LockstepChecker chk(4);
+  gs::lockstep::LockstepChecker chk(4);
   gs::SchedInputs idle;
   for (uint64_t c = 0; c < 10; ++c) {
     CHECK(chk.check(c, idle, dispatch(0, 0, uint32_t(c)), dispatch(0, 0, uint32_t(c))));

@@ -1,11 +1,11 @@
-// gsched cosim: the lockstep checker (see lockstep_checker.hpp).
-#include "cosim/lockstep_checker.hpp"
+// gsched lockstep: the lockstep checker (see lockstep_checker.hpp).
+#include "lockstep/lockstep_checker.hpp"
 
 #include <sstream>
 
-#include "cosim/sched_records.hpp"
+#include "lockstep/sched_records.hpp"
 
-namespace gs::cosim {
+namespace gs::lockstep {
 namespace {
 
 std::string value_str(bool v) { return v ? "1" : "0"; }
@@ -119,4 +119,4 @@ std::string LockstepChecker::report() const {
   return os.str();
 }
 
-}  // namespace gs::cosim
+}  // namespace gs::lockstep

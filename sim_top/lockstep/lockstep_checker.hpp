@@ -1,4 +1,4 @@
-// gsched cosim: the lockstep checker (XiangShan difftest style, Ibex cosim style errors).
+// gsched lockstep: the lockstep checker (XiangShan difftest style, Ibex cosim style errors).
 //
 // Contract: check() is called once per core cycle with that cycle's inputs and the outputs of
 // the reference (golden C++) and the DUT (Verilated RTL). It runs one check per output record
@@ -16,7 +16,7 @@
 
 #include "sched/scheduler_port.hpp"
 
-namespace gs::cosim {
+namespace gs::lockstep {
 
 struct Mismatch {
   uint64_t cycle = 0;
@@ -59,4 +59,4 @@ class LockstepChecker {
   uint64_t cycles_checked_ = 0, decisions_checked_ = 0;
 };
 
-}  // namespace gs::cosim
+}  // namespace gs::lockstep

@@ -1,9 +1,9 @@
-// gsched cosim: text form of the scheduler-port records (see sched_records.hpp).
-#include "cosim/sched_records.hpp"
+// gsched lockstep: text form of the scheduler-port records (see sched_records.hpp).
+#include "lockstep/sched_records.hpp"
 
 #include <sstream>
 
-namespace gs::cosim {
+namespace gs::lockstep {
 namespace {
 
 std::string kernel_str(KernelId k) { return k == kNoKernel ? std::string("-") : std::to_string(k); }
@@ -58,4 +58,4 @@ std::string format_outputs(const SchedOutputs& o) {
   return s;
 }
 
-}  // namespace gs::cosim
+}  // namespace gs::lockstep
