@@ -1,4 +1,5 @@
-// gsched cosim tests: the lockstep checker on hand-made REF/DUT outputs (no RTL needed).
+// gsched cosim tests: the lockstep checker and the per-record checkers on hand-made REF/DUT
+// outputs (no RTL needed).
 #include <catch2/catch.hpp>
 #include <string>
 
@@ -74,4 +75,23 @@ TEST_CASE("checker history keeps the last non-idle cycles in a ring", "[cosim][c
   CHECK(h.find("cycle 9\n") != std::string::npos);
   CHECK(h.find("cycle 105") == std::string::npos);
   CHECK(h.find("cta=9") != std::string::npos);
+}
+
+TEST_CASE("record checkers keep their own counts and first mismatch", "[cosim][checker]") {
+  gs::lockstep::RecordChecker<gs::PreemptCmd> chk("preempt");
+  gs::PreemptCmd a, b;
+  CHECK(chk.check(1, a, b));  // both invalid: not a decision
+  a.valid = b.valid = true;
+  a.mode = gs::PreemptMode::kSwitch;
+  REQUIRE_FALSE(chk.check(2, a, b));
+  CHECK(chk.first_mismatch().signal == "preempt_mode_o");
+  CHECK(chk.first_mismatch().ref == "PREEMPT_SWITCH");
+  b.mode = gs::PreemptMode::kSwitch;
+  b.next = 4;
+  REQUIRE_FALSE(chk.check(3, a, b));
+  CHECK(chk.last_mismatch().signal == "preempt_next_o");
+  CHECK(chk.last_mismatch().ref == "none");
+  CHECK(chk.first_mismatch().cycle == 2);
+  CHECK(chk.checked() == 2);
+  CHECK(chk.mismatches() == 2);
 }
