@@ -75,6 +75,9 @@ struct SchedOptions {
   /// RTL schedulers: skip evaluating cycles at which the Verilated model provably sits at a
   /// fixed point (GsTopDriver). Results are identical either way; off = evaluate every edge.
   bool rtl_fixed_point_skip = true;
+  /// lockstep: also compare the scheduler's tables (KSRT, SMST, PTBQ, Active Queue, quotas) of
+  /// RTL and golden after every cycle, not only the port (gsim --no-state-check turns it off).
+  bool lockstep_state_check = true;
 };
 
 /// How much RTL evaluation a scheduler did (zero for golden): cycles stepped and, of those,

@@ -341,6 +341,21 @@ class Spec:
             o.append('  return "?";')
             o.append("}")
             o.append("")
+        # field values as the per-field visitors (for_each_field) hand them out, and their text
+        o.append("/// A kernel-id field as for_each_field() passes it: KernelId and SmId share a C++ type,")
+        o.append("/// the wrapper keeps \"none\" (kNoKernel) apart when the value is printed.")
+        o.append("struct KernelField {")
+        o.append("  KernelId id;")
+        o.append("  bool operator==(KernelField o) const { return id == o.id; }")
+        o.append("  bool operator!=(KernelField o) const { return id != o.id; }")
+        o.append("};")
+        o.append("/// Text of one field value (lockstep reports): numbers in decimal, enums by member name.")
+        o.append("inline std::string field_str(KernelField v) { return v.id == kNoKernel ? std::string(\"none\") : std::to_string(v.id); }")
+        for name, e in self.enums.items():
+            o.append(f"inline std::string field_str({e['cpp']} v) {{ return to_string(v); }}")
+        o.append("template <class T>")
+        o.append("std::string field_str(T v) { return std::to_string(+v); }")
+        o.append("")
         # records
         o.append("/// Bit access used by pack()/unpack(): put(value, width) / get(width), fields MSB first.")
         for name, r in self.records.items():
@@ -415,6 +430,20 @@ class Spec:
             o.append('  return os << "}";')
             o.append("}")
             o.append(f"inline std::string record_str(const {cpp}& r) {{ std::ostringstream os; os << r; return os.str(); }}")
+            # per-field visitor over two records (lockstep: name the first differing field)
+            o.append(f"/// The fields of two {cpp} records in spec order: f(const char* name, x, y), x and y the")
+            o.append("/// two values (kernel ids as KernelField); stops at the first f that returns false.")
+            o.append("template <class F>")
+            o.append(f"bool for_each_field(const {cpp}& a, const {cpp}& b, F&& f) {{")
+            calls = []
+            for f in r["fields"]:
+                n = f["name"]
+                if f["kind"] == "kernel":
+                    calls.append(f'f("{n}", KernelField{{a.{n}}}, KernelField{{b.{n}}})')
+                else:
+                    calls.append(f'f("{n}", a.{n}, b.{n})')
+            o.append("  return " + ("\n         && ".join(calls) if calls else "true") + ";")
+            o.append("}")
             port = r["port"]
             if port and port["valid"] == "separate":
                 pc = port["cpp_port"]

@@ -11,6 +11,8 @@
 // own context current before every reset/step and before destroying the model -- otherwise
 // errors land on another model's context, or teardown touches a context already freed.
 // Assertion failures do not abort: fatalOnError(false), and the caller polls assertion_errors().
+// tables() reads gs_top's tables (not ports: the simulation-only public access of
+// gs_top_state.vlt) for the lockstep state check.
 // Waveform time: one core cycle is 1 ns on the waveform's time axis (GTKWave reads cycles
 // directly): the FST's time unit is 100 ps, cycle c is dumped at 10*c (clk low, c ns) and
 // 10*c+5 (rising edge, c.5 ns); closing the file dumps the next cycle's start so the last
@@ -26,6 +28,7 @@
 #include "gs_rtl_params.hpp"
 #include "gs_rtl_ports.hpp"
 #include "gs_top_port.hpp"
+#include "rtl_sched/rtl_bits.hpp"
 #include "rtl_sched/rtl_model.hpp"
 #include "verilated.h"
 
@@ -157,6 +160,30 @@ class GsTopDriver final : public RtlModel {
     }
   }
 
+  const lockstep::SchedTables& tables() override {
+    if (!tables_) tables_ = std::make_unique<TableMirror>();
+    TableMirror& t = *tables_;
+    const Root& r = *model_->rootp;
+    constexpr unsigned kSlots = lockstep::SchedTables::kSlots;
+    constexpr unsigned kSms = lockstep::SchedTables::kSms;
+    if (t.changed(t.ksrt, r.gs_top__DOT__ksrt))
+      for (unsigned k = 0; k < kSlots; ++k) t.rec.ksrt[k] = get_rec<KsrtEntry>(t.ksrt, k * KsrtW);
+    if (t.changed(t.smst, r.gs_top__DOT__smst))
+      for (unsigned s = 0; s < kSms; ++s) t.rec.smst[s] = get_rec<SmstEntry>(t.smst, s * SmstW);
+    if (t.changed(t.resident, r.gs_top__DOT__resident))
+      for (unsigned i = 0; i < kSms * kSlots; ++i) t.rec.resident[i] = uint32_t(get_bits(t.resident, i * CtaCntW, CtaCntW));
+    if (t.changed(t.ptbq_count, r.gs_top__DOT__ptbq_count))
+      for (unsigned k = 0; k < kSlots; ++k) t.rec.ptbq_count[k] = uint32_t(get_bits(t.ptbq_count, k * PtbqCntW, PtbqCntW));
+    if (t.changed(t.ptbq_head, r.gs_top__DOT__ptbq_head))
+      for (unsigned k = 0; k < kSlots; ++k) t.rec.ptbq_head[k] = uint32_t(get_bits(t.ptbq_head, k * CtaIdW, CtaIdW));
+    if (t.changed(t.rank, r.gs_top__DOT__rank))
+      for (unsigned k = 0; k < kSlots; ++k) t.rec.rank[k] = uint32_t(get_bits(t.rank, k * SlotW, SlotW));
+    if (t.changed(t.quota, r.gs_top__DOT__quota))
+      for (unsigned i = 0; i < kSms * kSlots; ++i) t.rec.quota[i] = uint32_t(get_bits(t.quota, i * CtaCntW, CtaCntW));
+    t.first = false;
+    return t.rec;
+  }
+
   int assertion_errors() const override { return ctx_->errorCount(); }
   uint64_t cycle() const override { return cycle_; }
   const char* model_name() const override { return name_; }
@@ -204,6 +231,29 @@ class GsTopDriver final : public RtlModel {
       (void)time;
     }
   }
+
+  // tables(): the last bits read from gs_top's table signals and their decoded records. Only a
+  // table whose bits changed is decoded again: the compare is a memcmp of under 1 KiB, the
+  // bit-by-bit unpack is the costly part. A cycle skipped at the fixed point (step()) changed
+  // no bit, so it decodes nothing.
+  struct TableMirror {
+    decltype(Root::gs_top__DOT__ksrt) ksrt{};
+    decltype(Root::gs_top__DOT__smst) smst{};
+    decltype(Root::gs_top__DOT__resident) resident{};
+    decltype(Root::gs_top__DOT__ptbq_count) ptbq_count{};
+    decltype(Root::gs_top__DOT__ptbq_head) ptbq_head{};
+    decltype(Root::gs_top__DOT__rank) rank{};
+    decltype(Root::gs_top__DOT__quota) quota{};
+    lockstep::SchedTables rec;
+    bool first = true;  // nothing decoded yet
+    template <class Sig>
+    bool changed(Sig& mine, const Sig& now) {
+      if (!first && std::memcmp(&mine, &now, sizeof(Sig)) == 0) return false;
+      std::memcpy(&mine, &now, sizeof(Sig));
+      return true;
+    }
+  };
+  std::unique_ptr<TableMirror> tables_;
 
   const char* name_;
   std::unique_ptr<VerilatedContext> ctx_;

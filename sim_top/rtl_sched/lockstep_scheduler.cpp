@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "sched/golden/golden_scheduler.hpp"
 
 namespace gs {
 
@@ -13,13 +14,19 @@ LockstepScheduler::LockstepScheduler(std::unique_ptr<SchedulerPort> ref, std::un
       dut_(std::move(dut)),
       replay_(std::move(replay)),
       wave_window_(wave_window),
-      decisions_(wave_window) {}
+      decisions_(wave_window) {
+  golden_ = dynamic_cast<const GoldenScheduler*>(ref_.get());
+}
 
 void LockstepScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
   opt_ = opt;
   dut_->reset(cfg, opt);  // first: it refuses configs the RTL cannot carry
   ref_->reset(cfg, opt);
   checker_.reset();
+  state_checker_.reset();
+  state_check_ = opt.lockstep_state_check && golden_ != nullptr;
+  dut_tables_ = nullptr;  // the reset may have replaced the model
+  dut_skipped_ = 0;
   decisions_.reset();
   step_ = 0;
 }
@@ -29,7 +36,20 @@ SchedOutputs LockstepScheduler::step(const SchedInputs& in) {
   const SchedOutputs dut = dut_->step(in);
   decisions_.record(step_++, ref, dut);  // for the mismatch waveform (mismatch_wave.hpp)
   if (!checker_.check(in.cycle, in, ref, dut)) fail(in);
+  if (state_check_) check_tables(in, ref, dut);
   return dut;
+}
+
+// The tables after this cycle's edge. A cycle the RTL skipped at its fixed point left its
+// tables as they were, so they are not read again; the golden's may still have moved (a correct
+// golden does not, but that is what is checked), so the comparison itself runs every cycle.
+void LockstepScheduler::check_tables(const SchedInputs& in, const SchedOutputs& ref, const SchedOutputs& dut) {
+  const uint64_t skipped = dut_->model_skipped();
+  if (dut_tables_ == nullptr || skipped == dut_skipped_) dut_tables_ = &dut_->tables();  // evaluated
+  dut_skipped_ = skipped;
+  if (state_checker_.check(in.cycle, *golden_, *dut_tables_)) return;
+  checker_.fail_state(state_checker_.mismatch(), ref, dut);
+  fail(in);
 }
 
 void LockstepScheduler::fail(const SchedInputs& in) {
@@ -88,7 +108,9 @@ std::string LockstepScheduler::name() const { return "lockstep(" + ref_->name() 
 std::string LockstepScheduler::dump_state() const {
   std::ostringstream os;
   os << "REF: " << ref_->dump_state() << "\nDUT: " << dut_->dump_state() << "\nchecked " << checker_.cycles_checked()
-     << " cycles, " << checker_.decisions_checked() << " decisions\n"
+     << " cycles, " << checker_.decisions_checked() << " decisions (" << checker_.counts() << "), "
+     << (state_check_ ? std::to_string(state_checker_.cycles_checked()) + " cycles of tables" : "tables not compared")
+     << "\n"
      << "recent history:\n"
      << checker_.history();
   return os.str();

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "lockstep/sched_tables.hpp"
 #include "sched/scheduler_port.hpp"
 
 namespace gs::rtl {
@@ -50,6 +51,9 @@ class RtlModel {
   virtual uint64_t skipped_cycles() const = 0;
   /// Name of the Verilated class, e.g. "Vgs_top".
   virtual const char* model_name() const = 0;
+  /// gs_top's tables after the last step, decoded (the lockstep state check). Read through the
+  /// simulation-only public access of sim_top/rtl_sched/gs_top_state.vlt, not a port.
+  virtual const lockstep::SchedTables& tables() = 0;
 };
 
 using RtlModelMaker = std::function<std::unique_ptr<RtlModel>()>;

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
-#include "cosim/sched_records.hpp"
+#include "lockstep/sched_records.hpp"
 #include "rtl_sched/rtl_limits.hpp"
 
 namespace gs {
@@ -47,7 +47,7 @@ SchedOutputs RtlScheduler::step(const SchedInputs& in) {
     errors_at_reset_ = model_->assertion_errors();
     std::ostringstream os;
     os << label_ << ": gs_top RTL assertion failed in cycle " << in.cycle
-       << " (the %Error line above names it); inputs: " << cosim::format_inputs(in);
+       << " (the %Error line above names it); inputs: " << lockstep::format_inputs(in);
     if (wave_open_) os << "; waveform: " << flush_wave();
     throw InvariantError(os.str());
   }
@@ -71,7 +71,7 @@ std::string RtlScheduler::name() const { return label_ + "/" + opt_.policy; }
 std::string RtlScheduler::dump_state() const {
   std::ostringstream os;
   os << name() << " (" << (model_ ? model_->model_name() : "no model") << ", " << rtl::describe_build()
-     << "): cycle " << steps() << ", last outputs " << cosim::format_outputs(last_out_) << ", " << input_log_.size()
+     << "): cycle " << steps() << ", last outputs " << lockstep::format_outputs(last_out_) << ", " << input_log_.size()
      << " input cycles so far, " << model_skipped() << " cycles skipped at a fixed point";
   if (!opt_.wave_file.empty() && model_ && model_->cycle() > opt_.wave_from)  // kept: closed when the run stops
     os << "; waveform " << opt_.wave_file << " holds cycles " << opt_.wave_from << ".."

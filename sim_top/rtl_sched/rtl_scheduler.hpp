@@ -45,6 +45,8 @@ class RtlScheduler final : public SchedulerPort {
   std::string flush_wave();
   uint64_t steps() const { return model_ ? model_->cycle() : 0; }
   uint64_t model_skipped() const { return model_ ? model_->skipped_cycles() : 0; }
+  /// gs_top's tables after the last step (the lockstep state check; after reset() only).
+  const lockstep::SchedTables& tables() { return model_->tables(); }
 
  private:
   SchedOptions opt_;

@@ -42,6 +42,7 @@ struct BenchArgs {
   bool scheduler_given = false;
   bool json = false;
   bool full_eval = false;   // --rtl-full-eval: no fixed-point skip
+  bool no_state_check = false;  // --no-state-check: lockstep compares the port only
 };
 
 struct BenchResult {
@@ -56,6 +57,7 @@ BenchResult simulate_cycles(const gs::GpuConfig& cfg, const gs::Mix& mix, const 
   sched.policy = a.policy;
   sched.seed = a.seed;
   sched.rtl_fixed_point_skip = !a.full_eval;
+  sched.lockstep_state_check = !a.no_state_check;
   gs::RunOptions run;
   run.seed = a.seed;
   run.sched = sched;
@@ -146,6 +148,8 @@ Command add_bench_command(CLI::App& top) {
   app->add_flag("--json", args->json, "Print the result as JSON");
   app->add_flag("--rtl-full-eval", args->full_eval,
                 "rtl/lockstep: evaluate the RTL at every clock edge, even where it sits at a fixed point");
+  app->add_flag("--no-state-check", args->no_state_check,
+                "lockstep: compare only gs_top's outputs, not also the scheduler's tables every cycle");
   app->add_option("--cycles", args->cycles, "Simulated cycles to run (the mix restarts if it finishes)")
       ->check(whole_number(1, kMaxBenchCycles))
       ->capture_default_str();

@@ -53,6 +53,7 @@ struct RunArgs {
   uint64_t progress_every = 0;
   bool quiet = false;
   bool full_eval = false;
+  bool no_state_check = false;
   uint64_t wave_from = 0, wave_to = UINT64_MAX;   // --wave-from / --wave-to (cycles, inclusive)
   std::vector<std::string> sets;
   // Options whose presence matters (an empty --json "" is an error, not "no file").
@@ -176,6 +177,7 @@ int run_action(const RunArgs& a) {
   sched.wave_from = a.wave_from;
   sched.wave_to = a.wave_to;
   sched.rtl_fixed_point_skip = !a.full_eval;
+  sched.lockstep_state_check = !a.no_state_check;
   const bool want_wave = a.o_wave->count() > 0;
   if (!want_wave && (a.wave_from != 0 || a.wave_to != UINT64_MAX))
     throw gs::InputError("--wave-from/--wave-to: they select cycles of the --wave file; give --wave F.fst too");
@@ -359,6 +361,10 @@ Command add_run_command(CLI::App& top) {
   app->add_flag("--rtl-full-eval", args->full_eval,
                 "rtl/lockstep: evaluate the RTL at every clock edge, even where it provably sits at a fixed point "
                 "(same results, slower; see docs/cosim.md)");
+  app->add_flag("--no-state-check", args->no_state_check,
+                "lockstep: compare only gs_top's outputs, not also the scheduler's tables (KSRT, SMST, PTBQ, "
+                "Active Queue, quotas) every cycle; the table check finds a corrupted entry where it happens "
+                "(docs/cosim.md)");
   args->o_wave = app->add_option("--wave", args->wave,
                                  "Dump the shared run's scheduler waveform to this FST file (rtl, lockstep)");
   app->add_option("--wave-from", args->wave_from, "With --wave: first cycle to dump (default: 0)")->check(whole_number());

@@ -15,7 +15,7 @@
 #include "common/error.hpp"
 #include "cosim/cosim_runner.hpp"
 #include "cosim/mix_generator.hpp"
-#include "cosim/sched_records.hpp"
+#include "lockstep/sched_records.hpp"
 #include "rtl_sched/lockstep_scheduler.hpp"
 #include "rtl_sched/rtl_limits.hpp"
 #include "rtl_sched/register.hpp"
@@ -223,7 +223,7 @@ TEST_CASE("fixed-point skip gives the outputs of evaluating every edge", "[cosim
       for (const gs::SchedInputs& in : stream) {
         const gs::SchedOutputs a = every_edge->step(in);
         const gs::SchedOutputs b = skipping->step(in);
-        if (gs::cosim::format_outputs(a) != gs::cosim::format_outputs(b) || a.launch_ready != b.launch_ready)
+        if (gs::lockstep::format_outputs(a) != gs::lockstep::format_outputs(b) || a.launch_ready != b.launch_ready)
           ++differing;
       }
       INFO(policy << " " << (pm == gs::PreemptMode::kDrain ? "drain" : "switch"));

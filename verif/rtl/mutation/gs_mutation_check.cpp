@@ -1,6 +1,6 @@
 // gs_mutation_check: shows that the lockstep checker or an invariant catches each RTL mutant.
 //
-// Usage: gs_mutation_check --list | --mutant GS_MUT_<X> | --mutant none
+// Usage: gs_mutation_check --list | --mutant GS_MUT_<X> | --mutant none  [--no-state-check]
 // For one mutant it runs a fixed list of short co-simulations (every policy x both preemption
 // mechanisms x a few seeded random mixes on the 16-SM preset) with the golden reference
 // against the MUTATED gs_top, stopping at the first case that ends in CheckMismatch or
@@ -8,6 +8,8 @@
 // caught. A watchdog stop or a clean pass through every case means the bug slipped through:
 // exit 1. `--mutant none` runs the same cases on the unmutated gs_top and must pass them all
 // (the control: it proves the cases themselves are clean, so a catch means the mutant).
+// The lockstep scheduler compares the tables every cycle too (the state check); with
+// --no-state-check only gs_top's outputs, which shows how much later a bug reaches the port.
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <sstream>
@@ -50,6 +52,7 @@ int main(int argc, char** argv) {
   std::string config = "warped-slicer";
   uint32_t seeds = 3;
   bool list = false;
+  bool no_state_check = false;
   gs::cosim::MixGenOptions gen;
   gen.min_kernels = 3;
   gen.max_kernels = 6;
@@ -62,6 +65,7 @@ int main(int argc, char** argv) {
   app.add_option("--config", config, "GPU config preset")->capture_default_str();
   app.add_option("--seeds", seeds, "random mixes per policy x mechanism")->capture_default_str();
   app.add_flag("--list", list, "list the mutants built into this binary");
+  app.add_flag("--no-state-check", no_state_check, "lockstep compares gs_top's outputs only, not the tables");
   app.add_option("--max-grid", gen.max_grid, "largest grid per kernel")->capture_default_str();
   app.add_option("--max-insts", gen.max_insts_per_warp, "cap on instructions per warp")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
@@ -96,6 +100,7 @@ int main(int argc, char** argv) {
     opt.policy = c.policy;
     opt.preempt = c.mode;
     opt.seed = c.seed;
+    opt.lockstep_state_check = !no_state_check;
     const gs::Mix mix = case_mix(cfg, lib, c.seed, gen);
     const auto r = gs::cosim::run_case(cfg, mix, opt, maker, 5'000'000);
     ++run;

@@ -1,4 +1,4 @@
-// gsched cosim: text form of the scheduler-port records (REF/DUT lines, ring-buffer dumps).
+// gsched lockstep: text form of the scheduler-port records (REF/DUT lines, ring-buffer dumps).
 //
 // Contract: pure formatting, one line per record, field names as in the gs_top port
 // (dispatch_sm_o -> "sm"), kernel kNoKernel printed as "none". Used only off the hot path
@@ -8,7 +8,7 @@
 
 #include "sched/scheduler_port.hpp"
 
-namespace gs::cosim {
+namespace gs::lockstep {
 
 std::string format(const LaunchCmd& c);
 std::string format(const SmEvent& e);
@@ -31,4 +31,4 @@ inline bool has_decision(const SchedOutputs& o) {
   return o.dispatch.valid || o.preempt.valid || o.quota.valid || o.bypass.valid;
 }
 
-}  // namespace gs::cosim
+}  // namespace gs::lockstep

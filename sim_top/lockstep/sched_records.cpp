@@ -1,9 +1,10 @@
-// gsched cosim: text form of the scheduler-port records (see sched_records.hpp).
-#include "cosim/sched_records.hpp"
+// gsched lockstep: text form of the scheduler-port records (see sched_records.hpp).
+#include "lockstep/sched_records.hpp"
 
 #include <sstream>
 
-namespace gs::cosim {
+namespace gs::lockstep {
+
 // Every record: the field list and order generated from rtl/spec/gs_spec.toml.
 std::string format(const LaunchCmd& c) { return "launch" + record_str(c.record()); }
 std::string format(const SmEvent& e) { return "event" + record_str(e); }
@@ -31,4 +32,4 @@ std::string format_outputs(const SchedOutputs& o) {
   return s;
 }
 
-}  // namespace gs::cosim
+}  // namespace gs::lockstep

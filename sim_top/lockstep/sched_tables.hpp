@@ -1,0 +1,30 @@
+// gsched lockstep: SchedTables, the scheduler's tables as records -- the DUT side of the state
+// check (state_checker.hpp).
+//
+// Contract: one fixed-size snapshot of the tables gs_top keeps, in the golden twins' terms
+// (cmodel/sched/golden): KSRT entries, SMST entries and resident CTA counts, PTBQ occupancy and
+// head, Active Queue ranks, CTA quotas. Sized for the RTL build (MaxSms x MaxKernels), filled
+// by the RTL driver (GsTopDriver::tables(), decoding gs_top's table signals with the generated
+// unpack functions), so the per-cycle path allocates nothing.
+#pragma once
+#include <array>
+#include <cstdint>
+
+#include "gs_spec.hpp"
+
+namespace gs::lockstep {
+
+struct SchedTables {
+  static constexpr uint32_t kSms = spec::MaxSms;
+  static constexpr uint32_t kSlots = spec::MaxKernels;
+
+  std::array<KsrtEntry, kSlots> ksrt{};
+  std::array<SmstEntry, kSms> smst{};
+  std::array<uint32_t, kSms * kSlots> resident{};  // [sm * kSlots + slot]
+  std::array<uint32_t, kSlots> ptbq_count{};
+  std::array<uint32_t, kSlots> ptbq_head{};        // CTA id at the head (meaningful when count > 0)
+  std::array<uint32_t, kSlots> rank{};             // Active Queue arrival rank
+  std::array<uint32_t, kSms * kSlots> quota{};     // [sm * kSlots + slot]
+};
+
+}  // namespace gs::lockstep

@@ -1,0 +1,119 @@
+// gsched lockstep: the state check (see state_checker.hpp).
+#include "lockstep/state_checker.hpp"
+
+#include "sched/golden/golden_scheduler.hpp"
+
+namespace gs::lockstep {
+
+const char* StateChecker::table_name(Table t) {
+  switch (t) {
+    case kKsrt: return "KSRT";
+    case kSmst: return "SMST";
+    case kPtbq: return "PTBQ";
+    case kActiveQueue: return "AQ";
+    case kQuota: return "QUOTA";
+    case kTables: break;
+  }
+  return "?";
+}
+
+void StateChecker::reset() {
+  for (auto& t : tables_) t = TableCounts{};
+  mismatch_ = {};
+  cycles_checked_ = 0;
+}
+
+bool StateChecker::check(uint64_t cycle, const GoldenScheduler& ref, const SchedTables& dut) {
+  ++cycles_checked_;
+  return check_ksrt(cycle, ref, dut) && check_smst(cycle, ref, dut) && check_ptbq(cycle, ref, dut) &&
+         check_active_queue(cycle, ref, dut) && check_quota(cycle, ref, dut);
+}
+
+void StateChecker::fail(uint64_t cycle, Table t, uint32_t index, const std::string& field, std::string ref,
+                        std::string dut) {
+  mismatch_.cycle = cycle;
+  mismatch_.signal = std::string(table_name(t)) + "[" + std::to_string(index) + "]" + field;
+  mismatch_.ref = std::move(ref);
+  mismatch_.dut = std::move(dut);
+  mismatch_.in_state = true;
+  if (tables_[t].mismatches++ == 0) tables_[t].first = mismatch_;
+}
+
+template <class Rec>
+bool StateChecker::entry(uint64_t cycle, Table t, uint32_t index, const Rec& ref, const Rec& dut) {
+  if (ref == dut) return true;
+  for_each_field(ref, dut, [&](const char* field, const auto& r, const auto& d) {
+    if (r == d) return true;
+    fail(cycle, t, index, std::string(".") + field, field_str(r), field_str(d));
+    return false;
+  });
+  return false;
+}
+
+bool StateChecker::value(uint64_t cycle, Table t, uint32_t index, const char* field, uint32_t ref, uint32_t dut) {
+  if (ref == dut) return true;
+  fail(cycle, t, index, field, std::to_string(ref), std::to_string(dut));
+  return false;
+}
+
+bool StateChecker::check_ksrt(uint64_t cycle, const GoldenScheduler& ref, const SchedTables& dut) {
+  const golden::Ksrt& ksrt = ref.ksrt();
+  for (uint32_t k = 0; k < ksrt.slots(); ++k) {
+    // A free slot's fields are don't-care (the RTL resets them to 0, the golden to "none" and
+    // neither clears them when the kernel leaves): as the port's records, compare when valid.
+    if (!ksrt.entry(k).valid && !dut.ksrt[k].valid) continue;
+    if (!entry(cycle, kKsrt, k, ksrt.entry(k), dut.ksrt[k])) return false;
+  }
+  return true;
+}
+
+bool StateChecker::check_smst(uint64_t cycle, const GoldenScheduler& ref, const SchedTables& dut) {
+  const golden::Smst& smst = ref.smst();
+  const uint32_t slots = ref.ksrt().slots();
+  for (uint32_t s = 0; s < smst.sms(); ++s)
+    if (!entry(cycle, kSmst, s, smst.entry(s), dut.smst[s])) return false;
+  uint32_t any = 0;  // branch-free pass first (it vectorizes); the loop below names the entry
+  for (uint32_t s = 0; s < smst.sms(); ++s)
+    for (uint32_t k = 0; k < slots; ++k) any |= smst.resident(s, k) ^ dut.resident[s * SchedTables::kSlots + k];
+  if (any == 0) return true;
+  for (uint32_t s = 0; s < smst.sms(); ++s)
+    for (uint32_t k = 0; k < slots; ++k) {
+      const uint32_t r = smst.resident(s, k), d = dut.resident[s * SchedTables::kSlots + k];
+      if (r != d) return value(cycle, kSmst, s, (".resident[" + std::to_string(k) + "]").c_str(), r, d);
+    }
+  return true;
+}
+
+bool StateChecker::check_ptbq(uint64_t cycle, const GoldenScheduler& ref, const SchedTables& dut) {
+  const golden::Ptbq& ptbq = ref.ptbq();
+  for (uint32_t k = 0; k < ref.ksrt().slots(); ++k) {
+    if (!value(cycle, kPtbq, k, ".count", ptbq.count(k), dut.ptbq_count[k])) return false;
+    // An empty queue's head is a stale memory word the model never reads.
+    if (ptbq.count(k) != 0 && !value(cycle, kPtbq, k, ".head", ptbq.head(k), dut.ptbq_head[k])) return false;
+  }
+  return true;
+}
+
+bool StateChecker::check_active_queue(uint64_t cycle, const GoldenScheduler& ref, const SchedTables& dut) {
+  const auto& rank = ref.active_queue().q.rank;
+  for (uint32_t k = 0; k < rank.size(); ++k)
+    if (!value(cycle, kActiveQueue, k, ".rank", rank[k], dut.rank[k])) return false;
+  return true;
+}
+
+bool StateChecker::check_quota(uint64_t cycle, const GoldenScheduler& ref, const SchedTables& dut) {
+  const auto& quota = ref.quota_table().quota();
+  const uint32_t slots = ref.ksrt().slots();
+  uint32_t any = 0;  // branch-free pass first, as for the resident counts
+  for (uint32_t s = 0; s < ref.smst().sms(); ++s)
+    for (uint32_t k = 0; k < slots; ++k) any |= quota[s * slots + k] ^ dut.quota[s * SchedTables::kSlots + k];
+  if (any == 0) return true;
+  for (uint32_t s = 0; s < ref.smst().sms(); ++s)
+    for (uint32_t k = 0; k < slots; ++k) {
+      const uint32_t r = quota[s * slots + k], d = dut.quota[s * SchedTables::kSlots + k];
+      if (r != d) return value(cycle, kQuota, s, ("[" + std::to_string(k) + "]").c_str(), r, d);
+    }
+  return true;
+}
+
+}  // namespace gs::lockstep
