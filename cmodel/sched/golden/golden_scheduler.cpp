@@ -111,7 +111,8 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   // ------------------------------------------------------------ event decode
   const SmEvent& ev = in.event;
   const bool ev_valid = ev.type != SmEventType::kNone;
-  const Ksrt::Lookup lk = ksrt_.lookup(ev.kernel);
+  // without an event the lookup (of kNoKernel, an id no launch may use) misses: skip it
+  const Ksrt::Lookup lk = ev_valid ? ksrt_.lookup(ev.kernel) : Ksrt::Lookup{};
   if (ev_valid && ev.sm >= num_sms_)
     throw InvariantError("cycle " + std::to_string(in.cycle) + ": event for SM " + std::to_string(ev.sm) +
                          " beyond the GPU's " + std::to_string(num_sms_));
@@ -179,10 +180,10 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   pc_in.req = pol.req;
   pc_in.smst = &smst_;
   pc_in.ksrt = &ksrt_;
-  pc_in.ptbq_max = ptbq_.max_count();
   pc_in.ev_done = ev_done;
   pc_in.ev_sm = ev.sm;
   const PreemptCtrl::Out pc = preempt_.comb(pc_in);
+  pc_in.ptbq_max = pc.accept ? ptbq_.max_count() : 0;  // read by next() only for an accepted request
   const PreemptReq& req = pol.req;
   const OwnerWr& owner_wr = pol.owner_wr;
   const bool accepted = pc.accept;
