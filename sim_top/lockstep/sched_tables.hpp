@@ -25,6 +25,8 @@ struct SchedTables {
   std::array<uint32_t, kSlots> ptbq_head{};        // CTA id at the head (meaningful when count > 0)
   std::array<uint32_t, kSlots> rank{};             // Active Queue arrival rank
   std::array<uint32_t, kSms * kSlots> quota{};     // [sm * kSlots + slot]
+  /// Bumped by the producer whenever any table above changed (equal versions = equal tables).
+  uint64_t version = 0;
 };
 
 }  // namespace gs::lockstep

@@ -180,6 +180,8 @@ class GsTopDriver final : public RtlModel {
       for (unsigned k = 0; k < kSlots; ++k) t.rec.rank[k] = uint32_t(get_bits(t.rank, k * SlotW, SlotW));
     if (t.changed(t.quota, r.gs_top__DOT__quota))
       for (unsigned i = 0; i < kSms * kSlots; ++i) t.rec.quota[i] = uint32_t(get_bits(t.quota, i * CtaCntW, CtaCntW));
+    if (t.decoded) ++t.rec.version;
+    t.decoded = false;
     t.first = false;
     return t.rec;
   }
@@ -245,11 +247,13 @@ class GsTopDriver final : public RtlModel {
     decltype(Root::gs_top__DOT__rank) rank{};
     decltype(Root::gs_top__DOT__quota) quota{};
     lockstep::SchedTables rec;
-    bool first = true;  // nothing decoded yet
+    bool first = true;     // nothing decoded yet
+    bool decoded = false;  // a table was decoded in this read
     template <class Sig>
     bool changed(Sig& mine, const Sig& now) {
       if (!first && std::memcmp(&mine, &now, sizeof(Sig)) == 0) return false;
       std::memcpy(&mine, &now, sizeof(Sig));
+      decoded = true;
       return true;
     }
   };

@@ -64,6 +64,8 @@ class LockstepScheduler final : public SchedulerPort {
   bool state_check_ = false;
   const lockstep::SchedTables* dut_tables_ = nullptr;  // the DUT's tables as last read
   uint64_t dut_skipped_ = 0;                           // the DUT's skipped cycles at that read
+  bool tables_compared_ = false;                       // since reset
+  uint64_t compared_version_ = 0;                      // dut_tables_->version at the last comparison
   SchedOptions opt_;
   rtl::DecisionWindow decisions_;  // REF and DUT outputs of the last wave_window cycles
   uint64_t step_ = 0;

@@ -72,6 +72,9 @@ class GoldenScheduler final : public SchedulerPort {
   /// The selected policy's twin (golden/<module>.hpp), e.g. for `gsim unit`.
   const golden::PolicyTwin& policy_twin() const { return *policy_twin_; }
   golden::Policy policy() const { return policy_; }
+  /// Whether the last clock edge wrote no table (KSRT, SMST, PTBQ, Active Queue, quotas): every
+  /// table write enable of the cycle was off. The lockstep state check skips a cycle on it.
+  bool tables_quiet() const { return tables_quiet_; }
   uint64_t cycle() const { return cycle_; }
 
  private:
