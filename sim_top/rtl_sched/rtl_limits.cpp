@@ -24,7 +24,7 @@ static_assert(port_width::cfg_sm_shmem_i / MaxSms >= spec::ShmemW, "cfg_sm_shmem
 static_assert((1u << (port_width::cfg_sm_ctas_i / MaxSms)) > spec::MaxCtasPerSm, "cfg_sm_ctas_i cannot hold MaxCtasPerSm");
 static_assert((1u << port_width::cfg_cta_limit_i) > spec::MaxCtasPerSm, "cfg_cta_limit_i cannot hold MaxCtasPerSm");
 static_assert(port_width::launch_kernel_i >= spec::KernelIdW, "launch_kernel_i narrower than KernelIdW");
-static_assert(port_width::launch_priority_i >= spec::PrioW, "launch_priority_i narrower than PrioW");
+static_assert(port_width::launch_prio_i >= spec::PrioW, "launch_prio_i narrower than PrioW");
 static_assert(port_width::launch_tokens_i >= spec::TokenW, "launch_tokens_i narrower than TokenW");
 static_assert(port_width::launch_threads_i >= spec::ThreadW, "launch_threads_i narrower than ThreadW");
 static_assert(port_width::launch_warps_i >= spec::WarpW, "launch_warps_i narrower than WarpW");

@@ -114,7 +114,7 @@ std::unique_ptr<gs::GoldenScheduler> busy_golden() {
   gs::SchedInputs in;
   in.launch.valid = true;
   in.launch.kernel = 3;
-  in.launch.priority = 1;
+  in.launch.prio = 1;
   in.launch.threads = 128;
   in.launch.warps = 4;
   in.launch.regs = 4096;
