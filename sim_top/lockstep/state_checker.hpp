@@ -10,11 +10,12 @@
 // port's invalid records are); mismatch() names it "TABLE[index].field" ("KSRT[2].next_cta",
 // "SMST[3].resident[1]" = SM 3's CTAs of slot 1, "PTBQ[0].head", "AQ[1].rank", "QUOTA[3][1]" =
 // SM 3, slot 1) with the REF and DUT values. Only the config's SMs are compared (the golden
-// holds no others). Each table checker counts its compared cycles and keeps its first mismatch
-// (the difftest model). The policies' own registers are not compared: the golden policy twins
-// (PolicyTwin) expose no register state.
-// Cost: a few hundred integer compares per cycle, no allocation unless a difference is found;
-// the DUT side is decoded only when its bits change (GsTopDriver::tables()).
+// holds no others). Each table keeps its own mismatch count and first mismatch (the difftest
+// model). The policies' own registers are not compared: the golden policy twins (PolicyTwin)
+// expose no register state.
+// Cost: a few hundred integer compares per call, no allocation unless a difference is found;
+// the DUT side is decoded only when its bits change (GsTopDriver::tables()), and
+// LockstepScheduler calls check() only when a side changed since the last call.
 #pragma once
 #include <cstdint>
 #include <string>
