@@ -37,6 +37,7 @@ package gs_pkg;
   localparam int OrderKeyW = 7;  // SM driver sort key {priority field, rank} [PrioW + SlotW]
   localparam int NoKernel = 255;  // kernel id 'none' (C++ kNoKernel) [(1 << KernelIdW) - 1]
   localparam int NumPolicies = 8;  // policies in the registry (policy_e members)
+  localparam int PolicyStateW = 79;  // policy_state: the widest policy register record (see the registry's `state`)
 
   // ---------------------------------------------------------------- scalar field types
   typedef logic [KernelIdW-1:0] kernel_id_t;
@@ -309,6 +310,49 @@ package gs_pkg;
     bypass_wr_t bypass;  // cache-bypass write, onto the bypass port at the coming edge
   } policy_out_t;
   localparam int PolicyOutW = 376;
+
+  // gs_repartition_scan's registers (gs_policy_even's state) (30 bits = ScanStateW)
+  typedef struct packed {
+    logic busy;  // a scan is running
+    sm_id_t s;  // the SM of the next step
+    slot_t inner;  // the step within the SM (0..Inner-1)
+    slot_mask_t target;  // the kernel set the running scan is for
+    slot_mask_t done;  // the kernel set of the last completed scan
+    logic [SlotW + 1-1:0] nk;  // kernels in target
+  } scan_state_t;
+  localparam int ScanStateW = 30;
+
+  // gs_policy_spatial's registers (34 bits = SpatialStateW)
+  typedef struct packed {
+    scan_state_t scan;  // its gs_repartition_scan
+    logic [SlotW + 1-1:0] pos;  // the next SM's owner, by number among the target kernels
+  } spatial_state_t;
+  localparam int SpatialStateW = 34;
+
+  // gs_policy_ppq's registers (19 bits = PpqStateW)
+  typedef struct packed {
+    logic busy;  // a preemption scan is running
+    sm_id_t s;  // the SM under scan
+    prio_t target;  // the priority the scan preempts for
+    prio_t seen;  // the top priority of the last scan
+    slot_t next;  // the top kernel's slot (reported as the requests' next)
+    logic seen_valid;
+  } ppq_state_t;
+  localparam int PpqStateW = 19;
+
+  // gs_dss_unit's registers (gs_policy_dss's state) (79 bits = DssStateW)
+  typedef struct packed {
+    logic [2-1:0] st;  // FSM: 0 idle, 1 scan, 2 act
+    sm_id_t s;  // the SM under scan
+    logic dirty;  // an event arrived since the pass began
+    logic idle_found;
+    sm_id_t idle_sm;  // the first idle SM of the pass
+    logic rel_found;
+    sm_id_t rel_sm;  // the first releasable SM of the pass
+    slot_mask_t own_found;  // kernels that own an SM (found in the pass)
+    logic [MaxKernels * SmIdW-1:0] own_sm;  // per kernel an SM it owns, slot k at [k*SmIdW +: SmIdW]
+  } dss_state_t;
+  localparam int DssStateW = 79;
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

@@ -14,7 +14,10 @@ module gs_policies #(
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
-  output gs_pkg::policy_out_t   out_o
+  output gs_pkg::policy_out_t   out_o,
+  // the selected module's registers (its `state` record, zero-extended; 0 for a module
+  // without registers): read by the lockstep state check only, removed by synthesis
+  output logic [gs_pkg::PolicyStateW-1:0] state_o
 );
 
   // gs_policy_left_over: POL_LEFT_OVER
@@ -28,26 +31,30 @@ module gs_policies #(
     assign out_left_over = '0;
   end
 
-  // gs_policy_even: POL_EVEN
+  // gs_policy_even: POL_EVEN (registers: scan_state_t)
   gs_pkg::policy_out_t out_even;
+  gs_pkg::scan_state_t state_even;
   if (PolicySet[1]) begin : g_even
     gs_policy_even u_policy (
       .clk_i, .rst_ni, .en_i(policy_i == gs_pkg::POL_EVEN), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,
-      .out_o(out_even)
+      .out_o(out_even), .state_o(state_even)
     );
   end else begin : g_no_even
     assign out_even = '0;
+    assign state_even = '0;
   end
 
-  // gs_policy_spatial: POL_SPATIAL
+  // gs_policy_spatial: POL_SPATIAL (registers: spatial_state_t)
   gs_pkg::policy_out_t out_spatial;
+  gs_pkg::spatial_state_t state_spatial;
   if (PolicySet[2]) begin : g_spatial
     gs_policy_spatial u_policy (
       .clk_i, .rst_ni, .en_i(policy_i == gs_pkg::POL_SPATIAL), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,
-      .out_o(out_spatial)
+      .out_o(out_spatial), .state_o(state_spatial)
     );
   end else begin : g_no_spatial
     assign out_spatial = '0;
+    assign state_spatial = '0;
   end
 
   // gs_policy_npq: POL_NPQ
@@ -61,26 +68,30 @@ module gs_policies #(
     assign out_npq = '0;
   end
 
-  // gs_policy_ppq: POL_PPQ_EXCL, POL_PPQ_SHARED
+  // gs_policy_ppq: POL_PPQ_EXCL, POL_PPQ_SHARED (registers: ppq_state_t)
   gs_pkg::policy_out_t out_ppq;
+  gs_pkg::ppq_state_t state_ppq;
   if (PolicySet[4] || PolicySet[5]) begin : g_ppq
     gs_policy_ppq u_policy (
       .clk_i, .rst_ni, .en_i(policy_i == gs_pkg::POL_PPQ_EXCL || policy_i == gs_pkg::POL_PPQ_SHARED), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,
-      .out_o(out_ppq)
+      .out_o(out_ppq), .state_o(state_ppq)
     );
   end else begin : g_no_ppq
     assign out_ppq = '0;
+    assign state_ppq = '0;
   end
 
-  // gs_policy_dss: POL_DSS
+  // gs_policy_dss: POL_DSS (registers: dss_state_t)
   gs_pkg::policy_out_t out_dss;
+  gs_pkg::dss_state_t state_dss;
   if (PolicySet[6]) begin : g_dss
     gs_policy_dss u_policy (
       .clk_i, .rst_ni, .en_i(policy_i == gs_pkg::POL_DSS), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,
-      .out_o(out_dss)
+      .out_o(out_dss), .state_o(state_dss)
     );
   end else begin : g_no_dss
     assign out_dss = '0;
+    assign state_dss = '0;
   end
 
   // gs_policy_fewest_left: POL_FEWEST_LEFT
@@ -96,14 +107,30 @@ module gs_policies #(
 
   always_comb begin
     out_o = '0;
+    state_o = '0;
     unique case (policy_i)
       gs_pkg::POL_LEFT_OVER: out_o = out_left_over;
-      gs_pkg::POL_EVEN: out_o = out_even;
-      gs_pkg::POL_SPATIAL: out_o = out_spatial;
+      gs_pkg::POL_EVEN: begin
+        out_o = out_even;
+        state_o = gs_pkg::PolicyStateW'(state_even);
+      end
+      gs_pkg::POL_SPATIAL: begin
+        out_o = out_spatial;
+        state_o = gs_pkg::PolicyStateW'(state_spatial);
+      end
       gs_pkg::POL_NPQ: out_o = out_npq;
-      gs_pkg::POL_PPQ_EXCL: out_o = out_ppq;
-      gs_pkg::POL_PPQ_SHARED: out_o = out_ppq;
-      gs_pkg::POL_DSS: out_o = out_dss;
+      gs_pkg::POL_PPQ_EXCL: begin
+        out_o = out_ppq;
+        state_o = gs_pkg::PolicyStateW'(state_ppq);
+      end
+      gs_pkg::POL_PPQ_SHARED: begin
+        out_o = out_ppq;
+        state_o = gs_pkg::PolicyStateW'(state_ppq);
+      end
+      gs_pkg::POL_DSS: begin
+        out_o = out_dss;
+        state_o = gs_pkg::PolicyStateW'(state_dss);
+      end
       gs_pkg::POL_FEWEST_LEFT: out_o = out_fewest_left;
       default: out_o = '0;
     endcase

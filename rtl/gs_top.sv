@@ -299,9 +299,14 @@ module gs_top #(
     end
   end
 
+  // policy_state: the selected policy's registers, read only by the lockstep state check
+  // (sim_top/rtl_sched/gs_top_state.vlt); nothing here reads it, so synthesis removes it.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [gs_pkg::PolicyStateW-1:0] policy_state;
+  /* verilator lint_on UNUSEDSIGNAL */
   gs_policies #(.PolicySet(PolicySet)) u_policies (
     .clk_i, .rst_ni, .policy_i(cfg_policy_q), .cfg_i(pol_cfg), .view_i(pol_view), .event_i(pol_event),
-    .accept_i(preempt_accept), .out_o(pol)
+    .accept_i(preempt_accept), .out_o(pol), .state_o(policy_state)
   );
 
   // per-SM per-kernel CTA quotas written by the policy (Even) and reported on the quota port

@@ -36,7 +36,8 @@ module gs_dss_unit (
   output gs_pkg::owner_wr_t owner_wr_o,
   output gs_pkg::token_upd_t tok_o,
   output gs_pkg::token_upd_t tok_req_o,   // tok_o before acceptance (policy contract: gs_top masks)
-  output gs_pkg::preempt_req_t req_o
+  output gs_pkg::preempt_req_t req_o,
+  output gs_pkg::dss_state_t state_o   // the registers (lockstep state check; see gs_spec.toml)
 );
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
@@ -229,6 +230,19 @@ module gs_dss_unit (
     if (req_o.valid && !accept_i) tok_o = '0;
   end
   assign tok_req_o = tok_pre;
+
+  always_comb begin
+    state_o = '0;
+    state_o.st = st_q;
+    state_o.s = s_q;
+    state_o.dirty = dirty_q;
+    state_o.idle_found = idle_found_q;
+    state_o.idle_sm = idle_sm_q;
+    state_o.rel_found = rel_found_q;
+    state_o.rel_sm = rel_sm_q;
+    state_o.own_found = own_found_q;
+    state_o.own_sm = own_sm_q;
+  end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin

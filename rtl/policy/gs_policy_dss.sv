@@ -18,7 +18,8 @@ module gs_policy_dss (
   input  gs_pkg::policy_event_t event_i,
   /* verilator lint_on UNUSEDSIGNAL */
   input  logic                  accept_i,
-  output gs_pkg::policy_out_t   out_o
+  output gs_pkg::policy_out_t   out_o,
+  output gs_pkg::dss_state_t   state_o   // the registers (lockstep state check; see gs_spec.toml)
 );
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
@@ -36,7 +37,7 @@ module gs_policy_dss (
     .clk_i, .rst_ni, .en_i, .cfg_num_sms_i(cfg_i.num_sms),
     .ksrt_i(view_i.ksrt), .rank_i(view_i.rank), .pending_i(view_i.pending), .smst_i(view_i.smst),
     .resident_i(view_i.resident), .trigger_i(trigger), .accept_i,
-    .owner_wr_o(owner_wr), .tok_o(tok_accepted), .tok_req_o(tok), .req_o(req)
+    .owner_wr_o(owner_wr), .tok_o(tok_accepted), .tok_req_o(tok), .req_o(req), .state_o
   );
 
   logic [K*gs_pkg::OrderKeyW-1:0] key;

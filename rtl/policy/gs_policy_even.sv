@@ -26,7 +26,8 @@ module gs_policy_even (
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
   /* verilator lint_on UNUSEDSIGNAL */
-  output gs_pkg::policy_out_t   out_o
+  output gs_pkg::policy_out_t   out_o,
+  output gs_pkg::scan_state_t   state_o   // the registers (lockstep state check; see gs_spec.toml)
 );
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
@@ -44,7 +45,8 @@ module gs_policy_even (
   logic [KCW-1:0] nk;
   gs_repartition_scan #(.Inner(K)) u_scan (
     .clk_i, .rst_ni, .en_i, .cfg_num_sms_i(cfg_i.num_sms), .pending_i(view_i.pending),
-    .start_o(start), .step_o(step), .sm_o(scan_sm), .inner_o(scan_slot), .target_o(target), .nk_o(nk)
+    .start_o(start), .step_o(step), .sm_o(scan_sm), .inner_o(scan_slot), .target_o(target), .nk_o(nk),
+    .state_o
   );
 
   /* verilator lint_off UNUSEDSIGNAL */

@@ -23,7 +23,8 @@ module gs_policy_ppq (
   input  gs_pkg::policy_event_t event_i,
   /* verilator lint_on UNUSEDSIGNAL */
   input  logic                  accept_i,
-  output gs_pkg::policy_out_t   out_o
+  output gs_pkg::policy_out_t   out_o,
+  output gs_pkg::ppq_state_t   state_o   // the registers (lockstep state check; see gs_spec.toml)
 );
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
@@ -160,7 +161,10 @@ module gs_policy_ppq (
       seen_valid_d = 1'b1;
     end else begin
       if (!top_valid) seen_valid_d = 1'b0;
+`ifndef GS_MUT_PPQ_SEEN_STUCK
+      // (MUTATION GS_MUT_PPQ_SEEN_STUCK drops this update)
       else if (top < seen_q) seen_d = top;   // the top kernel left: no preemption needed
+`endif
       if (busy_q) begin
         if (!req.valid || accept_i) begin
           s_d = s_q + 1'b1;
@@ -168,6 +172,16 @@ module gs_policy_ppq (
         end
       end
     end
+  end
+
+  always_comb begin
+    state_o = '0;
+    state_o.busy = busy_q;
+    state_o.s = s_q;
+    state_o.target = target_q;
+    state_o.seen = seen_q;
+    state_o.next = next_q;
+    state_o.seen_valid = seen_valid_q;
   end
 
   always_ff @(posedge clk_i) begin

@@ -19,7 +19,8 @@ module gs_policy_spatial (
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
   /* verilator lint_on UNUSEDSIGNAL */
-  output gs_pkg::policy_out_t   out_o
+  output gs_pkg::policy_out_t   out_o,
+  output gs_pkg::spatial_state_t   state_o   // the registers (lockstep state check; see gs_spec.toml)
 );
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
@@ -27,6 +28,7 @@ module gs_policy_spatial (
   localparam int KCW = gs_pkg::SlotW + 1;
 
   // one SM per step
+  gs_pkg::scan_state_t scan_state;
   logic start, step;
   gs_pkg::sm_id_t sm;
   /* verilator lint_off UNUSEDSIGNAL */
@@ -36,7 +38,8 @@ module gs_policy_spatial (
   logic [KCW-1:0] nk;
   gs_repartition_scan #(.Inner(1)) u_scan (
     .clk_i, .rst_ni, .en_i, .cfg_num_sms_i(cfg_i.num_sms), .pending_i(view_i.pending),
-    .start_o(start), .step_o(step), .sm_o(sm), .inner_o(inner), .target_o(target), .nk_o(nk)
+    .start_o(start), .step_o(step), .sm_o(sm), .inner_o(inner), .target_o(target), .nk_o(nk),
+    .state_o(scan_state)
   );
 
   // position of the SM's owner among the target kernels: s mod K, kept as a counter
@@ -89,6 +92,12 @@ module gs_policy_spatial (
       pos_d = pos_q + 1'b1;
       if (pos_d >= nk) pos_d = '0;
     end
+  end
+
+  always_comb begin
+    state_o = '0;
+    state_o.scan = scan_state;
+    state_o.pos = pos_q;
   end
 
   always_ff @(posedge clk_i) begin

@@ -25,7 +25,8 @@ module gs_repartition_scan #(
   output gs_pkg::sm_id_t sm_o,
   output gs_pkg::slot_t inner_o,
   output gs_pkg::slot_mask_t target_o,
-  output logic [gs_pkg::SlotW:0] nk_o
+  output logic [gs_pkg::SlotW:0] nk_o,
+  output gs_pkg::scan_state_t state_o   // the registers (lockstep state check; see gs_spec.toml)
 );
   localparam int K = gs_pkg::MaxKernels;
   localparam int KCW = gs_pkg::SlotW + 1;   // holds 0..MaxKernels
@@ -74,6 +75,15 @@ module gs_repartition_scan #(
   assign inner_o = i_q;
   assign target_o = target_q;
   assign nk_o = nk_q;
+  always_comb begin
+    state_o = '0;
+    state_o.busy = busy_q;
+    state_o.s = s_q;
+    state_o.inner = i_q;
+    state_o.target = target_q;
+    state_o.done = done_q;
+    state_o.nk = nk_q;
+  end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin

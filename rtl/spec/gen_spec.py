@@ -178,6 +178,22 @@ class Spec:
                                       doc=r.get("doc", ""), sv_only=sv_only, cpp_only=cpp_only, port=port)
             self.env[r["width_param"]] = width
 
+        # policy registers: each module's `state` record (one per module), PolicyStateW
+        module_state = {}
+        for i, p in enumerate(self.policies):
+            st = p.get("state")
+            if st is not None and (not isinstance(st, str) or st not in self.records or self.records[st]["cpp_only"]):
+                raise SpecError(f"{path}: policy[{i}].state: {st!r} is not a record of gs_pkg")
+            if p["module"] in module_state and module_state[p["module"]] != st:
+                raise SpecError(f"{path}: policy[{i}].state: module {p['module']} has state "
+                                f"{module_state[p['module']]!r} in another entry")
+            module_state[p["module"]] = st
+        self.module_state = module_state
+        state_width = max([self.records[st]["width"] for st in module_state.values() if st] + [1])
+        self.env["PolicyStateW"] = state_width
+        self.params.append(["PolicyStateW", state_width, False,
+                            "policy_state: the widest policy register record (see the registry's `state`)", None])
+
     def _check_port(self, name, port, fields, sv_only):
         """Validates a record's `port` table (see the records section of the spec)."""
         where = f"{self.path}: records.{name}.port"
@@ -203,6 +219,19 @@ class Spec:
                 raise SpecError(f"{where}: field {f['name']} is {f['width']} bits; port fields hold at most 32")
         suffix = "_i" if direction == "in" else "_o"
         return dict(prefix=prefix, dir=direction, valid=valid, cpp_port=port.get("cpp_port", ""), suffix=suffix)
+
+    def leaf_fields(self, name, prefix="", base=0):
+        """(dotted name, lsb, width) of every leaf field of a record, MSB first."""
+        out = []
+        r = self.records[name]
+        at = base + r["width"]
+        for f in r["fields"]:
+            at -= f["width"]
+            if f["kind"] == "rec":
+                out.extend(self.leaf_fields(f["type"], prefix + f["name"] + ".", at))
+            else:
+                out.append((prefix + f["name"], at, f["width"]))
+        return out
 
     # ------------------------------------------------------------------ SystemVerilog
     def sv(self):
@@ -304,6 +333,8 @@ class Spec:
         o.append("")
         o.append("/// Bit layout of every record: <record>::<field>_lsb / _width (first field = MSB), for")
         o.append("/// benches and tools that address fields of the wide contract records on a Verilated port.")
+        o.append("/// A field of a record: its name (nested records' fields as \"outer.inner\"), LSB and width.")
+        o.append("struct FieldInfo { const char* name; uint32_t lsb; uint32_t width; };")
         o.append("namespace layout {")
         for name, r in self.records.items():
             o.append(f"namespace {name} {{")
@@ -311,16 +342,28 @@ class Spec:
             for f in r["fields"]:
                 at -= f["width"]
                 o.append(f"inline constexpr uint32_t {f['name']}_lsb = {at}u, {f['name']}_width = {f['width']}u;")
+            o.append("/// Every leaf field, MSB first.")
+            o.append("inline constexpr FieldInfo kFields[] = {")
+            for fname, lsb, width in self.leaf_fields(name):
+                o.append(f'    {{"{fname}", {lsb}u, {width}u}},')
+            o.append("};")
             o.append(f"}}  // namespace {name}")
         o.append("}  // namespace layout")
         o.append("")
         o.append("/// The policy registry: gsim names, aliases, RTL module, in gs_pkg::policy_e order.")
-        o.append("struct PolicyInfo { const char* name; const char* aliases; const char* member; const char* module; const char* doc; };")
+        o.append("/// state: the module's register record (\"\" when it has none) and its leaf fields.")
+        o.append("struct PolicyInfo {")
+        o.append("  const char* name; const char* aliases; const char* member; const char* module; const char* doc;")
+        o.append("  const char* state; const FieldInfo* state_fields; uint32_t state_field_count;")
+        o.append("};")
         o.append("inline constexpr PolicyInfo kPolicies[] = {")
         for p in self.policies:
             aliases = ",".join(p.get("aliases", []))
             doc = p.get("doc", "").replace('"', '\\"')
-            o.append(f'    {{"{p["name"]}", "{aliases}", "{p["member"]}", "{p["module"]}", "{doc}"}},')
+            st = p.get("state")
+            fields = (f"layout::{st}::kFields, uint32_t(sizeof(layout::{st}::kFields) / sizeof(FieldInfo))"
+                      if st else "nullptr, 0u")
+            o.append(f'    {{"{p["name"]}", "{aliases}", "{p["member"]}", "{p["module"]}", "{doc}", "{st or ""}", {fields}}},')
         o.append("};")
         o.append("}  // namespace spec")
         o.append("")
@@ -485,31 +528,46 @@ def policies_sv(spec):
     o.append("  input  gs_pkg::policy_view_t  view_i,")
     o.append("  input  gs_pkg::policy_event_t event_i,")
     o.append("  input  logic                  accept_i,")
-    o.append("  output gs_pkg::policy_out_t   out_o")
+    o.append("  output gs_pkg::policy_out_t   out_o,")
+    o.append("  // the selected module's registers (its `state` record, zero-extended; 0 for a module")
+    o.append("  // without registers): read by the lockstep state check only, removed by synthesis")
+    o.append("  output logic [gs_pkg::PolicyStateW-1:0] state_o")
     o.append(");")
     for mod, members in mods.items():
         short = mod[len("gs_policy_"):] if mod.startswith("gs_policy_") else mod
         built = " || ".join(f"PolicySet[{i}]" for i, _ in members)
         en = " || ".join(f"policy_i == gs_pkg::{m}" for _, m in members)
+        st = spec.module_state.get(mod)
         o.append("")
-        o.append(f"  // {mod}: {', '.join(m for _, m in members)}")
+        o.append(f"  // {mod}: {', '.join(m for _, m in members)}" + (f" (registers: {st})" if st else ""))
         o.append(f"  gs_pkg::policy_out_t out_{short};")
+        if st:
+            o.append(f"  gs_pkg::{st} state_{short};")
         o.append(f"  if ({built}) begin : g_{short}")
         o.append(f"    {mod} u_policy (")
         o.append(f"      .clk_i, .rst_ni, .en_i({en}), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,")
-        o.append(f"      .out_o(out_{short})")
+        o.append(f"      .out_o(out_{short})" + (f", .state_o(state_{short})" if st else ""))
         o.append("    );")
         o.append(f"  end else begin : g_no_{short}")
         o.append(f"    assign out_{short} = '0;")
+        if st:
+            o.append(f"    assign state_{short} = '0;")
         o.append("  end")
     o.append("")
     o.append("  always_comb begin")
     o.append("    out_o = '0;")
+    o.append("    state_o = '0;")
     o.append("    unique case (policy_i)")
-    for p in spec.policies:
-        mod = p["module"]
+    for mod, members in mods.items():
         short = mod[len("gs_policy_"):] if mod.startswith("gs_policy_") else mod
-        o.append(f"      gs_pkg::{p['member']}: out_o = out_{short};")
+        items = ", ".join(f"gs_pkg::{m}" for _, m in members)
+        if spec.module_state.get(mod):
+            o.append(f"      {items}: begin")
+            o.append(f"        out_o = out_{short};")
+            o.append(f"        state_o = gs_pkg::PolicyStateW'(state_{short});")
+            o.append("      end")
+        else:
+            o.append(f"      {items}: out_o = out_{short};")
     o.append("      default: out_o = '0;")
     o.append("    endcase")
     o.append("  end")
@@ -589,7 +647,8 @@ def policy_benches_cpp(spec):
         o.append(f"    gs::bench::PolicyBench<Vbench_{p['module']}> b(gs::Policy::{camel(p['member'], prefix)}, 17 + sms, sms);")
         o.append("    b.run(4000);")
         o.append("    WARN(\"" + p["name"] + " on \" << sms << \" SMs: \" << b.requests() << \" preemption requests, \" << b.owner_writes()")
-        o.append("         << \" owner writes, \" << b.quota_writes() << \" quota writes compared\");")
+        o.append("         << \" owner writes, \" << b.quota_writes() << \" quota writes, \" << b.state_compares()")
+        o.append("         << \" register states compared\");")
         o.append("  }")
         o.append("}")
         o.append("")

@@ -3,7 +3,8 @@
 //
 // Contract: one fixed-size snapshot of the tables gs_top keeps, in the golden twins' terms
 // (cmodel/sched/golden): KSRT entries, SMST entries and resident CTA counts, PTBQ occupancy and
-// head, Active Queue ranks, CTA quotas. Sized for the RTL build (MaxSms x MaxKernels), filled
+// head, Active Queue ranks, CTA quotas, and the selected policy's registers (its `state` record's
+// bits, as golden::PolicyTwin::state() writes them). Sized for the RTL build (MaxSms x MaxKernels), filled
 // by the RTL driver (GsTopDriver::tables(), decoding gs_top's table signals with the generated
 // unpack functions), so the per-cycle path allocates nothing.
 #pragma once
@@ -11,6 +12,7 @@
 #include <cstdint>
 
 #include "gs_spec.hpp"
+#include "sched/golden/golden_types.hpp"
 
 namespace gs::lockstep {
 
@@ -25,6 +27,7 @@ struct SchedTables {
   std::array<uint32_t, kSlots> ptbq_head{};        // CTA id at the head (meaningful when count > 0)
   std::array<uint32_t, kSlots> rank{};             // Active Queue arrival rank
   std::array<uint32_t, kSms * kSlots> quota{};     // [sm * kSlots + slot]
+  golden::PolicyState policy_state;                // gs_top's policy_state
   /// Bumped by the producer whenever any table above changed (equal versions = equal tables).
   uint64_t version = 0;
 };

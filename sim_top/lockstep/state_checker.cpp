@@ -1,6 +1,8 @@
 // gsched lockstep: the state check (see state_checker.hpp).
 #include "lockstep/state_checker.hpp"
 
+#include <algorithm>
+
 #include "sched/golden/golden_scheduler.hpp"
 
 namespace gs::lockstep {
@@ -12,6 +14,7 @@ const char* StateChecker::table_name(Table t) {
     case kPtbq: return "PTBQ";
     case kActiveQueue: return "AQ";
     case kQuota: return "QUOTA";
+    case kPolicy: return "POLICY";
     case kTables: break;
   }
   return "?";
@@ -26,13 +29,18 @@ void StateChecker::reset() {
 bool StateChecker::check(uint64_t cycle, const GoldenScheduler& ref, const SchedTables& dut) {
   ++cycles_checked_;
   return check_ksrt(cycle, ref, dut) && check_smst(cycle, ref, dut) && check_ptbq(cycle, ref, dut) &&
-         check_active_queue(cycle, ref, dut) && check_quota(cycle, ref, dut);
+         check_active_queue(cycle, ref, dut) && check_quota(cycle, ref, dut) && check_policy(cycle, ref, dut);
 }
 
 void StateChecker::fail(uint64_t cycle, Table t, uint32_t index, const std::string& field, std::string ref,
                         std::string dut) {
+  fail_named(cycle, t, std::string(table_name(t)) + "[" + std::to_string(index) + "]" + field, std::move(ref),
+             std::move(dut));
+}
+
+void StateChecker::fail_named(uint64_t cycle, Table t, std::string signal, std::string ref, std::string dut) {
   mismatch_.cycle = cycle;
-  mismatch_.signal = std::string(table_name(t)) + "[" + std::to_string(index) + "]" + field;
+  mismatch_.signal = std::move(signal);
   mismatch_.ref = std::move(ref);
   mismatch_.dut = std::move(dut);
   mismatch_.in_state = true;
@@ -114,6 +122,40 @@ bool StateChecker::check_quota(uint64_t cycle, const GoldenScheduler& ref, const
       if (r != d) return value(cycle, kQuota, s, ("[" + std::to_string(k) + "]").c_str(), r, d);
     }
   return true;
+}
+
+namespace {
+/// `width` bits of a policy state at `lsb`: decimal up to 64 bits, hex beyond.
+std::string state_bits_str(const golden::PolicyState& st, uint32_t lsb, uint32_t width) {
+  if (width <= 64) return std::to_string(st.get(lsb, width));
+  std::string hex = "0x";
+  for (uint32_t nib = (width + 3) / 4; nib-- > 0;) {
+    const uint32_t at = lsb + nib * 4;
+    const uint32_t n = static_cast<uint32_t>(st.get(at, std::min(4u, lsb + width - at)));
+    hex += "0123456789abcdef"[n];
+  }
+  return hex;
+}
+}  // namespace
+
+bool StateChecker::check_policy(uint64_t cycle, const GoldenScheduler& ref, const SchedTables& dut) {
+  ref.policy_twin().state(ref_policy_state_);
+  if (ref_policy_state_ == dut.policy_state) return true;
+  const spec::PolicyInfo& info = spec::kPolicies[static_cast<unsigned>(ref.policy())];
+  const std::string where = std::string(table_name(kPolicy)) + "." + info.module;
+  for (uint32_t i = 0; i < info.state_field_count; ++i) {
+    const spec::FieldInfo& f = info.state_fields[i];
+    bool same = true;
+    for (uint32_t b = 0; b < f.width && same; ++b) same = ref_policy_state_.bit(f.lsb + b) == dut.policy_state.bit(f.lsb + b);
+    if (same) continue;
+    fail_named(cycle, kPolicy, where + "." + f.name, state_bits_str(ref_policy_state_, f.lsb, f.width),
+               state_bits_str(dut.policy_state, f.lsb, f.width));
+    return false;
+  }
+  // bits outside the record (a module without registers drives none)
+  fail_named(cycle, kPolicy, where + "(bits)", state_bits_str(ref_policy_state_, 0, spec::PolicyStateW),
+             state_bits_str(dut.policy_state, 0, spec::PolicyStateW));
+  return false;
 }
 
 }  // namespace gs::lockstep

@@ -180,6 +180,11 @@ class GsTopDriver final : public RtlModel {
       for (unsigned k = 0; k < kSlots; ++k) t.rec.rank[k] = uint32_t(get_bits(t.rank, k * SlotW, SlotW));
     if (t.changed(t.quota, r.gs_top__DOT__quota))
       for (unsigned i = 0; i < kSms * kSlots; ++i) t.rec.quota[i] = uint32_t(get_bits(t.quota, i * CtaCntW, CtaCntW));
+    if (t.changed(t.policy_state, r.gs_top__DOT__policy_state))
+      for (unsigned lsb = 0; lsb < PolicyStateW; lsb += 64) {
+        const unsigned width = PolicyStateW - lsb < 64 ? PolicyStateW - lsb : 64;
+        t.rec.policy_state.put(lsb, width, get_bits(t.policy_state, lsb, width));
+      }
     if (t.decoded) ++t.rec.version;
     t.decoded = false;
     t.first = false;
@@ -246,6 +251,7 @@ class GsTopDriver final : public RtlModel {
     decltype(Root::gs_top__DOT__ptbq_head) ptbq_head{};
     decltype(Root::gs_top__DOT__rank) rank{};
     decltype(Root::gs_top__DOT__quota) quota{};
+    decltype(Root::gs_top__DOT__policy_state) policy_state{};
     lockstep::SchedTables rec;
     bool first = true;     // nothing decoded yet
     bool decoded = false;  // a table was decoded in this read

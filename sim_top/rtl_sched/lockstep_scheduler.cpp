@@ -44,15 +44,20 @@ SchedOutputs LockstepScheduler::step(const SchedInputs& in) {
 // The tables after this cycle's edge. A cycle the RTL skipped at its fixed point left its
 // tables as they were, so they are not read again. The golden's may still have moved in such a
 // cycle; the golden knows whether its last edge wrote a table (tables_quiet(): every write
-// enable off). When neither side changed since the last comparison -- which matched, or the
-// run would have stopped -- this one would match too, and is skipped.
+// enable off), and its policy's registers are compared with their value at the last
+// comparison (a few words). When neither side changed since the last comparison -- which
+// matched, or the run would have stopped -- this one would match too, and is skipped.
 void LockstepScheduler::check_tables(const SchedInputs& in, const SchedOutputs& ref, const SchedOutputs& dut) {
   const uint64_t skipped = dut_->model_skipped();
   if (dut_tables_ == nullptr || skipped == dut_skipped_) dut_tables_ = &dut_->tables();  // evaluated
   dut_skipped_ = skipped;
-  if (tables_compared_ && golden_->tables_quiet() && dut_tables_->version == compared_version_) return;
+  golden_->policy_twin().state(ref_policy_state_);
+  if (tables_compared_ && golden_->tables_quiet() && dut_tables_->version == compared_version_ &&
+      ref_policy_state_ == compared_policy_state_)
+    return;
   tables_compared_ = true;
   compared_version_ = dut_tables_->version;
+  compared_policy_state_ = ref_policy_state_;
   if (state_checker_.check(in.cycle, *golden_, *dut_tables_)) return;
   checker_.fail_state(state_checker_.mismatch(), ref, dut);
   fail(in);

@@ -66,6 +66,8 @@ class LockstepScheduler final : public SchedulerPort {
   uint64_t dut_skipped_ = 0;                           // the DUT's skipped cycles at that read
   bool tables_compared_ = false;                       // since reset
   uint64_t compared_version_ = 0;                      // dut_tables_->version at the last comparison
+  golden::PolicyState ref_policy_state_;               // the golden policy's registers, this cycle
+  golden::PolicyState compared_policy_state_;          // ... at the last comparison
   SchedOptions opt_;
   rtl::DecisionWindow decisions_;  // REF and DUT outputs of the last wave_window cycles
   uint64_t step_ = 0;

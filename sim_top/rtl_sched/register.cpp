@@ -5,7 +5,7 @@
 #include "rtl_sched/lockstep_scheduler.hpp"
 #include "rtl_sched/rtl_scheduler.hpp"
 #include "rtl_sched/unit_dss_rtl.hpp"
-#include "sched/unit_runner.hpp"
+#include "unit/unit_runner.hpp"
 
 namespace gs {
 

@@ -2,7 +2,7 @@
 //
 // Vgs_policy_dss (rtl/CMakeLists.txt: gs_pkg.sv + policy/gs_dss_unit.sv, -Wall -O3
 // --x-assign fast; unit_dss_rtl.vlt makes st_q readable) behind gs::DssUnit, so it runs in the
-// very environment loop the golden twin runs in (sched/unit_dss.hpp, run_dss_unit): the same
+// very environment loop the golden twin runs in (unit/unit_dss.hpp, run_dss_unit): the same
 // JSON state, the same owner writes / token updates / acceptances applied to the same golden
 // KSRT and SMST, the same result shape. register_rtl_schedulers() registers run_rtl_unit as
 // the unit side "rtl", so `gsim unit dss` prints "golden", "rtl" and "match".
@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sched/unit_dss.hpp"
+#include "unit/unit_dss.hpp"
 
 namespace gs::rtl {
 

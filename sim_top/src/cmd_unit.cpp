@@ -1,7 +1,7 @@
 // gsim unit <block> --input F.json: runs one scheduler decision unit alone (golden and, in RTL
 // builds, RTL side by side) from a JSON state and prints its actions as JSON; exit 3 when the
-// sides disagree ("match": false). The block runners live in the scheduler library
-// (sched/unit_runner.hpp, gs::run_unit); a build without them says so and exits 2.
+// sides disagree ("match": false). The block runners live in the unit library gs_unit
+// (sim_top/unit/unit_runner.hpp, gs::run_unit).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
@@ -10,12 +10,7 @@
 #include "common/error.hpp"
 #include "config/json_reader.hpp"
 
-#if __has_include("sched/unit_runner.hpp")
-#include "sched/unit_runner.hpp"
-#define GSIM_HAVE_UNIT_RUNNERS 1
-#else
-#define GSIM_HAVE_UNIT_RUNNERS 0
-#endif
+#include "unit/unit_runner.hpp"
 
 namespace gsim {
 
@@ -26,7 +21,6 @@ struct UnitArgs {
 };
 
 int unit_action(const UnitArgs& a) {
-#if GSIM_HAVE_UNIT_RUNNERS
   register_build_schedulers();
   const std::string text = read_text_file(a.input, "--input");
   // Malformed JSON (an empty file included) is reported with file:line:column here, before
@@ -44,9 +38,6 @@ int unit_action(const UnitArgs& a) {
   if (result.contains("match") && !result.at("match").get<bool>())
     throw gs::CheckMismatch("unit '" + a.block + "': the sides disagree (\"match\": false), see stdout");
   return 0;
-#else
-  throw gs::InputError("unit '" + a.block + "': no unit blocks in this build");
-#endif
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 // golden KSRT (tokens; `pending` kernels have CTAs left to issue: grid 2, next_cta 0), Active
 // Queue (rank = listed order), SMST (states, owners, resident CTAs) and gs_preempt_ctrl's accept
 // rule. Every side of `gsim unit dss` runs in this one loop, so the sides differ only in the unit.
-#include "sched/unit_dss.hpp"
+#include "unit/unit_dss.hpp"
 
 #include <map>
 

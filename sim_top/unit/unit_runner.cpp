@@ -2,12 +2,12 @@
 //
 // The registry of sides and the per-block dispatch; each block's input format and environment
 // live with the block: DSS in sched/unit_dss.hpp (its golden side is GoldenDssUnit).
-#include "sched/unit_runner.hpp"
+#include "unit/unit_runner.hpp"
 
 #include <map>
 
 #include "common/error.hpp"
-#include "sched/unit_dss.hpp"
+#include "unit/unit_dss.hpp"
 
 namespace gs {
 

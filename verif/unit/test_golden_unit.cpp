@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
-#include "sched/unit_runner.hpp"
+#include "unit/unit_runner.hpp"
 
 namespace {
 std::string vector_text(const std::string& name) {

@@ -98,4 +98,37 @@ class ArrayD {
   uint32_t n_ = 0;
 };
 
+/// A policy module's registers in the RTL bit layout of its `state` record (rtl/spec/gs_spec.toml
+/// "policy registers"): what gs_policies drives on state_o, zero-extended to PolicyStateW bits.
+/// Word i holds bits [64i, 64i+63]. The lockstep state check compares it with gs_top's
+/// policy_state; the policy benches with the module's state_o.
+struct PolicyState {
+  static constexpr uint32_t kWords = (PolicyStateW + 63) / 64;
+  std::array<uint64_t, kWords> w{};
+
+  void clear() { w.fill(0); }
+  /// Writes the low `width` (1..64) bits of v at bit `lsb` (a field may straddle two words).
+  void put(uint32_t lsb, uint32_t width, uint64_t v) {
+    const uint64_t m = width >= 64 ? ~0ull : (1ull << width) - 1;
+    const uint32_t i = lsb / 64, off = lsb % 64;
+    v &= m;
+    w[i] = (w[i] & ~(m << off)) | (v << off);
+    if (off + width > 64) {  // off > 0 here
+      const uint64_t mh = m >> (64 - off);
+      w[i + 1] = (w[i + 1] & ~mh) | (v >> (64 - off));
+    }
+  }
+  /// Bit `i`.
+  bool bit(uint32_t i) const { return w[i / 64] >> (i % 64) & 1u; }
+  /// `width` (1..64) bits at `lsb`.
+  uint64_t get(uint32_t lsb, uint32_t width) const {
+    const uint32_t i = lsb / 64, off = lsb % 64;
+    uint64_t v = w[i] >> off;
+    if (off + width > 64) v |= w[i + 1] << (64 - off);
+    return width >= 64 ? v : v & ((1ull << width) - 1);
+  }
+  bool operator==(const PolicyState& o) const { return w == o.w; }
+  bool operator!=(const PolicyState& o) const { return w != o.w; }
+};
+
 }  // namespace gs::golden

@@ -191,6 +191,22 @@ class DssUnitTwin {
     commit();
   }
 
+  /// q as gs_dss_unit's state_o (dss_state_t).
+  void state(PolicyState& st) const {
+    namespace L = spec::layout::dss_state_t;
+    st.clear();
+    st.put(L::st_lsb, L::st_width, static_cast<uint32_t>(q.st));
+    st.put(L::s_lsb, L::s_width, q.s);
+    st.put(L::dirty_lsb, L::dirty_width, q.dirty);
+    st.put(L::idle_found_lsb, L::idle_found_width, q.idle_found);
+    st.put(L::idle_sm_lsb, L::idle_sm_width, q.idle_sm);
+    st.put(L::rel_found_lsb, L::rel_found_width, q.rel_found);
+    st.put(L::rel_sm_lsb, L::rel_sm_width, q.rel_sm);
+    st.put(L::own_found_lsb, L::own_found_width, q.own_found);
+    for (uint32_t k = 0; k < q.own_sm.size() && k < MaxKernels; ++k)
+      st.put(L::own_sm_lsb + k * SmIdW, SmIdW, q.own_sm[k]);
+  }
+
   Regs q;  // registered state
   D d;     // next state
 

@@ -100,6 +100,9 @@ class PolicyTwin {
                     bool accepted) = 0;
   /// The clock edge: q <= d.
   virtual void commit() = 0;
+  /// The registered state q as the module's state_o carries it (its registry `state` record);
+  /// all zeros for a module without registers (the default).
+  virtual void state(PolicyState& s) const { s.clear(); }
   /// One clock edge on its own (policy benches): next() then commit().
   void clock(const PolicyCfg& cfg, const PolicyView& view, const PolicyEvent& ev, const PolicyOut& out,
              bool accepted) {

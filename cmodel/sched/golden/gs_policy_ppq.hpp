@@ -44,6 +44,16 @@ class PolicyPpq final : public PolicyTwin {
     next(true, top(v.pending, *v.ksrt, *v.aq), out.req, accepted, cfg.num_sms, d);
   }
   void commit() override { q = d; }
+  void state(PolicyState& st) const override {   // ppq_state_t
+    namespace L = spec::layout::ppq_state_t;
+    st.clear();
+    st.put(L::busy_lsb, L::busy_width, q.busy);
+    st.put(L::s_lsb, L::s_width, q.s);
+    st.put(L::target_lsb, L::target_width, q.target);
+    st.put(L::seen_lsb, L::seen_width, q.seen);
+    st.put(L::next_lsb, L::next_width, q.next);
+    st.put(L::seen_valid_lsb, L::seen_valid_width, q.seen_valid);
+  }
 
   static Top top(uint32_t pending, const Ksrt& ksrt, const ActiveQueue& aq) {
     Top t;

@@ -34,6 +34,12 @@ class PolicySpatial final : public PolicyTwin {
     q = d;
     scan.commit();
   }
+  void state(PolicyState& st) const override {   // spatial_state_t
+    namespace L = spec::layout::spatial_state_t;
+    st.clear();
+    scan.state(st, L::scan_lsb);
+    st.put(L::pos_lsb, L::pos_width, q.pos);
+  }
 
   /// owner_wr_o (combinational from registers; written on each scan step).
   OwnerWr owner_wr(bool en, uint32_t pending, const ActiveQueue& aq) const {

@@ -102,13 +102,15 @@ gs::lockstep::SchedTables tables_of(const gs::GoldenScheduler& g) {
       t.quota[s * t.kSlots + k] = g.quota_table().quota()[s * slots + k];
     }
   }
+  g.policy_twin().state(t.policy_state);
   return t;
 }
 
 /// A golden scheduler on the 16-SM preset that admitted one kernel and dispatched a few CTAs.
-std::unique_ptr<gs::GoldenScheduler> busy_golden() {
+std::unique_ptr<gs::GoldenScheduler> busy_golden(const std::string& policy = "left-over") {
   const gs::GpuConfig cfg = gs::load_gpu_config("warped-slicer");
   gs::SchedOptions opt;
+  opt.policy = policy;
   auto g = std::make_unique<gs::GoldenScheduler>(opt);
   g->reset(cfg, opt);
   gs::SchedInputs in;
@@ -201,6 +203,46 @@ TEST_CASE("state check names the corrupted table, entry and field", "[cosim][che
   const std::string rep = lc.report();
   CHECK(rep.find("lockstep mismatch at cycle 1240: state QUOTA[15][0]  REF=0  DUT=7") != std::string::npos);
   CHECK(rep.find("cta=7") != std::string::npos);
+}
+
+TEST_CASE("state check names a differing policy register by its state record's field", "[cosim][checker]") {
+  gs::lockstep::StateChecker chk;
+  using SC = gs::lockstep::StateChecker;
+  namespace L = gs::spec::layout::ppq_state_t;
+  const auto g = busy_golden("ppq-excl");
+  const gs::lockstep::SchedTables good = tables_of(*g);
+  REQUIRE(good.policy_state.get(L::seen_valid_lsb, 1) == 1);  // the kernel's arrival was seen
+  REQUIRE(chk.check(40, *g, good));
+
+  gs::lockstep::SchedTables t = good;
+  const uint64_t seen = good.policy_state.get(L::seen_lsb, L::seen_width);
+  t.policy_state.put(L::seen_lsb, L::seen_width, seen + 1);  // GS_MUT_PPQ_SEEN_STUCK's symptom
+  REQUIRE_FALSE(chk.check(41, *g, t));
+  CHECK(chk.mismatch().signal == "POLICY.gs_policy_ppq.seen");
+  CHECK(chk.mismatch().ref == std::to_string(seen));
+  CHECK(chk.mismatch().dut == std::to_string(seen + 1));
+  CHECK(chk.mismatches(SC::kPolicy) == 1);
+
+  // nested records name their leaf fields; wide fields print in hex
+  const auto sp = busy_golden("spatial");
+  t = tables_of(*sp);
+  REQUIRE(chk.check(42, *sp, t));
+  namespace S = gs::spec::layout::spatial_state_t;
+  namespace C = gs::spec::layout::scan_state_t;
+  t.policy_state.put(S::scan_lsb + C::done_lsb, C::done_width, t.policy_state.get(S::scan_lsb + C::done_lsb, C::done_width) ^ 4u);
+  REQUIRE_FALSE(chk.check(43, *sp, t));
+  CHECK(chk.mismatch().signal == "POLICY.gs_policy_spatial.scan.done");
+
+  // a module without registers compares as all zeros
+  const auto lo = busy_golden("left-over");
+  t = tables_of(*lo);
+  REQUIRE(chk.check(44, *lo, t));
+  t.policy_state.put(3, 1, 1);
+  REQUIRE_FALSE(chk.check(45, *lo, t));
+  CHECK(chk.mismatch().signal == "POLICY.gs_policy_left_over(bits)");
+  const size_t nibbles = (gs::spec::PolicyStateW + 3) / 4;   // wider than 64 bits: hex
+  CHECK(chk.mismatch().ref == "0x" + std::string(nibbles, '0'));
+  CHECK(chk.mismatch().dut == "0x" + std::string(nibbles - 1, '0') + "8");
 }
 
 TEST_CASE("record checkers keep their own counts and first mismatch", "[cosim][checker]") {

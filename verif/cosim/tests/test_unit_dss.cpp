@@ -17,8 +17,8 @@
 #include "common/rng.hpp"
 #include "rtl_sched/register.hpp"
 #include "rtl_sched/unit_dss_rtl.hpp"
-#include "sched/unit_dss.hpp"
-#include "sched/unit_runner.hpp"
+#include "unit/unit_dss.hpp"
+#include "unit/unit_runner.hpp"
 
 namespace {
 

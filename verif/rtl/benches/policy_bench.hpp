@@ -6,11 +6,13 @@
 // random between cycles (a block bench needs legal encodings, not a consistent GPU), packs them
 // into the RTL's view_i with the generated layout (gs_spec.hpp, spec::layout), draws an event,
 // and each cycle compares the whole out_o with the golden twin's comb() (key and eligibility of
-// the configured SMs, quota_en, and the quota, owner, token and preemption records), then
-// clocks both with the same acceptance (gs_preempt_ctrl's rule on the compared request).
+// the configured SMs, quota_en, and the quota, owner, token and preemption records) and, for a
+// module with registers, its state_o with the twin's state(), then clocks both with the same
+// acceptance (gs_preempt_ctrl's rule on the compared request).
 // A bench of a new policy is its Verilated model plus a few lines (test_bench_policies.cpp).
 #pragma once
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "bench_records.hpp"
@@ -21,6 +23,12 @@
 namespace gs::bench {
 
 namespace pl = gs::spec::layout;
+
+/// Whether a Verilated policy module has the state_o port (a module with registers).
+template <class V, class = void>
+struct HasStateO : std::false_type {};
+template <class V>
+struct HasStateO<V, std::void_t<decltype(std::declval<V&>().state_o)>> : std::true_type {};
 
 template <class V>
 class PolicyBench {
@@ -57,6 +65,7 @@ class PolicyBench {
   uint64_t requests() const { return requests_; }
   uint64_t owner_writes() const { return owner_writes_; }
   uint64_t quota_writes() const { return quota_writes_; }
+  uint64_t state_compares() const { return state_compares_; }
 
  private:
   uint32_t pending() const {
@@ -180,6 +189,7 @@ class PolicyBench {
     d.accept_i = accepted;
     rtl_.settle();
     compare(d.out_o);
+    if constexpr (HasStateO<V>::value) compare_state(d.state_o);
     rtl_.tick();
     twin_->clock(cfg_, view, ev, out_, accepted);
     REQUIRE(rtl_.errors() == 0);
@@ -214,7 +224,27 @@ class PolicyBench {
     REQUIRE(rq == out_.req);
   }
 
+  /// state_o (the registers before this cycle's edge) against the twin's state(), field by field.
+  template <class Port>
+  void compare_state(const Port& o) {
+    const spec::PolicyInfo& info = spec::kPolicies[static_cast<unsigned>(cfg_.policy)];
+    twin_->state(state_);
+    for (uint32_t i = 0; i < info.state_field_count; ++i) {
+      const spec::FieldInfo& f = info.state_fields[i];
+      for (uint32_t off = 0; off < f.width; off += 64) {
+        const uint32_t w = f.width - off < 64 ? f.width - off : 64;
+        const uint64_t rtl = get_bits(o, f.lsb + off, w), golden = state_.get(f.lsb + off, w);
+        if (rtl != golden)
+          FAIL("cycle " << rtl_.cycle() << ": " << info.module << " state_o." << f.name << " bits " << off << ".."
+                        << off + w - 1 << ": RTL " << rtl << ", golden " << golden);
+      }
+    }
+    ++state_compares_;
+  }
+
   Bench<V> rtl_;
+  PolicyState state_;
+  uint64_t state_compares_ = 0;
   gs::Rng rng_;
   std::unique_ptr<PolicyTwin> twin_;
   std::vector<SmCaps> caps_;
