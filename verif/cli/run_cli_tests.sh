@@ -246,9 +246,9 @@ for r, kc in zip([r for r in rows if r["sm_type"] == "all"][:-1], c["kernels"]):
 EOF
 
 # A switch-preemption run reports saved CTAs and context bytes; a drain run only drained CTAs.
-gsim run --config tanasic-k20c --mix ppq-priority --policy ppq --preempt switch --scheduler golden --json "$TMP/sw.json"
+gsim run --config tanasic-k20c --mix ppq-priority --policy ppq-excl --preempt switch --scheduler golden --json "$TMP/sw.json"
 sw_rc=$RC
-gsim run --config tanasic-k20c --mix ppq-priority --policy ppq --preempt drain --scheduler golden --json "$TMP/dr.json"
+gsim run --config tanasic-k20c --mix ppq-priority --policy ppq-excl --preempt drain --scheduler golden --json "$TMP/dr.json"
 if [ "$sw_rc" -eq 0 ] && [ "$RC" -eq 0 ] && python3 - "$TMP/sw.json" "$TMP/dr.json" <<'EOF'; then ok "counters: switch vs drain preemption"; else bad "counters: switch vs drain preemption" "exit $sw_rc/$RC"; fi
 import json, sys
 sw = json.load(open(sys.argv[1]))["counters"]["gpu"]

@@ -318,7 +318,7 @@ TEST_CASE("every warp-scheduler cycle of an occupied SM is one issue or one stal
 }
 
 TEST_CASE("switch preemption reports saved CTAs and context traffic, drain reports drained CTAs", "[counters][model][preempt]") {
-  const ModelRun sw = run_mix("tanasic-k20c", "ppq-priority", "ppq", PreemptMode::kSwitch);
+  const ModelRun sw = run_mix("tanasic-k20c", "ppq-priority", "ppq-excl", PreemptMode::kSwitch);
   const CounterGroup& g = sw.summary.gpu;
   uint64_t saved_events = 0;
   for (const KernelResult& k : sw.result.kernels) saved_events += k.preemptions;
@@ -338,7 +338,7 @@ TEST_CASE("switch preemption reports saved CTAs and context traffic, drain repor
   CHECK(double(g.context_save_cycles) >= double(g.context_save_bytes) / sw.summary.dram.peak_bytes_per_cycle);
   for (const KernelCounters& k : sw.summary.kernels) check_group(k.all);
 
-  const ModelRun dr = run_mix("tanasic-k20c", "ppq-priority", "ppq", PreemptMode::kDrain);
+  const ModelRun dr = run_mix("tanasic-k20c", "ppq-priority", "ppq-excl", PreemptMode::kDrain);
   const CounterGroup& d = dr.summary.gpu;
   CHECK(d.ctas_preempted_drain > 0);
   CHECK(d.ctas_preempted_switch == 0);
