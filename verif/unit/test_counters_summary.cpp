@@ -295,6 +295,24 @@ TEST_CASE("counters of a whole run are consistent", "[counters][model]") {
   CHECK(d.row_buffer_hit_rate() > 0.0);
 }
 
+TEST_CASE("counters are grouped per SM type on a GPU with two types", "[counters][model]") {
+  const ModelRun m = run_mix("heterocore", "hc-histo-kmeans", "left-over", PreemptMode::kDrain);
+  REQUIRE(m.cfg.sm_types.size() == 2);
+  for (const KernelCounters& k : m.summary.kernels) {
+    INFO("kernel " << k.name);
+    REQUIRE(k.by_sm_type.size() == 2);
+    CHECK(k.sm_type_names == std::vector<std::string>{"big", "small"});
+    CHECK(k.by_sm_type[0].sms == m.cfg.sm_types[0].count);
+    CHECK(k.by_sm_type[1].sms == m.cfg.sm_types[1].count);
+    check_types_sum_to_all(k);
+    for (const CounterGroup& g : k.by_sm_type) {
+      check_group(g);
+      CHECK(g.instructions > 0);   // left-over spreads each kernel over both types
+    }
+    CHECK(k.by_sm_type[0].ipc() + k.by_sm_type[1].ipc() == Approx(k.all.ipc()));
+  }
+}
+
 TEST_CASE("every warp-scheduler cycle of an occupied SM is one issue or one stall", "[counters][model]") {
   // Alone, a kernel is the only one resident, so on every SM
   //   instructions + issue-less cycles = warp schedulers x cycles with a CTA resident.
