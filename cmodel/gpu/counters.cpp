@@ -28,6 +28,12 @@ KernelSmCounters CounterBank::kernel_total(uint32_t kernel) const {
     t.dram_bytes += c.dram_bytes;
     t.ctas_started += c.ctas_started;
     t.ctas_finished += c.ctas_finished;
+    t.ctas_drained += c.ctas_drained;
+    t.ctas_switched += c.ctas_switched;
+    t.ctx_save_bytes += c.ctx_save_bytes;
+    t.ctx_restore_bytes += c.ctx_restore_bytes;
+    t.ctx_save_cycles += c.ctx_save_cycles;
+    t.ctx_restore_cycles += c.ctx_restore_cycles;
   }
   return t;
 }

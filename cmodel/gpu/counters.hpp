@@ -28,6 +28,19 @@ struct KernelSmCounters {
   uint64_t l2_accesses = 0, l2_misses = 0;
   uint64_t dram_bytes = 0;
   uint64_t ctas_started = 0, ctas_finished = 0;
+  // Preemption (counted when it happens, never per cycle; docs/metrics.md, "Counters").
+  uint64_t ctas_drained = 0;         // CTAs resident when a drain preemption of their kernel reached the SM
+  uint64_t ctas_switched = 0;        // CTAs context-saved by a switch preemption
+  uint64_t ctx_save_bytes = 0;       // context bytes written by those saves
+  uint64_t ctx_restore_bytes = 0;    // context bytes read back by resumed CTAs
+  uint64_t ctx_save_cycles = 0;      // per saved CTA: switch command reached the SM -> context saved
+  uint64_t ctx_restore_cycles = 0;   // per resumed CTA: resume dispatch -> context read back
+};
+
+/// One DRAM channel's command counts over a run (gpu/mem/dram_channel.hpp DramStats).
+struct DramChannelCounters {
+  uint64_t reads = 0, writes = 0, activates = 0, precharges = 0;
+  uint64_t row_hits = 0;             // column commands whose row an earlier request had opened
 };
 
 /// One record per finished (or preempted) CTA; the SmEvent of the same CTA carries the same

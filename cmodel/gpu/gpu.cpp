@@ -328,6 +328,7 @@ RunResult Gpu::run() {
     r.kernels.push_back(k.result);
   }
   r.counters = counters_;
+  im.mem->dram_counters(r.dram);
   r.ctas = im.records;
   return r;
 }

@@ -74,6 +74,7 @@ struct RunResult {
   uint64_t cycles = 0;                  // until the last kernel finished
   std::vector<KernelResult> kernels;
   CounterBank counters;
+  std::vector<DramChannelCounters> dram;   // per channel, at the end of the run
   std::vector<CtaRecord> ctas;
 };
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "gpu/counters.hpp"
 #include "sched/scheduler_port.hpp"
 
 namespace gs {
@@ -47,6 +48,9 @@ class MemoryIface {
   virtual void tick(uint64_t cycle) = 0;
   /// True when nothing is in flight anywhere (used by the watchdog and drain checks).
   virtual bool idle() const = 0;
+  /// Per-channel DRAM command counts so far, replacing `out` (none for a memory without DRAM).
+  /// Read once at the end of a run, for the counter summary.
+  virtual void dram_counters(std::vector<DramChannelCounters>& out) const { out.clear(); }
 };
 
 /// Builds the GPU's memory system (per-SM L1s, crossbar, L2 slices, DRAM channels) for `cfg`;

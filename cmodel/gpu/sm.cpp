@@ -131,6 +131,8 @@ void Sm::Impl::start_cta(KernelId kernel, const KernelDesc& desc, const CtaResou
   c.first_start_cycle = resume ? resume->first_start_cycle : cycle;
   c.preempt = -1;
   c.stop_after_restore = false;
+  c.drain_counted = false;
+  c.stop_cycle = 0;
   const uint32_t dep = std::min(desc.dep_distance, kRing);
   for (uint32_t wc = 0; wc < r.warps; ++wc) {
     const uint16_t wi = free_warps.back();
@@ -161,6 +163,7 @@ void Sm::Impl::start_cta(KernelId kernel, const KernelDesc& desc, const CtaResou
     x.kernel = kernel;
     x.tag = kContextTag | slot;
     mem.context_transfer(id, x);
+    ctr(kernel).ctx_restore_bytes += x.bytes;
   } else {
     c.state = CtaPhase::kRunning;
     ctr(kernel).ctas_started++;
@@ -203,6 +206,7 @@ void Sm::Impl::retire(uint64_t cycle) {
         x.kernel = c.kernel;
         x.tag = kContextTag | slot;
         mem.context_transfer(id, x);
+        ctr(c.kernel).ctx_save_bytes += x.bytes;
       }
     }
   }

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "metrics/counters_report.hpp"
+
 namespace gs {
 
 double round6(double x) {
@@ -32,17 +34,16 @@ std::string pad_right(const std::string& s, size_t width) {
   return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
 }
 
-/// RFC 4180: quote a field holding a comma, quote or newline, doubling inner quotes.
+}  // namespace
+
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
+  std::string q = "\"";   // RFC 4180: inner quotes doubled
   for (char c : s) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
 }
 
-}  // namespace
-
-std::string format_table(const RunInfo& info, const MixMetrics& m) {
+std::string format_table(const RunInfo& info, const MixMetrics& m, const CountersSummary* counters) {
   struct Column {
     const char* title;
     bool left;
@@ -86,10 +87,11 @@ std::string format_table(const RunInfo& info, const MixMetrics& m) {
   out += "StrictF  " + format_fixed(m.strictf, 3) + "   (min slowdown / max slowdown, 1 = fair)\n";
   out += "IPC      " + format_fixed(m.ipc, 3) + "   (all instructions / cycles until all finish)\n";
   out += "cycles   " + std::to_string(m.cycles) + "\n";
+  if (counters) out += "\n" + format_counters_table(*counters);
   return out;
 }
 
-std::string format_json(const RunInfo& info, const MixMetrics& m) {
+std::string format_json(const RunInfo& info, const MixMetrics& m, const CountersSummary* counters) {
   nlohmann::ordered_json j;
   j["config"] = info.config;
   j["mix"] = info.mix;
@@ -114,6 +116,7 @@ std::string format_json(const RunInfo& info, const MixMetrics& m) {
     kernels.push_back(std::move(jk));
   }
   j["kernels"] = std::move(kernels);
+  if (counters) j["counters"] = counters_json(*counters);
   if (!info.version.empty()) j["gsim_version"] = info.version;
   return j.dump(2) + "\n";
 }

@@ -11,6 +11,8 @@
 
 namespace gs {
 
+struct CountersSummary;   // metrics/counters_summary.hpp
+
 /// What identifies a run in its reports.
 struct RunInfo {
   std::string config;       // GPU config preset name
@@ -26,13 +28,17 @@ struct RunInfo {
 double round6(double x);
 /// Fixed-point text with `decimals` digits after the point ("-0.000" is printed "0.000").
 std::string format_fixed(double x, int decimals);
+/// RFC 4180: `s` as one CSV field, quoted when it holds a comma, quote or newline.
+std::string csv_field(const std::string& s);
 
-/// Human-readable table: header line, one row per kernel, then STP/ANTT/StrictF/IPC/cycles.
-std::string format_table(const RunInfo& info, const MixMetrics& m);
+/// Human-readable table: header line, one row per kernel, then STP/ANTT/StrictF/IPC/cycles;
+/// with `counters`, then a short counter summary (format_counters_table, counters_report.hpp).
+std::string format_table(const RunInfo& info, const MixMetrics& m, const CountersSummary* counters = nullptr);
 /// {"config","mix","policy","scheduler","preempt","seed","cycles","stp","antt","strictf",
 ///  "kernels":[{"name","arrival_cycle","instructions","ipc","cycles_alone","cycles_shared","ntt"}],
-///  "gsim_version"}, indented, newline-terminated ("gsim_version" only when info.version is set).
-std::string format_json(const RunInfo& info, const MixMetrics& m);
+///  "counters", "gsim_version"}, indented, newline-terminated ("counters" only with `counters`
+///  (counters_json, counters_report.hpp), "gsim_version" only when info.version is set).
+std::string format_json(const RunInfo& info, const MixMetrics& m, const CountersSummary* counters = nullptr);
 /// Header plus one row per kernel; run-level columns repeat on each row so files from many
 /// runs concatenate into one table.
 std::string format_csv(const RunInfo& info, const MixMetrics& m);

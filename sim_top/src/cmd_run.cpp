@@ -2,7 +2,8 @@
 //
 // Every kernel of the mix first runs alone (Left-Over, arrival 0; see metrics/mix_runner.hpp)
 // to give T_alone, then the mix runs shared. Output: the table on stdout, optionally the same
-// figures as JSON (--json) and CSV (--csv); schema in docs/cli.md.
+// figures as JSON (--json) and CSV (--csv), and the shared run's counters per kernel and SM
+// type as CSV (--counters; also in the table and the JSON); schema in docs/cli.md.
 //
 // Everything that can be checked is checked before the first simulated cycle: option values,
 // the config (with --set overrides), the mix against the config (config/limits.hpp), the
@@ -26,6 +27,8 @@
 #include "config/json_reader.hpp"
 #include "config/limits.hpp"
 #include "gpu/gpu.hpp"
+#include "metrics/counters_report.hpp"
+#include "metrics/counters_summary.hpp"
 #include "metrics/mix_runner.hpp"
 #include "metrics/report.hpp"
 #include "workload/kernel_desc.hpp"
@@ -46,7 +49,7 @@ constexpr unsigned long long kWaveMinFreeBytes = 64ull << 20;
 struct RunArgs {
   std::string config, mix, kernel, policy = "left-over", scheduler, preempt = "drain";
   uint64_t seed = 1;
-  std::string json, csv, wave;
+  std::string json, csv, counters, wave;
   uint64_t max_cycles = gs::RunOptions{}.max_cycles;
   uint64_t obs_interval = 0;
   uint64_t watchdog_cycles = gs::RunOptions{}.watchdog_cycles;
@@ -58,7 +61,7 @@ struct RunArgs {
   std::vector<std::string> sets;
   // Options whose presence matters (an empty --json "" is an error, not "no file").
   CLI::Option *o_config = nullptr, *o_mix = nullptr, *o_kernel = nullptr, *o_scheduler = nullptr, *o_json = nullptr,
-              *o_csv = nullptr, *o_wave = nullptr, *o_progress = nullptr;
+              *o_csv = nullptr, *o_counters = nullptr, *o_wave = nullptr, *o_progress = nullptr;
 };
 
 gs::PreemptMode parse_preempt(const std::string& s) {
@@ -197,7 +200,7 @@ int run_action(const RunArgs& a) {
     inputs.push_back({"kernel library file", kernels_dir + "/" + stem + ".json"});
   std::vector<gs::NamedPath> outputs;
   for (const auto& [opt, path] : {std::pair<CLI::Option*, std::string>{a.o_json, a.json}, {a.o_csv, a.csv},
-                                  {a.o_wave, a.wave}}) {
+                                  {a.o_counters, a.counters}, {a.o_wave, a.wave}}) {
     if (!opt->count()) continue;
     gs::check_output_path(opt->get_name(), path, inputs, outputs);
     outputs.push_back({opt->get_name(), path});
@@ -297,10 +300,13 @@ int run_action(const RunArgs& a) {
   info.seed = a.seed;
   info.version = version_string();
 
-  std::fputs(gs::format_table(info, result.metrics).c_str(), stdout);
+  const gs::CountersSummary counters = gs::summarize_counters(cfg, result.shared);
+  std::fputs(gs::format_table(info, result.metrics, &counters).c_str(), stdout);
   std::fflush(stdout);
-  if (a.o_json->count()) gs::write_file_atomically("--json", a.json, gs::format_json(info, result.metrics));
+  if (a.o_json->count()) gs::write_file_atomically("--json", a.json, gs::format_json(info, result.metrics, &counters));
   if (a.o_csv->count()) gs::write_file_atomically("--csv", a.csv, gs::format_csv(info, result.metrics));
+  if (a.o_counters->count())
+    gs::write_file_atomically("--counters", a.counters, gs::format_counters_csv(info, counters));
   return 0;
 }
 
@@ -335,6 +341,10 @@ Command add_run_command(CLI::App& top) {
       ->capture_default_str();
   args->o_json = app->add_option("--json", args->json, "Write the results as JSON to this file");
   args->o_csv = app->add_option("--csv", args->csv, "Write one CSV row per kernel to this file");
+  args->o_counters = app->add_option("--counters", args->counters,
+                                     "Write the shared run's counters (IPC, L1/L2 hit rates, DRAM bytes and share of "
+                                     "peak, stalls, preemptions, context traffic) as CSV to this file: one row per "
+                                     "kernel and SM type, per kernel, and GPU-wide (docs/cli.md)");
   app->add_option("--max-cycles", args->max_cycles, "Stop with an error (exit 5) after this many cycles per run")
       ->check(whole_number(1))
       ->capture_default_str();

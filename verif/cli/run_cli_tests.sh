@@ -122,6 +122,9 @@ expect_fail "malformed JSON config (occupancy)" 2 "broken_config.json" occupancy
 printf '{"name": "broken-mix", "kernels": [ {"kernel": ' >"$TMP/broken_mix.json"
 expect_fail "malformed JSON mix" 2 "broken_mix.json" run --config warped-slicer --mix "$TMP/broken_mix.json"
 expect_fail "unwritable --json path" 2 "$TMP/no/such/dir/out.json" "${RUNARGS[@]}" --json "$TMP/no/such/dir/out.json"
+expect_fail "unwritable --counters path" 2 "--counters $TMP/no/such/dir/c.csv" "${RUNARGS[@]}" --counters "$TMP/no/such/dir/c.csv"
+expect_fail "--counters onto a directory" 2 "--counters" "${RUNARGS[@]}" --counters "$TMP"
+expect_fail "--counters and --csv on one file" 2 "--counters" "${RUNARGS[@]}" --csv "$TMP/same.csv" --counters "$TMP/same.csv"
 
 # ---------------------------------------------------------------- occupancy
 expect_ok "occupancy of a shipped kernel" occupancy --config warped-slicer --kernel "$KERNEL"
@@ -165,14 +168,16 @@ for VECTOR in "$REPO"/verif/vectors/dss_*.json; do
 done
 
 # ---------------------------------------------------------------- run: outputs, schema, determinism
-gsim "${RUNARGS[@]}" --seed 3 --json "$TMP/a.json" --csv "$TMP/a.csv"
+gsim "${RUNARGS[@]}" --seed 3 --json "$TMP/a.json" --csv "$TMP/a.csv" --counters "$TMP/a_counters.csv"
 if [ "$RC" -eq 0 ]; then ok "run $MIX (golden)"; else bad "run $MIX (golden)" "exit $RC"; fi
 cp "$OUT" "$TMP/a.txt"
-for word in STP ANTT StrictF NTT cycles_alone cycles_shared; do
+for word in STP ANTT StrictF NTT cycles_alone cycles_shared L1_hit% DRAM_%peak preempted_drain/switch row-buffer; do
   grep -q "$word" "$TMP/a.txt" && ok "table shows $word" || bad "table shows $word"
 done
-gsim "${RUNARGS[@]}" --seed 3 --json "$TMP/b.json" --csv "$TMP/b.csv"
+gsim "${RUNARGS[@]}" --seed 3 --json "$TMP/b.json" --csv "$TMP/b.csv" --counters "$TMP/b_counters.csv"
 cmp -s "$TMP/a.json" "$TMP/b.json" && ok "same seed, same JSON bytes" || bad "same seed, same JSON bytes"
+cmp -s "$TMP/a_counters.csv" "$TMP/b_counters.csv" && ok "same seed, same --counters bytes" ||
+  bad "same seed, same --counters bytes"
 cmp -s "$TMP/a.csv" "$TMP/b.csv" && ok "same seed, same CSV bytes" || bad "same seed, same CSV bytes"
 cmp -s "$TMP/a.txt" "$OUT" && ok "same seed, same table bytes" || bad "same seed, same table bytes"
 
@@ -199,6 +204,57 @@ rows = list(csv.DictReader(open(sys.argv[2])))
 assert len(rows) == len(j["kernels"]), "CSV rows != kernels"
 assert [r["kernel"] for r in rows] == [k["name"] for k in j["kernels"]]
 assert all(int(r["cycles_shared"]) == k["cycles_shared"] for r, k in zip(rows, j["kernels"]))
+EOF
+
+# The counters: the JSON object and the --counters CSV (docs/cli.md, "Counters CSV").
+if python3 - "$TMP/a.json" "$TMP/a_counters.csv" "$REPO/docs/cli.md" <<'EOF'; then ok "counters in JSON and --counters CSV as documented"; else bad "counters in JSON and --counters CSV as documented"; fi
+import csv, json, re, sys
+j = json.load(open(sys.argv[1]))
+c = j["counters"]
+assert list(c) == ["dram", "gpu", "kernels"], list(c)
+assert list(j)[-2:] == ["counters", "gsim_version"], list(j)
+d = c["dram"]
+assert d["bytes"] == sum(d["channel_bytes"]) and len(d["channel_bytes"]) == d["channels"]
+assert 0 < d["bandwidth_share"] <= 1 and 0 <= d["row_buffer_hit_rate"] <= 1
+group_keys = ["sms", "instructions", "cycles", "ipc", "active_sm_cycles", "ipc_per_active_sm", "l1_accesses",
+              "l1_hits", "l1_hit_rate", "l2_accesses", "l2_hits", "l2_hit_rate", "dram_bytes", "dram_share_of_peak",
+              "stall_cycles", "stall_shares", "ctas_started", "ctas_finished", "ctas_preempted_drain",
+              "ctas_preempted_switch", "context_bytes", "context_cycles"]
+assert list(c["gpu"]) == group_keys, list(c["gpu"])
+assert [k["name"] for k in c["kernels"]] == [k["name"] for k in j["kernels"]]
+for kc, k in zip(c["kernels"], j["kernels"]):
+    assert kc["all"]["instructions"] == k["instructions"] and abs(kc["all"]["ipc"] - k["ipc"]) < 1e-5
+    for g in [kc["all"]] + kc["sm_types"]:
+        assert g["l1_hits"] <= g["l1_accesses"] and g["l2_hits"] <= g["l2_accesses"]
+        if sum(g["stall_cycles"].values()):
+            assert abs(sum(g["stall_shares"].values()) - 1) < 1e-5
+    assert sum(t["instructions"] for t in kc["sm_types"]) == kc["all"]["instructions"]
+# The documented header, verbatim.
+doc = open(sys.argv[3]).read()
+header = re.search(r"### Counters CSV.*?```\n(config,[^\n]*)\n```", doc, re.S).group(1)
+lines = open(sys.argv[2]).read().splitlines()
+assert lines[0] == header, "header differs from docs/cli.md"
+rows = list(csv.DictReader(lines))
+types = len(c["kernels"][0]["sm_types"])
+assert len(rows) == len(c["kernels"]) * (types + 1) + 1, len(rows)
+assert all(len(r) == len(header.split(",")) and None not in r for r in rows)
+last = rows[-1]
+assert last["kernel"] == "all" and last["sm_type"] == "all"
+assert int(last["dram_bytes"]) == d["bytes"] and abs(float(last["row_buffer_hit_rate"]) - d["row_buffer_hit_rate"]) < 1e-6
+for r, kc in zip([r for r in rows if r["sm_type"] == "all"][:-1], c["kernels"]):
+    assert r["kernel"] == kc["name"] and int(r["instructions"]) == kc["all"]["instructions"]
+EOF
+
+# A switch-preemption run reports saved CTAs and context bytes; a drain run only drained CTAs.
+gsim run --config tanasic-k20c --mix ppq-priority --policy ppq-excl --preempt switch --scheduler golden --json "$TMP/sw.json"
+sw_rc=$RC
+gsim run --config tanasic-k20c --mix ppq-priority --policy ppq-excl --preempt drain --scheduler golden --json "$TMP/dr.json"
+if [ "$sw_rc" -eq 0 ] && [ "$RC" -eq 0 ] && python3 - "$TMP/sw.json" "$TMP/dr.json" <<'EOF'; then ok "counters: switch vs drain preemption"; else bad "counters: switch vs drain preemption" "exit $sw_rc/$RC"; fi
+import json, sys
+sw = json.load(open(sys.argv[1]))["counters"]["gpu"]
+dr = json.load(open(sys.argv[2]))["counters"]["gpu"]
+assert sw["ctas_preempted_switch"] > 0 and sw["context_bytes"]["save"] > 0 and sw["context_cycles"]["save"] > 0, sw
+assert dr["ctas_preempted_drain"] > 0 and dr["ctas_preempted_switch"] == 0 and dr["context_bytes"]["save"] == 0, dr
 EOF
 
 # The scheduler kind the build defaults to (lockstep with the RTL, golden without).

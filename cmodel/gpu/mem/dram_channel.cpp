@@ -74,7 +74,8 @@ void DramChannel::schedule(uint64_t now) {
   wake_ = now + 1;
 }
 
-void DramChannel::issue_activate(const DramRequest& r, uint64_t now) {
+void DramChannel::issue_activate(DramRequest& r, uint64_t now) {
+  r.activated = true;
   Bank& b = banks_[r.bank];
   b.open = true;
   b.row = r.row;
@@ -102,6 +103,7 @@ void DramChannel::issue_column(size_t qi, uint64_t now) {
   stats_.busy_fp += t_.burst_fp;
   r.done = (bus_free_fp_ + kFixedOne - 1) / kFixedOne;
   next_col_any_ = now + t_.tCCD;
+  if (!r.activated) ++stats_.row_hits;
   if (r.write) {
     b.next_pre = std::max(b.next_pre, r.done + t_.tWR);
     ++stats_.writes;

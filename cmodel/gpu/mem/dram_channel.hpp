@@ -49,6 +49,7 @@ struct DramRequest {
   DramSource source = DramSource::kL2Fill;
   uint16_t mshr = 0;
   uint16_t charge_sm = 0;  // who pays the DRAM bytes
+  bool activated = false;  // an ACT was issued for this request (its column access is a row miss)
   KernelId charge_kernel = 0;
   uint64_t ready = 0;      // slice -> DRAM pipeline: cycle it may enter the queue
   uint64_t done = 0;       // set when its column command issues
@@ -57,6 +58,7 @@ struct DramRequest {
 
 struct DramStats {
   uint64_t reads = 0, writes = 0, activates = 0, precharges = 0;
+  uint64_t row_hits = 0;   // column commands that found their row open without an ACT of their own
   uint64_t busy_fp = 0;    // data-bus time used, fixed point
 };
 
@@ -89,7 +91,7 @@ class DramChannel {
   };
   void schedule(uint64_t now);
   void issue_column(size_t qi, uint64_t now);
-  void issue_activate(const DramRequest& r, uint64_t now);
+  void issue_activate(DramRequest& r, uint64_t now);
   void issue_precharge(uint32_t bank, uint64_t now);
 
   DramTiming t_;

@@ -146,6 +146,14 @@ uint64_t MemorySystem::dram_bytes_total() const {
   return n;
 }
 
+void MemorySystem::dram_counters(std::vector<DramChannelCounters>& out) const {
+  out.clear();
+  for (const auto& d : dram_) {
+    const mem::DramStats& s = d->stats();
+    out.push_back(DramChannelCounters{s.reads, s.writes, s.activates, s.precharges, s.row_hits});
+  }
+}
+
 bool MemorySystem::all_queues_empty() const {
   for (size_t s = 0; s < l1_.size(); ++s)
     if (!l1_[s]->idle() || !ctxe_[s]->idle()) return false;

@@ -48,6 +48,7 @@ class MemorySystem : public MemoryIface {
   void set_bypass(uint32_t sm, KernelId kernel, BypassLevel level) override;
   void tick(uint64_t cycle) override;
   bool idle() const override { return ctx_.live == 0; }
+  void dram_counters(std::vector<DramChannelCounters>& out) const override;
 
   // ---- introspection (tests, docs, dumps) ----
   const mem::DramTiming& dram_timing() const { return timing_; }

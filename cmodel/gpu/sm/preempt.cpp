@@ -37,6 +37,7 @@ void Sm::Impl::preempt(PreemptMode mode, KernelId victim, uint64_t cycle) {
       } else {
         continue;  // free, or already stopping/saving for an earlier preemption
       }
+      c.stop_cycle = cycle;
       c.preempt = idx;
       ++rec.remaining;
     }
@@ -53,6 +54,13 @@ void Sm::Impl::preempt(PreemptMode mode, KernelId victim, uint64_t cycle) {
       emit(SmEventType::kPreemptDone, victim, 0, 0, cycle);
       return;
     }
+    // The victim's resident CTAs run on to completion; each counts once however many drain
+    // commands name it.
+    for (CtaSlot& c : ctas) {
+      if (c.state == CtaPhase::kFree || c.drain_counted || (victim != kNoKernel && c.kernel != victim)) continue;
+      c.drain_counted = true;
+      ++ctr(c.kernel).ctas_drained;
+    }
     preempts.push_back(rec);
   }
   dirty = true;
@@ -63,6 +71,7 @@ void Sm::Impl::on_context_done(uint32_t slot, uint64_t cycle) {
     throw InvariantError("SM " + std::to_string(id) + ": context transfer for unknown CTA slot");
   CtaSlot& c = ctas[slot];
   if (c.state == CtaPhase::kRestoring) {
+    ctr(c.kernel).ctx_restore_cycles += cycle - c.start_cycle;
     if (c.stop_after_restore) {
       c.state = CtaPhase::kStopping;  // no memory op can be in flight: saving starts in retire()
     } else {
@@ -88,6 +97,9 @@ void Sm::Impl::save_done(uint32_t slot, uint64_t cycle) {
   s.warp_pc.reserve(c.warps.size());
   for (uint16_t wi : c.warps) s.warp_pc.push_back(warps[wi].pc);
   saved.push_back(std::move(s));
+  KernelSmCounters& k = ctr(c.kernel);
+  ++k.ctas_switched;
+  k.ctx_save_cycles += cycle - c.stop_cycle;
   emit(SmEventType::kCtaSaved, c.kernel, c.cta, c.start_cycle, cycle);
   records.push_back(CtaRecord{c.kernel, c.cta, static_cast<uint16_t>(id), c.start_cycle, cycle});
   release_preempt_member(c);

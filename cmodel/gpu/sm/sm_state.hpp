@@ -61,6 +61,8 @@ struct CtaSlot {
   uint64_t first_start_cycle = 0;
   int32_t preempt = -1;          // switch-preemption record this CTA belongs to, -1 = none
   bool stop_after_restore = false;
+  bool drain_counted = false;    // counted in ctas_drained (once per residency)
+  uint64_t stop_cycle = 0;       // cycle a switch preemption stopped it (ctx_save_cycles)
 };
 
 /// One in-flight global load or store (a warp access of lines_per_access lines).
