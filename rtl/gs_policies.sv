@@ -119,11 +119,7 @@ module gs_policies #(
         state_o = gs_pkg::PolicyStateW'(state_spatial);
       end
       gs_pkg::POL_NPQ: out_o = out_npq;
-      gs_pkg::POL_PPQ_EXCL: begin
-        out_o = out_ppq;
-        state_o = gs_pkg::PolicyStateW'(state_ppq);
-      end
-      gs_pkg::POL_PPQ_SHARED: begin
+      gs_pkg::POL_PPQ_EXCL, gs_pkg::POL_PPQ_SHARED: begin
         out_o = out_ppq;
         state_o = gs_pkg::PolicyStateW'(state_ppq);
       end

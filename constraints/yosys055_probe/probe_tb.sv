@@ -2,8 +2,8 @@
 // (yowasp) evaluation"): every ok_o must be 1 on random inputs, i.e. the probes expect what
 // SystemVerilog defines. Built from the repository root with
 //   $ verilator --binary --timing -Wno-fatal -Wno-WIDTH --top-module probe_tb -o probe_tb
-//       --Mdir /tmp/probe_tb rtl/gs_pkg.sv constraints/yosys055_probe/probe_*.sv
-// and run as /tmp/probe_tb/probe_tb.
+//       --Mdir build/probe_tb rtl/gs_pkg.sv constraints/yosys055_probe/probe_*.sv
+// and run as build/probe_tb/probe_tb.
 module probe_tb;
   logic [8*145-1:0] flat; logic [8*8-1:0] ids; logic [2:0] idx; logic [7:0] a, wk;
   logic ok_whole, ok_arr, ok_dyn, ok_imp, ok_impb, ok_par, ok_ret, ok_ins, ok_cast, ok_bt;

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // gsched: runs @yowasp/yosys (Yosys built for WebAssembly, from npm) like a yosys binary, for the
 // evaluation in docs/area-timing.md ("Yosys 0.55 (yowasp) evaluation"); not used by the flow.
-//   mkdir -p /work/yowasp && (cd /work/yowasp && npm install @yowasp/yosys@0.55.944)
-//   YOWASP_DIR=/work/yowasp node constraints/yosys055_probe/yowasp-yosys.mjs <yosys args>
-// YOWASP_DIR: the folder npm installed into (default /work/yowasp).
+//   mkdir -p build/yowasp && (cd build/yowasp && npm install @yowasp/yosys@0.55.944)
+//   YOWASP_DIR=build/yowasp node constraints/yosys055_probe/yowasp-yosys.mjs <yosys args>
+// YOWASP_DIR: the folder npm installed into (default build/yowasp).
 // The package has no CLI, only runYosys(args, files) over an in-memory file tree. This wrapper
 // copies the folders (or files) named in YOWASP_MOUNT (space separated, relative to the current
 // directory; default "rtl constraints") into that tree at the same relative paths, runs Yosys
@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const pkg = path.join(process.env.YOWASP_DIR ?? '/work/yowasp', 'node_modules/@yowasp/yosys/gen/bundle.js');
+const pkg = path.join(process.env.YOWASP_DIR ?? 'build/yowasp', 'node_modules/@yowasp/yosys/gen/bundle.js');
 const { runYosys, Exit } = await import(pathToFileURL(pkg).href);
 
 function load(dir) {
