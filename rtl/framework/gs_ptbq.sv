@@ -7,8 +7,9 @@
 // pushed in cycle t can be issued in cycle t+1 at the earliest.
 // gs_preempt_ctrl only starts a context switch when the saved CTAs are sure to fit
 // (falls back to draining otherwise), so a push never finds its queue full.
-// Storage: a MaxKernels*PtbqDepth x CtaIdW memory (8 x 128 x 20 b = 20,480 bits) plus
-// per slot a 7 b read pointer and an 8 b count (120 flops).
+// Storage: a MaxKernels*PtbqDepth x CtaIdW memory (8 x 256 x 20 b = 40,960 bits) plus
+// per slot an 8 b read pointer and a 9 b count (136 flops). 256 >= the 208 preempted CTAs
+// Tanasic's K20c needs per kernel (13 SMs x 16 CTA slots, Sec. 3.3).
 module gs_ptbq (
   input  logic                 clk_i,
   input  logic                 rst_ni,
