@@ -14,7 +14,7 @@ package gs_pkg;
   localparam int MaxContexts /*verilator public*/ = 8;  // command buffers
   localparam int CmdBufDepth /*verilator public*/ = 4;  // launches held per command buffer
   localparam int MaxCtasPerSm /*verilator public*/ = 32;  // CTA slots of the largest SM
-  localparam int PtbqDepth /*verilator public*/ = 128;  // preempted-CTA handles per KSRT slot
+  localparam int PtbqDepth /*verilator public*/ = 256;  // preempted-CTA handles per KSRT slot
   localparam int KernelIdW /*verilator public*/ = 8;  // kernel id = index in the mix; all ones = none
   localparam int CtaIdW /*verilator public*/ = 20;  // CTA ids and grid sizes (grid < 2**CtaIdW)
   localparam int ThreadW /*verilator public*/ = 12;  // threads per SM, up to 2**ThreadW - 1
@@ -31,8 +31,8 @@ package gs_pkg;
   localparam int CtxW = 3;  // command buffer index [clog2(MaxContexts)]
   localparam int CmdPtrW = 2;  // command buffer read/write pointer [clog2(CmdBufDepth)]
   localparam int OrderPtrW = 5;  // arrival order of held launches [clog2(MaxContexts * CmdBufDepth)]
-  localparam int PtbqPtrW = 7;  // PTBQ read/write pointer [clog2(PtbqDepth)]
-  localparam int PtbqCntW = 8;  // PTBQ occupancy, 0..PtbqDepth [clog2(PtbqDepth + 1)]
+  localparam int PtbqPtrW = 8;  // PTBQ read/write pointer [clog2(PtbqDepth)]
+  localparam int PtbqCntW = 9;  // PTBQ occupancy, 0..PtbqDepth [clog2(PtbqDepth + 1)]
   localparam int SaveCreditW = 11;  // context-save credits, 0..MaxSms*MaxCtasPerSm [clog2(MaxSms * MaxCtasPerSm + 1)]
   localparam int OrderKeyW = 7;  // SM driver sort key {priority field, rank} [PrioW + SlotW]
   localparam int NoKernel = 255;  // kernel id 'none' (C++ kNoKernel) [(1 << KernelIdW) - 1]
@@ -269,7 +269,7 @@ package gs_pkg;
   } policy_cfg_t;
   localparam int PolicyCfgW = 1901;
 
-  // read-only view of the framework tables (registered state) (5000 bits = PolicyViewW)
+  // read-only view of the framework tables (registered state) (5008 bits = PolicyViewW)
   typedef struct packed {
     logic [MaxKernels * KsrtW-1:0] ksrt;  // KSRT entries, slot k at [k*KsrtW +: KsrtW]
     logic [MaxSms * SmstW-1:0] smst;  // SMST entries
@@ -278,7 +278,7 @@ package gs_pkg;
     logic [MaxKernels * SlotW-1:0] rank;  // arrival rank per slot (Active Queue), 0 = oldest
     slot_mask_t pending;  // slots with CTAs left to issue (fresh or preempted)
   } policy_view_t;
-  localparam int PolicyViewW = 5000;
+  localparam int PolicyViewW = 5008;
 
   // this cycle's events as the tables see them at the coming clock edge (287 bits = PolicyEventW)
   typedef struct packed {
