@@ -257,17 +257,18 @@ package gs_pkg;
   } quota_wr_t;
   localparam int QuotaWrW = 16;
 
-  // static configuration a policy may read (registered in gs_top) (1901 bits = PolicyCfgW)
+  // static configuration a policy may read (registered in gs_top) (1902 bits = PolicyCfgW)
   typedef struct packed {
     logic [SmIdW + 1-1:0] num_sms;  // SMs in use, 1..MaxSms
     cta_cnt_t cta_limit;  // CTAs of one kernel per SM (0 = none), any policy
+    logic sm_exclusive;  // one kernel per SM (policies with sm_sharing; gs_excl_elig)
     logic [MaxSms * ThreadW-1:0] sm_threads;  // per-SM capacities, SM s at [s*W +: W]
     logic [MaxSms * WarpW-1:0] sm_warps;
     logic [MaxSms * RegW-1:0] sm_regs;
     logic [MaxSms * ShmemW-1:0] sm_shmem;
     logic [MaxSms * CtaCntW-1:0] sm_ctas;
   } policy_cfg_t;
-  localparam int PolicyCfgW = 1901;
+  localparam int PolicyCfgW = 1902;
 
   // read-only view of the framework tables (registered state) (5008 bits = PolicyViewW)
   typedef struct packed {

@@ -24,6 +24,7 @@ module gs_top #(
   input  gs_pkg::policy_e        cfg_policy_i,
   input  gs_pkg::preempt_mode_e  cfg_preempt_mode_i,
   input  gs_pkg::cta_cnt_t       cfg_cta_limit_i,     // CTAs of one kernel per SM, any policy (0 = none)
+  input  logic                   cfg_sm_exclusive_i,  // one kernel per SM (policies with sm_sharing)
   input  logic [gs_pkg::MaxSms*gs_pkg::ThreadW-1:0] cfg_sm_threads_i,
   input  logic [gs_pkg::MaxSms*gs_pkg::WarpW-1:0]   cfg_sm_warps_i,
   input  logic [gs_pkg::MaxSms*gs_pkg::RegW-1:0]    cfg_sm_regs_i,
@@ -92,6 +93,7 @@ module gs_top #(
   gs_pkg::policy_e cfg_policy_q;
   gs_pkg::preempt_mode_e cfg_preempt_mode_q;
   gs_pkg::cta_cnt_t cfg_cta_limit_q;
+  logic cfg_sm_exclusive_q;
   logic [gs_pkg::MaxSms*gs_pkg::ThreadW-1:0] cfg_sm_threads_q;
   logic [gs_pkg::MaxSms*gs_pkg::WarpW-1:0] cfg_sm_warps_q;
   logic [gs_pkg::MaxSms*gs_pkg::RegW-1:0] cfg_sm_regs_q;
@@ -102,6 +104,7 @@ module gs_top #(
     cfg_policy_q <= cfg_policy_i;
     cfg_preempt_mode_q <= cfg_preempt_mode_i;
     cfg_cta_limit_q <= cfg_cta_limit_i;
+    cfg_sm_exclusive_q <= cfg_sm_exclusive_i;
     cfg_sm_threads_q <= cfg_sm_threads_i;
     cfg_sm_warps_q <= cfg_sm_warps_i;
     cfg_sm_regs_q <= cfg_sm_regs_i;
@@ -258,6 +261,7 @@ module gs_top #(
   always_comb begin
     pol_cfg.num_sms = cfg_num_sms_q;
     pol_cfg.cta_limit = cfg_cta_limit_q;
+    pol_cfg.sm_exclusive = cfg_sm_exclusive_q;
     pol_cfg.sm_threads = cfg_sm_threads_q;
     pol_cfg.sm_warps = cfg_sm_warps_q;
     pol_cfg.sm_regs = cfg_sm_regs_q;

@@ -8,6 +8,7 @@
 #include "config/gpu_config.hpp"
 #include "gpu/gpu.hpp"
 #include "gpu/occupancy.hpp"
+#include "sched/golden/golden_scheduler.hpp"
 #include "workload/kernel_desc.hpp"
 
 namespace gs::limits {
@@ -74,6 +75,16 @@ void check_scheduler_config(const GpuConfig& cfg, const SchedOptions& opt) {
   require_range(where, "max_contexts", cfg.max_contexts, 1, kMaxContexts, kMaskReason);
   require_range([] { return std::string("scheduler options"); }, "cta_limit", opt.cta_limit, 0, kMaxCtasPerSm,
                 kCtaSlots);
+  if (opt.sm_sharing == SmSharing::kExclusive) {
+    const spec::PolicyInfo& p = spec::kPolicies[static_cast<uint8_t>(parse_policy(opt.policy))];
+    if (!p.sm_sharing) {
+      std::string takers;
+      for (const auto& q : spec::kPolicies)
+        if (q.sm_sharing) takers += (takers.empty() ? "" : ", ") + std::string(q.name);
+      throw InputError("--sm-sharing exclusive: policy " + std::string(p.name) +
+                       " decides how kernels share SMs itself (" + p.doc + "); exclusive applies to " + takers);
+    }
+  }
   for (uint32_t s = 0; s < cfg.num_sms(); ++s) {
     const SmTypeConfig& t = cfg.sm(s);
     const auto sm_where = [&] { return where() + " SM " + std::to_string(s) + " (" + t.name + ")"; };

@@ -57,7 +57,8 @@ inline constexpr const char* kMaskReason =
 
 /// The scheduler's checks of a config and its options: 1..kMaxSms SMs, max_active_kernels and
 /// max_contexts within the golden masks, every SM capacity within its SMST field (max_ctas and
-/// cta_limit at most MaxCtasPerSm). Throws InputError("config <name>[ SM <s> (<type>)]",
+/// cta_limit at most MaxCtasPerSm), and sm_sharing exclusive only for a policy whose registry
+/// entry has sm_sharing. Throws InputError("config <name>[ SM <s> (<type>)]",
 /// field, "<value> exceeds <limit> (<why>)").
 void check_scheduler_config(const GpuConfig& cfg, const SchedOptions& opt);
 /// The scheduler's checks of one launch: kernel id below the all-ones "none" code, context

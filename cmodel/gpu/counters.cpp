@@ -30,6 +30,7 @@ KernelSmCounters CounterBank::kernel_total(uint32_t kernel) const {
     t.ctas_finished += c.ctas_finished;
     t.ctas_drained += c.ctas_drained;
     t.ctas_switched += c.ctas_switched;
+    t.switch_fallbacks += c.switch_fallbacks;
     t.ctx_save_bytes += c.ctx_save_bytes;
     t.ctx_restore_bytes += c.ctx_restore_bytes;
     t.ctx_save_cycles += c.ctx_save_cycles;

@@ -31,6 +31,9 @@ struct KernelSmCounters {
   // Preemption (counted when it happens, never per cycle; docs/metrics.md, "Counters").
   uint64_t ctas_drained = 0;         // CTAs resident when a drain preemption of their kernel reached the SM
   uint64_t ctas_switched = 0;        // CTAs context-saved by a switch preemption
+  uint64_t switch_fallbacks = 0;     // drain preemptions catching this kernel's CTAs on this SM in a run
+                                     // that asked for context switch (gs_preempt_ctrl drains when the
+                                     // PTBQ cannot take the SM's CTAs)
   uint64_t ctx_save_bytes = 0;       // context bytes written by those saves
   uint64_t ctx_restore_bytes = 0;    // context bytes read back by resumed CTAs
   uint64_t ctx_save_cycles = 0;      // per saved CTA: switch command reached the SM -> context saved

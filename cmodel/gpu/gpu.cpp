@@ -210,6 +210,11 @@ bool Gpu::step() {
       fail("does not fit: SM uses threads " + std::to_string(u.threads) + " warps " + std::to_string(u.warps) + " regs " +
            std::to_string(u.regs) + " shmem " + std::to_string(u.shmem) + " ctas " + std::to_string(u.ctas));
     }
+    if (im.opt.sched.sm_sharing == SmSharing::kExclusive)
+      for (uint32_t other = 0; other < im.kernels.size(); ++other)
+        if (other != d.kernel && sm.resident_ctas(other) != 0)
+          fail("SM holds " + std::to_string(sm.resident_ctas(other)) + " CTA(s) of kernel " + std::to_string(other) +
+               " and --sm-sharing exclusive runs one kernel per SM");
     const uint16_t q = im.quota[size_t(d.sm) * im.kernels.size() + d.kernel];
     if (q != 0xFFFF && sm.resident_ctas(d.kernel) >= q) fail("over the SM's quota of " + std::to_string(q) + " CTAs");
     const SavedCta* resume = nullptr;
@@ -222,6 +227,14 @@ bool Gpu::step() {
   if (out.preempt.valid) {
     if (out.preempt.sm >= cfg_.num_sms())
       throw InvariantError("cycle " + std::to_string(now) + ": preempt of SM " + std::to_string(out.preempt.sm) + ": no such SM");
+    // A drain in a run configured for context switch is gs_preempt_ctrl's fallback when the
+    // PTBQ cannot take the SM's CTAs: counted per victim kernel, and reported (switch_fallbacks).
+    if (out.preempt.mode == PreemptMode::kDrain && im.opt.sched.preempt == PreemptMode::kSwitch) {
+      const Sm& sm = *im.sms[out.preempt.sm];
+      for (uint32_t k = 0; k < im.kernels.size(); ++k)
+        if ((out.preempt.victim == kNoKernel || out.preempt.victim == k) && sm.resident_ctas(k) != 0)
+          ++counters_.at(out.preempt.sm, k).switch_fallbacks;
+    }
     im.sms[out.preempt.sm]->preempt(out.preempt.mode, out.preempt.victim, now);
     progress = true;
   }

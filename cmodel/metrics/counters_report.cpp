@@ -36,6 +36,7 @@ Json group_json(const CounterGroup& g, double peak) {
   j["ctas_finished"] = g.ctas_finished;
   j["ctas_preempted_drain"] = g.ctas_preempted_drain;
   j["ctas_preempted_switch"] = g.ctas_preempted_switch;
+  j["switch_fallbacks"] = g.switch_fallbacks;
   j["context_bytes"] = Json{{"save", g.context_save_bytes}, {"restore", g.context_restore_bytes}};
   j["context_cycles"] = Json{{"save", g.context_save_cycles}, {"restore", g.context_restore_cycles}};
   return j;
@@ -48,13 +49,13 @@ std::string csv_row(const RunInfo& info, const std::string& kernel, const std::s
   auto f = [](double v) { return format_fixed(round6(v), 6); };
   const std::string fields[] = {
       csv_field(info.config), csv_field(info.mix), csv_field(info.policy), csv_field(info.scheduler),
-      csv_field(info.preempt), u(info.seed), csv_field(kernel), csv_field(sm_type), u(g.sms), u(g.instructions),
+      csv_field(info.preempt), csv_field(info.sm_sharing), u(info.seed), csv_field(kernel), csv_field(sm_type), u(g.sms), u(g.instructions),
       u(g.cycles), f(g.ipc()), u(g.active_sm_cycles), f(g.ipc_per_active_sm()), u(g.l1_accesses), u(g.l1_hits),
       f(g.l1_hit_rate()), u(g.l2_accesses), u(g.l2_hits), f(g.l2_hit_rate()), u(g.dram_bytes),
       f(g.dram_share_of_peak(peak)), row_buffer_hit_rate, u(s.memory), u(s.dependency), u(s.functional_unit),
       u(s.idle), f(s.share(s.memory)), f(s.share(s.dependency)), f(s.share(s.functional_unit)), f(s.share(s.idle)),
       u(g.ctas_started), u(g.ctas_finished), u(g.ctas_preempted_drain), u(g.ctas_preempted_switch),
-      u(g.context_save_bytes), u(g.context_restore_bytes), u(g.context_save_cycles), u(g.context_restore_cycles)};
+      u(g.switch_fallbacks), u(g.context_save_bytes), u(g.context_restore_bytes), u(g.context_save_cycles), u(g.context_restore_cycles)};
   std::string out;
   for (const std::string& field : fields) out += (out.empty() ? "" : ",") + field;
   return out + "\n";
@@ -105,11 +106,11 @@ Json counters_json(const CountersSummary& c) {
 }
 
 std::string counters_csv_header() {
-  return "config,mix,policy,scheduler,preempt,seed,kernel,sm_type,sms,instructions,cycles,ipc,active_sm_cycles,"
+  return "config,mix,policy,scheduler,preempt,sm_sharing,seed,kernel,sm_type,sms,instructions,cycles,ipc,active_sm_cycles,"
          "ipc_per_active_sm,l1_accesses,l1_hits,l1_hit_rate,l2_accesses,l2_hits,l2_hit_rate,dram_bytes,"
          "dram_share_of_peak,row_buffer_hit_rate,stall_memory,stall_dependency,stall_functional_unit,stall_idle,"
          "stall_memory_share,stall_dependency_share,stall_functional_unit_share,stall_idle_share,ctas_started,"
-         "ctas_finished,ctas_preempted_drain,ctas_preempted_switch,context_save_bytes,context_restore_bytes,"
+         "ctas_finished,ctas_preempted_drain,ctas_preempted_switch,switch_fallbacks,context_save_bytes,context_restore_bytes,"
          "context_save_cycles,context_restore_cycles";
 }
 
@@ -161,6 +162,10 @@ std::string format_counters_table(const CountersSummary& c) {
   out += "DRAM     " + format_fixed(double(d.bytes()) / 1e6, 1) + " MB over " + std::to_string(d.channels) +
          " channels, " + percent(d.bandwidth_share()) + "% of peak, row-buffer hits " +
          percent(d.row_buffer_hit_rate()) + "%\n";
+  if (c.gpu.switch_fallbacks)
+    out += "PREEMPT  " + std::to_string(c.gpu.switch_fallbacks) +
+           " time(s) a kernel's CTAs on an SM were drained instead of switched: the PTBQ could not take "
+           "them (switch_fallbacks; PtbqDepth in rtl/spec/gs_spec.toml)\n";
   return out;
 }
 

@@ -22,6 +22,7 @@ void add_counters(CounterGroup& g, const KernelSmCounters& c) {
   g.ctas_finished += c.ctas_finished;
   g.ctas_preempted_drain += c.ctas_drained;
   g.ctas_preempted_switch += c.ctas_switched;
+  g.switch_fallbacks += c.switch_fallbacks;
   g.context_save_bytes += c.ctx_save_bytes;
   g.context_restore_bytes += c.ctx_restore_bytes;
   g.context_save_cycles += c.ctx_save_cycles;

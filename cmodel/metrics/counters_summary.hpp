@@ -42,6 +42,7 @@ struct CounterGroup {
   StallBreakdown stalls;
   uint64_t ctas_started = 0, ctas_finished = 0;
   uint64_t ctas_preempted_drain = 0, ctas_preempted_switch = 0;
+  uint64_t switch_fallbacks = 0;          // (SM, kernel) drains in a run that asked for switch (PTBQ full)
   uint64_t context_save_bytes = 0, context_restore_bytes = 0;
   uint64_t context_save_cycles = 0, context_restore_cycles = 0;
 

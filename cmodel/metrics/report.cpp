@@ -75,8 +75,8 @@ std::string format_table(const RunInfo& info, const MixMetrics& m, const Counter
   };
 
   std::string out = "config " + info.config + ", mix " + info.mix + ", policy " + info.policy +
-                    ", scheduler " + info.scheduler + ", preempt " + info.preempt + ", seed " +
-                    std::to_string(info.seed) + "\n\n";
+                    (info.sm_sharing == "shared" ? "" : ", SMs " + info.sm_sharing) + ", scheduler " +
+                    info.scheduler + ", preempt " + info.preempt + ", seed " + std::to_string(info.seed) + "\n\n";
   std::vector<std::string> header;
   for (const Column& c : cols) header.emplace_back(c.title);
   out += line(header);
@@ -98,6 +98,7 @@ std::string format_json(const RunInfo& info, const MixMetrics& m, const Counters
   j["policy"] = info.policy;
   j["scheduler"] = info.scheduler;
   j["preempt"] = info.preempt;
+  j["sm_sharing"] = info.sm_sharing;
   j["seed"] = info.seed;
   j["cycles"] = m.cycles;
   j["stp"] = round6(m.stp);
@@ -123,11 +124,12 @@ std::string format_json(const RunInfo& info, const MixMetrics& m, const Counters
 
 std::string format_csv(const RunInfo& info, const MixMetrics& m) {
   std::string out =
-      "config,mix,policy,scheduler,preempt,seed,kernel,arrival,instructions,ipc,cycles_alone,"
+      "config,mix,policy,scheduler,preempt,sm_sharing,seed,kernel,arrival,instructions,ipc,cycles_alone,"
       "cycles_shared,ntt\n";
   for (const KernelMetrics& k : m.kernels) {
     out += csv_field(info.config) + "," + csv_field(info.mix) + "," + csv_field(info.policy) + "," +
-           csv_field(info.scheduler) + "," + csv_field(info.preempt) + "," + std::to_string(info.seed) +
+           csv_field(info.scheduler) + "," + csv_field(info.preempt) + "," + csv_field(info.sm_sharing) + "," +
+           std::to_string(info.seed) +
            "," + csv_field(k.name) + "," + std::to_string(k.arrival_cycle) + "," +
            std::to_string(k.instructions) + "," + format_fixed(k.ipc, 6) + "," +
            std::to_string(k.cycles_alone) + "," + std::to_string(k.cycles_shared) + "," +

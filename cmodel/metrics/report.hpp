@@ -20,6 +20,7 @@ struct RunInfo {
   std::string policy;
   std::string scheduler;    // golden | rtl | lockstep
   std::string preempt;      // drain | switch
+  std::string sm_sharing = "shared";   // shared | exclusive (gsim --sm-sharing)
   uint64_t seed = 1;
   std::string version;      // "gsim 0.1 (git abc1234)"; JSON "gsim_version" when not empty
 };

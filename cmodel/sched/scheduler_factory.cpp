@@ -19,6 +19,12 @@ std::map<std::string, SchedulerMaker>& registry() {
 }
 }  // namespace
 
+const char* sm_sharing_name(SmSharing s) { return s == SmSharing::kExclusive ? "exclusive" : "shared"; }
+
+bool policy_takes_sm_sharing(const std::string& policy) {
+  return spec::kPolicies[static_cast<uint8_t>(parse_policy(policy))].sm_sharing;
+}
+
 void register_scheduler_kind(const std::string& kind, SchedulerMaker maker) { registry()[kind] = std::move(maker); }
 
 std::vector<std::string> list_scheduler_kinds() {

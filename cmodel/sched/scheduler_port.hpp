@@ -58,6 +58,13 @@ struct SchedOutputs {
   bool launch_ready = true;
 };
 
+/// How kernels share an SM (gsim --sm-sharing). kShared: a kernel may use what the SM's
+/// other kernels leave free. kExclusive: one kernel per SM at a time, the static partitioning
+/// of Kepler under which Tanasic's FCFS and NPQ baselines run (Sec. 2.3); only policies whose
+/// registry entry has sm_sharing (rtl/spec/gs_spec.toml) accept it.
+enum class SmSharing : uint8_t { kShared = 0, kExclusive = 1 };
+const char* sm_sharing_name(SmSharing s);
+
 /// Options a policy is built with (from the CLI and the mix).
 struct SchedOptions {
   std::string policy = "left-over";
@@ -66,6 +73,8 @@ struct SchedOptions {
   /// Left-over only: at most this many CTAs of a kernel per SM (0 = no limit). Used by the
   /// Warped-Slicer Fig. 3a sweeps (a kernel alone with 1..max CTAs per SM).
   uint32_t cta_limit = 0;
+  /// One kernel per SM, or shared leftovers (policies with sm_sharing; else InputError).
+  SmSharing sm_sharing = SmSharing::kShared;
   /// RTL schedulers: dump the whole run as an FST waveform to this file ("" = none).
   std::string wave_file;
   /// RTL schedulers, with wave_file: dump only cycles wave_from..wave_to (inclusive; gsim run
@@ -113,5 +122,8 @@ std::vector<std::string> list_scheduler_kinds();
 std::unique_ptr<SchedulerPort> make_scheduler(const std::string& kind, const SchedOptions& opt);
 /// Policy names known to the golden scheduler (gsim list policies).
 std::vector<std::string> list_policies();
+/// Whether `policy` accepts SmSharing::kExclusive (its registry entry has sm_sharing).
+/// Throws InputError for an unknown policy.
+bool policy_takes_sm_sharing(const std::string& policy);
 
 }  // namespace gs

@@ -10,6 +10,8 @@
 //   exclusive (excl): only kernels of the top priority may issue while one has CTAs left
 //                       (Fig. 6a);
 //   shared:             lower priorities may use what the top kernels leave free (Fig. 6b).
+// Either way cfg_i.sm_exclusive (gsim --sm-sharing exclusive) keeps one kernel per SM
+// (gs_excl_elig), as on Tanasic's Kepler.
 // Policy contract: docs/adding-a-policy.md (one module, two policies: POL_PPQ_EXCL and
 // POL_PPQ_SHARED). Storage: FSM 1 + 6 b, target priority 4 b + slot 3 b, last seen priority 4 + 1 b.
 module gs_policy_ppq (
@@ -68,10 +70,13 @@ module gs_policy_ppq (
   // priority order (NPQ's); exclusive mode allows only the top priority while it has work
   logic [K*gs_pkg::OrderKeyW-1:0] key;
   gs_order_keys u_keys (.prio_en_i(1'b1), .ksrt_i(ksrt), .rank_i(rank), .key_o(key));
+  // ... and, with cfg_i.sm_exclusive, one kernel per SM (gs_excl_elig)
+  logic [N*K-1:0] sole;
+  gs_excl_elig u_excl (.en_i(cfg_i.sm_exclusive), .resident_i(resident), .elig_o(sole));
   // (indexed writes into a local vector, not into a struct member: the Yosys 0.23 subset)
   logic [N*K-1:0] elig;
   always_comb begin
-    for (int s = 0; s < N; s++) elig[s*K +: K] = allow;
+    for (int s = 0; s < N; s++) elig[s*K +: K] = allow & sole[s*K +: K];
     out_o = '0;
     out_o.key = key;
     out_o.elig = elig;

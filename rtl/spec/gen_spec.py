@@ -120,6 +120,8 @@ class Spec:
             for key in ("name", "member", "module"):
                 if not isinstance(p.get(key), str):
                     raise SpecError(f"{path}: policy[{i}].{key} missing")
+            if not isinstance(p.get("sm_sharing", False), bool):
+                raise SpecError(f"{path}: policy[{i}].sm_sharing: expected true or false")
             for n in [p["name"]] + list(p.get("aliases", [])):
                 if n in names:
                     raise SpecError(f"{path}: policy[{i}]: name or alias {n!r} used twice")
@@ -352,9 +354,11 @@ class Spec:
         o.append("")
         o.append("/// The policy registry: gsim names, aliases, RTL module, in gs_pkg::policy_e order.")
         o.append("/// state: the module's register record (\"\" when it has none) and its leaf fields.")
+        o.append("/// sm_sharing: the policy honours policy_cfg_t.sm_exclusive (gsim --sm-sharing exclusive).")
         o.append("struct PolicyInfo {")
         o.append("  const char* name; const char* aliases; const char* member; const char* module; const char* doc;")
         o.append("  const char* state; const FieldInfo* state_fields; uint32_t state_field_count;")
+        o.append("  bool sm_sharing;")
         o.append("};")
         o.append("inline constexpr PolicyInfo kPolicies[] = {")
         for p in self.policies:
@@ -363,7 +367,9 @@ class Spec:
             st = p.get("state")
             fields = (f"layout::{st}::kFields, uint32_t(sizeof(layout::{st}::kFields) / sizeof(FieldInfo))"
                       if st else "nullptr, 0u")
-            o.append(f'    {{"{p["name"]}", "{aliases}", "{p["member"]}", "{p["module"]}", "{doc}", "{st or ""}", {fields}}},')
+            sharing = "true" if p.get("sm_sharing", False) else "false"
+            o.append(f'    {{"{p["name"]}", "{aliases}", "{p["member"]}", "{p["module"]}", "{doc}", "{st or ""}", {fields}, '
+                     f'{sharing}}},')
         o.append("};")
         o.append("}  // namespace spec")
         o.append("")
@@ -643,12 +649,15 @@ def policy_benches_cpp(spec):
     o.append("")
     for p in spec.policies:
         o.append(f'TEST_CASE("{p["module"]} as {p["name"]}: random tables against its golden twin", "[rtl][bench][policy]") {{')
+        # policies with sm_sharing run shared and exclusive (policy_cfg_t.sm_exclusive)
+        sharing = "{false, true}" if p.get("sm_sharing", False) else "{false}"
+        o.append(f"  for (bool excl : {sharing})")
         o.append("  for (uint32_t sms : {1u, 5u, gs::spec::MaxSms}) {")
-        o.append(f"    gs::bench::PolicyBench<Vbench_{p['module']}> b(gs::Policy::{camel(p['member'], prefix)}, 17 + sms, sms);")
+        o.append(f"    gs::bench::PolicyBench<Vbench_{p['module']}> b(gs::Policy::{camel(p['member'], prefix)}, 17 + sms, sms, excl);")
         o.append("    b.run(4000);")
-        o.append("    WARN(\"" + p["name"] + " on \" << sms << \" SMs: \" << b.requests() << \" preemption requests, \" << b.owner_writes()")
-        o.append("         << \" owner writes, \" << b.quota_writes() << \" quota writes, \" << b.state_compares()")
-        o.append("         << \" register states compared\");")
+        o.append("    WARN(\"" + p["name"] + " on \" << sms << \" SMs\" << (excl ? \" (SMs exclusive)\" : \"\") << \": \" << b.requests()")
+        o.append("         << \" preemption requests, \" << b.owner_writes() << \" owner writes, \" << b.quota_writes()")
+        o.append("         << \" quota writes, \" << b.state_compares() << \" register states compared\");")
         o.append("  }")
         o.append("}")
         o.append("")

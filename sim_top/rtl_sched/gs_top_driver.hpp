@@ -76,6 +76,7 @@ class GsTopDriver final : public RtlModel {
     m.cfg_policy_i = cfg.policy;
     m.cfg_preempt_mode_i = cfg.preempt_mode;
     m.cfg_cta_limit_i = cfg.cta_limit;
+    m.cfg_sm_exclusive_i = cfg.sm_exclusive;
     put_sm_array(m.cfg_sm_threads_i, port_width::cfg_sm_threads_i / kSms, cfg.sm_threads);
     put_sm_array(m.cfg_sm_warps_i, port_width::cfg_sm_warps_i / kSms, cfg.sm_warps);
     put_sm_array(m.cfg_sm_regs_i, port_width::cfg_sm_regs_i / kSms, cfg.sm_regs);

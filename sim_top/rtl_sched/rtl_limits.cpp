@@ -66,6 +66,7 @@ PortConfig to_port_config(const GpuConfig& cfg, const SchedOptions& opt) {
   pc.policy = policy_code(opt.policy);
   pc.preempt_mode = static_cast<uint32_t>(opt.preempt);
   pc.cta_limit = opt.cta_limit;
+  pc.sm_exclusive = opt.sm_sharing == SmSharing::kExclusive;
   for (uint32_t s = 0; s < cfg.num_sms(); ++s) {
     const SmTypeConfig& t = cfg.sm(s);
     pc.sm_threads.push_back(t.max_threads);

@@ -27,6 +27,7 @@ struct PortConfig {
   uint32_t policy = 0;        // gs_pkg::policy_e encoding
   uint32_t preempt_mode = 0;  // gs_pkg::preempt_mode_e encoding
   uint32_t cta_limit = 0;     // left-over: max CTAs of one kernel per SM (0 = none)
+  bool sm_exclusive = false;  // one kernel per SM (SchedOptions::sm_sharing)
   // Per SM (index < num_sms); SMs beyond num_sms are driven with 0.
   std::vector<uint32_t> sm_threads, sm_warps, sm_regs, sm_shmem, sm_ctas;
 };

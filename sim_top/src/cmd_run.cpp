@@ -47,7 +47,7 @@ namespace {
 constexpr unsigned long long kWaveMinFreeBytes = 64ull << 20;
 
 struct RunArgs {
-  std::string config, mix, kernel, policy = "left-over", scheduler, preempt = "drain";
+  std::string config, mix, kernel, policy = "left-over", scheduler, preempt = "drain", sm_sharing = "shared";
   uint64_t seed = 1;
   std::string json, csv, counters, wave;
   uint64_t max_cycles = gs::RunOptions{}.max_cycles;
@@ -175,6 +175,7 @@ int run_action(const RunArgs& a) {
   gs::SchedOptions sched;
   sched.policy = a.policy;
   sched.preempt = parse_preempt(a.preempt);
+  sched.sm_sharing = a.sm_sharing == "exclusive" ? gs::SmSharing::kExclusive : gs::SmSharing::kShared;
   sched.seed = a.seed;
   sched.wave_file = a.wave;
   sched.wave_from = a.wave_from;
@@ -187,6 +188,7 @@ int run_action(const RunArgs& a) {
   if (a.wave_from > a.wave_to)
     throw gs::InputError("--wave-from " + std::to_string(a.wave_from) + " is after --wave-to " +
                          std::to_string(a.wave_to) + ": the window would be empty");
+  gs::limits::check_scheduler_config(cfg, sched);   // options against the policy, before any alone run
   const std::string scheduler =
       choose_scheduler(a.o_scheduler->count() > 0, a.scheduler, cfg, sched, mix, want_wave, a.quiet);
   if (want_wave && scheduler == "golden")
@@ -297,6 +299,7 @@ int run_action(const RunArgs& a) {
   info.policy = a.policy;
   info.scheduler = scheduler;
   info.preempt = a.preempt;
+  info.sm_sharing = a.sm_sharing;
   info.seed = a.seed;
   info.version = version_string();
 
@@ -335,6 +338,12 @@ Command add_run_command(CLI::App& top) {
                           ->capture_default_str();
   app->add_option("--preempt", args->preempt, "Preemption mechanism")
       ->check(CLI::IsMember({"drain", "switch"}))
+      ->capture_default_str();
+  app->add_option("--sm-sharing", args->sm_sharing,
+                  "How kernels share an SM: shared (a kernel uses what the others leave free) or exclusive (one "
+                  "kernel per SM, as Kepler and Tanasic's FCFS/NPQ baselines); exclusive is for left-over, npq "
+                  "and ppq")
+      ->check(CLI::IsMember({"shared", "exclusive"}))
       ->capture_default_str();
   app->add_option("--seed", args->seed, "Random seed (same seed, same output bytes)")
       ->check(whole_number())

@@ -219,7 +219,7 @@ assert 0 < d["bandwidth_share"] <= 1 and 0 <= d["row_buffer_hit_rate"] <= 1
 group_keys = ["sms", "instructions", "cycles", "ipc", "active_sm_cycles", "ipc_per_active_sm", "l1_accesses",
               "l1_hits", "l1_hit_rate", "l2_accesses", "l2_hits", "l2_hit_rate", "dram_bytes", "dram_share_of_peak",
               "stall_cycles", "stall_shares", "ctas_started", "ctas_finished", "ctas_preempted_drain",
-              "ctas_preempted_switch", "context_bytes", "context_cycles"]
+              "ctas_preempted_switch", "switch_fallbacks", "context_bytes", "context_cycles"]
 assert list(c["gpu"]) == group_keys, list(c["gpu"])
 assert [k["name"] for k in c["kernels"]] == [k["name"] for k in j["kernels"]]
 for kc, k in zip(c["kernels"], j["kernels"]):
@@ -254,8 +254,25 @@ import json, sys
 sw = json.load(open(sys.argv[1]))["counters"]["gpu"]
 dr = json.load(open(sys.argv[2]))["counters"]["gpu"]
 assert sw["ctas_preempted_switch"] > 0 and sw["context_bytes"]["save"] > 0 and sw["context_cycles"]["save"] > 0, sw
+assert sw["switch_fallbacks"] == 0 and sw["ctas_preempted_drain"] == 0, sw   # the PTBQ holds every saved CTA
 assert dr["ctas_preempted_drain"] > 0 and dr["ctas_preempted_switch"] == 0 and dr["context_bytes"]["save"] == 0, dr
 EOF
+
+# --sm-sharing: exclusive runs one kernel per SM (the JSON says so); a policy that decides SM
+# sharing itself refuses it before anything is simulated.
+gsim run --config tanasic-k20c --mix ppq-priority --policy npq --sm-sharing exclusive --scheduler golden --json "$TMP/ex.json"
+if [ "$RC" -eq 0 ] && python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["sm_sharing"] == "exclusive" and j["preempt"] == "drain", j' "$TMP/ex.json" \
+   && grep -q "SMs exclusive" "$OUT"; then
+  ok "--sm-sharing exclusive (npq)"
+else
+  bad "--sm-sharing exclusive (npq)" "exit $RC"
+fi
+gsim run --config tanasic-k20c --mix ppq-priority --policy even --sm-sharing exclusive --scheduler golden
+if [ "$RC" -eq 2 ] && grep -q "sm-sharing exclusive: policy even decides how kernels share SMs itself" "$ERR"; then
+  ok "--sm-sharing exclusive refused for even (exit 2)"
+else
+  bad "--sm-sharing exclusive refused for even" "exit $RC"
+fi
 
 # The scheduler kind the build defaults to (lockstep with the RTL, golden without).
 gsim run --config warped-slicer --mix "$MIX" --json "$TMP/d.json"

@@ -58,14 +58,16 @@ struct Harness {
   std::vector<QuotaCmd> quotas;
   bool ready = true;
 
-  Harness(const GpuConfig& c, const std::string& policy, PreemptMode mode = PreemptMode::kDrain)
-      : cfg(c), opt(make_opt(policy, mode)), g(opt) {
+  Harness(const GpuConfig& c, const std::string& policy, PreemptMode mode = PreemptMode::kDrain,
+          SmSharing sharing = SmSharing::kShared)
+      : cfg(c), opt(make_opt(policy, mode, sharing)), g(opt) {
     g.reset(cfg, opt);
   }
-  static SchedOptions make_opt(const std::string& policy, PreemptMode mode) {
+  static SchedOptions make_opt(const std::string& policy, PreemptMode mode, SmSharing sharing) {
     SchedOptions o;
     o.policy = policy;
     o.preempt = mode;
+    o.sm_sharing = sharing;
     return o;
   }
   /// One cycle: at most one launch (when ready) and one queued event.

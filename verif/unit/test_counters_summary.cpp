@@ -28,9 +28,10 @@ struct ModelRun {
   CountersSummary summary;
 };
 
-ModelRun run_model(const std::string& config, const Mix& mix, const std::string& policy, PreemptMode mode) {
+ModelRun run_model(const std::string& config, const Mix& mix, const std::string& policy, PreemptMode mode,
+                   const std::vector<std::string>& sets = {}) {
   ModelRun m;
-  m.cfg = load_gpu_config(config);
+  m.cfg = load_gpu_config(config, sets);
   RunOptions ro;
   ro.sched.policy = policy;
   ro.sched.preempt = mode;
@@ -216,14 +217,14 @@ TEST_CASE("counter reports: CSV header and rows, JSON keys, table lines", "[coun
   REQUIRE(lines.size() == 1 + 2 * (2 + 1) + 1);   // header, per kernel 2 types + all, GPU-wide
   CHECK(lines[0] == counters_csv_header());
   const auto columns = [](const std::string& line) { return std::count(line.begin(), line.end(), ',') + 1; };
-  CHECK(columns(lines[0]) == 39);
-  CHECK(lines[1].rfind("cfg,mix,left-over,golden,drain,1,A,big,1,10,100,0.100000,", 0) == 0);
-  CHECK(lines[3].rfind("cfg,mix,left-over,golden,drain,1,A,all,2,10,", 0) == 0);
-  CHECK(lines[4].rfind("cfg,mix,left-over,golden,drain,1,\"B,2\",big,", 0) == 0);
-  CHECK(lines[7].rfind("cfg,mix,left-over,golden,drain,1,all,all,2,10,100,", 0) == 0);
+  CHECK(columns(lines[0]) == 41);
+  CHECK(lines[1].rfind("cfg,mix,left-over,golden,drain,shared,1,A,big,1,10,100,0.100000,", 0) == 0);
+  CHECK(lines[3].rfind("cfg,mix,left-over,golden,drain,shared,1,A,all,2,10,", 0) == 0);
+  CHECK(lines[4].rfind("cfg,mix,left-over,golden,drain,shared,1,\"B,2\",big,", 0) == 0);
+  CHECK(lines[7].rfind("cfg,mix,left-over,golden,drain,shared,1,all,all,2,10,100,", 0) == 0);
   CHECK(lines[7].find(",0.750000,") != std::string::npos);   // row-buffer hit rate on the GPU row only
-  CHECK(columns(lines[1]) == 39);
-  CHECK(columns(lines[7]) == 39);
+  CHECK(columns(lines[1]) == 41);
+  CHECK(columns(lines[7]) == 41);
 
   const auto j = counters_json(s);
   std::vector<std::string> keys;
@@ -342,12 +343,9 @@ TEST_CASE("switch preemption reports saved CTAs and context traffic, drain repor
   for (const KernelResult& k : sw.result.kernels) saved_events += k.preemptions;
   CHECK(g.ctas_preempted_switch > 0);
   CHECK(g.ctas_preempted_switch == saved_events);
-  // Under --preempt switch the preemption control still drains an SM whose CTAs the PTBQs could
-  // not hold (gs_preempt_ctrl): drained CTAs may appear beside switched ones, never more CTAs
-  // than the run had.
-  uint64_t grid = 0;
-  for (const KernelResult& k : sw.result.kernels) grid += k.ctas;
-  CHECK(g.ctas_preempted_drain <= grid);
+  // PtbqDepth (256) holds Tanasic's 13 x 16 CTAs: every SM switches, none falls back to draining.
+  CHECK(g.switch_fallbacks == 0);
+  CHECK(g.ctas_preempted_drain == 0);
   CHECK(g.context_save_bytes > 0);
   CHECK(g.context_restore_bytes == g.context_save_bytes);   // every saved CTA resumed
   CHECK(g.context_save_cycles > 0);
@@ -406,4 +404,35 @@ TEST_CASE("DRAM row-buffer hits: one activate serves every queued request to its
   CHECK(ch.stats().reads == 5);
   CHECK(ch.stats().activates == 3);
   CHECK(ch.stats().row_hits == 2);
+}
+
+TEST_CASE("a switch that the PTBQ cannot hold drains, and is counted as a switch fallback", "[counters][model][preempt]") {
+  // 32 K20c SMs x 16 CTAs of sad.largersadcalc16 = 512 resident low-priority CTAs, twice the
+  // PtbqDepth of 256: once the scan has switched 16 SMs, gs_preempt_ctrl drains the rest.
+  const auto lib = load_kernel_library();
+  Mix mix;
+  mix.name = "ptbq-overflow";
+  MixEntry lo;
+  lo.kernel = "sad.largersadcalc16";
+  lo.desc = find_kernel(lib, lo.kernel);
+  lo.grid_ctas = 1200;
+  MixEntry hi;
+  hi.kernel = "spmv.spmvjds";
+  hi.desc = find_kernel(lib, hi.kernel);
+  hi.arrival_cycle = 3000;
+  hi.context = 1;
+  hi.priority = 2;
+  mix.kernels = {lo, hi};
+  const ModelRun m = run_model("tanasic-k20c", mix, "ppq-excl", PreemptMode::kSwitch, {"sm_types[0].count=32"});
+  const CounterGroup& g = m.summary.gpu;
+  CHECK(g.ctas_preempted_switch > 0);
+  CHECK(g.ctas_preempted_switch <= 256);
+  CHECK(g.switch_fallbacks > 0);
+  CHECK(g.ctas_preempted_drain > 0);                                    // the fallback SMs drained
+  // Charged to the kernels whose CTAs the drain caught: the low-priority victim (a high-priority
+  // CTA dispatched in the same cycle as its SM's preemption is caught too).
+  CHECK(m.summary.kernels[0].all.switch_fallbacks > m.summary.kernels[1].all.switch_fallbacks);
+  CHECK(m.summary.kernels[0].all.switch_fallbacks + m.summary.kernels[1].all.switch_fallbacks == g.switch_fallbacks);
+  // The table reports it.
+  CHECK(format_counters_table(m.summary).find("PREEMPT  ") != std::string::npos);
 }

@@ -142,6 +142,56 @@ TEST_CASE("ppq shared lets a less important kernel use the leftover", "[golden][
   CHECK(x.dispatches[0].kernel == 1);
 }
 
+TEST_CASE("sm-sharing exclusive keeps one kernel per SM (Tanasic Sec. 2.3)", "[golden][left-over][npq]") {
+  // Two SMs of 1536 threads; A (oldest) fills three 256-thread CTAs per SM and has 6 CTAs in
+  // all, so both SMs keep room for B. Shared: B takes the leftovers at once. Exclusive: B
+  // waits until an SM has no CTA of A left, then takes that SM alone.
+  for (const char* policy : {"left-over", "npq"}) {
+    INFO(policy);
+    Harness shared(small_gpu(2), policy);
+    shared.launches.push_back(launch_cmd(0, 6, 256, 256 * 8, 0));
+    shared.launches.push_back(launch_cmd(1, 4, 256, 256 * 8, 0));
+    shared.run(40);
+    CHECK(shared.count_on(1, 0) + shared.count_on(1, 1) == 4);
+
+    Harness h(small_gpu(2), policy, PreemptMode::kDrain, SmSharing::kExclusive);
+    h.launches.push_back(launch_cmd(0, 6, 256, 256 * 8, 0));
+    h.launches.push_back(launch_cmd(1, 4, 256, 256 * 8, 0));
+    h.run(40);
+    REQUIRE(h.dispatches.size() == 6);
+    for (const auto& d : h.dispatches) CHECK(d.kernel == 0);
+    // A's CTAs on SM 1 finish: SM 1 is free, B takes it (all four CTAs fit); SM 0 stays A's
+    for (const auto& d : std::vector<DispatchCmd>(h.dispatches))
+      if (d.sm == 1) h.finish(d);
+    h.run(40);
+    REQUIRE(h.dispatches.size() == 10);
+    for (size_t i = 6; i < 10; ++i) {
+      CHECK(h.dispatches[i].kernel == 1);
+      CHECK(h.dispatches[i].sm == 1);
+    }
+    CHECK(h.g.smst().resident(0, 1) == 0);
+  }
+}
+
+TEST_CASE("sm-sharing exclusive is refused by policies that share SMs by design", "[golden][hardening]") {
+  SchedOptions o;
+  o.sm_sharing = SmSharing::kExclusive;
+  for (const char* policy : {"even", "spatial", "dss", "fewest-left"}) {
+    INFO(policy);
+    o.policy = policy;
+    GoldenScheduler g(o);
+    CHECK_THROWS_WITH(g.reset(small_gpu(2), o), Catch::Contains("--sm-sharing exclusive: policy") &&
+                                                    Catch::Contains("exclusive applies to left-over, npq, ppq-excl, ppq-shared"));
+    CHECK_FALSE(policy_takes_sm_sharing(policy));
+  }
+  for (const char* policy : {"left-over", "npq", "ppq", "ppq-shared"}) {
+    o.policy = policy;
+    GoldenScheduler g(o);
+    CHECK_NOTHROW(g.reset(small_gpu(2), o));
+    CHECK(policy_takes_sm_sharing(policy));
+  }
+}
+
 TEST_CASE("dss token accounting follows Algorithm 1", "[golden][dss]") {
   // 4 SMs. Kernel A (2 tokens) arrives alone and takes all four idle SMs: 2 - 4 = -2.
   Harness h(small_gpu(4), "dss", PreemptMode::kDrain);

@@ -120,7 +120,7 @@ TEST_CASE("JSON report has the documented keys in order", "[metrics][report]") {
   const auto j = nlohmann::ordered_json::parse(text);
   std::vector<std::string> keys;
   for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
-  CHECK(keys == std::vector<std::string>{"config", "mix", "policy", "scheduler", "preempt", "seed", "cycles", "stp",
+  CHECK(keys == std::vector<std::string>{"config", "mix", "policy", "scheduler", "preempt", "sm_sharing", "seed", "cycles", "stp",
                                          "antt", "strictf", "kernels"});
   CHECK(j["config"] == "warped-slicer");
   CHECK(j["seed"] == 7);
@@ -154,9 +154,9 @@ TEST_CASE("CSV report has a header and one row per kernel", "[metrics][report]")
   const gs::MixMetrics m = gs::compute_mix_metrics(worked_pair(), 520);
   const std::string csv = gs::format_csv(worked_info(), m);
   CHECK(csv ==
-        "config,mix,policy,scheduler,preempt,seed,kernel,arrival,instructions,ipc,cycles_alone,cycles_shared,ntt\n"
-        "warped-slicer,pair,left-over,golden,drain,7,A,0,3000,20.000000,100,150,1.500000\n"
-        "warped-slicer,pair,left-over,golden,drain,7,B,20,7000,14.000000,200,500,2.500000\n");
+        "config,mix,policy,scheduler,preempt,sm_sharing,seed,kernel,arrival,instructions,ipc,cycles_alone,cycles_shared,ntt\n"
+        "warped-slicer,pair,left-over,golden,drain,shared,7,A,0,3000,20.000000,100,150,1.500000\n"
+        "warped-slicer,pair,left-over,golden,drain,shared,7,B,20,7000,14.000000,200,500,2.500000\n");
 }
 
 TEST_CASE("CSV quotes names holding commas or quotes", "[metrics][report]") {

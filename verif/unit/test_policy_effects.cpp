@@ -17,13 +17,14 @@ using namespace gs;
 
 namespace {
 
-uint64_t high_priority_turnaround(const std::string& policy, PreemptMode mode) {
+uint64_t high_priority_turnaround(const std::string& policy, PreemptMode mode, SmSharing sharing = SmSharing::kShared) {
   const GpuConfig cfg = load_gpu_config("tanasic-k20c");
   const auto lib = load_kernel_library();
   const Mix mix = load_mix("ppq-priority", lib);
   RunOptions ro;
   ro.sched.policy = policy;
   ro.sched.preempt = mode;
+  ro.sched.sm_sharing = sharing;
   auto sched = make_scheduler("golden", ro.sched);
   Gpu gpu(cfg, mix, *sched, ro);
   const RunResult r = gpu.run();
@@ -76,13 +77,34 @@ TEST_CASE("DSS steady state keeps token counts within one", "[policy][dss]") {
   CHECK(spreads_checked >= 10);      // the steady state was really observed with several kernels
 }
 
-TEST_CASE("PPQ improves the high-priority turnaround over NPQ", "[policy][ppq]") {
+TEST_CASE("PPQ context switch improves the high-priority turnaround over NPQ on shared SMs", "[policy][ppq]") {
+  // Shared SMs: NPQ lets the short spmv into the registers sgemm leaves free at once, so PPQ by
+  // draining sgemm's 70k-cycle blocks need not beat it (the reason for --sm-sharing exclusive,
+  // below); the context switch does.
   const uint64_t npq = high_priority_turnaround("npq", PreemptMode::kDrain);
   const uint64_t ppq_switch = high_priority_turnaround("ppq-excl", PreemptMode::kSwitch);
   const uint64_t ppq_drain = high_priority_turnaround("ppq-excl", PreemptMode::kDrain);
   INFO("high-priority turnaround: npq " << npq << ", ppq switch " << ppq_switch << ", ppq drain " << ppq_drain);
   CHECK(ppq_switch < npq);
-  CHECK(ppq_drain < npq);
   // Context switch preempts faster than draining long CTAs (Tanasic Sec. 4.2).
   CHECK(ppq_switch <= ppq_drain);
+}
+
+TEST_CASE("one kernel per SM: NPQ gains nothing with two processes, PPQ does (Tanasic Sec. 5.2)", "[policy][ppq]") {
+  // "The nonpreemptive scheduler does not bring any improvement for workloads with only 2
+  // processes": on Kepler's exclusive SMs the high-priority kernel waits for sgemm to finish
+  // under FCFS and NPQ alike; PPQ preempts, context switch faster than draining sgemm's
+  // 70k-cycle thread blocks.
+  const SmSharing ex = SmSharing::kExclusive;
+  const uint64_t fcfs = high_priority_turnaround("left-over", PreemptMode::kDrain, ex);
+  const uint64_t npq = high_priority_turnaround("npq", PreemptMode::kDrain, ex);
+  const uint64_t ppq_drain = high_priority_turnaround("ppq-excl", PreemptMode::kDrain, ex);
+  const uint64_t ppq_switch = high_priority_turnaround("ppq-excl", PreemptMode::kSwitch, ex);
+  INFO("high-priority turnaround, exclusive SMs: fcfs " << fcfs << ", npq " << npq << ", ppq drain " << ppq_drain
+                                                        << ", ppq switch " << ppq_switch);
+  CHECK(npq == fcfs);
+  CHECK(ppq_drain < npq);
+  CHECK(ppq_switch < ppq_drain);
+  // Shared SMs let the short kernel into sgemm's leftovers at once: exclusive NPQ is slower.
+  CHECK(high_priority_turnaround("npq", PreemptMode::kDrain) < npq);
 }

@@ -477,3 +477,31 @@ TEST_CASE("library shows the four behaviours of Warped-Slicer Fig 3a", "[workloa
     CHECK(*peak >= 1.5 * v[0]);                                       // after rising
   }
 }
+
+TEST_CASE("the PTBQ holds every CTA of a shipped mix that a context switch can save", "[workload][ptbq]") {
+  // A kernel's saved CTAs are resumed before any fresh one, so at most one GPU's worth of its
+  // CTAs (its occupancy summed over the SMs), and never more than its grid, wait in its PTBQ.
+  // PtbqDepth must hold that for every kernel of every shipped mix on the mix's own config,
+  // or gs_preempt_ctrl would drain where the run asked for a switch (Tanasic Sec. 3.3: 13 SMs
+  // x 16 thread blocks = 208 on the K20c).
+  const auto lib = gs::load_kernel_library();
+  uint32_t checked = 0, largest = 0;
+  for (const std::string& name : gs::list_mixes()) {
+    const gs::Mix mix = gs::load_mix(name, lib);
+    if (mix.config.empty()) continue;
+    const gs::GpuConfig cfg = gs::run_config(gs::load_gpu_config(mix.config), mix);
+    if (cfg.num_sms() > gs::spec::MaxSms) continue;   // golden-only presets: not the RTL's PTBQ
+    for (const gs::MixEntry& e : mix.kernels) {
+      uint64_t resident = 0;
+      for (uint32_t s = 0; s < cfg.num_sms(); ++s) resident += gs::occupancy(e.desc, cfg, cfg.sm(s)).max_ctas;
+      const uint64_t grid = e.grid_ctas ? e.grid_ctas : e.desc.grid_ctas;
+      const uint64_t saved = std::min(grid, resident);
+      INFO("mix " << name << " kernel " << e.kernel << ": up to " << saved << " saved CTAs");
+      CHECK(saved <= gs::spec::PtbqDepth);
+      largest = std::max<uint32_t>(largest, uint32_t(saved));
+      ++checked;
+    }
+  }
+  CHECK(checked > 20);
+  CHECK(largest == 256);   // sbm-gcn32: 32 CUs x 8 CTAs (tanasic-k20c: 13 SMs x 16 = 208)
+}

@@ -69,7 +69,7 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
   driver_.reset();
   preempt_.reset(num_sms_);
   quota_.reset(num_sms_, slots_);
-  pol_cfg_ = PolicyCfg{policy_, num_sms_, slots_, opt.cta_limit, &caps_};
+  pol_cfg_ = PolicyCfg{policy_, num_sms_, slots_, opt.cta_limit, opt.sm_sharing == SmSharing::kExclusive, &caps_};
   policy_twin_ = make_policy_twin(policy_);
   policy_twin_->reset(pol_cfg_);
   pol_out_.size(num_sms_, slots_);

@@ -28,6 +28,7 @@ struct PolicyCfg {
   uint32_t num_sms = 0;                       // num_sms
   uint32_t slots = 0;                         // KSRT slots (MaxKernels in the RTL)
   uint32_t cta_limit = 0;                     // cta_limit
+  bool sm_exclusive = false;                  // sm_exclusive
   const std::vector<SmCaps>* caps = nullptr;  // sm_threads .. sm_ctas
 };
 
@@ -130,6 +131,21 @@ inline void owner_elig(const PolicyView& v, std::vector<uint32_t>& elig) {
 inline void all_elig(uint32_t slots, std::vector<uint32_t>& elig) {
   const uint32_t all = slots >= 32 ? ~0u : (1u << slots) - 1u;
   for (auto& e : elig) e = all;
+}
+
+/// One kernel per SM (rtl/policy/gs_excl_elig.sv), ANDed into `elig`: with cfg.sm_exclusive,
+/// slot k stays eligible on SM s only while no other slot has CTAs resident there.
+inline void excl_elig(const PolicyCfg& cfg, const PolicyView& v, std::vector<uint32_t>& elig) {
+  if (!cfg.sm_exclusive) return;
+  for (uint32_t s = 0; s < elig.size(); ++s) {
+    uint32_t occupied = 0;
+    for (uint32_t k = 0; k < cfg.slots; ++k)
+      if (v.smst->resident(s, k) != 0) occupied |= 1u << k;
+    uint32_t sole = 0;
+    for (uint32_t k = 0; k < cfg.slots; ++k)
+      if ((occupied & ~(1u << k)) == 0) sole |= 1u << k;
+    elig[s] &= sole;
+  }
 }
 
 }  // namespace gs::golden

@@ -37,6 +37,7 @@ class PolicyPpq final : public PolicyTwin {
     order_keys(true, v, out.key);
     const uint32_t a = allow(cfg.policy == Policy::kPpqExcl, t, *v.ksrt);
     for (auto& e : out.elig) e = a;
+    excl_elig(cfg, v, out.elig);
     out.req = request(true, t, *v.ksrt, *v.smst);
   }
   void next(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent&, const PolicyOut& out,

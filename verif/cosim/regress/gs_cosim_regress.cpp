@@ -1,12 +1,12 @@
 // gs_cosim_regress: the co-simulation regression (docs/verification.md).
 //
 // For every policy (golden's list, or --policy) x preemption mechanism (drain, switch, or
-// --preempt), runs --mixes seeded random mixes (cosim::random_mix: 2..8 library kernels,
+// --preempt) x SM sharing (shared, and exclusive for the policies that take it), runs --mixes seeded random mixes (cosim::random_mix: 2..8 library kernels,
 // random arrivals) through gs::Gpu under the lockstep scheduler (golden vs. Verilated gs_top,
 // compared every cycle). Any mismatch, invariant violation, watchdog or refused input is a
 // failure: its mix, seed and message are printed and the exit code is 1. Output: one summary
-// line per policy x mechanism on stdout (byte-stable for a given command line).
-// Reproduce one failing case: --policy P --preempt M --first-seed S --mixes 1 [--wave F.fst].
+// line per policy x mechanism x sharing on stdout (byte-stable for a given command line).
+// Reproduce one failing case: --policy P --preempt M --sm-sharing X --first-seed S --mixes 1 [--wave F.fst].
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   std::string config = "warped-slicer";
   std::vector<std::string> policies;
   std::vector<std::string> preempts{"drain", "switch"};
+  std::vector<std::string> sharings{"shared", "exclusive"};
   uint32_t mixes = 3;
   uint64_t first_seed = 1;
   gs::cosim::MixGenOptions gen;
@@ -36,6 +37,9 @@ int main(int argc, char** argv) {
   app.add_option("--config", config, "GPU config preset or file")->capture_default_str();
   app.add_option("--policy", policies, "policies to run (default: every policy)");
   app.add_option("--preempt", preempts, "preemption mechanisms")->capture_default_str();
+  app.add_option("--sm-sharing", sharings, "SM sharing modes (exclusive runs only for the policies that take it)")
+      ->check(CLI::IsMember({"shared", "exclusive"}))
+      ->capture_default_str();
   app.add_option("--mixes", mixes, "random mixes per policy x mechanism")->capture_default_str();
   app.add_option("--first-seed", first_seed, "seed of the first mix (mix i uses first-seed + i)")->capture_default_str();
   app.add_option("--max-grid", gen.max_grid, "largest grid per kernel")->capture_default_str();
@@ -55,9 +59,12 @@ int main(int argc, char** argv) {
     if (policies.empty()) policies = gs::list_policies();
     uint32_t failures = 0;
     std::printf("RTL evaluation: %s\n", full_eval ? "every edge (--rtl-full-eval)" : "fixed-point skip");
-    std::printf("%-12s %-7s %6s %6s %12s %12s\n", "policy", "preempt", "mixes", "fails", "cycles", "decisions");
+    std::printf("%-12s %-7s %-9s %6s %6s %12s %12s\n", "policy", "preempt", "sharing", "mixes", "fails", "cycles",
+                "decisions");
     for (const auto& policy : policies) {
-      for (const auto& pm : preempts) {
+      for (const auto& pm : preempts)
+      for (const auto& sharing : sharings) {
+        if (sharing == "exclusive" && !gs::policy_takes_sm_sharing(policy)) continue;
         if (pm != "drain" && pm != "switch") throw gs::InputError("--preempt", "preempt", "drain or switch, not " + pm);
         uint64_t cycles = 0, decisions = 0;
         uint32_t fails = 0;
@@ -67,6 +74,7 @@ int main(int argc, char** argv) {
           gs::SchedOptions opt;
           opt.policy = policy;
           opt.preempt = pm == "drain" ? gs::PreemptMode::kDrain : gs::PreemptMode::kSwitch;
+          opt.sm_sharing = sharing == "exclusive" ? gs::SmSharing::kExclusive : gs::SmSharing::kShared;
           opt.seed = seed;
           opt.wave_file = wave;
           opt.rtl_fixed_point_skip = !full_eval;
@@ -76,17 +84,17 @@ int main(int argc, char** argv) {
           cycles += r.cycles;
           decisions += r.decisions_checked;
           if (verbose)
-            std::cerr << policy << " " << pm << " seed " << seed << ": " << gs::cosim::outcome_name(r.outcome) << " ("
+            std::cerr << policy << " " << pm << " " << sharing << " seed " << seed << ": " << gs::cosim::outcome_name(r.outcome) << " ("
                       << r.cycles << " cycles, " << r.decisions_checked << " decisions)\n";
           if (r.outcome != gs::cosim::Outcome::kPass) {
             ++fails;
             std::cerr << "FAIL " << gs::cosim::outcome_name(r.outcome) << ": policy " << policy << " --preempt " << pm
-                      << " seed " << seed << " (" << mix.kernels.size() << " kernels)\n"
+                      << " --sm-sharing " << sharing << " seed " << seed << " (" << mix.kernels.size() << " kernels)\n"
                       << gs::cosim::describe_mix(mix) << r.message << "\n";
           }
         }
         failures += fails;
-        std::printf("%-12s %-7s %6u %6u %12llu %12llu\n", policy.c_str(), pm.c_str(), mixes, fails,
+        std::printf("%-12s %-7s %-9s %6u %6u %12llu %12llu\n", policy.c_str(), pm.c_str(), sharing.c_str(), mixes, fails,
                     static_cast<unsigned long long>(cycles), static_cast<unsigned long long>(decisions));
         std::fflush(stdout);
       }

@@ -33,10 +33,10 @@ struct HasStateO<V, std::void_t<decltype(std::declval<V&>().state_o)>> : std::tr
 template <class V>
 class PolicyBench {
  public:
-  PolicyBench(Policy policy, uint64_t seed, uint32_t num_sms)
+  PolicyBench(Policy policy, uint64_t seed, uint32_t num_sms, bool sm_exclusive = false)
       : rtl_(static_cast<uint32_t>(seed)), rng_(seed), twin_(make_policy_twin(policy)) {
     caps_.assign(num_sms, SmCaps{2048, 64, 65536, 49152, 16});
-    cfg_ = PolicyCfg{policy, num_sms, MaxKernels, 0, &caps_};
+    cfg_ = PolicyCfg{policy, num_sms, MaxKernels, 0, sm_exclusive, &caps_};
     ksrt_.reset(MaxKernels);
     smst_.reset(num_sms, MaxKernels);
     ptbq_.reset(MaxKernels);
@@ -138,6 +138,7 @@ class PolicyBench {
     namespace L = pl::policy_cfg_t;
     set_bits(d.cfg_i, L::num_sms_lsb, L::num_sms_width, cfg_.num_sms);
     set_bits(d.cfg_i, L::cta_limit_lsb, L::cta_limit_width, cfg_.cta_limit);
+    set_bits(d.cfg_i, L::sm_exclusive_lsb, 1, cfg_.sm_exclusive);
     for (uint32_t s = 0; s < MaxSms; ++s) {
       const SmCaps c = s < cfg_.num_sms ? caps_[s] : SmCaps{};
       set_bits(d.cfg_i, L::sm_threads_lsb + s * ThreadW, ThreadW, c.threads);

@@ -205,19 +205,19 @@ TEST_CASE("gs_preempt_ctrl directed: context switch with kCtaSaved and kPreemptD
 
 TEST_CASE("gs_preempt_ctrl directed: PTBQ room decides switch or drain then drains", "[rtl][bench]") {
   PreemptBench b(53, PreemptMode::kSwitch);
-  b.ptbq.q.cnt[0] = 125;  // the fullest PTBQ: 3 entries left
+  b.ptbq.q.cnt[0] = gs::spec::PtbqDepth - 3;  // the fullest PTBQ: 3 entries left
   b.load(6, 4, 3);
   b.load(5, 4, 4);
-  REQUIRE(b.cycle(request(6, true, 0, false, 0, false)));  // 125 + 0 + 3 <= 128: switch
+  REQUIRE(b.cycle(request(6, true, 0, false, 0, false)));  // (depth - 3) + 0 + 3 <= depth: switch
   REQUIRE(b.gold.preempt().mode == PreemptMode::kSwitch);
   REQUIRE(b.gold.preempt().victim == gs::kNoKernel);
   REQUIRE(b.gold.preempt().next == gs::kNoKernel);
   REQUIRE(b.gold.q.credit == 3);
-  REQUIRE(b.cycle(request(5, false, 4, true, 7, false)));  // 125 + 3 + 4 > 128: drain instead
+  REQUIRE(b.cycle(request(5, false, 4, true, 7, false)));  // (depth - 3) + 3 + 4 > depth: drain
   REQUIRE(b.gold.preempt().mode == PreemptMode::kDrain);
   REQUIRE(b.gold.preempt().next == b.ksrt.entry(7).kernel);
   REQUIRE(b.gold.q.credit == 3);
-  REQUIRE(b.cycle(request(9, true, 0, false, 0, false)));  // empty SM: 125 + 3 + 0 fits, switch
+  REQUIRE(b.cycle(request(9, true, 0, false, 0, false)));  // empty SM: (depth - 3) + 3 + 0 fits, switch
   REQUIRE(b.gold.preempt().mode == PreemptMode::kSwitch);
   // SM 6 saves its CTAs, SM 5 drains (its CTAs finish, no PTBQ push), then kPreemptDone
   Env fin;

@@ -2,7 +2,8 @@
 //
 // Usage: gs_mutation_check --list | --mutant GS_MUT_<X> | --mutant none  [--no-state-check]
 // For one mutant it runs a fixed list of short co-simulations (every policy x both preemption
-// mechanisms x a few seeded random mixes on the 16-SM preset) with the golden reference
+// mechanisms x SM sharing -- shared, and exclusive for the policies that take it -- x a few
+// seeded random mixes on the 16-SM preset) with the golden reference
 // against the MUTATED gs_top, stopping at the first case that ends in CheckMismatch or
 // InvariantError (an RTL assertion counts: RtlScheduler raises InvariantError). Exit 0 when
 // caught. A watchdog stop or a clean pass through every case means the bug slipped through:
@@ -27,6 +28,7 @@ namespace {
 struct CaseSpec {
   std::string policy;
   gs::PreemptMode mode;
+  gs::SmSharing sharing;
   uint64_t seed;
 };
 
@@ -34,7 +36,9 @@ std::vector<CaseSpec> case_list(uint32_t seeds) {
   std::vector<CaseSpec> cases;
   for (uint64_t s = 1; s <= seeds; ++s)
     for (const auto& p : gs::list_policies())
-      for (auto m : {gs::PreemptMode::kDrain, gs::PreemptMode::kSwitch}) cases.push_back({p, m, s});
+      for (auto m : {gs::PreemptMode::kDrain, gs::PreemptMode::kSwitch})
+        for (auto x : {gs::SmSharing::kShared, gs::SmSharing::kExclusive})
+          if (x == gs::SmSharing::kShared || gs::policy_takes_sm_sharing(p)) cases.push_back({p, m, x, s});
   return cases;
 }
 
@@ -99,13 +103,15 @@ int main(int argc, char** argv) {
     gs::SchedOptions opt;
     opt.policy = c.policy;
     opt.preempt = c.mode;
+    opt.sm_sharing = c.sharing;
     opt.seed = c.seed;
     opt.lockstep_state_check = !no_state_check;
     const gs::Mix mix = case_mix(cfg, lib, c.seed, gen);
     const auto r = gs::cosim::run_case(cfg, mix, opt, maker, 5'000'000);
     ++run;
     const std::string where = "policy " + c.policy + " --preempt " +
-                              (c.mode == gs::PreemptMode::kDrain ? "drain" : "switch") + " seed " +
+                              (c.mode == gs::PreemptMode::kDrain ? "drain" : "switch") + " --sm-sharing " +
+                              gs::sm_sharing_name(c.sharing) + " seed " +
                               std::to_string(c.seed);
     const bool caught = r.outcome == gs::cosim::Outcome::kMismatch || r.outcome == gs::cosim::Outcome::kInvariant;
     if (mutant == "none") {
