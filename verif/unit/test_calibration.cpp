@@ -214,3 +214,18 @@ TEST_CASE("Warped-Slicer kernels: IPC per CTA count and IPC against Table II", "
     std::printf("  | alone IPC %.2f, Table II %.2f, ratio %.2f\n", ipc, paper, ipc / paper);
   }
 }
+
+TEST_CASE("Warped-Slicer compute kernels run within 25% of the IPC Table II implies", "[calibration][ws]") {
+  // Table II's Inst. column over its two-million-cycle runs, in warp instructions (32 threads).
+  const auto lib = load_kernel_library();
+  const GpuConfig cfg = load_gpu_config("warped-slicer");
+  for (const auto& [name, inst] : std::map<std::string, double>{{"DXT", 1.2e9}, {"HOT", 0.7e9}, {"IMG", 1.7e9}, {"MM", 0.6e9}}) {
+    const RunResult r = run_golden(cfg, one_kernel(lib, name), "left-over", PreemptMode::kDrain);
+    const double ipc = double(r.kernels[0].instructions) / double(r.kernels[0].cycles());
+    const double paper = inst / 2e6 / 32;
+    std::printf("[calibration] %-4s alone IPC %.2f, Table II %.2f (%.2fx)\n", name.c_str(), ipc, paper, ipc / paper);
+    INFO(name << ": IPC " << ipc << ", Table II " << paper);
+    CHECK(ipc >= 0.75 * paper);
+    CHECK(ipc <= 1.25 * paper);
+  }
+}
