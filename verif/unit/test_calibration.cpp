@@ -76,17 +76,17 @@ struct SaveTimes {
 SaveTimes simulated_save(const GpuConfig& cfg, const std::vector<KernelDesc>& lib, const std::string& victim,
                          uint64_t arrival, const Occupancy& table1) {
   Mix m = one_kernel(lib, victim);
-  // Enough CTAs that every SM is still full of the victim at the arrival (Table 1's save time is
-  // that of a full SM: TBs/SM CTAs).
+  // Eight waves of CTAs: every SM is still full of the victim at the arrival (Table 1's save
+  // time is that of a full SM, TBs/SM CTAs), and no more (the run lasts until the victim ends).
   MixEntry& v = m.kernels[0];
-  v.desc.grid_ctas = std::max(v.desc.grid_ctas, 8 * cfg.num_sms() * occupancy(v.desc, cfg, cfg.sm(0)).max_ctas);
+  v.desc.grid_ctas = 8 * cfg.num_sms() * occupancy(v.desc, cfg, cfg.sm(0)).max_ctas;
   v.grid_ctas = v.desc.grid_ctas;
   // The high-priority kernel: ALU only (it adds no memory traffic to the saves) and long enough
   // that it is still dispatching CTAs when the slowest save ends.
   MixEntry hp;
   hp.kernel = "test.compute";
   hp.desc = find_kernel(lib, hp.kernel);
-  hp.desc.grid_ctas = 64 * cfg.num_sms();
+  hp.desc.grid_ctas = 32 * cfg.num_sms();
   hp.grid_ctas = hp.desc.grid_ctas;
   hp.arrival_cycle = arrival;
   hp.context = 1;
