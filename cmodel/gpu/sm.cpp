@@ -140,6 +140,7 @@ void Sm::Impl::start_cta(KernelId kernel, const KernelDesc& desc, const CtaResou
     Warp& w = warps[wi];
     w.key = st.warp_key(cta, wc);
     w.pc = resume ? resume->warp_pc[wc] : 0;
+    w.accesses = w.pc ? st.accesses_before(w.key, w.pc) : 0;   // a resumed warp: rare, O(pc)
     w.len = len;
     w.warp_in_cta = wc;
     w.dep = dep;

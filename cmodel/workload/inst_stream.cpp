@@ -52,13 +52,13 @@ uint32_t InstStream::length(uint32_t cta) const {
 }
 
 uint64_t InstStream::line_addr(uint64_t warp_key, uint32_t cta, uint32_t warp, uint32_t i,
-                               uint32_t j) const {
+                               uint32_t n, uint32_t j) const {
   const KernelDesc& k = *desc_;
   uint64_t line = 0;
   switch (k.pattern) {
     case MemPattern::kStreaming: {
       const uint64_t g = uint64_t(cta) * warps_per_cta_ + warp;
-      line = ((uint64_t(i) * total_warps_ + g) * lines_per_access_ + j) % footprint_lines_;
+      line = ((uint64_t(n) * total_warps_ + g) * lines_per_access_ + j) % footprint_lines_;
       break;
     }
     case MemPattern::kTiled: {

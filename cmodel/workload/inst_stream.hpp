@@ -8,9 +8,11 @@
 // kernel id).
 //
 // Address patterns (all lines inside the kernel's own address region `addr_base`):
-//   streaming   grid-stride walk: at index i, warp g (global warp number) touches lines
-//               (i * total_warps + g) * lines_per_access + j, wrapped into footprint_bytes
-//               -- every warp walks its own consecutive lines, neighbouring warps are adjacent;
+//   streaming   grid-stride walk: the n-th global access of warp g (global warp number; n counts
+//               the warp's loads and stores before it, a pure function of (c, w, i) too) touches
+//               lines (n * total_warps + g) * lines_per_access + j, wrapped into footprint_bytes
+//               -- neighbouring warps' n-th accesses are adjacent, so the warps that run together
+//               cover whole DRAM rows (a coalesced stream), and nothing is touched twice;
 //   tiled       the warps of a CTA sweep the CTA's tile of tile_bytes in order, repeatedly;
 //   random      uniformly random lines over footprint_bytes (shared by all CTAs);
 //   per-CTA ws  uniformly random lines over the CTA's private ws_bytes working set.
@@ -61,10 +63,24 @@ class InstStream {
   }
   InstType type(uint32_t cta, uint32_t warp, uint32_t i) const { return type(warp_key(cta, warp), i); }
 
-  /// Byte address of line j (0 <= j < lines_per_access()) of the global access at index i.
-  uint64_t line_addr(uint64_t warp_key, uint32_t cta, uint32_t warp, uint32_t i, uint32_t j) const;
+  /// Byte address of line j (0 <= j < lines_per_access()) of the global access at index i,
+  /// which is the warp's n-th global access (n = accesses_before(warp_key, i); the SM keeps n
+  /// per warp so the per-cycle path never scans).
+  uint64_t line_addr(uint64_t warp_key, uint32_t cta, uint32_t warp, uint32_t i, uint32_t n,
+                     uint32_t j) const;
   uint64_t line_addr(uint32_t cta, uint32_t warp, uint32_t i, uint32_t j) const {
-    return line_addr(warp_key(cta, warp), cta, warp, i, j);
+    const uint64_t key = warp_key(cta, warp);
+    return line_addr(key, cta, warp, i, accesses_before(key, i), j);
+  }
+  /// Global accesses (loads and stores) among instructions [0, i) of a warp: O(i), used when a
+  /// saved warp resumes at instruction i.
+  uint32_t accesses_before(uint64_t warp_key, uint32_t i) const {
+    uint32_t n = 0;
+    for (uint32_t x = 0; x < i; ++x) {
+      const InstType t = type(warp_key, x);
+      n += (t == InstType::kLoad || t == InstType::kStore) ? 1 : 0;
+    }
+    return n;
   }
 
   uint32_t lines_per_access() const { return lines_per_access_; }

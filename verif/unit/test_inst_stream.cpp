@@ -95,18 +95,33 @@ TEST_CASE("inst stream streaming pattern walks consecutive lines per warp", "[in
   k.footprint_bytes = 1ull << 30;
   const InstStream s(k, 1, kBase, 128, 32);
   const uint64_t total_warps = 100 * 8;
-  // Neighbouring warps of one index touch adjacent lines; one warp's next index is one grid
-  // stride further on; nothing is touched twice.
-  CHECK(s.line_addr(0, 1, 0, 0) - s.line_addr(0, 0, 0, 0) == 2 * 128);
-  CHECK(s.line_addr(0, 0, 0, 1) - s.line_addr(0, 0, 0, 0) == 128);
-  CHECK(s.line_addr(0, 0, 1, 0) - s.line_addr(0, 0, 0, 0) == total_warps * 2 * 128);
-  CHECK(s.line_addr(1, 0, 0, 0) - s.line_addr(0, 0, 0, 0) == 8 * 2 * 128);
+  // Neighbouring warps' n-th accesses touch adjacent lines; a warp's next access is one grid
+  // stride further on, whatever instructions lie between; nothing is touched twice.
+  auto at = [&](uint32_t c, uint32_t w, uint32_t n, uint32_t j) {
+    return s.line_addr(s.warp_key(c, w), c, w, 0, n, j);
+  };
+  CHECK(at(0, 1, 0, 0) - at(0, 0, 0, 0) == 2 * 128);
+  CHECK(at(0, 0, 0, 1) - at(0, 0, 0, 0) == 128);
+  CHECK(at(0, 0, 1, 0) - at(0, 0, 0, 0) == total_warps * 2 * 128);
+  CHECK(at(1, 0, 0, 0) - at(0, 0, 0, 0) == 8 * 2 * 128);
+  // The instruction-index form counts the accesses before i itself.
+  const uint64_t key = s.warp_key(2, 3);
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < 200; ++i) {
+    CHECK(s.accesses_before(key, i) == n);
+    const InstType t = s.type(key, i);
+    if (t == InstType::kLoad || t == InstType::kStore) {
+      CHECK(s.line_addr(2, 3, i, 1) == at(2, 3, n, 1));
+      ++n;
+    }
+  }
+  CHECK(n > 0);
   std::set<uint64_t> seen;
   for (uint32_t c = 0; c < 4; ++c)
     for (uint32_t w = 0; w < 8; ++w)
-      for (uint32_t i = 0; i < 50; ++i)
-        for (uint32_t j = 0; j < 2; ++j) REQUIRE(seen.insert(s.line_addr(c, w, i, j)).second);
-  CHECK(s.line_addr(0, 0, 0, 0) == kBase);
+      for (uint32_t a = 0; a < 50; ++a)
+        for (uint32_t j = 0; j < 2; ++j) REQUIRE(seen.insert(at(c, w, a, j)).second);
+  CHECK(at(0, 0, 0, 0) == kBase);
 }
 
 TEST_CASE("inst stream tiled random and per-CTA patterns stay in their regions", "[inst_stream]") {

@@ -77,7 +77,7 @@ void Sm::Impl::ldst_send(uint64_t cycle) {
   const Warp& w = warps[op.warp];
   const CtaSlot& c = ctas[op.cta_slot];
   MemAccess a;
-  a.line_addr = c.stream->line_addr(w.key, c.cta, w.warp_in_cta, op.pc, ldst.next_line);
+  a.line_addr = c.stream->line_addr(w.key, c.cta, w.warp_in_cta, op.pc, op.access, ldst.next_line);
   a.kernel = c.kernel;
   a.write = op.store;
   a.tag = static_cast<uint64_t>(ldst.op);
@@ -121,6 +121,7 @@ void Sm::Impl::issue(Warp& w, uint16_t wi, WarpScheduler& s, uint64_t cycle) {
       MemOp& op = ops[oi];
       const CtaSlot& c = ctas[w.cta_slot];
       op.pc = w.pc;
+      op.access = w.accesses++;
       op.lines_left = c.stream->lines_per_access();
       op.warp = wi;
       op.cta_slot = w.cta_slot;

@@ -28,6 +28,7 @@ struct Warp {
   uint64_t key = 0;          // InstStream::warp_key(cta, warp_in_cta)
   uint64_t dep_ready = 0;    // cycle the producer of instruction pc is complete; kNever: pending load
   uint32_t pc = 0;           // next instruction index
+  uint32_t accesses = 0;     // global loads and stores issued before pc (InstStream::line_addr's n)
   uint32_t len = 0;          // instructions this warp executes
   uint32_t warp_in_cta = 0;
   uint32_t dep = 0;          // dependency distance (0 = independent instructions)
@@ -68,6 +69,7 @@ struct CtaSlot {
 /// One in-flight global load or store (a warp access of lines_per_access lines).
 struct MemOp {
   uint32_t pc = 0;               // instruction index (the scoreboard slot a load completes)
+  uint32_t access = 0;           // the warp's global-access ordinal (streaming addresses)
   uint32_t lines_left = 0;       // lines not yet completed by the memory system
   uint16_t warp = 0;
   uint16_t cta_slot = 0;
