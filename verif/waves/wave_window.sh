@@ -32,7 +32,7 @@ range=$("$views" --fst "$tmp/win.fst" --time-range)
 set +e
 "$gsim" "${RUN[@]}" --wave "$tmp/x.fst" --wave-from 10 --wave-to 5 2>"$tmp/e1"; rc1=$?
 "$gsim" "${RUN[@]}" --wave-from 10 2>"$tmp/e2"; rc2=$?
-"$gsim" "${RUN[@]}" --wave "$tmp/mc.fst" --max-cycles 200000 >/dev/null 2>"$tmp/e3"; rc3=$?
+"$gsim" "${RUN[@]}" --wave "$tmp/mc.fst" --max-cycles 300000 >/dev/null 2>"$tmp/e3"; rc3=$?
 "$gsim" "${RUN[@]}" --wave "$tmp/alone.fst" --max-cycles 1000 >/dev/null 2>"$tmp/e4"; rc4=$?
 set -e
 [ $rc1 -eq 2 ] && grep -q -- "--wave-from 10 is after --wave-to 5" "$tmp/e1" && ok "empty window refused (exit 2)" ||
@@ -40,11 +40,11 @@ set -e
 [ $rc2 -eq 2 ] && grep -q -- "give --wave" "$tmp/e2" && ok "--wave-from without --wave refused (exit 2)" ||
   bad "--wave-from without --wave: exit $rc2: $(cat "$tmp/e2")"
 range=$("$views" --fst "$tmp/mc.fst" --time-range 2>&1 || true)
-if [ $rc3 -eq 5 ] && grep -q "waveform kept: $tmp/mc.fst" "$tmp/e3" && grep -q "holds cycles 0..199999" "$tmp/e3" &&
-   [ "$range" = "time_range 0 2000000 timescale -10" ]; then
+if [ $rc3 -eq 5 ] && grep -q "waveform kept: $tmp/mc.fst" "$tmp/e3" && grep -q "holds cycles 0..299999" "$tmp/e3" &&
+   [ "$range" = "time_range 0 3000000 timescale -10" ]; then
   ok "--max-cycles in the shared run keeps the waveform (exit 5, $range)"
 else
-  bad "--max-cycles 200000: exit $rc3, range '$range': $(grep -i wave "$tmp/e3")"
+  bad "--max-cycles 300000: exit $rc3, range '$range': $(grep -i wave "$tmp/e3")"
 fi
 [ $rc4 -eq 5 ] && grep -q "alone run of kernel" "$tmp/e4" && grep -q "no waveform" "$tmp/e4" &&
   ok "--max-cycles in an alone run says there is no waveform" || bad "--max-cycles 1000: exit $rc4: $(head -3 "$tmp/e4")"
