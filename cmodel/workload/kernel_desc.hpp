@@ -31,6 +31,7 @@ struct KernelDesc {
   // Synthetic instruction stream, per warp.
   uint32_t insts_per_warp = 1000;   // dynamic warp instructions each warp of a CTA executes
   uint32_t cta_spread_pct = 0;      // +- spread of insts_per_warp across CTAs (CTA-duration spread)
+  uint32_t cta_work_cycle = 0;      // 0 = off; else CTA c runs insts_per_warp x (c mod this + 1)
   uint32_t sfu_permille = 0;        // share of SFU instructions
   uint32_t ldst_permille = 0;       // share of global loads/stores
   uint32_t shmem_permille = 0;      // share of shared-memory instructions
