@@ -90,6 +90,7 @@ SmTypeConfig parse_sm_type(const json& v, const std::string& file, const std::st
   r.u32("l1_assoc", t.l1_assoc, 1, 1024);
   r.u32("l1_mshrs", t.l1_mshrs, 1, 65536);
   r.u32("l1_hit_latency", t.l1_hit_latency, 1, 100000);
+  r.u32("cta_launch_cycles", t.cta_launch_cycles, 0, 1000000);
   const int carve = r.choice("l1_carveout", {"fixed", "dynamic"});
   if (carve >= 0) t.l1_carveout = carve == 0 ? L1Carveout::kFixed : L1Carveout::kDynamic;
   r.notes("notes");

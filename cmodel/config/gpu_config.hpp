@@ -61,6 +61,8 @@ struct SmTypeConfig {
   uint32_t l1_mshrs = 64;
   uint32_t l1_hit_latency = 20;
   L1Carveout l1_carveout = L1Carveout::kFixed;
+  // Cycles from a fresh CTA's dispatch to its first instruction (launch overhead; 0 = none).
+  uint32_t cta_launch_cycles = 0;
 };
 
 struct GpuConfig {

@@ -129,8 +129,11 @@ void Sm::Impl::start_cta(KernelId kernel, const KernelDesc& desc, const CtaResou
   c.warps.clear();
   c.warps_left = 0;
   c.ops = 0;
-  c.start_cycle = cycle;
-  c.first_start_cycle = resume ? resume->first_start_cycle : cycle;
+  // A fresh CTA's warps start cta_launch_cycles after dispatch (CTA launch overhead; 0 in the
+  // paper presets); its record's start is when it begins to run, as a kernel-side clock sees it.
+  const uint64_t run_from = resume ? cycle : cycle + t.cta_launch_cycles;
+  c.start_cycle = run_from;
+  c.first_start_cycle = resume ? resume->first_start_cycle : run_from;
   c.preempt = -1;
   c.stop_after_restore = false;
   c.drain_counted = false;
@@ -154,6 +157,7 @@ void Sm::Impl::start_cta(KernelId kernel, const KernelDesc& desc, const CtaResou
     if (w.pc < w.len) {
       ++c.warps_left;
       load_next(w, wi);
+      if (run_from > w.dep_ready) w.dep_ready = run_from;
     }
     c.warps.push_back(wi);
   }

@@ -308,7 +308,8 @@ int run_action(const RunArgs& a) {
   gs::RunInfo info;
   info.config = cfg.name;
   info.mix = mix.name;
-  info.policy = a.policy;
+  // A capped run is not the policy's own result: it is reported as POLICY{cta_limit=N}.
+  info.policy = a.cta_limit ? a.policy + "{cta_limit=" + std::to_string(a.cta_limit) + "}" : a.policy;
   info.scheduler = scheduler;
   info.preempt = a.preempt;
   info.seed = a.seed;
