@@ -120,10 +120,15 @@ def sim_iters(desc):
     return int(m.group(1))
 
 
+SETS = []   # --set KEY=VALUE passed to every gsim run (calibration experiments)
+
+
 def run_gsim(gsim, outdir, tag, args):
     ctas = os.path.join(outdir, tag + ".ctas.csv")
     js = os.path.join(outdir, tag + ".json")
     cmd = [gsim, "run", "--config", "h100", "--scheduler", "golden", "-q", "--ctas", ctas, "--json", js] + args
+    for kv in SETS:
+        cmd += ["--set", kv]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     rows = []
     with open(ctas) as f:
@@ -132,19 +137,20 @@ def run_gsim(gsim, outdir, tag, args):
     return rows, json.load(open(js))
 
 
-def sim_figures(gsim, outdir, kernels, occ):
+def sim_figures(gsim, outdir, kernels, occ, sweep_rs=None, alone=True):
     lib = json.load(open(os.path.join(ROOT, "sim_top/workloads/kernels/h100.json")))
     descs = {d["name"].split(".", 1)[1]: d for d in lib["kernels"]}
     out = {}
     for k in kernels:
         d = descs[k]
         it = sim_iters(d)
-        rows, js = run_gsim(gsim, outdir, "alone-" + k, ["--kernel", "h100." + k])
-        a = stats(rows, k, it)
-        a["cycles"] = js["kernels"][0]["cycles_alone"] if "kernels" in js else None
-        a["json"] = js
+        a = None
+        if alone:
+            rows, js = run_gsim(gsim, outdir, "alone-" + k, ["--kernel", "h100." + k])
+            a = stats(rows, k, it)
+            a["json"] = js
         sw = {}
-        for r in range(1, occ[k] + 1):
+        for r in (sweep_rs or range(1, occ[k] + 1)):
             mix = {"name": "h100-sweep-%s-%d" % (k, r), "config": "h100",
                    "kernels": [{"kernel": "h100." + k, "grid_ctas": r * SMS}]}
             mpath = os.path.join(outdir, "sweep-%s-%d.mix.json" % (k, r))
@@ -175,6 +181,13 @@ def counters_line(js):
     for key in keys:
         if isinstance(g, dict) and key in g and isinstance(g[key], (int, float)):
             parts.append("%s %.3g" % (key, g[key]))
+    d = c.get("dram", {})
+    if isinstance(d, dict) and isinstance(d.get("row_buffer_hit_rate"), (int, float)) and d.get("bytes"):
+        parts.append("row_buffer_hit_rate %.3g" % d["row_buffer_hit_rate"])
+    k = c.get("kernels")
+    if isinstance(k, list) and k and isinstance(k[0].get("all"), dict):
+        shares = k[0]["all"].get("stall_shares", {})
+        parts.append("stalls " + "/".join("%s %.2f" % (n, v) for n, v in shares.items()))
     return ", ".join(parts)
 
 
@@ -185,12 +198,26 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "build-model", "h100_compare"))
     ap.add_argument("--kernels", default=",".join(KERNELS))
     ap.add_argument("--plot", default="")
+    ap.add_argument("--set", action="append", default=[], help="config override for every gsim run (KEY=VALUE)")
+    ap.add_argument("--sweep", default="", help="only these r (e.g. 1,2,8), sweep only: per-iteration times")
     a = ap.parse_args()
+    SETS.extend(a.set)
     if not os.path.isdir(a.traces):
         a.traces = "/work/shared/traces/h100" if os.path.isdir("/work/shared/traces/h100") else a.traces
     os.makedirs(a.out, exist_ok=True)
     kernels = a.kernels.split(",")
     tr = trace_figures(a.traces)
+    if a.sweep:
+        rs = [int(x) for x in a.sweep.split(",")]
+        sim = sim_figures(a.gsim, a.out, kernels, {k: tr[k]["occ"] for k in kernels}, rs, alone=False)
+        for k in kernels:
+            for r in rs:
+                if r in sim[k]["sweep"]:
+                    m, t = sim[k]["sweep"][r], tr[k]["sweep"][r]
+                    print("%s r=%d: cycles/iter model %.0f trace %.0f; p10/p90 model %.2f/%.2f trace %.2f/%.2f; %s" % (
+                        k, r, m["iter_cycles"], t["iter_cycles"], m["p10"], m["p90"], t["p10"], t["p90"],
+                        counters_line(m["json"])))
+        return
     sim = sim_figures(a.gsim, a.out, kernels, {k: tr[k]["occ"] for k in kernels})
 
     print("### Per-iteration CTA time (core cycles at 1980 MHz)\n")

@@ -35,6 +35,7 @@ struct KernelDesc {
   uint32_t sfu_permille = 0;        // share of SFU instructions
   uint32_t ldst_permille = 0;       // share of global loads/stores
   uint32_t shmem_permille = 0;      // share of shared-memory instructions
+  uint32_t shmem_conflict_ways = 1; // bank-conflict degree: a shared-memory access is replayed this many times
   uint32_t store_permille = 0;      // of the global ldst instructions, share that are stores
   uint32_t dep_distance = 4;        // a result is consumed this many instructions later
   MemPattern pattern = MemPattern::kStreaming;

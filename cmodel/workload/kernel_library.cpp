@@ -83,6 +83,7 @@ KernelDesc parse_kernel(const json& v, const std::string& file, const std::strin
   r.u32("sfu_permille", k.sfu_permille, 0, 1000);
   r.u32("ldst_permille", k.ldst_permille, 0, 1000);
   r.u32("shmem_permille", k.shmem_permille, 0, 1000);
+  r.u32("shmem_conflict_ways", k.shmem_conflict_ways, 1, 32);
   r.u32("store_permille", k.store_permille, 0, 1000);
   r.u32("dep_distance", k.dep_distance, 1, 64);
   const int p = r.choice("pattern", pattern_names());
