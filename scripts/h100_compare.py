@@ -18,7 +18,7 @@ Method:
   * trace side: the same statistics from the CSVs (ns at 1980 MHz -> cycles).
 
 Usage: scripts/h100_compare.py [--gsim build-model/sim_top/gsim] [--traces DIR] [--out DIR]
-       [--kernels compute,sfu,...] [--plot docs/fidelity-h100.png]
+       [--kernels compute,sfu,...] [--plot FILE.png] (needs matplotlib)
 Rerunnable: results depend only on the tree (deterministic runs); the gsim outputs are kept in --out.
 """
 import argparse
@@ -109,7 +109,8 @@ def trace_figures(tdir):
         a = {key: med(alone[k], key) for key in ("iter_cycles", "p10", "p90", "gap")}
         s = {r: {key: med(v, key) for key in ("iter_cycles", "span", "work", "p10", "p90", "gap")}
              for r, v in sorted(sweep[k].items())}
-        out[k] = {"alone": a, "sweep": s, "occ": occ[k], "runtime_ms": summary["alone_runtime_ms"][k]["event_median"]}
+        out[k] = {"alone": a, "sweep": s, "occ": occ[k], "iters": iters[k],
+                  "runtime_ms": summary["alone_runtime_ms"][k]["event_median"]}
     return out
 
 
@@ -228,6 +229,16 @@ def main():
         ta, ma = tr[k]["alone"]["iter_cycles"], sim[k]["alone"]["iter_cycles"]
         print("| %s | %.0f | %.0f | %.2f | %.0f | %.0f | %.2f |" % (k, t1, m1, m1 / t1, ta, ma, ma / ta))
 
+    print("\n### Alone runtime per wave and loop iteration (cycles; the traces run 8 waves, the model 2)\n")
+    print("| kernel | trace runtime (ms, 8 waves) | trace cycles / (wave x iteration) | model cycles (2 waves) | model cycles / (wave x iteration) | ratio |")
+    print("|---|---|---|---|---|---|")
+    for k in kernels:
+        ms = tr[k]["runtime_ms"]
+        t = ms * CLOCK_MHZ * 1000.0 / (8 * tr[k]["iters"])
+        cyc = sim[k]["alone"]["json"]["kernels"][0]["cycles_alone"]
+        m = cyc / (2.0 * sim[k]["iters"])
+        print("| %s | %.2f | %.0f | %d | %.0f | %.2f |" % (k, ms, t, cyc, m, m / t))
+
     print("\n### Sweep throughput r x t1 / t_r (per work unit; one wave of r CTAs per SM)\n")
     print("| kernel | source | " + " | ".join("r=%d" % r for r in range(1, 9)) + " |")
     print("|---|---|" + "---|" * 8)
@@ -251,8 +262,12 @@ def main():
         print("- %s r=%d: %s" % (k, occ, counters_line(sim[k]["sweep"][occ]["json"])))
 
     if a.plot:
-        import matplotlib
-        matplotlib.use("Agg")
+        try:
+            import matplotlib
+        except ImportError:
+            print("--plot: matplotlib is not installed; no plot written", file=sys.stderr)
+            return
+        matplotlib.use("Agg")  # noqa: E402
         import matplotlib.pyplot as plt
         fig, axs = plt.subplots(1, len(kernels), figsize=(3.2 * len(kernels), 3))
         for ax, k in zip(axs, kernels):
