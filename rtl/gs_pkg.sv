@@ -20,7 +20,7 @@ package gs_pkg;
   localparam int ThreadW /*verilator public*/ = 12;  // threads per SM, up to 2**ThreadW - 1
   localparam int WarpW /*verilator public*/ = 7;  // warps per SM, up to 2**WarpW - 1
   localparam int RegW /*verilator public*/ = 17;  // registers per SM, up to 2**RegW - 1
-  localparam int ShmemW /*verilator public*/ = 17;  // shared-memory bytes per SM, up to 2**ShmemW - 1
+  localparam int ShmemW /*verilator public*/ = 18;  // shared-memory bytes per SM, up to 2**ShmemW - 1 (18: Hopper carves up to 228 KiB)
   localparam int PrioW /*verilator public*/ = 4;  // priorities 0..2**PrioW-1, higher = more important
   localparam int TokenW /*verilator public*/ = 16;  // DSS token count, two's complement (debt < 0)
   localparam int CycleW /*verilator public*/ = 32;  // cycle stamps on SM events and samples, modulo 2**CycleW
@@ -97,7 +97,7 @@ package gs_pkg;
   } bypass_level_e;
 
   // ---------------------------------------------------------------- records
-  // kernel launch as written into a command buffer (Tanasic Sec. 3.3) (104 bits = LaunchW)
+  // kernel launch as written into a command buffer (Tanasic Sec. 3.3) (105 bits = LaunchW)
   typedef struct packed {
     kernel_id_t kernel;
     ctx_t ctx;
@@ -109,9 +109,9 @@ package gs_pkg;
     shmem_t shmem;  // per CTA, allocation-rounded
     cta_id_t grid;  // CTAs in the grid
   } launch_t;
-  localparam int LaunchW = 104;
+  localparam int LaunchW = 105;
 
-  // Kernel Status Register: one KSRT entry (145 bits = KsrtW)
+  // Kernel Status Register: one KSRT entry (146 bits = KsrtW)
   typedef struct packed {
     logic valid;
     kernel_id_t kernel;
@@ -126,9 +126,9 @@ package gs_pkg;
     cta_id_t next_cta;  // next fresh CTA id to issue
     cta_id_t done;  // CTAs finished
   } ksrt_entry_t;
-  localparam int KsrtW = 145;
+  localparam int KsrtW = 146;
 
-  // SM Status Register: one SMST entry (resident CTAs per slot live beside it) (69 bits = SmstW)
+  // SM Status Register: one SMST entry (resident CTAs per slot live beside it) (70 bits = SmstW)
   typedef struct packed {
     sm_state_e state;
     logic owner_valid;  // SM assigned to one kernel (spatial, DSS)
@@ -141,16 +141,16 @@ package gs_pkg;
     shmem_t shmem;
     cta_cnt_t ctas;
   } smst_entry_t;
-  localparam int SmstW = 69;
+  localparam int SmstW = 70;
 
-  // resources one CTA takes from an SM (CTA slot implied) (53 bits = CtaResW)
+  // resources one CTA takes from an SM (CTA slot implied) (54 bits = CtaResW)
   typedef struct packed {
     threads_t threads;
     warps_t warps;
     regs_t regs;
     shmem_t shmem;
   } cta_res_t;
-  localparam int CtaResW = 53;
+  localparam int CtaResW = 54;
 
   // decision: start CTA `cta` of `kernel` on `sm` (resume = a preempted CTA) (36 bits = DispatchW)
   typedef struct packed {
@@ -257,7 +257,7 @@ package gs_pkg;
   } quota_wr_t;
   localparam int QuotaWrW = 16;
 
-  // static configuration a policy may read (registered in gs_top) (1902 bits = PolicyCfgW)
+  // static configuration a policy may read (registered in gs_top) (1934 bits = PolicyCfgW)
   typedef struct packed {
     logic [SmIdW + 1-1:0] num_sms;  // SMs in use, 1..MaxSms
     cta_cnt_t cta_limit;  // CTAs of one kernel per SM (0 = none), any policy
@@ -268,9 +268,9 @@ package gs_pkg;
     logic [MaxSms * ShmemW-1:0] sm_shmem;
     logic [MaxSms * CtaCntW-1:0] sm_ctas;
   } policy_cfg_t;
-  localparam int PolicyCfgW = 1902;
+  localparam int PolicyCfgW = 1934;
 
-  // read-only view of the framework tables (registered state) (5008 bits = PolicyViewW)
+  // read-only view of the framework tables (registered state) (5048 bits = PolicyViewW)
   typedef struct packed {
     logic [MaxKernels * KsrtW-1:0] ksrt;  // KSRT entries, slot k at [k*KsrtW +: KsrtW]
     logic [MaxSms * SmstW-1:0] smst;  // SMST entries
@@ -279,7 +279,7 @@ package gs_pkg;
     logic [MaxKernels * SlotW-1:0] rank;  // arrival rank per slot (Active Queue), 0 = oldest
     slot_mask_t pending;  // slots with CTAs left to issue (fresh or preempted)
   } policy_view_t;
-  localparam int PolicyViewW = 5008;
+  localparam int PolicyViewW = 5048;
 
   // this cycle's events as the tables see them at the coming clock edge (287 bits = PolicyEventW)
   typedef struct packed {

@@ -76,7 +76,7 @@ SmTypeConfig parse_sm_type(const json& v, const std::string& file, const std::st
   if (scope >= 0) t.reg_alloc_scope = scope == 0 ? RegAllocScope::kWarp : RegAllocScope::kCta;
   r.u32("shared_mem_bytes", t.shared_mem_bytes, 0, limits::kMaxSmSharedMem, limits::kFieldReason);
   r.u32("shmem_alloc_unit", t.shmem_alloc_unit, 1, 1u << 20);
-  r.u32_list("shared_mem_options", t.shared_mem_options, 1, limits::kMaxSmSharedMem, limits::kFieldReason);
+  r.u32_list("shared_mem_options", t.shared_mem_options, 0, limits::kMaxSmSharedMem, limits::kFieldReason);
   r.u32("warp_schedulers", t.warp_schedulers, 1, 64);
   const int pol = r.choice("warp_sched_policy", {"gto", "lrr"});
   if (pol >= 0) t.warp_sched_policy = pol == 0 ? WarpSchedPolicy::kGto : WarpSchedPolicy::kLrr;
@@ -90,6 +90,9 @@ SmTypeConfig parse_sm_type(const json& v, const std::string& file, const std::st
   r.u32("l1_assoc", t.l1_assoc, 1, 1024);
   r.u32("l1_mshrs", t.l1_mshrs, 1, 65536);
   r.u32("l1_hit_latency", t.l1_hit_latency, 1, 100000);
+  r.u32("cta_launch_cycles", t.cta_launch_cycles, 0, 1000000);
+  const int carve = r.choice("l1_carveout", {"fixed", "dynamic"});
+  if (carve >= 0) t.l1_carveout = carve == 0 ? L1Carveout::kFixed : L1Carveout::kDynamic;
   r.notes("notes");
   r.reject_unknown_keys({{"num_sms", "the SM count is the sum of sm_types[].count"},
                          {"sm_count", "the number of SMs of this type is 'count'"}});
@@ -135,6 +138,19 @@ SmTypeConfig parse_sm_type(const json& v, const std::string& file, const std::st
       if (o != t.shared_mem_bytes) ordered.push_back(o);
     }
     t.shared_mem_options = ordered;
+  }
+  if (t.l1_carveout == L1Carveout::kDynamic) {
+    // The unified array: the carve-out menu is shared_mem_options, the scheduler's capacity its
+    // largest entry, and every carve-out must leave the L1 something to index.
+    if (t.shared_mem_options.empty())
+      r.fail("l1_carveout", "\"dynamic\" needs the carve-out menu shared_mem_options");
+    const uint32_t largest = *std::max_element(t.shared_mem_options.begin(), t.shared_mem_options.end());
+    if (t.shared_mem_bytes != largest)
+      r.fail("shared_mem_bytes", "with l1_carveout \"dynamic\" it is the SM's shared-memory capacity, the largest "
+                                 "carve-out of shared_mem_options (" + std::to_string(largest) + ")");
+    if (largest > t.l1_size_bytes)
+      r.fail("shared_mem_options", "carve-out " + std::to_string(largest) + " exceeds the unified array l1_size_bytes (" +
+                                       std::to_string(t.l1_size_bytes) + ")");
   }
   return t;
 }

@@ -21,6 +21,16 @@ enum class WarpSchedPolicy : uint8_t { kGto, kLrr };
 ///          which its TBs/SM, Resour./SM and Save Time columns are computed from).
 enum class RegAllocScope : uint8_t { kWarp, kCta };
 
+/// How shared memory and the L1 data cache share an SM's SRAM:
+///   kFixed:   separate sizes for the whole run (shared_mem_bytes, or the one carve-out of
+///             shared_mem_options the run's largest CTA needs; l1_size_bytes), the default;
+///   kDynamic: one unified array of l1_size_bytes (Volta and later; Hopper 256 KiB). The
+///             scheduler sees shared_mem_bytes, the largest carve-out, as the SM's capacity; the
+///             SM's carve-out is at every moment the smallest entry of shared_mem_options that
+///             holds its resident CTAs' shared memory, and the L1 keeps what is left, in whole
+///             ways (docs/config_schema.md).
+enum class L1Carveout : uint8_t { kFixed, kDynamic };
+
 /// One kind of SM. A GPU may mix kinds (HeteroCore big/small SMs, ROADMAP item 4).
 struct SmTypeConfig {
   std::string name = "sm";      // "sm", "big", "small", ...
@@ -50,6 +60,9 @@ struct SmTypeConfig {
   uint32_t l1_assoc = 4;
   uint32_t l1_mshrs = 64;
   uint32_t l1_hit_latency = 20;
+  L1Carveout l1_carveout = L1Carveout::kFixed;
+  // Cycles from a fresh CTA's dispatch to its first instruction (launch overhead; 0 = none).
+  uint32_t cta_launch_cycles = 0;
 };
 
 struct GpuConfig {

@@ -73,7 +73,8 @@ GpuConfig run_config(const GpuConfig& cfg, const Mix& mix) {
   uint32_t largest_shmem = 0;
   for (const auto& e : mix.kernels) largest_shmem = std::max(largest_shmem, cta_resources(e.desc, cfg).shmem);
   for (auto& t : run.sm_types) {
-    if (t.shared_mem_options.empty()) continue;
+    // A dynamic (unified L1) carve-out changes per SM as CTAs come and go (Sm), not per run.
+    if (t.shared_mem_options.empty() || t.l1_carveout == L1Carveout::kDynamic) continue;
     t.shared_mem_bytes = shared_mem_carveout(t, largest_shmem);
     t.shared_mem_options.clear();
   }

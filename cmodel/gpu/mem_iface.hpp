@@ -44,6 +44,9 @@ class MemoryIface {
   virtual void take_completions(uint32_t sm, std::vector<uint64_t>& out) = 0;
   /// Cache bypass of `kernel`'s accesses from `sm` (SBM; BypassCmd), from the next access on.
   virtual void set_bypass(uint32_t sm, KernelId kernel, BypassLevel level) = 0;
+  /// Bytes of `sm`'s unified L1/shared-memory array left to the L1 (l1_carveout "dynamic";
+  /// the SM calls it when its shared-memory carve-out changes). Models without an L1 ignore it.
+  virtual void set_l1_capacity(uint32_t sm, uint32_t bytes) { (void)sm; (void)bytes; }
   /// Advance one core cycle.
   virtual void tick(uint64_t cycle) = 0;
   /// True when nothing is in flight anywhere (used by the watchdog and drain checks).

@@ -49,6 +49,17 @@ uint32_t shared_mem_carveout(const SmTypeConfig& t, uint32_t shmem) {
   return best != 0 ? best : max_shared_mem(t);
 }
 
+uint32_t unified_l1_carveout(const SmTypeConfig& t, uint32_t resident_shmem) {
+  uint32_t best = max_shared_mem(t);
+  for (uint32_t opt : t.shared_mem_options)
+    if (opt >= resident_shmem && opt < best) best = opt;
+  return best;
+}
+
+uint32_t unified_l1_bytes(const SmTypeConfig& t, uint32_t resident_shmem) {
+  return t.l1_size_bytes - unified_l1_carveout(t, resident_shmem);
+}
+
 uint64_t sm_storage_bytes(const SmTypeConfig& t) {
   return uint64_t(t.registers) * kRegisterBytes + max_shared_mem(t);
 }

@@ -10,6 +10,9 @@
 //   * shared_mem_carveout() picks the SM's shared-memory size for a CTA needing `shmem` bytes:
 //     the default (first) entry of shared_mem_options, or the first bigger option that holds
 //     the CTA (Tanasic ISCA'14, Table 2 footnote); shared_mem_bytes when there are no options.
+//   * unified_l1_carveout() (l1_carveout "dynamic"): the smallest entry of shared_mem_options
+//     that holds the SM's resident CTAs' shared memory; unified_l1_bytes() what it leaves to
+//     the L1 (l1_size_bytes minus the carve-out; the L1 rounds it down to whole ways).
 //   * occupancy() gives the most CTAs of one kernel an SM of a type can hold, the resource
 //     that limits it, and Tanasic's context-switch figures (Table 1, Sec. 3.2): storage share
 //     (registers at 4 B + shared memory of the resident CTAs over the SM's register file plus
@@ -46,6 +49,8 @@ uint64_t round_up(uint64_t v, uint32_t unit);
 /// (first) option if it fits, else the first bigger option; if none fits, the largest
 /// (the caller's capacity check then fails). shared_mem_bytes when the type has no options.
 uint32_t shared_mem_carveout(const SmTypeConfig& t, uint32_t shmem);
+uint32_t unified_l1_carveout(const SmTypeConfig& t, uint32_t resident_shmem);
+uint32_t unified_l1_bytes(const SmTypeConfig& t, uint32_t resident_shmem);
 
 /// Largest shared memory an SM of this type can be configured with.
 uint32_t max_shared_mem(const SmTypeConfig& t);

@@ -48,6 +48,7 @@ Sm::Impl::Impl(uint32_t id_, const GpuConfig& cfg_, MemoryIface& mem_, CounterBa
   ring.assign(size_t(t.max_warps) * kRing, 0);
   for (uint32_t w = t.max_warps; w-- > 0;) free_warps.push_back(static_cast<uint16_t>(w));
   ctas.resize(t.max_ctas);
+  follow_l1_carveout();
   for (auto& c : ctas) c.warps.reserve(t.max_warps);
   scheds.resize(std::max<uint32_t>(1, t.warp_schedulers));
   for (auto& s : scheds) s.warps.reserve(t.max_warps);
@@ -116,6 +117,7 @@ void Sm::Impl::start_cta(KernelId kernel, const KernelDesc& desc, const CtaResou
   used.regs += r.regs;
   used.shmem += r.shmem;
   used.ctas += 1;
+  follow_l1_carveout();
   if (kernel >= resident.size()) resident.resize(size_t(kernel) + 1, 0);
   if (resident[kernel]++ == 0) resident_kernels.push_back(kernel);
 
@@ -127,8 +129,11 @@ void Sm::Impl::start_cta(KernelId kernel, const KernelDesc& desc, const CtaResou
   c.warps.clear();
   c.warps_left = 0;
   c.ops = 0;
-  c.start_cycle = cycle;
-  c.first_start_cycle = resume ? resume->first_start_cycle : cycle;
+  // A fresh CTA's warps start cta_launch_cycles after dispatch (CTA launch overhead; 0 in the
+  // paper presets); its record's start is when it begins to run, as a kernel-side clock sees it.
+  const uint64_t run_from = resume ? cycle : cycle + t.cta_launch_cycles;
+  c.start_cycle = run_from;
+  c.first_start_cycle = resume ? resume->first_start_cycle : run_from;
   c.preempt = -1;
   c.stop_after_restore = false;
   c.drain_counted = false;
@@ -153,6 +158,7 @@ void Sm::Impl::start_cta(KernelId kernel, const KernelDesc& desc, const CtaResou
     if (w.pc < w.len) {
       ++c.warps_left;
       load_next(w, wi);
+      if (run_from > w.dep_ready) w.dep_ready = run_from;
     }
     c.warps.push_back(wi);
   }
@@ -223,6 +229,14 @@ void Sm::Impl::finish_cta(uint32_t slot, uint64_t cycle) {
   free_cta(slot);
 }
 
+void Sm::Impl::follow_l1_carveout() {
+  if (t.l1_carveout != L1Carveout::kDynamic) return;
+  const uint32_t carve = unified_l1_carveout(t, used.shmem);
+  if (carve == l1_carveout) return;
+  l1_carveout = carve;
+  mem.set_l1_capacity(id, t.l1_size_bytes - carve);
+}
+
 void Sm::Impl::free_cta(uint32_t slot) {
   CtaSlot& c = ctas[slot];
   for (uint16_t wi : c.warps) {
@@ -236,6 +250,7 @@ void Sm::Impl::free_cta(uint32_t slot) {
   used.shmem -= c.res.shmem;
   used.ctas -= 1;
   if (used.ctas == 0) shmem_config = 0;
+  follow_l1_carveout();
   if (--resident[c.kernel] == 0)
     resident_kernels.erase(std::find(resident_kernels.begin(), resident_kernels.end(), c.kernel));
   c.state = CtaPhase::kFree;

@@ -43,11 +43,14 @@ InstStream::InstStream(const KernelDesc& k, uint64_t kernel_seed, uint64_t addr_
 
 uint32_t InstStream::length(uint32_t cta) const {
   const KernelDesc& k = *desc_;
-  if (k.cta_spread_pct == 0) return std::max<uint32_t>(1, k.insts_per_warp);
-  // Offset in per-mille of insts_per_warp, uniform in [-10*spread, +10*spread].
+  // cta_work_cycle: CTA c does (c mod cycle + 1) units of insts_per_warp (a deterministic,
+  // index-driven imbalance such as the H100 trace's "uneven" kernel).
+  const int64_t base = int64_t(k.insts_per_warp) * (k.cta_work_cycle ? cta % k.cta_work_cycle + 1 : 1);
+  if (k.cta_spread_pct == 0) return static_cast<uint32_t>(std::max<int64_t>(1, base));
+  // Offset in per-mille of the base length, uniform in [-10*spread, +10*spread].
   const int64_t span = int64_t(k.cta_spread_pct) * 10;
   const int64_t off = int64_t(Rng::mix(seed_, cta) % uint64_t(2 * span + 1)) - span;
-  const int64_t len = int64_t(k.insts_per_warp) * (1000 + off) / 1000;
+  const int64_t len = base * (1000 + off) / 1000;
   return static_cast<uint32_t>(std::max<int64_t>(1, len));
 }
 

@@ -42,7 +42,8 @@ class InstStream {
   InstStream(const KernelDesc& k, uint64_t kernel_seed, uint64_t addr_base, uint32_t line_bytes,
              uint32_t warp_size);
 
-  /// Instructions each warp of CTA `cta` executes: insts_per_warp varied per CTA by up to
+  /// Instructions each warp of CTA `cta` executes: insts_per_warp, times (cta mod
+  /// cta_work_cycle + 1) when cta_work_cycle is set, varied per CTA by up to
   /// +-cta_spread_pct percent (deterministic in the seed and cta), at least 1.
   uint32_t length(uint32_t cta) const;
 

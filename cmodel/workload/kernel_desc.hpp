@@ -31,9 +31,11 @@ struct KernelDesc {
   // Synthetic instruction stream, per warp.
   uint32_t insts_per_warp = 1000;   // dynamic warp instructions each warp of a CTA executes
   uint32_t cta_spread_pct = 0;      // +- spread of insts_per_warp across CTAs (CTA-duration spread)
+  uint32_t cta_work_cycle = 0;      // 0 = off; else CTA c runs insts_per_warp x (c mod this + 1)
   uint32_t sfu_permille = 0;        // share of SFU instructions
   uint32_t ldst_permille = 0;       // share of global loads/stores
   uint32_t shmem_permille = 0;      // share of shared-memory instructions
+  uint32_t shmem_conflict_ways = 1; // bank-conflict degree: a shared-memory access is replayed this many times
   uint32_t store_permille = 0;      // of the global ldst instructions, share that are stores
   uint32_t dep_distance = 4;        // a result is consumed this many instructions later
   MemPattern pattern = MemPattern::kStreaming;

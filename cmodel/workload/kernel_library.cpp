@@ -79,9 +79,11 @@ KernelDesc parse_kernel(const json& v, const std::string& file, const std::strin
 
   r.u32("insts_per_warp", k.insts_per_warp, 1, 1u << 26);
   r.u32("cta_spread_pct", k.cta_spread_pct, 0, 100);
+  r.u32("cta_work_cycle", k.cta_work_cycle, 0, 32);   // x insts_per_warp (< 2^26) stays below 2^31
   r.u32("sfu_permille", k.sfu_permille, 0, 1000);
   r.u32("ldst_permille", k.ldst_permille, 0, 1000);
   r.u32("shmem_permille", k.shmem_permille, 0, 1000);
+  r.u32("shmem_conflict_ways", k.shmem_conflict_ways, 1, 32);
   r.u32("store_permille", k.store_permille, 0, 1000);
   r.u32("dep_distance", k.dep_distance, 1, 64);
   const int p = r.choice("pattern", pattern_names());

@@ -49,7 +49,8 @@ constexpr unsigned long long kWaveMinFreeBytes = 64ull << 20;
 struct RunArgs {
   std::string config, mix, kernel, policy = "left-over", scheduler, preempt = "drain", sm_sharing = "shared";
   uint64_t seed = 1;
-  std::string json, csv, counters, wave;
+  std::string json, csv, counters, wave, ctas;
+  uint32_t cta_limit = 0;
   uint64_t max_cycles = gs::RunOptions{}.max_cycles;
   uint64_t obs_interval = 0;
   uint64_t watchdog_cycles = gs::RunOptions{}.watchdog_cycles;
@@ -61,11 +62,23 @@ struct RunArgs {
   std::vector<std::string> sets;
   // Options whose presence matters (an empty --json "" is an error, not "no file").
   CLI::Option *o_config = nullptr, *o_mix = nullptr, *o_kernel = nullptr, *o_scheduler = nullptr, *o_json = nullptr,
-              *o_csv = nullptr, *o_counters = nullptr, *o_wave = nullptr, *o_progress = nullptr;
+              *o_csv = nullptr, *o_counters = nullptr, *o_wave = nullptr, *o_progress = nullptr,
+              *o_ctas = nullptr;
 };
 
 gs::PreemptMode parse_preempt(const std::string& s) {
   return s == "switch" ? gs::PreemptMode::kSwitch : gs::PreemptMode::kDrain;   // CLI11 checked the set
+}
+
+/// `--ctas`: one CSV row per CTA the shared run finished or preempted, in the order the SMs
+/// reported them (deterministic): kernel name, CTA index, SM, start and end cycle.
+std::string format_cta_records(const gs::RunResult& r, const gs::Mix& mix) {
+  std::string out = "kernel,cta,sm,start_cycle,end_cycle\n";
+  for (const gs::CtaRecord& c : r.ctas) {
+    out += mix.kernels.at(c.kernel).kernel + "," + std::to_string(c.cta) + "," + std::to_string(c.sm) + "," +
+           std::to_string(c.start_cycle) + "," + std::to_string(c.end_cycle) + "\n";
+  }
+  return out;
 }
 
 /// The mix of `gsim run --kernel K`: K alone at cycle 0 in context 0.
@@ -177,6 +190,7 @@ int run_action(const RunArgs& a) {
   sched.preempt = parse_preempt(a.preempt);
   sched.sm_sharing = a.sm_sharing == "exclusive" ? gs::SmSharing::kExclusive : gs::SmSharing::kShared;
   sched.seed = a.seed;
+  sched.cta_limit = a.cta_limit;   // the shared run only: alone runs always get the whole GPU
   sched.wave_file = a.wave;
   sched.wave_from = a.wave_from;
   sched.wave_to = a.wave_to;
@@ -202,7 +216,7 @@ int run_action(const RunArgs& a) {
     inputs.push_back({"kernel library file", kernels_dir + "/" + stem + ".json"});
   std::vector<gs::NamedPath> outputs;
   for (const auto& [opt, path] : {std::pair<CLI::Option*, std::string>{a.o_json, a.json}, {a.o_csv, a.csv},
-                                  {a.o_counters, a.counters}, {a.o_wave, a.wave}}) {
+                                  {a.o_counters, a.counters}, {a.o_wave, a.wave}, {a.o_ctas, a.ctas}}) {
     if (!opt->count()) continue;
     gs::check_output_path(opt->get_name(), path, inputs, outputs);
     outputs.push_back({opt->get_name(), path});
@@ -296,7 +310,8 @@ int run_action(const RunArgs& a) {
   gs::RunInfo info;
   info.config = cfg.name;
   info.mix = mix.name;
-  info.policy = a.policy;
+  // A capped run is not the policy's own result: it is reported as POLICY{cta_limit=N}.
+  info.policy = a.cta_limit ? a.policy + "{cta_limit=" + std::to_string(a.cta_limit) + "}" : a.policy;
   info.scheduler = scheduler;
   info.preempt = a.preempt;
   info.sm_sharing = a.sm_sharing;
@@ -310,6 +325,7 @@ int run_action(const RunArgs& a) {
   if (a.o_csv->count()) gs::write_file_atomically("--csv", a.csv, gs::format_csv(info, result.metrics));
   if (a.o_counters->count())
     gs::write_file_atomically("--counters", a.counters, gs::format_counters_csv(info, counters));
+  if (a.o_ctas->count()) gs::write_file_atomically("--ctas", a.ctas, format_cta_records(result.shared, mix));
   return 0;
 }
 
@@ -354,6 +370,14 @@ Command add_run_command(CLI::App& top) {
                                      "Write the shared run's counters (IPC, L1/L2 hit rates, DRAM bytes and share of "
                                      "peak, stalls, preemptions, context traffic) as CSV to this file: one row per "
                                      "kernel and SM type, per kernel, and GPU-wide (docs/cli.md)");
+  args->o_ctas = app->add_option("--ctas", args->ctas,
+                                 "Write one CSV row per CTA of the shared run (kernel, cta, sm, start_cycle, "
+                                 "end_cycle) to this file (docs/cli.md)");
+  app->add_option("--cta-limit", args->cta_limit,
+                  "Left-Over: at most N CTAs of a kernel per SM in the shared run (0 = no limit; alone runs "
+                  "never limited); the Warped-Slicer Fig. 3a and H100 sweeps")
+      ->check(whole_number(0, 32))
+      ->capture_default_str();
   app->add_option("--max-cycles", args->max_cycles, "Stop with an error (exit 5) after this many cycles per run")
       ->check(whole_number(1))
       ->capture_default_str();

@@ -44,7 +44,7 @@ TEST_CASE("config limits: the scheduler's fields and the golden bounds, named by
   CHECK(contains(with([](json& d) { d["sm_types"][0]["registers"] = 131072; }), "sm_types[0].registers"));
   CHECK(contains(with([](json& d) { d["sm_types"][0]["registers"] = 131072; }), "rtl/spec/gs_spec.toml"));
   CHECK(contains(with([](json& d) { d["sm_types"][0]["max_ctas"] = 33; }), "sm_types[0].max_ctas"));
-  CHECK(contains(with([](json& d) { d["sm_types"][0]["shared_mem_bytes"] = 131072; }), "shared_mem_bytes"));
+  CHECK(contains(with([](json& d) { d["sm_types"][0]["shared_mem_bytes"] = 262144; }), "shared_mem_bytes"));
   CHECK(contains(with([](json& d) { d["max_contexts"] = 33; }), "max_contexts"));
   CHECK(contains(with([](json& d) { d["max_active_kernels"] = 33; }), "max_active_kernels"));
   // Host memory: each field within its range, together far beyond the bound -- refused up front.

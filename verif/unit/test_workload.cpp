@@ -88,6 +88,7 @@ TEST_CASE("kernel library loads and every descriptor validates", "[workload]") {
   CHECK(per_suite["tanasic"] == 24);
   CHECK(per_suite["heterocore"] == 12);
   CHECK(per_suite["sbm"] == 18);
+  CHECK(per_suite["h100"] == 5);
   CHECK(per_suite["test"] >= 4);
   for (const char* n : {"BLK", "BFS", "DXT", "HOT", "IMG", "KNN", "LBM", "MM", "MVP", "NN"}) {
     CHECK(by_name(lib, n).suite == "warped-slicer");
@@ -204,7 +205,7 @@ TEST_CASE("HeteroCore kernels reach Table 3 CTAs per SM type", "[workload]") {
 TEST_CASE("every library kernel fits its preset except the unfittable test kernel", "[workload]") {
   const auto lib = gs::load_kernel_library();
   std::map<std::string, std::string> preset_of;
-  for (const char* s : {"warped-slicer", "pai", "tanasic", "heterocore", "sbm", "test"}) {
+  for (const char* s : {"warped-slicer", "pai", "tanasic", "heterocore", "sbm", "h100", "test"}) {
     preset_of[s] = suite_json(s)["preset"].get<std::string>();
   }
   for (const auto& k : lib) {

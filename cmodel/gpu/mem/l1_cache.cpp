@@ -8,7 +8,8 @@ namespace gs::mem {
 
 L1Cache::L1Cache(uint32_t sm, const GpuConfig& cfg, const AddressMap& map, MemContext& ctx)
     : sm_(sm), line_bytes_(cfg.line_bytes), hit_latency_(cfg.sm(sm).l1_hit_latency),
-      out_cap_(std::max<uint32_t>(cfg.sm(sm).l1_mshrs, 32)), map_(map), ctx_(ctx),
+      out_cap_(std::max<uint32_t>(cfg.sm(sm).l1_mshrs, 32)),
+      way_bytes_(cfg.sm(sm).l1_size_bytes / std::max<uint32_t>(cfg.sm(sm).l1_assoc, 1)), map_(map), ctx_(ctx),
       cache_(cfg.sm(sm).l1_size_bytes, cfg.sm(sm).l1_assoc, cfg.line_bytes,
              ("L1 of SM " + std::to_string(sm)).c_str()),
       mshr_(std::max<uint32_t>(cfg.sm(sm).l1_mshrs, 1), kMergeSlots),

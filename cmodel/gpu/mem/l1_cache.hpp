@@ -56,9 +56,15 @@ class L1Cache {
   bool can_push_ctx() const { return out_.size() < out_cap_ / 2; }
   void push_ctx(Packet p, uint64_t now);
 
+  /// Unified L1/shared memory (l1_carveout "dynamic"): the L1 keeps whole ways of
+  /// l1_size_bytes / l1_assoc bytes each, as many as fit in `bytes`; ways given to shared
+  /// memory lose their lines (the L1 is never dirty). A no-op when the count is unchanged.
+  void set_capacity(uint32_t bytes) { cache_.set_active_ways(bytes / way_bytes_); }
+
   bool idle() const { return hits_.empty() && out_.empty() && mshr_.in_use() == 0; }
   uint32_t mshrs_in_use() const { return mshr_.in_use(); }
   SetAssocCache& cache() { return cache_; }
+  const SetAssocCache& cache() const { return cache_; }
 
  private:
   struct PendingHit {
@@ -73,6 +79,7 @@ class L1Cache {
   uint32_t sm_;
   uint32_t line_bytes_, hit_latency_;
   uint32_t out_cap_;
+  uint32_t way_bytes_;
   const AddressMap& map_;
   MemContext& ctx_;
   SetAssocCache cache_;

@@ -46,6 +46,7 @@ class MemorySystem : public MemoryIface {
   void context_transfer(uint32_t sm, const ContextTransfer& t) override;
   void take_completions(uint32_t sm, std::vector<uint64_t>& out) override;
   void set_bypass(uint32_t sm, KernelId kernel, BypassLevel level) override;
+  void set_l1_capacity(uint32_t sm, uint32_t bytes) override { l1_.at(sm)->set_capacity(bytes); }
   void tick(uint64_t cycle) override;
   bool idle() const override { return ctx_.live == 0; }
   void dram_counters(std::vector<DramChannelCounters>& out) const override;
@@ -54,6 +55,7 @@ class MemorySystem : public MemoryIface {
   const mem::DramTiming& dram_timing() const { return timing_; }
   const mem::AddressMap& address_map() const { return map_; }
   const mem::DramChannel& dram(uint32_t ch) const { return *dram_[ch]; }
+  const mem::L1Cache& l1(uint32_t sm) const { return *l1_.at(sm); }
   const mem::Crossbar& xbar_up() const { return up_; }
   const mem::Crossbar& xbar_down() const { return down_; }
   uint32_t channels() const { return uint32_t(dram_.size()); }

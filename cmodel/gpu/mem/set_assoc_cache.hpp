@@ -10,6 +10,8 @@
 //     its set (invalid ways first) and returning what was evicted (valid, dirty, meta);
 //   * each line carries a dirty bit and a 32-bit `meta` word (L2: who dirtied it, so a
 //     write-back's DRAM bytes are charged to that SM and kernel).
+// Capacity can shrink and grow by whole ways (set_active_ways: the unified L1/shared-memory
+// array of a config with l1_carveout "dynamic"): lookups and victims use ways [0, active) only.
 // LRU is exact: every touch stamps the way with a 64-bit access counter; the victim is the
 // way with the smallest stamp (assoc is small, so the linear scan is cheap).
 #pragma once
@@ -32,6 +34,10 @@ class SetAssocCache {
 
   uint32_t sets() const { return sets_; }
   uint32_t assoc() const { return assoc_; }
+  uint32_t active_ways() const { return active_ways_; }
+  /// Uses only the first `ways` ways of every set (at most assoc()); lines in ways switched off
+  /// are dropped without a victim report (callers use it only for caches that are never dirty).
+  void set_active_ways(uint32_t ways);
 
   /// True if `line` is present; touch=true also makes it most recently used.
   bool lookup(uint64_t line, uint64_t set_key, bool touch);
@@ -49,7 +55,7 @@ class SetAssocCache {
     return sets_pow2_ ? uint32_t(set_key & (sets_ - 1)) : uint32_t(set_key % sets_);
   }
 
-  uint32_t sets_ = 0, assoc_ = 0;
+  uint32_t sets_ = 0, assoc_ = 0, active_ways_ = 0;
   bool sets_pow2_ = false;
   uint64_t stamp_ = 0;
   std::vector<uint64_t> tag_;    // sets*assoc, kInvalid = empty way

@@ -104,10 +104,14 @@ void Sm::Impl::issue(Warp& w, uint16_t wi, WarpScheduler& s, uint64_t cycle) {
       s.sfu_free = cycle + sfu_occupancy;
       done = cycle + t.sfu_latency;
       break;
-    case InstType::kShared:
-      ldst.busy_until = cycle + ldst_occupancy;
-      done = cycle + t.shmem_latency;
+    case InstType::kShared: {
+      // A bank-conflicted access replays: it holds the LD/ST unit `ways` times as long and its
+      // result comes that much later (shmem_conflict_ways, 1 = conflict-free).
+      const uint32_t replay = ldst_occupancy * (ctas[w.cta_slot].stream->desc().shmem_conflict_ways - 1);
+      ldst.busy_until = cycle + ldst_occupancy + replay;
+      done = cycle + t.shmem_latency + replay;
       break;
+    }
     case InstType::kLoad:
     case InstType::kStore: {
       uint32_t oi;

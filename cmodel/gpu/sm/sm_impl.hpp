@@ -55,6 +55,7 @@ struct Sm::Impl {
   std::vector<PreemptRec> preempts;
   SmUsage used;
   uint32_t shmem_config = 0;             // current carve-out (0 = SM empty, not configured)
+  uint32_t l1_carveout = ~0u;            // l1_carveout "dynamic": shared memory taken from the unified L1
   uint32_t next_sched = 0;               // round-robin warp -> scheduler assignment
   std::vector<uint32_t> resident;        // per kernel id: resident CTAs (any state)
   std::vector<KernelId> resident_kernels;// kernels with resident CTAs (active_cycles)
@@ -82,6 +83,8 @@ struct Sm::Impl {
   const InstStream& stream_for(KernelId k, const KernelDesc& desc);
   void start_cta(KernelId kernel, const KernelDesc& desc, const CtaResources& r, CtaId cta,
                  uint64_t cycle, const SavedCta* resume);
+  /// l1_carveout "dynamic": resizes the L1 when the resident shared memory needs another carve-out.
+  void follow_l1_carveout();
   void preempt(PreemptMode mode, KernelId victim, uint64_t cycle);
   void tick(uint64_t cycle);
 
