@@ -48,7 +48,13 @@ TEST_CASE("a coalesced stream reaches 85% of DRAM peak on every preset under its
   const auto lib = load_kernel_library();
   for (const std::string& preset : list_gpu_configs()) {
     const GpuConfig cfg = load_gpu_config(preset);
-    const RunResult r = run_golden(cfg, one_kernel(lib, "test.stream"), "left-over", PreemptMode::kDrain);
+    // The share is over the whole run, ramp-up and tail included: the grid must give every SM
+    // a few waves. The descriptor's 640 CTAs do on the presets up to 32 SMs; h100's 132 SMs
+    // hold 1056 at once, so the grid grows to 20 per SM there (2640, 2.5 waves).
+    Mix mix = one_kernel(lib, "test.stream");
+    mix.kernels[0].grid_ctas = std::max<uint32_t>(mix.kernels[0].desc.grid_ctas, 20 * cfg.num_sms());
+    mix.kernels[0].desc.grid_ctas = mix.kernels[0].grid_ctas;
+    const RunResult r = run_golden(cfg, mix, "left-over", PreemptMode::kDrain);
     const CountersSummary c = summarize_counters(cfg, r);
     std::printf("[calibration] %-20s stream %.1f%% of DRAM peak, row-buffer hits %.1f%%, %llu cycles\n",
                 preset.c_str(), 100.0 * c.dram.bandwidth_share(), 100.0 * c.dram.row_buffer_hit_rate(),
