@@ -194,7 +194,10 @@ def counters_line(js):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--gsim", default=os.path.join(ROOT, "build-model/sim_top/gsim"))
+    # the default build (README) or a model-only one (cmake -B build-model -DGS_WITH_RTL=OFF)
+    default_gsim = next((g for g in (os.path.join(ROOT, d, "sim_top/gsim") for d in ("build", "build-model"))
+                         if os.access(g, os.X_OK)), os.path.join(ROOT, "build/sim_top/gsim"))
+    ap.add_argument("--gsim", default=default_gsim)
     ap.add_argument("--traces", default=os.path.join(ROOT, "..", "shared", "traces", "h100"))
     ap.add_argument("--out", default=os.path.join(ROOT, "build-model", "h100_compare"))
     ap.add_argument("--kernels", default=",".join(KERNELS))
