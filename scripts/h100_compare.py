@@ -195,7 +195,7 @@ def counters_line(js):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     # the default build (README) or a model-only one (cmake -B build-model -DGS_WITH_RTL=OFF)
-    default_gsim = next((g for g in (os.path.join(ROOT, d, "sim_top/gsim") for d in ("build", "build-model"))
+    default_gsim = next((g for g in (os.path.join(ROOT, d, "sim_top", "gsim") for d in ("build", "build-model"))
                          if os.access(g, os.X_OK)), os.path.join(ROOT, "build/sim_top/gsim"))
     ap.add_argument("--gsim", default=default_gsim)
     ap.add_argument("--traces", default=os.path.join(ROOT, "..", "shared", "traces", "h100"))
