@@ -42,6 +42,14 @@ ModelRun run_model(const std::string& config, const Mix& mix, const std::string&
   return m;
 }
 
+/// A mix entry for library kernel `name`: arrival 0, context 0, priority 0, the descriptor's grid.
+MixEntry library_entry(const std::vector<KernelDesc>& lib, const std::string& name) {
+  MixEntry e;
+  e.kernel = name;
+  e.desc = find_kernel(lib, name);
+  return e;
+}
+
 ModelRun run_mix(const std::string& config, const std::string& mix_name, const std::string& policy, PreemptMode mode) {
   const auto lib = load_kernel_library();
   return run_model(config, load_mix(mix_name, lib), policy, mode);
@@ -320,10 +328,7 @@ TEST_CASE("every warp-scheduler cycle of an occupied SM is one issue or one stal
   const auto lib = load_kernel_library();
   Mix mix;
   mix.name = "alone";
-  MixEntry e;
-  e.kernel = "BLK";
-  e.desc = find_kernel(lib, "BLK");
-  mix.kernels.push_back(e);
+  mix.kernels.push_back(library_entry(lib, "BLK"));
   const ModelRun m = run_model("warped-slicer", mix, "left-over", PreemptMode::kDrain);
   uint64_t checked = 0;
   for (uint32_t sm = 0; sm < m.cfg.num_sms(); ++sm) {
@@ -412,13 +417,9 @@ TEST_CASE("a switch that the PTBQ cannot hold drains, and is counted as a switch
   const auto lib = load_kernel_library();
   Mix mix;
   mix.name = "ptbq-overflow";
-  MixEntry lo;
-  lo.kernel = "sad.largersadcalc16";
-  lo.desc = find_kernel(lib, lo.kernel);
+  MixEntry lo = library_entry(lib, "sad.largersadcalc16");
   lo.grid_ctas = 1200;
-  MixEntry hi;
-  hi.kernel = "spmv.spmvjds";
-  hi.desc = find_kernel(lib, hi.kernel);
+  MixEntry hi = library_entry(lib, "spmv.spmvjds");
   hi.arrival_cycle = 3000;
   hi.context = 1;
   hi.priority = 2;

@@ -1,7 +1,7 @@
 // gsched golden twin of rtl/policy/gs_policy_left_over.sv (Left-Over / FIFO, Warped-Slicer
 // Sec. III, Fig. 2b): kernels in arrival order, every SM eligible (one kernel per SM with
-// cfg.sm_exclusive: excl_elig), no quota (the framework's
-// cta_limit still applies). Combinational, no state.
+// cfg.sm_exclusive: excl_elig), no quota (the framework's cta_limit still applies).
+// Combinational, no state.
 #pragma once
 #include "sched/golden/gs_policy.hpp"
 

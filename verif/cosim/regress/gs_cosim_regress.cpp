@@ -1,12 +1,13 @@
 // gs_cosim_regress: the co-simulation regression (docs/verification.md).
 //
 // For every policy (golden's list, or --policy) x preemption mechanism (drain, switch, or
-// --preempt) x SM sharing (shared, and exclusive for the policies that take it), runs --mixes seeded random mixes (cosim::random_mix: 2..8 library kernels,
-// random arrivals) through gs::Gpu under the lockstep scheduler (golden vs. Verilated gs_top,
+// --preempt) x SM sharing (shared, and exclusive for the policies that take it), runs --mixes
+// seeded random mixes (cosim::random_mix: 2..8 library kernels, random arrivals) through gs::Gpu under the lockstep scheduler (golden vs. Verilated gs_top,
 // compared every cycle). Any mismatch, invariant violation, watchdog or refused input is a
 // failure: its mix, seed and message are printed and the exit code is 1. Output: one summary
 // line per policy x mechanism x sharing on stdout (byte-stable for a given command line).
-// Reproduce one failing case: --policy P --preempt M --sm-sharing X --first-seed S --mixes 1 [--wave F.fst].
+// Reproduce one failing case:
+//   --policy P --preempt M --sm-sharing X --first-seed S --mixes 1 [--wave F.fst].
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
@@ -62,41 +63,43 @@ int main(int argc, char** argv) {
     std::printf("%-12s %-7s %-9s %6s %6s %12s %12s\n", "policy", "preempt", "sharing", "mixes", "fails", "cycles",
                 "decisions");
     for (const auto& policy : policies) {
-      for (const auto& pm : preempts)
-      for (const auto& sharing : sharings) {
-        if (sharing == "exclusive" && !gs::policy_takes_sm_sharing(policy)) continue;
+      for (const auto& pm : preempts) {
         if (pm != "drain" && pm != "switch") throw gs::InputError("--preempt", "preempt", "drain or switch, not " + pm);
-        uint64_t cycles = 0, decisions = 0;
-        uint32_t fails = 0;
-        for (uint32_t i = 0; i < mixes; ++i) {
-          const uint64_t seed = first_seed + i;
-          const gs::Mix mix = gs::cosim::random_mix(lib, cfg, seed, gen);
-          gs::SchedOptions opt;
-          opt.policy = policy;
-          opt.preempt = pm == "drain" ? gs::PreemptMode::kDrain : gs::PreemptMode::kSwitch;
-          opt.sm_sharing = sharing == "exclusive" ? gs::SmSharing::kExclusive : gs::SmSharing::kShared;
-          opt.seed = seed;
-          opt.wave_file = wave;
-          opt.rtl_fixed_point_skip = !full_eval;
-          const auto r = gs::cosim::run_case(cfg, mix, opt, [](const gs::SchedOptions& o) {
-            return std::unique_ptr<gs::SchedulerPort>(gs::make_lockstep_scheduler(o));
-          });
-          cycles += r.cycles;
-          decisions += r.decisions_checked;
-          if (verbose)
-            std::cerr << policy << " " << pm << " " << sharing << " seed " << seed << ": " << gs::cosim::outcome_name(r.outcome) << " ("
-                      << r.cycles << " cycles, " << r.decisions_checked << " decisions)\n";
-          if (r.outcome != gs::cosim::Outcome::kPass) {
-            ++fails;
-            std::cerr << "FAIL " << gs::cosim::outcome_name(r.outcome) << ": policy " << policy << " --preempt " << pm
-                      << " --sm-sharing " << sharing << " seed " << seed << " (" << mix.kernels.size() << " kernels)\n"
-                      << gs::cosim::describe_mix(mix) << r.message << "\n";
+        for (const auto& sharing : sharings) {
+          if (sharing == "exclusive" && !gs::policy_takes_sm_sharing(policy)) continue;
+          uint64_t cycles = 0, decisions = 0;
+          uint32_t fails = 0;
+          for (uint32_t i = 0; i < mixes; ++i) {
+            const uint64_t seed = first_seed + i;
+            const gs::Mix mix = gs::cosim::random_mix(lib, cfg, seed, gen);
+            gs::SchedOptions opt;
+            opt.policy = policy;
+            opt.preempt = pm == "drain" ? gs::PreemptMode::kDrain : gs::PreemptMode::kSwitch;
+            opt.sm_sharing = sharing == "exclusive" ? gs::SmSharing::kExclusive : gs::SmSharing::kShared;
+            opt.seed = seed;
+            opt.wave_file = wave;
+            opt.rtl_fixed_point_skip = !full_eval;
+            const auto r = gs::cosim::run_case(cfg, mix, opt, [](const gs::SchedOptions& o) {
+              return std::unique_ptr<gs::SchedulerPort>(gs::make_lockstep_scheduler(o));
+            });
+            cycles += r.cycles;
+            decisions += r.decisions_checked;
+            if (verbose)
+              std::cerr << policy << " " << pm << " " << sharing << " seed " << seed << ": "
+                        << gs::cosim::outcome_name(r.outcome) << " (" << r.cycles << " cycles, " << r.decisions_checked
+                        << " decisions)\n";
+            if (r.outcome != gs::cosim::Outcome::kPass) {
+              ++fails;
+              std::cerr << "FAIL " << gs::cosim::outcome_name(r.outcome) << ": policy " << policy << " --preempt " << pm
+                        << " --sm-sharing " << sharing << " seed " << seed << " (" << mix.kernels.size() << " kernels)\n"
+                        << gs::cosim::describe_mix(mix) << r.message << "\n";
+            }
           }
+          failures += fails;
+          std::printf("%-12s %-7s %-9s %6u %6u %12llu %12llu\n", policy.c_str(), pm.c_str(), sharing.c_str(), mixes,
+                      fails, static_cast<unsigned long long>(cycles), static_cast<unsigned long long>(decisions));
+          std::fflush(stdout);
         }
-        failures += fails;
-        std::printf("%-12s %-7s %-9s %6u %6u %12llu %12llu\n", policy.c_str(), pm.c_str(), sharing.c_str(), mixes, fails,
-                    static_cast<unsigned long long>(cycles), static_cast<unsigned long long>(decisions));
-        std::fflush(stdout);
       }
     }
     std::printf("%s: %u failing case(s)\n", failures ? "FAILED" : "PASSED", failures);
