@@ -9,7 +9,7 @@
 package gs_pkg;
 
   // ---------------------------------------------------------------- parameters
-  localparam int MaxSms /*verilator public*/ = 32;  // SMST entries
+  localparam int MaxSms /*verilator public*/ = 132;  // SMST entries (132: the h100 preset, docs/presets.md)
   localparam int MaxKernels /*verilator public*/ = 8;  // KSRT entries (active kernels)
   localparam int MaxContexts /*verilator public*/ = 8;  // command buffers
   localparam int CmdBufDepth /*verilator public*/ = 4;  // launches held per command buffer
@@ -25,7 +25,7 @@ package gs_pkg;
   localparam int TokenW /*verilator public*/ = 16;  // DSS token count, two's complement (debt < 0)
   localparam int CycleW /*verilator public*/ = 32;  // cycle stamps on SM events and samples, modulo 2**CycleW
   localparam int ObsCntW /*verilator public*/ = 32;  // observation counts of one sample (one epoch)
-  localparam int SmIdW /*verilator public*/ = 6;  // holds 0..MaxSms [clog2(MaxSms + 1)]
+  localparam int SmIdW /*verilator public*/ = 8;  // holds 0..MaxSms [clog2(MaxSms + 1)]
   localparam int CtaCntW /*verilator public*/ = 6;  // CTA counts per SM, 0..MaxCtasPerSm [clog2(MaxCtasPerSm + 1)]
   localparam int SlotW = 3;  // KSRT slot index [clog2(MaxKernels)]
   localparam int CtxW = 3;  // command buffer index [clog2(MaxContexts)]
@@ -33,11 +33,11 @@ package gs_pkg;
   localparam int OrderPtrW = 5;  // arrival order of held launches [clog2(MaxContexts * CmdBufDepth)]
   localparam int PtbqPtrW = 8;  // PTBQ read/write pointer [clog2(PtbqDepth)]
   localparam int PtbqCntW = 9;  // PTBQ occupancy, 0..PtbqDepth [clog2(PtbqDepth + 1)]
-  localparam int SaveCreditW = 11;  // context-save credits, 0..MaxSms*MaxCtasPerSm [clog2(MaxSms * MaxCtasPerSm + 1)]
+  localparam int SaveCreditW = 13;  // context-save credits, 0..MaxSms*MaxCtasPerSm [clog2(MaxSms * MaxCtasPerSm + 1)]
   localparam int OrderKeyW = 7;  // SM driver sort key {priority field, rank} [PrioW + SlotW]
   localparam int NoKernel = 255;  // kernel id 'none' (C++ kNoKernel) [(1 << KernelIdW) - 1]
   localparam int NumPolicies = 8;  // policies in the registry (policy_e members)
-  localparam int PolicyStateW = 79;  // policy_state: the widest policy register record (see the registry's `state`)
+  localparam int PolicyStateW = 101;  // policy_state: the widest policy register record (see the registry's `state`)
 
   // ---------------------------------------------------------------- scalar field types
   typedef logic [KernelIdW-1:0] kernel_id_t;
@@ -54,7 +54,6 @@ package gs_pkg;
   typedef logic [CtxW-1:0] ctx_t;
   typedef logic [PtbqCntW-1:0] ptbq_cnt_t;
   typedef logic [MaxKernels-1:0] slot_mask_t;
-  typedef logic [MaxSms-1:0] sm_mask_t;
   typedef logic [OrderKeyW-1:0] order_key_t;  // per-slot sort key of the SM driver: lower = issued first
   typedef logic [CycleW-1:0] cycle_t;  // a core cycle modulo 2**CycleW (differences of stamps are exact)
   typedef logic [ObsCntW-1:0] obs_cnt_t;  // an observation count over one epoch
@@ -152,7 +151,7 @@ package gs_pkg;
   } cta_res_t;
   localparam int CtaResW = 54;
 
-  // decision: start CTA `cta` of `kernel` on `sm` (resume = a preempted CTA) (36 bits = DispatchW)
+  // decision: start CTA `cta` of `kernel` on `sm` (resume = a preempted CTA) (38 bits = DispatchW)
   typedef struct packed {
     logic valid;
     sm_id_t sm;
@@ -160,9 +159,9 @@ package gs_pkg;
     cta_id_t cta;
     logic resume;
   } dispatch_t;
-  localparam int DispatchW = 36;
+  localparam int DispatchW = 38;
 
-  // decision: preempt `victim` (none = every kernel) on `sm`, reserving it for `next` (24 bits = PreemptW)
+  // decision: preempt `victim` (none = every kernel) on `sm`, reserving it for `next` (26 bits = PreemptW)
   typedef struct packed {
     logic valid;
     sm_id_t sm;
@@ -170,27 +169,27 @@ package gs_pkg;
     kernel_id_t victim;
     kernel_id_t next;
   } preempt_t;
-  localparam int PreemptW = 24;
+  localparam int PreemptW = 26;
 
-  // decision: at most `max_ctas` CTAs of `kernel` on `sm` (21 bits = QuotaW)
+  // decision: at most `max_ctas` CTAs of `kernel` on `sm` (23 bits = QuotaW)
   typedef struct packed {
     logic valid;
     sm_id_t sm;
     kernel_id_t kernel;
     cta_cnt_t max_ctas;
   } quota_t;
-  localparam int QuotaW = 21;
+  localparam int QuotaW = 23;
 
-  // decision: cache bypass level of `kernel` in `sm`'s L1 (and the L2 for BYPASS_L1L2) (17 bits = BypassW)
+  // decision: cache bypass level of `kernel` in `sm`'s L1 (and the L2 for BYPASS_L1L2) (19 bits = BypassW)
   typedef struct packed {
     logic valid;
     sm_id_t sm;
     kernel_id_t kernel;
     bypass_level_e level;
   } bypass_t;
-  localparam int BypassW = 17;
+  localparam int BypassW = 19;
 
-  // observation sample: one SM's counters for one kernel over the epoch ending at `cycle` (175 bits = ObsSampleW)
+  // observation sample: one SM's counters for one kernel over the epoch ending at `cycle` (177 bits = ObsSampleW)
   typedef struct packed {
     logic valid;
     sm_id_t sm;
@@ -201,16 +200,16 @@ package gs_pkg;
     obs_cnt_t l1_miss;  // L1 data misses
     obs_cnt_t l2_miss;  // L2 misses of the kernel's accesses from this SM
   } obs_sample_t;
-  localparam int ObsSampleW = 175;
+  localparam int ObsSampleW = 177;
 
-  // cache-bypass write of a policy: gs_top registers it onto the bypass port (slot -> kernel id) (12 bits = BypassWrW)
+  // cache-bypass write of a policy: gs_top registers it onto the bypass port (slot -> kernel id) (14 bits = BypassWrW)
   typedef struct packed {
     logic valid;
     sm_id_t sm;
     slot_t slot;
     bypass_level_e level;
   } bypass_wr_t;
-  localparam int BypassWrW = 12;
+  localparam int BypassWrW = 14;
 
   // preempted-CTA handle (20 bits = PtbqEntryW)
   typedef struct packed {
@@ -218,7 +217,7 @@ package gs_pkg;
   } ptbq_entry_t;
   localparam int PtbqEntryW = 20;
 
-  // preemption request of a policy to gs_preempt_ctrl (slots, not kernel ids) (16 bits = PreemptReqW)
+  // preemption request of a policy to gs_preempt_ctrl (slots, not kernel ids) (18 bits = PreemptReqW)
   typedef struct packed {
     logic valid;
     sm_id_t sm;
@@ -228,16 +227,16 @@ package gs_pkg;
     slot_t next;
     logic assign_next;  // SM becomes owned by `next` when the preemption is done (DSS)
   } preempt_req_t;
-  localparam int PreemptReqW = 16;
+  localparam int PreemptReqW = 18;
 
-  // owner write of a policy into the SMST (11 bits = OwnerWrW)
+  // owner write of a policy into the SMST (13 bits = OwnerWrW)
   typedef struct packed {
     logic valid;
     sm_id_t sm;
     logic owner_valid;
     slot_t owner;
   } owner_wr_t;
-  localparam int OwnerWrW = 11;
+  localparam int OwnerWrW = 13;
 
   // DSS token update of the KSRT: one increment and one decrement per cycle (8 bits = TokenUpdW)
   typedef struct packed {
@@ -248,16 +247,16 @@ package gs_pkg;
   } token_upd_t;
   localparam int TokenUpdW = 8;
 
-  // quota write of a policy into the quota table (gs_quota_table) (16 bits = QuotaWrW)
+  // quota write of a policy into the quota table (gs_quota_table) (18 bits = QuotaWrW)
   typedef struct packed {
     logic valid;
     sm_id_t sm;
     slot_t slot;
     cta_cnt_t max_ctas;
   } quota_wr_t;
-  localparam int QuotaWrW = 16;
+  localparam int QuotaWrW = 18;
 
-  // static configuration a policy may read (registered in gs_top) (1934 bits = PolicyCfgW)
+  // static configuration a policy may read (registered in gs_top) (7936 bits = PolicyCfgW)
   typedef struct packed {
     logic [SmIdW + 1-1:0] num_sms;  // SMs in use, 1..MaxSms
     cta_cnt_t cta_limit;  // CTAs of one kernel per SM (0 = none), any policy
@@ -268,9 +267,9 @@ package gs_pkg;
     logic [MaxSms * ShmemW-1:0] sm_shmem;
     logic [MaxSms * CtaCntW-1:0] sm_ctas;
   } policy_cfg_t;
-  localparam int PolicyCfgW = 1934;
+  localparam int PolicyCfgW = 7936;
 
-  // read-only view of the framework tables (registered state) (5048 bits = PolicyViewW)
+  // read-only view of the framework tables (registered state) (16848 bits = PolicyViewW)
   typedef struct packed {
     logic [MaxKernels * KsrtW-1:0] ksrt;  // KSRT entries, slot k at [k*KsrtW +: KsrtW]
     logic [MaxSms * SmstW-1:0] smst;  // SMST entries
@@ -279,9 +278,9 @@ package gs_pkg;
     logic [MaxKernels * SlotW-1:0] rank;  // arrival rank per slot (Active Queue), 0 = oldest
     slot_mask_t pending;  // slots with CTAs left to issue (fresh or preempted)
   } policy_view_t;
-  localparam int PolicyViewW = 5048;
+  localparam int PolicyViewW = 16848;
 
-  // this cycle's events as the tables see them at the coming clock edge (287 bits = PolicyEventW)
+  // this cycle's events as the tables see them at the coming clock edge (291 bits = PolicyEventW)
   typedef struct packed {
     logic ev_valid;  // an SM event (any type but none)
     sm_event_e ev_type;
@@ -297,9 +296,9 @@ package gs_pkg;
     logic obs_hit;  // the sample's kernel is active (in the KSRT)
     slot_t obs_slot;  // its KSRT slot
   } policy_event_t;
-  localparam int PolicyEventW = 287;
+  localparam int PolicyEventW = 291;
 
-  // a policy's decisions, read by the framework blocks (376 bits = PolicyOutW)
+  // a policy's decisions, read by the framework blocks (1184 bits = PolicyOutW)
   typedef struct packed {
     logic [MaxKernels * OrderKeyW-1:0] key;  // SM driver order per slot: lower issues first
     logic [MaxSms * MaxKernels-1:0] elig;  // slot k may issue on SM s: bit s*MaxKernels+k
@@ -310,9 +309,9 @@ package gs_pkg;
     preempt_req_t req;  // preemption request to gs_preempt_ctrl
     bypass_wr_t bypass;  // cache-bypass write, onto the bypass port at the coming edge
   } policy_out_t;
-  localparam int PolicyOutW = 376;
+  localparam int PolicyOutW = 1184;
 
-  // gs_repartition_scan's registers (gs_policy_even's state) (30 bits = ScanStateW)
+  // gs_repartition_scan's registers (gs_policy_even's state) (32 bits = ScanStateW)
   typedef struct packed {
     logic busy;  // a scan is running
     sm_id_t s;  // the SM of the next step
@@ -321,16 +320,16 @@ package gs_pkg;
     slot_mask_t done;  // the kernel set of the last completed scan
     logic [SlotW + 1-1:0] nk;  // kernels in target
   } scan_state_t;
-  localparam int ScanStateW = 30;
+  localparam int ScanStateW = 32;
 
-  // gs_policy_spatial's registers (34 bits = SpatialStateW)
+  // gs_policy_spatial's registers (36 bits = SpatialStateW)
   typedef struct packed {
     scan_state_t scan;  // its gs_repartition_scan
     logic [SlotW + 1-1:0] pos;  // the next SM's owner, by number among the target kernels
   } spatial_state_t;
-  localparam int SpatialStateW = 34;
+  localparam int SpatialStateW = 36;
 
-  // gs_policy_ppq's registers (19 bits = PpqStateW)
+  // gs_policy_ppq's registers (21 bits = PpqStateW)
   typedef struct packed {
     logic busy;  // a preemption scan is running
     sm_id_t s;  // the SM under scan
@@ -339,9 +338,9 @@ package gs_pkg;
     slot_t next;  // the top kernel's slot (reported as the requests' next)
     logic seen_valid;
   } ppq_state_t;
-  localparam int PpqStateW = 19;
+  localparam int PpqStateW = 21;
 
-  // gs_dss_unit's registers (gs_policy_dss's state) (79 bits = DssStateW)
+  // gs_dss_unit's registers (gs_policy_dss's state) (101 bits = DssStateW)
   typedef struct packed {
     logic [2-1:0] st;  // FSM: 0 idle, 1 scan, 2 act
     sm_id_t s;  // the SM under scan
@@ -353,7 +352,7 @@ package gs_pkg;
     slot_mask_t own_found;  // kernels that own an SM (found in the pass)
     logic [MaxKernels * SmIdW-1:0] own_sm;  // per kernel an SM it owns, slot k at [k*SmIdW +: SmIdW]
   } dss_state_t;
-  localparam int DssStateW = 79;
+  localparam int DssStateW = 101;
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

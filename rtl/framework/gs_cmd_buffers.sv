@@ -6,8 +6,8 @@
 // ready_o is a function of registered state only: every context FIFO has a free entry, so a
 // launch presented next cycle is always accepted (the order FIFO holds MaxContexts*CmdBufDepth
 // entries and cannot overflow). Latency: a launch pushed in cycle t is head_o in cycle t+1.
-// Storage (defaults): 8 x 4 x 104 b launches, 8 x (2 b read pointer + 3 b count),
-// order FIFO 32 x 3 b + two 5 b pointers + 6 b count = 3,480 flops.
+// Storage (defaults): 8 x 4 x 105 b launches, 8 x (2 b read pointer + 3 b count),
+// order FIFO 32 x 3 b + two 5 b pointers + 6 b count = 3,512 flops.
 module gs_cmd_buffers (
   input  logic             clk_i,
   input  logic             rst_ni,

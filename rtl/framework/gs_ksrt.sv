@@ -9,7 +9,7 @@
 //             done reaches grid (free_o, combinational, tells the other tables);
 //   tokens -- DSS: +1 on one slot and -1 on one slot (signed, debt allowed).
 // lookup_* maps an event's kernel id to its slot (combinational CAM over valid entries).
-// Storage: MaxKernels x KsrtW = 8 x 145 = 1,160 flops.
+// Storage: MaxKernels x KsrtW = 8 x 146 = 1,168 flops.
 module gs_ksrt (
   input  logic                    clk_i,
   input  logic                    rst_ni,

@@ -13,7 +13,7 @@
 // so a PTBQ never overflows. A request for an SM that is already reserved is ignored
 // (accept_o low); policies only request non-reserved SMs.
 // Timing: request in cycle t -> SMST reserved and preempt_o valid in cycle t+1.
-// Storage: preempt record (24 b) + save credit (11 b) + per SM credited CTAs (32 x 6 b).
+// Storage (MaxSms 132): preempt record (26 b) + save credit (13 b) + per SM credited CTAs (132 x 6 b).
 module gs_preempt_ctrl (
   input  logic                  clk_i,
   input  logic                  rst_ni,

@@ -14,7 +14,7 @@
 // The decision is made from registered state only; the SMST/KSRT/PTBQ updates it causes
 // happen in the same clock edge that loads dispatch_o, so the model sees the dispatch in the
 // cycle after the decision (latency 1) and the next decision already accounts for it.
-// Storage: rr pointer (6 b) + dispatch record (35 b).
+// Storage (MaxSms 132): rr pointer (8 b) + dispatch record (38 b).
 module gs_sm_driver (
   input  logic                  clk_i,
   input  logic                  rst_ni,

@@ -20,7 +20,8 @@
 // Deviation from Algorithm 1 as printed: an idle SM is assigned even when max == min (a lone
 // kernel would otherwise never get an SM); the "change the reservation during preemption"
 // optimisation is not implemented.
-// Storage: FSM 2 + 6 b, dirty 1 b, idle/release finds 2 x 7 b, per kernel owned SM 8 x 7 b.
+// Storage (MaxSms 132): FSM 2 + 8 b, dirty 1 b, idle/release finds 2 x 9 b, per kernel owned SM 8 x 8 b
+// and its found bit (8 b): DssStateW = 101 b.
 module gs_dss_unit (
   input  logic clk_i,
   input  logic rst_ni,

@@ -13,7 +13,7 @@
 // restarts it). Until its pair is written a new kernel's quota is 0 (it waits). The table
 // reports every changed quota on the quota port.
 // The sequencing is gs_repartition_scan with MaxKernels steps (slots) per SM.
-// Policy contract: docs/adding-a-policy.md. Storage: the scan's (busy 1, SM 6, slot 3,
+// Policy contract: docs/adding-a-policy.md. Storage: the scan's (busy 1, SM 8, slot 3,
 // target 8, done 8, K 4 b); the quotas live in gs_quota_table.
 module gs_policy_even (
   input  logic                  clk_i,

@@ -13,7 +13,7 @@
 // Either way cfg_i.sm_exclusive (gsim --sm-sharing exclusive) keeps one kernel per SM
 // (gs_excl_elig), as on Tanasic's Kepler.
 // Policy contract: docs/adding-a-policy.md (one module, two policies: POL_PPQ_EXCL and
-// POL_PPQ_SHARED). Storage: FSM 1 + 6 b, target priority 4 b + slot 3 b, last seen priority 4 + 1 b.
+// POL_PPQ_SHARED). Storage: FSM 1 + 8 b, target priority 4 b + slot 3 b, last seen priority 4 + 1 b.
 module gs_policy_ppq (
   input  logic                  clk_i,
   input  logic                  rst_ni,

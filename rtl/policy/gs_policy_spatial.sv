@@ -7,7 +7,7 @@
 // (owner_strict); CTAs of a previous owner drain naturally (no preemption).
 // Reassignment starts when the set of such kernels changes and writes one SM per cycle
 // (num_sms cycles; a further change restarts it): gs_repartition_scan with one step per SM.
-// Policy contract: docs/adding-a-policy.md. Storage: the scan's (busy 1, SM 6, target 8, done 8, K 4 b) + owner position 4 b.
+// Policy contract: docs/adding-a-policy.md. Storage: the scan's (busy 1, SM 8, target 8, done 8, K 4 b) + owner position 4 b.
 module gs_policy_spatial (
   input  logic                  clk_i,
   input  logic                  rst_ni,

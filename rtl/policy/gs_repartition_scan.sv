@@ -10,7 +10,7 @@
 //   step_o  -- this cycle takes the step (sm_o, inner_o) of a running scan (not restarting);
 //   nk_o    -- number of kernels in the target set (the policy's K).
 // Decisions come from registers only (start_o/step_o also read pending_i, which gs_top
-// derives from registers). Storage: busy 1 + SM 6 + inner 3 + target 8 + done 8 + nk 4 bits
+// derives from registers). Storage: busy 1 + SM 8 + inner 3 + target 8 + done 8 + nk 4 bits
 // (the inner counter stays 0 when Inner = 1, and synthesis removes it). Golden twin: cmodel/sched/golden/gs_repartition_scan.hpp.
 module gs_repartition_scan #(
   parameter int Inner = 1   // steps per SM, 1..MaxKernels (inner_o counts kernel slots)

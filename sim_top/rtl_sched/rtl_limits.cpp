@@ -12,7 +12,12 @@
 namespace gs::rtl {
 namespace {
 
-std::string build_prefix() { return "RTL built with "; }
+// A build variant (cmake -DGS_MAX_KERNELS=16) names its override, so a refusal says which
+// RTL it came from: "RTL built with MaxKernels=16 (build option; spec otherwise), MaxSms=132, ...".
+std::string build_prefix() {
+  const std::string overrides = spec::kSpecOverrides;
+  return overrides.empty() ? "RTL built with " : "RTL built with " + overrides + " (build option; spec otherwise), ";
+}
 
 // gs_top's ports are generated from rtl/spec/gs_spec.toml: each carries the scheduler field
 // that limits::check_scheduler_config() / limits::check_launch() check, so no value those
@@ -41,6 +46,7 @@ std::string describe_build() {
     os << (first ? "" : " ") << p.name << "=" << p.value;
     first = false;
   }
+  if (*spec::kSpecOverrides) os << " (build option " << spec::kSpecOverrides << ")";
   return os.str();
 }
 
@@ -57,7 +63,8 @@ PortConfig to_port_config(const GpuConfig& cfg, const SchedOptions& opt) {
     std::ostringstream os;
     os << build_prefix() << "MaxKernels=" << MaxKernels << " MaxContexts=" << MaxContexts << ", " << where
        << " asks for max_active_kernels=" << cfg.max_active_kernels << " max_contexts=" << cfg.max_contexts
-       << " (the golden and the RTL must model the same hardware; change rtl/spec/gs_spec.toml or the config)";
+       << " (the golden and the RTL must model the same hardware; change the config, rtl/spec/gs_spec.toml or the "
+          "build option GS_MAX_KERNELS)";
     throw InputError(os.str());
   }
 

@@ -118,13 +118,23 @@ TEST_CASE("the generator follows a param override and refuses bad specs", "[spec
   gs::test::TempDir tmp("gs-spec");
   const std::string dir = tmp.path.string();
   std::string err;
-  REQUIRE(run_gen(std::string("--spec ") + GS_SOURCE_DIR + "/rtl/spec/gs_spec.toml --set MaxSms=132 --set MaxKernels=4",
+  // the values of the build option GS_MAX_KERNELS=16, at a smaller MaxSms than the spec's
+  REQUIRE(run_gen(std::string("--spec ") + GS_SOURCE_DIR + "/rtl/spec/gs_spec.toml --set MaxSms=32 --set MaxKernels=16",
                   dir, err) == 0);
   const auto p = read_pkg_params(read_file(dir + "/gs_pkg.sv"));
-  CHECK(p.at("MaxSms") == 132);
-  CHECK(p.at("SmIdW") == 8);          // holds 0..132
-  CHECK(p.at("SlotW") == 2);
-  CHECK(p.at("SaveCreditW") == 13);   // 0..132*32
+  CHECK(p.at("MaxSms") == 32);
+  CHECK(p.at("MaxKernels") == 16);
+  CHECK(p.at("SmIdW") == 6);          // holds 0..32
+  CHECK(p.at("SlotW") == 4);
+  CHECK(p.at("SaveCreditW") == 11);   // 0..32*32
+  // the generated C++ names the overrides (the RTL-limit messages print them)
+  CHECK(read_file(dir + "/gs_spec.hpp").find("kSpecOverrides = \"MaxSms=32 MaxKernels=16\"") != std::string::npos);
+  CHECK(std::string(gs::spec::kSpecOverrides).find("MaxSms") == std::string::npos);   // this build: no MaxSms override
+
+  // a width that follows a param must still fit the C++ type its fields are packed into
+  CHECK(run_gen(std::string("--spec ") + GS_SOURCE_DIR + "/rtl/spec/gs_spec.toml --set MaxKernels=64", dir, err) == 2);
+  CHECK(err.find("slot_mask_t") != std::string::npos);
+  CHECK(err.find("uint32_t") != std::string::npos);
 
   CHECK(run_gen(std::string("--spec ") + GS_SOURCE_DIR + "/rtl/spec/gs_spec.toml --set NoSuchParam=3", dir,
                 err) == 2);

@@ -493,7 +493,7 @@ TEST_CASE("the PTBQ holds every CTA of a shipped mix that a context switch can s
     const gs::Mix mix = gs::load_mix(name, lib);
     if (mix.config.empty()) continue;
     const gs::GpuConfig cfg = gs::run_config(gs::load_gpu_config(mix.config), mix);
-    if (cfg.num_sms() > gs::spec::MaxSms) continue;   // golden-only presets: not the RTL's PTBQ
+    if (cfg.num_sms() > gs::spec::MaxSms) continue;   // a config beyond the RTL build runs golden only
     for (const gs::MixEntry& e : mix.kernels) {
       uint64_t resident = 0;
       for (uint32_t s = 0; s < cfg.num_sms(); ++s) resident += gs::occupancy(e.desc, cfg, cfg.sm(s)).max_ctas;

@@ -15,6 +15,7 @@
 #include "common/error.hpp"
 #include "cosim/cosim_runner.hpp"
 #include "cosim/mix_generator.hpp"
+#include "gs_rtl_params.hpp"
 #include "lockstep/sched_records.hpp"
 #include "rtl_sched/lockstep_scheduler.hpp"
 #include "rtl_sched/rtl_limits.hpp"
@@ -146,13 +147,14 @@ TEST_CASE("wave option dumps the whole run as FST", "[cosim]") {
 
 TEST_CASE("rtl scheduler refuses a config beyond MaxSms", "[cosim]") {
   gs::GpuConfig big = cosim_config();
-  const uint32_t n = 40;
+  const uint32_t n = gs::rtl::MaxSms + 8;   // within the golden's kGoldenMaxSms, beyond the RTL
   big.sm_types.resize(1);
   big.sm_types[0].count = n;
   big.sm_type_of.assign(n, 0);
   gs::SchedOptions opt;
   auto s = gs::make_rtl_scheduler(opt);
-  CHECK_THROWS_WITH(s->reset(big, opt), Catch::Contains("MaxSms=") && Catch::Contains("40 SMs"));
+  CHECK_THROWS_WITH(s->reset(big, opt), Catch::Contains("MaxSms=" + std::to_string(gs::rtl::MaxSms)) &&
+                                            Catch::Contains(std::to_string(n) + " SMs"));
 }
 
 // Throughput of the three scheduler kinds on one mix of the 16-SM preset (not a pass/fail

@@ -67,7 +67,7 @@ void directed(uint32_t inner) {
 template <class V>
 void random_stimulus(uint32_t inner) {
   gs::Rng r(inner * 7 + 1);
-  for (uint32_t sms : {1u, 2u, 13u, 32u}) {
+  for (uint32_t sms : {1u, 2u, 13u, 32u, MaxSms}) {   // up to the whole build (h100: 132)
     ScanBench<V> b(inner, sms);
     uint32_t pending = 0;
     for (int i = 0; i < 6000; ++i) {
