@@ -74,7 +74,7 @@ PY
 }
 cfgmod big_l2 'c["l2_slice_bytes"] = 2**30; c["dram_channels"] = 1024'
 cfgmod sms257 'c["sm_types"][0]["count"] = 257'
-cfgmod sms40 'c["sm_types"][0]["count"] = 40'
+cfgmod sms140 'c["sm_types"][0]["count"] = 140'   # beyond the RTL build (MaxSms 132), within the golden (256)
 cfgmod regs17 'c["sm_types"][0]["registers"] = 2**17'
 cfgmod ctas33 'c["sm_types"][0]["max_ctas"] = 33'
 cfgmod threads 'c["sm_types"][0]["max_threads"] = 4096'
@@ -180,7 +180,7 @@ echo "precious" >"$TMP/keep.txt"
 cp "$TMP/pair.json" "$TMP/pair.orig"
 expect 2 "same file as the input --mix" "${RUN[@]}" --max-cycles 1 --json "$TMP/pair.json"
 cmp -s "$TMP/pair.json" "$TMP/pair.orig" && ok "--json naming the mix leaves the mix intact" || bad "--json naming the mix leaves the mix intact"
-expect 2 "same file as the input --config" run --config "$TMP/sms40.json" --mix "$TMP/pair.json" --scheduler golden --max-cycles 1 --csv "$TMP/sms40.json"
+expect 2 "same file as the input --config" run --config "$TMP/sms140.json" --mix "$TMP/pair.json" --scheduler golden --max-cycles 1 --csv "$TMP/sms140.json"
 expect 2 "also the output of --json"   "${RUN[@]}" --max-cycles 1 --json "$TMP/x.out" --csv "$TMP/x.out"
 expect 2 "--json"                      "${RUN[@]}" --max-cycles 1 --json ""
 expect 2 "does not exist"              "${RUN[@]}" --max-cycles 1 --json "$TMP/no/such/dir/out.json"
@@ -234,9 +234,9 @@ gsim "${RUN[@]}"
 # ---------------------------------------------------------------- RTL builds: fallback, waveforms
 gsim list schedulers --names
 if grep -qx lockstep "$OUT"; then
-  expect 0 "running the golden scheduler" run --config "$TMP/sms40.json" --mix "$TMP/pair.json"
-  expect 2 "MaxSms"                    run --config "$TMP/sms40.json" --mix "$TMP/pair.json" --scheduler lockstep
-  expect 2 "--wave needs the RTL"      run --config "$TMP/sms40.json" --mix "$TMP/pair.json" --wave "$TMP/w40.fst"
+  expect 0 "running the golden scheduler" run --config "$TMP/sms140.json" --mix "$TMP/pair.json"
+  expect 2 "MaxSms"                    run --config "$TMP/sms140.json" --mix "$TMP/pair.json" --scheduler lockstep
+  expect 2 "--wave needs the RTL"      run --config "$TMP/sms140.json" --mix "$TMP/pair.json" --wave "$TMP/w140.fst"
   if [ -e /dev/null ]; then
     expect 2 "is a device"             run --config warped-slicer --mix "$TMP/pair.json" --scheduler rtl --wave /dev/null
     [ -c /dev/null ] && ok "/dev/null is still a device" || bad "/dev/null is still a device"
