@@ -22,7 +22,10 @@ void DramChannel::enqueue(const DramRequest& r, uint64_t now) {
   free_ = en.next;
   en.req = r;
   en.seq = seq_++;
+  en.row = r.row;
+  en.write = r.write;
   Bank& b = banks_[r.bank];
+  if (b.open && b.row == r.row) ++b.hits[r.write];
   en.prev = b.tail;
   en.next = kNone;
   if (b.tail != kNone) pool_[b.tail].next = e;
@@ -53,20 +56,21 @@ void DramChannel::schedule(uint64_t now) {
       else if (pool_[b.head].seq < other_seq) other = b.head, other_seq = pool_[b.head].seq, other_is_act = true;
       continue;
     }
-    // Oldest row-hit read and write (their column latencies may differ: tCL, tWL).
-    int32_t hit[2] = {kNone, kNone};
-    for (int32_t e = b.head; e != kNone && (hit[0] == kNone || hit[1] == kNone); e = pool_[e].next) {
-      const DramRequest& r = pool_[e].req;
-      if (r.row == b.row && hit[r.write] == kNone) hit[r.write] = e;
-    }
-    if (hit[0] == kNone && hit[1] == kNone) {
+    if (b.hits[0] + b.hits[1] == 0) {
       if (b.next_pre > now) wake = std::min(wake, b.next_pre);
       else if (pool_[b.head].seq < other_seq) other = b.head, other_seq = pool_[b.head].seq, other_is_act = false;
       continue;
     }
+    // Oldest row-hit read and write (their column latencies may differ: tCL, tWL).
+    int32_t hit[2] = {kNone, kNone};
+    bool want[2] = {b.hits[0] != 0, b.hits[1] != 0};
+    for (int32_t e = b.head; e != kNone && (want[0] || want[1]); e = pool_[e].next) {
+      const Entry& en = pool_[e];
+      if (en.row == b.row && want[en.write]) hit[en.write] = e, want[en.write] = false;
+    }
     for (int32_t e : hit) {
       if (e == kNone) continue;
-      const uint32_t lat = pool_[e].req.write ? t_.tWL : t_.tCL;
+      const uint32_t lat = pool_[e].write ? t_.tWL : t_.tCL;
       const uint64_t bus_t = bus_cycle > lat ? bus_cycle - lat : 0;
       const uint64_t at = std::max({b.next_col, next_col_any_, bus_t});
       if (at > now) wake = std::min(wake, at);
@@ -91,6 +95,9 @@ void DramChannel::issue_activate(DramRequest& r, uint64_t now) {
   Bank& b = banks_[r.bank];
   b.open = true;
   b.row = r.row;
+  b.hits[0] = b.hits[1] = 0;
+  for (int32_t e = b.head; e != kNone; e = pool_[e].next)
+    if (pool_[e].row == b.row) ++b.hits[pool_[e].write];
   b.next_col = now + t_.tRCD;
   b.next_pre = now + t_.tRAS;
   b.next_act = now + t_.tRC;
@@ -101,6 +108,7 @@ void DramChannel::issue_activate(DramRequest& r, uint64_t now) {
 void DramChannel::issue_precharge(uint32_t bank, uint64_t now) {
   Bank& b = banks_[bank];
   b.open = false;
+  b.hits[0] = b.hits[1] = 0;   // zero already: a bank with queued row hits is not precharged
   b.next_act = std::max(b.next_act, now + t_.tRP);
   ++stats_.precharges;
 }
@@ -114,6 +122,7 @@ void DramChannel::issue_column(int32_t e, uint64_t now) {
   en.next = free_;
   free_ = e;
   --queued_;
+  --b.hits[r.write];   // a column command serves a row hit
   const uint64_t lat = r.write ? t_.tWL : t_.tCL;
   const uint64_t start = std::max(bus_free_fp_, (now + lat) * kFixedOne);
   bus_free_fp_ = start + t_.burst_fp;

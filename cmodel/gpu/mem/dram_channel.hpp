@@ -26,7 +26,8 @@
 // order (a sequence number orders requests across banks). Every request of a closed bank, and
 // every request of an open bank that has no row hit queued, is blocked by the same timing, so
 // the scan visits banks, not requests: per bank the list head (ACT / PRE candidate) and the
-// oldest row-hit read and write (column candidates). The choice is exactly the one of a
+// oldest row-hit read and write (column candidates), found from per-bank counts of queued
+// row hits without a walk when there are none. The choice is exactly the one of a
 // scan over all requests oldest first.
 #pragma once
 #include <cstdint>
@@ -97,11 +98,14 @@ class DramChannel {
     uint64_t row = 0;
     uint64_t next_act = 0, next_pre = 0, next_col = 0;
     int32_t head = kNone, tail = kNone;  // this bank's queued requests, oldest first
+    uint32_t hits[2] = {0, 0};           // queued reads [0] and writes [1] for the open row
   };
-  struct Entry {
-    DramRequest req;
+  struct Entry {                         // the fields a scan reads first, in one cache line
     uint64_t seq = 0;                    // arrival order across banks
+    uint64_t row = 0;                    // req.row
     int32_t prev = kNone, next = kNone;  // bank list links; next also links the free list
+    bool write = false;                  // req.write
+    DramRequest req;
   };
   void schedule(uint64_t now);
   void issue_column(int32_t e, uint64_t now);
