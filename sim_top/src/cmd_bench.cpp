@@ -63,6 +63,7 @@ struct BenchArgs {
 struct BenchResult {
   uint64_t cycles = 0;
   uint32_t mix_runs = 0;   // how many times the mix was started
+  uint64_t insts = 0;      // warp instructions issued, all SMs
   gs::SchedEvalStats eval;  // summed over the mix runs
   double seconds = 0;
 };
@@ -90,6 +91,7 @@ BenchResult simulate_cycles(const gs::GpuConfig& cfg, const gs::Mix& mix, const 
         throw_if_interrupted("at simulated cycle " + std::to_string(r.cycles + gpu.cycle()) + " of the bench");
     }
     r.cycles += gpu.cycle();
+    for (uint32_t k = 0; k < mix.kernels.size(); ++k) r.insts += gpu.counters().kernel_total(k).insts_issued;
     r.eval.rtl_cycles += port->eval_stats().rtl_cycles;
     r.eval.rtl_skipped += port->eval_stats().rtl_skipped;
   }
@@ -116,7 +118,7 @@ void reset_peak_rss() {
 /// The config scaled to `sms` SMs (one SM type only) with DRAM channels in proportion.
 gs::GpuConfig scaled_config(const std::string& name, uint32_t sms) {
   const gs::GpuConfig base = gs::load_gpu_config(name);
-  if (sms == 0) return base;
+  if (sms == 0 || sms == base.num_sms()) return base;
   if (base.sm_types.size() != 1)
     throw gs::InputError("--sms", "sms",
                          "config '" + base.name + "' has " + std::to_string(base.sm_types.size()) +
@@ -199,6 +201,8 @@ int bench_action(const BenchArgs& a) {
       nlohmann::ordered_json j;
       j["cycles_per_second"] = std::llround(row.cps());
       j["sm_cycles_per_second"] = std::llround(row.cps() * cfg.num_sms());
+      j["warp_insts_per_second"] = std::llround(row.r.seconds > 0 ? double(row.r.insts) / row.r.seconds : 0.0);
+      j["warp_insts_per_cycle"] = gs::round6(row.r.cycles ? double(row.r.insts) / double(row.r.cycles) : 0.0);
       j["peak_rss_mb"] = gs::round6(row.peak_mb);
       j["sms"] = cfg.num_sms();
       j["kernels"] = kernels;
@@ -230,6 +234,9 @@ int bench_action(const BenchArgs& a) {
     std::printf("  wall time          %s s\n", gs::format_fixed(r.seconds, 3).c_str());
     std::printf("  cycles per second  %lld\n", std::llround(row.cps()));
     std::printf("  SM-cycles/second   %lld\n", std::llround(row.cps() * cfg.num_sms()));
+    std::printf("  warp insts/second  %lld (%s per cycle)\n",
+                std::llround(r.seconds > 0 ? double(r.insts) / r.seconds : 0.0),
+                gs::format_fixed(r.cycles ? double(r.insts) / double(r.cycles) : 0.0, 1).c_str());
     std::printf("  peak RSS (VmHWM)   %s MB\n", gs::format_fixed(row.peak_mb, 1).c_str());
     if (r.eval.rtl_cycles)
       std::printf("  RTL cycles         %llu evaluated, %llu skipped at a fixed point (%s%%)\n",
