@@ -7,7 +7,7 @@
 // wall-clock figures.
 //
 // Scaling (--sms N, --kernels K): the config's SM count becomes N and its DRAM channels grow
-// in proportion (same bandwidth per SM, rounded up); the mix becomes K processes that take the
+// in proportion (same bandwidth per SM, rounded up), with at least K command buffers; the mix becomes K processes that take the
 // base mix's kernels in turn, each with a grid of one full GPU wave (N x its CTAs per SM), so
 // every SM has work whichever way the policy splits them. --scheduler all runs golden, rtl
 // and lockstep one after the other; peak memory is each run's VmHWM (/proc/self/status),
@@ -115,19 +115,25 @@ void reset_peak_rss() {
   f << "5";
 }
 
-/// The config scaled to `sms` SMs (one SM type only) with DRAM channels in proportion.
-gs::GpuConfig scaled_config(const std::string& name, uint32_t sms) {
+/// The config scaled to `sms` SMs (one SM type only) with DRAM channels in proportion, and
+/// command buffers for `kernels` processes.
+gs::GpuConfig scaled_config(const std::string& name, uint32_t sms, uint32_t kernels) {
   const gs::GpuConfig base = gs::load_gpu_config(name);
-  if (sms == 0 || sms == base.num_sms()) return base;
-  if (base.sm_types.size() != 1)
-    throw gs::InputError("--sms", "sms",
-                         "config '" + base.name + "' has " + std::to_string(base.sm_types.size()) +
-                             " SM types; --sms scales a config with one SM type (e.g. warped-slicer, h100)");
-  const uint32_t channels = std::max<uint32_t>(
-      1, uint32_t((uint64_t(base.dram_channels) * sms + base.num_sms() - 1) / base.num_sms()));
-  gs::GpuConfig cfg = gs::load_gpu_config(
-      name, {"sm_types[0].count=" + std::to_string(sms), "dram_channels=" + std::to_string(channels)});
-  cfg.name = base.name + "@" + std::to_string(sms) + "sms";
+  std::vector<std::string> set;
+  if (kernels > base.max_contexts) set.push_back("max_contexts=" + std::to_string(kernels));
+  if (sms != 0 && sms != base.num_sms()) {
+    if (base.sm_types.size() != 1)
+      throw gs::InputError("--sms", "sms",
+                           "config '" + base.name + "' has " + std::to_string(base.sm_types.size()) +
+                               " SM types; --sms scales a config with one SM type (e.g. warped-slicer, h100)");
+    const uint32_t channels = std::max<uint32_t>(
+        1, uint32_t((uint64_t(base.dram_channels) * sms + base.num_sms() - 1) / base.num_sms()));
+    set.push_back("sm_types[0].count=" + std::to_string(sms));
+    set.push_back("dram_channels=" + std::to_string(channels));
+  }
+  if (set.empty()) return base;
+  gs::GpuConfig cfg = gs::load_gpu_config(name, set);
+  if (cfg.num_sms() != base.num_sms()) cfg.name = base.name + "@" + std::to_string(sms) + "sms";
   return cfg;
 }
 
@@ -160,7 +166,7 @@ struct BenchRow {
 };
 
 int bench_action(const BenchArgs& a) {
-  const gs::GpuConfig cfg = scaled_config(a.config, a.sms);
+  const gs::GpuConfig cfg = scaled_config(a.config, a.sms, a.kernels);
   const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
   const gs::Mix mix = scaled_mix(gs::load_mix(a.mix, lib), cfg, a.kernels);
   gs::limits::check_mix_fits(cfg, mix);
