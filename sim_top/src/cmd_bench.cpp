@@ -6,10 +6,10 @@
 // not depend on how long the pair happens to be. The only command whose output carries
 // wall-clock figures.
 //
-// Scaling (--sms N, --kernels K): the config's SM count becomes N and its DRAM channels grow
-// in proportion (same bandwidth per SM, rounded up), with at least K command buffers; the mix becomes K processes that take the
-// base mix's kernels in turn, each with a grid of one full GPU wave (N x its CTAs per SM), so
-// every SM has work whichever way the policy splits them. --scheduler all runs golden, rtl
+// Scaling (--sms N, --kernels K): the config's SM count becomes N, its DRAM channels grow in
+// proportion (same bandwidth per SM, rounded up) and it gets at least K command buffers; the
+// mix becomes K processes that take the base mix's kernels in turn, each with a grid of one
+// full GPU wave (N x its CTAs per SM), so every SM has work whichever way the policy splits them. --scheduler all runs golden, rtl
 // and lockstep one after the other; peak memory is each run's VmHWM (/proc/self/status),
 // reset between runs through /proc/self/clear_refs.
 #include <CLI/CLI.hpp>
@@ -19,7 +19,6 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "commands.hpp"
 #include "common/error.hpp"
@@ -28,6 +27,7 @@
 #include "gpu/gpu.hpp"
 #include "gpu/occupancy.hpp"
 #include "metrics/report.hpp"
+#include "sched/golden/golden_types.hpp"
 #include "workload/kernel_desc.hpp"
 
 namespace gsim {
@@ -43,9 +43,9 @@ constexpr uint64_t kBenchCycles = 1'000'000;
 // Upper bound of --cycles: about three hours at the 100,000 cycles/s target.
 constexpr uint64_t kMaxBenchCycles = 1'000'000'000;
 
-// Bounds of the scaled bench: the golden model's SM bound (kGoldenMaxSms) and its slot bound.
-constexpr uint32_t kMaxBenchSms = 256;
-constexpr uint32_t kMaxBenchKernels = 32;
+// Bounds of the scaled bench: what the golden model can hold (SMs, KSRT slots).
+constexpr uint32_t kMaxBenchSms = gs::golden::kGoldenMaxSms;
+constexpr uint32_t kMaxBenchKernels = gs::golden::kGoldenMaxSlots;
 
 struct BenchArgs {
   std::string config = kBenchConfig, mix = kBenchMix, policy = "left-over", scheduler;
