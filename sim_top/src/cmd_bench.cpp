@@ -5,11 +5,18 @@
 // and scheduler), so every bench run simulates exactly --cycles cycles and the figure does
 // not depend on how long the pair happens to be. The only command whose output carries
 // wall-clock figures.
-#include <sys/resource.h>
-
+//
+// Scaling (--sms N, --kernels K): the config's SM count becomes N, its DRAM channels grow in
+// proportion (same bandwidth per SM, rounded up) and it gets at least K command buffers; the
+// mix becomes K processes that take the base mix's kernels in turn, each with a grid of one
+// full GPU wave (N x its CTAs per SM), so every SM has work whichever way the policy splits them. --scheduler all runs golden, rtl
+// and lockstep one after the other; peak memory is each run's VmHWM (/proc/self/status),
+// reset between runs through /proc/self/clear_refs.
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -18,7 +25,9 @@
 #include "config/gpu_config.hpp"
 #include "config/limits.hpp"
 #include "gpu/gpu.hpp"
+#include "gpu/occupancy.hpp"
 #include "metrics/report.hpp"
+#include "sched/golden/golden_types.hpp"
 #include "workload/kernel_desc.hpp"
 
 namespace gsim {
@@ -34,9 +43,15 @@ constexpr uint64_t kBenchCycles = 1'000'000;
 // Upper bound of --cycles: about three hours at the 100,000 cycles/s target.
 constexpr uint64_t kMaxBenchCycles = 1'000'000'000;
 
+// Bounds of the scaled bench: what the golden model can hold (SMs, KSRT slots).
+constexpr uint32_t kMaxBenchSms = gs::golden::kGoldenMaxSms;
+constexpr uint32_t kMaxBenchKernels = gs::golden::kGoldenMaxSlots;
+
 struct BenchArgs {
   std::string config = kBenchConfig, mix = kBenchMix, policy = "left-over", scheduler;
   uint64_t cycles = kBenchCycles;
+  uint32_t sms = 0;       // --sms: scale the config to this many SMs (0 = as it is)
+  uint32_t kernels = 0;   // --kernels: a mix of this many processes (0 = the mix as it is)
   uint64_t seed = 1;
   uint64_t obs_interval = 0;   // --obs-interval: observation epoch (0 = no samples)
   bool scheduler_given = false;
@@ -48,6 +63,7 @@ struct BenchArgs {
 struct BenchResult {
   uint64_t cycles = 0;
   uint32_t mix_runs = 0;   // how many times the mix was started
+  uint64_t insts = 0;      // warp instructions issued, all SMs
   gs::SchedEvalStats eval;  // summed over the mix runs
   double seconds = 0;
 };
@@ -75,6 +91,7 @@ BenchResult simulate_cycles(const gs::GpuConfig& cfg, const gs::Mix& mix, const 
         throw_if_interrupted("at simulated cycle " + std::to_string(r.cycles + gpu.cycle()) + " of the bench");
     }
     r.cycles += gpu.cycle();
+    for (uint32_t k = 0; k < mix.kernels.size(); ++k) r.insts += gpu.counters().kernel_total(k).insts_issued;
     r.eval.rtl_cycles += port->eval_stats().rtl_cycles;
     r.eval.rtl_skipped += port->eval_stats().rtl_skipped;
   }
@@ -82,60 +99,156 @@ BenchResult simulate_cycles(const gs::GpuConfig& cfg, const gs::Mix& mix, const 
   return r;
 }
 
+/// This process's peak resident memory (VmHWM of /proc/self/status) in MB. getrusage's
+/// ru_maxrss is not used: on Linux it carries the peak of the process that launched gsim.
 double peak_rss_mb() {
-  struct rusage u {};
-  getrusage(RUSAGE_SELF, &u);
-  return double(u.ru_maxrss) / 1024.0;   // Linux reports kilobytes
+  std::ifstream f("/proc/self/status");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("VmHWM:", 0) == 0) return double(std::strtoull(line.c_str() + 6, nullptr, 10)) / 1024.0;
+  return 0.0;
 }
 
+/// Resets VmHWM to the current resident size, so the next run's peak is its own.
+void reset_peak_rss() {
+  std::ofstream f("/proc/self/clear_refs");
+  f << "5";
+}
+
+/// The config scaled to `sms` SMs (one SM type only) with DRAM channels in proportion, and
+/// command buffers for `kernels` processes.
+gs::GpuConfig scaled_config(const std::string& name, uint32_t sms, uint32_t kernels) {
+  const gs::GpuConfig base = gs::load_gpu_config(name);
+  std::vector<std::string> set;
+  if (kernels > base.max_contexts) set.push_back("max_contexts=" + std::to_string(kernels));
+  if (sms != 0 && sms != base.num_sms()) {
+    if (base.sm_types.size() != 1)
+      throw gs::InputError("--sms", "sms",
+                           "config '" + base.name + "' has " + std::to_string(base.sm_types.size()) +
+                               " SM types; --sms scales a config with one SM type (e.g. warped-slicer, h100)");
+    const uint32_t channels = std::max<uint32_t>(
+        1, uint32_t((uint64_t(base.dram_channels) * sms + base.num_sms() - 1) / base.num_sms()));
+    set.push_back("sm_types[0].count=" + std::to_string(sms));
+    set.push_back("dram_channels=" + std::to_string(channels));
+  }
+  if (set.empty()) return base;
+  gs::GpuConfig cfg = gs::load_gpu_config(name, set);
+  if (cfg.num_sms() != base.num_sms()) cfg.name = base.name + "@" + std::to_string(sms) + "sms";
+  return cfg;
+}
+
+/// The mix as K processes taking the base mix's kernels in turn, each with a grid of one full
+/// GPU wave; K = 0 keeps the mix as it is.
+gs::Mix scaled_mix(const gs::Mix& base, const gs::GpuConfig& cfg, uint32_t k) {
+  if (k == 0) return base;
+  gs::Mix mix;
+  mix.name = base.name + "x" + std::to_string(k);
+  mix.file = base.file;
+  mix.config = base.config;
+  for (uint32_t i = 0; i < k; ++i) {
+    gs::MixEntry e = base.kernels[i % base.kernels.size()];
+    e.arrival_cycle = 0;
+    e.context = i;
+    e.priority = 0;
+    e.tokens = 0;
+    const gs::Occupancy occ = gs::occupancy(e.desc, cfg, cfg.sm(0));
+    e.grid_ctas = std::max<uint32_t>(1, occ.max_ctas) * cfg.num_sms();
+    mix.kernels.push_back(e);
+  }
+  return mix;
+}
+
+struct BenchRow {
+  std::string scheduler;
+  BenchResult r;
+  double peak_mb = 0;
+  double cps() const { return r.seconds > 0 ? double(r.cycles) / r.seconds : 0.0; }
+};
+
 int bench_action(const BenchArgs& a) {
-  const gs::GpuConfig cfg = gs::load_gpu_config(a.config);
+  const gs::GpuConfig cfg = scaled_config(a.config, a.sms, a.kernels);
   const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
-  const gs::Mix mix = gs::load_mix(a.mix, lib);
+  const gs::Mix mix = scaled_mix(gs::load_mix(a.mix, lib), cfg, a.kernels);
   gs::limits::check_mix_fits(cfg, mix);
   gs::SchedOptions opt;
   opt.policy = a.policy;
-  BenchArgs run = a;
-  run.scheduler = choose_scheduler(a.scheduler_given, a.scheduler, cfg, opt, mix, false, false);
 
-  const BenchResult r = simulate_cycles(cfg, mix, run);
-  const double cps = r.seconds > 0 ? double(r.cycles) / r.seconds : 0.0;
-  const double rss = peak_rss_mb();
+  // --scheduler all: golden, then rtl and lockstep where this build has the RTL and it can run
+  // this config and mix.
+  std::vector<std::string> kinds;
+  if (a.scheduler_given && a.scheduler == "all") {
+    register_build_schedulers();
+    check_scheduler_and_policy("golden", a.policy);
+    kinds.push_back("golden");
+    const std::string why = default_scheduler_kind() == "golden" ? "this gsim is built without the RTL"
+                                                                 : rtl_unfit_reason(cfg, opt, mix);
+    if (why.empty()) kinds.insert(kinds.end(), {"rtl", "lockstep"});
+    else std::fprintf(stderr, "gsim bench: note: rtl and lockstep not run: %s\n", why.c_str());
+  } else {
+    kinds.push_back(choose_scheduler(a.scheduler_given, a.scheduler, cfg, opt, mix, false, false));
+  }
+  std::vector<BenchRow> rows;
+  for (const std::string& kind : kinds) {
+    BenchArgs run = a;
+    run.scheduler = kind;
+    reset_peak_rss();
+    BenchRow row;
+    row.scheduler = kind;
+    row.r = simulate_cycles(cfg, mix, run);
+    row.peak_mb = peak_rss_mb();
+    rows.push_back(row);
+  }
   std::vector<std::string> kernels;
   for (const gs::MixEntry& e : mix.kernels) kernels.push_back(e.kernel);
 
   if (a.json) {
-    nlohmann::ordered_json j;
-    j["cycles_per_second"] = std::llround(cps);
-    j["peak_rss_mb"] = gs::round6(rss);
-    j["sms"] = cfg.num_sms();
-    j["kernels"] = kernels;
-    j["scheduler"] = run.scheduler;
-    j["config"] = cfg.name;
-    j["mix"] = mix.name;
-    j["policy"] = a.policy;
-    j["cycles"] = r.cycles;
-    j["seconds"] = gs::round6(r.seconds);
-    j["mix_runs"] = r.mix_runs;
-    j["obs_interval"] = a.obs_interval;
-    j["rtl_fixed_point_skip"] = run.scheduler != "golden" && !a.full_eval;
-    j["rtl_cycles_skipped"] = r.eval.rtl_skipped;
-    j["rtl_cycles_evaluated"] = r.eval.rtl_cycles - r.eval.rtl_skipped;
-    std::printf("%s\n", j.dump(2).c_str());
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const BenchRow& row : rows) {
+      nlohmann::ordered_json j;
+      j["cycles_per_second"] = std::llround(row.cps());
+      j["sm_cycles_per_second"] = std::llround(row.cps() * cfg.num_sms());
+      j["warp_insts_per_second"] = std::llround(row.r.seconds > 0 ? double(row.r.insts) / row.r.seconds : 0.0);
+      j["warp_insts_per_cycle"] = gs::round6(row.r.cycles ? double(row.r.insts) / double(row.r.cycles) : 0.0);
+      j["peak_rss_mb"] = gs::round6(row.peak_mb);
+      j["sms"] = cfg.num_sms();
+      j["kernels"] = kernels;
+      j["scheduler"] = row.scheduler;
+      j["config"] = cfg.name;
+      j["mix"] = mix.name;
+      j["policy"] = a.policy;
+      j["cycles"] = row.r.cycles;
+      j["seconds"] = gs::round6(row.r.seconds);
+      j["mix_runs"] = row.r.mix_runs;
+      j["obs_interval"] = a.obs_interval;
+      j["rtl_fixed_point_skip"] = row.scheduler != "golden" && !a.full_eval;
+      j["rtl_cycles_skipped"] = row.r.eval.rtl_skipped;
+      j["rtl_cycles_evaluated"] = row.r.eval.rtl_cycles - row.r.eval.rtl_skipped;
+      out.push_back(j);
+    }
+    // One scheduler: the object itself (the format scripts read); several: an array.
+    std::printf("%s\n", (rows.size() == 1 ? out[0] : out).dump(2).c_str());
     return 0;
   }
   std::string names;
   for (const auto& k : kernels) names += (names.empty() ? "" : ", ") + k;
-  std::printf("bench: config %s (%u SMs), mix %s (%s), policy %s, scheduler %s\n", cfg.name.c_str(), cfg.num_sms(),
-              mix.name.c_str(), names.c_str(), a.policy.c_str(), run.scheduler.c_str());
-  std::printf("simulated cycles   %llu (mix started %u times)\n", (unsigned long long)r.cycles, r.mix_runs);
-  std::printf("wall time          %s s\n", gs::format_fixed(r.seconds, 3).c_str());
-  std::printf("cycles per second  %lld\n", std::llround(cps));
-  std::printf("peak RSS           %s MB\n", gs::format_fixed(rss, 1).c_str());
-  if (r.eval.rtl_cycles)
-    std::printf("RTL cycles         %llu evaluated, %llu skipped at a fixed point (%s%%)\n",
-                (unsigned long long)(r.eval.rtl_cycles - r.eval.rtl_skipped), (unsigned long long)r.eval.rtl_skipped,
-                gs::format_fixed(100.0 * double(r.eval.rtl_skipped) / double(r.eval.rtl_cycles), 1).c_str());
+  std::printf("bench: config %s (%u SMs, %u DRAM channels), mix %s (%s), policy %s\n", cfg.name.c_str(),
+              cfg.num_sms(), cfg.dram_channels, mix.name.c_str(), names.c_str(), a.policy.c_str());
+  for (const BenchRow& row : rows) {
+    const BenchResult& r = row.r;
+    std::printf("scheduler %s\n", row.scheduler.c_str());
+    std::printf("  simulated cycles   %llu (mix started %u times)\n", (unsigned long long)r.cycles, r.mix_runs);
+    std::printf("  wall time          %s s\n", gs::format_fixed(r.seconds, 3).c_str());
+    std::printf("  cycles per second  %lld\n", std::llround(row.cps()));
+    std::printf("  SM-cycles/second   %lld\n", std::llround(row.cps() * cfg.num_sms()));
+    std::printf("  warp insts/second  %lld (%s per cycle)\n",
+                std::llround(r.seconds > 0 ? double(r.insts) / r.seconds : 0.0),
+                gs::format_fixed(r.cycles ? double(r.insts) / double(r.cycles) : 0.0, 1).c_str());
+    std::printf("  peak RSS (VmHWM)   %s MB\n", gs::format_fixed(row.peak_mb, 1).c_str());
+    if (r.eval.rtl_cycles)
+      std::printf("  RTL cycles         %llu evaluated, %llu skipped at a fixed point (%s%%)\n",
+                  (unsigned long long)(r.eval.rtl_cycles - r.eval.rtl_skipped), (unsigned long long)r.eval.rtl_skipped,
+                  gs::format_fixed(100.0 * double(r.eval.rtl_skipped) / double(r.eval.rtl_cycles), 1).c_str());
+  }
   return 0;
 }
 
@@ -153,12 +266,22 @@ Command add_bench_command(CLI::App& top) {
   app->add_option("--cycles", args->cycles, "Simulated cycles to run (the mix restarts if it finishes)")
       ->check(whole_number(1, kMaxBenchCycles))
       ->capture_default_str();
-  app->add_option("--scheduler", args->scheduler, "Scheduler implementation: golden, rtl or lockstep")
+  app->add_option("--scheduler", args->scheduler,
+                  "Scheduler implementation: golden, rtl, lockstep, or all (each in turn, one row per scheduler)")
       ->each([args](const std::string&) { args->scheduler_given = true; })
       ->capture_default_str();
   app->add_option("--config", args->config, "GPU config")->capture_default_str();
   app->add_option("--mix", args->mix, "Workload mix")->capture_default_str();
   app->add_option("--policy", args->policy, "Scheduling policy")->capture_default_str();
+  app->add_option("--sms", args->sms,
+                  "Scale the config to N SMs (one SM type; DRAM channels grow in proportion); 0 = as configured")
+      ->check(whole_number(0, kMaxBenchSms))
+      ->capture_default_str();
+  app->add_option("--kernels", args->kernels,
+                  "A mix of K processes taking the mix's kernels in turn, each with one full GPU wave of CTAs; "
+                  "0 = the mix as it is")
+      ->check(whole_number(0, kMaxBenchKernels))
+      ->capture_default_str();
   app->add_option("--seed", args->seed, "Random seed")->check(whole_number())->capture_default_str();
   app->add_option("--obs-interval", args->obs_interval,
                   "Observation epoch in cycles (0 = no samples), as gsim run --obs-interval: measures what the "

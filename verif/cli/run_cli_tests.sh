@@ -326,6 +326,20 @@ for key in ["cycles_per_second", "peak_rss_mb", "sms", "kernels", "scheduler"]:
 assert j["sms"] == 16 and j["cycles"] == 3000 and j["cycles_per_second"] > 0 and j["peak_rss_mb"] > 0
 assert j["scheduler"] == "golden" and len(j["kernels"]) >= 2
 EOF
+# Scaled bench: --sms N --kernels K, every scheduler the build has, one row each.
+gsim bench --scheduler all --sms 24 --kernels 3 --cycles 2000 --json
+HAVE_RTL=0; grep -qx "lockstep" "$TMP/list_schedulers" && HAVE_RTL=1
+if [ "$RC" -eq 0 ] && python3 - "$OUT" "$HAVE_RTL" <<'EOF'; then ok "bench --sms --kernels --scheduler all"; else bad "bench --sms --kernels --scheduler all" "exit $RC"; fi
+import json, sys
+rows = json.load(open(sys.argv[1]))
+want = ["golden", "rtl", "lockstep"] if sys.argv[2] == "1" else ["golden"]
+assert [r["scheduler"] for r in rows] == want, rows
+for r in rows:
+    assert r["sms"] == 24 and r["config"] == "warped-slicer@24sms" and r["kernels"] == ["HOT", "BLK", "HOT"]
+    assert r["sm_cycles_per_second"] >= 24 * r["cycles_per_second"] - 24 and r["peak_rss_mb"] > 0
+EOF
+expect_fail "bench --sms on a config with two SM types" 2 "one SM type" bench --config heterocore --sms 8 --cycles 100
+expect_fail "bench --kernels beyond its bound" 2 "--kernels" bench --kernels 33 --cycles 100
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

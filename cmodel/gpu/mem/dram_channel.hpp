@@ -21,6 +21,14 @@
 //     which a timing constraint could release a command and sleeps until then (or until a
 //     new request arrives). Not modelled: refresh, tFAW, read/write turnaround, command-bus
 //     rate (at most one command per core cycle).
+//
+// Storage: the queue is a pool of queue_depth entries, each on its bank's list in arrival
+// order (a sequence number orders requests across banks). Every request of a closed bank, and
+// every request of an open bank that has no row hit queued, is blocked by the same timing, so
+// the scan visits banks, not requests: per bank the list head (ACT / PRE candidate) and the
+// oldest row-hit read and write (column candidates), found from per-bank counts of queued
+// row hits without a walk when there are none. The choice is exactly the one of a
+// scan over all requests oldest first.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -66,39 +74,51 @@ class DramChannel {
  public:
   DramChannel(const DramTiming& timing, uint32_t banks, uint32_t queue_depth);
 
-  bool can_accept() const { return queue_.size() < depth_; }
-  size_t queued() const { return queue_.size(); }
+  bool can_accept() const { return queued_ < depth_; }
+  size_t queued() const { return queued_; }
   void enqueue(const DramRequest& r, uint64_t now);
   /// Inline check first: an empty or sleeping channel costs a compare.
   void tick(uint64_t now) {
-    if (!queue_.empty() && now >= wake_) schedule(now);
+    if (queued_ != 0 && now >= wake_) schedule(now);
   }
 
   bool has_done(uint64_t now) const { return !done_.empty() && done_.front().done <= now; }
   const DramRequest& done_front() const { return done_.front(); }
   void pop_done() { done_.pop(); }
 
-  bool idle() const { return queue_.empty() && done_.empty(); }
+  bool idle() const { return queued_ == 0 && done_.empty(); }
   const DramStats& stats() const { return stats_; }
   /// Open row of a bank, or -1 when it is closed (tests, dumps).
   int64_t open_row(uint32_t bank) const { return banks_[bank].open ? int64_t(banks_[bank].row) : -1; }
 
  private:
+  static constexpr int32_t kNone = -1;
   struct Bank {
     bool open = false;
     uint64_t row = 0;
     uint64_t next_act = 0, next_pre = 0, next_col = 0;
+    int32_t head = kNone, tail = kNone;  // this bank's queued requests, oldest first
+    uint32_t hits[2] = {0, 0};           // queued reads [0] and writes [1] for the open row
+  };
+  struct Entry {                         // the fields a scan reads first, in one cache line
+    uint64_t seq = 0;                    // arrival order across banks
+    uint64_t row = 0;                    // req.row
+    int32_t prev = kNone, next = kNone;  // bank list links; next also links the free list
+    bool write = false;                  // req.write
+    DramRequest req;
   };
   void schedule(uint64_t now);
-  void issue_column(size_t qi, uint64_t now);
+  void issue_column(int32_t e, uint64_t now);
   void issue_activate(DramRequest& r, uint64_t now);
   void issue_precharge(uint32_t bank, uint64_t now);
 
   DramTiming t_;
   uint32_t depth_;
   std::vector<Bank> banks_;
-  std::vector<DramRequest> queue_;     // arrival order; capacity reserved to depth_
-  std::vector<uint8_t> bank_has_hit_;  // scratch for the scheduler scan
+  std::vector<Entry> pool_;            // depth_ entries, queued or free
+  int32_t free_ = kNone;               // free-entry list
+  uint32_t queued_ = 0;
+  uint64_t seq_ = 0;
   RingFifo<DramRequest> done_;
   uint64_t bus_free_fp_ = 0;           // data bus free from this time (fixed point)
   uint64_t next_col_any_ = 0;          // tCCD
