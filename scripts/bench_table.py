@@ -3,6 +3,11 @@
 grid of GPU sizes and kernel counts, printed as a Markdown table.
 
   bench_table.py --gsim PATH [--sms 16,32,64,132] [--kernels 2,4,8,16] [--cycles C] [--repeat R]
+  bench_table.py --gsim PATH --threads 1,2 [--sms ...] [--kernels 8]   the --threads table
+
+With several --threads values it prints the table of gsim --threads instead: per SM count (and
+the first --kernels value), cycles/s of golden and lockstep on each thread count, and the
+speed-up over one thread.
 
 Each cell runs C simulated cycles (default: 2,000,000 SM-cycles' worth, so every size takes
 about as long) R times and keeps the fastest run (the least disturbed by other load). A
@@ -15,9 +20,9 @@ import subprocess
 import sys
 
 
-def bench(gsim, sms, kernels, cycles, config):
+def bench(gsim, sms, kernels, cycles, config, threads=1):
     cmd = [gsim, "bench", "--scheduler", "all", "--sms", str(sms), "--kernels", str(kernels),
-           "--cycles", str(cycles), "--config", config, "--json"]
+           "--cycles", str(cycles), "--config", config, "--threads", str(threads), "--json"]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
         sys.exit(f"bench_table.py: {' '.join(cmd)} exited {p.returncode}: {p.stderr.strip()}")
@@ -33,7 +38,11 @@ def main():
     ap.add_argument("--kernels", default="2,4,8,16")
     ap.add_argument("--cycles", type=int, default=0, help="simulated cycles per run (0 = 2M SM-cycles' worth)")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--threads", default="1", help="gsim --threads; several values (1,2) print the threads table")
     args = ap.parse_args()
+    threads = [int(x) for x in args.threads.split(",")]
+    if len(threads) > 1:
+        return threads_table(args, threads)
 
     print("| SMs | kernels | golden cycles/s | golden SM-cycles/s | lockstep cycles/s | lockstep / golden "
           "| RTL edges evaluated / skipped | peak MB golden / lockstep |")
@@ -41,11 +50,7 @@ def main():
     for sms in (int(x) for x in args.sms.split(",")):
         for k in (int(x) for x in args.kernels.split(",")):
             cycles = args.cycles or max(10000, 2_000_000 // sms)
-            best = {}
-            for _ in range(args.repeat):
-                for sched, r in bench(args.gsim, sms, k, cycles, args.config).items():
-                    if sched not in best or r["cycles_per_second"] > best[sched]["cycles_per_second"]:
-                        best[sched] = r
+            best = best_of(args, sms, k, cycles, threads[0])
             g, l = best["golden"], best.get("lockstep")
             if l:
                 lock = f"{l['cycles_per_second']:,}"
@@ -56,6 +61,33 @@ def main():
                 lock, ratio, edges, peak = "-", "-", "-", f"{g['peak_rss_mb']:.1f} / -"
             print(f"| {sms} | {k} | {g['cycles_per_second']:,} | {g['sm_cycles_per_second']:,} | {lock} | {ratio} "
                   f"| {edges} | {peak} |", flush=True)
+
+
+def best_of(args, sms, k, cycles, threads):
+    best = {}
+    for _ in range(args.repeat):
+        for sched, r in bench(args.gsim, sms, k, cycles, args.config, threads).items():
+            if sched not in best or r["cycles_per_second"] > best[sched]["cycles_per_second"]:
+                best[sched] = r
+    return best
+
+
+def threads_table(args, threads):
+    k = int(args.kernels.split(",")[0])
+    head = ["SMs"]
+    for sched in ("golden", "lockstep"):
+        head += [f"{sched} {t} thread{'s' if t > 1 else ''}" for t in threads] + [f"{sched} speed-up"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---:|" * len(head))
+    for sms in (int(x) for x in args.sms.split(",")):
+        cycles = args.cycles or max(10000, 2_000_000 // sms)
+        runs = {t: best_of(args, sms, k, cycles, t) for t in threads}
+        cells = [str(sms)]
+        for sched in ("golden", "lockstep"):
+            cps = [runs[t].get(sched, {}).get("cycles_per_second") for t in threads]
+            cells += [f"{c:,}" if c else "-" for c in cps]
+            cells.append(f"{max(cps[1:]) / cps[0]:.2f}x" if all(cps) else "-")
+        print("| " + " | ".join(cells) + " |", flush=True)
 
 
 if __name__ == "__main__":

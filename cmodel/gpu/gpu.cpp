@@ -10,6 +10,7 @@
 
 #include "common/cta_ledger.hpp"
 #include "common/error.hpp"
+#include "common/parallel_for.hpp"
 #include "common/rng.hpp"
 #include "gpu/mem_iface.hpp"
 #include "gpu/occupancy.hpp"
@@ -55,6 +56,18 @@ struct Gpu::Impl {
   // Reused buffers (no per-cycle allocation).
   std::vector<SmEvent> ev_buf;
   std::vector<SavedCta> saved_buf;
+
+  // The per-SM part of a cycle: SM s, then its side of the memory system (MemoryIface::tick_sm).
+  // Neither reads another SM's state, so RunOptions::threads threads run it for disjoint SMs.
+  struct TickSm {
+    Impl* im;
+    uint64_t now;
+    void operator()(uint32_t s) const {
+      im->sms[s]->tick(now);
+      im->mem->tick_sm(s, now);
+    }
+  } tick_sm{this, 0};
+  std::unique_ptr<ParallelFor> pool;   // null with one thread
 
   // Observation channel (RunOptions::obs_interval): the counters at the last sample, per
   // [sm][kernel], and the samples waiting for the port, in a ring that holds one epoch's worth.
@@ -116,6 +129,10 @@ Gpu::Gpu(const GpuConfig& caller_cfg, const Mix& mix, SchedulerPort& sched, cons
     return mix.kernels[a].arrival_cycle < mix.kernels[b].arrival_cycle;
   });
   im.quota.assign(size_t(cfg.num_sms()) * nk, 0xFFFF);
+  if (opt.threads == 0 || opt.threads > ParallelFor::kMaxThreads)
+    throw InputError("--threads", "threads",
+                     std::to_string(opt.threads) + ": must be 1.." + std::to_string(ParallelFor::kMaxThreads));
+  if (opt.threads > 1) im.pool = std::make_unique<ParallelFor>(std::min(opt.threads, cfg.num_sms()));
   if (opt.obs_interval != 0) {
     const uint64_t per_epoch = uint64_t(cfg.num_sms()) * nk;
     if (opt.obs_interval < per_epoch || opt.obs_interval > kMaxObsInterval)
@@ -241,11 +258,11 @@ bool Gpu::step() {
   }
 
   // 4. SMs and the memory system advance; SM events queue up for the scheduler.
-  for (auto& sm : im.sms) {
-    sm->tick(now);
-    progress |= sm->issued_last_tick() != 0;
-  }
-  im.mem->tick(now);
+  im.tick_sm.now = now;
+  if (im.pool) im.pool->run(cfg_.num_sms(), im.tick_sm);
+  else for (uint32_t s = 0; s < cfg_.num_sms(); ++s) im.tick_sm(s);
+  for (auto& sm : im.sms) progress |= sm->issued_last_tick() != 0;
+  im.mem->tick_shared(now);
   for (auto& smp : im.sms) {
     im.ev_buf.clear();
     im.saved_buf.clear();

@@ -6,7 +6,9 @@
 //      sample (each queued FIFO; samples are queued at the end of each RunOptions::obs_interval);
 //   3. its decisions are applied: dispatch -> Sm::start_cta (after the capacity and
 //      exactly-once invariant checks), preempt -> Sm::preempt, bypass -> memory system (per SM and kernel);
-//   4. SMs and the memory system tick; SM events are queued for the scheduler.
+//   4. each SM ticks, then its side of the memory system (MemoryIface::tick_sm), on
+//      RunOptions::threads threads; then the shared memory blocks tick (tick_shared); SM
+//      events are queued for the scheduler in SM order.
 // A no-progress watchdog throws WatchdogError with a state dump when nothing retires,
 // issues or dispatches for RunOptions::watchdog_cycles.
 #pragma once
@@ -37,6 +39,10 @@ struct RunOptions {
   /// ObsSample per SM and kernel whose counters moved, presented one per cycle on the scheduler
   /// port (gsim --obs-interval). At least SMs x kernels, so an epoch's samples drain before the next.
   uint64_t obs_interval = 0;
+  /// Threads that tick the SMs of a cycle (gsim --threads; 1..ParallelFor::kMaxThreads, more
+  /// than the SM count are not started). SMs share no state while they tick (the memory
+  /// system's job count is atomic), so the output is the same for every value.
+  unsigned threads = 1;
   /// Optional per-cycle hook (waveform dump, tracing); called after each cycle.
   std::function<void(uint64_t)> on_cycle;
 };

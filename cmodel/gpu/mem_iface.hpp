@@ -47,8 +47,14 @@ class MemoryIface {
   /// Bytes of `sm`'s unified L1/shared-memory array left to the L1 (l1_carveout "dynamic";
   /// the SM calls it when its shared-memory carve-out changes). Models without an L1 ignore it.
   virtual void set_l1_capacity(uint32_t sm, uint32_t bytes) { (void)sm; (void)bytes; }
-  /// Advance one core cycle.
+  /// Advance one core cycle: tick_sm(s, cycle) for every SM, then tick_shared(cycle).
   virtual void tick(uint64_t cycle) = 0;
+  /// The two halves of tick() for a caller that ticks SMs on several threads (Gpu, gsim
+  /// --threads). tick_sm touches only SM `sm`'s own blocks (the responses that reached it, its
+  /// L1's hit pipeline, its context engine), so SM s may run it right after its own tick while
+  /// other SMs tick; tick_shared, on one thread after every SM's tick_sm, advances the rest.
+  virtual void tick_sm(uint32_t sm, uint64_t cycle) { (void)sm; (void)cycle; }
+  virtual void tick_shared(uint64_t cycle) { tick(cycle); }
   /// True when nothing is in flight anywhere (used by the watchdog and drain checks).
   virtual bool idle() const = 0;
   /// Per-channel DRAM command counts so far, replacing `out` (none for a memory without DRAM).

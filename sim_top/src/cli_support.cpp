@@ -1,4 +1,5 @@
 // gsim: command-line hardening and conveniences (declarations and contracts in commands.hpp).
+#include <sched.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -24,6 +25,18 @@
 #endif
 
 namespace gsim {
+
+unsigned usable_threads(unsigned requested, bool quiet) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return requested;
+  const unsigned cpus = unsigned(CPU_COUNT(&set));
+  if (cpus == 0 || requested <= cpus) return requested;
+  if (!quiet)
+    std::fprintf(stderr, "gsim: note: --threads %u: this process may use %u CPUs; running %u threads (more would only wait for each other)\n",
+                 requested, cpus, cpus);
+  return cpus;
+}
 
 CLI::Validator whole_number(uint64_t min, uint64_t max) {
   const std::string desc = max == std::numeric_limits<uint64_t>::max()

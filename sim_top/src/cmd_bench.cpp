@@ -22,6 +22,7 @@
 
 #include "commands.hpp"
 #include "common/error.hpp"
+#include "common/parallel_for.hpp"
 #include "config/gpu_config.hpp"
 #include "config/limits.hpp"
 #include "gpu/gpu.hpp"
@@ -54,6 +55,7 @@ struct BenchArgs {
   uint32_t kernels = 0;   // --kernels: a mix of this many processes (0 = the mix as it is)
   uint64_t seed = 1;
   uint64_t obs_interval = 0;   // --obs-interval: observation epoch (0 = no samples)
+  unsigned threads = 1;        // --threads: SM ticks of a cycle on N threads
   bool scheduler_given = false;
   bool json = false;
   bool full_eval = false;   // --rtl-full-eval: no fixed-point skip
@@ -78,6 +80,7 @@ BenchResult simulate_cycles(const gs::GpuConfig& cfg, const gs::Mix& mix, const 
   run.seed = a.seed;
   run.sched = sched;
   run.obs_interval = a.obs_interval;
+  run.threads = a.threads;
 
   BenchResult r;
   const auto t0 = std::chrono::steady_clock::now();
@@ -165,7 +168,8 @@ struct BenchRow {
   double cps() const { return r.seconds > 0 ? double(r.cycles) / r.seconds : 0.0; }
 };
 
-int bench_action(const BenchArgs& a) {
+int bench_action(BenchArgs a) {
+  a.threads = usable_threads(a.threads, false);
   const gs::GpuConfig cfg = scaled_config(a.config, a.sms, a.kernels);
   const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
   const gs::Mix mix = scaled_mix(gs::load_mix(a.mix, lib), cfg, a.kernels);
@@ -220,6 +224,7 @@ int bench_action(const BenchArgs& a) {
       j["seconds"] = gs::round6(row.r.seconds);
       j["mix_runs"] = row.r.mix_runs;
       j["obs_interval"] = a.obs_interval;
+      j["threads"] = a.threads;
       j["rtl_fixed_point_skip"] = row.scheduler != "golden" && !a.full_eval;
       j["rtl_cycles_skipped"] = row.r.eval.rtl_skipped;
       j["rtl_cycles_evaluated"] = row.r.eval.rtl_cycles - row.r.eval.rtl_skipped;
@@ -231,8 +236,9 @@ int bench_action(const BenchArgs& a) {
   }
   std::string names;
   for (const auto& k : kernels) names += (names.empty() ? "" : ", ") + k;
-  std::printf("bench: config %s (%u SMs, %u DRAM channels), mix %s (%s), policy %s\n", cfg.name.c_str(),
-              cfg.num_sms(), cfg.dram_channels, mix.name.c_str(), names.c_str(), a.policy.c_str());
+  std::printf("bench: config %s (%u SMs, %u DRAM channels), mix %s (%s), policy %s, %u thread%s\n", cfg.name.c_str(),
+              cfg.num_sms(), cfg.dram_channels, mix.name.c_str(), names.c_str(), a.policy.c_str(), a.threads,
+              a.threads == 1 ? "" : "s");
   for (const BenchRow& row : rows) {
     const BenchResult& r = row.r;
     std::printf("scheduler %s\n", row.scheduler.c_str());
@@ -287,6 +293,10 @@ Command add_bench_command(CLI::App& top) {
                   "Observation epoch in cycles (0 = no samples), as gsim run --obs-interval: measures what the "
                   "samples cost")
       ->check(whole_number())
+      ->capture_default_str();
+  app->add_option("--threads", args->threads,
+                  "Tick the SMs of each cycle on N threads, as gsim run --threads: measures what they gain")
+      ->check(whole_number(1, gs::ParallelFor::kMaxThreads))
       ->capture_default_str();
   return {app, [args] { return bench_action(*args); }};
 }

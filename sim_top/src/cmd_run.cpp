@@ -23,6 +23,7 @@
 #include "commands.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
+#include "common/parallel_for.hpp"
 #include "config/gpu_config.hpp"
 #include "config/json_reader.hpp"
 #include "config/limits.hpp"
@@ -53,6 +54,7 @@ struct RunArgs {
   uint32_t cta_limit = 0;
   uint64_t max_cycles = gs::RunOptions{}.max_cycles;
   uint64_t obs_interval = 0;
+  unsigned threads = 1;   // --threads: SM ticks of a cycle on N threads
   uint64_t watchdog_cycles = gs::RunOptions{}.watchdog_cycles;
   uint64_t progress_every = 0;
   bool quiet = false;
@@ -234,6 +236,7 @@ int run_action(const RunArgs& a) {
   run.seed = a.seed;
   run.max_cycles = a.max_cycles;
   run.obs_interval = a.obs_interval;
+  run.threads = usable_threads(a.threads, a.quiet);
   run.watchdog_cycles = a.watchdog_cycles;
   run.progress_every = 0;   // progress comes from the reporter below
 
@@ -386,6 +389,11 @@ Command add_run_command(CLI::App& top) {
                   "and kernel (instructions, memory-stall cycles, L1/L2 misses) on its port; 0 = no samples "
                   "(docs/architecture.md)")
       ->check(whole_number())
+      ->capture_default_str();
+  app->add_option("--threads", args->threads,
+                  "Tick the SMs of each cycle on N threads; the output is the same for every N "
+                  "(docs/performance.md, \"Threads\")")
+      ->check(whole_number(1, gs::ParallelFor::kMaxThreads))
       ->capture_default_str();
   app->add_option("--watchdog-cycles", args->watchdog_cycles,
                   "Stop with a state dump (exit 5) after this many cycles without progress")

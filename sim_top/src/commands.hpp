@@ -63,6 +63,11 @@ std::string read_text_file(const std::string& path, const std::string& option);
 /// empty) within [min, max]. CLI11 2.1 converts "-1" to 2^64-1 and "" to 0 by itself; this
 /// check runs on the text first, so such values are exit-2 errors naming the option.
 CLI::Validator whole_number(uint64_t min = 0, uint64_t max = std::numeric_limits<uint64_t>::max());
+/// The thread count a --threads N run uses: N, or the CPUs this process may run on
+/// (sched_getaffinity) when fewer, with a note on stderr unless `quiet`. The SM ticks of a
+/// cycle end in a barrier, so threads without a core of their own only wait for each other
+/// (docs/performance.md, "Threads"); the output is the same either way.
+unsigned usable_threads(unsigned requested, bool quiet);
 /// "gsim 0.1 (git abc1234)" -- the version and, when built from a git checkout, the commit.
 std::string version_string();
 /// The commit alone ("abc1234", "abc1234-dirty"), or "" when not built from a checkout.

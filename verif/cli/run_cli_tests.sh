@@ -258,6 +258,24 @@ assert sw["switch_fallbacks"] == 0 and sw["ctas_preempted_drain"] == 0, sw   # t
 assert dr["ctas_preempted_drain"] > 0 and dr["ctas_preempted_switch"] == 0 and dr["context_bytes"]["save"] == 0, dr
 EOF
 
+# --threads: the SM ticks of a cycle on several threads give the same bytes as one thread, also
+# with context switches (the context engines run in each SM's part of the memory tick).
+gsim run --config tanasic-k20c --mix ppq-priority --policy ppq-excl --preempt switch --scheduler golden --threads 2 \
+  --json "$TMP/sw2.json"
+if [ "$RC" -eq 0 ] && cmp -s "$TMP/sw.json" "$TMP/sw2.json"; then ok "--threads 2: switch run, same JSON bytes"; else
+  bad "--threads 2: switch run, same JSON bytes" "exit $RC"; fi
+gsim "${RUNARGS[@]}" --seed 3 --threads 2 --json "$TMP/a2.json"
+if [ "$RC" -eq 0 ] && cmp -s "$TMP/a.json" "$TMP/a2.json"; then ok "--threads 2: same JSON bytes"; else
+  bad "--threads 2: same JSON bytes" "exit $RC"; fi
+gsim "${RUNARGS[@]}" --seed 3 --threads 64 --json "$TMP/a64.json"
+if [ "$RC" -eq 0 ] && cmp -s "$TMP/a.json" "$TMP/a64.json" && { [ "$(nproc)" -ge 64 ] || grep -q "running $(nproc) threads" "$ERR"; }; then
+  ok "--threads beyond the CPUs: capped with a note, same JSON bytes"
+else
+  bad "--threads beyond the CPUs: capped with a note, same JSON bytes" "exit $RC"
+fi
+expect_fail "--threads 0" 2 "--threads" "${RUNARGS[@]}" --threads 0
+expect_fail "--threads 65" 2 "--threads" "${RUNARGS[@]}" --threads 65
+
 # --sm-sharing: exclusive runs one kernel per SM (the JSON says so); a policy that decides SM
 # sharing itself refuses it before anything is simulated.
 gsim run --config tanasic-k20c --mix ppq-priority --policy npq --sm-sharing exclusive --scheduler golden --json "$TMP/ex.json"
@@ -291,6 +309,12 @@ if grep -qx "lockstep" "$TMP/list_schedulers"; then
     ok "lockstep run: clean and the same JSON bytes twice"
   else
     bad "lockstep run: clean and the same JSON bytes twice" "exit $rc1 / $RC"
+  fi
+  gsim run --config warped-slicer --mix "$MIX" --scheduler lockstep --seed 5 --json "$TMP/l4.json" --threads 2
+  if [ "$RC" -eq 0 ] && cmp -s "$TMP/l1.json" "$TMP/l4.json"; then
+    ok "lockstep --threads 2: the same JSON bytes"
+  else
+    bad "lockstep --threads 2: the same JSON bytes" "exit $RC"
   fi
   # Evaluating every edge gives the same run as the fixed-point skip (docs/cosim.md).
   gsim run --config warped-slicer --mix "$MIX" --scheduler lockstep --seed 5 --json "$TMP/l3.json" --rtl-full-eval

@@ -8,7 +8,7 @@ ContextEngine::ContextEngine(uint32_t sm, uint32_t line_bytes, const AddressMap&
     : sm_(sm), line_bytes_(line_bytes), map_(map), ctx_(ctx), pending_(16), issue_order_(kSlots) {}
 
 void ContextEngine::start(const ContextTransfer& t) {
-  ++ctx_.live;
+  ctx_.live.fetch_add(1, std::memory_order_relaxed);
   pending_.push(t);
 }
 

@@ -36,7 +36,7 @@ bool L1Cache::access(uint64_t now, const MemAccess& a, BypassLevel level) {
   const bool ok = a.write ? store(now, a, level) : load(now, a, level);
   if (ok) {
     port_used_at_ = now;
-    ++ctx_.live;
+    ctx_.live.fetch_add(1, std::memory_order_relaxed);
   }
   return ok;
 }

@@ -43,7 +43,7 @@ void L2Slice::write_back(uint64_t now, const SetAssocCache::Victim& v) {
   p.line = v.line;
   p.local = map_.map(v.line).local;
   p.channel = uint16_t(channel_);
-  ++ctx_.live;   // a DRAM write no tag waits for
+  ctx_.live.fetch_add(1, std::memory_order_relaxed);   // a DRAM write no tag waits for
   to_dram(now, p, DramSource::kWriteback, true, uint16_t(v.meta >> 16), KernelId(v.meta & 0xFFFF), 0);
 }
 
@@ -57,7 +57,7 @@ bool L2Slice::process(uint64_t now, const Packet& p) {
       return true;
     case PacketKind::kStore: {
       if (p.bypass == BypassLevel::kL1L2) {
-        ++ctx_.live;   // the DRAM write outlives the store's tag
+        ctx_.live.fetch_add(1, std::memory_order_relaxed);   // the DRAM write outlives the store's tag
         to_dram(now, p, DramSource::kBypassStore, true, p.sm, p.kernel, 0);
       } else {
         KernelSmCounters& c = ctx_.ctr(p.sm, p.kernel);

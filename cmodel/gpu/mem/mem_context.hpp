@@ -6,8 +6,11 @@
 //   completes), a context transfer (until its tag completes) or a DRAM write that no tag
 //   waits for (an L2 write-back or a bypassed store, until its burst is done). Every queued
 //   item belongs to a live job, so live == 0 means the whole memory system is empty: that is
-//   MemoryIface::idle() and the fast path of tick().
+//   MemoryIface::idle() and the fast path of tick(). It is atomic because SMs ticked on
+//   several threads (gsim --threads) start jobs in their own L1s at once; every other
+//   MemContext field is per SM or touched only by MemorySystem::tick, which runs on one thread.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -23,12 +26,12 @@ struct MemContext {
   /// A job finished: hand `tag` to `sm`.
   void complete(uint32_t sm, uint64_t tag) {
     completions[sm].push_back(tag);
-    --live;
+    live.fetch_sub(1, std::memory_order_relaxed);
   }
 
   CounterBank& counters;
   std::vector<std::vector<uint64_t>> completions;
-  int64_t live = 0;
+  std::atomic<int64_t> live{0};
 };
 
 }  // namespace gs::mem

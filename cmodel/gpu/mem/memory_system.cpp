@@ -84,29 +84,37 @@ void MemorySystem::route_dram_done(uint32_t ch, const mem::DramRequest& r) {
       break;
     case mem::DramSource::kWriteback:
     case mem::DramSource::kBypassStore:
-      --ctx_.live;
+      ctx_.live.fetch_sub(1, std::memory_order_relaxed);
       break;
   }
 }
 
 void MemorySystem::tick(uint64_t cycle) {
+  if (ctx_.live != 0)   // fast path: nothing anywhere
+    for (uint32_t s = 0; s < uint32_t(l1_.size()); ++s) tick_sm(s, cycle);
+  tick_shared(cycle);
+}
+
+// 1. SM side: responses that arrived, then L1 hits whose latency elapsed. Only SM s's inbox,
+// L1 and context engine, plus the atomic job count (mem_context.hpp): safe beside other SMs.
+void MemorySystem::tick_sm(uint32_t s, uint64_t cycle) {
+  mem::RingFifo<mem::Packet>& in = down_.inbox(s);
+  while (!in.empty() && in.front().ready <= cycle) {
+    const mem::Packet& p = in.front();
+    if (p.kind == mem::PacketKind::kCtxRestoreResp) ctxe_[s]->on_line_done(p.id);
+    else l1_[s]->on_response(p);
+    in.pop();
+  }
+  l1_[s]->tick(cycle);
+}
+
+void MemorySystem::tick_shared(uint64_t cycle) {
   now_ = cycle;
   next_cycle_ = cycle + 1;
   if (ctx_.live == 0) return;   // fast path: nothing anywhere
   const uint32_t sms = uint32_t(l1_.size());
   const uint32_t chans = uint32_t(dram_.size());
 
-  // 1. SM side: responses that arrived, then L1 hits whose latency elapsed.
-  for (uint32_t s = 0; s < sms; ++s) {
-    mem::RingFifo<mem::Packet>& in = down_.inbox(s);
-    while (!in.empty() && in.front().ready <= cycle) {
-      const mem::Packet& p = in.front();
-      if (p.kind == mem::PacketKind::kCtxRestoreResp) ctxe_[s]->on_line_done(p.id);
-      else l1_[s]->on_response(p);
-      in.pop();
-    }
-    l1_[s]->tick(cycle);
-  }
   // 2. DRAM results to their owners; 3. slice tag pipelines; 4. slice -> DRAM queues;
   // 5. DRAM command scheduling.
   for (uint32_t c = 0; c < chans; ++c) {

@@ -17,7 +17,9 @@
 //     ticks before the memory system sees it in its own tick of cycle t + latency + 1;
 //   * take_completions() replaces the contents of `out` (no allocation once `out` has grown);
 //   * tick() returns at once when nothing is in flight; deterministic, no heap allocation
-//     per cycle once queues have reached their working size.
+//     per cycle once queues have reached their working size;
+//   * tick(t) == tick_sm(s, t) for every SM, then tick_shared(t); tick_sm(s, t) may run on
+//     several threads at once for different SMs (and beside those SMs' accesses).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -48,6 +50,8 @@ class MemorySystem : public MemoryIface {
   void set_bypass(uint32_t sm, KernelId kernel, BypassLevel level) override;
   void set_l1_capacity(uint32_t sm, uint32_t bytes) override { l1_.at(sm)->set_capacity(bytes); }
   void tick(uint64_t cycle) override;
+  void tick_sm(uint32_t sm, uint64_t cycle) override;
+  void tick_shared(uint64_t cycle) override;
   bool idle() const override { return ctx_.live == 0; }
   void dram_counters(std::vector<DramChannelCounters>& out) const override;
 
