@@ -8,7 +8,9 @@ pkgs=(build-essential cmake ninja-build verilator yosys catch2 libcli11-dev nloh
       # cell library, nextpnr-ice40 (its chip databases are built in)
       opensta qflow-tech-osu018 nextpnr-ice40
       # the GTKWave view test (verif/waves) opens each view in GTKWave under Xvfb
-      gtkwave xvfb xauth)
+      gtkwave xvfb xauth
+      # plots (sim_top/plots/, the timeline_plot test)
+      python3-matplotlib)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -54,6 +54,7 @@ struct CtaRecord {
   uint16_t sm;
   uint64_t start_cycle;
   uint64_t end_cycle;
+  bool saved = false;   // context-saved by a switch preemption at end_cycle (else it finished there)
 };
 
 class CounterBank {

@@ -52,6 +52,7 @@ struct Gpu::Impl {
   uint32_t kernels_finished = 0;
   uint64_t last_progress = 0;
   std::vector<CtaRecord> records;
+  std::vector<PreemptRecord> preempts;
 
   // Reused buffers (no per-cycle allocation).
   std::vector<SmEvent> ev_buf;
@@ -254,6 +255,7 @@ bool Gpu::step() {
           ++counters_.at(out.preempt.sm, k).switch_fallbacks;
     }
     im.sms[out.preempt.sm]->preempt(out.preempt.mode, out.preempt.victim, now);
+    im.preempts.push_back(PreemptRecord{now, out.preempt.sm, out.preempt.mode, out.preempt.victim});
     progress = true;
   }
 
@@ -361,6 +363,7 @@ RunResult Gpu::run() {
   r.counters = counters_;
   im.mem->dram_counters(r.dram);
   r.ctas = im.records;
+  r.preempts = im.preempts;
   return r;
 }
 

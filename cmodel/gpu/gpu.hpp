@@ -76,12 +76,21 @@ struct KernelResult {
   uint64_t cycles() const { return end_cycle - arrival_cycle; }   // turnaround
 };
 
+/// A preemption command the scheduler gave (applied at `cycle`; gsim run --timeline marks it).
+struct PreemptRecord {
+  uint64_t cycle = 0;
+  SmId sm = 0;
+  PreemptMode mode = PreemptMode::kDrain;
+  KernelId victim = kNoKernel;          // kNoKernel: every kernel on the SM
+};
+
 struct RunResult {
   uint64_t cycles = 0;                  // until the last kernel finished
   std::vector<KernelResult> kernels;
   CounterBank counters;
   std::vector<DramChannelCounters> dram;   // per channel, at the end of the run
   std::vector<CtaRecord> ctas;
+  std::vector<PreemptRecord> preempts;  // in the order applied
 };
 
 class Gpu {

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "common/error.hpp"
@@ -50,7 +51,7 @@ constexpr unsigned long long kWaveMinFreeBytes = 64ull << 20;
 struct RunArgs {
   std::string config, mix, kernel, policy = "left-over", scheduler, preempt = "drain", sm_sharing = "shared";
   uint64_t seed = 1;
-  std::string json, csv, counters, wave, ctas;
+  std::string json, csv, counters, wave, ctas, timeline;
   uint32_t cta_limit = 0;
   uint64_t max_cycles = gs::RunOptions{}.max_cycles;
   uint64_t obs_interval = 0;
@@ -65,7 +66,7 @@ struct RunArgs {
   // Options whose presence matters (an empty --json "" is an error, not "no file").
   CLI::Option *o_config = nullptr, *o_mix = nullptr, *o_kernel = nullptr, *o_scheduler = nullptr, *o_json = nullptr,
               *o_csv = nullptr, *o_counters = nullptr, *o_wave = nullptr, *o_progress = nullptr,
-              *o_ctas = nullptr;
+              *o_ctas = nullptr, *o_timeline = nullptr;
 };
 
 gs::PreemptMode parse_preempt(const std::string& s) {
@@ -81,6 +82,39 @@ std::string format_cta_records(const gs::RunResult& r, const gs::Mix& mix) {
            std::to_string(c.start_cycle) + "," + std::to_string(c.end_cycle) + "\n";
   }
   return out;
+}
+
+/// `--timeline`: the shared run's SM occupancy over time, for sim_top/plots/timeline.py
+/// (docs/cli.md, "--timeline"): every CTA interval on its SM, whether it finished or was
+/// context-saved, and every preemption command.
+std::string format_timeline(const gs::RunInfo& info, const gs::GpuConfig& cfg, const gs::RunResult& r,
+                            const gs::Mix& mix) {
+  nlohmann::json j;
+  j["format"] = "gsched-timeline-1";
+  j["config"] = info.config;
+  j["mix"] = info.mix;
+  j["policy"] = info.policy;
+  j["preempt"] = info.preempt;
+  j["sm_sharing"] = info.sm_sharing;
+  j["seed"] = info.seed;
+  j["sms"] = cfg.num_sms();
+  j["cycles"] = r.cycles;
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const gs::KernelResult& k : r.kernels)
+    kernels.push_back({{"id", k.id}, {"name", k.name}, {"priority", mix.kernels.at(k.id).priority},
+                       {"arrival_cycle", k.arrival_cycle}, {"end_cycle", k.end_cycle}, {"ctas", k.ctas}});
+  j["kernels"] = std::move(kernels);
+  // Columns, not objects: a 132-SM run has tens of thousands of CTAs.
+  j["cta_columns"] = {"kernel", "cta", "sm", "start_cycle", "end_cycle", "saved"};
+  nlohmann::json ctas = nlohmann::json::array();
+  for (const gs::CtaRecord& c : r.ctas) ctas.push_back({c.kernel, c.cta, c.sm, c.start_cycle, c.end_cycle, c.saved ? 1 : 0});
+  j["ctas"] = std::move(ctas);
+  nlohmann::json pre = nlohmann::json::array();
+  for (const gs::PreemptRecord& p : r.preempts)
+    pre.push_back({{"cycle", p.cycle}, {"sm", p.sm}, {"mode", p.mode == gs::PreemptMode::kSwitch ? "switch" : "drain"},
+                   {"victim", p.victim == gs::kNoKernel ? nlohmann::json(nullptr) : nlohmann::json(p.victim)}});
+  j["preemptions"] = std::move(pre);
+  return j.dump(1) + "\n";
 }
 
 /// The mix of `gsim run --kernel K`: K alone at cycle 0 in context 0.
@@ -218,7 +252,8 @@ int run_action(const RunArgs& a) {
     inputs.push_back({"kernel library file", kernels_dir + "/" + stem + ".json"});
   std::vector<gs::NamedPath> outputs;
   for (const auto& [opt, path] : {std::pair<CLI::Option*, std::string>{a.o_json, a.json}, {a.o_csv, a.csv},
-                                  {a.o_counters, a.counters}, {a.o_wave, a.wave}, {a.o_ctas, a.ctas}}) {
+                                  {a.o_counters, a.counters}, {a.o_wave, a.wave}, {a.o_ctas, a.ctas},
+                                  {a.o_timeline, a.timeline}}) {
     if (!opt->count()) continue;
     gs::check_output_path(opt->get_name(), path, inputs, outputs);
     outputs.push_back({opt->get_name(), path});
@@ -329,6 +364,8 @@ int run_action(const RunArgs& a) {
   if (a.o_counters->count())
     gs::write_file_atomically("--counters", a.counters, gs::format_counters_csv(info, counters));
   if (a.o_ctas->count()) gs::write_file_atomically("--ctas", a.ctas, format_cta_records(result.shared, mix));
+  if (a.o_timeline->count())
+    gs::write_file_atomically("--timeline", a.timeline, format_timeline(info, cfg, result.shared, mix));
   return 0;
 }
 
@@ -376,6 +413,10 @@ Command add_run_command(CLI::App& top) {
   args->o_ctas = app->add_option("--ctas", args->ctas,
                                  "Write one CSV row per CTA of the shared run (kernel, cta, sm, start_cycle, "
                                  "end_cycle) to this file (docs/cli.md)");
+  args->o_timeline = app->add_option("--timeline", args->timeline,
+                                     "Write the shared run's SM occupancy over time (every CTA's SM, start and end, "
+                                     "finished or context-saved, and every preemption) as JSON to this file; "
+                                     "plot it with sim_top/plots/timeline.py (docs/cli.md)");
   app->add_option("--cta-limit", args->cta_limit,
                   "Left-Over: at most N CTAs of a kernel per SM in the shared run (0 = no limit; alone runs "
                   "never limited); the Warped-Slicer Fig. 3a and H100 sweeps")

@@ -101,7 +101,7 @@ void Sm::Impl::save_done(uint32_t slot, uint64_t cycle) {
   ++k.ctas_switched;
   k.ctx_save_cycles += cycle - c.stop_cycle;
   emit(SmEventType::kCtaSaved, c.kernel, c.cta, c.start_cycle, cycle);
-  records.push_back(CtaRecord{c.kernel, c.cta, static_cast<uint16_t>(id), c.start_cycle, cycle});
+  records.push_back(CtaRecord{c.kernel, c.cta, static_cast<uint16_t>(id), c.start_cycle, cycle, true});
   release_preempt_member(c);
   free_cta(slot);
   dirty = true;  // check_preempts

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""SM-occupancy timeline of one run: which kernel's CTAs occupy each SM over time.
+
+  gsim run --mix M ... --timeline run.json
+  python3 sim_top/plots/timeline.py run.json --out run_timeline [--from C] [--to C] [--title T]
+
+Writes run_timeline.png and run_timeline.svg. One row per SM; inside a row, one lane per CTA
+resident at the same time (lanes assigned in start order, so a CTA keeps its lane), coloured by
+kernel. A CTA that was context-saved (--preempt switch) is hatched and ends where it was saved;
+its resumed part is a new bar. Preemption commands are triangles above their SM's row
+(filled: switch, hollow: drain); kernel arrivals are dashed vertical lines. The input format
+("gsched-timeline-1") is described in docs/cli.md, "--timeline".
+"""
+import argparse
+import heapq
+import json
+import sys
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            t = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"timeline.py: {path}: {e}")
+    if t.get("format") != "gsched-timeline-1":
+        sys.exit(f"timeline.py: {path}: not a gsim --timeline file (format {t.get('format')!r})")
+    return t
+
+
+def lanes(ctas, sms):
+    """Lane of each CTA within its SM (the lowest lane free at its start) and lanes per SM."""
+    free = [[] for _ in range(sms)]        # per SM: heap of (end, lane) of busy lanes
+    spare = [[] for _ in range(sms)]       # per SM: heap of free lane numbers
+    count = [0] * sms
+    lane = [0] * len(ctas)
+    for i in sorted(range(len(ctas)), key=lambda i: (ctas[i]["start"], ctas[i]["end"], i)):
+        c = ctas[i]
+        sm = c["sm"]
+        while free[sm] and free[sm][0][0] <= c["start"]:
+            heapq.heappush(spare[sm], heapq.heappop(free[sm])[1])
+        if spare[sm]:
+            lane[i] = heapq.heappop(spare[sm])
+        else:
+            lane[i] = count[sm]
+            count[sm] += 1
+        heapq.heappush(free[sm], (c["end"], lane[i]))
+    return lane, count
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("timeline", help="the file gsim run --timeline wrote")
+    ap.add_argument("--out", required=True, help="output path without extension (.png and .svg are written)")
+    ap.add_argument("--from", dest="start", type=int, default=0, help="first cycle shown")
+    ap.add_argument("--to", dest="stop", type=int, default=None, help="last cycle shown (default: end of run)")
+    ap.add_argument("--title", default=None)
+    args = ap.parse_args()
+
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.collections import PolyCollection
+    except ImportError:
+        sys.exit("timeline.py: needs matplotlib (Debian: apt install python3-matplotlib; scripts/install_deps.sh does)")
+
+    t = load(args.timeline)
+    cols = t["cta_columns"]
+    ctas = [dict(zip(["kernel", "cta", "sm", "start", "end", "saved"], row)) for row in t["ctas"]]
+    if cols != ["kernel", "cta", "sm", "start_cycle", "end_cycle", "saved"]:
+        sys.exit(f"timeline.py: {args.timeline}: unexpected cta_columns {cols}")
+    sms = t["sms"]
+    stop = args.stop if args.stop is not None else t["cycles"]
+    if stop <= args.start:
+        sys.exit(f"timeline.py: --to {stop} is not after --from {args.start}")
+    lane, count = lanes(ctas, sms)
+
+    kernels = {k["id"]: k for k in t["kernels"]}
+    cmap = plt.get_cmap("tab10" if len(kernels) <= 10 else "tab20")
+    colour = {kid: cmap(i % cmap.N) for i, kid in enumerate(sorted(kernels))}
+
+    fig_h = max(3.0, min(0.25 * sms + 1.5, 30.0))
+    fig, ax = plt.subplots(figsize=(12, fig_h))
+    polys = {}   # (kernel, saved) -> rectangles
+    for c, ln in zip(ctas, lane):
+        if c["end"] < args.start or c["start"] > stop:
+            continue
+        h = 0.9 / max(count[c["sm"]], 1)
+        y0 = c["sm"] + 0.05 + ln * h
+        x0, x1 = max(c["start"], args.start), min(c["end"], stop)
+        polys.setdefault((c["kernel"], c["saved"]), []).append([(x0, y0), (x1, y0), (x1, y0 + h), (x0, y0 + h)])
+    for (kid, saved), rects in sorted(polys.items()):
+        ax.add_collection(PolyCollection(rects, facecolors=colour[kid], edgecolors="black" if saved else "none",
+                                         linewidths=0.3, hatch="////" if saved else None))
+    for kid, k in sorted(kernels.items()):
+        ax.plot([], [], color=colour[kid], linewidth=6, label=f"{k['name']} (prio {k['priority']})")
+        if args.start <= k["arrival_cycle"] <= stop:
+            ax.axvline(k["arrival_cycle"], color=colour[kid], linestyle="--", linewidth=0.8)
+    for mode, style in (("switch", dict(marker="v", color="red")), ("drain", dict(marker="v", markerfacecolor="none",
+                                                                                      color="red"))):
+        xs = [p["cycle"] for p in t["preemptions"] if p["mode"] == mode and args.start <= p["cycle"] <= stop]
+        ys = [p["sm"] + 0.97 for p in t["preemptions"] if p["mode"] == mode and args.start <= p["cycle"] <= stop]
+        if xs:
+            ax.plot(xs, ys, linestyle="none", markersize=5, label=f"preempt ({mode})", **style)
+    if any(c["saved"] for c in ctas):
+        ax.add_patch(plt.Rectangle((0, 0), 0, 0, facecolor="white", edgecolor="black", hatch="////",
+                                   label="context-saved CTA"))
+
+    ax.set_xlim(args.start, stop)
+    ax.set_ylim(0, sms)
+    ax.set_yticks([s + 0.5 for s in range(sms)] if sms <= 40 else [s + 0.5 for s in range(0, sms, 8)])
+    ax.set_yticklabels([str(s) for s in range(sms)] if sms <= 40 else [str(s) for s in range(0, sms, 8)])
+    ax.invert_yaxis()
+    ax.set_xlabel("cycle")
+    ax.set_ylabel("SM")
+    ax.set_title(args.title or f"{t['mix']} on {t['config']}: {t['policy']}, preempt {t['preempt']}, "
+                               f"{t['sm_sharing']} SMs, seed {t['seed']}")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08 * 12 / fig_h), ncol=4, fontsize=8, frameon=False)
+    fig.tight_layout()
+    for ext in ("png", "svg"):
+        fig.savefig(f"{args.out}.{ext}", dpi=120)
+        print(f"wrote {args.out}.{ext}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
