@@ -48,8 +48,9 @@ void remove_quietly(const std::string& path) {
   std::filesystem::remove(path, ec);
 }
 
-/// The last `lines` lines of a file ("" if it cannot be read).
-std::string tail_lines(const std::string& path, size_t lines) {
+/// What a failed child said: its "gsim: error:" line (the cause; a watchdog error is followed
+/// by a long state dump) and the last `lines` lines of its stderr ("" if it cannot be read).
+std::string stderr_summary(const std::string& path, size_t lines) {
   std::string text;
   try {
     text = gs::read_text_file(path);
@@ -59,7 +60,12 @@ std::string tail_lines(const std::string& path, size_t lines) {
   while (!text.empty() && text.back() == '\n') text.pop_back();
   size_t pos = text.size();
   for (size_t n = 0; n < lines && pos != std::string::npos && pos > 0; ++n) pos = text.rfind('\n', pos - 1);
-  return pos == std::string::npos || pos == 0 ? text : text.substr(pos + 1);
+  const size_t tail_from = pos == std::string::npos || pos == 0 ? 0 : pos + 1;
+  const size_t error_at = text.find("gsim: error:");
+  if (error_at == std::string::npos || error_at >= tail_from) return text.substr(tail_from);
+  const size_t error_end = text.find('\n', error_at);
+  return text.substr(error_at, error_end == std::string::npos ? std::string::npos : error_end - error_at) +
+         (error_end == std::string::npos || error_end + 1 >= tail_from ? "\n" : "\n...\n") + text.substr(tail_from);
 }
 
 pid_t spawn_child(const std::string& program, const Child& c) {
@@ -226,7 +232,7 @@ RunnerResult run_pending(const std::string& sweep_name, const std::vector<const 
       f.id = c.run->id;
       const std::string how = exit_description(status, f.exit_code);
       f.command = shell_line(opt.program, c.run->args);   // without --json: its temporary is gone
-      f.stderr_tail = tail_lines(c.stderr_tmp, 8);
+      f.stderr_tail = stderr_summary(c.stderr_tmp, 8);
       progress.clear();
       std::fprintf(stderr, "gsim: sweep %s: run %s failed (%s): %s\n", sweep_name.c_str(), f.id.c_str(), how.c_str(),
                    f.command.c_str());

@@ -13,7 +13,7 @@ struct Failure {
   std::string id;
   int exit_code = 0;           // the child's exit status, or 128 + signal when a signal ended it
   std::string command;         // the full command line
-  std::string stderr_tail;     // the last lines of its stderr
+  std::string stderr_tail;     // its "gsim: error:" line and the last lines of its stderr
 };
 
 struct RunnerOptions {
