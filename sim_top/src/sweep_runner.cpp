@@ -181,10 +181,12 @@ std::string result_with_inputs(const std::string& child_json, const Run& run, co
   return doc.dump(2) + "\n";
 }
 
-RunnerResult run_pending(const std::string& sweep_name, const std::vector<const Run*>& pending,
-                         const std::vector<std::string>& fingerprints, const RunnerOptions& opt) {
+namespace {
+
+RunnerResult run_loop(const std::string& sweep_name, const std::vector<const Run*>& pending,
+                      const std::vector<std::string>& fingerprints, const RunnerOptions& opt,
+                      std::vector<Child>& running) {
   RunnerResult res;
-  std::vector<Child> running;
   Progress progress(sweep_name, opt, pending.size());
   size_t next = 0;
   uint32_t finished = 0;
@@ -245,6 +247,19 @@ RunnerResult run_pending(const std::string& sweep_name, const std::vector<const 
   progress.update(finished, static_cast<uint32_t>(res.failures.size()), 0, true);
   progress.clear();
   return res;
+}
+
+}  // namespace
+
+RunnerResult run_pending(const std::string& sweep_name, const std::vector<const Run*>& pending,
+                         const std::vector<std::string>& fingerprints, const RunnerOptions& opt) {
+  std::vector<Child> running;
+  try {
+    return run_loop(sweep_name, pending, fingerprints, opt, running);
+  } catch (...) {   // a result that cannot be written, a child that cannot start: no orphans, no temporaries
+    stop_children(running);
+    throw;
+  }
 }
 
 }  // namespace gsim::sweep
