@@ -6,7 +6,9 @@
 // run the others as child `gsim run` processes (sweep_runner.cpp), then write results.csv
 // and failures.txt. Exit 0 when every run succeeded, kExitRunsFailed when some failed, 130
 // when interrupted (completed results are kept, temporaries removed).
+#include <fcntl.h>
 #include <sched.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -110,6 +112,21 @@ void make_dir(const std::string& dir) {
     throw gs::InputError("--out: cannot create the directory " + dir + (ec ? ": " + ec.message() : ""));
 }
 
+/// Holds an exclusive lock on <out>/.lock for the life of the sweep, so two sweeps never share
+/// an output directory (the second would remove the first's temporaries). The kernel drops the
+/// lock when the process ends, however it ends.
+void lock_out_dir(const std::string& out_dir) {
+  const std::string path = out_dir + "/.lock";
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) throw gs::InputError("--out: cannot create " + path + ": " + std::strerror(errno));
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    throw gs::InputError("--out " + out_dir + ": another gsim sweep is using this directory (" + path +
+                         " is locked); wait for it or give another --out");
+  }
+  // fd stays open (and locked) until exit
+}
+
 /// Removes the temporaries a killed sweep may have left: every dot file in <out>/runs.
 void remove_stale_temporaries(const std::string& runs_dir) {
   std::error_code ec;
@@ -181,6 +198,7 @@ int sweep_action(const SweepArgs& a) {
   // ---- output directory, generated mixes, what is already done
   const std::string runs_dir = plan.out_dir + "/runs";
   make_dir(runs_dir);
+  lock_out_dir(plan.out_dir);
   if (!plan.pair_mixes.empty()) make_dir(plan.out_dir + "/mixes");
   for (const sweep::PairMix& m : plan.pair_mixes) write_if_changed("pair mix", m.path, m.text);
   remove_stale_temporaries(runs_dir);

@@ -89,6 +89,8 @@ for _ in $(seq 100); do
   [ -d ppq/runs ] && [ "$(results ppq)" -ge 1 ] && break
   sleep 0.1
 done
+sweep "$SWEEPS/ppq-k20c.json" -j1 --out ppq
+check "a second sweep into the same directory is refused" '[ "$RC" -eq 2 ] && grep -q "another gsim sweep is using" "$ERR"' "exit $RC"
 kill -INT "$pid"
 RC=0
 wait "$pid" || RC=$?
