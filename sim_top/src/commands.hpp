@@ -3,7 +3,7 @@
 // Each add_*_command() registers one CLI11 subcommand on the top-level app, binds its options
 // to state it owns, and returns the action to run once parsing succeeded. Actions return the
 // process exit code and report failures by throwing the gs:: error types, which main() maps
-// to exit codes (2 input, 3 check mismatch, 4 invariant, 5 watchdog). Actions write results
+// to exit codes (2 input, 3 check mismatch, 4 invariant, 5 watchdog; 6 = some runs of a sweep failed). Actions write results
 // to stdout only, diagnostics and progress to stderr, so stdout is byte-stable for scripts.
 #pragma once
 #include <cstdint>
@@ -32,6 +32,10 @@ Command add_occupancy_command(CLI::App& top);
 Command add_list_command(CLI::App& top);
 Command add_bench_command(CLI::App& top);
 Command add_unit_command(CLI::App& top);
+Command add_sweep_command(CLI::App& top);
+
+/// Exit code of `gsim sweep` when some of its runs failed (the others completed; docs/sweep.md).
+constexpr int kExitRunsFailed = 6;
 
 // --- helpers shared by the subcommands (common.cpp) ---
 

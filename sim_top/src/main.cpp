@@ -8,6 +8,7 @@
 //   3 lockstep check mismatch (gs::CheckMismatch)
 //   4 model invariant violated (gs::InvariantError)
 //   5 no forward progress / --max-cycles exceeded (gs::WatchdogError, with the state dump)
+//   6 gsim sweep: some runs failed, the others completed (gsim::kExitRunsFailed, docs/sweep.md)
 //   130 interrupted by Ctrl-C / SIGTERM (gs::Interrupted; outputs untouched, waveform closed)
 // `gsim` alone lists the subcommands; `gsim --version` prints the version and git commit.
 #include <CLI/CLI.hpp>
@@ -50,7 +51,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", gsim::version_string());
   const std::vector<gsim::Command> commands = {gsim::add_run_command(app), gsim::add_occupancy_command(app),
                                                gsim::add_list_command(app), gsim::add_bench_command(app),
-                                               gsim::add_unit_command(app)};
+                                               gsim::add_unit_command(app), gsim::add_sweep_command(app)};
   if (argc < 2) {   // bare `gsim`: what it can do
     std::printf("%s\nusage: gsim <subcommand> [options]   (gsim <subcommand> --help for its options)\n\nsubcommands:\n",
                 gsim::version_string().c_str());

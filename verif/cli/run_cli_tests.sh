@@ -61,7 +61,7 @@ expect_ok() {
 expect_ok "gsim --help" --help
 grep -q "run" "$OUT" && grep -q "occupancy" "$OUT" && ok "top-level help lists subcommands" ||
   bad "top-level help lists subcommands"
-for sub in run occupancy list bench unit; do
+for sub in run occupancy list bench unit sweep; do
   gsim "$sub" --help
   if [ "$RC" -eq 0 ] && grep -qi "usage" "$OUT"; then ok "gsim $sub --help"; else bad "gsim $sub --help" "exit $RC"; fi
 done

@@ -1,0 +1,314 @@
+// gsim sweep: reading, validating and expanding a sweep file (contracts in sweep_plan.hpp).
+#include "sweep_plan.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "common/error.hpp"
+#include "config/gpu_config.hpp"
+#include "config/json_reader.hpp"
+#include "config/limits.hpp"
+#include "sched/scheduler_port.hpp"
+#include "workload/kernel_desc.hpp"
+
+namespace gsim::sweep {
+
+namespace {
+
+using nlohmann::json;
+
+/// What the sweep file says, before expansion.
+struct SweepSpec {
+  std::string name, scheduler = "golden";
+  std::vector<std::string> configs, mixes, policies = {"left-over"}, preempt = {"drain"}, sm_sharing;
+  std::vector<uint64_t> seeds = {1};
+  uint64_t max_cycles = 0;   // 0 = gsim run's default
+  bool has_pairs = false;
+  std::vector<std::string> pair_kernels;
+  std::vector<uint32_t> pair_stagger = {0};
+  std::string pair_config;
+};
+
+bool safe_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+}
+
+/// `s` with every character outside [A-Za-z0-9_.-] replaced by '_', never starting with '.'
+/// (dot files in <out>/runs are the sweep's temporaries).
+std::string file_safe(const std::string& s) {
+  std::string out = s;
+  for (char& c : out)
+    if (!safe_char(c)) c = '_';
+  if (out.empty() || out[0] == '.') out.insert(out.begin(), '_');
+  return out;
+}
+
+std::string element(const std::string& key, size_t i) { return key + "[" + std::to_string(i) + "]"; }
+
+/// A list of strings; `required` lists must be present. Every list given must be non-empty
+/// and hold non-empty strings, each once.
+void string_list(gs::ObjectReader& r, const std::string& key, std::vector<std::string>& out, bool required) {
+  if (required) r.require(key);
+  const json* v = r.array(key);
+  if (!v) return;
+  if (v->empty()) r.fail(key, "the list is empty; give at least one value or leave the key out for its default");
+  std::vector<std::string> list;
+  for (size_t i = 0; i < v->size(); ++i) {
+    const json& e = (*v)[i];
+    if (!e.is_string()) r.fail(element(key, i), "expected a string, got " + gs::json_type_name(e));
+    const std::string s = e.get<std::string>();
+    if (s.empty()) r.fail(element(key, i), "empty string");
+    if (std::find(list.begin(), list.end(), s) != list.end())
+      r.fail(element(key, i), "\"" + s + "\" is listed twice");
+    list.push_back(s);
+  }
+  out = std::move(list);
+}
+
+SweepSpec read_spec(const json& doc, const std::string& file) {
+  gs::expect_object(doc, file, "");
+  gs::ObjectReader r(doc, file, "");
+  SweepSpec s;
+  r.require("name");
+  r.str("name", s.name);
+  if (!std::all_of(s.name.begin(), s.name.end(), safe_char) || s.name[0] == '.')
+    r.fail("name", "\"" + s.name + "\" may hold only letters, digits, '_', '.' and '-' (and not start with '.')");
+  r.notes("notes");
+  string_list(r, "configs", s.configs, true);
+  string_list(r, "mixes", s.mixes, false);
+  string_list(r, "policies", s.policies, false);
+  string_list(r, "preempt", s.preempt, false);
+  string_list(r, "sm_sharing", s.sm_sharing, false);
+  r.str("scheduler", s.scheduler);
+  r.u64("max_cycles", s.max_cycles, 1);
+  if (const json* seeds = r.array("seeds")) {
+    if (seeds->empty()) r.fail("seeds", "the list is empty; give at least one seed or leave the key out for [1]");
+    s.seeds.clear();
+    for (size_t i = 0; i < seeds->size(); ++i) {
+      const json& e = (*seeds)[i];
+      if (!e.is_number_unsigned()) r.fail(element("seeds", i), "expected a whole number >= 0, got " + e.dump());
+      const uint64_t seed = e.get<uint64_t>();
+      if (std::find(s.seeds.begin(), s.seeds.end(), seed) != s.seeds.end())
+        r.fail(element("seeds", i), std::to_string(seed) + " is listed twice");
+      s.seeds.push_back(seed);
+    }
+  }
+  if (const json* pairs = r.object("pairs")) {
+    s.has_pairs = true;
+    gs::ObjectReader p(*pairs, file, "pairs");
+    string_list(p, "kernels", s.pair_kernels, true);
+    if (s.pair_kernels.size() < 2) p.fail("kernels", "pairs need at least two kernels");
+    p.u32_list("stagger", s.pair_stagger);
+    if (s.pair_stagger.empty()) p.fail("stagger", "the list is empty; leave the key out for [0]");
+    for (size_t i = 1; i < s.pair_stagger.size(); ++i)
+      if (std::find(s.pair_stagger.begin(), s.pair_stagger.begin() + i, s.pair_stagger[i]) != s.pair_stagger.begin() + i)
+        p.fail(element("stagger", i), std::to_string(s.pair_stagger[i]) + " is listed twice");
+    p.str("config", s.pair_config);
+    p.reject_unknown_keys();
+  }
+  r.reject_unknown_keys();
+  if (s.mixes.empty() && !s.has_pairs) r.fail("mixes", "give \"mixes\" or \"pairs\" (or both): the sweep has no mix");
+  return s;
+}
+
+/// Rethrows an InputError raised while resolving `field` as one naming the sweep file and field.
+template <class F>
+auto in_field(const std::string& file, const std::string& field, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const gs::InputError& e) {
+    throw gs::InputError(file, field, e.what());
+  }
+}
+
+void check_member(const std::string& file, const std::string& key, const std::vector<std::string>& values,
+                  const std::vector<std::string>& known, const std::string& what) {
+  for (size_t i = 0; i < values.size(); ++i)
+    if (std::find(known.begin(), known.end(), values[i]) == known.end())
+      throw gs::InputError(file, element(key, i),
+                           "unknown " + what + " \"" + values[i] + "\" (known: " + gs::join_names(known) + ")");
+}
+
+/// The pair mix (a, b): a at cycle 0 in context 0, b at `stagger` in context 1.
+PairMix make_pair_mix(const std::string& a, const std::string& b, uint32_t stagger, const std::string& config,
+                      const std::string& mixes_dir) {
+  PairMix m;
+  m.name = file_safe("pair_" + a + "_" + b + "_at" + std::to_string(stagger));
+  m.path = mixes_dir + "/" + m.name + ".json";
+  json doc = json::object();
+  doc["name"] = m.name;
+  if (!config.empty()) doc["config"] = config;
+  doc["notes"] = json::array({"Generated by gsim sweep from the sweep file's \"pairs\": " + a + " at cycle 0, " + b +
+                              " at cycle " + std::to_string(stagger) + "."});
+  doc["kernels"] = json::array({{{"kernel", a}, {"arrival_cycle", 0}, {"context", 0}, {"priority", 0}},
+                                {{"kernel", b}, {"arrival_cycle", stagger}, {"context", 1}, {"priority", 0}}});
+  m.text = doc.dump(2) + "\n";
+  return m;
+}
+
+/// The pair mix as gs::load_mix would return it once written (for validation before writing).
+gs::Mix pair_as_mix(const PairMix& pm, const std::string& a, const std::string& b, uint32_t stagger,
+                    const std::vector<gs::KernelDesc>& lib) {
+  gs::Mix mix;
+  mix.name = pm.name;
+  mix.file = pm.path;
+  for (uint32_t i = 0; i < 2; ++i) {
+    gs::MixEntry e;
+    e.kernel = i == 0 ? a : b;
+    e.arrival_cycle = i == 0 ? 0 : stagger;
+    e.context = i;
+    e.desc = gs::find_kernel(lib, e.kernel);
+    mix.kernels.push_back(std::move(e));
+  }
+  return mix;
+}
+
+struct ConfigEntry {
+  std::string arg, path, id;
+  gs::GpuConfig cfg;
+  std::string field;
+};
+struct MixRef {
+  std::string arg, id;
+  gs::Mix mix;
+  std::string field;
+};
+
+}  // namespace
+
+std::string shell_line(const std::string& program, const std::vector<std::string>& args) {
+  std::string out = program;
+  for (const std::string& a : args) {
+    const bool plain = !a.empty() && std::all_of(a.begin(), a.end(), [](char c) {
+      return safe_char(c) || c == '/' || c == '=' || c == ':' || c == '@' || c == '%' || c == '+' || c == ',';
+    });
+    if (plain) {
+      out += " " + a;
+      continue;
+    }
+    out += " '";
+    for (const char c : a) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += "'";
+  }
+  return out;
+}
+
+Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
+  const SweepSpec s = read_spec(gs::parse_json_strict(gs::read_text_file(file), file), file);
+  Plan plan;
+  plan.name = s.name;
+  plan.file = file;
+  plan.out_dir = out_dir.empty() ? "sweep-results/" + s.name : out_dir;
+
+  // ---- names, checked against the registries and data the runs will load
+  register_build_schedulers();
+  const auto kinds = gs::list_scheduler_kinds();
+  if (std::find(kinds.begin(), kinds.end(), s.scheduler) == kinds.end())
+    throw gs::InputError(file, "scheduler",
+                         "unknown scheduler \"" + s.scheduler + "\" (this build has: " + gs::join_names(kinds) + ")");
+  check_member(file, "policies", s.policies, gs::list_policies(), "policy");
+  check_member(file, "preempt", s.preempt, {"drain", "switch"}, "preemption mode");
+  check_member(file, "sm_sharing", s.sm_sharing, {"shared", "exclusive"}, "sm_sharing mode");
+
+  std::vector<ConfigEntry> configs;
+  for (size_t i = 0; i < s.configs.size(); ++i) {
+    ConfigEntry c;
+    c.arg = s.configs[i];
+    c.field = element("configs", i);
+    c.path = in_field(file, c.field, [&] { return gs::resolve_config_path(c.arg); });
+    c.cfg = in_field(file, c.field, [&] { return gs::load_gpu_config(c.arg); });
+    c.id = file_safe(std::filesystem::path(c.arg).stem().string());
+    configs.push_back(std::move(c));
+  }
+  if (!s.pair_config.empty()) in_field(file, "pairs.config", [&] { return gs::resolve_config_path(s.pair_config); });
+
+  const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
+  std::vector<MixRef> mixes;
+  for (size_t i = 0; i < s.mixes.size(); ++i) {
+    MixRef m;
+    m.arg = s.mixes[i];
+    m.field = element("mixes", i);
+    m.mix = in_field(file, m.field, [&] { return gs::load_mix(m.arg, lib); });
+    m.id = file_safe(m.mix.name);
+    mixes.push_back(std::move(m));
+  }
+  for (size_t i = 0; i < s.pair_kernels.size(); ++i)
+    in_field(file, element("pairs.kernels", i), [&] { return gs::find_kernel(lib, s.pair_kernels[i]); });
+  const std::string mixes_dir = plan.out_dir + "/mixes";
+  for (const uint32_t stagger : s.pair_stagger)
+    for (const std::string& a : s.pair_kernels)
+      for (const std::string& b : s.pair_kernels) {
+        if (a == b || !s.has_pairs) continue;
+        PairMix pm = make_pair_mix(a, b, stagger, s.pair_config, mixes_dir);
+        MixRef m;
+        m.arg = pm.path;
+        m.field = "pairs";
+        m.mix = pair_as_mix(pm, a, b, stagger, lib);
+        m.id = pm.name;
+        mixes.push_back(std::move(m));
+        plan.pair_mixes.push_back(std::move(pm));
+      }
+
+  // ---- combinations gsim run would refuse: a mix that does not fit a config, sm_sharing
+  // with a policy that does not take it (the checks gsim run makes before simulating)
+  const std::vector<std::string> sharing = s.sm_sharing.empty() ? std::vector<std::string>{""} : s.sm_sharing;
+  for (const ConfigEntry& c : configs) {
+    for (const MixRef& m : mixes)
+      in_field(file, m.field, [&] {
+        gs::limits::check_mix_fits(c.cfg, m.mix);
+        return 0;
+      });
+    for (size_t p = 0; p < s.policies.size(); ++p)
+      for (size_t k = 0; k < sharing.size(); ++k) {
+        gs::SchedOptions opt;
+        opt.policy = s.policies[p];
+        opt.sm_sharing = sharing[k] == "exclusive" ? gs::SmSharing::kExclusive : gs::SmSharing::kShared;
+        const std::string field = sharing[k].empty() ? element("policies", p) : element("sm_sharing", k);
+        in_field(file, field, [&] {
+          try {
+            gs::limits::check_scheduler_config(c.cfg, opt);
+          } catch (const gs::InputError& e) {
+            throw gs::InputError("policy " + s.policies[p] + " on " + c.field + " (" + c.arg + "): " + e.what());
+          }
+          return 0;
+        });
+      }
+  }
+
+  // ---- the Cartesian product
+  std::vector<std::string> library_files;
+  const std::string kernels_dir = gs::data_dir() + "/workloads/kernels";
+  for (const std::string& stem : gs::json_stems_in(kernels_dir)) library_files.push_back(kernels_dir + "/" + stem + ".json");
+  std::map<std::string, std::string> seen;   // run id -> its command, to name a clash
+  for (const ConfigEntry& c : configs)
+    for (const MixRef& m : mixes)
+      for (const std::string& policy : s.policies)
+        for (const std::string& preempt : s.preempt)
+          for (const uint64_t seed : s.seeds)
+            for (const std::string& share : sharing) {
+              Run run;
+              run.id = c.id + "__" + m.id + "__" + policy + "__" + preempt + "__s" + std::to_string(seed) +
+                       (share.empty() ? "" : "__" + share);
+              run.args = {"run", "--config", c.arg, "--mix", m.arg, "--policy", policy, "--preempt", preempt,
+                          "--seed", std::to_string(seed)};
+              if (!share.empty()) run.args.insert(run.args.end(), {"--sm-sharing", share});
+              run.args.insert(run.args.end(), {"--scheduler", s.scheduler});
+              if (s.max_cycles) run.args.insert(run.args.end(), {"--max-cycles", std::to_string(s.max_cycles)});
+              run.args.push_back("--quiet");
+              run.input_files = {c.path, m.mix.file};
+              run.input_files.insert(run.input_files.end(), library_files.begin(), library_files.end());
+              const std::string line = shell_line("gsim", run.args);
+              if (const auto it = seen.find(run.id); it != seen.end())
+                throw gs::InputError(file + ": two runs get the same id " + run.id + " (" + it->second + " and " +
+                                     line + "): give configs and mixes distinct file names");
+              seen.emplace(run.id, line);
+              plan.runs.push_back(std::move(run));
+            }
+  return plan;
+}
+
+}  // namespace gsim::sweep

@@ -1,0 +1,61 @@
+// gsim sweep: the sweep file and the runs it expands to (format: docs/sweep.md).
+//
+// load_sweep_plan() reads and validates a sweep file completely -- names of configs, mixes,
+// kernels, policies, preemption modes, the policy / sm_sharing combinations and every mix
+// against every config -- and expands the Cartesian product into runs, each one `gsim run`
+// command line. Nothing is written and nothing runs here, so a bad sweep file is exit 2 with
+// the file and the field named before the first run starts.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gsim::sweep {
+
+/// One run of the sweep: `gsim run` with `args` (argv without the program name and without
+/// --json, which the runner adds).
+struct Run {
+  std::string id;                        // readable and unique: config__mix__policy__preempt__s<seed>[__<sm_sharing>]
+  std::vector<std::string> args;         // "run", "--config", ...
+  std::vector<std::string> input_files;  // what the run reads: config file, mix file, kernel library files
+};
+
+/// A two-kernel mix generated from the sweep file's "pairs", written to <out>/mixes/<name>.json.
+struct PairMix {
+  std::string name;
+  std::string path;
+  std::string text;   // the mix JSON, in the format of sim_top/workloads/mixes/
+};
+
+struct Plan {
+  std::string name;      // the sweep's "name"
+  std::string file;      // the sweep file
+  std::string out_dir;   // --out, or sweep-results/<name>
+  std::vector<PairMix> pair_mixes;
+  std::vector<Run> runs;
+};
+
+/// Reads, validates and expands `file`; `out_dir` "" = sweep-results/<name>. Throws
+/// gs::InputError naming the file, the field ("policies[2]") and the reason.
+Plan load_sweep_plan(const std::string& file, const std::string& out_dir);
+
+/// FNV-1a, 64 bits: a fast fingerprint to notice changed inputs. Not a cryptographic hash.
+constexpr uint64_t kFnvOffset = 0xcbf29ce484222325ull;
+constexpr uint64_t fnv1a64(std::string_view bytes, uint64_t h = kFnvOffset) {
+  for (const char c : bytes) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+// Reference values of the FNV-1a 64 definition.
+static_assert(fnv1a64("") == 0xcbf29ce484222325ull);
+static_assert(fnv1a64("a") == 0xaf63dc4c8601ec8cull);
+static_assert(fnv1a64("foobar") == 0x85944171f73967e8ull);
+
+/// A command line as a shell would take it back: arguments with characters beyond
+/// [A-Za-z0-9_./=:@%+,-] are single-quoted.
+std::string shell_line(const std::string& program, const std::vector<std::string>& args);
+
+}  // namespace gsim::sweep

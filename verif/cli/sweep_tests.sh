@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# gsched: end-to-end tests of `gsim sweep` (CTest `sweep_tests`; docs/sweep.md).
+#
+# Usage: sweep_tests.sh path/to/gsim
+# Runs the shipped smoke sweep (result files, CSV rows), re-runs it (everything skipped, no
+# result file rewritten), interrupts a longer sweep and resumes it (every run exactly once, no
+# temporaries left), changes an input (only its runs run again), and checks that bad sweep
+# files are exit 2 naming the file and the field, and that a failing run is exit 6 with
+# failures.txt while the other runs complete. Prints one line per check and "N passed, M
+# failed"; exits non-zero if any check failed.
+set -euo pipefail
+
+GSIM=${1:?usage: sweep_tests.sh path/to/gsim}
+GSIM=$(cd "$(dirname "$GSIM")" && pwd)/$(basename "$GSIM")
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+SWEEPS=$REPO/sim_top/sweeps
+DATA=${GSCHED_DATA_DIR:-$REPO/sim_top}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+cd "$TMP"
+
+passed=0
+failed=0
+ERR=$TMP/stderr
+RC=0
+
+ok() { passed=$((passed + 1)); echo "ok    $1"; }
+bad() {
+  failed=$((failed + 1))
+  echo "FAIL  $1"
+  [ -n "${2:-}" ] && echo "      $2"
+  echo "      stderr: $(head -c 800 "$ERR" 2>/dev/null | tr '\n' ' ')"
+  return 0
+}
+check() { if eval "$2"; then ok "$1"; else bad "$1" "${3:-}"; fi; }
+
+sweep() {
+  RC=0
+  "$GSIM" sweep "$@" >"$TMP/stdout" 2>"$ERR" || RC=$?
+}
+results() { find "$1/runs" -maxdepth 1 -name '*.json' ! -name '.*' | wc -l; }
+temporaries() { find "$1/runs" -maxdepth 1 -name '.*' -type f | wc -l; }
+csv_rows() { tail -n +2 "$1/results.csv" | wc -l; }
+# "inode mtime name" of every result file, to tell whether any was rewritten
+stamps() { (cd "$1/runs" && stat -c '%i %Y.%y %n' -- *.json); }
+
+# ---------------------------------------------------------------- smoke: run, CSV, --list
+sweep "$SWEEPS/smoke.json" -j2 --out smoke
+check "smoke sweep exits 0" '[ "$RC" -eq 0 ]' "exit $RC"
+check "smoke sweep: 8 result files" '[ "$(results smoke)" -eq 8 ]' "got $(results smoke)"
+# 8 runs: test-pair (2 kernels) and test-staggered (3 kernels), 4 runs each -> 20 rows
+check "smoke sweep: 20 CSV rows, one per kernel per run" '[ "$(csv_rows smoke)" -eq 20 ]' "got $(csv_rows smoke)"
+check "results.csv header" \
+  '[ "$(head -1 smoke/results.csv)" = "run_id,config,mix,policy,preempt,seed,sm_sharing,kernel,arrival,cycles_alone,cycles_shared,ntt,stp,antt,strictf,cycles" ]'
+check "a result records its inputs" \
+  'grep -q "\"inputs_fnv1a64\": \"[0-9a-f]\{16\}\"" smoke/runs/warped-slicer__test-pair__even__drain__s2.json'
+# the sweep's result is gsim run's JSON plus sweep_inputs: the figures match a direct run
+"$GSIM" run --config warped-slicer --mix test-pair --policy even --seed 2 --scheduler golden --quiet --json direct.json >/dev/null
+check "a result holds the same figures as gsim run" \
+  'python3 -c "import json,sys; a=json.load(open(\"direct.json\")); b=json.load(open(\"smoke/runs/warped-slicer__test-pair__even__drain__s2.json\")); b.pop(\"sweep_inputs\"); sys.exit(a!=b)"'
+check "no temporaries left" '[ "$(temporaries smoke)" -eq 0 ]'
+
+sweep "$SWEEPS/smoke.json" --list --out listed
+check "--list prints one command per run and writes nothing" \
+  '[ "$RC" -eq 0 ] && [ "$(grep -c " run --config warped-slicer --mix test-" "$TMP/stdout")" -eq 8 ] && [ ! -e listed ]'
+
+# ---------------------------------------------------------------- re-run: all skipped, nothing rewritten
+before=$(stamps smoke)
+sleep 1.1
+sweep "$SWEEPS/smoke.json" -j2 --out smoke
+check "re-run exits 0 and skips all 8" '[ "$RC" -eq 0 ] && grep -q "0 ran, 8 already done" "$ERR"'
+check "re-run rewrites no result file" '[ "$before" = "$(stamps smoke)" ]'
+
+# ---------------------------------------------------------------- a changed input runs again
+cp "$DATA/workloads/mixes/test-pair.json" mymix.json
+cat >changed.json <<EOF
+{"name": "changed", "configs": ["warped-slicer"], "mixes": ["$TMP/mymix.json", "test-staggered"]}
+EOF
+sweep changed.json -j2 --out changed
+sed -i 's/fast tests\./fast tests (changed)./' mymix.json
+sweep changed.json -j2 --out changed
+check "a changed mix file: only its run runs again" '[ "$RC" -eq 0 ] && grep -q "1 ran, 1 already done" "$ERR"'
+
+# ---------------------------------------------------------------- interrupt and resume
+# ppq-k20c: 12 runs of ~1 s; stop it once the first result is there
+"$GSIM" sweep "$SWEEPS/ppq-k20c.json" -j2 --out ppq 2>"$ERR" &
+pid=$!
+for _ in $(seq 100); do
+  [ -d ppq/runs ] && [ "$(results ppq)" -ge 1 ] && break
+  sleep 0.1
+done
+sweep "$SWEEPS/ppq-k20c.json" -j1 --out ppq
+check "a second sweep into the same directory is refused" '[ "$RC" -eq 2 ] && grep -q "another gsim sweep is using" "$ERR"' "exit $RC"
+kill -INT "$pid"
+RC=0
+wait "$pid" || RC=$?
+partial=$(results ppq)
+check "Ctrl-C: exit 130" '[ "$RC" -eq 130 ]' "exit $RC"
+check "Ctrl-C: some but not all results" '[ "$partial" -ge 1 ] && [ "$partial" -lt 12 ]' "$partial results"
+check "Ctrl-C: no temporaries left" '[ "$(temporaries ppq)" -eq 0 ]'
+before=$(stamps ppq)
+sweep "$SWEEPS/ppq-k20c.json" -j2 --out ppq
+check "resume completes" '[ "$RC" -eq 0 ] && [ "$(results ppq)" -eq 12 ]' "exit $RC, $(results ppq) results"
+check "resume runs every missing run exactly once" \
+  'grep -q "$((12 - partial)) ran, $partial already done, 0 failed" "$ERR"'
+check "resume keeps the completed results" \
+  '[ "$(stamps ppq | grep -cxF -f <(echo "$before"))" -eq "$partial" ]'
+check "resume: 24 CSV rows" '[ "$(csv_rows ppq)" -eq 24 ]' "got $(csv_rows ppq)"
+
+# ---------------------------------------------------------------- failing runs: exit 6
+cat >short.json <<'EOF'
+{"name": "short", "config": "warped-slicer", "kernels": [{"kernel": "test.compute", "arrival_cycle": 0}]}
+EOF
+cat >failing.json <<EOF
+{"name": "failing", "configs": ["warped-slicer"], "mixes": ["$TMP/short.json", "test-pair"], "max_cycles": 10000}
+EOF
+sweep failing.json -j2 --out failing
+check "a failing run: exit 6" '[ "$RC" -eq 6 ]' "exit $RC"
+check "a failing run: reported with its exit code and command" \
+  'grep -q "run warped-slicer__test-pair__left-over__drain__s1 failed (exit 5): .* run --config warped-slicer --mix test-pair" "$ERR"'
+check "a failing run: failures.txt lists the command and its stderr" \
+  'grep -q "command: .* --max-cycles 10000" failing/failures.txt && grep -q "exit 5" failing/failures.txt && grep -q "gsim: error: .*10000" failing/failures.txt'
+check "a failing run: the other run completed" \
+  '[ "$(results failing)" -eq 1 ] && [ -f failing/runs/warped-slicer__short__left-over__drain__s1.json ] && [ "$(temporaries failing)" -eq 0 ]'
+
+# ---------------------------------------------------------------- bad sweep files: exit 2 before any run
+bad_file() {   # NAME TEXT-IN-STDERR JSON
+  printf '%s\n' "$3" >bad.json
+  sweep bad.json --out badout
+  if [ "$RC" -ne 2 ]; then
+    bad "$1" "expected exit 2, got $RC"
+  elif ! grep -qF -- "bad.json" "$ERR" || ! grep -qF -- "$2" "$ERR"; then
+    bad "$1" "stderr does not name bad.json and '$2'"
+  elif [ -e badout ]; then
+    bad "$1" "output directory created before validation finished"
+  else
+    ok "$1"
+  fi
+}
+bad_file "unknown key" "field 'polices'" '{"name": "b", "configs": ["warped-slicer"], "mixes": ["test-pair"], "polices": ["even"]}'
+bad_file "unknown policy" "field 'policies[1]'" '{"name": "b", "configs": ["warped-slicer"], "mixes": ["test-pair"], "policies": ["even", "nosuch"]}'
+bad_file "empty list" "field 'seeds'" '{"name": "b", "configs": ["warped-slicer"], "mixes": ["test-pair"], "seeds": []}'
+bad_file "unknown mix" "field 'mixes[0]'" '{"name": "b", "configs": ["warped-slicer"], "mixes": ["nosuch"]}'
+bad_file "unknown config" "field 'configs[0]'" '{"name": "b", "configs": ["nosuch"], "mixes": ["test-pair"]}'
+bad_file "unknown pair kernel" "field 'pairs.kernels[1]'" '{"name": "b", "configs": ["warped-slicer"], "pairs": {"kernels": ["test.compute", "nosuch"]}}'
+bad_file "wrong type" "field 'configs'" '{"name": "b", "configs": "warped-slicer", "mixes": ["test-pair"]}'
+bad_file "missing name" "field 'name'" '{"configs": ["warped-slicer"], "mixes": ["test-pair"]}'
+bad_file "bad name" "field 'name'" '{"name": "a b", "configs": ["warped-slicer"], "mixes": ["test-pair"]}'
+bad_file "no mixes" "field 'mixes'" '{"name": "b", "configs": ["warped-slicer"]}'
+bad_file "sm_sharing with a policy that does not take it" "field 'sm_sharing[0]'" \
+  '{"name": "b", "configs": ["warped-slicer"], "mixes": ["test-pair"], "policies": ["even"], "sm_sharing": ["exclusive"]}'
+
+# ---------------------------------------------------------------- pairs
+sweep "$SWEEPS/pairs-test.json" -j2 --out pairs
+check "pairs: 3 kernels x 2 staggers -> 12 mixes, 24 runs" \
+  '[ "$RC" -eq 0 ] && [ "$(ls pairs/mixes | wc -l)" -eq 12 ] && [ "$(results pairs)" -eq 24 ]' "exit $RC"
+check "pairs: the second kernel arrives at the stagger" \
+  'grep -q "^[^,]*__pair_test.memory_test.cache_at2000__left-over__drain__s1,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,test.cache,2000," pairs/results.csv'
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
