@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "common/error.hpp"
 #include "config/gpu_config.hpp"
+#include "gs_spec.hpp"
 #include "sched/scheduler_port.hpp"
 #include "workload/kernel_desc.hpp"
 
@@ -24,19 +25,17 @@ std::string shorten(std::string s, size_t max = 90) {
   return s;
 }
 
+/// A policy's line: its registry doc (rtl/spec/gs_spec.toml, the one source of truth), its
+/// aliases, and whether it takes --sm-sharing.
 std::string policy_description(const std::string& p) {
-  static const std::vector<Entry> known = {
-      {"left-over", "FIFO: the oldest kernel takes every SM it can, later ones get what is left (baseline)"},
-      {"even", "Warped-Slicer even split: every SM shared, CTA quotas per kernel"},
-      {"spatial", "spatial multitasking: SMs partitioned evenly between the running kernels"},
-      {"npq", "non-preemptive priority queues (Tanasic): the highest priority waiting kernel goes next"},
-      {"ppq", "alias of ppq-excl"},
-      {"ppq-excl", "preemptive priority queues (Tanasic Fig. 6a): a high-priority kernel preempts, SMs exclusive"},
-      {"ppq-shared", "preemptive priority queues with SMs shared by priority levels (Tanasic)"},
-      {"dss", "Dynamic Spatial Sharing (Tanasic Alg. 1): SMs follow per-process token budgets"}};
-  for (const auto& e : known)
-    if (e.first == p) return e.second;
-  return "scheduling policy";
+  for (const auto& info : gs::spec::kPolicies) {
+    if (p != info.name) continue;
+    std::string d = info.doc;
+    if (*info.aliases) d += "; aliases " + std::string(info.aliases);
+    if (info.sm_sharing) d += "; takes --sm-sharing";
+    return d;
+  }
+  throw gs::InvariantError("gsim list: policy '" + p + "' is not in the registry");
 }
 
 std::string scheduler_description(const std::string& k) {
