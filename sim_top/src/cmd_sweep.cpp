@@ -370,9 +370,13 @@ int run_slurm(const SweepArgs& a, const sweep::Plan& plan, const std::string& pr
   job.program = program;
   job.sweep_file = absolute(plan.file);
   job.out_dir = absolute(plan.out_dir);
-  job.work_dir = absolute(".");
+  job.work_dir = fs::current_path().string();
   job.pending = p.pending;
   job.total = static_cast<uint32_t>(plan.runs.size());
+  for (const std::string* path : {&job.out_dir, &job.work_dir})
+    if (path->find_first_of(" \t\n\"'") != std::string::npos)
+      throw gs::InputError("--backend slurm: \"" + *path + "\" holds a blank or a quote, which #SBATCH lines cannot "
+                           "carry; give --out and run from a directory without them");
   const std::string script = job.out_dir + "/slurm/sweep.sbatch";
   gs::write_file_atomically("sbatch script", script, sweep::sbatch_script(job, a.slurm));
   const uint32_t per_task = sweep::runs_per_task(a.slurm, p.pending.size());
@@ -415,7 +419,10 @@ int run_slurm(const SweepArgs& a, const sweep::Plan& plan, const std::string& pr
   if (!ended) {
     if (const std::string scancel = sweep::find_on_path("scancel"); !scancel.empty()) {
       std::string out, err;
-      sweep::run_tool({scancel, job_id}, slurm_dir, out, err);
+      if (sweep::run_tool({scancel, job_id}, slurm_dir, out, err) == 0) {
+        std::error_code ec;
+        fs::remove(slurm_dir + "/job_id", ec);   // cancelled: no longer blocks the directory
+      }
     }
     write_if_changed("results.csv", plan.out_dir + "/results.csv", format_results_csv(plan, p.fingerprints));
     throw_interrupted(plan, p, ran, "Slurm job " + job_id + " cancelled (scancel " + job_id + ")");

@@ -7,8 +7,9 @@
 # refuses the script (a stand-in sbatch). Part 2, when this machine can: starts a single-node
 # Slurm on localhost (slurmctld and slurmd of the Debian package slurm-wlm, auth/none or munge,
 # everything under a temporary directory, ports of its own), runs the smoke sweep through it and
-# checks its results and CSV against a local sweep's, a failing run (exit 6, failures.txt with
-# the task output) and a resume (nothing submitted); then stops the daemons it started.
+# checks its results and CSV against a local sweep's, a re-run (nothing submitted), Ctrl-C
+# (the job cancelled), a killed sweep's job blocking its directory, a resume, and a failing
+# run (exit 6, failures.txt with the task output); then stops the daemons it started.
 # Part 2 is skipped (exit 77, "SKIPPED: reason") when not root, when the Slurm programs are
 # missing or when the node is not idle within 30 s; part 1's failures still fail the test.
 # Prints one line per check and "N passed, M failed".
@@ -189,6 +190,44 @@ check "slurm sweep: a result equal to the local one" \
 check "slurm sweep: the task outputs are in slurm/" '[ "$(ls viaslurm/slurm/*_*.out | wc -l)" -eq 8 ] && [ ! -e viaslurm/slurm/job_id ]'
 sweep "$SWEEPS/smoke.json" --backend slurm --out viaslurm
 check "resume: nothing left, nothing submitted" '[ "$RC" -eq 0 ] && grep -q "nothing to submit" "$ERR"' "exit $RC"
+
+# Ctrl-C of the waiting gsim cancels the job; a job whose waiting gsim was killed blocks a new
+# sweep into the same directory until it ends; then the same command resumes.
+wait_for() {   # CONDITION SECONDS
+  local i
+  for i in $(seq $(($2 * 10))); do eval "$1" && return 0; sleep 0.1; done
+  return 1
+}
+queue_empty() { [ -z "$(squeue -h -j "$1" -o %i 2>/dev/null)" ]; }
+"$GSIM" sweep "$SWEEPS/ppq-k20c.json" --backend slurm --chunk 3 --array-max 1 --out ppq 2>"$ERR" &
+pid=$!
+wait_for '[ -f ppq/slurm/job_id ] && [ "$(results ppq)" -ge 1 ]' 60 || true
+job=$(cat ppq/slurm/job_id 2>/dev/null || echo none)
+kill -INT "$pid"
+RC=0
+wait "$pid" || RC=$?
+check "Ctrl-C while waiting: exit 130, the job cancelled" \
+  '[ "$RC" -eq 130 ] && grep -q "Slurm job $job cancelled (scancel $job)" "$ERR" && wait_for "queue_empty $job" 20 &&
+   [ ! -e ppq/slurm/job_id ]' "exit $RC, job $job"
+partial=$(results ppq)
+check "Ctrl-C: some but not all results" '[ "$partial" -ge 1 ] && [ "$partial" -lt 12 ]' "$partial results"
+"$GSIM" sweep "$SWEEPS/ppq-k20c.json" --backend slurm --chunk 3 --array-max 1 --out ppq 2>"$ERR" &
+pid=$!
+wait_for '[ -f ppq/slurm/job_id ]' 30 || true
+job=$(cat ppq/slurm/job_id 2>/dev/null || echo none)
+kill -KILL "$pid"
+wait "$pid" || true
+sweep "$SWEEPS/ppq-k20c.json" --backend slurm --out ppq
+check "the job of a killed sweep still queued: a new sweep into its directory is exit 2" \
+  '[ "$RC" -eq 2 ] && grep -q "Slurm job $job of an earlier sweep into this directory is still queued or running" "$ERR"' "exit $RC"
+scancel "$job" 2>/dev/null || true
+wait_for "queue_empty $job" 20 || true
+partial=$(results ppq)
+sweep "$SWEEPS/ppq-k20c.json" --backend slurm --chunk 4 --out ppq
+check "resume under Slurm runs exactly the missing runs" \
+  '[ "$RC" -eq 0 ] && [ "$(results ppq)" -eq 12 ] && grep -q "$((12 - partial)) ran, $partial already done, 0 failed" "$ERR"' "exit $RC, $partial before"
+check "resume under Slurm: 24 CSV rows, no temporaries" \
+  '[ "$(tail -n +2 ppq/results.csv | wc -l)" -eq 24 ] && [ -z "$(find ppq/runs -name ".*" -type f)" ]'
 
 cat >short.json <<'EOF'
 {"name": "short", "config": "warped-slicer", "kernels": [{"kernel": "test.compute", "arrival_cycle": 0}]}
