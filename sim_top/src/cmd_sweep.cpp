@@ -319,7 +319,7 @@ std::string task_output_about(const std::string& path, const std::string& run_id
   try {
     text = gs::read_text_file(path);
   } catch (const gs::InputError&) {
-    return "(no task output: " + path + ")";
+    return "(no output file " + path + ": the task never started, e.g. cancelled while pending)";
   }
   const size_t at = text.find("run " + run_id + " failed");
   if (at == std::string::npos) return sweep::stderr_summary(path, 8);

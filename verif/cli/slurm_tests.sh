@@ -8,7 +8,8 @@
 # Slurm on localhost (slurmctld and slurmd of the Debian package slurm-wlm, auth/none or munge,
 # everything under a temporary directory, ports of its own), runs the smoke sweep through it and
 # checks its results and CSV against a local sweep's, a re-run (nothing submitted), Ctrl-C
-# (the job cancelled), a killed sweep's job blocking its directory, a resume, and a failing
+# (the job cancelled), a killed sweep's job blocking its directory, a resume, a job cancelled
+# with scancel (its unfinished runs are failures), and a failing
 # run (exit 6, failures.txt with the task output); then stops the daemons it started.
 # Part 2 is skipped (exit 77, "SKIPPED: reason") when not root, when the Slurm programs are
 # missing or when the node is not idle within 30 s; part 1's failures still fail the test.
@@ -74,6 +75,13 @@ check "script: each task runs gsim sweep --run-index" \
 check "--dry-run runs nothing" '[ "$(results dry)" -eq 0 ]'
 sweep "$SWEEPS/smoke.json" --backend slurm --dry-run --out dry
 check "default chunking: one run per task, no %N" 'grep -qx "#SBATCH --array=0-7" "$S" && ! grep -q partition "$S"'
+
+# more runs than Slurm's default MaxArraySize (1001): two runs per task keep the array within it
+seeds=$(seq -s, 1 1001)
+printf '{"name": "big", "configs": ["warped-slicer"], "mixes": ["test-pair"], "seeds": [%s]}\n' "$seeds" >big.json
+sweep big.json --backend slurm --dry-run --out big
+check "1001 runs: 2 per task, --array=0-500" \
+  '[ "$RC" -eq 0 ] && grep -qx "#SBATCH --array=0-500" big/slurm/sweep.sbatch && sed -n "/^RUNS=(/,/^)/p" big/slurm/sweep.sbatch | grep -qx " *1000"' "exit $RC"
 
 # only the pending runs go into the array
 sweep "$SWEEPS/smoke.json" -j2 --out part
@@ -215,8 +223,7 @@ check "Ctrl-C: some but not all results" '[ "$partial" -ge 1 ] && [ "$partial" -
 pid=$!
 wait_for '[ -f ppq/slurm/job_id ]' 30 || true
 job=$(cat ppq/slurm/job_id 2>/dev/null || echo none)
-kill -KILL "$pid"
-wait "$pid" || true
+{ kill -KILL "$pid" && wait "$pid"; } 2>/dev/null || true
 sweep "$SWEEPS/ppq-k20c.json" --backend slurm --out ppq
 check "the job of a killed sweep still queued: a new sweep into its directory is exit 2" \
   '[ "$RC" -eq 2 ] && grep -q "Slurm job $job of an earlier sweep into this directory is still queued or running" "$ERR"' "exit $RC"
@@ -228,6 +235,19 @@ check "resume under Slurm runs exactly the missing runs" \
   '[ "$RC" -eq 0 ] && [ "$(results ppq)" -eq 12 ] && grep -q "$((12 - partial)) ran, $partial already done, 0 failed" "$ERR"' "exit $RC, $partial before"
 check "resume under Slurm: 24 CSV rows, no temporaries" \
   '[ "$(tail -n +2 ppq/results.csv | wc -l)" -eq 24 ] && [ -z "$(find ppq/runs -name ".*" -type f)" ]'
+
+# a job cancelled from elsewhere: the waiting gsim collects, the unfinished runs are failures
+"$GSIM" sweep "$SWEEPS/ppq-k20c.json" --backend slurm --array-max 1 --out cancelled 2>"$ERR" &
+pid=$!
+wait_for '[ -f cancelled/slurm/job_id ] && [ "$(results cancelled)" -ge 1 ]' 60 || true
+job=$(cat cancelled/slurm/job_id 2>/dev/null || echo none)
+scancel "$job" 2>/dev/null || true
+RC=0
+wait "$pid" || RC=$?
+done_runs=$(results cancelled)
+check "scancel JOBID: exit 6, the unfinished runs listed in failures.txt" \
+  '[ "$RC" -eq 6 ] && [ "$done_runs" -lt 12 ] && [ "$(grep -c "^run .*: no result after Slurm job $job ended" cancelled/failures.txt)" -eq $((12 - done_runs)) ]' \
+  "exit $RC, $done_runs results"
 
 cat >short.json <<'EOF'
 {"name": "short", "config": "warped-slicer", "kernels": [{"kernel": "test.compute", "arrival_cycle": 0}]}
