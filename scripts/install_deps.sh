@@ -10,7 +10,10 @@ pkgs=(build-essential cmake ninja-build verilator yosys catch2 libcli11-dev nloh
       # the GTKWave view test (verif/waves) opens each view in GTKWave under Xvfb
       gtkwave xvfb xauth
       # plots (sim_top/plots/, the timeline_plot test)
-      python3-matplotlib)
+      python3-matplotlib
+      # gsim sweep --backend slurm: verif/cli/slurm_tests.sh starts a single-node Slurm of its own
+      # (slurmctld, slurmd, sbatch, squeue; auth/none, munge is slurmd's dependency)
+      slurm-wlm munge)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,6 +1,9 @@
 // gsim sweep: runs every combination a sweep file describes, locally, in parallel, resumably
 // (reference: docs/sweep.md).
 //
+// --backend slurm submits the pending runs as a Slurm job array whose tasks run
+// `gsim sweep F --run-index I,J,...` (sweep_slurm.cpp), waits for it and collects the same way.
+//
 // Steps: load and validate the whole sweep file (sweep_plan.cpp; exit 2 before anything runs),
 // write the generated pair mixes, skip runs whose result already records the same inputs,
 // run the others as child `gsim run` processes (sweep_runner.cpp), then write results.csv
@@ -13,7 +16,9 @@
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
+#include <cctype>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <cstdio>
 #include <filesystem>
@@ -27,6 +32,7 @@
 #include "config/json_reader.hpp"
 #include "sweep_plan.hpp"
 #include "sweep_runner.hpp"
+#include "sweep_slurm.hpp"
 
 namespace gsim {
 
@@ -36,10 +42,12 @@ namespace fs = std::filesystem;
 using sweep::Run;
 
 struct SweepArgs {
-  std::string file, out;
+  std::string file, out, backend = "local", run_index;
   unsigned jobs = 0;
-  bool list = false, quiet = false;
-  CLI::Option *o_jobs = nullptr, *o_out = nullptr;
+  bool list = false, quiet = false, dry_run = false;
+  sweep::SlurmOptions slurm;
+  CLI::Option *o_jobs = nullptr, *o_out = nullptr, *o_run_index = nullptr;
+  std::vector<CLI::Option*> slurm_only;   // options that mean something with --backend slurm only
 };
 
 unsigned available_cpus() {
@@ -171,9 +179,10 @@ std::string format_results_csv(const sweep::Plan& plan, const std::vector<std::s
 std::string format_failures(const std::vector<sweep::Failure>& failures) {
   std::string out;
   for (const sweep::Failure& f : failures) {
-    out += "run " + f.id + ": exit " + std::to_string(f.exit_code) + "\n  command: " + f.command + "\n";
+    out += "run " + f.id + ": " + (f.reason.empty() ? "exit " + std::to_string(f.exit_code) : f.reason) +
+           "\n  command: " + f.command + "\n";
     if (!f.stderr_tail.empty()) {
-      out += "  stderr (last lines):\n";
+      out += f.reason.empty() ? "  stderr (last lines):\n" : "  task output:\n";
       size_t pos = 0;
       while (pos < f.stderr_tail.size()) {
         const size_t nl = f.stderr_tail.find('\n', pos);
@@ -185,70 +194,283 @@ std::string format_failures(const std::vector<sweep::Failure>& failures) {
   return out;
 }
 
+/// The output directory made ready for runs, and what is left to do.
+struct Prepared {
+  std::string runs_dir;
+  std::vector<std::string> fingerprints;   // per plan run
+  std::vector<uint32_t> pending;           // plan indices of the runs without a current result
+};
+
+/// Makes <out>/runs, takes the directory's lock, writes the generated pair mixes, removes stale
+/// temporaries and finds the runs that have no current result.
+Prepared prepare_out_dir(const sweep::Plan& plan) {
+  Prepared p;
+  p.runs_dir = plan.out_dir + "/runs";
+  make_dir(p.runs_dir);
+  lock_out_dir(plan.out_dir);
+  if (!plan.pair_mixes.empty()) make_dir(plan.out_dir + "/mixes");
+  for (const sweep::PairMix& m : plan.pair_mixes) write_if_changed("pair mix", m.path, m.text);
+  remove_stale_temporaries(p.runs_dir);
+  std::map<std::string, std::string> file_cache;
+  for (uint32_t i = 0; i < plan.runs.size(); ++i) {
+    p.fingerprints.push_back(inputs_fingerprint(plan.runs[i], file_cache));
+    if (!result_is_current(p.runs_dir + "/" + plan.runs[i].id + ".json", plan.runs[i], p.fingerprints.back()))
+      p.pending.push_back(i);
+  }
+  return p;
+}
+
+/// results.csv and failures.txt from every current result, then the closing line; the exit code.
+int finish(const SweepArgs& a, const sweep::Plan& plan, const Prepared& p, uint32_t ran,
+           const std::vector<sweep::Failure>& failures) {
+  const uint32_t already = static_cast<uint32_t>(plan.runs.size() - p.pending.size());
+  write_if_changed("results.csv", plan.out_dir + "/results.csv", format_results_csv(plan, p.fingerprints));
+  const std::string failures_path = plan.out_dir + "/failures.txt";
+  if (failures.empty()) {
+    std::error_code ec;
+    fs::remove(failures_path, ec);
+  } else {
+    gs::write_file_atomically("failures.txt", failures_path, format_failures(failures));
+  }
+  if (!a.quiet || !failures.empty())
+    std::fprintf(stderr, "gsim: sweep %s: %u ran, %u already done, %zu failed%s; %s/results.csv\n", plan.name.c_str(),
+                 ran, already, failures.size(),
+                 failures.empty() ? "" : (" (listed in " + failures_path + ")").c_str(), plan.out_dir.c_str());
+  return failures.empty() ? 0 : kExitRunsFailed;
+}
+
+[[noreturn]] void throw_interrupted(const sweep::Plan& plan, const Prepared& p, uint32_t ran, const std::string& what) {
+  const size_t have = plan.runs.size() - p.pending.size() + ran;
+  throw gs::Interrupted("sweep " + plan.name + " interrupted: " + std::to_string(have) + " of " +
+                        std::to_string(plan.runs.size()) + " runs have results; " + what +
+                        "; run the same command again to resume");
+}
+
+/// --run-index I,J,...: runs those runs of the plan (an array task of the Slurm backend) with
+/// the local runner, skipping those already done. No lock (the submitting sweep holds it), no
+/// results.csv (it writes that): exit 0, or kExitRunsFailed with the failures on stderr.
+int run_indexed(const SweepArgs& a, const sweep::Plan& plan, const std::string& program) {
+  std::vector<const Run*> runs;
+  std::vector<std::string> fingerprints;
+  std::map<std::string, std::string> file_cache;
+  const std::string runs_dir = plan.out_dir + "/runs";
+  make_dir(runs_dir);
+  size_t pos = 0;
+  while (pos <= a.run_index.size()) {
+    const size_t end = std::min(a.run_index.find(',', pos), a.run_index.size());
+    const std::string item = a.run_index.substr(pos, end - pos);
+    pos = end + 1;
+    char* rest = nullptr;
+    const unsigned long i = std::strtoul(item.c_str(), &rest, 10);
+    if (item.empty() || *rest != '\0' || i >= plan.runs.size())
+      throw gs::InputError("--run-index: \"" + item + "\" is not a run of " + plan.file + " (0.." +
+                           std::to_string(plan.runs.size() - 1) + ")");
+    const Run& run = plan.runs[i];
+    std::string fp = inputs_fingerprint(run, file_cache);
+    if (result_is_current(runs_dir + "/" + run.id + ".json", run, fp)) continue;
+    runs.push_back(&run);
+    fingerprints.push_back(std::move(fp));
+  }
+  sweep::RunnerOptions opt;
+  opt.program = program;
+  opt.runs_dir = runs_dir;
+  opt.jobs = a.o_jobs->count() ? a.jobs : 1;
+  opt.quiet = true;
+  opt.total = static_cast<uint32_t>(runs.size());
+  const sweep::RunnerResult res = sweep::run_pending(plan.name, runs, fingerprints, opt);
+  if (res.interrupted) throw gs::Interrupted("sweep " + plan.name + " --run-index " + a.run_index + " interrupted");
+  return res.failures.empty() ? 0 : kExitRunsFailed;
+}
+
+int run_local(const SweepArgs& a, const sweep::Plan& plan, const std::string& program) {
+  const unsigned jobs = a.o_jobs->count() ? a.jobs : std::min(256u, available_cpus());
+  const Prepared p = prepare_out_dir(plan);
+  const uint32_t already = static_cast<uint32_t>(plan.runs.size() - p.pending.size());
+  if (!a.quiet)
+    std::fprintf(stderr, "gsim: sweep %s: %zu runs, %u already done, %zu to run with %u jobs; results in %s\n",
+                 plan.name.c_str(), plan.runs.size(), already, p.pending.size(), jobs, plan.out_dir.c_str());
+  std::vector<const Run*> pending;
+  std::vector<std::string> pending_fingerprints;
+  for (const uint32_t i : p.pending) {
+    pending.push_back(&plan.runs[i]);
+    pending_fingerprints.push_back(p.fingerprints[i]);
+  }
+  sweep::RunnerOptions opt;
+  opt.program = program;
+  opt.runs_dir = p.runs_dir;
+  opt.jobs = jobs;
+  opt.quiet = a.quiet;
+  opt.already_done = already;
+  opt.total = static_cast<uint32_t>(plan.runs.size());
+  const sweep::RunnerResult res = sweep::run_pending(plan.name, pending, pending_fingerprints, opt);
+  if (res.interrupted) {
+    write_if_changed("results.csv", plan.out_dir + "/results.csv", format_results_csv(plan, p.fingerprints));
+    throw_interrupted(plan, p, res.completed, "running children stopped, no temporary left");
+  }
+  return finish(a, plan, p, res.completed, res.failures);
+}
+
+std::string absolute(const std::string& path) { return fs::absolute(path).lexically_normal().string(); }
+
+/// The part of a task's output about `run_id`: the runner's failure report for it, else (a
+/// task killed by Slurm, e.g. at its time limit) the output's last lines.
+std::string task_output_about(const std::string& path, const std::string& run_id) {
+  std::string text;
+  try {
+    text = gs::read_text_file(path);
+  } catch (const gs::InputError&) {
+    return "(no output file " + path + ": the task never started, e.g. cancelled while pending)";
+  }
+  const size_t at = text.find("run " + run_id + " failed");
+  if (at == std::string::npos) return sweep::stderr_summary(path, 8);
+  const size_t line_start = text.rfind('\n', at);
+  const size_t from = line_start == std::string::npos ? 0 : line_start + 1;
+  const size_t next = text.find("\ngsim: sweep ", at);
+  std::string part = text.substr(from, next == std::string::npos ? std::string::npos : next - from);
+  while (!part.empty() && part.back() == '\n') part.pop_back();
+  return part;
+}
+
+/// A Slurm job of an earlier sweep into this directory that is still queued or running ("" if none).
+std::string earlier_job_still_queued(const std::string& slurm_dir) {
+  const std::string id_file = slurm_dir + "/job_id";
+  std::error_code ec;
+  if (!fs::is_regular_file(id_file, ec)) return {};
+  std::string id = gs::read_text_file(id_file);
+  while (!id.empty() && std::isspace(static_cast<unsigned char>(id.back()))) id.pop_back();
+  const std::string squeue = sweep::find_on_path("squeue");
+  if (id.empty() || squeue.empty()) return {};
+  std::string out, err;
+  const int rc = sweep::run_tool({squeue, "-h", "-j", id, "-o", "%i"}, slurm_dir, out, err);
+  return rc == 0 && out.find_first_not_of(" \n") != std::string::npos ? id : std::string();
+}
+
+int run_slurm(const SweepArgs& a, const sweep::Plan& plan, const std::string& program) {
+  sweep::check_slurm_options(a.slurm);
+  const std::string sbatch = a.dry_run ? std::string() : sweep::find_on_path("sbatch");
+  if (!a.dry_run && sbatch.empty())
+    throw gs::InputError("--backend slurm: sbatch is not on PATH (run on a Slurm login node, or use --dry-run to "
+                         "write the script only)");
+  const Prepared p = prepare_out_dir(plan);
+  const std::string slurm_dir = plan.out_dir + "/slurm";
+  make_dir(slurm_dir);
+  if (!a.dry_run)
+    if (const std::string id = earlier_job_still_queued(slurm_dir); !id.empty())
+      throw gs::InputError("--out " + plan.out_dir + ": Slurm job " + id +
+                           " of an earlier sweep into this directory is still queued or running; wait for it or "
+                           "cancel it (scancel " + id + "), then run this command again");
+  const uint32_t already = static_cast<uint32_t>(plan.runs.size() - p.pending.size());
+  if (p.pending.empty()) {
+    if (!a.quiet) std::fprintf(stderr, "gsim: sweep %s: all %zu runs already done; nothing to submit\n", plan.name.c_str(), plan.runs.size());
+    return a.dry_run ? 0 : finish(a, plan, p, 0, {});
+  }
+
+  sweep::SlurmJob job;
+  job.sweep_name = plan.name;
+  job.program = program;
+  job.sweep_file = absolute(plan.file);
+  job.out_dir = absolute(plan.out_dir);
+  job.work_dir = fs::current_path().string();
+  job.pending = p.pending;
+  job.total = static_cast<uint32_t>(plan.runs.size());
+  for (const std::string* path : {&job.out_dir, &job.work_dir})
+    if (path->find_first_of(" \t\n\"'") != std::string::npos)
+      throw gs::InputError("--backend slurm: \"" + *path + "\" holds a blank or a quote, which #SBATCH lines cannot "
+                           "carry; give --out and run from a directory without them");
+  const std::string script = job.out_dir + "/slurm/sweep.sbatch";
+  gs::write_file_atomically("sbatch script", script, sweep::sbatch_script(job, a.slurm));
+  const uint32_t per_task = sweep::runs_per_task(a.slurm, p.pending.size());
+  const uint32_t tasks = sweep::task_of(p.pending.size() - 1, per_task) + 1;
+  if (a.dry_run) {
+    std::printf("%s\nsbatch --parsable %s\n", script.c_str(), script.c_str());
+    if (!a.quiet)
+      std::fprintf(stderr, "gsim: sweep %s: %zu runs to run (%u already done) in %u array tasks; not submitted (--dry-run)\n",
+                   plan.name.c_str(), p.pending.size(), already, tasks);
+    return 0;
+  }
+
+  const std::string job_id = sweep::submit(sbatch, script, slurm_dir);
+  gs::write_file_atomically("Slurm job id", slurm_dir + "/job_id", job_id + "\n");
+  if (!a.quiet)
+    std::fprintf(stderr, "gsim: sweep %s: %zu runs, %u already done, %zu to run in Slurm job %s (%u array tasks); "
+                 "results in %s\n", plan.name.c_str(), plan.runs.size(), already, p.pending.size(), job_id.c_str(),
+                 tasks, plan.out_dir.c_str());
+
+  // progress: the pending runs that have a current result by now
+  std::vector<bool> done(p.pending.size(), false);
+  uint32_t ran = 0, printed = UINT32_MAX;
+  const uint32_t step = std::max<uint32_t>(1, static_cast<uint32_t>(plan.runs.size() / 20));
+  auto count_done = [&] {
+    for (size_t k = 0; k < p.pending.size(); ++k) {
+      if (done[k]) continue;
+      const Run& run = plan.runs[p.pending[k]];
+      if (result_is_current(p.runs_dir + "/" + run.id + ".json", run, p.fingerprints[p.pending[k]])) {
+        done[k] = true;
+        ++ran;
+      }
+    }
+    if (!a.quiet && ran != printed && (printed == UINT32_MAX || ran / step != printed / step || ran == p.pending.size())) {
+      std::fprintf(stderr, "sweep %s: %u/%zu done (Slurm job %s)\n", plan.name.c_str(), already + ran,
+                   plan.runs.size(), job_id.c_str());
+      printed = ran;
+    }
+  };
+  const bool ended = sweep::wait_for_job(job_id, slurm_dir, 1000, count_done);
+  if (!ended) {
+    if (const std::string scancel = sweep::find_on_path("scancel"); !scancel.empty()) {
+      std::string out, err;
+      if (sweep::run_tool({scancel, job_id}, slurm_dir, out, err) == 0) {
+        std::error_code ec;
+        fs::remove(slurm_dir + "/job_id", ec);   // cancelled: no longer blocks the directory
+      }
+    }
+    write_if_changed("results.csv", plan.out_dir + "/results.csv", format_results_csv(plan, p.fingerprints));
+    throw_interrupted(plan, p, ran, "Slurm job " + job_id + " cancelled (scancel " + job_id + ")");
+  }
+  std::error_code ec;
+  fs::remove(slurm_dir + "/job_id", ec);
+  count_done();
+
+  std::vector<sweep::Failure> failures;
+  for (size_t k = 0; k < p.pending.size(); ++k) {
+    if (done[k]) continue;
+    const Run& run = plan.runs[p.pending[k]];
+    const uint32_t task = sweep::task_of(k, per_task);
+    const std::string task_out = slurm_dir + "/" + job_id + "_" + std::to_string(task) + ".out";
+    sweep::Failure f;
+    f.id = run.id;
+    f.reason = "no result after Slurm job " + job_id + " ended (array task " + std::to_string(task) + ", output " +
+               task_out + ")";
+    f.command = sweep::shell_line(program, run.args);
+    f.stderr_tail = task_output_about(task_out, run.id);
+    std::fprintf(stderr, "gsim: sweep %s: run %s failed: %s: %s\n", plan.name.c_str(), f.id.c_str(), f.reason.c_str(),
+                 f.command.c_str());
+    failures.push_back(std::move(f));
+  }
+  return finish(a, plan, p, ran, failures);
+}
+
 int sweep_action(const SweepArgs& a) {
   if (a.o_out->count() && a.out.empty()) throw gs::InputError("--out: the directory name is empty");
+  if (a.backend != "local" && a.backend != "slurm")
+    throw gs::InputError("--backend: \"" + a.backend + "\" is not a backend (local, slurm)");
+  if (a.backend != "slurm")
+    for (const CLI::Option* o : a.slurm_only)
+      if (o->count()) throw gs::InputError(o->get_name() + ": only with --backend slurm");
+  if (a.backend == "slurm" && a.o_jobs->count())
+    throw gs::InputError("--jobs: not with --backend slurm (each array task runs its runs one after another)");
   const sweep::Plan plan = sweep::load_sweep_plan(a.file, a.out);
   const std::string program = self_exe();
   if (a.list) {
     for (const Run& run : plan.runs) std::printf("%s\n", sweep::shell_line(program, run.args).c_str());
     return 0;
   }
-  const unsigned jobs = a.o_jobs->count() ? a.jobs : std::min(256u, available_cpus());
-
-  // ---- output directory, generated mixes, what is already done
-  const std::string runs_dir = plan.out_dir + "/runs";
-  make_dir(runs_dir);
-  lock_out_dir(plan.out_dir);
-  if (!plan.pair_mixes.empty()) make_dir(plan.out_dir + "/mixes");
-  for (const sweep::PairMix& m : plan.pair_mixes) write_if_changed("pair mix", m.path, m.text);
-  remove_stale_temporaries(runs_dir);
-
-  std::map<std::string, std::string> file_cache;
-  std::vector<std::string> fingerprints;
-  std::vector<const Run*> pending;
-  std::vector<std::string> pending_fingerprints;
-  for (const Run& run : plan.runs) {
-    fingerprints.push_back(inputs_fingerprint(run, file_cache));
-    if (result_is_current(runs_dir + "/" + run.id + ".json", run, fingerprints.back())) continue;
-    pending.push_back(&run);
-    pending_fingerprints.push_back(fingerprints.back());
+  if (a.o_run_index->count()) {
+    if (a.backend != "local") throw gs::InputError("--run-index: runs in an array task, not with --backend slurm");
+    return run_indexed(a, plan, program);
   }
-  const uint32_t already = static_cast<uint32_t>(plan.runs.size() - pending.size());
-  if (!a.quiet)
-    std::fprintf(stderr, "gsim: sweep %s: %zu runs, %u already done, %zu to run with %u jobs; results in %s\n",
-                 plan.name.c_str(), plan.runs.size(), already, pending.size(), jobs, plan.out_dir.c_str());
-
-  // ---- the runs
-  sweep::RunnerOptions opt;
-  opt.program = program;
-  opt.runs_dir = runs_dir;
-  opt.jobs = jobs;
-  opt.quiet = a.quiet;
-  opt.already_done = already;
-  opt.total = static_cast<uint32_t>(plan.runs.size());
-  const sweep::RunnerResult res = sweep::run_pending(plan.name, pending, pending_fingerprints, opt);
-
-  // ---- combined outputs, from every current result (also after a stop)
-  write_if_changed("results.csv", plan.out_dir + "/results.csv", format_results_csv(plan, fingerprints));
-  const std::string failures_path = plan.out_dir + "/failures.txt";
-  if (res.interrupted)
-    throw gs::Interrupted("sweep " + plan.name + " interrupted: " + std::to_string(already + res.completed) + " of " +
-                          std::to_string(plan.runs.size()) +
-                          " runs have results; running children stopped, no temporary left; run the same command "
-                          "again to resume");
-  if (res.failures.empty()) {
-    std::error_code ec;
-    fs::remove(failures_path, ec);
-  } else {
-    gs::write_file_atomically("failures.txt", failures_path, format_failures(res.failures));
-  }
-  if (!a.quiet || !res.failures.empty())
-    std::fprintf(stderr, "gsim: sweep %s: %u ran, %u already done, %zu failed%s; %s/results.csv\n", plan.name.c_str(),
-                 res.completed, already, res.failures.size(),
-                 res.failures.empty() ? "" : (" (listed in " + failures_path + ")").c_str(), plan.out_dir.c_str());
-  return res.failures.empty() ? 0 : kExitRunsFailed;
+  return a.backend == "slurm" ? run_slurm(a, plan, program) : run_local(a, plan, program);
 }
-
 }  // namespace
 
 Command add_sweep_command(CLI::App& top) {
@@ -260,6 +482,19 @@ Command add_sweep_command(CLI::App& top) {
   args->o_out = app->add_option("--out", args->out, "Output directory (default: sweep-results/<name> in the current directory)");
   app->add_flag("--list", args->list, "Print the expanded runs, one gsim command line each, and exit");
   app->add_flag("-q,--quiet", args->quiet, "No progress on stderr (failures still)");
+  app->add_option("--backend", args->backend, "Where the runs run: local (child processes, default) or slurm (a job array)");
+  args->slurm_only = {
+      app->add_option("--partition", args->slurm.partition, "Slurm partition (default: the cluster's)"),
+      app->add_option("--time", args->slurm.time_limit, "Slurm time limit per array task, e.g. 01:00:00"),
+      app->add_option("--array-max", args->slurm.array_max, "Array tasks running at once (%N; default: no limit)")
+          ->check(whole_number(1, 1000000)),
+      app->add_option("--chunk", args->slurm.chunk, "Runs per array task (default: as few as keep the array within 1000 tasks)")
+          ->check(whole_number(1, 100000000)),
+      app->add_flag("--dry-run", args->dry_run, "Write the sbatch script, print its path and the sbatch command; submit nothing"),
+  };
+  // internal: what a Slurm array task runs (docs/sweep.md, "Slurm")
+  args->o_run_index = app->add_option("--run-index", args->run_index, "Run these runs of the plan (I,J,...) and nothing else")
+                          ->group("");
   return {app, [args] { return sweep_action(*args); }};
 }
 

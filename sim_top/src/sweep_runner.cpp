@@ -47,26 +47,6 @@ void remove_quietly(const std::string& path) {
   std::filesystem::remove(path, ec);
 }
 
-/// What a failed child said: its "gsim: error:" line (the cause; a watchdog error is followed
-/// by a long state dump) and the last `lines` lines of its stderr ("" if it cannot be read).
-std::string stderr_summary(const std::string& path, size_t lines) {
-  std::string text;
-  try {
-    text = gs::read_text_file(path);
-  } catch (const gs::InputError&) {
-    return {};
-  }
-  while (!text.empty() && text.back() == '\n') text.pop_back();
-  size_t pos = text.size();
-  for (size_t n = 0; n < lines && pos != std::string::npos && pos > 0; ++n) pos = text.rfind('\n', pos - 1);
-  const size_t tail_from = pos == std::string::npos || pos == 0 ? 0 : pos + 1;
-  const size_t error_at = text.find("gsim: error:");
-  if (error_at == std::string::npos || error_at >= tail_from) return text.substr(tail_from);
-  const size_t error_end = text.find('\n', error_at);
-  return text.substr(error_at, error_end == std::string::npos ? std::string::npos : error_end - error_at) +
-         (error_end == std::string::npos || error_end + 1 >= tail_from ? "\n" : "\n...\n") + text.substr(tail_from);
-}
-
 pid_t spawn_child(const std::string& program, const Child& c) {
   std::vector<std::string> argv_s = {"gsim"};
   argv_s.insert(argv_s.end(), c.run->args.begin(), c.run->args.end());
@@ -168,6 +148,25 @@ void stop_children(std::vector<Child>& running) {
 }
 
 }  // namespace
+
+// The "gsim: error:" line comes first because a watchdog error is followed by a long state dump.
+std::string stderr_summary(const std::string& path, size_t lines) {
+  std::string text;
+  try {
+    text = gs::read_text_file(path);
+  } catch (const gs::InputError&) {
+    return {};
+  }
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  size_t pos = text.size();
+  for (size_t n = 0; n < lines && pos != std::string::npos && pos > 0; ++n) pos = text.rfind('\n', pos - 1);
+  const size_t tail_from = pos == std::string::npos || pos == 0 ? 0 : pos + 1;
+  const size_t error_at = text.find("gsim: error:");
+  if (error_at == std::string::npos || error_at >= tail_from) return text.substr(tail_from);
+  const size_t error_end = text.find('\n', error_at);
+  return text.substr(error_at, error_end == std::string::npos ? std::string::npos : error_end - error_at) +
+         (error_end == std::string::npos || error_end + 1 >= tail_from ? "\n" : "\n...\n") + text.substr(tail_from);
+}
 
 std::string result_with_inputs(const std::string& child_json, const Run& run, const std::string& fingerprint) {
   nlohmann::ordered_json doc;

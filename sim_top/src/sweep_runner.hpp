@@ -14,6 +14,7 @@ struct Failure {
   int exit_code = 0;           // the child's exit status, or 128 + signal when a signal ended it
   std::string command;         // the full command line
   std::string stderr_tail;     // its "gsim: error:" line and the last lines of its stderr
+  std::string reason;          // when set, said instead of "exit N" (a Slurm run without a result)
 };
 
 struct RunnerOptions {
@@ -34,6 +35,10 @@ struct RunnerResult {
 /// The result JSON of `run` with "sweep_inputs" ({"args", "inputs_fnv1a64"}) added; reads
 /// the child's output `child_json`. Throws gs::InputError if it cannot be parsed.
 std::string result_with_inputs(const std::string& child_json, const Run& run, const std::string& fingerprint);
+
+/// What a failed run said: the "gsim: error:" line of the text in `path` (the cause) and its
+/// last `lines` lines; "" if the file cannot be read.
+std::string stderr_summary(const std::string& path, size_t lines);
 
 /// Runs `pending` (each with its inputs fingerprint) with at most opt.jobs children at a time;
 /// each result goes to <runs_dir>/<id>.json atomically once its child exited 0.
