@@ -20,6 +20,8 @@ import math
 import sys
 from collections import defaultdict, OrderedDict
 
+import plotlib
+
 RUN_METRICS = ("stp", "antt", "strictf", "cycles")
 
 
@@ -114,12 +116,7 @@ def main():
     if not args.out:
         return 0
 
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        sys.exit("sweep_bars.py: needs matplotlib (Debian: apt install python3-matplotlib; scripts/install_deps.sh does)")
+    plt = plotlib.pyplot("sweep_bars.py")
     groups = [label(w, workloads) for w in workloads] + ["GMEAN"]
     n = len(policies)
     width = 0.8 / max(n, 1)
@@ -136,10 +133,7 @@ def main():
               "cycles": "lower is better", "ntt": "lower is better"}[args.metric]
     ax.set_title(args.title or f"{what} normalised to {args.baseline} ({better})")
     ax.legend(fontsize=8, ncol=min(n, 8), loc="upper center", bbox_to_anchor=(0.5, -0.12), frameon=False)
-    fig.tight_layout()
-    for ext in ("png", "svg"):
-        fig.savefig(f"{args.out}.{ext}", dpi=120)
-        print(f"wrote {args.out}.{ext}")
+    plotlib.save(fig, args.out)
     return 0
 
 

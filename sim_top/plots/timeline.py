@@ -16,6 +16,8 @@ import heapq
 import json
 import sys
 
+import plotlib
+
 
 def load(path):
     try:
@@ -57,13 +59,8 @@ def main():
     ap.add_argument("--title", default=None)
     args = ap.parse_args()
 
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        from matplotlib.collections import PolyCollection
-    except ImportError:
-        sys.exit("timeline.py: needs matplotlib (Debian: apt install python3-matplotlib; scripts/install_deps.sh does)")
+    plt = plotlib.pyplot("timeline.py")
+    from matplotlib.collections import PolyCollection
 
     t = load(args.timeline)
     cols = t["cta_columns"]
@@ -117,10 +114,7 @@ def main():
     ax.set_title(args.title or f"{t['mix']} on {t['config']}: {t['policy']}, preempt {t['preempt']}, "
                                f"{t['sm_sharing']} SMs, seed {t['seed']}")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08 * 12 / fig_h), ncol=4, fontsize=8, frameon=False)
-    fig.tight_layout()
-    for ext in ("png", "svg"):
-        fig.savefig(f"{args.out}.{ext}", dpi=120)
-        print(f"wrote {args.out}.{ext}")
+    plotlib.save(fig, args.out)
     return 0
 
 

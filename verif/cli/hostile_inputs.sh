@@ -22,18 +22,9 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 LIMIT=${GS_HOSTILE_TIMEOUT:-120}
 
-passed=0
-failed=0
 OUT=$TMP/stdout
 ERR=$TMP/stderr
-RC=0
-ok() { passed=$((passed + 1)); echo "ok    $1"; }
-bad() {
-  failed=$((failed + 1))
-  echo "FAIL  $1"
-  [ -n "${2:-}" ] && echo "      $2"
-  echo "      stderr: $(head -c 800 "$ERR" 2>/dev/null | tr '\n' ' ')"
-}
+source "$REPO/verif/cli/check_lib.sh"   # ok, bad, check, summary
 gsim() {
   RC=0
   timeout -s KILL "$LIMIT" "$GSIM" "$@" >"$OUT" 2>"$ERR" </dev/null || RC=$?
@@ -298,5 +289,4 @@ if grep -qx lockstep "$OUT"; then
   fi
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -14,20 +14,9 @@ DATA=${GSCHED_DATA_DIR:-$REPO/sim_top}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-passed=0
-failed=0
 OUT=$TMP/stdout
 ERR=$TMP/stderr
-RC=0
-
-ok() { passed=$((passed + 1)); echo "ok    $1"; }
-bad() {
-  failed=$((failed + 1))
-  echo "FAIL  $1"
-  [ -n "${2:-}" ] && echo "      $2"
-  echo "      stderr: $(head -c 600 "$ERR" 2>/dev/null | tr '\n' ' ')"
-  return 0
-}
+source "$REPO/verif/cli/check_lib.sh"   # ok, bad, check, summary
 
 # Runs gsim with the given arguments; sets RC and leaves stdout/stderr in $OUT/$ERR.
 gsim() {
@@ -365,5 +354,4 @@ EOF
 expect_fail "bench --sms on a config with two SM types" 2 "one SM type" bench --config heterocore --sms 8 --cycles 100
 expect_fail "bench --kernels beyond its bound" 2 "--kernels" bench --kernels 33 --cycles 100
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -34,29 +34,12 @@ cleanup() {
 trap cleanup EXIT
 cd "$TMP"
 
-passed=0
-failed=0
 ERR=$TMP/stderr
 OUTP=$TMP/stdout
-RC=0
-
-ok() { passed=$((passed + 1)); echo "ok    $1"; }
-bad() {
-  failed=$((failed + 1))
-  echo "FAIL  $1"
-  [ -n "${2:-}" ] && echo "      $2"
-  echo "      stderr: $(head -c 800 "$ERR" 2>/dev/null | tr '\n' ' ')"
-  return 0
-}
-check() { if eval "$2"; then ok "$1"; else bad "$1" "${3:-}"; fi; }
+source "$REPO/verif/cli/check_lib.sh"   # ok, bad, check, summary, results
 sweep() {
   RC=0
   "$GSIM" sweep "$@" >"$OUTP" 2>"$ERR" || RC=$?
-}
-results() { find "$1/runs" -maxdepth 1 -name '*.json' ! -name '.*' | wc -l; }
-summary() {
-  echo "$passed passed, $failed failed"
-  [ "$failed" -eq 0 ]
 }
 
 # ================================================================ part 1: no Slurm needed

@@ -19,28 +19,13 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 cd "$TMP"
 
-passed=0
-failed=0
 ERR=$TMP/stderr
-RC=0
-
-ok() { passed=$((passed + 1)); echo "ok    $1"; }
-bad() {
-  failed=$((failed + 1))
-  echo "FAIL  $1"
-  [ -n "${2:-}" ] && echo "      $2"
-  echo "      stderr: $(head -c 800 "$ERR" 2>/dev/null | tr '\n' ' ')"
-  return 0
-}
-check() { if eval "$2"; then ok "$1"; else bad "$1" "${3:-}"; fi; }
+source "$REPO/verif/cli/check_lib.sh"   # ok, bad, check, summary, results, temporaries, csv_rows
 
 sweep() {
   RC=0
   "$GSIM" sweep "$@" >"$TMP/stdout" 2>"$ERR" || RC=$?
 }
-results() { find "$1/runs" -maxdepth 1 -name '*.json' ! -name '.*' | wc -l; }
-temporaries() { find "$1/runs" -maxdepth 1 -name '.*' -type f | wc -l; }
-csv_rows() { tail -n +2 "$1/results.csv" | wc -l; }
 # "inode mtime name" of every result file, to tell whether any was rewritten
 stamps() { (cd "$1/runs" && stat -c '%i %Y.%y %n' -- *.json); }
 
@@ -157,5 +142,4 @@ check "pairs: 3 kernels x 2 staggers -> 12 mixes, 24 runs" \
 check "pairs: the second kernel arrives at the stagger" \
   'grep -q "^[^,]*__pair_test.memory_test.cache_at2000__left-over__drain__s1,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,test.cache,2000," pairs/results.csv'
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -1,0 +1,23 @@
+"""Shared by the plot scripts of sim_top/plots: matplotlib without a display, and the PNG + SVG
+pair every plot is written as."""
+import sys
+
+
+def pyplot(script):
+    """matplotlib.pyplot on the Agg backend (no display needed); exits with a message naming
+    `script` and the Debian package when matplotlib is not installed."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.exit(f"{script}: needs matplotlib (Debian: apt install python3-matplotlib; scripts/install_deps.sh does)")
+    return plt
+
+
+def save(fig, out):
+    """Writes `fig` as OUT.png (120 dpi) and OUT.svg and says so."""
+    fig.tight_layout()
+    for ext in ("png", "svg"):
+        fig.savefig(f"{out}.{ext}", dpi=120)
+        print(f"wrote {out}.{ext}")
