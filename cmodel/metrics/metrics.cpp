@@ -56,6 +56,7 @@ MixMetrics compute_mix_metrics(const std::vector<KernelRuntimes>& kernels, uint6
     KernelMetrics km;
     km.name = k.name;
     km.arrival_cycle = k.arrival_cycle;
+    km.priority = k.priority;
     km.instructions = k.instructions;
     km.cycles_alone = k.cycles_alone;
     km.cycles_shared = k.cycles_shared;

@@ -29,6 +29,7 @@ namespace gs {
 struct KernelMetrics {
   std::string name;
   uint64_t arrival_cycle = 0;     // in the shared run
+  uint32_t priority = 0;          // the mix entry's (NPQ/PPQ: higher = more important)
   uint64_t instructions = 0;      // warp instructions in the shared run
   uint64_t cycles_alone = 0;      // T_alone: turnaround when run alone (arrival 0)
   uint64_t cycles_shared = 0;     // T_shared: turnaround in the mix
@@ -54,6 +55,7 @@ struct KernelRuntimes {
   uint64_t instructions = 0;
   uint64_t cycles_alone = 0;
   uint64_t cycles_shared = 0;
+  uint32_t priority = 0;
 };
 
 /// NTT = T_shared / T_alone.

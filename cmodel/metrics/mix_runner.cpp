@@ -101,6 +101,7 @@ MixRun run_mix_with_alone(const GpuConfig& cfg, const Mix& mix, const std::strin
     KernelRuntimes k;
     k.name = s.name.empty() ? mix.kernels[i].kernel : s.name;
     k.arrival_cycle = s.arrival_cycle;
+    k.priority = mix.kernels[i].priority;
     k.instructions = s.instructions;
     k.cycles_alone = out.alone[i].cycles();
     k.cycles_shared = s.cycles();

@@ -109,6 +109,7 @@ std::string format_json(const RunInfo& info, const MixMetrics& m, const Counters
     nlohmann::ordered_json jk;
     jk["name"] = k.name;
     jk["arrival_cycle"] = k.arrival_cycle;
+    jk["priority"] = k.priority;
     jk["instructions"] = k.instructions;
     jk["ipc"] = round6(k.ipc);
     jk["cycles_alone"] = k.cycles_alone;
@@ -124,13 +125,13 @@ std::string format_json(const RunInfo& info, const MixMetrics& m, const Counters
 
 std::string format_csv(const RunInfo& info, const MixMetrics& m) {
   std::string out =
-      "config,mix,policy,scheduler,preempt,sm_sharing,seed,kernel,arrival,instructions,ipc,cycles_alone,"
+      "config,mix,policy,scheduler,preempt,sm_sharing,seed,kernel,arrival,priority,instructions,ipc,cycles_alone,"
       "cycles_shared,ntt\n";
   for (const KernelMetrics& k : m.kernels) {
     out += csv_field(info.config) + "," + csv_field(info.mix) + "," + csv_field(info.policy) + "," +
            csv_field(info.scheduler) + "," + csv_field(info.preempt) + "," + csv_field(info.sm_sharing) + "," +
            std::to_string(info.seed) +
-           "," + csv_field(k.name) + "," + std::to_string(k.arrival_cycle) + "," +
+           "," + csv_field(k.name) + "," + std::to_string(k.arrival_cycle) + "," + std::to_string(k.priority) + "," +
            std::to_string(k.instructions) + "," + format_fixed(k.ipc, 6) + "," +
            std::to_string(k.cycles_alone) + "," + std::to_string(k.cycles_shared) + "," +
            format_fixed(k.ntt, 6) + "\n";

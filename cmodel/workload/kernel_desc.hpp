@@ -6,6 +6,7 @@
 // All ratios are integer per-mille so instruction streams are bit-identical everywhere.
 #pragma once
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,9 @@ std::vector<KernelDesc> load_kernel_file(const std::string& path);
 const KernelDesc& find_kernel(const std::vector<KernelDesc>& lib, const std::string& name);
 /// Loads a mix (path or name in <data>/workloads/mixes), resolving kernels. Throws InputError.
 Mix load_mix(const std::string& path_or_name, const std::vector<KernelDesc>& lib);
+/// Validates and resolves a mix document as load_mix does; `path` names it in errors and becomes
+/// Mix::file (a mix generated in memory, e.g. by gsim sweep, before it is written there).
+Mix parse_mix(const nlohmann::json& doc, const std::string& path, const std::vector<KernelDesc>& lib);
 std::vector<std::string> list_mixes();
 
 }  // namespace gs

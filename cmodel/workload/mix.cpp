@@ -62,7 +62,10 @@ Mix load_mix(const std::string& path_or_name, const std::vector<KernelDesc>& lib
     msg += " Shipped mixes: " + (mixes.empty() ? std::string("none") : join_names(mixes));
     throw InputError(msg);
   }
-  const json doc = parse_json_strict(read_text_file(path), path);
+  return parse_mix(parse_json_strict(read_text_file(path), path), path, lib);
+}
+
+Mix parse_mix(const json& doc, const std::string& path, const std::vector<KernelDesc>& lib) {
   ObjectReader r(doc, path, "");
   Mix mix;
   mix.file = path;

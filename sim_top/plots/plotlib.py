@@ -15,9 +15,10 @@ def pyplot(script):
     return plt
 
 
-def save(fig, out):
-    """Writes `fig` as OUT.png (120 dpi) and OUT.svg and says so."""
-    fig.tight_layout()
+def save(fig, out, rect=None):
+    """Writes `fig` as OUT.png (120 dpi) and OUT.svg and says so. `rect` (left, bottom, right,
+    top in figure fractions) keeps room outside the axes, e.g. for a figure legend."""
+    fig.tight_layout(rect=rect)
     for ext in ("png", "svg"):
         fig.savefig(f"{out}.{ext}", dpi=120)
         print(f"wrote {out}.{ext}")

@@ -5,7 +5,7 @@
 // `gsim sweep F --run-index I,J,...` (sweep_slurm.cpp), waits for it and collects the same way.
 //
 // Steps: load and validate the whole sweep file (sweep_plan.cpp; exit 2 before anything runs),
-// write the generated pair mixes, skip runs whose result already records the same inputs,
+// write the generated mixes, skip runs whose result already records the same inputs,
 // run the others as child `gsim run` processes (sweep_runner.cpp), then write results.csv
 // and failures.txt. Exit 0 when every run succeeded, kExitRunsFailed when some failed, 130
 // when interrupted (completed results are kept, temporaries removed).
@@ -88,13 +88,31 @@ std::string inputs_fingerprint(const Run& run, std::map<std::string, std::string
 }
 
 /// True if `path` holds a result whose "sweep_inputs" match `run` and `fingerprint`.
+// The keys of a result that results.csv takes, per run and per kernel, in its column order.
+constexpr const char* kCsvRunKeys[] = {"config", "mix", "policy", "preempt", "seed", "sm_sharing"};
+constexpr const char* kCsvKernelKeys[] = {"name", "arrival_cycle", "priority", "cycles_alone", "cycles_shared", "ntt"};
+constexpr const char* kCsvRunTailKeys[] = {"stp", "antt", "strictf", "cycles"};
+
+/// True when the result holds every key results.csv takes (one written by an older gsim may not).
+bool has_csv_keys(const nlohmann::json& doc) {
+  for (const char* k : kCsvRunKeys)
+    if (!doc.contains(k)) return false;
+  for (const char* k : kCsvRunTailKeys)
+    if (!doc.contains(k)) return false;
+  if (!doc.contains("kernels") || !doc.at("kernels").is_array()) return false;
+  for (const nlohmann::json& kernel : doc.at("kernels"))
+    for (const char* k : kCsvKernelKeys)
+      if (!kernel.contains(k)) return false;
+  return true;
+}
+
 bool result_is_current(const std::string& path, const Run& run, const std::string& fingerprint) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) return false;
   try {
     const nlohmann::json doc = nlohmann::json::parse(gs::read_text_file(path));
     const nlohmann::json& in = doc.at("sweep_inputs");
-    return in.at("args") == nlohmann::json(run.args) && in.at("inputs_fnv1a64") == fingerprint;
+    return in.at("args") == nlohmann::json(run.args) && in.at("inputs_fnv1a64") == fingerprint && has_csv_keys(doc);
   } catch (const std::exception&) {   // torn by hand, not JSON, no sweep_inputs: run it again
     return false;
   }
@@ -156,22 +174,22 @@ std::string json_scalar(const nlohmann::json& v) { return v.is_string() ? v.get<
 /// results.csv: one row per kernel per current result of the sweep (docs/sweep.md).
 std::string format_results_csv(const sweep::Plan& plan, const std::vector<std::string>& fingerprints) {
   std::string out =
-      "run_id,config,mix,policy,preempt,seed,sm_sharing,kernel,arrival,cycles_alone,cycles_shared,ntt,stp,antt,"
-      "strictf,cycles\n";
+      "run_id,config,mix,policy,preempt,seed,sm_sharing,kernel,arrival,priority,cycles_alone,cycles_shared,ntt,stp,"
+      "antt,strictf,cycles\n";
   for (size_t i = 0; i < plan.runs.size(); ++i) {
     const Run& run = plan.runs[i];
     const std::string path = plan.out_dir + "/runs/" + run.id + ".json";
     if (!result_is_current(path, run, fingerprints[i])) continue;
     const nlohmann::json r = nlohmann::json::parse(gs::read_text_file(path));
     std::string head = csv_field(run.id);
-    for (const char* k : {"config", "mix", "policy", "preempt", "seed", "sm_sharing"})
-      head += "," + csv_field(json_scalar(r.at(k)));
+    for (const char* k : kCsvRunKeys) head += "," + csv_field(json_scalar(r.at(k)));
     std::string tail;
-    for (const char* k : {"stp", "antt", "strictf", "cycles"}) tail += "," + json_scalar(r.at(k));
-    for (const nlohmann::json& k : r.at("kernels"))
-      out += head + "," + csv_field(k.at("name").get<std::string>()) + "," + json_scalar(k.at("arrival_cycle")) + "," +
-             json_scalar(k.at("cycles_alone")) + "," + json_scalar(k.at("cycles_shared")) + "," +
-             json_scalar(k.at("ntt")) + tail + "\n";
+    for (const char* k : kCsvRunTailKeys) tail += "," + json_scalar(r.at(k));
+    for (const nlohmann::json& kernel : r.at("kernels")) {
+      out += head;
+      for (const char* k : kCsvKernelKeys) out += "," + csv_field(json_scalar(kernel.at(k)));
+      out += tail + "\n";
+    }
   }
   return out;
 }
@@ -201,15 +219,15 @@ struct Prepared {
   std::vector<uint32_t> pending;           // plan indices of the runs without a current result
 };
 
-/// Makes <out>/runs, takes the directory's lock, writes the generated pair mixes, removes stale
+/// Makes <out>/runs, takes the directory's lock, writes the generated mixes, removes stale
 /// temporaries and finds the runs that have no current result.
 Prepared prepare_out_dir(const sweep::Plan& plan) {
   Prepared p;
   p.runs_dir = plan.out_dir + "/runs";
   make_dir(p.runs_dir);
   lock_out_dir(plan.out_dir);
-  if (!plan.pair_mixes.empty()) make_dir(plan.out_dir + "/mixes");
-  for (const sweep::PairMix& m : plan.pair_mixes) write_if_changed("pair mix", m.path, m.text);
+  if (!plan.generated_mixes.empty()) make_dir(plan.out_dir + "/mixes");
+  for (const sweep::GeneratedMix& m : plan.generated_mixes) write_if_changed("generated mix", m.path, m.text);
   remove_stale_temporaries(p.runs_dir);
   std::map<std::string, std::string> file_cache;
   for (uint32_t i = 0; i < plan.runs.size(); ++i) {

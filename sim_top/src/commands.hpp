@@ -33,6 +33,7 @@ Command add_list_command(CLI::App& top);
 Command add_bench_command(CLI::App& top);
 Command add_unit_command(CLI::App& top);
 Command add_sweep_command(CLI::App& top);
+Command add_profile_command(CLI::App& top);
 
 /// Exit code of `gsim sweep` when some of its runs failed (the others completed; docs/sweep.md).
 constexpr int kExitRunsFailed = 6;

@@ -21,8 +21,8 @@ struct Run {
   std::vector<std::string> input_files;  // what the run reads: config file, mix file, kernel library files
 };
 
-/// A two-kernel mix generated from the sweep file's "pairs", written to <out>/mixes/<name>.json.
-struct PairMix {
+/// A mix generated from the sweep file's "pairs" or "groups", written to <out>/mixes/<name>.json.
+struct GeneratedMix {
   std::string name;
   std::string path;
   std::string text;   // the mix JSON, in the format of sim_top/workloads/mixes/
@@ -32,7 +32,7 @@ struct Plan {
   std::string name;      // the sweep's "name"
   std::string file;      // the sweep file
   std::string out_dir;   // --out, or sweep-results/<name>
-  std::vector<PairMix> pair_mixes;
+  std::vector<GeneratedMix> generated_mixes;
   std::vector<Run> runs;
 };
 

@@ -50,7 +50,7 @@ expect_ok() {
 expect_ok "gsim --help" --help
 grep -q "run" "$OUT" && grep -q "occupancy" "$OUT" && ok "top-level help lists subcommands" ||
   bad "top-level help lists subcommands"
-for sub in run occupancy list bench unit sweep; do
+for sub in run occupancy list bench unit sweep profile; do
   gsim "$sub" --help
   if [ "$RC" -eq 0 ] && grep -qi "usage" "$OUT"; then ok "gsim $sub --help"; else bad "gsim $sub --help" "exit $RC"; fi
 done
@@ -101,6 +101,14 @@ expect_fail "unknown scheduler" 2 "no-such-sched" run --config warped-slicer --m
 expect_fail "unknown preemption mode" 2 "sideways" "${RUNARGS[@]}" --preempt sideways
 expect_fail "unknown kernel" 2 "no-such-kernel" occupancy --config warped-slicer --kernel no-such-kernel
 expect_fail "occupancy unknown config" 2 "no-such-config" occupancy --config no-such-config --kernel "$KERNEL"
+expect_fail "profile: unknown kernel" 2 "no-such-kernel" profile --config warped-slicer --kernel no-such-kernel
+expect_fail "profile: unknown suite" 2 "no such suite" profile --config warped-slicer --kernels no-such-suite
+expect_fail "profile: --kernel and --kernels together" 2 "not both" profile --config warped-slicer --kernel "$KERNEL" --kernels test
+expect_fail "profile: neither --kernel nor --kernels" 2 "--kernel" profile --config warped-slicer
+expect_fail "profile: a kernel that fits no SM" 2 "test.hugeshmem" profile --config warped-slicer --kernel test.hugeshmem
+expect_fail "profile: --max-ctas 0" 2 "--max-ctas" profile --config warped-slicer --kernel "$KERNEL" --max-ctas 0
+expect_fail "profile: --sample 0" 2 "--sample" profile --config warped-slicer --kernel "$KERNEL" --sample 0
+expect_fail "profile: unwritable --out" 2 "$TMP/no/such/dir/p.csv" profile --config warped-slicer --kernel "$KERNEL" --out "$TMP/no/such/dir/p"
 expect_fail "missing required option" 2 "--mix" run --config warped-slicer
 expect_fail "non-numeric seed" 2 "--seed" "${RUNARGS[@]}" --seed banana
 
@@ -180,7 +188,7 @@ assert j["seed"] == 3 and j["policy"] == "left-over" and j["config"] == "warped-
 assert isinstance(j["kernels"], list) and j["kernels"], "no kernels"
 assert j["gsim_version"].startswith("gsim ")
 for k in j["kernels"]:
-    for key in ["name", "arrival_cycle", "instructions", "ipc", "cycles_alone", "cycles_shared", "ntt"]:
+    for key in ["name", "arrival_cycle", "priority", "instructions", "ipc", "cycles_alone", "cycles_shared", "ntt"]:
         assert key in k, f"kernel lacks {key}"
     assert k["cycles_alone"] > 0 and k["cycles_shared"] > 0 and k["instructions"] > 0
     assert math.isclose(k["ntt"], k["cycles_shared"] / k["cycles_alone"], rel_tol=1e-5), k

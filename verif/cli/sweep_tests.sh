@@ -36,7 +36,7 @@ check "smoke sweep: 8 result files" '[ "$(results smoke)" -eq 8 ]' "got $(result
 # 8 runs: test-pair (2 kernels) and test-staggered (3 kernels), 4 runs each -> 20 rows
 check "smoke sweep: 20 CSV rows, one per kernel per run" '[ "$(csv_rows smoke)" -eq 20 ]' "got $(csv_rows smoke)"
 check "results.csv header" \
-  '[ "$(head -1 smoke/results.csv)" = "run_id,config,mix,policy,preempt,seed,sm_sharing,kernel,arrival,cycles_alone,cycles_shared,ntt,stp,antt,strictf,cycles" ]'
+  '[ "$(head -1 smoke/results.csv)" = "run_id,config,mix,policy,preempt,seed,sm_sharing,kernel,arrival,priority,cycles_alone,cycles_shared,ntt,stp,antt,strictf,cycles" ]'
 check "a result records its inputs" \
   'grep -q "\"inputs_fnv1a64\": \"[0-9a-f]\{16\}\"" smoke/runs/warped-slicer__test-pair__even__drain__s2.json'
 # the sweep's result is gsim run's JSON plus sweep_inputs: the figures match a direct run
@@ -132,6 +132,13 @@ bad_file "wrong type" "field 'configs'" '{"name": "b", "configs": "warped-slicer
 bad_file "missing name" "field 'name'" '{"configs": ["warped-slicer"], "mixes": ["test-pair"]}'
 bad_file "bad name" "field 'name'" '{"name": "a b", "configs": ["warped-slicer"], "mixes": ["test-pair"]}'
 bad_file "no mixes" "field 'mixes'" '{"name": "b", "configs": ["warped-slicer"]}'
+bad_file "unknown group kernel" "field 'groups.kernels[1]'" '{"name": "b", "configs": ["warped-slicer"], "groups": {"kernels": ["test.compute", "nosuch"]}}'
+bad_file "group size above the kernel list" "field 'groups.sizes[0]'" \
+  '{"name": "b", "configs": ["warped-slicer"], "groups": {"kernels": ["test.compute", "test.memory"], "sizes": [3]}}'
+bad_file "group size 1" "field 'groups.sizes[0]'" \
+  '{"name": "b", "configs": ["warped-slicer"], "groups": {"kernels": ["test.compute", "test.memory"], "sizes": [1]}}'
+bad_file "group workloads beyond the config's contexts" "field 'groups'" \
+  '{"name": "b", "configs": ["warped-slicer"], "groups": {"kernels": ["test.compute", "test.memory", "test.cache", "test.shmem", "test.tiny", "test.stream", "test.hugeshmem", "AES-d", "AES-e"], "sizes": [9]}}'
 bad_file "sm_sharing with a policy that does not take it" "field 'sm_sharing[0]'" \
   '{"name": "b", "configs": ["warped-slicer"], "mixes": ["test-pair"], "policies": ["even"], "sm_sharing": ["exclusive"]}'
 
@@ -141,5 +148,37 @@ check "pairs: 3 kernels x 2 staggers -> 12 mixes, 24 runs" \
   '[ "$RC" -eq 0 ] && [ "$(ls pairs/mixes | wc -l)" -eq 12 ] && [ "$(results pairs)" -eq 24 ]' "exit $RC"
 check "pairs: the second kernel arrives at the stagger" \
   'grep -q "^[^,]*__pair_test.memory_test.cache_at2000__left-over__drain__s1,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,test.cache,2000," pairs/results.csv'
+
+# ---------------------------------------------------------------- groups
+sweep "$SWEEPS/groups-test.json" --list --out groups
+"$GSIM" sweep "$SWEEPS/groups-test.json" --list --out groups >listed_again 2>/dev/null
+check "groups: --list is the same twice (the draws are seeded)" \
+  '[ "$RC" -eq 0 ] && [ "$(wc -l <listed_again)" -eq 16 ] && cmp -s "$TMP/stdout" listed_again'
+# the shipped example with four kernels that finish in a few thousand cycles (its test.stream
+# takes a second or two per run)
+sed 's/"test.stream", //; s/"kernels": \["/"kernels": ["test.shmem", "/' "$SWEEPS/groups-test.json" >groups.json
+sweep groups.json -j2 --out groups
+check "groups: 4 kernels x sizes 2 and 3 -> 8 mixes, 16 runs" \
+  '[ "$RC" -eq 0 ] && [ "$(ls groups/mixes | wc -l)" -eq 8 ] && [ "$(results groups)" -eq 16 ]' "exit $RC"
+# every workload: distinct kernels, the prioritized one last (priority 1, arrival 1000, its own
+# context), the others at cycle 0 with priority 0; every kernel prioritized once per size
+check "groups: each workload as docs/sweep.md describes it" 'python3 - groups/mixes <<'"'"'PYEOF'"'"'
+import collections, json, os, sys
+d = sys.argv[1]
+hp = collections.Counter()
+for f in sorted(os.listdir(d)):
+    m = json.load(open(os.path.join(d, f)))
+    ks = m["kernels"]
+    n = len(ks)
+    assert f == "group_n%d_r0_%s.json" % (n, ks[-1]["kernel"]), f
+    assert len({k["kernel"] for k in ks}) == n, f
+    assert [k["context"] for k in ks] == list(range(n)), f
+    assert ks[-1]["priority"] == 1 and ks[-1]["arrival_cycle"] == 1000, f
+    assert all(k["priority"] == 0 and k["arrival_cycle"] == 0 for k in ks[:-1]), f
+    hp[(n, ks[-1]["kernel"])] += 1
+assert len(hp) == 8 and set(hp.values()) == {1}, hp
+PYEOF'
+check "groups: results.csv gives the prioritized kernel priority 1" \
+  '[ "$(grep -c ",test\.[a-z]*,1000,1," groups/results.csv)" -eq 16 ]' "got $(grep -c ",1000,1," groups/results.csv)"
 
 summary

@@ -5,10 +5,16 @@ smoke sweep (sim_top/sweeps/smoke.json, run here by `gsim sweep`).
   test_sweep_bars.py GSIM OUTDIR table   the Markdown table: every bar is the mean over seeds of
                                          STP(policy) / STP(baseline), recomputed here from the CSV,
                                          and the geomean row is their geometric mean
+  test_sweep_bars.py GSIM OUTDIR gain    --metric ntt-top --gain --by kernels on a "groups" sweep
+                                         (sim_top/sweeps/groups-test.json with four fast kernels,
+                                         SMs exclusive):
+                                         every bar is the mean over the workloads of that size of
+                                         NTT_top(left-over) / NTT_top(npq), recomputed here
   test_sweep_bars.py GSIM OUTDIR plot    PNG and SVG written and well formed
                                          (exit 77 = skipped, when matplotlib is not installed)
 """
 import csv
+import json
 import math
 import os
 import subprocess
@@ -20,6 +26,8 @@ SCRIPT = os.path.join(ROOT, "sim_top", "plots", "sweep_bars.py")
 
 def main():
     gsim, out, what = sys.argv[1], sys.argv[2], sys.argv[3]
+    if what == "gain":
+        return check_gain(gsim, out)
     sweep_out = os.path.join(out, "smoke")
     subprocess.run([gsim, "sweep", os.path.join(ROOT, "sim_top", "sweeps", "smoke.json"), "--out", sweep_out, "-q"],
                    check=True)
@@ -60,6 +68,46 @@ def main():
     svg = open(base + ".svg").read()
     assert "<svg" in svg and "GMEAN" in svg, "SVG without the geomean group"
     print(f"ok: {base}.png and .svg")
+    return 0
+
+
+def check_gain(gsim, out):
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(ROOT, "sim_top", "sweeps", "groups-test.json")) as f:
+        spec = json.load(f)
+    # fast kernels; with SMs exclusive the prioritized one waits for SMs, so the gains are not all 1
+    spec["groups"]["kernels"] = ["test.compute", "test.memory", "test.cache", "test.shmem"]
+    spec["sm_sharing"] = ["exclusive"]
+    sweep_file = os.path.join(out, "groups.json")
+    with open(sweep_file, "w") as f:
+        json.dump(spec, f)
+    sweep_out = os.path.join(out, "groups")
+    subprocess.run([gsim, "sweep", sweep_file, "--out", sweep_out, "-q"], check=True)
+    results = os.path.join(sweep_out, "results.csv")
+    p = subprocess.run([sys.executable, SCRIPT, results, "--metric", "ntt-top", "--baseline", "left-over", "--gain",
+                        "--by", "kernels", "--markdown"], check=True, stdout=subprocess.PIPE, text=True)
+    table = {}
+    for line in p.stdout.splitlines():
+        cells = [c.strip().strip("*") for c in line.strip("|").split("|")]
+        if len(cells) == 2 and cells[0].endswith("workloads)"):
+            mean, geo = cells[1].split()
+            table[int(cells[0].split()[0])] = (float(mean), float(geo.strip("()")))
+    # the prioritized kernel of each run: the row with priority 1
+    top = {}
+    with open(results, newline="") as f:
+        for r in csv.DictReader(f):
+            if r["priority"] == "1":
+                top[(r["mix"], r["policy"])] = float(r["ntt"])
+    mixes = sorted({m for (m, _p) in top})
+    assert len(mixes) == 8, mixes
+    for n in (2, 3):
+        gains = [top[(m, "left-over")] / top[(m, "npq")] for m in mixes if m.startswith(f"group_n{n}_")]
+        assert len(gains) == 4, (n, gains)
+        mean = sum(gains) / len(gains)
+        geo = math.exp(sum(math.log(g) for g in gains) / len(gains))
+        assert abs(table[n][0] - mean) < 0.0006 and abs(table[n][1] - geo) < 0.0006, (n, table[n], mean, geo)
+    assert any(abs(v[0] - 1) > 0.005 for v in table.values()), f"every gain is 1: the check would not see an inversion {table}"
+    print(f"ok: gain bars {table}")
     return 0
 
 

@@ -22,7 +22,7 @@ using gs::KernelRuntimes;
 namespace {
 
 std::vector<KernelRuntimes> worked_pair() {
-  return {{"A", 0, 3000, 100, 150}, {"B", 20, 7000, 200, 500}};
+  return {{"A", 0, 3000, 100, 150, 0}, {"B", 20, 7000, 200, 500, 1}};
 }
 
 gs::RunInfo worked_info() {
@@ -132,9 +132,10 @@ TEST_CASE("JSON report has the documented keys in order", "[metrics][report]") {
   std::vector<std::string> kkeys;
   for (auto it = j["kernels"][1].begin(); it != j["kernels"][1].end(); ++it) kkeys.push_back(it.key());
   CHECK(kkeys ==
-        std::vector<std::string>{"name", "arrival_cycle", "instructions", "ipc", "cycles_alone", "cycles_shared", "ntt"});
+        std::vector<std::string>{"name", "arrival_cycle", "priority", "instructions", "ipc", "cycles_alone", "cycles_shared", "ntt"});
   CHECK(j["kernels"][1]["name"] == "B");
   CHECK(j["kernels"][1]["arrival_cycle"] == 20);
+  CHECK(j["kernels"][1]["priority"] == 1);
   CHECK(j["kernels"][1]["instructions"] == 7000);
   CHECK(j["kernels"][1]["cycles_alone"] == 200);
   CHECK(j["kernels"][1]["cycles_shared"] == 500);
@@ -154,9 +155,9 @@ TEST_CASE("CSV report has a header and one row per kernel", "[metrics][report]")
   const gs::MixMetrics m = gs::compute_mix_metrics(worked_pair(), 520);
   const std::string csv = gs::format_csv(worked_info(), m);
   CHECK(csv ==
-        "config,mix,policy,scheduler,preempt,sm_sharing,seed,kernel,arrival,instructions,ipc,cycles_alone,cycles_shared,ntt\n"
-        "warped-slicer,pair,left-over,golden,drain,shared,7,A,0,3000,20.000000,100,150,1.500000\n"
-        "warped-slicer,pair,left-over,golden,drain,shared,7,B,20,7000,14.000000,200,500,2.500000\n");
+        "config,mix,policy,scheduler,preempt,sm_sharing,seed,kernel,arrival,priority,instructions,ipc,cycles_alone,cycles_shared,ntt\n"
+        "warped-slicer,pair,left-over,golden,drain,shared,7,A,0,0,3000,20.000000,100,150,1.500000\n"
+        "warped-slicer,pair,left-over,golden,drain,shared,7,B,20,1,7000,14.000000,200,500,2.500000\n");
 }
 
 TEST_CASE("CSV quotes names holding commas or quotes", "[metrics][report]") {
