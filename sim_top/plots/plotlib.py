@@ -1,5 +1,6 @@
 """Shared by the plot scripts of sim_top/plots: matplotlib without a display, and the PNG + SVG
 pair every plot is written as."""
+import json
 import sys
 
 
@@ -22,3 +23,17 @@ def save(fig, out, rect=None):
     for ext in ("png", "svg"):
         fig.savefig(f"{out}.{ext}", dpi=120)
         print(f"wrote {out}.{ext}")
+
+
+def load_json(path, fmt, script, what):
+    """The JSON file at `path`, which must declare "format": `fmt`; exits with a message naming
+    `script` and the file otherwise (`what` says which gsim output it should be)."""
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"{script}: {path}: {e}")
+    if not isinstance(doc, dict) or doc.get("format") != fmt:
+        got = doc.get("format") if isinstance(doc, dict) else None
+        sys.exit(f"{script}: {path}: not {what} (format {got!r})")
+    return doc

@@ -13,7 +13,6 @@ types, Sec. III), so one can check that each curve has its class's shape. The in
 ("gsched-profile-1") is in docs/cli.md, "gsim profile".
 """
 import argparse
-import json
 import sys
 
 import plotlib
@@ -22,14 +21,7 @@ STYLE = {"compute-sat": "-", "compute-nonsat": "--", "memory": ":", "cache": "-.
 
 
 def load(path):
-    try:
-        with open(path) as f:
-            p = json.load(f)
-    except (OSError, ValueError) as e:
-        sys.exit(f"profile.py: {path}: {e}")
-    if p.get("format") != "gsched-profile-1":
-        sys.exit(f"profile.py: {path}: not a gsim profile file (format {p.get('format')!r})")
-    return p
+    return plotlib.load_json(path, "gsched-profile-1", "profile.py", "a gsim profile file")
 
 
 def main():

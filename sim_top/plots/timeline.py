@@ -13,21 +13,13 @@ its resumed part is a new bar. Preemption commands are triangles above their SM'
 """
 import argparse
 import heapq
-import json
 import sys
 
 import plotlib
 
 
 def load(path):
-    try:
-        with open(path) as f:
-            t = json.load(f)
-    except (OSError, ValueError) as e:
-        sys.exit(f"timeline.py: {path}: {e}")
-    if t.get("format") != "gsched-timeline-1":
-        sys.exit(f"timeline.py: {path}: not a gsim --timeline file (format {t.get('format')!r})")
-    return t
+    return plotlib.load_json(path, "gsched-timeline-1", "timeline.py", "a gsim --timeline file")
 
 
 def lanes(ctas, sms):

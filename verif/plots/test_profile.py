@@ -16,6 +16,8 @@ import os
 import subprocess
 import sys
 
+import drawing_checks
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -60,18 +62,11 @@ def main():
         print(f"ok: {base}.json and .csv")
         return 0
 
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        print("SKIPPED: matplotlib is not installed for this Python (Debian: python3-matplotlib)")
+    if drawing_checks.matplotlib_missing():
         return 77
     subprocess.run([sys.executable, os.path.join(ROOT, "sim_top", "plots", "profile.py"), base + ".json",
                     "--out", base], check=True)
-    with open(base + ".png", "rb") as f:
-        assert f.read(8) == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    svg = open(base + ".svg").read()
-    assert "<svg" in svg and "test.memory" in svg, "SVG without the kernel legend"
-    print(f"ok: {base}.png and .svg")
+    drawing_checks.check_drawing(base, "test.memory", "without the kernel legend")
     return 0
 
 

@@ -20,6 +20,8 @@ import os
 import subprocess
 import sys
 
+import drawing_checks
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "sim_top", "plots", "sweep_bars.py")
 
@@ -56,18 +58,11 @@ def main():
         print(f"ok: bars {table}")
         return 0
 
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        print("SKIPPED: matplotlib is not installed for this Python (Debian: python3-matplotlib)")
+    if drawing_checks.matplotlib_missing():
         return 77
     base = os.path.join(out, "smoke_antt")
     subprocess.run([sys.executable, SCRIPT, results, "--metric", "antt", "--out", base], check=True)
-    with open(base + ".png", "rb") as f:
-        assert f.read(8) == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    svg = open(base + ".svg").read()
-    assert "<svg" in svg and "GMEAN" in svg, "SVG without the geomean group"
-    print(f"ok: {base}.png and .svg")
+    drawing_checks.check_drawing(base, "GMEAN", "without the geomean group")
     return 0
 
 
