@@ -169,7 +169,8 @@ TEST_CASE("gs_waterfill random vectors, twin vs. Algorithm 1 and the latency bou
   // the generator reaches both outcomes and long runs (a bench that cannot fail is a defect)
   CHECK(spatial > 100);
   CHECK(spatial < 3900);
-  CHECK(max_cycles > N + 3 + 2 * N);
+  CHECK(max_cycles > N + 3 + N);   // more than N iterations: several kernels stepping far
+  WARN("random: " << spatial << " of 4000 vectors spatial, longest run " << max_cycles << " cycles");
 }
 
 TEST_CASE("gs_wf_scale random and edge operands vs. golden wf_scale", "[rtl][bench]") {

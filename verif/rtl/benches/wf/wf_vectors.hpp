@@ -131,10 +131,17 @@ inline WfInputs wf_random(Rng& r) {
         case 0: p += r.below(30); break;                                   // non-saturating (plateaus: +0)
         case 1: p += j < knee ? r.below(40) : r.below(2); break;           // saturating
         case 2: p = j < knee ? p + r.below(60) : p - std::min(p, r.below(20)); break;   // cache sensitive
-        case 3: p = r.below(8); break;                                     // flat, many ties
+        case 3: p = r.below(11); break;   // small values: equal ratios, losses of exactly 1.2/K (2/5, 3/5, 7/10)
         default: p = r.below(1u << spec::WfPerfW); break;                  // anything
       }
       k.perf[j] = std::min(p, (1u << spec::WfPerfW) - 1);
+    }
+    // now and then the curve of an earlier kernel, scaled: equal normalized performance (ties)
+    for (uint32_t e = 0; e < i; ++e) {
+      if (in.k[e].nsteps == 0 || !r.chance_permille(150)) continue;
+      const uint32_t m = 1 + r.below(3);
+      for (uint32_t j = 0; j < N; ++j) k.perf[j] = std::min(in.k[e].perf[j] * m, (1u << spec::WfPerfW) - 1);
+      break;
     }
   }
   return in;
