@@ -451,13 +451,21 @@ def fmt(v, nd=0):
     return f"{v:,}" if isinstance(v, int) else str(v)
 
 
+def spec_params():
+    """The spec's [params] defaults by name (a latency formula may use them, e.g. WfMaxSteps)."""
+    import tomllib
+    with open(SPEC, "rb") as f:
+        return {k: v["value"] for k, v in tomllib.load(f).get("params", {}).items()}
+
+
 def latency_of(block, scale, lat):
     e = lat.get(block)
     if not e:
         return None, "not documented (constraints/latency.json)"
     if e["cycles"] is None:
         return None, e["contract"]
-    return int(eval(e["cycles"], {"__builtins__": {}}, {"N": scale["MaxSms"], "K": scale["MaxKernels"]})), e["contract"]
+    names = dict(spec_params(), N=scale["MaxSms"], K=scale["MaxKernels"])
+    return int(eval(e["cycles"], {"__builtins__": {}}, names)), e["contract"]
 
 
 def build_report(results, scales, blocks, args, ctx, lat, launch):

@@ -25,6 +25,13 @@ package gs_pkg;
   localparam int TokenW /*verilator public*/ = 16;  // DSS token count, two's complement (debt < 0)
   localparam int CycleW /*verilator public*/ = 32;  // cycle stamps on SM events and samples, modulo 2**CycleW
   localparam int ObsCntW /*verilator public*/ = 32;  // observation counts of one sample (one epoch)
+  localparam int WfMaxKernels = 4;  // kernels one water-filling run partitions an SM between (Algorithm 1's K)
+  localparam int WfMaxSteps = 32;  // performance samples P(i,1..N) per kernel: CTA counts 1..WfMaxSteps (Algorithm 1's N)
+  localparam int WfPerfW = 20;  // a performance value P(i,j): unsigned integer, fraction 0 (instructions per sample window, i.e. IPC x window)
+  localparam int WfLossPct = 120;  // spatial fallback when a kernel loses more than WfLossPct/100 / K of its peak (Sec. IV: 1/K x 120%)
+  localparam int WfPhiFracW = 8;  // phi_mem (memory-stall fraction, Eq. 3) is UQ1.WfPhiFracW: 0..1.0 = 0..2**WfPhiFracW
+  localparam int WfAvgFracW = 4;  // CTA_avg (Eq. 4) is UQ(WfStepW).WfAvgFracW: CTAs per SM with 4 fraction bits
+  localparam int WfFactorFracW = 8;  // the scaling factor and psi (Eq. 3/4) carry WfFactorFracW fraction bits
   localparam int SmIdW /*verilator public*/ = 8;  // holds 0..MaxSms [clog2(MaxSms + 1)]
   localparam int CtaCntW /*verilator public*/ = 6;  // CTA counts per SM, 0..MaxCtasPerSm [clog2(MaxCtasPerSm + 1)]
   localparam int SlotW = 3;  // KSRT slot index [clog2(MaxKernels)]
@@ -36,6 +43,12 @@ package gs_pkg;
   localparam int SaveCreditW = 13;  // context-save credits, 0..MaxSms*MaxCtasPerSm [clog2(MaxSms * MaxCtasPerSm + 1)]
   localparam int OrderKeyW = 7;  // SM driver sort key {priority field, rank} [PrioW + SlotW]
   localparam int NoKernel = 255;  // kernel id 'none' (C++ kNoKernel) [(1 << KernelIdW) - 1]
+  localparam int WfStepW = 6;  // CTA counts of the water-filler, 0..WfMaxSteps [clog2(WfMaxSteps + 1)]
+  localparam int WfKIdxW = 2;  // water-filler kernel index [clog2(WfMaxKernels)]
+  localparam int WfKCntW = 3;  // water-filler kernel count, 0..WfMaxKernels [clog2(WfMaxKernels + 1)]
+  localparam int WfPhiW = 9;  // phi_mem, UQ1.WfPhiFracW [WfPhiFracW + 1]
+  localparam int WfAvgW = 10;  // CTA_avg, UQ(WfStepW).WfAvgFracW [WfStepW + WfAvgFracW]
+  localparam int WfFactorW = 18;  // scaling factor, UQ(WfStepW+WfAvgFracW).WfFactorFracW: holds 1 + phi*psi for any CTA_avg >= 2**-WfAvgFracW [WfStepW + WfAvgFracW + WfFactorFracW]
   localparam int NumPolicies = 8;  // policies in the registry (policy_e members)
   localparam int PolicyStateW = 101;  // policy_state: the widest policy register record (see the registry's `state`)
 
@@ -256,6 +269,16 @@ package gs_pkg;
   } quota_wr_t;
   localparam int QuotaWrW = 18;
 
+  // a resource vector of the water-filler (Algorithm 1's R): an SM's free resources, or what one CTA takes (60 bits = WfResW)
+  typedef struct packed {
+    threads_t threads;
+    warps_t warps;
+    regs_t regs;
+    shmem_t shmem;
+    cta_cnt_t slots;  // CTA slots (a CTA takes 1)
+  } wf_res_t;
+  localparam int WfResW = 60;
+
   // static configuration a policy may read (registered in gs_top) (7936 bits = PolicyCfgW)
   typedef struct packed {
     logic [SmIdW + 1-1:0] num_sms;  // SMs in use, 1..MaxSms
@@ -353,6 +376,21 @@ package gs_pkg;
     logic [MaxKernels * SmIdW-1:0] own_sm;  // per kernel an SM it owns, slot k at [k*SmIdW +: SmIdW]
   } dss_state_t;
   localparam int DssStateW = 101;
+
+  // gs_waterfill's registers (docs/rtl/gs_waterfill.md) (307 bits = WfStateW)
+  typedef struct packed {
+    logic [2-1:0] st;  // FSM: 0 idle, 1 scan, 2 fill, 3 check
+    logic [WfStepW-1:0] j;  // SCAN: the sample index j-1 under scan
+    logic [WfMaxKernels * WfMaxSteps-1:0] step;  // bit i*WfMaxSteps+j-1: P(i,j) is a strict running maximum (j is in M_i)
+    logic [WfMaxKernels * WfPerfW-1:0] peak;  // running max of P(i,.); after SCAN max_j P(i,j)
+    logic [WfMaxKernels * WfStepW-1:0] ctas;  // T_i, the CTAs given to kernel i
+    logic [WfMaxKernels-1:0] full;  // Full(i)
+    wf_res_t left;  // R_L, the resources left
+    logic nofit;  // the kernels' first CTAs do not fit together
+    logic spatial;  // the result: fall back to spatial multitasking
+    logic done;  // done_o: the result is final (one cycle)
+  } wf_state_t;
+  localparam int WfStateW = 307;
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

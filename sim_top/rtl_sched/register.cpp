@@ -5,6 +5,7 @@
 #include "rtl_sched/lockstep_scheduler.hpp"
 #include "rtl_sched/rtl_scheduler.hpp"
 #include "rtl_sched/unit_dss_rtl.hpp"
+#include "rtl_sched/unit_waterfill_rtl.hpp"
 #include "unit/unit_runner.hpp"
 
 namespace gs {
@@ -16,7 +17,10 @@ void register_rtl_schedulers() {
   register_scheduler_kind("lockstep", [](const SchedOptions& opt) -> std::unique_ptr<SchedulerPort> {
     return make_lockstep_scheduler(opt);
   });
-  register_unit_side("rtl", rtl::run_rtl_unit);
+  register_unit_side("rtl", [](const std::string& block, const nlohmann::json& input) -> nlohmann::json {
+    if (block == "waterfill") return rtl::run_rtl_waterfill_unit(input);
+    return rtl::run_rtl_unit(block, input);   // dss, or null
+  });
 }
 
 }  // namespace gs

@@ -5,7 +5,8 @@
 // gs_rtl_sched library), so a build without Verilator simply lacks the two kinds:
 //   "rtl"       RtlScheduler over Vgs_top (SchedOptions::wave_file -> traced Vgs_top_trace)
 //   "lockstep"  LockstepScheduler: golden reference vs. Vgs_top, checked every cycle
-// and the unit side "rtl" of `gsim unit` (Vgs_policy_dss, rtl_sched/unit_dss_rtl.hpp).
+// and the unit side "rtl" of `gsim unit` (Vgs_policy_dss, rtl_sched/unit_dss_rtl.hpp;
+// Vgs_waterfill, rtl_sched/unit_waterfill_rtl.hpp).
 // Calling it more than once is harmless (re-registering replaces).
 #pragma once
 

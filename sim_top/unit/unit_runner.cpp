@@ -1,13 +1,15 @@
 // gsched: decision units run alone (see unit_runner.hpp).
 //
 // The registry of sides and the per-block dispatch; each block's input format and environment
-// live with the block: DSS in sched/unit_dss.hpp (its golden side is GoldenDssUnit).
+// live with the block: DSS in unit/unit_dss.hpp (its golden side is GoldenDssUnit), the
+// water-filler in unit/unit_waterfill.hpp (GoldenWaterfillUnit).
 #include "unit/unit_runner.hpp"
 
 #include <map>
 
 #include "common/error.hpp"
 #include "unit/unit_dss.hpp"
+#include "unit/unit_waterfill.hpp"
 
 namespace gs {
 
@@ -22,7 +24,7 @@ std::map<std::string, UnitSide>& sides() {
 
 }  // namespace
 
-std::vector<std::string> list_units() { return {"dss"}; }
+std::vector<std::string> list_units() { return {"dss", "waterfill"}; }
 
 void register_unit_side(const std::string& name, UnitSide side) { sides()[name] = std::move(side); }
 
@@ -30,6 +32,10 @@ json run_unit_golden(const std::string& block, const json& input, const std::str
   if (block == "dss") {
     GoldenDssUnit unit;
     return run_dss_unit(unit, input, file);
+  }
+  if (block == "waterfill") {
+    GoldenWaterfillUnit unit;
+    return run_waterfill_unit(unit, input, file);
   }
   std::string known;
   for (const auto& u : list_units()) known += (known.empty() ? "" : ", ") + u;

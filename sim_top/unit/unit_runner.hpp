@@ -6,7 +6,8 @@
 // through register_unit_side()) are run on the same parsed input and added as further keys
 // ("rtl": {...}) with "match": true when every side's result equals the golden one (gsim exits 3
 // when it is false).
-// Blocks: "dss" (Tanasic Algorithm 1; input format in docs/rtl/dss.md).
+// Blocks: "dss" (Tanasic Algorithm 1; input format in docs/rtl/dss.md), "waterfill"
+// (Warped-Slicer Algorithm 1; input format in docs/rtl/gs_waterfill.md).
 // Throws InputError for an unknown block or a malformed input (exit 2).
 #pragma once
 #include <functional>
@@ -26,7 +27,8 @@ nlohmann::json run_unit_golden(const std::string& block, const nlohmann::json& i
 std::vector<std::string> list_units();
 
 /// Another implementation of a unit: returns a result object of the same shape as the golden
-/// one ("actions", "tokens", "sms", "cycles"), null when it does not implement the block, or throws.
+/// one (dss: "actions", "tokens", "sms", "cycles"; waterfill: "ctas", "spatial", "cycles"), null
+/// when it does not implement the block, or throws.
 using UnitSide = std::function<nlohmann::json(const std::string& block, const nlohmann::json& input)>;
 void register_unit_side(const std::string& name, UnitSide side);
 

@@ -164,6 +164,43 @@ for VECTOR in "$REPO"/verif/vectors/dss_*.json; do
   fi
 done
 
+# The shipped water-filling vectors (docs/rtl/gs_waterfill.md): the documented shape, RTL equal
+# to golden in an RTL build; then malformed inputs, each refused with exit 2 naming the field.
+WF_SHAPE='import json,sys
+d = json.load(open(sys.argv[1]))
+g = d["golden"]
+assert d["block"] == "waterfill" and set(g) == {"ctas", "spatial", "cycles"}
+assert len(g["ctas"]) == len(json.load(open(sys.argv[2]))["kernels"]) and isinstance(g["spatial"], bool) and g["cycles"] > 32
+assert "rtl" not in d or (d["match"] is True and d["rtl"] == g)'
+for VECTOR in "$REPO"/verif/vectors/waterfill_*.json; do
+  name=$(basename "$VECTOR")
+  gsim unit waterfill --input "$VECTOR"
+  if [ "$RC" -eq 0 ] && python3 -c "$WF_SHAPE" "$OUT" "$VECTOR"; then ok "unit waterfill on $name"; else bad "unit waterfill on $name" "exit $RC"; fi
+done
+gsim unit waterfill --input "$REPO/verif/vectors/waterfill_spatial.json"
+grep -q '"spatial": true' "$OUT" && ok "unit waterfill: waterfill_spatial.json falls back to spatial" ||
+  bad "unit waterfill: waterfill_spatial.json falls back to spatial"
+WF_RES='"resources": {"threads": 2048, "warps": 64, "regs": 65536, "smem": 98304, "slots": 32}'
+WF_CTA='"cta": {"threads": 256, "warps": 8, "regs": 8192, "smem": 0, "slots": 1}'
+wf_bad() {   # wf_bad NAME TEXT KERNELS-JSON [RESOURCES-JSON]
+  printf '{%s, "kernels": %s}\n' "${4:-$WF_RES}" "$3" >"$TMP/wf_bad.json"
+  expect_fail "unit waterfill: $1" 2 "$2" unit waterfill --input "$TMP/wf_bad.json"
+  grep -qF "wf_bad.json" "$ERR" || bad "unit waterfill: $1 names the file"
+}
+N33=$(python3 -c 'print(list(range(1, 34)))')
+wf_bad "N = 0" "kernels[0].perf" "[{$WF_CTA, \"perf\": []}]"
+wf_bad "N above WfMaxSteps" "kernels[1].perf" "[{$WF_CTA, \"perf\": [1]}, {$WF_CTA, \"perf\": $N33}]"
+wf_bad "K above WfMaxKernels" "kernels" "[$(for i in 1 2 3 4 5; do printf '{%s, "perf": [1]},' "$WF_CTA"; done | sed 's/,$//')]"
+wf_bad "no kernels" "kernels" "[]"
+wf_bad "a CTA that does not fit alone" "kernels[0].cta.smem" \
+  "[{\"cta\": {\"threads\": 32, \"warps\": 1, \"regs\": 0, \"smem\": 99999, \"slots\": 1}, \"perf\": [1]}]"
+wf_bad "a missing CTA field" "kernels[0].cta.slots" "[{\"cta\": {\"threads\": 32, \"warps\": 1, \"regs\": 0, \"smem\": 0}, \"perf\": [1]}]"
+wf_bad "a missing resource" "resources.warps" "[{$WF_CTA, \"perf\": [1]}]" '"resources": {"threads": 2048, "regs": 65536, "smem": 98304, "slots": 32}'
+wf_bad "a negative resource" "resources.threads" "[{$WF_CTA, \"perf\": [1]}]" '"resources": {"threads": -1, "warps": 64, "regs": 65536, "smem": 98304, "slots": 32}'
+wf_bad "a negative performance value" "kernels[0].perf[1]" "[{$WF_CTA, \"perf\": [1, -2]}]"
+wf_bad "a performance value too wide" "kernels[0].perf[0]" "[{$WF_CTA, \"perf\": [1048576]}]"
+wf_bad "missing perf" "kernels[0].perf" "[{$WF_CTA}]"
+
 # ---------------------------------------------------------------- run: outputs, schema, determinism
 gsim "${RUNARGS[@]}" --seed 3 --json "$TMP/a.json" --csv "$TMP/a.csv" --counters "$TMP/a_counters.csv"
 if [ "$RC" -eq 0 ]; then ok "run $MIX (golden)"; else bad "run $MIX (golden)" "exit $RC"; fi
