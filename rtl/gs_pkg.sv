@@ -32,6 +32,7 @@ package gs_pkg;
   localparam int WfPhiFracW = 8;  // phi_mem (memory-stall fraction, Eq. 3) is UQ1.WfPhiFracW: 0..1.0 = 0..2**WfPhiFracW
   localparam int WfAvgFracW = 4;  // CTA_avg (Eq. 4) is UQ(WfStepW).WfAvgFracW: CTAs per SM with 4 fraction bits
   localparam int WfFactorFracW = 8;  // the scaling factor and psi (Eq. 3/4) carry WfFactorFracW fraction bits
+  localparam int ProfCntW = 32;  // a profiling counter (instructions or memory-stall cycles of one SM and kernel slot, or sampled cycles); saturates at 2**ProfCntW-1
   localparam int SmIdW /*verilator public*/ = 8;  // holds 0..MaxSms [clog2(MaxSms + 1)]
   localparam int CtaCntW /*verilator public*/ = 6;  // CTA counts per SM, 0..MaxCtasPerSm [clog2(MaxCtasPerSm + 1)]
   localparam int SlotW = 3;  // KSRT slot index [clog2(MaxKernels)]

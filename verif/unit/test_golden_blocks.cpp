@@ -1,9 +1,11 @@
 // gsched tests: hand-worked cases for the golden twins of the framework blocks
-// (command buffers, active queue, PTBQ, SM driver, preemption control) and the invariants.
+// (command buffers, active queue, PTBQ, SM driver, preemption control, profiling counters) and
+// the invariants.
 #include <catch2/catch.hpp>
 
 #include "common/error.hpp"
 #include "golden_harness.hpp"
+#include "sched/golden/gs_prof_counters.hpp"
 
 using namespace gs;
 using namespace gs::golden;
@@ -105,6 +107,40 @@ TEST_CASE("PTBQ is a FIFO per kernel slot", "[golden][ptbq]") {
   p.clock(ptbq_in(false, 0, 0, true, 1));
   CHECK(p.head(1) == 9);
   CHECK(p.head(0) == 3);
+}
+
+TEST_CASE("profiling counters add samples while running, hold at the top, clear in one edge", "[golden][prof]") {
+  ProfCounters p;
+  p.reset(4, 2);
+  ProfCounters::In in;
+  in.run = true;
+  in.obs.valid = true;
+  in.obs.sm = 3;
+  in.obs.insts = 100;
+  in.obs.mem_stall = 40;
+  in.obs_hit = true;
+  in.obs_slot = 1;
+  p.clock(in);
+  p.clock(in);
+  CHECK(p.insts(3, 1) == 200);
+  CHECK(p.stall(3, 1) == 80);
+  CHECK(p.insts(3, 0) == 0);
+  CHECK(p.cycles() == 2);
+  in.run = false;   // frozen
+  p.clock(in);
+  CHECK(p.insts(3, 1) == 200);
+  CHECK(p.cycles() == 2);
+  in.run = true;
+  in.obs.insts = 0xFFFFFFF0u;   // passes the top: held there, flagged
+  p.clock(in);
+  CHECK(p.insts(3, 1) == 0xFFFFFFFFu);
+  CHECK(p.sat());
+  CHECK(p.insts(9, 0) == 0);    // beyond the table reads zero
+  in.clear = true;              // wins over the sample of the same cycle
+  p.clock(in);
+  CHECK(p.insts(3, 1) == 0);
+  CHECK(p.cycles() == 0);
+  CHECK_FALSE(p.sat());
 }
 
 TEST_CASE("left-over fills SMs round robin within capacity", "[golden][driver][left-over]") {

@@ -12,7 +12,7 @@
 #include "Vbench_gs_waterfill.h"
 #include "Vbench_gs_wf_scale.h"
 #include "bench_records.hpp"
-#include "wf_mutants.hpp"   // generated: GS_WF_MUTANTS(X), one Verilated model per GS_MUT_WF_*
+#include "gs_waterfill_mutants.hpp"   // generated: GS_BENCH_MUTANTS(X), one Verilated model per GS_MUT_WF_*
 #include "wf_vectors.hpp"
 
 namespace {
@@ -222,4 +222,4 @@ TEST_CASE("gs_waterfill unmutated: the mutation stimulus finds no difference", "
     CHECK(diff != "");                                                            \
     WARN(#define " caught: " << diff);                                            \
   }
-GS_WF_MUTANTS(GS_WF_MUTANT_TEST)
+GS_BENCH_MUTANTS(GS_WF_MUTANT_TEST)
