@@ -2,24 +2,15 @@
 // input validation.
 #include <catch2/catch.hpp>
 
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
 #include "unit/unit_runner.hpp"
+#include "vector_file.hpp"
 
 namespace {
-std::string vector_text(const std::string& name) {
-  std::string here = __FILE__;
-  const std::string root = here.substr(0, here.rfind("/verif/unit/"));
-  std::ifstream f(root + "/verif/vectors/" + name);
-  REQUIRE(f.good());
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using gs::test::vector_text;
 }  // namespace
 
 TEST_CASE("dss unit preempts two SMs of the indebted kernel", "[golden][dss][unit]") {

@@ -4,14 +4,13 @@
 // side on the shipped vectors (verif/vectors/waterfill_*.json) and its input validation.
 #include <catch2/catch.hpp>
 
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "../rtl/benches/wf/wf_vectors.hpp"
 #include "common/error.hpp"
 #include "unit/unit_runner.hpp"
+#include "vector_file.hpp"
 
 namespace {
 using gs::golden::WaterfillTwin;
@@ -25,15 +24,7 @@ WfResult twin_run(const gs::golden::WfInputs& in) {
   return gs::golden::run_waterfill(t, in);
 }
 
-std::string vector_text(const std::string& name) {
-  std::string here = __FILE__;
-  const std::string root = here.substr(0, here.rfind("/verif/unit/"));
-  std::ifstream f(root + "/verif/vectors/" + name);
-  REQUIRE(f.good());
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using gs::test::vector_text;
 }  // namespace
 
 TEST_CASE("waterfill twin on the pinned readings of Algorithm 1", "[golden][waterfill][unit]") {
