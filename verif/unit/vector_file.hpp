@@ -1,4 +1,4 @@
-// gsched tests: the text of a shipped input vector (verif/vectors/NAME), found from this
+// gsched tests: the text of a shipped input vector (a file of verif/vectors), found from this
 // source file's place in the tree, so the tests run from any directory.
 #pragma once
 #include <catch2/catch.hpp>
