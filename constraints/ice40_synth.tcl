@@ -12,7 +12,10 @@ foreach v {GS_TOP GS_SOURCES GS_OUT_DIR} {
 }
 set top $::env(GS_TOP)
 set out $::env(GS_OUT_DIR)
-read_verilog -sv -DSYNTHESIS {*}$::env(GS_SOURCES)
+# -defer: elaborate only the block's hierarchy (at `hierarchy`); without it read_verilog
+# elaborates every module of the list as it reads it, gs_top included (about 30 CPU s at
+# 132 SMs, whatever the block).
+read_verilog -defer -sv -DSYNTHESIS {*}$::env(GS_SOURCES)
 hierarchy -check -top $top
 synth_ice40 -top $top -json $out/ice40.json
 tee -q -o $out/ice40_stat.txt stat
