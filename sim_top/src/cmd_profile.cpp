@@ -209,7 +209,12 @@ int profile_action(const ProfileArgs& a) {
     if (chosen.empty())
       throw gs::InputError("--kernels " + a.suite + ": no such suite (suites: " + gs::join_names(suites) + ", or all)");
   }
-  std::vector<std::pair<gs::KernelDesc, uint32_t>> plan;   // kernel, CTA counts 1..n
+  struct Planned {
+    gs::KernelDesc kernel;
+    uint32_t occupancy = 0;   // resident CTAs per SM alone
+    uint32_t ctas = 0;        // CTA counts 1..ctas are run
+  };
+  std::vector<Planned> plan;
   std::vector<std::string> skipped;
   for (const gs::KernelDesc& k : chosen) {
     uint32_t occ = 0;
@@ -220,11 +225,11 @@ int profile_action(const ProfileArgs& a) {
       skipped.push_back(k.name);
       continue;
     }
-    plan.emplace_back(k, a.max_ctas ? std::min(a.max_ctas, occ) : occ);
+    plan.push_back({k, occ, a.max_ctas ? std::min(a.max_ctas, occ) : occ});
   }
   if (plan.empty())
     throw gs::InputError("--kernels " + a.suite + ": no kernel of it fits an SM of config '" + cfg.name + "'");
-  for (const auto& [k, n] : plan)
+  for (const auto& [k, occ, n] : plan)
     if (n > gs::limits::kMaxCtasPerSm)
       throw gs::InputError("kernel '" + k.name + "': " + std::to_string(n) + " CTAs per SM, above the --cta-limit bound " +
                            std::to_string(gs::limits::kMaxCtasPerSm) + "; give --max-ctas " +
@@ -238,14 +243,14 @@ int profile_action(const ProfileArgs& a) {
   }
 
   uint32_t total = 0, done = 0;
-  for (const auto& [k, n] : plan) total += n;
+  for (const Planned& p : plan) total += p.ctas;
   std::vector<KernelProfile> profiles;
-  for (const auto& [k, n] : plan) {
+  for (const auto& [k, occ, n] : plan) {
     KernelProfile kp;
     kp.name = k.name;
     kp.suite = k.suite;
     kp.behaviour = k.behaviour;
-    kp.occupancy = occupancy_of(cfg, k);
+    kp.occupancy = occ;
     for (uint32_t j = 1; j <= n; ++j) {
       if (!a.quiet) std::fprintf(stderr, "\rgsim profile: %s, %u/%u CTAs per SM (%u/%u runs)   ", k.name.c_str(), j, n,
                                  ++done, total);
