@@ -33,6 +33,9 @@ package gs_pkg;
   localparam int WfAvgFracW = 4;  // CTA_avg (Eq. 4) is UQ(WfStepW).WfAvgFracW: CTAs per SM with 4 fraction bits
   localparam int WfFactorFracW = 8;  // the scaling factor and psi (Eq. 3/4) carry WfFactorFracW fraction bits
   localparam int ProfCntW = 32;  // a profiling counter (instructions or memory-stall cycles of one SM and kernel slot, or sampled cycles); saturates at 2**ProfCntW-1
+  localparam int WarpSchedW = 7;  // warp schedulers per SM on the policy configuration, 1..2**WarpSchedW-1 (the config loader allows 1..64)
+  localparam int DivQW = 10;  // quotient bits of the policy's sequential divider (gs_seq_div): phi_mem (UQ1.WfPhiFracW) and CTA_avg (WfAvgW bits) fit
+  localparam int SrtfPredW = 48;  // Active_Kernel_Cycles and Pred_Cycles (Eq. 2) in cycles; both saturate at 2**SrtfPredW-1
   localparam int SmIdW /*verilator public*/ = 8;  // holds 0..MaxSms [clog2(MaxSms + 1)]
   localparam int CtaCntW /*verilator public*/ = 6;  // CTA counts per SM, 0..MaxCtasPerSm [clog2(MaxCtasPerSm + 1)]
   localparam int SlotW = 3;  // KSRT slot index [clog2(MaxKernels)]
@@ -49,9 +52,15 @@ package gs_pkg;
   localparam int WfKCntW = 3;  // water-filler kernel count, 0..WfMaxKernels [clog2(WfMaxKernels + 1)]
   localparam int WfPhiW = 9;  // phi_mem, UQ1.WfPhiFracW [WfPhiFracW + 1]
   localparam int WfAvgW = 10;  // CTA_avg, UQ(WfStepW).WfAvgFracW [WfStepW + WfAvgFracW]
+  localparam int WsSumW = 40;  // warped-slicer phase monitor: one kernel's instructions over every SM in a window [ProfCntW + SmIdW]
+  localparam int DivNW = 40;  // dividend of gs_seq_div: a memory-stall count scaled by 2**WfPhiFracW [ProfCntW + WfPhiFracW]
+  localparam int DivDW = 39;  // divisor of gs_seq_div: window cycles x warp schedulers [CycleW + WarpSchedW]
   localparam int WfFactorW = 18;  // scaling factor, UQ(WfStepW+WfAvgFracW).WfFactorFracW: holds 1 + phi*psi for any CTA_avg >= 2**-WfAvgFracW [WfStepW + WfAvgFracW + WfFactorFracW]
-  localparam int NumPolicies = 8;  // policies in the registry (policy_e members)
-  localparam int PolicyStateW = 101;  // policy_state: the widest policy register record (see the registry's `state`)
+  localparam int SrtfBlkW = 5;  // SRTF predictor: a block slot on the SM (Algorithm 1's blkindex), 0..MaxCtasPerSm-1 [clog2(MaxCtasPerSm)]
+  localparam int SrtfDivW = 52;  // SRTF predictor: Eq. 2's dividend (Total_Blocks - Done_Blocks) x t, and the quotient bits (one per divider cycle) [CtaIdW + CycleW]
+  localparam int SrtfDivCntW = 6;  // SRTF predictor: the divider's step counter, 0..SrtfDivW [clog2(SrtfDivW + 1)]
+  localparam int NumPolicies = 9;  // policies in the registry (policy_e members)
+  localparam int PolicyStateW = 1054;  // policy_state: the widest policy register record (see the registry's `state`)
 
   // ---------------------------------------------------------------- scalar field types
   typedef logic [KernelIdW-1:0] kernel_id_t;
@@ -70,19 +79,21 @@ package gs_pkg;
   typedef logic [MaxKernels-1:0] slot_mask_t;
   typedef logic [OrderKeyW-1:0] order_key_t;  // per-slot sort key of the SM driver: lower = issued first
   typedef logic [CycleW-1:0] cycle_t;  // a core cycle modulo 2**CycleW (differences of stamps are exact)
+  typedef logic [WarpSchedW-1:0] sched_cnt_t;  // warp schedulers per SM
   typedef logic [ObsCntW-1:0] obs_cnt_t;  // an observation count over one epoch
   typedef logic [NumPolicies-1:0] policy_set_t;  // one bit per policy_e member: the policies a build contains
 
   // ---------------------------------------------------------------- enums
-  typedef enum logic [2:0] {
-    POL_LEFT_OVER = 3'd0,   // FIFO, Hyper-Q left-over (Warped-Slicer Sec. III, Fig. 2b)
-    POL_EVEN = 3'd1,   // intra-SM even split (Warped-Slicer Sec. III, Fig. 2c)
-    POL_SPATIAL = 3'd2,   // SMs split evenly between kernels (Adriaens et al.)
-    POL_NPQ = 3'd3,   // non-preemptive priority queues (Tanasic Sec. 4.2)
-    POL_PPQ_EXCL = 3'd4,   // preemptive priority queues, exclusive (Tanasic Sec. 4.2, Fig. 6a)
-    POL_PPQ_SHARED = 3'd5,   // preemptive priority queues, shared (Tanasic Sec. 4.2)
-    POL_DSS = 3'd6,   // Dynamic Spatial Sharing (Tanasic Algorithm 1)
-    POL_FEWEST_LEFT = 3'd7   // fewest CTAs left to issue first (docs/adding-a-policy.md's example)
+  typedef enum logic [3:0] {
+    POL_LEFT_OVER = 4'd0,   // FIFO, Hyper-Q left-over (Warped-Slicer Sec. III, Fig. 2b)
+    POL_EVEN = 4'd1,   // intra-SM even split (Warped-Slicer Sec. III, Fig. 2c)
+    POL_SPATIAL = 4'd2,   // SMs split evenly between kernels (Adriaens et al.)
+    POL_NPQ = 4'd3,   // non-preemptive priority queues (Tanasic Sec. 4.2)
+    POL_PPQ_EXCL = 4'd4,   // preemptive priority queues, exclusive (Tanasic Sec. 4.2, Fig. 6a)
+    POL_PPQ_SHARED = 4'd5,   // preemptive priority queues, shared (Tanasic Sec. 4.2)
+    POL_DSS = 4'd6,   // Dynamic Spatial Sharing (Tanasic Algorithm 1)
+    POL_FEWEST_LEFT = 4'd7,   // fewest CTAs left to issue first (docs/adding-a-policy.md's example)
+    POL_WARPED_SLICER = 4'd8   // Warped-Slicer: profiled intra-SM partition by water-filling (Xu et al. Sec. IV)
   } policy_e;
 
   typedef enum logic {
@@ -104,9 +115,17 @@ package gs_pkg;
   } sm_event_e;
 
   typedef enum logic [1:0] {
-    BYPASS_NONE = 2'd0,
-    BYPASS_L1 = 2'd1,
-    BYPASS_L1L2 = 2'd2
+    SRTF_LAUNCH = 2'd0,   // ONLAUNCH: the kernel is launched onto the SM
+    SRTF_BLOCK_START = 2'd1,   // ONBLOCKSTART: one of its thread blocks starts in a block slot
+    SRTF_BLOCK_END = 2'd2,   // ONBLOCKEND: the block in that slot ends
+    SRTF_KERNEL_END = 2'd3   // ONKERNELEND: the kernel is done on the SM
+  } srtf_ev_e;
+
+  typedef enum logic [1:0] {
+    BYPASS_NONE = 2'd0,   // every cache level looked up
+    BYPASS_L1 = 2'd1,   // around the L1 only (L2 looked up)
+    BYPASS_L1L2 = 2'd2,   // around L1 and L2, straight to DRAM
+    BYPASS_L2 = 2'd3   // around the L2 only (L1 looked up; SBM B_L2, Sec. 3.2)
   } bypass_level_e;
 
   // ---------------------------------------------------------------- records
@@ -194,7 +213,7 @@ package gs_pkg;
   } quota_t;
   localparam int QuotaW = 23;
 
-  // decision: cache bypass level of `kernel` in `sm`'s L1 (and the L2 for BYPASS_L1L2) (19 bits = BypassW)
+  // decision: cache bypass level of `kernel`'s accesses from `sm`: its L1, the L2 or both (bypass_level_e) (19 bits = BypassW)
   typedef struct packed {
     logic valid;
     sm_id_t sm;
@@ -280,7 +299,7 @@ package gs_pkg;
   } wf_res_t;
   localparam int WfResW = 60;
 
-  // static configuration a policy may read (registered in gs_top) (7936 bits = PolicyCfgW)
+  // static configuration a policy may read (registered in gs_top) (8051 bits = PolicyCfgW)
   typedef struct packed {
     logic [SmIdW + 1-1:0] num_sms;  // SMs in use, 1..MaxSms
     cta_cnt_t cta_limit;  // CTAs of one kernel per SM (0 = none), any policy
@@ -290,8 +309,14 @@ package gs_pkg;
     logic [MaxSms * RegW-1:0] sm_regs;
     logic [MaxSms * ShmemW-1:0] sm_shmem;
     logic [MaxSms * CtaCntW-1:0] sm_ctas;
+    cycle_t ws_warmup;  // warped-slicer: cycles before a profiling sample (config warped_slicer.warmup_cycles)
+    cycle_t ws_sample;  // warped-slicer: profiling sample length (config warped_slicer.sample_cycles)
+    cycle_t ws_delay;  // warped-slicer: cycles from the water-filler's result to the partition (config warped_slicer.partition_delay_cycles; Sec. V-H)
+    sched_cnt_t ws_sched;  // warp schedulers of SM 0 (phi_mem's denominator: scheduler cycles)
+    logic [8-1:0] ws_phase_pct;  // warped-slicer phase monitor: a kernel's instructions per window changing by more than this percentage is a phase change (0 = no monitor; config warped_slicer.phase_change_pct)
+    logic [4-1:0] ws_phase_windows;  // ... in this many windows in a row re-profiles the set (config warped_slicer.phase_windows)
   } policy_cfg_t;
-  localparam int PolicyCfgW = 7936;
+  localparam int PolicyCfgW = 8051;
 
   // read-only view of the framework tables (registered state) (16848 bits = PolicyViewW)
   typedef struct packed {
@@ -392,6 +417,77 @@ package gs_pkg;
     logic done;  // done_o: the result is final (one cycle)
   } wf_state_t;
   localparam int WfStateW = 307;
+
+  // gs_seq_div's registers (one quotient bit per cycle) (109 bits = DivStateW)
+  typedef struct packed {
+    logic busy;  // a division is running
+    logic [DivQW-1:0] b;  // one-hot: the quotient bit of this cycle
+    logic [DivNW-1:0] rem;  // the partial remainder
+    logic [DivDW + DivQW - 1-1:0] dsh;  // the divisor shifted to this cycle's quotient bit
+    logic [DivQW-1:0] quo;  // the quotient so far; final when busy falls
+  } div_state_t;
+  localparam int DivStateW = 109;
+
+  // gs_policy_warped_slicer's registers, without its memories (docs/rtl/gs_policy_warped_slicer.md) (1054 bits = WsStateW)
+  typedef struct packed {
+    logic [4-1:0] st;  // FSM: 0 idle, 1 occupancy, 2 profile setup, 3 CTA_avg, 4 warm-up, 5 sample, 6 read, 7 phi, 8 fill start, 9 fill wait, 10 partition, 11 monitor open, 12 monitor run, 13 monitor sum, 14 monitor compare, 15 partition delay
+    slot_mask_t target;  // the kernel set being partitioned
+    slot_mask_t done;  // the kernel set whose partition is in force
+    logic [SlotW + 1-1:0] nk;  // kernels in target
+    logic [2-1:0] mode;  // 0 shared (water-filled quotas), 1 spatial, 2 alone (no limit)
+    slot_mask_t prof_ok;  // slots with a complete profile P(k, 1..N_k)
+    logic [SlotW-1:0] c;  // occupancy: the kernel number counted; partition: the step within the SM
+    sm_id_t s;  // the SM of the scan step
+    logic [SlotW-1:0] pos;  // s mod nk: the kernel number of SM s
+    sm_id_t row;  // floor(s / nk)
+    sm_id_t rows;  // profile rows: SMs per kernel in a round, floor(num_sms / nk)
+    logic [WfStepW-1:0] base;  // CTAs below this round's first row
+    logic [WfStepW-1:0] maxn;  // the largest N_k of the target kernels
+    wf_res_t acc;  // occupancy: what n + 1 CTAs take
+    logic [WfStepW-1:0] n;  // occupancy: CTAs that fit so far
+    logic [MaxKernels * WfStepW-1:0] nsteps;  // N_k per slot: the kernel's CTAs per SM (at most WfMaxSteps)
+    logic [SmIdW + CtaCntW-1:0] sumq;  // this round's sum of per-SM CTA quotas
+    logic [WfAvgW-1:0] avg;  // CTA_avg of this round, UQ(WfStepW).WfAvgFracW
+    logic t0_valid;
+    cycle_t t0;  // warm-up and partition delay: the stamp of its first sample
+    cycle_t t1;  // the stamp at which the sample window opened
+    logic tl_valid;
+    cycle_t tl;  // the last stamp counted in the window
+    logic perf_sat;  // an instruction count was held at 2**WfPerfW-1 (sticky)
+    logic ref_valid;  // phase monitor: ref_insts holds the first window after the partition
+    logic [4-1:0] strikes;  // phase monitor: windows in a row that changed
+    logic [WfMaxKernels * WsSumW-1:0] ref_insts;  // phase monitor: per kernel number, its instructions in the reference window
+    logic [WfMaxKernels * WsSumW-1:0] sum_insts;  // phase monitor: per kernel number, its instructions in this window
+    div_state_t div;  // its gs_seq_div
+    wf_state_t wf;  // its gs_waterfill
+  } ws_state_t;
+  localparam int WsStateW = 1054;
+
+  // gs_srtf_predict's registers: Table 1 of Pai et al. per KSRT slot, and the Eq. 2 divider (docs/rtl/gs_srtf_predict.md) (2877 bits = SrtfPredStateW)
+  typedef struct packed {
+    slot_mask_t valid;  // the slot's kernel runs on the SM (ONLAUNCH .. ONKERNELEND)
+    slot_mask_t reslice;  // Reslice: the slot's next block end samples t
+    slot_mask_t pending;  // a block end of the slot awaits its Eq. 2 division
+    slot_mask_t has_pred;  // Pred_Cycles holds a prediction made since the launch
+    logic [MaxKernels * SrtfPredW-1:0] active;  // Active_Kernel_Cycles up to `last`, slot k at [k*SrtfPredW +: SrtfPredW]
+    logic [MaxKernels * CycleW-1:0] last;  // the stamp up to which `active` is counted
+    logic [MaxKernels * CtaIdW-1:0] done;  // Done_Blocks
+    logic [MaxKernels * CtaIdW-1:0] total;  // Total_Blocks
+    logic [MaxKernels * CtaCntW-1:0] resident;  // Resident_Blocks: the slot's blocks resident now
+    logic [MaxKernels * CtaCntW-1:0] den;  // Resident_Blocks at the last block end, counting the ending block (Eq. 2's divisor)
+    logic [MaxKernels * CycleW-1:0] t;  // t: the duration of the first block to end in the slice
+    logic [MaxKernels * SrtfPredW-1:0] pred;  // Pred_Cycles (Eq. 2)
+    logic [MaxCtasPerSm * CycleW-1:0] block_start;  // Block_Start[l] per block slot l of the SM, at [l*CycleW +: CycleW]
+    slot_t rr;  // the slot the divider served last (round robin)
+    logic div_busy;  // the divider is running
+    slot_t div_k;  // the slot under division
+    logic [SrtfDivCntW-1:0] div_cnt;  // quotient bits still to produce
+    cta_cnt_t div_rem;  // partial remainder
+    logic [SrtfDivW-1:0] div_quo;  // dividend shifting out, quotient shifting in
+    cta_cnt_t div_den;  // divisor
+    logic [SrtfPredW-1:0] div_add;  // Active_Kernel_Cycles of the division's block end
+  } srtf_pred_state_t;
+  localparam int SrtfPredStateW = 2877;
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

@@ -105,6 +105,19 @@ module gs_policies #(
     assign out_fewest_left = '0;
   end
 
+  // gs_policy_warped_slicer: POL_WARPED_SLICER (registers: ws_state_t)
+  gs_pkg::policy_out_t out_warped_slicer;
+  gs_pkg::ws_state_t state_warped_slicer;
+  if (PolicySet[8]) begin : g_warped_slicer
+    gs_policy_warped_slicer u_policy (
+      .clk_i, .rst_ni, .en_i(policy_i == gs_pkg::POL_WARPED_SLICER), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,
+      .out_o(out_warped_slicer), .state_o(state_warped_slicer)
+    );
+  end else begin : g_no_warped_slicer
+    assign out_warped_slicer = '0;
+    assign state_warped_slicer = '0;
+  end
+
   always_comb begin
     out_o = '0;
     state_o = '0;
@@ -128,6 +141,10 @@ module gs_policies #(
         state_o = gs_pkg::PolicyStateW'(state_dss);
       end
       gs_pkg::POL_FEWEST_LEFT: out_o = out_fewest_left;
+      gs_pkg::POL_WARPED_SLICER: begin
+        out_o = out_warped_slicer;
+        state_o = gs_pkg::PolicyStateW'(state_warped_slicer);
+      end
       default: out_o = '0;
     endcase
   end

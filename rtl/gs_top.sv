@@ -30,6 +30,12 @@ module gs_top #(
   input  logic [gs_pkg::MaxSms*gs_pkg::RegW-1:0]    cfg_sm_regs_i,
   input  logic [gs_pkg::MaxSms*gs_pkg::ShmemW-1:0]  cfg_sm_shmem_i,
   input  logic [gs_pkg::MaxSms*gs_pkg::CtaCntW-1:0] cfg_sm_ctas_i,
+  input  gs_pkg::cycle_t         cfg_ws_warmup_i,     // warped-slicer: warm-up cycles before a profiling sample
+  input  gs_pkg::cycle_t         cfg_ws_sample_i,     // warped-slicer: sample window cycles
+  input  gs_pkg::cycle_t         cfg_ws_delay_i,      // warped-slicer: cycles from the water-filler's result to the partition
+  input  gs_pkg::sched_cnt_t     cfg_ws_sched_i,      // warped-slicer: warp schedulers of SM 0
+  input  logic [7:0]             cfg_ws_phase_pct_i,  // warped-slicer: phase-change threshold in % (0 = no monitor)
+  input  logic [3:0]             cfg_ws_phase_windows_i,   // warped-slicer: changed windows in a row that re-profile
   // kernel launch
   input  logic                   launch_valid_i,
   input  gs_pkg::kernel_id_t     launch_kernel_i,
@@ -99,6 +105,10 @@ module gs_top #(
   logic [gs_pkg::MaxSms*gs_pkg::RegW-1:0] cfg_sm_regs_q;
   logic [gs_pkg::MaxSms*gs_pkg::ShmemW-1:0] cfg_sm_shmem_q;
   logic [gs_pkg::MaxSms*gs_pkg::CtaCntW-1:0] cfg_sm_ctas_q;
+  gs_pkg::cycle_t cfg_ws_warmup_q, cfg_ws_sample_q, cfg_ws_delay_q;
+  gs_pkg::sched_cnt_t cfg_ws_sched_q;
+  logic [7:0] cfg_ws_phase_pct_q;
+  logic [3:0] cfg_ws_phase_windows_q;
   always_ff @(posedge clk_i) begin
     cfg_num_sms_q <= cfg_num_sms_i;
     cfg_policy_q <= cfg_policy_i;
@@ -110,6 +120,12 @@ module gs_top #(
     cfg_sm_regs_q <= cfg_sm_regs_i;
     cfg_sm_shmem_q <= cfg_sm_shmem_i;
     cfg_sm_ctas_q <= cfg_sm_ctas_i;
+    cfg_ws_warmup_q <= cfg_ws_warmup_i;
+    cfg_ws_sample_q <= cfg_ws_sample_i;
+    cfg_ws_delay_q <= cfg_ws_delay_i;
+    cfg_ws_sched_q <= cfg_ws_sched_i;
+    cfg_ws_phase_pct_q <= cfg_ws_phase_pct_i;
+    cfg_ws_phase_windows_q <= cfg_ws_phase_windows_i;
   end
 
   // ------------------------------------------------------------------ command path
@@ -267,6 +283,12 @@ module gs_top #(
     pol_cfg.sm_regs = cfg_sm_regs_q;
     pol_cfg.sm_shmem = cfg_sm_shmem_q;
     pol_cfg.sm_ctas = cfg_sm_ctas_q;
+    pol_cfg.ws_warmup = cfg_ws_warmup_q;
+    pol_cfg.ws_sample = cfg_ws_sample_q;
+    pol_cfg.ws_delay = cfg_ws_delay_q;
+    pol_cfg.ws_sched = cfg_ws_sched_q;
+    pol_cfg.ws_phase_pct = cfg_ws_phase_pct_q;
+    pol_cfg.ws_phase_windows = cfg_ws_phase_windows_q;
     pol_view.ksrt = ksrt;
     pol_view.smst = smst;
     pol_view.resident = resident;

@@ -217,6 +217,17 @@ GpuConfig parse_gpu_config(const std::string& json_text, const std::string& file
   r.u32("tWR", cfg.tWR, 1, 10000);
   r.u32("max_active_kernels", cfg.max_active_kernels, 1, limits::kMaxActiveKernels, limits::kMaskReason);
   r.u32("max_contexts", cfg.max_contexts, 1, limits::kMaxContexts, limits::kMaskReason);
+  if (const json* ws = r.object("warped_slicer")) {
+    ObjectReader w(*ws, file, "warped_slicer");
+    // a window is measured on 32-bit cycle stamps (CycleW): differences must stay exact
+    w.u32("warmup_cycles", cfg.warped_slicer.warmup_cycles, 0, 1u << 30, "cycle stamps are CycleW = 32 bits");
+    w.u32("sample_cycles", cfg.warped_slicer.sample_cycles, 1, 1u << 30, "cycle stamps are CycleW = 32 bits");
+    w.u32("partition_delay_cycles", cfg.warped_slicer.partition_delay_cycles, 0, 1u << 30,
+          "cycle stamps are CycleW = 32 bits");
+    w.u32("phase_change_pct", cfg.warped_slicer.phase_change_pct, 0, 255, "policy_cfg_t.ws_phase_pct is 8 bits");
+    w.u32("phase_windows", cfg.warped_slicer.phase_windows, 1, 15, "policy_cfg_t.ws_phase_windows is 4 bits");
+    w.reject_unknown_keys();
+  }
   r.reject_unknown_keys({{"num_sms", "the SM count is the sum of sm_types[].count"},
                          {"sm_type_of", "sm_type_of is derived from sm_types[].count, in order"},
                          {"file", "the file name is set by the loader"}});

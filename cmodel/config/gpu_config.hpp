@@ -65,6 +65,22 @@ struct SmTypeConfig {
   uint32_t cta_launch_cycles = 0;
 };
 
+/// Warped-Slicer's profiling phase (Xu et al. Sec. IV-A and V: 20K warm-up, 5K sample cycles):
+/// config field "warped_slicer": {"warmup_cycles", "sample_cycles"}; read by the warped-slicer
+/// policy (rtl/policy/gs_policy_warped_slicer.sv) through policy_cfg_t.ws_warmup / ws_sample.
+struct WarpedSlicerConfig {
+  uint32_t warmup_cycles = 20000;   // before each profiling sample (CTA counts settle, caches warm)
+  uint32_t sample_cycles = 5000;    // the sample window
+  /// Sec. V-H's algorithm delay: cycles from the water-filler's result to the partition (0 =
+  /// none), counted on the observation epochs' stamps as the warm-up is.
+  uint32_t partition_delay_cycles = 0;
+  /// Phase behaviour (Sec. IV-B): once partitioned, each kernel's instructions per sample-long
+  /// window are compared with the first window's; a change of more than phase_change_pct percent
+  /// in phase_windows windows in a row profiles the set again. 0 = no monitor.
+  uint32_t phase_change_pct = 0;
+  uint32_t phase_windows = 1;
+};
+
 struct GpuConfig {
   std::string name;             // preset name, e.g. "warped-slicer"
   std::string source;           // paper and table the numbers come from
@@ -99,6 +115,7 @@ struct GpuConfig {
   // Scheduler hardware sizing (the RTL build parameters; one source of truth, rtl/spec/gs_spec.toml).
   uint32_t max_active_kernels = 8;    // KSRT entries
   uint32_t max_contexts = 8;          // command buffers
+  WarpedSlicerConfig warped_slicer;
 
   uint32_t num_sms() const { return static_cast<uint32_t>(sm_type_of.size()); }
   const SmTypeConfig& sm(uint32_t sm_index) const { return sm_types[sm_type_of[sm_index]]; }

@@ -75,6 +75,16 @@ void check_scheduler_config(const GpuConfig& cfg, const SchedOptions& opt) {
   require_range(where, "max_contexts", cfg.max_contexts, 1, kMaxContexts, kMaskReason);
   require_range([] { return std::string("scheduler options"); }, "cta_limit", opt.cta_limit, 0, kMaxCtasPerSm,
                 kCtaSlots);
+  if (!opt.fixed_ctas.empty()) {
+    if (parse_policy(opt.policy) != golden::Policy::kLeftOver)
+      throw InputError("scheduler options: fixed_ctas (the Oracle's per-kernel CTA caps) go with policy left-over, not " +
+                       opt.policy);
+    for (size_t i = 0; i < opt.fixed_ctas.size(); ++i) {
+      const std::string field = "fixed_ctas[" + std::to_string(i) + "]";
+      require_range([] { return std::string("scheduler options"); }, field.c_str(), opt.fixed_ctas[i], 1,
+                    kMaxCtasPerSm, kCtaSlots);
+    }
+  }
   if (opt.sm_sharing == SmSharing::kExclusive) {
     const spec::PolicyInfo& p = spec::kPolicies[static_cast<uint8_t>(parse_policy(opt.policy))];
     if (!p.sm_sharing) {
@@ -93,6 +103,7 @@ void check_scheduler_config(const GpuConfig& cfg, const SchedOptions& opt) {
     require_width(sm_where, "registers", t.registers, spec::RegW);
     require_width(sm_where, "shared_mem_bytes", t.shared_mem_bytes, spec::ShmemW);
     require_range(sm_where, "max_ctas", t.max_ctas, 0, kMaxCtasPerSm, kCtaSlots);
+    require_width(sm_where, "warp_schedulers", t.warp_schedulers, spec::WarpSchedW);
   }
 }
 

@@ -25,6 +25,8 @@ KernelSmCounters CounterBank::kernel_total(uint32_t kernel) const {
     t.l1_misses += c.l1_misses;
     t.l2_accesses += c.l2_accesses;
     t.l2_misses += c.l2_misses;
+    t.l1_bypassed += c.l1_bypassed;
+    t.l2_bypassed += c.l2_bypassed;
     t.dram_bytes += c.dram_bytes;
     t.ctas_started += c.ctas_started;
     t.ctas_finished += c.ctas_finished;

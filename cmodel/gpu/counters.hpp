@@ -24,8 +24,9 @@ struct KernelSmCounters {
   uint64_t insts_issued = 0;        // warp instructions
   uint64_t active_cycles = 0;       // cycles with at least one CTA of this kernel resident
   uint64_t stall_cycles[static_cast<int>(StallReason::kCount)] = {};
-  uint64_t l1_accesses = 0, l1_misses = 0;
-  uint64_t l2_accesses = 0, l2_misses = 0;
+  uint64_t l1_accesses = 0, l1_misses = 0;   // accesses that looked L1 up; hits = accesses - misses
+  uint64_t l2_accesses = 0, l2_misses = 0;   // (the same for L2)
+  uint64_t l1_bypassed = 0, l2_bypassed = 0;   // accesses that went around the level (BypassLevel)
   uint64_t dram_bytes = 0;
   uint64_t ctas_started = 0, ctas_finished = 0;
   // Preemption (counted when it happens, never per cycle; docs/metrics.md, "Counters").

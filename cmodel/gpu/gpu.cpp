@@ -15,6 +15,7 @@
 #include "gpu/mem_iface.hpp"
 #include "gpu/occupancy.hpp"
 #include "gpu/sm.hpp"
+#include "sched/golden/golden_scheduler.hpp"
 
 namespace gs {
 
@@ -30,6 +31,8 @@ struct Gpu::Impl {
     CtaResources res;
     uint32_t grid = 0;
     bool arrived = false, launched = false, finished = false, dispatched_any = false;
+    bool relaunch_due = false;   // fixed window: finished, relaunch once its events reached the port
+    uint32_t queued_events = 0;  // fixed window: its SM events still in event_q
     CtaLedger ctas;  // the exactly-once record of this kernel's CTAs
     KernelResult result;
   };
@@ -49,6 +52,7 @@ struct Gpu::Impl {
   std::unordered_map<uint64_t, SavedCta> saved;
   std::vector<uint16_t> quota;              // [sm][kernel] max resident CTAs (0xFFFF = none)
   bool launch_ready = true;
+  uint64_t window = 0;                      // Mix::window_cycles (0: run every kernel once)
   uint32_t kernels_finished = 0;
   uint64_t last_progress = 0;
   std::vector<CtaRecord> records;
@@ -130,15 +134,42 @@ Gpu::Gpu(const GpuConfig& caller_cfg, const Mix& mix, SchedulerPort& sched, cons
     return mix.kernels[a].arrival_cycle < mix.kernels[b].arrival_cycle;
   });
   im.quota.assign(size_t(cfg.num_sms()) * nk, 0xFFFF);
+  for (uint32_t i = 0; i < nk; ++i)   // a mix entry's cache bypass, on every SM (MixEntry::bypass)
+    if (mix.kernels[i].bypass != BypassLevel::kNone)
+      for (uint32_t s = 0; s < cfg.num_sms(); ++s) im.mem->set_bypass(s, static_cast<KernelId>(i), mix.kernels[i].bypass);
+  im.window = mix.window_cycles;
+  if (im.window > opt.max_cycles)
+    throw InputError(mix.file, "window_cycles",
+                     std::to_string(im.window) + " cycles: the window is longer than the run may last (--max-cycles " +
+                         std::to_string(opt.max_cycles) + ")");
   if (opt.threads == 0 || opt.threads > ParallelFor::kMaxThreads)
     throw InputError("--threads", "threads",
                      std::to_string(opt.threads) + ": must be 1.." + std::to_string(ParallelFor::kMaxThreads));
   if (opt.threads > 1) im.pool = std::make_unique<ParallelFor>(std::min(opt.threads, cfg.num_sms()));
-  if (opt.obs_interval != 0) {
+  // A policy that reads the observation channel (registry flag `observes`) gets an epoch even
+  // when none was asked for: without samples its profiling would never end.
+  const spec::PolicyInfo& pol = spec::kPolicies[static_cast<uint8_t>(parse_policy(opt.sched.policy))];
+  if (pol.observes && im.opt.obs_interval == 0)
+    im.opt.obs_interval = std::max<uint64_t>(kDefaultObsInterval, uint64_t(cfg.num_sms()) * nk);
+  if (parse_policy(opt.sched.policy) == golden::Policy::kWarpedSlicer) {
+    // A profiling window spans at most max(sample, epoch) cycles (its first epoch always counts);
+    // the instructions of one SM in it must fit the performance table's WfPerfW bits.
+    uint32_t sched_max = 0;
+    for (uint32_t s = 0; s < cfg.num_sms(); ++s) sched_max = std::max(sched_max, cfg.sm(s).warp_schedulers);
+    const uint64_t window = std::max<uint64_t>(cfg.warped_slicer.sample_cycles, im.opt.obs_interval);
+    const uint64_t limit = (uint64_t(1) << spec::WfPerfW) - 1;
+    if (window * sched_max > limit)
+      throw InputError("config " + cfg.name, "warped_slicer.sample_cycles",
+                       "a profiling window of " + std::to_string(window) + " cycles x " + std::to_string(sched_max) +
+                           " warp schedulers may issue more instructions than the performance table holds (" +
+                           std::to_string(limit) + ", WfPerfW in rtl/spec/gs_spec.toml): shorten the sample or the "
+                           "--obs-interval epoch");
+  }
+  if (im.opt.obs_interval != 0) {
     const uint64_t per_epoch = uint64_t(cfg.num_sms()) * nk;
-    if (opt.obs_interval < per_epoch || opt.obs_interval > kMaxObsInterval)
+    if (im.opt.obs_interval < per_epoch || im.opt.obs_interval > kMaxObsInterval)
       throw InputError("--obs-interval", "obs_interval",
-                       std::to_string(opt.obs_interval) + " cycles: must be 0 (no samples) or " +
+                       std::to_string(im.opt.obs_interval) + " cycles: must be 0 (no samples) or " +
                            std::to_string(per_epoch) + ".." + std::to_string(kMaxObsInterval) + " (at least SMs x kernels = " +
                            std::to_string(cfg.num_sms()) + " x " + std::to_string(nk) +
                            ", so one epoch's samples reach the port before the next epoch's)");
@@ -152,7 +183,7 @@ Gpu::~Gpu() = default;
 
 bool Gpu::step() {
   auto& im = *impl_;
-  if (im.kernels_finished == im.kernels.size()) return false;
+  if (im.window != 0 ? cycle_ >= im.window : im.kernels_finished == im.kernels.size()) return false;
   const uint64_t now = cycle_;
   bool progress = false;
 
@@ -172,6 +203,7 @@ bool Gpu::step() {
     im.pending_launch.pop_front();
     auto& k = im.kernels[kid];
     k.launched = true;
+    ++k.result.launches;
     LaunchCmd& l = in.launch;
     l.valid = true;
     l.kernel = kid;
@@ -187,6 +219,12 @@ bool Gpu::step() {
   if (!im.event_q.empty()) {
     in.event = im.event_q.front();
     im.event_q.pop_front();
+    // Fixed window: the scheduler gets the last event of a finished kernel now, so the launch of
+    // its next instance can follow from the next cycle on (its KSRT slot is free by then).
+    if (im.window != 0 && in.event.kernel < im.kernels.size()) {
+      auto& k = im.kernels[in.event.kernel];
+      if (--k.queued_events == 0 && k.relaunch_due) relaunch(in.event.kernel);
+    }
   }
   if (im.obs_count != 0) {
     in.obs = im.obs_ring[im.obs_head];
@@ -284,7 +322,9 @@ bool Gpu::step() {
           if (k.ctas.done() == k.grid) {
             k.finished = true;
             k.result.end_cycle = now + 1;
+            ++k.result.completions;
             ++im.kernels_finished;
+            k.relaunch_due = im.window != 0;
           }
         } else {
           ++k.result.preemptions;
@@ -292,6 +332,7 @@ bool Gpu::step() {
           im.saved[cta_key(e.kernel, e.cta)] = im.saved_buf[saved_i++];
         }
       }
+      if (im.window != 0 && e.kernel < im.kernels.size()) ++im.kernels[e.kernel].queued_events;
       im.event_q.push_back(e);
     }
   }
@@ -309,12 +350,24 @@ bool Gpu::step() {
 
   if (impl_->opt.on_cycle) impl_->opt.on_cycle(now);
   ++cycle_;
-  if (cycle_ >= im.opt.max_cycles && im.kernels_finished < im.kernels.size())
+  // (a window ends the run by itself: the constructor checked window <= --max-cycles)
+  if (im.window == 0 && cycle_ >= im.opt.max_cycles && im.kernels_finished < im.kernels.size())
     throw WatchdogError("run exceeded --max-cycles " + std::to_string(im.opt.max_cycles) + "\n" + dump_state());
   if (im.opt.progress_every && cycle_ % im.opt.progress_every == 0)
     std::fprintf(stderr, "gsim: cycle %llu, %u/%zu kernels finished\n", (unsigned long long)cycle_, im.kernels_finished,
                  im.kernels.size());
-  return im.kernels_finished < im.kernels.size();
+  return im.window != 0 ? cycle_ < im.window : im.kernels_finished < im.kernels.size();
+}
+
+void Gpu::relaunch(KernelId kid) {
+  auto& im = *impl_;
+  auto& k = im.kernels[kid];
+  k.relaunch_due = false;
+  k.finished = false;
+  k.launched = false;
+  k.ctas.admit(k.grid);   // same grid: no allocation
+  --im.kernels_finished;
+  im.pending_launch.push_back(kid);
 }
 
 void Gpu::sample_observations(uint64_t now) {
@@ -355,6 +408,7 @@ RunResult Gpu::run() {
   auto& im = *impl_;
   RunResult r;
   r.cycles = cycle_;
+  r.window_cycles = im.window;
   for (uint32_t i = 0; i < im.kernels.size(); ++i) {
     auto& k = im.kernels[i];
     k.result.instructions = counters_.kernel_total(i).insts_issued;
@@ -364,6 +418,8 @@ RunResult Gpu::run() {
   im.mem->dram_counters(r.dram);
   r.ctas = im.records;
   r.preempts = im.preempts;
+  if (const auto* p = im.sched.partitions()) r.partitions = *p;
+  r.partitions_dropped = im.sched.partitions_dropped();
   return r;
 }
 

@@ -11,6 +11,12 @@
 //      events are queued for the scheduler in SM order.
 // A no-progress watchdog throws WatchdogError with a state dump when nothing retires,
 // issues or dispatches for RunOptions::watchdog_cycles.
+//
+// Fixed-window method (Mix::window_cycles != 0): a kernel that finishes is launched again --
+// same kernel id, context, priority, grid and token budget -- once the scheduler has been given
+// the event of its last CTA (so the old instance has left the KSRT before the new one
+// arrives); the run stops after window_cycles cycles, whatever is still running, and every
+// counter covers exactly the window.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -38,6 +44,7 @@ struct RunOptions {
   /// Observation epoch in cycles (0 = no samples): at the end of every epoch the model queues one
   /// ObsSample per SM and kernel whose counters moved, presented one per cycle on the scheduler
   /// port (gsim --obs-interval). At least SMs x kernels, so an epoch's samples drain before the next.
+  /// 0 with a policy that reads the channel (registry flag `observes`): kDefaultObsInterval.
   uint64_t obs_interval = 0;
   /// Threads that tick the SMs of a cycle (gsim --threads; 1..ParallelFor::kMaxThreads, more
   /// than the SM count are not started). SMs share no state while they tick (the memory
@@ -49,6 +56,9 @@ struct RunOptions {
 /// Upper bound of RunOptions::obs_interval: one epoch's counts stay far inside the port's
 /// ObsCntW bits (a larger count is an InvariantError, never a wrap).
 inline constexpr uint64_t kMaxObsInterval = 1ull << 24;
+/// The epoch a policy that reads the observation channel (the registry's `observes`, e.g.
+/// warped-slicer) runs with when RunOptions::obs_interval is 0: max(this, SMs x kernels).
+inline constexpr uint64_t kDefaultObsInterval = 1000;
 
 /// Per-CTA resources after allocation rounding (what a CTA takes from an SM).
 struct CtaResources {
@@ -73,7 +83,11 @@ struct KernelResult {
   uint64_t instructions = 0;            // warp instructions
   uint32_t ctas = 0;
   uint32_t preemptions = 0;             // CTAs context-saved
-  uint64_t cycles() const { return end_cycle - arrival_cycle; }   // turnaround
+  // Fixed-window method: instances given to the scheduler (the first launch and every
+  // relaunch) and instances that finished inside the window; end_cycle is the last finish.
+  uint32_t launches = 0;
+  uint32_t completions = 0;
+  uint64_t cycles() const { return end_cycle - arrival_cycle; }   // turnaround (a run without window)
 };
 
 /// A preemption command the scheduler gave (applied at `cycle`; gsim run --timeline marks it).
@@ -85,25 +99,30 @@ struct PreemptRecord {
 };
 
 struct RunResult {
-  uint64_t cycles = 0;                  // until the last kernel finished
+  uint64_t cycles = 0;                  // until the last kernel finished (fixed window: the window)
+  uint64_t window_cycles = 0;           // Mix::window_cycles of the run (0: no window)
   std::vector<KernelResult> kernels;
   CounterBank counters;
   std::vector<DramChannelCounters> dram;   // per channel, at the end of the run
   std::vector<CtaRecord> ctas;
   std::vector<PreemptRecord> preempts;  // in the order applied
+  std::vector<PartitionRecord> partitions;   // SchedulerPort::partitions(), when it records them
+  uint64_t partitions_dropped = 0;
 };
 
 class Gpu {
  public:
+  /// The model keeps pointers into `mix` (its entries), so the mix must outlive the Gpu.
   Gpu(const GpuConfig& cfg, const Mix& mix, SchedulerPort& sched, const RunOptions& opt);
+  Gpu(const GpuConfig& cfg, Mix&& mix, SchedulerPort& sched, const RunOptions& opt) = delete;  // would dangle
   ~Gpu();
   Gpu(const Gpu&) = delete;
   Gpu& operator=(const Gpu&) = delete;
 
-  /// Runs until every kernel of the mix has finished. Throws InvariantError, WatchdogError,
-  /// CheckMismatch (from a lockstep scheduler).
+  /// Runs until every kernel of the mix has finished (fixed window: until the window ends).
+  /// Throws InvariantError, WatchdogError, CheckMismatch (from a lockstep scheduler).
   RunResult run();
-  /// One cycle; returns false once every kernel has finished.
+  /// One cycle; returns false once every kernel has finished (fixed window: the window ended).
   bool step();
 
   uint64_t cycle() const { return cycle_; }
@@ -118,6 +137,8 @@ class Gpu {
   /// End of an observation epoch at cycle `now`: queue one ObsSample per SM and kernel whose
   /// counters moved since the last epoch (RunOptions::obs_interval).
   void sample_observations(uint64_t now);
+  /// Fixed window: kernel `k` finished and the scheduler has seen its last event -- launch it again.
+  void relaunch(KernelId k);
 
   struct Impl;
   GpuConfig cfg_;               // the run's config: the caller's, with the shared-memory carve-out fixed

@@ -9,7 +9,9 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json group_json(const CounterGroup& g, double peak) {
+/// `bypass`: the run bypassed a cache somewhere, so every group shows its l1/l2_bypassed (a run
+/// without bypass keeps the keys out: its JSON stays what it was before they existed).
+Json group_json(const CounterGroup& g, double peak, bool bypass) {
   Json j;
   j["sms"] = g.sms;
   j["instructions"] = g.instructions;
@@ -20,9 +22,11 @@ Json group_json(const CounterGroup& g, double peak) {
   j["l1_accesses"] = g.l1_accesses;
   j["l1_hits"] = g.l1_hits;
   j["l1_hit_rate"] = round6(g.l1_hit_rate());
+  if (bypass) j["l1_bypassed"] = g.l1_bypassed;
   j["l2_accesses"] = g.l2_accesses;
   j["l2_hits"] = g.l2_hits;
   j["l2_hit_rate"] = round6(g.l2_hit_rate());
+  if (bypass) j["l2_bypassed"] = g.l2_bypassed;
   j["dram_bytes"] = g.dram_bytes;
   j["dram_share_of_peak"] = round6(g.dram_share_of_peak(peak));
   const StallBreakdown& s = g.stalls;
@@ -51,7 +55,8 @@ std::string csv_row(const RunInfo& info, const std::string& kernel, const std::s
       csv_field(info.config), csv_field(info.mix), csv_field(info.policy), csv_field(info.scheduler),
       csv_field(info.preempt), csv_field(info.sm_sharing), u(info.seed), csv_field(kernel), csv_field(sm_type), u(g.sms), u(g.instructions),
       u(g.cycles), f(g.ipc()), u(g.active_sm_cycles), f(g.ipc_per_active_sm()), u(g.l1_accesses), u(g.l1_hits),
-      f(g.l1_hit_rate()), u(g.l2_accesses), u(g.l2_hits), f(g.l2_hit_rate()), u(g.dram_bytes),
+      f(g.l1_hit_rate()), u(g.l1_bypassed), u(g.l2_accesses), u(g.l2_hits), f(g.l2_hit_rate()), u(g.l2_bypassed),
+      u(g.dram_bytes),
       f(g.dram_share_of_peak(peak)), row_buffer_hit_rate, u(s.memory), u(s.dependency), u(s.functional_unit),
       u(s.idle), f(s.share(s.memory)), f(s.share(s.dependency)), f(s.share(s.functional_unit)), f(s.share(s.idle)),
       u(g.ctas_started), u(g.ctas_finished), u(g.ctas_preempted_drain), u(g.ctas_preempted_switch),
@@ -68,6 +73,7 @@ std::string percent(double share) { return format_fixed(100.0 * share, 1); }
 Json counters_json(const CountersSummary& c) {
   const DramSummary& d = c.dram;
   const double peak = d.peak_bytes_per_cycle;
+  const bool bypass = c.gpu.l1_bypassed + c.gpu.l2_bypassed != 0;
   Json dram;
   dram["channels"] = d.channels;
   dram["peak_bytes_per_cycle"] = round6(peak);
@@ -86,12 +92,12 @@ Json counters_json(const CountersSummary& c) {
   for (const KernelCounters& k : c.kernels) {
     Json jk;
     jk["name"] = k.name;
-    jk["all"] = group_json(k.all, peak);
+    jk["all"] = group_json(k.all, peak, bypass);
     Json types = Json::array();
     for (size_t t = 0; t < k.by_sm_type.size(); ++t) {
       Json jt;
       jt["sm_type"] = k.sm_type_names[t];
-      const Json group = group_json(k.by_sm_type[t], peak);   // named: items() does not extend its life
+      const Json group = group_json(k.by_sm_type[t], peak, bypass);   // named: items() does not extend its life
       for (const auto& item : group.items()) jt[item.key()] = item.value();
       types.push_back(std::move(jt));
     }
@@ -100,14 +106,14 @@ Json counters_json(const CountersSummary& c) {
   }
   Json j;
   j["dram"] = std::move(dram);
-  j["gpu"] = group_json(c.gpu, peak);
+  j["gpu"] = group_json(c.gpu, peak, bypass);
   j["kernels"] = std::move(kernels);
   return j;
 }
 
 std::string counters_csv_header() {
   return "config,mix,policy,scheduler,preempt,sm_sharing,seed,kernel,sm_type,sms,instructions,cycles,ipc,active_sm_cycles,"
-         "ipc_per_active_sm,l1_accesses,l1_hits,l1_hit_rate,l2_accesses,l2_hits,l2_hit_rate,dram_bytes,"
+         "ipc_per_active_sm,l1_accesses,l1_hits,l1_hit_rate,l1_bypassed,l2_accesses,l2_hits,l2_hit_rate,l2_bypassed,dram_bytes,"
          "dram_share_of_peak,row_buffer_hit_rate,stall_memory,stall_dependency,stall_functional_unit,stall_idle,"
          "stall_memory_share,stall_dependency_share,stall_functional_unit_share,stall_idle_share,ctas_started,"
          "ctas_finished,ctas_preempted_drain,ctas_preempted_switch,switch_fallbacks,context_save_bytes,context_restore_bytes,"
@@ -162,6 +168,10 @@ std::string format_counters_table(const CountersSummary& c) {
   out += "DRAM     " + format_fixed(double(d.bytes()) / 1e6, 1) + " MB over " + std::to_string(d.channels) +
          " channels, " + percent(d.bandwidth_share()) + "% of peak, row-buffer hits " +
          percent(d.row_buffer_hit_rate()) + "%\n";
+  for (const KernelCounters& k : c.kernels)   // hit rates above are of the accesses that looked up
+    if (k.all.l1_bypassed + k.all.l2_bypassed != 0)
+      out += "BYPASS   " + k.name + ": " + std::to_string(k.all.l1_bypassed) + " accesses around L1, " +
+             std::to_string(k.all.l2_bypassed) + " around L2\n";
   if (c.gpu.switch_fallbacks)
     out += "PREEMPT  " + std::to_string(c.gpu.switch_fallbacks) +
            " time(s) a kernel's CTAs on an SM were drained instead of switched: the PTBQ could not take "

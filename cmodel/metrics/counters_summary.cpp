@@ -13,6 +13,8 @@ void add_counters(CounterGroup& g, const KernelSmCounters& c) {
   g.l1_hits += c.l1_accesses - c.l1_misses;
   g.l2_accesses += c.l2_accesses;
   g.l2_hits += c.l2_accesses - c.l2_misses;
+  g.l1_bypassed += c.l1_bypassed;
+  g.l2_bypassed += c.l2_bypassed;
   g.dram_bytes += c.dram_bytes;
   g.stalls.memory += stall(StallReason::kMemLatency) + stall(StallReason::kMshrFull);
   g.stalls.dependency += stall(StallReason::kRaw);
@@ -44,7 +46,8 @@ CountersSummary summarize_counters(const GpuConfig& cfg, const RunResult& run) {
     KernelCounters kc;
     kc.name = run.kernels[k].name;
     kc.all.sms = cfg.num_sms();
-    kc.all.cycles = run.kernels[k].cycles();
+    // A kernel's window is its turnaround; under the fixed-window method, the window itself.
+    kc.all.cycles = run.window_cycles != 0 ? run.window_cycles : run.kernels[k].cycles();
     kc.by_sm_type.assign(types, CounterGroup{});
     for (size_t t = 0; t < types; ++t) {
       kc.sm_type_names.push_back(cfg.sm_types[t].name);

@@ -34,10 +34,12 @@ struct StallBreakdown {
 struct CounterGroup {
   uint32_t sms = 0;                       // SMs in the group
   uint64_t instructions = 0;              // warp instructions issued
-  uint64_t cycles = 0;                    // the IPC and bandwidth window (kernel turnaround, or the run)
+  uint64_t cycles = 0;                    // the IPC and bandwidth window (kernel turnaround, or the run;
+                                          // a fixed-window mix: the window)
   uint64_t active_sm_cycles = 0;          // SM-cycles with a CTA of the kernel resident
-  uint64_t l1_accesses = 0, l1_hits = 0;
+  uint64_t l1_accesses = 0, l1_hits = 0;  // accesses that looked the level up; misses = accesses - hits
   uint64_t l2_accesses = 0, l2_hits = 0;
+  uint64_t l1_bypassed = 0, l2_bypassed = 0;   // accesses that went around the level (cache bypass)
   uint64_t dram_bytes = 0;                // charged to the group's SMs and kernels
   StallBreakdown stalls;
   uint64_t ctas_started = 0, ctas_finished = 0;

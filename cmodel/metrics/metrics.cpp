@@ -73,4 +73,39 @@ MixMetrics compute_mix_metrics(const std::vector<KernelRuntimes>& kernels, uint6
   return m;
 }
 
+MixMetrics compute_window_metrics(const std::vector<KernelRuntimes>& kernels, uint64_t window) {
+  if (window == 0) throw InputError("metrics: fixed window of zero cycles");
+  MixMetrics m;
+  m.cycles = window;
+  m.window_cycles = window;
+  std::vector<double> ntts;
+  ntts.reserve(kernels.size());
+  for (const KernelRuntimes& k : kernels) {
+    if (k.instructions == 0 || k.instructions_alone == 0)
+      throw InputError("metrics: kernel '" + k.name + "' issued no instruction in the window of " +
+                       std::to_string(window) + " cycles" + (k.instructions == 0 ? "" : " when run alone") +
+                       ": its IPC slowdown is undefined; lengthen window_cycles");
+    KernelMetrics km;
+    km.name = k.name;
+    km.arrival_cycle = k.arrival_cycle;
+    km.priority = k.priority;
+    km.instructions = k.instructions;
+    km.instructions_alone = k.instructions_alone;
+    km.ipc = double(k.instructions) / double(window);
+    km.ipc_alone = double(k.instructions_alone) / double(window);
+    km.ntt = km.ipc_alone / km.ipc;
+    km.launches = k.launches;
+    km.completions = k.completions;
+    ntts.push_back(km.ntt);
+    m.antt_sbm += km.ntt;
+    m.instructions += k.instructions;
+    m.kernels.push_back(std::move(km));
+  }
+  m.antt = antt(ntts);
+  m.stp = stp(ntts);
+  m.strictf = strict_fairness(ntts);
+  m.ipc = mix_ipc(m.instructions, window);
+  return m;
+}
+
 }  // namespace gs

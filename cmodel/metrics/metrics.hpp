@@ -14,6 +14,14 @@
 // is Warped-Slicer's figure of merit (Xu et al. Sec. V-A, Fig. 6: "sum of all kernels'
 // instruction count by execution time until all kernels finish").
 //
+// Fixed-window method (Mix::window_cycles = W; every kernel relaunches until cycle W):
+//   IPC_i   = instructions_i in the window / W         (alone: the kernel alone over the same W)
+//   NTT_i   = IPC_alone_i / IPC_shared_i               the slowdown, measured by IPC
+//   ANTT_SBM = sum_i IPC_alone_i / IPC_shared_i        SBM Sec. 6.2 (Fig. 8): "The ANTT of a
+//     particular task is the ratio of IPC_alone to IPC_happ. [...] The overall ANTT is the
+//     summation of the individual ANTT of each task."
+// ANTT, STP and StrictF keep their formulas above over these NTT_i (so ANTT = ANTT_SBM / n).
+//
 // These are analysis figures computed once per run, after the simulation, so they are plain
 // doubles; nothing here feeds back into a scheduling decision (those use fixed point).
 // Contract: every function throws InputError for an empty or non-positive runtime, because a
@@ -33,17 +41,24 @@ struct KernelMetrics {
   uint64_t instructions = 0;      // warp instructions in the shared run
   uint64_t cycles_alone = 0;      // T_alone: turnaround when run alone (arrival 0)
   uint64_t cycles_shared = 0;     // T_shared: turnaround in the mix
-  double ntt = 0;                 // T_shared / T_alone
-  double ipc = 0;                 // instructions / cycles_shared (warp instructions per cycle)
+  double ntt = 0;                 // T_shared / T_alone (fixed window: IPC_alone / IPC)
+  double ipc = 0;                 // instructions / cycles_shared (warp instructions per cycle; fixed window: / W)
+  // Fixed window only:
+  uint64_t instructions_alone = 0;   // warp instructions of the alone run in the same window
+  double ipc_alone = 0;              // instructions_alone / W
+  uint32_t launches = 0;             // instances launched in the shared run (1 + relaunches)
+  uint32_t completions = 0;          // instances that finished inside the window
 };
 
 /// Whole-mix figures.
 struct MixMetrics {
   std::vector<KernelMetrics> kernels;   // in mix order
-  uint64_t cycles = 0;                  // shared run: cycle the last kernel finished
+  uint64_t cycles = 0;                  // shared run: cycle the last kernel finished (fixed window: W)
+  uint64_t window_cycles = 0;           // fixed window W; 0 = each kernel ran once (turnaround metrics)
   uint64_t instructions = 0;            // sum over kernels
   double stp = 0;
   double antt = 0;
+  double antt_sbm = 0;                  // fixed window only: sum_i IPC_alone_i / IPC_i (SBM Sec. 6.2)
   double strictf = 0;
   double ipc = 0;                       // Warped-Slicer mix IPC
 };
@@ -56,6 +71,9 @@ struct KernelRuntimes {
   uint64_t cycles_alone = 0;
   uint64_t cycles_shared = 0;
   uint32_t priority = 0;
+  // Fixed window (compute_window_metrics) only:
+  uint64_t instructions_alone = 0;
+  uint32_t launches = 0, completions = 0;
 };
 
 /// NTT = T_shared / T_alone.
@@ -71,5 +89,10 @@ double mix_ipc(uint64_t total_instructions, uint64_t cycles);
 
 /// All of the above for one mix. `cycles` is the shared run's total cycle count.
 MixMetrics compute_mix_metrics(const std::vector<KernelRuntimes>& kernels, uint64_t cycles);
+/// The fixed-window figures (header comment) over a window of `window` cycles, from each
+/// kernel's instructions and instructions_alone in that window (cycles_* are not used).
+/// Throws InputError for a zero window, or a kernel that issued nothing in the window, alone or
+/// shared (its slowdown would be undefined: the window is too short for it).
+MixMetrics compute_window_metrics(const std::vector<KernelRuntimes>& kernels, uint64_t window);
 
 }  // namespace gs

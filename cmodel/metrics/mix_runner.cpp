@@ -10,11 +10,12 @@ namespace {
 /// Everything an alone run's outcome depends on, as one string. The kernel descriptor is
 /// identified by name: within one process the kernel library is loaded once.
 std::string alone_key(const GpuConfig& cfg, const MixEntry& e, const std::string& kind, const SchedOptions& opt,
-                      const RunOptions& run) {
+                      const RunOptions& run, uint64_t window_cycles) {
   return kind + '|' + cfg.name + '|' + cfg.file + '|' + e.kernel + '|' + std::to_string(e.grid_ctas) + '|' +
-         std::to_string(e.priority) + '|' + std::to_string(e.tokens) + '|' +
+         std::to_string(e.priority) + '|' + std::to_string(e.tokens) + '|' + bypass_level_name(e.bypass) + '|' +
          std::to_string(static_cast<int>(opt.preempt)) + '|' + std::to_string(opt.seed) + '|' +
-         std::to_string(run.seed) + '|' + std::to_string(run.max_cycles) + '|' + std::to_string(run.watchdog_cycles);
+         std::to_string(run.seed) + '|' + std::to_string(run.max_cycles) + '|' + std::to_string(run.watchdog_cycles) + '|' +
+         std::to_string(window_cycles);
 }
 
 RunOptions alone_run_options(const RunOptions& shared, const SchedOptions& alone_sched) {
@@ -30,6 +31,7 @@ Mix alone_mix(const Mix& mix, const MixEntry& entry) {
   Mix m;
   m.name = mix.name + ":alone:" + entry.kernel;
   m.file = mix.file;
+  m.window_cycles = mix.window_cycles;
   MixEntry e = entry;
   e.arrival_cycle = 0;
   e.context = 0;
@@ -41,6 +43,7 @@ SchedOptions alone_sched_options(const SchedOptions& shared_opt) {
   SchedOptions o = shared_opt;
   o.policy = kAlonePolicy;
   o.cta_limit = 0;       // alone, the kernel gets the whole GPU
+  o.fixed_ctas.clear();
   o.sm_sharing = SmSharing::kShared;   // (one kernel: nothing to share)
   o.wave_file.clear();   // a requested waveform is of the shared run only
   return o;
@@ -48,15 +51,17 @@ SchedOptions alone_sched_options(const SchedOptions& shared_opt) {
 
 const KernelResult& AloneRunCache::get(const GpuConfig& cfg, const MixEntry& entry, const std::string& kind,
                                        const SchedOptions& shared_opt, const RunOptions& run_opt,
-                                       const CycleHook& hook, const RunPhase& phase) {
+                                       const CycleHook& hook, const RunPhase& phase, uint64_t window_cycles) {
   const SchedOptions opt = alone_sched_options(shared_opt);
   RunOptions run = alone_run_options(run_opt, opt);
   if (hook) run.on_cycle = [&hook, &phase](uint64_t c) { hook(phase, c + 1); };
-  const std::string key = alone_key(cfg, entry, kind, opt, run);
+  const std::string key = alone_key(cfg, entry, kind, opt, run, window_cycles);
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second;
 
-  const Mix mix = alone_mix(Mix{}, entry);
+  Mix windowed;
+  windowed.window_cycles = window_cycles;
+  const Mix mix = alone_mix(windowed, entry);
   auto sched = make_scheduler(kind, opt);
   Gpu gpu(cfg, mix, *sched, run);
   RunResult r = gpu.run();
@@ -75,7 +80,8 @@ MixRun run_mix_with_alone(const GpuConfig& cfg, const Mix& mix, const std::strin
   const uint32_t n = static_cast<uint32_t>(mix.kernels.size());
   for (uint32_t i = 0; i < n; ++i) {
     const RunPhase phase{false, i + 1, n, mix.kernels[i].kernel};
-    out.alone.push_back(cache.get(cfg, mix.kernels[i], scheduler_kind, sched_opt, run_opt, hook, phase));
+    out.alone.push_back(
+        cache.get(cfg, mix.kernels[i], scheduler_kind, sched_opt, run_opt, hook, phase, mix.window_cycles));
   }
 
   RunOptions shared_run = run_opt;
@@ -103,11 +109,18 @@ MixRun run_mix_with_alone(const GpuConfig& cfg, const Mix& mix, const std::strin
     k.arrival_cycle = s.arrival_cycle;
     k.priority = mix.kernels[i].priority;
     k.instructions = s.instructions;
-    k.cycles_alone = out.alone[i].cycles();
-    k.cycles_shared = s.cycles();
+    if (mix.window_cycles != 0) {
+      k.instructions_alone = out.alone[i].instructions;
+      k.launches = s.launches;
+      k.completions = s.completions;
+    } else {
+      k.cycles_alone = out.alone[i].cycles();
+      k.cycles_shared = s.cycles();
+    }
     rt.push_back(std::move(k));
   }
-  out.metrics = compute_mix_metrics(rt, out.shared.cycles);
+  out.metrics = mix.window_cycles != 0 ? compute_window_metrics(rt, mix.window_cycles)
+                                       : compute_mix_metrics(rt, out.shared.cycles);
   return out;
 }
 

@@ -6,6 +6,10 @@
 // (Warped-Slicer Sec. V, Pai Sec. 6), and alone it gives the kernel the whole GPU, so T_alone
 // does not depend on the policy under study. Alone results are cached per process
 // (AloneRunCache), so a mix listing a kernel twice, or a sweep over policies, runs it once.
+//
+// Fixed window (Mix::window_cycles): the alone run is the same single-kernel mix over the same
+// window, relaunching as the shared run does; its instruction count gives IPC_alone, and the
+// metrics are compute_window_metrics() (metrics.hpp).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -39,9 +43,10 @@ using CycleHook = std::function<void(const RunPhase& phase, uint64_t cycle)>;
 class AloneRunCache {
  public:
   /// The alone result of `entry` (runs it on a miss). Throws what Gpu::run throws.
+  /// `window_cycles`: the mix's fixed window (0: none), which the alone run uses too.
   const KernelResult& get(const GpuConfig& cfg, const MixEntry& entry, const std::string& scheduler_kind,
                           const SchedOptions& shared_opt, const RunOptions& run_opt, const CycleHook& hook = {},
-                          const RunPhase& phase = {});
+                          const RunPhase& phase = {}, uint64_t window_cycles = 0);
   /// Number of simulations performed so far (cache misses).
   uint32_t runs() const { return runs_; }
 
@@ -50,7 +55,8 @@ class AloneRunCache {
   uint32_t runs_ = 0;
 };
 
-/// The single-kernel mix an alone run simulates: the entry at arrival 0 in context 0.
+/// The single-kernel mix an alone run simulates: the entry at arrival 0 in context 0, over
+/// the mix's fixed window if it has one.
 Mix alone_mix(const Mix& mix, const MixEntry& entry);
 /// Scheduler options of an alone run derived from the shared run's options.
 SchedOptions alone_sched_options(const SchedOptions& shared_opt);

@@ -34,6 +34,86 @@ std::string pad_right(const std::string& s, size_t width) {
   return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
 }
 
+/// Right-aligned columns (the first left-aligned), two spaces apart, no trailing blanks.
+std::string aligned_rows(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> width;
+  for (const auto& r : rows)
+    for (size_t c = 0; c < r.size(); ++c) {
+      if (width.size() <= c) width.push_back(0);
+      width[c] = std::max(width[c], r[c].size());
+    }
+  std::string out;
+  for (const auto& r : rows) {
+    std::string line;
+    for (size_t c = 0; c < r.size(); ++c)
+      line += (c ? "  " : "") + (c == 0 ? pad_right(r[c], width[c]) : pad_left(r[c], width[c]));
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string run_title(const RunInfo& info) {
+  return "config " + info.config + ", mix " + info.mix + ", policy " + info.policy +
+         (info.sm_sharing == "shared" ? "" : ", SMs " + info.sm_sharing) + ", scheduler " + info.scheduler +
+         ", preempt " + info.preempt + ", seed " + std::to_string(info.seed) + "\n\n";
+}
+
+// ---- fixed-window mixes (MixMetrics::window_cycles != 0)
+
+std::string window_table(const RunInfo& info, const MixMetrics& m) {
+  std::vector<std::vector<std::string>> rows{
+      {"kernel", "arrival", "launches", "completed", "instructions", "IPC", "IPC_alone", "IPC_alone/IPC"}};
+  for (const KernelMetrics& k : m.kernels)
+    rows.push_back({k.name, std::to_string(k.arrival_cycle), std::to_string(k.launches),
+                    std::to_string(k.completions), std::to_string(k.instructions), format_fixed(k.ipc, 3),
+                    format_fixed(k.ipc_alone, 3), format_fixed(k.ntt, 3)});
+  std::string out = run_title(info) + aligned_rows(rows) + "\n";
+  out += "WINDOW   " + std::to_string(m.window_cycles) +
+         " cycles: every kernel relaunched when it finished; figures over the window (alone: the same window)\n";
+  out += "ANTT_SBM " + format_fixed(m.antt_sbm, 3) + "   (sum IPC_alone/IPC, SBM Sec. 6.2, lower is better)\n";
+  out += "ANTT     " + format_fixed(m.antt, 3) + "   (mean IPC_alone/IPC, lower is better)\n";
+  out += "STP      " + format_fixed(m.stp, 3) + "   (sum IPC/IPC_alone, higher is better)\n";
+  out += "StrictF  " + format_fixed(m.strictf, 3) + "   (min slowdown / max slowdown, 1 = fair)\n";
+  out += "IPC      " + format_fixed(m.ipc, 3) + "   (all instructions in the window / window cycles)\n";
+  return out;
+}
+
+nlohmann::ordered_json window_kernels_json(const MixMetrics& m) {
+  nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
+  for (const KernelMetrics& k : m.kernels) {
+    nlohmann::ordered_json jk;
+    jk["name"] = k.name;
+    jk["arrival_cycle"] = k.arrival_cycle;
+    jk["priority"] = k.priority;
+    jk["launches"] = k.launches;
+    jk["completions"] = k.completions;
+    jk["instructions"] = k.instructions;
+    jk["ipc"] = round6(k.ipc);
+    jk["instructions_alone"] = k.instructions_alone;
+    jk["ipc_alone"] = round6(k.ipc_alone);
+    jk["ntt"] = round6(k.ntt);
+    kernels.push_back(std::move(jk));
+  }
+  return kernels;
+}
+
+std::string window_csv(const RunInfo& info, const MixMetrics& m) {
+  std::string out =
+      "config,mix,policy,scheduler,preempt,sm_sharing,seed,window_cycles,kernel,arrival,priority,launches,completions,"
+      "instructions,ipc,instructions_alone,ipc_alone,ntt\n";
+  for (const KernelMetrics& k : m.kernels) {
+    out += csv_field(info.config) + "," + csv_field(info.mix) + "," + csv_field(info.policy) + "," +
+           csv_field(info.scheduler) + "," + csv_field(info.preempt) + "," + csv_field(info.sm_sharing) + "," +
+           std::to_string(info.seed) + "," + std::to_string(m.window_cycles) + "," + csv_field(k.name) + "," +
+           std::to_string(k.arrival_cycle) + "," + std::to_string(k.priority) + "," + std::to_string(k.launches) + "," +
+           std::to_string(k.completions) + "," + std::to_string(k.instructions) + "," + format_fixed(k.ipc, 6) + "," +
+           std::to_string(k.instructions_alone) + "," + format_fixed(k.ipc_alone, 6) + "," + format_fixed(k.ntt, 6) +
+           "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string csv_field(const std::string& s) {
@@ -44,6 +124,8 @@ std::string csv_field(const std::string& s) {
 }
 
 std::string format_table(const RunInfo& info, const MixMetrics& m, const CountersSummary* counters) {
+  if (m.window_cycles != 0)
+    return window_table(info, m) + (counters ? "\n" + format_counters_table(*counters) : std::string());
   struct Column {
     const char* title;
     bool left;
@@ -101,8 +183,13 @@ std::string format_json(const RunInfo& info, const MixMetrics& m, const Counters
   j["sm_sharing"] = info.sm_sharing;
   j["seed"] = info.seed;
   j["cycles"] = m.cycles;
+  if (m.window_cycles != 0) {
+    j["window_cycles"] = m.window_cycles;
+    j["ipc"] = round6(m.ipc);
+  }
   j["stp"] = round6(m.stp);
   j["antt"] = round6(m.antt);
+  if (m.window_cycles != 0) j["antt_sbm"] = round6(m.antt_sbm);
   j["strictf"] = round6(m.strictf);
   nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
   for (const KernelMetrics& k : m.kernels) {
@@ -117,13 +204,14 @@ std::string format_json(const RunInfo& info, const MixMetrics& m, const Counters
     jk["ntt"] = round6(k.ntt);
     kernels.push_back(std::move(jk));
   }
-  j["kernels"] = std::move(kernels);
+  j["kernels"] = m.window_cycles != 0 ? window_kernels_json(m) : std::move(kernels);
   if (counters) j["counters"] = counters_json(*counters);
   if (!info.version.empty()) j["gsim_version"] = info.version;
   return j.dump(2) + "\n";
 }
 
 std::string format_csv(const RunInfo& info, const MixMetrics& m) {
+  if (m.window_cycles != 0) return window_csv(info, m);
   std::string out =
       "config,mix,policy,scheduler,preempt,sm_sharing,seed,kernel,arrival,priority,instructions,ipc,cycles_alone,"
       "cycles_shared,ntt\n";

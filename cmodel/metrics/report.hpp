@@ -32,6 +32,9 @@ std::string format_fixed(double x, int decimals);
 /// RFC 4180: `s` as one CSV field, quoted when it holds a comma, quote or newline.
 std::string csv_field(const std::string& s);
 
+/// A fixed-window mix (m.window_cycles != 0) gets its own columns and keys in all three formats
+/// (IPC, alone IPC, slowdown, launches and completions per kernel; ANTT_SBM): docs/cli.md.
+
 /// Human-readable table: header line, one row per kernel, then STP/ANTT/StrictF/IPC/cycles;
 /// with `counters`, then a short counter summary (format_counters_table, counters_report.hpp).
 std::string format_table(const RunInfo& info, const MixMetrics& m, const CountersSummary* counters = nullptr);

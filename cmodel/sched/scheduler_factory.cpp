@@ -21,6 +21,15 @@ std::map<std::string, SchedulerMaker>& registry() {
 
 const char* sm_sharing_name(SmSharing s) { return s == SmSharing::kExclusive ? "exclusive" : "shared"; }
 
+const char* partition_mode_name(PartitionRecord::Mode m) {
+  switch (m) {
+    case PartitionRecord::kShared: return "shared";
+    case PartitionRecord::kSpatial: return "spatial";
+    case PartitionRecord::kAlone: return "alone";
+  }
+  return "?";
+}
+
 bool policy_takes_sm_sharing(const std::string& policy) {
   return spec::kPolicies[static_cast<uint8_t>(parse_policy(policy))].sm_sharing;
 }

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,11 @@ struct SchedOptions {
   /// Left-over only: at most this many CTAs of a kernel per SM (0 = no limit). Used by the
   /// Warped-Slicer Fig. 3a sweeps (a kernel alone with 1..max CTAs per SM).
   uint32_t cta_limit = 0;
+  /// Golden left-over only, the Oracle's runs (cmodel/metrics/oracle.hpp): kernel i (mix order)
+  /// keeps at most fixed_ctas[i] CTAs per SM (1..MaxCtasPerSm; a kernel past the list's end has
+  /// no cap) while two or more kernels have CTAs to issue; the last one takes the whole SM.
+  /// Empty = none. The RTL has no per-kernel cap register: rtl and lockstep refuse it.
+  std::vector<uint32_t> fixed_ctas;
   /// One kernel per SM, or shared leftovers (policies with sm_sharing; else InputError).
   SmSharing sm_sharing = SmSharing::kShared;
   /// RTL schedulers: dump the whole run as an FST waveform to this file ("" = none).
@@ -96,6 +102,20 @@ struct SchedEvalStats {
   uint64_t rtl_skipped = 0;
 };
 
+/// A CTA partition a policy put in force: Warped-Slicer's water-filling result (shared: each
+/// kernel's CTAs per SM), or its fallback to SMs split between the kernels (spatial), or a lone
+/// kernel without limit (alone). gsim run prints them (docs/cli.md, "Partitions").
+struct PartitionRecord {
+  static constexpr uint32_t kMaxKernels = 32;
+  enum Mode : uint8_t { kShared = 0, kSpatial = 1, kAlone = 2 };
+  uint64_t cycle = 0;   // the cycle whose clock edge put it in force
+  Mode mode = kShared;
+  uint32_t count = 0;   // kernels it covers
+  std::array<KernelId, kMaxKernels> kernel{};
+  std::array<uint32_t, kMaxKernels> ctas{};   // CTAs per SM (kShared only)
+};
+const char* partition_mode_name(PartitionRecord::Mode m);
+
 class SchedulerPort {
  public:
   virtual ~SchedulerPort() = default;
@@ -107,6 +127,11 @@ class SchedulerPort {
   /// Human-readable state for watchdog dumps and mismatch reports.
   virtual std::string dump_state() const { return {}; }
   virtual SchedEvalStats eval_stats() const { return {}; }
+  /// The partitions the policy put in force, in order (nullptr: none recorded by this
+  /// scheduler); at most kMaxPartitionRecords, partitions_dropped() counts the rest.
+  virtual const std::vector<PartitionRecord>* partitions() const { return nullptr; }
+  virtual uint64_t partitions_dropped() const { return 0; }
+  static constexpr size_t kMaxPartitionRecords = 256;
 };
 
 /// Builds a scheduler of one kind ("golden", "rtl", "lockstep").

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "gs_spec.hpp"   // BypassLevel
+
 namespace gs {
 
 enum class MemPattern : uint8_t {
@@ -56,13 +58,27 @@ struct MixEntry {
   uint32_t priority = 0;        // NPQ/PPQ: higher value = more important
   uint32_t tokens = 0;          // DSS token budget (0 = policy default)
   uint32_t grid_ctas = 0;       // 0 = the descriptor's grid size
+  /// Cache bypass of its accesses from every SM, set when the run starts (the memory model's
+  /// per-SM, per-kernel level; a scheduler's BypassCmd may change it later).
+  BypassLevel bypass = BypassLevel::kNone;
   KernelDesc desc;              // resolved descriptor (filled by the loader)
 };
+
+/// Mix-file name of a bypass level: its bypass_level_e member without "BYPASS_", lower case
+/// ("none", "l1", "l1l2", "l2"), so the names follow rtl/spec/gs_spec.toml.
+std::string bypass_level_name(BypassLevel level);
+/// Every level's name, in bypass_level_e order.
+std::vector<std::string> bypass_level_names();
 
 struct Mix {
   std::string name;
   std::string file;
   std::string config;           // preset the mix was written for ("" = any); a hint for tools
+  /// Fixed-window method (SBM Sec. 6.2 IPC/ANTT, HeteroCore Sec. 5 "Performance and Power
+  /// Metrics"): when non-zero, every kernel relaunches (same id, context and priority) each time
+  /// it finishes, the run stops after this many cycles, and the metrics are taken over the
+  /// window (docs/workloads.md, docs/metrics.md). 0: each kernel runs once, to completion.
+  uint64_t window_cycles = 0;
   std::vector<MixEntry> kernels;
 };
 

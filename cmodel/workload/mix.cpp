@@ -1,10 +1,12 @@
 // gsched: workload mixes -- which kernels are launched, when, into which context, with which
 // priority and DSS token budget (format: docs/workloads.md, "Mix files").
 //
-// {"name", "config", "notes", "kernels": [{"kernel", "arrival_cycle", "context", "priority",
-// "tokens", "grid_ctas"}]}. Entries keep their file order (ties in arrival are launched in
-// that order). Each entry's descriptor is copied from the library into MixEntry::desc, with
+// {"name", "config", "notes", "window_cycles", "kernels": [{"kernel", "arrival_cycle", "context",
+// "priority", "tokens", "grid_ctas", "bypass"}]}. Entries keep their file order (ties in arrival are
+// launched in that order). "window_cycles" (optional) selects the fixed-window method
+// (Mix::window_cycles); every kernel must arrive inside the window. Each entry's descriptor is copied from the library into MixEntry::desc, with
 // grid_ctas overridden when the entry gives one.
+#include <cctype>
 #include <filesystem>
 
 #include "common/error.hpp"
@@ -21,6 +23,9 @@ namespace {
 
 std::string mixes_dir() { return data_dir() + "/workloads/mixes"; }
 
+// The same bound as arrival_cycle; in practice --max-cycles bounds a window (gs::Gpu checks it).
+constexpr uint64_t kMaxWindowCycles = 1ull << 48;
+
 MixEntry parse_entry(const json& v, const std::string& file, const std::string& path, uint32_t index,
                      const std::vector<KernelDesc>& lib) {
   ObjectReader r(v, file, path);
@@ -34,6 +39,8 @@ MixEntry parse_entry(const json& v, const std::string& file, const std::string& 
   r.u32("priority", e.priority, 0, limits::kMaxPriority, limits::kFieldReason);
   r.u32("tokens", e.tokens, 0, limits::kMaxTokens, "DSS budgets are signed 16-bit counters (rtl/spec/gs_spec.toml)");
   if (r.has("grid_ctas")) r.u32("grid_ctas", e.grid_ctas, 1, limits::kMaxGridCtas, limits::kFieldReason);
+  const int bypass = r.choice("bypass", bypass_level_names());
+  if (bypass >= 0) e.bypass = static_cast<BypassLevel>(spec::kBypassLevelMembers[bypass].value);
   r.notes("notes");
   r.reject_unknown_keys({{"name", "the kernel is named by 'kernel'"},
                          {"arrival", "the launch time is 'arrival_cycle' (core cycles)"},
@@ -48,6 +55,24 @@ MixEntry parse_entry(const json& v, const std::string& file, const std::string& 
 }
 
 }  // namespace
+
+std::string bypass_level_name(BypassLevel level) {
+  for (const spec::EnumMember& m : spec::kBypassLevelMembers) {
+    if (m.value != static_cast<uint32_t>(level)) continue;
+    std::string name = m.member;
+    const std::string prefix = "BYPASS_";
+    if (name.rfind(prefix, 0) == 0) name.erase(0, prefix.size());
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return name;
+  }
+  return "?";
+}
+
+std::vector<std::string> bypass_level_names() {
+  std::vector<std::string> names;
+  for (const spec::EnumMember& m : spec::kBypassLevelMembers) names.push_back(bypass_level_name(static_cast<BypassLevel>(m.value)));
+  return names;
+}
 
 Mix load_mix(const std::string& path_or_name, const std::vector<KernelDesc>& lib) {
   if (path_or_name.empty()) throw InputError("mix name is empty; available mixes: " + join_names(list_mixes()));
@@ -73,6 +98,8 @@ Mix parse_mix(const json& doc, const std::string& path, const std::vector<Kernel
   r.str("name", mix.name);
   r.str("config", mix.config);
   r.notes("notes");
+  r.u64("window_cycles", mix.window_cycles, 1, kMaxWindowCycles,
+        "the fixed-window method needs a window of at least one cycle (leave the key out to run each kernel once)");
   r.require("kernels");
   const json* kernels = r.array("kernels");
   r.reject_unknown_keys();
@@ -83,6 +110,11 @@ Mix parse_mix(const json& doc, const std::string& path, const std::vector<Kernel
   for (size_t i = 0; i < kernels->size(); ++i) {
     mix.kernels.push_back(parse_entry((*kernels)[i], path, "kernels[" + std::to_string(i) + "]",
                                       static_cast<uint32_t>(i), lib));
+    const uint64_t arrival = mix.kernels.back().arrival_cycle;
+    if (mix.window_cycles != 0 && arrival >= mix.window_cycles)
+      r.fail("window_cycles", std::to_string(mix.window_cycles) + " cycles: kernels[" + std::to_string(i) +
+                                  "] arrives at cycle " + std::to_string(arrival) +
+                                  ", after the window has ended (it would never run)");
   }
   return mix;
 }

@@ -133,8 +133,9 @@ class Spec:
             for key in ("name", "member", "module"):
                 if not isinstance(p.get(key), str):
                     raise SpecError(f"{path}: policy[{i}].{key} missing")
-            if not isinstance(p.get("sm_sharing", False), bool):
-                raise SpecError(f"{path}: policy[{i}].sm_sharing: expected true or false")
+            for flag in ("sm_sharing", "observes"):
+                if not isinstance(p.get(flag, False), bool):
+                    raise SpecError(f"{path}: policy[{i}].{flag}: expected true or false")
             for n in [p["name"]] + list(p.get("aliases", [])):
                 if n in names:
                     raise SpecError(f"{path}: policy[{i}]: name or alias {n!r} used twice")
@@ -371,10 +372,12 @@ class Spec:
         o.append("/// The policy registry: gsim names, aliases, RTL module, in gs_pkg::policy_e order.")
         o.append("/// state: the module's register record (\"\" when it has none) and its leaf fields.")
         o.append("/// sm_sharing: the policy honours policy_cfg_t.sm_exclusive (gsim --sm-sharing exclusive).")
+        o.append("/// observes: the policy reads the observation channel (it needs an observation epoch).")
         o.append("struct PolicyInfo {")
         o.append("  const char* name; const char* aliases; const char* member; const char* module; const char* doc;")
         o.append("  const char* state; const FieldInfo* state_fields; uint32_t state_field_count;")
         o.append("  bool sm_sharing;")
+        o.append("  bool observes;")
         o.append("};")
         o.append("inline constexpr PolicyInfo kPolicies[] = {")
         for p in self.policies:
@@ -384,8 +387,9 @@ class Spec:
             fields = (f"layout::{st}::kFields, uint32_t(sizeof(layout::{st}::kFields) / sizeof(FieldInfo))"
                       if st else "nullptr, 0u")
             sharing = "true" if p.get("sm_sharing", False) else "false"
+            observes = "true" if p.get("observes", False) else "false"
             o.append(f'    {{"{p["name"]}", "{aliases}", "{p["member"]}", "{p["module"]}", "{doc}", "{st or ""}", {fields}, '
-                     f'{sharing}}},')
+                     f'{sharing}, {observes}}},')
         o.append("};")
         o.append("}  // namespace spec")
         o.append("")

@@ -187,7 +187,7 @@ def main():
     groups = ([label(w, workloads) for w in workloads] if args.by == "workload" else group_labels) + ["GMEAN"]
     n = len(policies)
     width = 0.8 / max(n, 1)
-    fig, ax = plt.subplots(figsize=(min(12.0, max(6.0, 0.35 * len(groups) * max(n, 2) + 2)), 4.2))
+    fig, ax = plt.subplots(figsize=(min(12.0, max(6.0, 0.35 * len(groups) * max(n, 2) + 2)), 5.2 if len(groups) > 12 else 4.2))
     for i, p in enumerate(policies):
         xs = [g + (i - (n - 1) / 2) * width for g in range(len(groups))]
         ax.bar(xs, bars[p] + [gmean[p]], width, label=p)
@@ -196,7 +196,10 @@ def main():
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.axvline(len(groups) - 1.5, color="grey", linewidth=0.5, linestyle=":")
     ax.set_xticks(range(len(groups)))
-    ax.set_xticklabels(groups, fontsize=8)
+    # Many workloads (Warped-Slicer's 30 pairs): slanted labels, which would overlap level.
+    slant = len(groups) > 12
+    ax.set_xticklabels(groups, fontsize=8, rotation=55 if slant else 0, ha="right" if slant else "center",
+                       rotation_mode="anchor" if slant else "default")
     ax.set_ylabel(f"{what}: {ratio}")
     better = {"stp": "higher is better", "antt": "lower is better", "strictf": "higher is fairer",
               "cycles": "lower is better", "ntt": "lower is better", "ntt-top": "lower is better"}[args.metric]
@@ -204,8 +207,12 @@ def main():
         better = "higher is better" if better == "lower is better" else "lower is better"
     ax.set_title(args.title or f"{what}, {ratio} ({better})")
     label_lines = max(g.count("\n") + 1 for g in groups)   # the legend goes below the tick labels
-    ax.legend(fontsize=8, ncol=min(n, 8), loc="upper center", bbox_to_anchor=(0.5, -0.06 - 0.055 * label_lines),
-              frameon=False)
+    if slant:   # above the axes: below, the slanted labels take a height that depends on their length
+        ax.set_title(ax.get_title(), pad=22)
+        ax.legend(fontsize=8, ncol=min(n, 8), loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
+    else:
+        ax.legend(fontsize=8, ncol=min(n, 8), loc="upper center", bbox_to_anchor=(0.5, -0.06 - 0.055 * label_lines),
+                  frameon=False)
     plotlib.save(fig, args.out)
     return 0
 

@@ -77,6 +77,12 @@ class GsTopDriver final : public RtlModel {
     m.cfg_preempt_mode_i = cfg.preempt_mode;
     m.cfg_cta_limit_i = cfg.cta_limit;
     m.cfg_sm_exclusive_i = cfg.sm_exclusive;
+    m.cfg_ws_warmup_i = cfg.ws_warmup;
+    m.cfg_ws_sample_i = cfg.ws_sample;
+    m.cfg_ws_delay_i = cfg.ws_delay;
+    m.cfg_ws_sched_i = cfg.ws_sched;
+    m.cfg_ws_phase_pct_i = cfg.ws_phase_pct;
+    m.cfg_ws_phase_windows_i = cfg.ws_phase_windows;
     put_sm_array(m.cfg_sm_threads_i, port_width::cfg_sm_threads_i / kSms, cfg.sm_threads);
     put_sm_array(m.cfg_sm_warps_i, port_width::cfg_sm_warps_i / kSms, cfg.sm_warps);
     put_sm_array(m.cfg_sm_regs_i, port_width::cfg_sm_regs_i / kSms, cfg.sm_regs);

@@ -40,6 +40,9 @@ class LockstepScheduler final : public SchedulerPort {
   SchedOutputs step(const SchedInputs& in) override;
   std::string name() const override;
   std::string dump_state() const override;
+  /// The golden reference's (the RTL makes the same decisions, or the run stops).
+  const std::vector<PartitionRecord>* partitions() const override { return ref_->partitions(); }
+  uint64_t partitions_dropped() const override { return ref_->partitions_dropped(); }
   SchedEvalStats eval_stats() const override { return dut_->eval_stats(); }
 
   const lockstep::LockstepChecker& checker() const { return checker_; }

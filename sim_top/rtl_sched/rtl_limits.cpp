@@ -30,6 +30,11 @@ static_assert(port_width::cfg_sm_regs_i / MaxSms >= spec::RegW, "cfg_sm_regs_i n
 static_assert(port_width::cfg_sm_shmem_i / MaxSms >= spec::ShmemW, "cfg_sm_shmem_i narrower than ShmemW");
 static_assert((1u << (port_width::cfg_sm_ctas_i / MaxSms)) > spec::MaxCtasPerSm, "cfg_sm_ctas_i cannot hold MaxCtasPerSm");
 static_assert((1u << port_width::cfg_cta_limit_i) > spec::MaxCtasPerSm, "cfg_cta_limit_i cannot hold MaxCtasPerSm");
+static_assert(port_width::cfg_ws_warmup_i >= 31 && port_width::cfg_ws_sample_i >= 31 && port_width::cfg_ws_delay_i >= 31,
+              "cfg_ws_*_i cannot hold the config's warped_slicer cycles (up to 2**30)");
+static_assert((1u << port_width::cfg_ws_sched_i) > 64, "cfg_ws_sched_i cannot hold warp_schedulers (up to 64)");
+static_assert((1u << port_width::cfg_ws_phase_pct_i) > 255 && (1u << port_width::cfg_ws_phase_windows_i) > 15,
+              "cfg_ws_phase_*_i cannot hold the config's warped_slicer.phase_change_pct / phase_windows");
 
 }  // namespace
 
@@ -54,6 +59,9 @@ PortConfig to_port_config(const GpuConfig& cfg, const SchedOptions& opt) {
   // the scheduler's own limits, shared with the golden scheduler; then this build's sizes
   limits::check_scheduler_config(cfg, opt);
   const std::string where = "config " + (cfg.name.empty() ? cfg.file : cfg.name);
+  if (!opt.fixed_ctas.empty())
+    throw InputError("scheduler options: fixed_ctas (the Oracle's per-kernel CTA caps) are C++ only: gs_top has no "
+                     "per-kernel cap register; run it with --scheduler golden");
   if (cfg.num_sms() > MaxSms) {
     std::ostringstream os;
     os << build_prefix() << "MaxSms=" << MaxSms << ", " << where << " has " << cfg.num_sms() << " SMs";
@@ -74,6 +82,12 @@ PortConfig to_port_config(const GpuConfig& cfg, const SchedOptions& opt) {
   pc.preempt_mode = static_cast<uint32_t>(opt.preempt);
   pc.cta_limit = opt.cta_limit;
   pc.sm_exclusive = opt.sm_sharing == SmSharing::kExclusive;
+  pc.ws_warmup = cfg.warped_slicer.warmup_cycles;
+  pc.ws_sample = cfg.warped_slicer.sample_cycles;
+  pc.ws_delay = cfg.warped_slicer.partition_delay_cycles;
+  pc.ws_sched = cfg.sm(0).warp_schedulers;
+  pc.ws_phase_pct = cfg.warped_slicer.phase_change_pct;
+  pc.ws_phase_windows = cfg.warped_slicer.phase_windows;
   for (uint32_t s = 0; s < cfg.num_sms(); ++s) {
     const SmTypeConfig& t = cfg.sm(s);
     pc.sm_threads.push_back(t.max_threads);

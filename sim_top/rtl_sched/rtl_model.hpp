@@ -28,6 +28,9 @@ struct PortConfig {
   uint32_t preempt_mode = 0;  // gs_pkg::preempt_mode_e encoding
   uint32_t cta_limit = 0;     // left-over: max CTAs of one kernel per SM (0 = none)
   bool sm_exclusive = false;  // one kernel per SM (SchedOptions::sm_sharing)
+  uint32_t ws_warmup = 0, ws_sample = 0, ws_delay = 0;   // warped-slicer profiling (GpuConfig::warped_slicer)
+  uint32_t ws_sched = 0;                    // warp schedulers of SM 0
+  uint32_t ws_phase_pct = 0, ws_phase_windows = 0;   // warped-slicer phase monitor
   // Per SM (index < num_sms); SMs beyond num_sms are driven with 0.
   std::vector<uint32_t> sm_threads, sm_warps, sm_regs, sm_shmem, sm_ctas;
 };

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "commands.hpp"
+#include "metrics/oracle.hpp"
 #include "common/error.hpp"
 #include "config/gpu_config.hpp"
 #include "gs_spec.hpp"
@@ -74,6 +75,9 @@ std::vector<Entry> entries_of(const std::string& what) {
     }
   } else if (what == "policies") {
     for (const std::string& p : gs::list_policies()) out.emplace_back(p, policy_description(p));
+    out.emplace_back(gs::kOraclePolicy,
+                     "Warped-Slicer's Oracle: the best of every static CTA combination per SM (exhaustive search over "
+                     "golden left-over runs; C++ only, gsim run and sweep)");
   } else if (what == "schedulers") {
     register_build_schedulers();
     for (const std::string& k : gs::list_scheduler_kinds())

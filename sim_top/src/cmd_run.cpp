@@ -32,6 +32,7 @@
 #include "metrics/counters_report.hpp"
 #include "metrics/counters_summary.hpp"
 #include "metrics/mix_runner.hpp"
+#include "metrics/oracle.hpp"
 #include "metrics/report.hpp"
 #include "workload/kernel_desc.hpp"
 
@@ -195,6 +196,81 @@ void verify_wave(const std::string& path, uint64_t cycles) {
 #endif
 }
 
+/// `--policy oracle`: the chosen CTA combination and every candidate's mix IPC, after the table.
+std::string format_oracle(const gs::OracleRun& o, const gs::Mix& mix) {
+  std::string out = "\noracle: best of " + std::to_string(o.candidates.size()) +
+                    " CTA combinations (highest mix IPC, golden left-over with per-kernel caps):";
+  for (size_t i = 0; i < mix.kernels.size(); ++i)
+    out += " " + mix.kernels[i].kernel + " " + std::to_string(o.best_ctas[i]);
+  out += " CTAs per SM\n";
+  const int width = static_cast<int>(std::max<size_t>(11, 3 * mix.kernels.size()));
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "  %-*s %8s %9s\n", width, "ctas_per_sm", "mix_IPC", "cycles");
+  out += buf;
+  for (const gs::OracleCandidate& c : o.candidates) {
+    std::string ctas;
+    for (uint32_t v : c.ctas) ctas += (ctas.empty() ? "" : ",") + std::to_string(v);
+    std::snprintf(buf, sizeof buf, "  %-*s %8.3f %9llu%s\n", width, ctas.c_str(), c.ipc,
+                  static_cast<unsigned long long>(c.cycles), c.ctas == o.best_ctas ? "  <- oracle" : "");
+    out += buf;
+  }
+  return out;
+}
+
+/// The partitions the policy put in force in the shared run (warped-slicer), after the table.
+std::string format_partitions(const gs::RunResult& r, const gs::Mix& mix) {
+  if (r.partitions.empty()) return {};
+  std::string out = "\npartitions the policy put in force (shared: CTAs per SM of each kernel):\n";
+  char buf[64];
+  for (const gs::PartitionRecord& p : r.partitions) {
+    std::snprintf(buf, sizeof buf, "  cycle %9llu  %-8s", static_cast<unsigned long long>(p.cycle),
+                  gs::partition_mode_name(p.mode));
+    out += buf;
+    for (uint32_t i = 0; i < p.count; ++i) {
+      out += (i ? ", " : " ") + mix.kernels.at(p.kernel[i]).kernel;
+      if (p.mode == gs::PartitionRecord::kShared) out += " " + std::to_string(p.ctas[i]);
+    }
+    out += "\n";
+  }
+  if (r.partitions_dropped)
+    out += "  ... and " + std::to_string(r.partitions_dropped) + " more (at most " +
+           std::to_string(gs::SchedulerPort::kMaxPartitionRecords) + " are kept)\n";
+  return out;
+}
+
+/// --json: "partitions": [{"cycle", "mode", "kernels": [{"kernel", "ctas_per_sm"}]}] when the
+/// policy made any.
+std::string with_partitions_json(const std::string& json, const gs::RunResult& r, const gs::Mix& mix) {
+  if (r.partitions.empty()) return json;
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(json);
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const gs::PartitionRecord& p : r.partitions) {
+    nlohmann::ordered_json ks = nlohmann::ordered_json::array();
+    for (uint32_t i = 0; i < p.count; ++i) {
+      nlohmann::ordered_json k = {{"kernel", mix.kernels.at(p.kernel[i]).kernel}};
+      if (p.mode == gs::PartitionRecord::kShared) k["ctas_per_sm"] = p.ctas[i];
+      ks.push_back(k);
+    }
+    list.push_back({{"cycle", p.cycle}, {"mode", gs::partition_mode_name(p.mode)}, {"kernels", ks}});
+  }
+  j["partitions"] = list;
+  if (r.partitions_dropped) j["partitions_dropped"] = r.partitions_dropped;
+  return j.dump(2) + "\n";
+}
+
+/// The --json of an oracle run: gsim run's, plus "oracle": {"ctas": {kernel: n}, "candidates": [...]}.
+std::string with_oracle_json(const std::string& json, const gs::OracleRun& o, const gs::Mix& mix) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(json);
+  nlohmann::ordered_json best = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < mix.kernels.size(); ++i)
+    best.push_back({{"kernel", mix.kernels[i].kernel}, {"ctas_per_sm", o.best_ctas[i]}});
+  nlohmann::ordered_json cands = nlohmann::ordered_json::array();
+  for (const gs::OracleCandidate& c : o.candidates)
+    cands.push_back({{"ctas_per_sm", c.ctas}, {"ipc", c.ipc}, {"cycles", c.cycles}});
+  j["oracle"] = {{"objective", "mix IPC"}, {"best", best}, {"candidates", cands}};
+  return j.dump(2) + "\n";
+}
+
 std::string base_name(const std::string& config_name) { return config_name.substr(0, config_name.find_first_of("{@")); }
 
 int run_action(const RunArgs& a) {
@@ -221,8 +297,19 @@ int run_action(const RunArgs& a) {
                  mix.name.c_str(), mix.config.c_str(), cfg.name.c_str());
   gs::limits::check_mix_fits(cfg, mix);
 
+  // --policy oracle: an exhaustive search over golden Left-Over runs with per-kernel CTA caps
+  // (metrics/oracle.hpp), not a registry policy.
+  const bool oracle = a.policy == gs::kOraclePolicy;
+  if (oracle && a.cta_limit)
+    throw gs::InputError("--cta-limit: --policy oracle sets a CTA cap per kernel itself (every CTA combination)");
+  if (oracle && a.sm_sharing == "exclusive")
+    throw gs::InputError("--sm-sharing exclusive: --policy oracle partitions every SM between the kernels");
+  if (oracle && a.o_scheduler->count() && a.scheduler != "golden")
+    throw gs::InputError("--scheduler " + a.scheduler +
+                         ": --policy oracle is C++ only (golden runs with per-kernel CTA caps, which gs_top has no "
+                         "register for); use --scheduler golden or leave --scheduler out");
   gs::SchedOptions sched;
-  sched.policy = a.policy;
+  sched.policy = oracle ? gs::kAlonePolicy : a.policy;
   sched.preempt = parse_preempt(a.preempt);
   sched.sm_sharing = a.sm_sharing == "exclusive" ? gs::SmSharing::kExclusive : gs::SmSharing::kShared;
   sched.seed = a.seed;
@@ -240,7 +327,7 @@ int run_action(const RunArgs& a) {
                          std::to_string(a.wave_to) + ": the window would be empty");
   gs::limits::check_scheduler_config(cfg, sched);   // options against the policy, before any alone run
   const std::string scheduler =
-      choose_scheduler(a.o_scheduler->count() > 0, a.scheduler, cfg, sched, mix, want_wave, a.quiet);
+      oracle ? "golden" : choose_scheduler(a.o_scheduler->count() > 0, a.scheduler, cfg, sched, mix, want_wave, a.quiet);
   if (want_wave && scheduler == "golden")
     throw gs::InputError("--wave: the golden scheduler has no waveform; use --scheduler rtl or lockstep");
 
@@ -290,6 +377,14 @@ int run_action(const RunArgs& a) {
 
   gs::AloneRunCache cache;
   gs::MixRun result;
+  gs::OracleRun oracle_run;
+  const gs::OracleProgress oracle_progress = [&](size_t i, size_t n, const std::vector<uint32_t>& c) {
+    if (a.quiet) return;
+    std::string ctas;
+    for (uint32_t v : c) ctas += (ctas.empty() ? "" : ",") + std::to_string(v);
+    progress.finish();
+    std::fprintf(stderr, "gsim: oracle: CTA combination %zu of %zu (%s per SM)\n", i + 1, n, ctas.c_str());
+  };
   try {
     if (want_wave)  // alone runs first, so a stop there is named as such (the waveform records the shared run)
       for (std::size_t i = 0; i < mix.kernels.size(); ++i) {
@@ -299,7 +394,7 @@ int run_action(const RunArgs& a) {
           phase.index = static_cast<uint32_t>(i + 1);
           phase.count = static_cast<uint32_t>(mix.kernels.size());
           phase.kernel = e.kernel;
-          cache.get(cfg, e, scheduler, sched, run, hook, phase);
+          cache.get(cfg, e, scheduler, sched, run, hook, phase, mix.window_cycles);
         } catch (const gs::WatchdogError& err) {
           const std::string what = err.what();
           throw gs::WatchdogError("alone run of kernel " + e.kernel + " (before the shared run): " + what +
@@ -307,7 +402,12 @@ int run_action(const RunArgs& a) {
                                   "no waveform: --wave records the shared run, which never started");
         }
       }
-    result = gs::run_mix_with_alone(cfg, mix, scheduler, sched, run, cache, hook);
+    if (oracle) {
+      oracle_run = gs::run_oracle(cfg, mix, sched, run, cache, hook, oracle_progress);
+      result = oracle_run.best;
+    } else {
+      result = gs::run_mix_with_alone(cfg, mix, scheduler, sched, run, cache, hook);
+    }
   } catch (const gs::WatchdogError& err) {
     // the shared run stopped at --max-cycles or the watchdog: the waveform is closed and kept
     progress.finish();
@@ -358,8 +458,15 @@ int run_action(const RunArgs& a) {
 
   const gs::CountersSummary counters = gs::summarize_counters(cfg, result.shared);
   std::fputs(gs::format_table(info, result.metrics, &counters).c_str(), stdout);
+  std::fputs(format_partitions(result.shared, mix).c_str(), stdout);
+  if (oracle) std::fputs(format_oracle(oracle_run, mix).c_str(), stdout);
   std::fflush(stdout);
-  if (a.o_json->count()) gs::write_file_atomically("--json", a.json, gs::format_json(info, result.metrics, &counters));
+  if (a.o_json->count()) {
+    std::string json = gs::format_json(info, result.metrics, &counters);
+    json = with_partitions_json(json, result.shared, mix);
+    if (oracle) json = with_oracle_json(json, oracle_run, mix);
+    gs::write_file_atomically("--json", a.json, json);
+  }
   if (a.o_csv->count()) gs::write_file_atomically("--csv", a.csv, gs::format_csv(info, result.metrics));
   if (a.o_counters->count())
     gs::write_file_atomically("--counters", a.counters, gs::format_counters_csv(info, counters));

@@ -14,6 +14,7 @@
 #include "config/gpu_config.hpp"
 #include "config/json_reader.hpp"
 #include "config/limits.hpp"
+#include "metrics/oracle.hpp"
 #include "sched/scheduler_port.hpp"
 #include "workload/kernel_desc.hpp"
 
@@ -26,11 +27,18 @@ using nlohmann::json;
 /// What the sweep file says, before expansion.
 struct SweepSpec {
   std::string name, scheduler = "golden";
+  // "sets": config override variants, each a list of gsim run --set KEY=VALUE; {{}}: none
+  std::vector<std::vector<std::string>> sets = {{}};
   std::vector<std::string> configs, mixes, policies = {"left-over"}, preempt = {"drain"}, sm_sharing;
   std::vector<uint64_t> seeds = {1};
   uint64_t max_cycles = 0;   // 0 = gsim run's default
   bool has_pairs = false;
   std::vector<std::string> pair_kernels;
+  std::vector<std::string> pair_with;   // second kernels (empty: pair_kernels)
+  bool pair_unordered = false;          // one of (a, b) and (b, a): the first generated
+  // "combos": one kernel from each list, all at cycle 0; a set already generated is skipped
+  std::vector<std::vector<std::string>> combo_lists;
+  std::string combo_config;
   std::vector<uint32_t> pair_stagger = {0};
   std::string pair_config;
   bool has_groups = false;
@@ -88,6 +96,22 @@ SweepSpec read_spec(const json& doc, const std::string& file) {
     r.fail("name", "\"" + s.name + "\" may hold only letters, digits, '_', '.' and '-' (and not start with '.')");
   r.notes("notes");
   string_list(r, "configs", s.configs, true);
+  if (const json* sets = r.array("sets")) {
+    if (sets->empty()) r.fail("sets", "the list is empty; leave the key out for the configs as they are");
+    s.sets.clear();
+    for (size_t i = 0; i < sets->size(); ++i) {
+      const json& v = (*sets)[i];
+      if (!v.is_array()) r.fail(element("sets", i), "expected a list of \"KEY=VALUE\" strings, got " + gs::json_type_name(v));
+      std::vector<std::string> one;
+      for (size_t j = 0; j < v.size(); ++j) {
+        if (!v[j].is_string() || v[j].get<std::string>().find('=') == std::string::npos)
+          r.fail(element("sets", i) + "[" + std::to_string(j) + "]", "expected \"KEY=VALUE\" (as gsim run --set), got " + v[j].dump());
+        one.push_back(v[j].get<std::string>());
+      }
+      if (std::find(s.sets.begin(), s.sets.end(), one) != s.sets.end()) r.fail(element("sets", i), "listed twice");
+      s.sets.push_back(std::move(one));
+    }
+  }
   string_list(r, "mixes", s.mixes, false);
   string_list(r, "policies", s.policies, false);
   string_list(r, "preempt", s.preempt, false);
@@ -110,7 +134,11 @@ SweepSpec read_spec(const json& doc, const std::string& file) {
     s.has_pairs = true;
     gs::ObjectReader p(*pairs, file, "pairs");
     string_list(p, "kernels", s.pair_kernels, true);
-    if (s.pair_kernels.size() < 2) p.fail("kernels", "pairs need at least two kernels");
+    string_list(p, "with", s.pair_with, false);
+    if (s.pair_with.empty() && s.pair_kernels.size() < 2) {
+      p.fail("kernels", "pairs need at least two kernels");
+    }
+    s.pair_unordered = p.choice("order", {"ordered", "unordered"}) == 1;
     p.u32_list("stagger", s.pair_stagger);
     if (s.pair_stagger.empty()) p.fail("stagger", "the list is empty; leave the key out for [0]");
     for (size_t i = 1; i < s.pair_stagger.size(); ++i)
@@ -118,6 +146,25 @@ SweepSpec read_spec(const json& doc, const std::string& file) {
         p.fail(element("stagger", i), std::to_string(s.pair_stagger[i]) + " is listed twice");
     p.str("config", s.pair_config);
     p.reject_unknown_keys();
+  }
+  if (const json* combos = r.object("combos")) {
+    gs::ObjectReader c(*combos, file, "combos");
+    c.require("kernels");
+    const json* lists = c.array("kernels");
+    if (lists->size() < 2) c.fail("kernels", "give at least two lists (one per kernel of a mix)");
+    for (size_t i = 0; i < lists->size(); ++i) {
+      const json& l = (*lists)[i];
+      const std::string f = element("kernels", i);
+      if (!l.is_array() || l.empty()) c.fail(f, "expected a non-empty list of kernel names");
+      std::vector<std::string> names;
+      for (size_t j = 0; j < l.size(); ++j) {
+        if (!l[j].is_string()) c.fail(f + "[" + std::to_string(j) + "]", "expected a kernel name");
+        names.push_back(l[j].get<std::string>());
+      }
+      s.combo_lists.push_back(std::move(names));
+    }
+    c.str("config", s.combo_config);
+    c.reject_unknown_keys();
   }
   if (const json* groups = r.object("groups")) {
     s.has_groups = true;
@@ -137,8 +184,8 @@ SweepSpec read_spec(const json& doc, const std::string& file) {
     g.reject_unknown_keys();
   }
   r.reject_unknown_keys();
-  if (s.mixes.empty() && !s.has_pairs && !s.has_groups)
-    r.fail("mixes", "give \"mixes\", \"pairs\" or \"groups\": the sweep has no mix");
+  if (s.mixes.empty() && !s.has_pairs && !s.has_groups && s.combo_lists.empty())
+    r.fail("mixes", "give \"mixes\", \"pairs\", \"combos\" or \"groups\": the sweep has no mix");
   return s;
 }
 
@@ -236,6 +283,7 @@ std::vector<std::pair<GeneratedMix, gs::Mix>> group_mixes(const SweepSpec& s, co
 
 struct ConfigEntry {
   std::string arg, path, id;
+  std::vector<std::string> sets;   // one variant of "sets"
   gs::GpuConfig cfg;
   std::string field;
 };
@@ -277,20 +325,26 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
   if (std::find(kinds.begin(), kinds.end(), s.scheduler) == kinds.end())
     throw gs::InputError(file, "scheduler",
                          "unknown scheduler \"" + s.scheduler + "\" (this build has: " + gs::join_names(kinds) + ")");
-  check_member(file, "policies", s.policies, gs::list_policies(), "policy");
+  std::vector<std::string> policies = gs::list_policies();
+  policies.push_back(gs::kOraclePolicy);
+  check_member(file, "policies", s.policies, policies, "policy");
   check_member(file, "preempt", s.preempt, {"drain", "switch"}, "preemption mode");
   check_member(file, "sm_sharing", s.sm_sharing, {"shared", "exclusive"}, "sm_sharing mode");
 
   std::vector<ConfigEntry> configs;
-  for (size_t i = 0; i < s.configs.size(); ++i) {
-    ConfigEntry c;
-    c.arg = s.configs[i];
-    c.field = element("configs", i);
-    c.path = in_field(file, c.field, [&] { return gs::resolve_config_path(c.arg); });
-    c.cfg = in_field(file, c.field, [&] { return gs::load_gpu_config(c.arg); });
-    c.id = file_safe(std::filesystem::path(c.arg).stem().string());
-    configs.push_back(std::move(c));
-  }
+  for (size_t i = 0; i < s.configs.size(); ++i)
+    for (size_t v = 0; v < s.sets.size(); ++v) {
+      ConfigEntry c;
+      c.arg = s.configs[i];
+      c.sets = s.sets[v];
+      c.field = element("configs", i);
+      c.path = in_field(file, c.field, [&] { return gs::resolve_config_path(c.arg); });
+      c.cfg = in_field(file, s.sets.size() > 1 || !c.sets.empty() ? element("sets", v) : c.field,
+                       [&] { return gs::load_gpu_config(c.arg, c.sets); });
+      c.id = file_safe(std::filesystem::path(c.arg).stem().string()) +
+             (s.sets.size() > 1 ? "__set" + std::to_string(v) : "");
+      configs.push_back(std::move(c));
+    }
   if (!s.pair_config.empty()) in_field(file, "pairs.config", [&] { return gs::resolve_config_path(s.pair_config); });
 
   const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
@@ -300,11 +354,18 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
     m.arg = s.mixes[i];
     m.field = element("mixes", i);
     m.mix = in_field(file, m.field, [&] { return gs::load_mix(m.arg, lib); });
+    if (m.mix.window_cycles != 0)   // its results are IPC over the window, not results.csv's turnaround columns
+      throw gs::InputError(file, m.field,
+                           m.arg + ": a fixed-window mix (window_cycles) has no turnaround times for results.csv; "
+                                   "run it with gsim run (docs/workloads.md, \"Fixed-window method\")");
     m.id = file_safe(m.mix.name);
     mixes.push_back(std::move(m));
   }
   for (size_t i = 0; i < s.pair_kernels.size(); ++i)
     in_field(file, element("pairs.kernels", i), [&] { return gs::find_kernel(lib, s.pair_kernels[i]); });
+  for (size_t i = 0; i < s.pair_with.size(); ++i)
+    in_field(file, element("pairs.with", i), [&] { return gs::find_kernel(lib, s.pair_with[i]); });
+  const std::vector<std::string>& pair_second = s.pair_with.empty() ? s.pair_kernels : s.pair_with;
   const std::string mixes_dir = plan.out_dir + "/mixes";
   const auto add_generated = [&](GeneratedMix gm, gs::Mix parsed, const std::string& field) {
     MixRef m;
@@ -315,10 +376,13 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
     mixes.push_back(std::move(m));
     plan.generated_mixes.push_back(std::move(gm));
   };
-  for (const uint32_t stagger : s.pair_stagger)
+  for (const uint32_t stagger : s.pair_stagger) {
+    std::vector<std::pair<std::string, std::string>> made;
     for (const std::string& a : s.pair_kernels)
-      for (const std::string& b : s.pair_kernels) {
+      for (const std::string& b : pair_second) {
         if (a == b || !s.has_pairs) continue;
+        if (s.pair_unordered && std::find(made.begin(), made.end(), std::make_pair(b, a)) != made.end()) continue;
+        made.emplace_back(a, b);
         const std::string note = "Generated by gsim sweep from the sweep file's \"pairs\": " + a + " at cycle 0, " +
                                  b + " at cycle " + std::to_string(stagger) + ".";
         gs::Mix parsed;
@@ -326,6 +390,43 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
                                    {{a, 0, 0}, {b, stagger, 0}}, mixes_dir, lib, file, "pairs", parsed);
         add_generated(std::move(gm), std::move(parsed), "pairs");
       }
+  }
+  for (size_t i = 0; i < s.combo_lists.size(); ++i)
+    for (size_t j = 0; j < s.combo_lists[i].size(); ++j)
+      in_field(file, element("combos.kernels", i) + "[" + std::to_string(j) + "]",
+               [&] { return gs::find_kernel(lib, s.combo_lists[i][j]); });
+  if (!s.combo_config.empty()) in_field(file, "combos.config", [&] { return gs::resolve_config_path(s.combo_config); });
+  if (!s.combo_lists.empty()) {
+    // odometer over the lists, last list fastest; distinct kernels; each set once, in the order
+    // of its first appearance
+    std::vector<size_t> at(s.combo_lists.size(), 0);
+    std::vector<std::vector<std::string>> seen_sets;
+    while (true) {
+      std::vector<std::string> pick;
+      for (size_t i = 0; i < at.size(); ++i) pick.push_back(s.combo_lists[i][at[i]]);
+      std::vector<std::string> set = pick;
+      std::sort(set.begin(), set.end());
+      if (std::adjacent_find(set.begin(), set.end()) == set.end() &&
+          std::find(seen_sets.begin(), seen_sets.end(), set) == seen_sets.end()) {
+        seen_sets.push_back(set);
+        std::string name = "combo", list;
+        std::vector<Launch> launches;
+        for (const std::string& k : pick) {
+          name += "_" + k;
+          list += (list.empty() ? "" : ", ") + k;
+          launches.push_back({k, 0, 0});
+        }
+        gs::Mix parsed;
+        GeneratedMix gm = make_mix(name, s.combo_config,
+                                   "Generated by gsim sweep from the sweep file's \"combos\": " + list + " at cycle 0.",
+                                   launches, mixes_dir, lib, file, "combos", parsed);
+        add_generated(std::move(gm), std::move(parsed), "combos");
+      }
+      size_t i = at.size();
+      while (i > 0 && ++at[i - 1] == s.combo_lists[i - 1].size()) at[--i] = 0;
+      if (i == 0) break;
+    }
+  }
   for (size_t i = 0; i < s.group_kernels.size(); ++i)
     in_field(file, element("groups.kernels", i), [&] { return gs::find_kernel(lib, s.group_kernels[i]); });
   if (!s.group_config.empty()) in_field(file, "groups.config", [&] { return gs::resolve_config_path(s.group_config); });
@@ -343,6 +444,12 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
       });
     for (size_t p = 0; p < s.policies.size(); ++p)
       for (size_t k = 0; k < sharing.size(); ++k) {
+        if (s.policies[p] == gs::kOraclePolicy) {   // golden only (cmd_run.cpp checks the rest)
+          if (s.scheduler != "golden")
+            throw gs::InputError(file, "scheduler",
+                                 "\"" + s.scheduler + "\": policy oracle is C++ only, give \"scheduler\": \"golden\"");
+          continue;
+        }
         gs::SchedOptions opt;
         opt.policy = s.policies[p];
         opt.sm_sharing = sharing[k] == "exclusive" ? gs::SmSharing::kExclusive : gs::SmSharing::kShared;
@@ -374,6 +481,7 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
                        (share.empty() ? "" : "__" + share);
               run.args = {"run", "--config", c.arg, "--mix", m.arg, "--policy", policy, "--preempt", preempt,
                           "--seed", std::to_string(seed)};
+              for (const std::string& kv : c.sets) run.args.insert(run.args.end(), {"--set", kv});
               if (!share.empty()) run.args.insert(run.args.end(), {"--sm-sharing", share});
               run.args.insert(run.args.end(), {"--scheduler", s.scheduler});
               if (s.max_cycles) run.args.insert(run.args.end(), {"--max-cycles", std::to_string(s.max_cycles)});

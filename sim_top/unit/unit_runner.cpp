@@ -2,13 +2,15 @@
 //
 // The registry of sides and the per-block dispatch; each block's input format and environment
 // live with the block: DSS in unit/unit_dss.hpp (its golden side is GoldenDssUnit), the
-// water-filler in unit/unit_waterfill.hpp (GoldenWaterfillUnit).
+// water-filler in unit/unit_waterfill.hpp (GoldenWaterfillUnit), SRTF's runtime predictor in
+// unit/unit_srtf_predict.hpp (GoldenSrtfPredictUnit).
 #include "unit/unit_runner.hpp"
 
 #include <map>
 
 #include "common/error.hpp"
 #include "unit/unit_dss.hpp"
+#include "unit/unit_srtf_predict.hpp"
 #include "unit/unit_waterfill.hpp"
 
 namespace gs {
@@ -24,7 +26,7 @@ std::map<std::string, UnitSide>& sides() {
 
 }  // namespace
 
-std::vector<std::string> list_units() { return {"dss", "waterfill"}; }
+std::vector<std::string> list_units() { return {"dss", "waterfill", "srtf-predict"}; }
 
 void register_unit_side(const std::string& name, UnitSide side) { sides()[name] = std::move(side); }
 
@@ -36,6 +38,10 @@ json run_unit_golden(const std::string& block, const json& input, const std::str
   if (block == "waterfill") {
     GoldenWaterfillUnit unit;
     return run_waterfill_unit(unit, input, file);
+  }
+  if (block == "srtf-predict") {
+    GoldenSrtfPredictUnit unit;
+    return run_srtf_predict_unit(unit, input, file);
   }
   std::string known;
   for (const auto& u : list_units()) known += (known.empty() ? "" : ", ") + u;

@@ -89,6 +89,13 @@ mixfile tokens '{"kernels":[{"kernel":"test.compute","tokens":5000}]}'
 mixfile grid '{"kernels":[{"kernel":"test.compute","grid_ctas":2097152}]}'
 mixfile arrival '{"kernels":[{"kernel":"test.compute","arrival_cycle":18446744073709551615}]}'
 mixfile negctx '{"kernels":[{"kernel":"test.compute","context":-1}]}'
+# fixed-window method (docs/workloads.md): malformed window_cycles
+for w in 0 -5 '"40000"' 1.5 true null 281474976710657; do
+  mixfile "win_${w//[^a-z0-9]/_}" "{\"window_cycles\":$w,\"kernels\":[{\"kernel\":\"test.compute\"}]}"
+done
+mixfile winlate '{"window_cycles":400,"kernels":[{"kernel":"test.compute"},{"kernel":"test.memory","arrival_cycle":500}]}'
+mixfile winok '{"window_cycles":20000,"kernels":[{"kernel":"test.compute"}]}'
+mixfile bypass3 '{"kernels":[{"kernel":"test.compute","bypass":"l3"}]}'
 mixfile nokernels '{"kernels":[]}'
 mixfile dupkey '{"kernels":[{"kernel":"test.compute","kernel":"test.memory"}]}'
 mixfile sbm '{"name":"sbm-written","config":"sbm-gcn32","kernels":[{"kernel":"test.compute"},{"kernel":"test.memory"}]}'
@@ -125,6 +132,12 @@ expect 2 "kernels[0].tokens"           "${RUN[@]:0:3}" --mix "$TMP/tokens.json"
 expect 2 "kernels[0].grid_ctas"        "${RUN[@]:0:3}" --mix "$TMP/grid.json"
 expect 2 "kernels[0].arrival_cycle"    "${RUN[@]:0:3}" --mix "$TMP/arrival.json"
 expect 2 "kernels[0].context"          "${RUN[@]:0:3}" --mix "$TMP/negctx.json"
+for w in 0 -5 '"40000"' 1.5 true null 281474976710657; do
+  expect 2 "window_cycles"             "${RUN[@]:0:3}" --mix "$TMP/win_${w//[^a-z0-9]/_}.json"
+done
+expect 2 "kernels[1] arrives at cycle 500" "${RUN[@]:0:3}" --mix "$TMP/winlate.json"
+expect 2 "--max-cycles 10000"          "${RUN[@]:0:3}" --mix "$TMP/winok.json" --scheduler golden --max-cycles 10000
+expect 2 "kernels[0].bypass"           "${RUN[@]:0:3}" --mix "$TMP/bypass3.json"
 expect 2 "nokernels.json"              "${RUN[@]:0:3}" --mix "$TMP/nokernels.json"
 expect 2 "given twice"                 "${RUN[@]:0:3}" --mix "$TMP/dupkey.json"
 expect 2 "mix name is empty"           run --config warped-slicer --mix ""

@@ -201,6 +201,45 @@ wf_bad "a negative performance value" "kernels[0].perf[1]" "[{$WF_CTA, \"perf\":
 wf_bad "a performance value too wide" "kernels[0].perf[0]" "[{$WF_CTA, \"perf\": [1048576]}]"
 wf_bad "missing perf" "kernels[0].perf" "[{$WF_CTA}]"
 
+# The shipped SRTF predictor streams (docs/rtl/gs_srtf_predict.md): one prediction per block end,
+# each Eq. 2 of that end, RTL equal to golden in an RTL build; then malformed inputs, each
+# refused with exit 2 naming the field.
+SRTF_SHAPE='import json,sys
+d = json.load(open(sys.argv[1]))
+v = json.load(open(sys.argv[2]))
+g = d["golden"]
+assert d["block"] == "srtf-predict" and set(g) == {"predictions", "cycles"}
+ends = [i for i, e in enumerate(v["events"]) if e["kind"] == "end"]
+assert [p["event"] for p in g["predictions"]] == ends
+for p in g["predictions"]:
+    left = max(p["total"] - p["done"], 0)
+    assert p["pred"] == p["active"] + left * p["t"] // p["resident"], p   # Eq. 2
+    assert p["latency"] >= 3
+assert "rtl" not in d or (d["match"] is True and d["rtl"] == g)'
+for VECTOR in "$REPO"/verif/vectors/srtf_predict_*.json; do
+  name=$(basename "$VECTOR")
+  gsim unit srtf-predict --input "$VECTOR"
+  if [ "$RC" -eq 0 ] && python3 -c "$SRTF_SHAPE" "$OUT" "$VECTOR"; then ok "unit srtf-predict on $name"; else bad "unit srtf-predict on $name" "exit $RC"; fi
+done
+SRTF_TB='{"0": 4}'
+srtf_bad() {   # srtf_bad NAME FIELD EVENTS-JSON [TOTAL-BLOCKS-JSON]
+  printf '{"total_blocks": %s, "events": %s}\n' "${4:-$SRTF_TB}" "$3" >"$TMP/srtf_bad.json"
+  expect_fail "unit srtf-predict: $1" 2 "$2" unit srtf-predict --input "$TMP/srtf_bad.json"
+  grep -qF "srtf_bad.json" "$ERR" || bad "unit srtf-predict: $1 names the file"
+}
+SRTF_L='{"cycle": 0, "kind": "launch", "kernel": 0}'
+srtf_bad "no events" "'events'" "[]"
+srtf_bad "an unknown kind" "events[0].kind" '[{"cycle": 0, "kind": "resume", "kernel": 0}]'
+srtf_bad "a kernel beyond the KSRT" "events[0].kernel" '[{"cycle": 0, "kind": "launch", "kernel": 8}]'
+srtf_bad "a negative cycle" "events[0].cycle" '[{"cycle": -3, "kind": "launch", "kernel": 0}]'
+srtf_bad "cycles going back" "events[1].cycle" "[{\"cycle\": 9, \"kind\": \"launch\", \"kernel\": 0}, {\"cycle\": 8, \"kind\": \"kernel_end\", \"kernel\": 0}]"
+srtf_bad "a start without a block" "events[1].block" "[$SRTF_L, {\"cycle\": 1, \"kind\": \"start\", \"kernel\": 0}]"
+srtf_bad "a block slot beyond the SM" "events[1].block" "[$SRTF_L, {\"cycle\": 1, \"kind\": \"start\", \"kernel\": 0, \"block\": 32}]"
+srtf_bad "an end of a block never started" "events[1].block" "[$SRTF_L, {\"cycle\": 1, \"kind\": \"end\", \"kernel\": 0, \"block\": 0}]"
+srtf_bad "a block of a kernel not launched" "events[0].kernel" '[{"cycle": 0, "kind": "start", "kernel": 0, "block": 0}]'
+srtf_bad "a launch without total_blocks" "total_blocks.0" "[$SRTF_L]" '{"1": 4}'
+srtf_bad "total_blocks too wide" "total_blocks.0" "[$SRTF_L]" '{"0": 1048576}'
+
 # ---------------------------------------------------------------- run: outputs, schema, determinism
 gsim "${RUNARGS[@]}" --seed 3 --json "$TMP/a.json" --csv "$TMP/a.csv" --counters "$TMP/a_counters.csv"
 if [ "$RC" -eq 0 ]; then ok "run $MIX (golden)"; else bad "run $MIX (golden)" "exit $RC"; fi
@@ -326,6 +365,27 @@ else
   bad "--sm-sharing exclusive refused for even" "exit $RC"
 fi
 
+# --policy oracle (Warped-Slicer's Oracle, golden only): every CTA combination of test-pair, the
+# best reported with its candidates; refused with the options it cannot take.
+gsim run --config warped-slicer --mix test-pair --policy oracle --json "$TMP/or.json"
+if [ "$RC" -eq 0 ] && grep -q "^oracle: best of" "$OUT" && python3 -c '
+import json,sys
+j=json.load(open(sys.argv[1])); o=j["oracle"]
+assert j["policy"] == "oracle" and j["scheduler"] == "golden", j["policy"]
+best=max(c["ipc"] for c in o["candidates"])
+first=[c for c in o["candidates"] if c["ipc"] == best][0]
+assert [b["ctas_per_sm"] for b in o["best"]] == first["ctas_per_sm"], (o["best"], first)
+assert j["cycles"] == first["cycles"]' "$TMP/or.json"; then
+  ok "--policy oracle: the best candidate, its cycles are the run's"
+else
+  bad "--policy oracle" "exit $RC"
+fi
+expect_fail "--policy oracle refuses --scheduler lockstep" 2 "C++ only" \
+  run --config warped-slicer --mix test-pair --policy oracle --scheduler lockstep
+expect_fail "--policy oracle refuses --cta-limit" 2 "--cta-limit" \
+  run --config warped-slicer --mix test-pair --policy oracle --cta-limit 2
+grep -qx "oracle" "$TMP/list_policies" && ok "gsim list policies names oracle" || bad "gsim list policies names oracle"
+
 # The scheduler kind the build defaults to (lockstep with the RTL, golden without).
 gsim run --config warped-slicer --mix "$MIX" --json "$TMP/d.json"
 if [ "$RC" -eq 0 ] && python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["scheduler"] in ("golden","lockstep")' "$TMP/d.json"; then
@@ -373,6 +433,64 @@ fi
 expect_fail "--max-cycles stops the run with exit 5" 5 "max-cycles" "${RUNARGS[@]}" --max-cycles 50
 grep -q "state at cycle" "$ERR" && ok "watchdog stop prints the state dump" || bad "watchdog stop prints the state dump"
 expect_fail "--wave needs an RTL scheduler" 2 "--wave" "${RUNARGS[@]}" --wave "$TMP/w.fst"
+
+# ---------------------------------------------------------------- run: a kernel's cache bypass (docs/workloads.md, kernels[i].bypass)
+printf '%s\n' '{"name": "pair-bypass", "kernels": [
+  {"kernel": "test.compute", "grid_ctas": 16}, {"kernel": "test.memory", "grid_ctas": 16, "bypass": "l2"}]}' >"$TMP/bypass.json"
+gsim run --config warped-slicer --mix "$TMP/bypass.json" --scheduler golden --json "$TMP/bp.json" --counters "$TMP/bp.csv"
+if [ "$RC" -eq 0 ]; then ok "run a mix with an L2 bypass"; else bad "run a mix with an L2 bypass" "exit $RC"; fi
+grep -q "^BYPASS   test.memory: 0 accesses around L1, [1-9][0-9]* around L2" "$OUT" && ok "table shows the BYPASS line" ||
+  bad "table shows the BYPASS line"
+if python3 - "$TMP/bp.json" "$TMP/bp.csv" <<'EOF'; then ok "bypass counters in JSON and --counters CSV"; else bad "bypass counters in JSON and --counters CSV"; fi
+import csv, json, sys
+j = json.load(open(sys.argv[1]))
+compute, memory = (k["all"] for k in j["counters"]["kernels"])
+assert memory["l2_bypassed"] > 0 and memory["l2_accesses"] == 0 and memory["l1_bypassed"] == 0, memory
+assert memory["l1_accesses"] > 0
+assert compute["l2_bypassed"] == 0 and compute["l1_bypassed"] == 0
+keys = list(j["counters"]["gpu"])
+assert keys.index("l1_bypassed") == keys.index("l1_hit_rate") + 1 and keys.index("l2_bypassed") == keys.index("l2_hit_rate") + 1
+rows = {(r["kernel"], r["sm_type"]): r for r in csv.DictReader(open(sys.argv[2]))}
+assert int(rows[("test.memory", "all")]["l2_bypassed"]) == memory["l2_bypassed"]
+assert int(rows[("all", "all")]["l2_bypassed"]) == memory["l2_bypassed"]
+EOF
+
+# ---------------------------------------------------------------- run: fixed-window mix (docs/workloads.md)
+printf '%s\n' '{"name": "pair-window", "window_cycles": 30000, "kernels": [
+  {"kernel": "test.compute", "grid_ctas": 16}, {"kernel": "test.memory", "grid_ctas": 16, "arrival_cycle": 500}]}' \
+  >"$TMP/window.json"
+WINARGS=(run --config warped-slicer --mix "$TMP/window.json" --scheduler golden)
+gsim "${WINARGS[@]}" --json "$TMP/w1.json" --csv "$TMP/w1.csv" --counters "$TMP/w1_counters.csv"
+if [ "$RC" -eq 0 ]; then ok "run a fixed-window mix"; else bad "run a fixed-window mix" "exit $RC"; fi
+for word in WINDOW ANTT_SBM launches completed IPC_alone; do
+  grep -q "$word" "$OUT" && ok "window table shows $word" || bad "window table shows $word"
+done
+gsim "${WINARGS[@]}" --json "$TMP/w2.json"
+cmp -s "$TMP/w1.json" "$TMP/w2.json" && ok "fixed window: same JSON bytes twice" || bad "fixed window: same JSON bytes twice"
+if python3 - "$TMP/w1.json" "$TMP/w1.csv" "$TMP/w1_counters.csv" <<'EOF'; then ok "fixed window: kernels relaunch, figures over the window"; else bad "fixed window: kernels relaunch, figures over the window"; fi
+import csv, json, math, sys
+j = json.load(open(sys.argv[1]))
+W = 30000
+assert j["window_cycles"] == W and j["cycles"] == W, (j["window_cycles"], j["cycles"])
+for k in j["kernels"]:
+    assert k["launches"] >= 2, k                      # relaunched inside the window
+    assert k["launches"] - 1 <= k["completions"] <= k["launches"], k
+    assert math.isclose(k["ipc"], k["instructions"] / W, rel_tol=1e-5), k
+    assert math.isclose(k["ipc_alone"], k["instructions_alone"] / W, rel_tol=1e-5), k
+    assert math.isclose(k["ntt"], k["ipc_alone"] / k["ipc"], rel_tol=1e-5), k
+    assert "cycles_shared" not in k
+ntts = [k["ntt"] for k in j["kernels"]]
+assert math.isclose(j["antt_sbm"], sum(ntts), rel_tol=1e-5)
+assert math.isclose(j["antt"], sum(ntts) / len(ntts), rel_tol=1e-5)
+assert math.isclose(j["ipc"], sum(k["instructions"] for k in j["kernels"]) / W, rel_tol=1e-5)
+for kc in j["counters"]["kernels"]:
+    assert kc["all"]["cycles"] == W, kc["all"]["cycles"]
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert [int(r["launches"]) for r in rows] == [k["launches"] for k in j["kernels"]]
+assert all(int(r["window_cycles"]) == W for r in rows)
+crow = list(csv.DictReader(open(sys.argv[3])))
+assert all(r["l1_bypassed"] == "0" and r["l2_bypassed"] == "0" for r in crow)
+EOF
 
 # ---------------------------------------------------------------- bench
 gsim bench --scheduler golden --cycles 3000 --json

@@ -132,6 +132,8 @@ bad_file "wrong type" "field 'configs'" '{"name": "b", "configs": "warped-slicer
 bad_file "missing name" "field 'name'" '{"configs": ["warped-slicer"], "mixes": ["test-pair"]}'
 bad_file "bad name" "field 'name'" '{"name": "a b", "configs": ["warped-slicer"], "mixes": ["test-pair"]}'
 bad_file "no mixes" "field 'mixes'" '{"name": "b", "configs": ["warped-slicer"]}'
+printf '%s\n' '{"window_cycles": 20000, "kernels": [{"kernel": "test.compute"}]}' >window_mix.json
+bad_file "a fixed-window mix" "field 'mixes[0]'" '{"name": "b", "configs": ["warped-slicer"], "mixes": ["window_mix.json"]}'
 bad_file "unknown group kernel" "field 'groups.kernels[1]'" '{"name": "b", "configs": ["warped-slicer"], "groups": {"kernels": ["test.compute", "nosuch"]}}'
 bad_file "group size above the kernel list" "field 'groups.sizes[0]'" \
   '{"name": "b", "configs": ["warped-slicer"], "groups": {"kernels": ["test.compute", "test.memory"], "sizes": [3]}}'
@@ -148,6 +150,46 @@ check "pairs: 3 kernels x 2 staggers -> 12 mixes, 24 runs" \
   '[ "$RC" -eq 0 ] && [ "$(ls pairs/mixes | wc -l)" -eq 12 ] && [ "$(results pairs)" -eq 24 ]' "exit $RC"
 check "pairs: the second kernel arrives at the stagger" \
   'grep -q "^[^,]*__pair_test.memory_test.cache_at2000__left-over__drain__s1,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,test.cache,2000," pairs/results.csv'
+
+# pairs "with" and "order": Warped-Slicer's 30 pairs (compute x all ten, unordered)
+sweep "$SWEEPS/warped-slicer-pairs.json" --list --out wsp
+check "pairs with/order: the shipped warped-slicer-pairs.json lists 30 pairs x 5 policies" \
+  '[ "$RC" -eq 0 ] && [ "$(wc -l <"$TMP/stdout")" -eq 150 ] && [ "$(grep -c -- "--policy oracle" "$TMP/stdout")" -eq 30 ]' \
+  "exit $RC, $(wc -l <"$TMP/stdout") lines"
+check "pairs order unordered: DXT_HOT once, HOT_DXT not; ordered pairs of compute with cache only one way" \
+  'grep -q "pair_DXT_HOT_at0" "$TMP/stdout" && ! grep -q "pair_HOT_DXT_at0" "$TMP/stdout" && ! grep -q "pair_MVP_" "$TMP/stdout"'
+bad_file "unknown pair 'with' kernel" "field 'pairs.with[0]'" \
+  '{"name": "b", "configs": ["warped-slicer"], "pairs": {"kernels": ["test.compute"], "with": ["nosuch"]}}'
+bad_file "bad pair order" "field 'pairs.order'" \
+  '{"name": "b", "configs": ["warped-slicer"], "pairs": {"kernels": ["test.compute", "test.memory"], "order": "sideways"}}'
+
+# combos: one kernel per list, distinct, each set once (Warped-Slicer's 3-kernel mixes)
+sweep "$SWEEPS/warped-slicer-triples.json" --list --out wst
+check "combos: the shipped warped-slicer-triples.json lists 15 mixes x 4 policies" \
+  '[ "$RC" -eq 0 ] && [ "$(wc -l <"$TMP/stdout")" -eq 60 ] &&
+   [ "$(grep -o "combo_[A-Za-z_]*" "$TMP/stdout" | sort -u | wc -l)" -eq 15 ]' "exit $RC"
+check "combos: DXT+IMG once (not IMG+DXT), no kernel twice" \
+  'grep -q "combo_DXT_IMG_BLK" "$TMP/stdout" && ! grep -q "combo_IMG_DXT_" "$TMP/stdout" && ! grep -q "combo_DXT_DXT_" "$TMP/stdout"'
+bad_file "unknown combo kernel" "field 'combos.kernels[1][0]'" \
+  '{"name": "b", "configs": ["warped-slicer"], "combos": {"kernels": [["test.compute"], ["nosuch"]]}}'
+bad_file "combos with one list" "field 'combos.kernels'" \
+  '{"name": "b", "configs": ["warped-slicer"], "combos": {"kernels": [["test.compute", "test.memory"]]}}'
+
+# ---------------------------------------------------------------- sets (config override variants)
+printf '%s\n' '{"name": "sets", "configs": ["warped-slicer"], "mixes": ["test-pair"], "policies": ["left-over"],
+  "sets": [[], ["l2_assoc=4"]]}' >sets.json
+sweep sets.json -j2 --out sets
+check "sets: one run per variant, ids with __set<i>, the config named as changed" \
+  '[ "$RC" -eq 0 ] && [ "$(results sets)" -eq 2 ] && ls sets/runs | grep -q "^warped-slicer__set1__" &&
+   grep -q "warped-slicer{l2_assoc=4}" sets/results.csv' "exit $RC"
+check "sets: results.csv names both configs, the preset and the changed one" \
+  '[ "$(cut -d, -f2 sets/results.csv | sort -u | wc -l)" -eq 3 ]'
+bad_file "a set gsim run would refuse" "field 'sets[0]'" \
+  '{"name": "b", "configs": ["warped-slicer"], "mixes": ["test-pair"], "sets": [["nosuch_key=1"]]}'
+bad_file "a set that is not KEY=VALUE" "field 'sets[0][0]'" \
+  '{"name": "b", "configs": ["warped-slicer"], "mixes": ["test-pair"], "sets": [["l2_assoc"]]}'
+bad_file "oracle with a scheduler other than golden" "field 'scheduler'" \
+  '{"name": "b", "configs": ["warped-slicer"], "mixes": ["test-pair"], "policies": ["oracle"], "scheduler": "lockstep"}'
 
 # ---------------------------------------------------------------- groups
 sweep "$SWEEPS/groups-test.json" --list --out groups

@@ -1,9 +1,12 @@
 // gsched cosim: one co-simulation case (see cosim_runner.hpp).
 #include "cosim/cosim_runner.hpp"
 
+#include <algorithm>
+
 #include "common/error.hpp"
 #include "gpu/gpu.hpp"
 #include "rtl_sched/lockstep_scheduler.hpp"
+#include "sched/golden/golden_scheduler.hpp"
 
 namespace gs::cosim {
 
@@ -51,6 +54,22 @@ CaseResult run_case(const GpuConfig& cfg, const Mix& mix, const SchedOptions& op
   }
   stats();
   return r;
+}
+
+GpuConfig case_config(GpuConfig cfg) {
+  cfg.warped_slicer.warmup_cycles = kCaseProfileCycles;
+  cfg.warped_slicer.sample_cycles = kCaseProfileCycles;
+  return cfg;
+}
+
+MixGenOptions case_mix_options(const std::string& policy, MixGenOptions gen) {
+  if (!spec::kPolicies[static_cast<uint8_t>(parse_policy(policy))].observes) return gen;
+  gen.max_kernels = std::min<uint32_t>(gen.max_kernels, spec::WfMaxKernels);
+  gen.min_kernels = std::min(gen.min_kernels, gen.max_kernels);
+  gen.max_grid = 400;
+  gen.max_insts_per_warp = 40;
+  gen.max_arrival = 1000;
+  return gen;
 }
 
 }  // namespace gs::cosim

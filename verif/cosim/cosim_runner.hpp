@@ -12,6 +12,7 @@
 #include <string>
 
 #include "config/gpu_config.hpp"
+#include "cosim/mix_generator.hpp"
 #include "sched/scheduler_port.hpp"
 #include "workload/kernel_desc.hpp"
 
@@ -31,5 +32,20 @@ using SchedMaker = std::function<std::unique_ptr<SchedulerPort>(const SchedOptio
 
 CaseResult run_case(const GpuConfig& cfg, const Mix& mix, const SchedOptions& opt, const SchedMaker& make,
                     uint64_t max_cycles = 20'000'000);
+
+/// The config random-mix cases run on: `cfg` with Warped-Slicer's profiling windows shortened
+/// to kCaseProfileCycles each. A random mix lasts some 10^4 cycles; the default 20,000-cycle
+/// warm-up (docs/config_schema.md, warped_slicer) would end after most of them, and the profile,
+/// water-filling and quotas would never be checked.
+inline constexpr uint64_t kCaseProfileCycles = 1000;
+GpuConfig case_config(GpuConfig cfg);
+
+/// The random-mix options a case of `policy` uses: `gen` itself, except for a policy that profiles
+/// the kernels with CTAs waiting (registry flag `observes`, warped-slicer): it sees a set only
+/// while its kernels still have CTAs to issue, so its mixes get up to 4 kernels (Algorithm 1's
+/// K, WfMaxKernels) of up to 400 CTAs of 40 instructions per warp, arriving within 1000 cycles:
+/// about half of them are profiled and water-filled on case_config() ("random-mix cases reach
+/// Warped-Slicer's partition" in verif/cosim/tests/test_cosim_runs.cpp).
+MixGenOptions case_mix_options(const std::string& policy, MixGenOptions gen);
 
 }  // namespace gs::cosim

@@ -225,14 +225,14 @@ TEST_CASE("counter reports: CSV header and rows, JSON keys, table lines", "[coun
   REQUIRE(lines.size() == 1 + 2 * (2 + 1) + 1);   // header, per kernel 2 types + all, GPU-wide
   CHECK(lines[0] == counters_csv_header());
   const auto columns = [](const std::string& line) { return std::count(line.begin(), line.end(), ',') + 1; };
-  CHECK(columns(lines[0]) == 41);
+  CHECK(columns(lines[0]) == 43);
   CHECK(lines[1].rfind("cfg,mix,left-over,golden,drain,shared,1,A,big,1,10,100,0.100000,", 0) == 0);
   CHECK(lines[3].rfind("cfg,mix,left-over,golden,drain,shared,1,A,all,2,10,", 0) == 0);
   CHECK(lines[4].rfind("cfg,mix,left-over,golden,drain,shared,1,\"B,2\",big,", 0) == 0);
   CHECK(lines[7].rfind("cfg,mix,left-over,golden,drain,shared,1,all,all,2,10,100,", 0) == 0);
   CHECK(lines[7].find(",0.750000,") != std::string::npos);   // row-buffer hit rate on the GPU row only
-  CHECK(columns(lines[1]) == 41);
-  CHECK(columns(lines[7]) == 41);
+  CHECK(columns(lines[1]) == 43);
+  CHECK(columns(lines[7]) == 43);
 
   const auto j = counters_json(s);
   std::vector<std::string> keys;
@@ -254,6 +254,59 @@ TEST_CASE("counter reports: CSV header and rows, JSON keys, table lines", "[coun
   CHECK(t.find("kernel  L1_hit%") != std::string::npos);
   CHECK(t.find("\nA ") != std::string::npos);
   CHECK(t.find("row-buffer hits 75.0%") != std::string::npos);
+  // No access bypassed a cache: the JSON groups have no bypass keys, the table no BYPASS line,
+  // the CSV its two columns at 0.
+  CHECK_FALSE(j["gpu"].contains("l1_bypassed"));
+  CHECK_FALSE(j["kernels"][0]["sm_types"][0].contains("l2_bypassed"));
+  CHECK(t.find("BYPASS") == std::string::npos);
+  const auto header = lines[0];
+  CHECK(header.find(",l1_hit_rate,l1_bypassed,l2_accesses,") != std::string::npos);
+  CHECK(header.find(",l2_hit_rate,l2_bypassed,dram_bytes,") != std::string::npos);
+}
+
+TEST_CASE("counter reports: bypassed accesses per level and kernel", "[counters][report][bypass]") {
+  GpuConfig cfg;
+  cfg.sm_types.resize(1);
+  cfg.sm_types[0].name = "sm";
+  cfg.sm_type_of = {0, 0};
+  RunResult r;
+  r.cycles = 100;
+  r.kernels.resize(2);
+  r.kernels[0].name = "A";
+  r.kernels[0].end_cycle = 100;
+  r.kernels[1].name = "B";
+  r.kernels[1].end_cycle = 100;
+  r.counters.resize(2, 2);
+  r.counters.at(0, 1).l1_bypassed = 7;   // B: around L1 on SM 0, around L2 on both SMs
+  r.counters.at(0, 1).l2_bypassed = 3;
+  r.counters.at(1, 1).l2_bypassed = 2;
+  r.counters.at(1, 1).l1_accesses = 4;
+  r.counters.at(1, 1).l1_misses = 1;
+  const CountersSummary s = summarize_counters(cfg, r);
+  CHECK(s.kernels[1].all.l1_bypassed == 7);
+  CHECK(s.kernels[1].all.l2_bypassed == 5);
+  CHECK(s.kernels[1].all.l1_hits == 3);
+  CHECK(s.kernels[0].all.l1_bypassed == 0);
+  CHECK(s.gpu.l2_bypassed == 5);
+
+  const auto j = counters_json(s);
+  CHECK(j["kernels"][1]["all"]["l1_bypassed"] == 7);
+  CHECK(j["kernels"][1]["all"]["l2_bypassed"] == 5);
+  CHECK(j["kernels"][0]["all"]["l2_bypassed"] == 0);   // every group has the keys once any bypassed
+  CHECK(j["kernels"][1]["sm_types"][0]["l2_bypassed"] == 5);
+  std::vector<std::string> keys;
+  for (auto it = j["gpu"].begin(); it != j["gpu"].end(); ++it) keys.push_back(it.key());
+  const auto at = [&keys](const char* k) { return std::find(keys.begin(), keys.end(), k) - keys.begin(); };
+  CHECK(at("l1_bypassed") == at("l1_hit_rate") + 1);
+  CHECK(at("l2_bypassed") == at("l2_hit_rate") + 1);
+
+  RunInfo info;
+  const std::string csv = format_counters_csv(info, s);
+  // B's all-SM row: ...,l1_accesses 4,l1_hits 3,l1_hit_rate,l1_bypassed 7,l2_accesses 0,l2_hits 0,l2_hit_rate,l2_bypassed 5,
+  CHECK(csv.find(",B,all,2,0,100,0.000000,0,0.000000,4,3,0.750000,7,0,0,0.000000,5,") != std::string::npos);
+  const std::string t = format_counters_table(s);
+  CHECK(t.find("BYPASS   B: 7 accesses around L1, 5 around L2\n") != std::string::npos);
+  CHECK(t.find("BYPASS   A") == std::string::npos);
 }
 
 TEST_CASE("counters of a whole run are consistent", "[counters][model]") {
@@ -436,4 +489,49 @@ TEST_CASE("a switch that the PTBQ cannot hold drains, and is counted as a switch
   CHECK(m.summary.kernels[0].all.switch_fallbacks + m.summary.kernels[1].all.switch_fallbacks == g.switch_fallbacks);
   // The table reports it.
   CHECK(format_counters_table(m.summary).find("PREEMPT  ") != std::string::npos);
+}
+
+TEST_CASE("a mix entry's cache bypass reaches the memory model and its counters", "[counters][model][bypass]") {
+  const auto lib = load_kernel_library();
+  CHECK(bypass_level_names() == std::vector<std::string>{"none", "l1", "l1l2", "l2"});
+  Mix mix = load_mix("test-pair", lib);   // test.compute, test.memory
+  REQUIRE(mix.kernels[1].bypass == BypassLevel::kNone);
+  const ModelRun plain = run_model("warped-slicer", mix, "left-over", PreemptMode::kDrain);
+  const KernelSmCounters mem_plain = plain.result.counters.kernel_total(1);
+  REQUIRE(mem_plain.l2_accesses > 0);
+  CHECK(mem_plain.l1_bypassed + mem_plain.l2_bypassed == 0);
+
+  mix.kernels[1].bypass = BypassLevel::kL2;
+  const ModelRun l2 = run_model("warped-slicer", mix, "left-over", PreemptMode::kDrain);
+  const KernelSmCounters mem_l2 = l2.result.counters.kernel_total(1);
+  CHECK(mem_l2.l1_accesses == mem_plain.l1_accesses);   // L1 still looked up
+  CHECK(mem_l2.l1_bypassed == 0);
+  CHECK(mem_l2.l2_accesses == 0);                       // L2 never
+  CHECK(mem_l2.l2_bypassed > 0);
+  CHECK(l2.result.counters.kernel_total(0).l2_bypassed == 0);   // the other kernel is not bypassed
+  CHECK(l2.summary.kernels[1].all.l2_bypassed == mem_l2.l2_bypassed);
+  CHECK(counters_json(l2.summary)["kernels"][1]["all"]["l2_bypassed"] == mem_l2.l2_bypassed);
+
+  mix.kernels[1].bypass = BypassLevel::kL1L2;
+  const KernelSmCounters mem_both = run_model("warped-slicer", mix, "left-over", PreemptMode::kDrain).result.counters.kernel_total(1);
+  CHECK(mem_both.l1_accesses == 0);
+  CHECK(mem_both.l2_accesses == 0);
+  CHECK(mem_both.l1_bypassed > 0);
+  CHECK(mem_both.l2_bypassed == mem_both.l1_bypassed);   // every access went around both levels
+
+  // The mix file names the level; anything else is an input error naming the field.
+  const auto doc = [](const std::string& bypass) {
+    return nlohmann::json::parse(R"({"kernels": [{"kernel": "test.memory", "bypass": )" + bypass + "}]}");
+  };
+  CHECK(parse_mix(doc(R"("l2")"), "b.json", lib).kernels[0].bypass == BypassLevel::kL2);
+  CHECK(parse_mix(doc(R"("l1")"), "b.json", lib).kernels[0].bypass == BypassLevel::kL1);
+  for (const char* bad : {R"("L2")", R"("l3")", "3", "null", R"("")"}) {
+    INFO(bad);
+    try {
+      parse_mix(doc(bad), "b.json", lib);
+      FAIL("accepted");
+    } catch (const InputError& e) {
+      CHECK(std::string(e.what()).find("kernels[0].bypass") != std::string::npos);
+    }
+  }
 }

@@ -43,8 +43,8 @@ namespace gs::mem {
 enum class DramSource : uint8_t {
   kL2Fill,       // L2 read miss; `mshr` is the slice's MSHR
   kWriteback,    // dirty L2 victim
-  kBypassLoad,   // kL1L2 load: the response goes straight back to the SM
-  kBypassStore,  // kL1L2 store
+  kBypassLoad,   // kL2 / kL1L2 load: the response goes straight back to the SM
+  kBypassStore,  // kL2 / kL1L2 store
   kCtxSave,      // context save line
   kCtxRestore,   // context restore line: the response goes back to the SM
 };

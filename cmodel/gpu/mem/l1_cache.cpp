@@ -42,7 +42,7 @@ bool L1Cache::access(uint64_t now, const MemAccess& a, BypassLevel level) {
 }
 
 bool L1Cache::load(uint64_t now, const MemAccess& a, BypassLevel level) {
-  const bool cached = level == BypassLevel::kNone;
+  const bool cached = !bypasses_l1(level);
   const uint64_t line_index = a.line_addr / line_bytes_;
   if (cached && cache_.lookup(a.line_addr, line_index, true)) {
     ++ctx_.ctr(sm_, a.kernel).l1_accesses;
@@ -63,18 +63,22 @@ bool L1Cache::load(uint64_t now, const MemAccess& a, BypassLevel level) {
     out_.push(p);
   }
   mshr_.add(m, a.tag);
+  KernelSmCounters& c = ctx_.ctr(sm_, a.kernel);
   if (cached) {
-    KernelSmCounters& c = ctx_.ctr(sm_, a.kernel);
     ++c.l1_accesses;
     ++c.l1_misses;
+  } else {
+    ++c.l1_bypassed;
   }
   return true;
 }
 
 bool L1Cache::store(uint64_t now, const MemAccess& a, BypassLevel level) {
   if (out_.size() >= out_cap_) return false;
-  if (level == BypassLevel::kNone) {
-    KernelSmCounters& c = ctx_.ctr(sm_, a.kernel);
+  KernelSmCounters& c = ctx_.ctr(sm_, a.kernel);
+  if (bypasses_l1(level)) {
+    ++c.l1_bypassed;
+  } else {
     ++c.l1_accesses;
     if (!cache_.lookup(a.line_addr, a.line_addr / line_bytes_, true)) ++c.l1_misses;
   }
@@ -86,7 +90,8 @@ void L1Cache::on_response(const Packet& p) {
   const int m = p.id;
   const uint64_t key = mshr_.key(m);
   const uint64_t line = key & ~uint64_t(3);
-  if ((key & 3) == uint64_t(BypassLevel::kNone) && !cache_.lookup(line, line / line_bytes_, true))
+  const BypassLevel level = static_cast<BypassLevel>(key & 3);
+  if (!bypasses_l1(level) && !cache_.lookup(line, line / line_bytes_, true))
     cache_.insert(line, line / line_bytes_, false, 0);
   for (uint32_t k = 0; k < mshr_.count(m); ++k) ctx_.complete(sm_, mshr_.target(m, k));
   mshr_.release(m);

@@ -13,10 +13,13 @@
 //   * stores: write-through, no-write-allocate: a store that finds the line refreshes its
 //     LRU position; either way a full-line kStore packet goes to L2 (after the same
 //     l1_hit_latency); it completes when the L2 slice accepts it (see L2Slice);
-//   * bypass kL1 / kL1L2: no lookup, no fill and no L1 counters; loads still take an MSHR
-//     (merging only with loads of the same bypass level) to hold their tags;
-//   * counters: every non-bypassed load or store counts an L1 access; misses (including
-//     merged ones and store misses) count an L1 miss;
+//   * bypass kL1 / kL1L2 (bypasses_l1): no lookup, no fill and no L1 access counted; loads
+//     still take an MSHR (merging only with loads of the same bypass level) to hold their
+//     tags. kL2 looks L1 up and fills it as kNone does; its packets carry the level so that
+//     the L2 slice sends them on to DRAM;
+//   * counters: every load or store that looks L1 up counts an L1 access; misses (including
+//     merged ones and store misses) count an L1 miss; every accepted access that goes
+//     around L1 counts l1_bypassed instead;
 //   * context-transfer lines (ContextEngine) share the output queue, up to half of it, so
 //     demand misses always find room.
 #pragma once

@@ -56,7 +56,8 @@ bool L2Slice::process(uint64_t now, const Packet& p) {
       to_dram(now, p, DramSource::kCtxRestore, false, p.sm, p.kernel, 0);
       return true;
     case PacketKind::kStore: {
-      if (p.bypass == BypassLevel::kL1L2) {
+      if (bypasses_l2(p.bypass)) {
+        ++ctx_.ctr(p.sm, p.kernel).l2_bypassed;
         ctx_.live.fetch_add(1, std::memory_order_relaxed);   // the DRAM write outlives the store's tag
         to_dram(now, p, DramSource::kBypassStore, true, p.sm, p.kernel, 0);
       } else {
@@ -76,7 +77,8 @@ bool L2Slice::process(uint64_t now, const Packet& p) {
       return true;
     }
     case PacketKind::kLoad: {
-      if (p.bypass == BypassLevel::kL1L2) {
+      if (bypasses_l2(p.bypass)) {
+        ++ctx_.ctr(p.sm, p.kernel).l2_bypassed;
         to_dram(now, p, DramSource::kBypassLoad, false, p.sm, p.kernel, 0);
         return true;
       }

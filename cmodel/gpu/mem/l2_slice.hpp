@@ -11,14 +11,18 @@
 //     without reading DRAM; the line becomes dirty and remembers its writer (SM, kernel),
 //     who is charged for its write-back. The store's tag completes when the pipeline accepts
 //     it (the acknowledgement is not modelled as crossbar traffic);
-//   * bypassed traffic (kL1L2 loads and stores, context lines) passes the pipeline without
-//     lookup or counters, straight to DRAM; a bypassed store completes on acceptance, a
-//     bypassed load / context restore is answered when DRAM is done;
+//   * bypassed traffic (kL2 and kL1L2 loads and stores, context lines) passes the pipeline
+//     without lookup, straight to DRAM; a bypassed store is written to DRAM directly and
+//     completes on acceptance (the slice's DRAM-bound queue is the write buffer SBM Sec. 3.2
+//     relies on: "the adverse impact on latency from bypassing L2 (write directly to memory)
+//     can be alleviated by L2 write buffer"); a bypassed load / context restore is answered
+//     when DRAM is done. A bypassed access neither allocates nor updates an L2 line;
 //   * the head of the inbox waits (head-of-line, like a real input queue) while its miss
 //     finds no MSHR / merge slot, or while the DRAM-bound queue could not also hold the
 //     write-backs of every fill in flight (so a fill never has to stall);
 //   * counters: each non-bypassed load/store counts an L2 access for its (SM, kernel); each
-//     miss (merged or not) an L2 miss. DRAM bytes are charged when DRAM finishes.
+//     miss (merged or not) an L2 miss; each bypassed load/store an l2_bypassed (context lines
+//     are no kernel's demand accesses: not counted). DRAM bytes are charged when DRAM finishes.
 #pragma once
 #include <cstdint>
 
@@ -60,6 +64,7 @@ class L2Slice {
   bool idle() const;
   uint32_t mshrs_in_use() const { return mshr_.in_use(); }
   SetAssocCache& cache() { return cache_; }
+  const SetAssocCache& cache() const { return cache_; }
 
  private:
   bool process(uint64_t now, const Packet& p);

@@ -60,6 +60,7 @@ class MemorySystem : public MemoryIface {
   const mem::AddressMap& address_map() const { return map_; }
   const mem::DramChannel& dram(uint32_t ch) const { return *dram_[ch]; }
   const mem::L1Cache& l1(uint32_t sm) const { return *l1_.at(sm); }
+  const mem::L2Slice& l2(uint32_t channel) const { return *l2_.at(channel); }
   const mem::Crossbar& xbar_up() const { return up_; }
   const mem::Crossbar& xbar_down() const { return down_; }
   uint32_t channels() const { return uint32_t(dram_.size()); }

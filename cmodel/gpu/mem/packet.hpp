@@ -19,6 +19,12 @@ enum class PacketKind : uint8_t {
   kCtxRestoreResp,  // slice -> SM: one line of a context restore for slot `id`
 };
 
+/// Whether a bypass level goes around the L1 / the L2 (bypass_level_e, rtl/spec/gs_spec.toml).
+/// A request goes around a bypassed level to the next one: around L1 to the L2 slice, around
+/// L2 to DRAM, around both to DRAM.
+constexpr bool bypasses_l1(BypassLevel l) { return l == BypassLevel::kL1 || l == BypassLevel::kL1L2; }
+constexpr bool bypasses_l2(BypassLevel l) { return l == BypassLevel::kL2 || l == BypassLevel::kL1L2; }
+
 /// Header-only packets (read requests) are this many bytes on the crossbar.
 constexpr uint32_t kRequestBytes = 8;
 

@@ -33,6 +33,7 @@ int SetAssocCache::find_way(uint64_t line, uint32_t set) const {
 }
 
 bool SetAssocCache::lookup(uint64_t line, uint64_t set_key, bool touch) {
+  ++lookups_;
   const uint32_t set = set_of(set_key);
   const int w = find_way(line, set);
   if (w < 0) return false;

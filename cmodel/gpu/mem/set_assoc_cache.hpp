@@ -47,6 +47,8 @@ class SetAssocCache {
   bool mark_dirty(uint64_t line, uint64_t set_key, uint32_t meta);
   /// Number of valid lines (tests, dumps).
   uint32_t valid_lines() const;
+  /// lookup() calls so far (tests: a bypassed cache level is never looked up).
+  uint64_t lookups() const { return lookups_; }
 
  private:
   static constexpr uint64_t kInvalid = ~uint64_t(0);
@@ -58,6 +60,7 @@ class SetAssocCache {
   uint32_t sets_ = 0, assoc_ = 0, active_ways_ = 0;
   bool sets_pow2_ = false;
   uint64_t stamp_ = 0;
+  uint64_t lookups_ = 0;
   std::vector<uint64_t> tag_;    // sets*assoc, kInvalid = empty way
   std::vector<uint64_t> lru_;    // last-touch stamp per way
   std::vector<uint8_t> dirty_;

@@ -69,13 +69,61 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
   driver_.reset();
   preempt_.reset(num_sms_);
   quota_.reset(num_sms_, slots_);
-  pol_cfg_ = PolicyCfg{policy_, num_sms_, slots_, opt.cta_limit, opt.sm_sharing == SmSharing::kExclusive, &caps_};
+  pol_cfg_ = PolicyCfg{policy_,
+                       num_sms_,
+                       slots_,
+                       opt.cta_limit,
+                       opt.sm_sharing == SmSharing::kExclusive,
+                       &caps_,
+                       cfg.warped_slicer.warmup_cycles,
+                       cfg.warped_slicer.sample_cycles,
+                       cfg.warped_slicer.partition_delay_cycles,
+                       cfg.sm(0).warp_schedulers,
+                       cfg.warped_slicer.phase_change_pct,
+                       cfg.warped_slicer.phase_windows};
   policy_twin_ = make_policy_twin(policy_);
   policy_twin_->reset(pol_cfg_);
   pol_out_.size(num_sms_, slots_);
   pol_last_.size(num_sms_, slots_);
   ctas_.assign(slots_, CtaLedger{});
   slot_kernel_.assign(slots_, kNoKernel);
+  partitions_.clear();
+  partitions_.reserve(kMaxPartitionRecords);
+  partitions_dropped_ = 0;
+  fixed_slot_cap_.assign(opt.fixed_ctas.empty() ? 0 : slots_, UINT32_MAX);
+  fixed_quota_.assign(opt.fixed_ctas.empty() ? 0 : size_t(num_sms_) * slots_, UINT32_MAX);
+}
+
+void GoldenScheduler::record_partition(uint64_t cycle, uint32_t slots, uint32_t mode) {
+  if (partitions_.size() == kMaxPartitionRecords) {
+    ++partitions_dropped_;
+    return;
+  }
+  PartitionRecord r;
+  r.cycle = cycle;
+  r.mode = static_cast<PartitionRecord::Mode>(mode);
+  for (uint32_t k = 0; k < slots_ && r.count < PartitionRecord::kMaxKernels; ++k) {
+    if (!(slots >> k & 1u)) continue;
+    r.kernel[r.count] = ksrt_.entry(k).kernel;
+    r.ctas[r.count] = part_ctas_[k];
+    ++r.count;
+  }
+  partitions_.push_back(r);   // capacity reserved at reset: no allocation
+}
+
+void GoldenScheduler::refresh_fixed_quota() {
+  // The partition holds while two or more kernels have CTAs to issue; a kernel left alone takes
+  // the whole SM, as under warped-slicer (mode alone) and the paper's Oracle, whose finished
+  // kernel releases its resources to the slower one (Warped-Slicer Sec. V).
+  const bool shared = popcount32(SmDriver::work_mask(ksrt_, ptbq_)) >= 2;
+  for (uint32_t k = 0; k < slots_; ++k) {
+    const KsrtEntry& e = ksrt_.entry(k);
+    const uint32_t cap =
+        shared && e.valid && e.kernel < opt_.fixed_ctas.size() ? opt_.fixed_ctas[e.kernel] : UINT32_MAX;
+    if (cap == fixed_slot_cap_[k]) continue;
+    fixed_slot_cap_[k] = cap;
+    for (uint32_t s = 0; s < num_sms_; ++s) fixed_quota_[size_t(s) * slots_ + k] = cap;
+  }
 }
 
 Launch GoldenScheduler::to_launch(const LaunchCmd& l) const {
@@ -166,6 +214,12 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   drv_in.pol.elig = &pol.elig;
   drv_in.pol.quota_en = pol.quota_en;
   drv_in.pol.quota = &quota_.quota();
+  if (!opt_.fixed_ctas.empty()) {   // the Oracle's static partition instead of a policy's quotas
+    refresh_fixed_quota();
+    pol_out_.quota_en = true;
+    drv_in.pol.quota_en = true;
+    drv_in.pol.quota = &fixed_quota_;
+  }
   drv_in.pol.cta_limit = opt_.cta_limit;
   drv_in.pol.key = &pol.key;
   // Speed only: the SM driver is a function of the tables and the policy's key/elig/quota_en.
@@ -277,6 +331,8 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
 
   // ------------------------------------------------------------ clock edge: q <= d, all blocks at once
   policy_twin_->commit();
+  uint32_t part_slots = 0, part_mode = 0;
+  if (policy_twin_->partition_started(part_slots, part_mode, part_ctas_)) record_partition(in.cycle, part_slots, part_mode);
   quota_.commit();
   driver_.commit();
   preempt_.commit();

@@ -62,6 +62,8 @@ class GoldenScheduler final : public SchedulerPort {
   SchedOutputs step(const SchedInputs& in) override;
   std::string name() const override;
   std::string dump_state() const override;
+  const std::vector<PartitionRecord>* partitions() const override { return &partitions_; }
+  uint64_t partitions_dropped() const override { return partitions_dropped_; }
 
   // Read access for unit tests and `gsim unit` (registered state of each block).
   const golden::Ksrt& ksrt() const { return ksrt_; }
@@ -83,6 +85,8 @@ class GoldenScheduler final : public SchedulerPort {
   void track_issue(uint32_t slot, uint32_t cta, bool resume);
   void track_event(const SmEvent& ev, uint32_t slot);
   void track_free(uint32_t slot);
+  void refresh_fixed_quota();
+  void record_partition(uint64_t cycle, uint32_t slots, uint32_t mode);
 
   SchedOptions opt_;
   golden::Policy policy_ = golden::Policy::kLeftOver;
@@ -104,6 +108,12 @@ class GoldenScheduler final : public SchedulerPort {
   golden::PolicyCfg pol_cfg_;
   golden::PolicyOut pol_out_, pol_last_;             // this cycle's and the last cycle's out_o
   BypassCmd bypass_q_;                               // gs_top's bypass port register
+  // SchedOptions::fixed_ctas (golden only, the Oracle): the per-slot caps of the kernels in the
+  // KSRT now, and the quota rows the SM driver reads instead of the quota table's.
+  std::vector<uint32_t> fixed_slot_cap_, fixed_quota_;
+  std::vector<PartitionRecord> partitions_;   // partitions(), reserved at reset
+  uint64_t partitions_dropped_ = 0;
+  std::array<uint32_t, 32> part_ctas_{};
 
   // exactly-once record per KSRT slot, sized at admission, never per cycle
   std::vector<CtaLedger> ctas_;

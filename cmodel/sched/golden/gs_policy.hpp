@@ -12,6 +12,7 @@
 // vectors become views of the golden tables (PolicyView) and per-slot / per-SM arrays
 // (PolicyOut); docs/adding-a-policy.md lists them side by side.
 #pragma once
+#include <array>
 #include <vector>
 
 #include "sched/golden/golden_types.hpp"
@@ -30,6 +31,12 @@ struct PolicyCfg {
   uint32_t cta_limit = 0;                     // cta_limit
   bool sm_exclusive = false;                  // sm_exclusive
   const std::vector<SmCaps>* caps = nullptr;  // sm_threads .. sm_ctas
+  uint32_t ws_warmup = 0;                     // ws_warmup: warped-slicer warm-up cycles
+  uint32_t ws_sample = 0;                     // ws_sample: warped-slicer sample cycles
+  uint32_t ws_delay = 0;                      // ws_delay: warped-slicer partition delay cycles
+  uint32_t ws_sched = 0;                      // ws_sched: warp schedulers of SM 0
+  uint32_t ws_phase_pct = 0;                  // ws_phase_pct: phase-change threshold in % (0 = no monitor)
+  uint32_t ws_phase_windows = 0;              // ws_phase_windows: changed windows in a row that re-profile
 };
 
 /// policy_view_t: read-only view of the framework tables (registered state).
@@ -104,6 +111,13 @@ class PolicyTwin {
   /// The registered state q as the module's state_o carries it (its registry `state` record);
   /// all zeros for a module without registers (the default).
   virtual void state(PolicyState& s) const { s.clear(); }
+  /// A partition the last clock edge put in force (warped-slicer): its slots (mask), mode
+  /// (PartitionRecord::Mode) and, in shared mode, CTAs per SM per slot. False for policies that
+  /// make none (the default).
+  virtual bool partition_started(uint32_t& slots, uint32_t& mode, std::array<uint32_t, 32>& ctas) const {
+    (void)slots, (void)mode, (void)ctas;
+    return false;
+  }
   /// One clock edge on its own (policy benches): next() then commit().
   void clock(const PolicyCfg& cfg, const PolicyView& view, const PolicyEvent& ev, const PolicyOut& out,
              bool accepted) {

@@ -176,6 +176,29 @@ class WaterfillTwin {
   }
   void commit() { q = d; }
 
+  /// q as gs_waterfill's state_o (wf_state_t) at bit `lsb` of `st` (a policy that holds the
+  /// unit reports its registers inside its own state record).
+  void state(PolicyState& st, uint32_t lsb) const {
+    namespace L = spec::layout::wf_state_t;
+    constexpr uint32_t PW = spec::WfPerfW, SW = spec::WfStepW;
+    st.put(lsb + L::st_lsb, L::st_width, static_cast<uint32_t>(q.st));
+    st.put(lsb + L::j_lsb, L::j_width, q.j);
+    for (uint32_t i = 0; i < K; ++i) {
+      st.put(lsb + L::step_lsb + i * N, N, q.step[i]);
+      st.put(lsb + L::peak_lsb + i * PW, PW, q.peak[i]);
+      st.put(lsb + L::ctas_lsb + i * SW, SW, q.ctas[i]);
+    }
+    st.put(lsb + L::full_lsb, L::full_width, q.full);
+    uint32_t at = lsb + L::left_lsb + L::left_width;   // MSB-first fields of R_L
+    gs::pack(q.left, [&](uint64_t v, unsigned w) {
+      at -= w;
+      st.put(at, w, v);
+    });
+    st.put(lsb + L::nofit_lsb, 1, q.nofit);
+    st.put(lsb + L::spatial_lsb, 1, q.spatial);
+    st.put(lsb + L::done_lsb, 1, q.done);
+  }
+
  private:
   static bool fits(const WfRes& need, const WfRes& have) {
     return need.threads <= have.threads && need.warps <= have.warps && need.regs <= have.regs &&

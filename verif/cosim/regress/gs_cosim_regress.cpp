@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
 
   try {
     gs::register_rtl_schedulers();
-    const gs::GpuConfig cfg = gs::load_gpu_config(config);
+    const gs::GpuConfig cfg = gs::cosim::case_config(gs::load_gpu_config(config));
     const auto lib = gs::load_kernel_library();
     gen.contexts = cfg.max_contexts;
     if (policies.empty()) policies = gs::list_policies();
@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
           uint32_t fails = 0;
           for (uint32_t i = 0; i < mixes; ++i) {
             const uint64_t seed = first_seed + i;
-            const gs::Mix mix = gs::cosim::random_mix(lib, cfg, seed, gen);
+            const gs::Mix mix = gs::cosim::random_mix(lib, cfg, seed, gs::cosim::case_mix_options(policy, gen));
             gs::SchedOptions opt;
             opt.policy = policy;
             opt.preempt = pm == "drain" ? gs::PreemptMode::kDrain : gs::PreemptMode::kSwitch;

@@ -21,6 +21,9 @@
 #include "rtl_sched/rtl_limits.hpp"
 #include "rtl_sched/register.hpp"
 #include "rtl_sched/rtl_scheduler.hpp"
+#include "sched/golden/golden_scheduler.hpp"
+#include "sched/golden/gs_policy_warped_slicer.hpp"
+#include "gpu/gpu.hpp"
 
 namespace {
 
@@ -236,4 +239,30 @@ TEST_CASE("fixed-point skip gives the outputs of evaluating every edge", "[cosim
       CHECK(skipping->cycle() == stream.size());
     }
   }
+}
+
+// The regression (gs_cosim_regress) and the mutation check run warped-slicer on random mixes;
+// they only check its profile, water-filling and quotas when a mix lasts past the profile.
+// cosim::case_config() shortens the windows so that most do.
+TEST_CASE("random-mix cases reach Warped-Slicer's partition on the case config", "[cosim][warped-slicer]") {
+  const gs::GpuConfig cfg = gs::cosim::case_config(cosim_config());
+  gs::cosim::MixGenOptions gen = gs::cosim::case_mix_options("warped-slicer", {});
+  gen.contexts = cfg.max_contexts;
+  uint32_t partitioned = 0;
+  const uint32_t seeds = 6;
+  for (uint64_t seed = 1; seed <= seeds; ++seed) {
+    const gs::Mix mix = gs::cosim::random_mix(library(), cfg, seed, gen);
+    gs::RunOptions ro;
+    ro.seed = seed;
+    ro.sched.policy = "warped-slicer";
+    auto sched = gs::make_scheduler("golden", ro.sched);
+    gs::Gpu gpu(cfg, mix, *sched, ro);
+    const auto& twin = dynamic_cast<const gs::golden::PolicyWarpedSlicer&>(
+        dynamic_cast<const gs::GoldenScheduler&>(*sched).policy_twin());
+    bool reached = false;
+    while (gpu.step()) reached |= twin.q.st == gs::golden::PolicyWarpedSlicer::kWfWait;   // a measured profile is water-filled
+    INFO("seed " << seed << ": " << mix.kernels.size() << " kernels, " << gpu.cycle() << " cycles");
+    partitioned += reached;
+  }
+  CHECK(partitioned * 2 >= seeds);
 }

@@ -102,10 +102,11 @@ TEST_CASE("RTL enum encodings equal the C++ port enums", "[cosim][params]") {
   REQUIRE(std::size(gs::rtl::kPreemptModeMembers) == 2);
   CHECK(gs::rtl::kPreemptModeMembers[0].value == unsigned(gs::PreemptMode::kDrain));
   CHECK(gs::rtl::kPreemptModeMembers[1].value == unsigned(gs::PreemptMode::kSwitch));
-  REQUIRE(std::size(gs::rtl::kBypassLevelMembers) == 3);
+  REQUIRE(std::size(gs::rtl::kBypassLevelMembers) == 4);
   CHECK(gs::rtl::kBypassLevelMembers[0].value == unsigned(gs::BypassLevel::kNone));
   CHECK(gs::rtl::kBypassLevelMembers[1].value == unsigned(gs::BypassLevel::kL1));
   CHECK(gs::rtl::kBypassLevelMembers[2].value == unsigned(gs::BypassLevel::kL1L2));
+  CHECK(gs::rtl::kBypassLevelMembers[3].value == unsigned(gs::BypassLevel::kL2));
 }
 
 TEST_CASE("every golden policy has an RTL encoding", "[cosim][params]") {

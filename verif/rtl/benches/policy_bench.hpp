@@ -36,7 +36,8 @@ class PolicyBench {
   PolicyBench(Policy policy, uint64_t seed, uint32_t num_sms, bool sm_exclusive = false)
       : rtl_(static_cast<uint32_t>(seed)), rng_(seed), twin_(make_policy_twin(policy)) {
     caps_.assign(num_sms, SmCaps{2048, 64, 65536, 49152, 16});
-    cfg_ = PolicyCfg{policy, num_sms, MaxKernels, 0, sm_exclusive, &caps_};
+    // short profiling phases (warped-slicer) so a bench run passes through all of them
+    cfg_ = PolicyCfg{policy, num_sms, MaxKernels, 0, sm_exclusive, &caps_, 40, 60, 30, 2, 20, 2};
     ksrt_.reset(MaxKernels);
     smst_.reset(num_sms, MaxKernels);
     ptbq_.reset(MaxKernels);
@@ -54,6 +55,8 @@ class PolicyBench {
     rtl_.reset();
   }
 
+  /// Kernels leave the KSRT (slot_free events) this often, per mille of cycles.
+  void set_slot_free_permille(uint32_t p) { slot_free_permille_ = p; }
   /// `cycles` random cycles: mutate the tables, draw an event, compare, clock.
   void run(int cycles, uint32_t mutate_permille = 80) {
     for (int i = 0; i < cycles; ++i) {
@@ -129,7 +132,19 @@ class PolicyBench {
     ev.ev_slot = rng_.below(MaxKernels);
     ev.alloc_valid = rng_.chance_permille(30);
     ev.alloc_slot = rng_.below(MaxKernels);
-    ev.slot_free = rng_.chance_permille(20) ? 1u << rng_.below(MaxKernels) : 0u;
+    ev.slot_free = rng_.chance_permille(slot_free_permille_) ? 1u << rng_.below(MaxKernels) : 0u;
+    // observation samples: epochs of 16 cycles, stamped with the epoch's last cycle
+    ++now_;
+    ev.obs.valid = rng_.chance_permille(250);
+    if (ev.obs.valid) {
+      ev.obs.sm = static_cast<SmId>(rng_.below(cfg_.num_sms));
+      ev.obs.kernel = static_cast<KernelId>(rng_.below(200));
+      ev.obs.cycle = (now_ & ~15u) - 1;
+      ev.obs.insts = rng_.below(4000);
+      ev.obs.mem_stall = rng_.below(64);
+      ev.obs_hit = rng_.chance_permille(850);
+      ev.obs_slot = rng_.below(MaxKernels);
+    }
     return ev;
   }
 
@@ -139,6 +154,12 @@ class PolicyBench {
     set_bits(d.cfg_i, L::num_sms_lsb, L::num_sms_width, cfg_.num_sms);
     set_bits(d.cfg_i, L::cta_limit_lsb, L::cta_limit_width, cfg_.cta_limit);
     set_bits(d.cfg_i, L::sm_exclusive_lsb, 1, cfg_.sm_exclusive);
+    set_bits(d.cfg_i, L::ws_warmup_lsb, L::ws_warmup_width, cfg_.ws_warmup);
+    set_bits(d.cfg_i, L::ws_sample_lsb, L::ws_sample_width, cfg_.ws_sample);
+    set_bits(d.cfg_i, L::ws_delay_lsb, L::ws_delay_width, cfg_.ws_delay);
+    set_bits(d.cfg_i, L::ws_sched_lsb, L::ws_sched_width, cfg_.ws_sched);
+    set_bits(d.cfg_i, L::ws_phase_pct_lsb, L::ws_phase_pct_width, cfg_.ws_phase_pct);
+    set_bits(d.cfg_i, L::ws_phase_windows_lsb, L::ws_phase_windows_width, cfg_.ws_phase_windows);
     for (uint32_t s = 0; s < MaxSms; ++s) {
       const SmCaps c = s < cfg_.num_sms ? caps_[s] : SmCaps{};
       set_bits(d.cfg_i, L::sm_threads_lsb + s * ThreadW, ThreadW, c.threads);
@@ -176,6 +197,9 @@ class PolicyBench {
     set_bits(d.event_i, L::alloc_valid_lsb, 1, ev.alloc_valid);
     set_bits(d.event_i, L::alloc_slot_lsb, L::alloc_slot_width, ev.alloc_slot);
     set_bits(d.event_i, L::slot_free_lsb, L::slot_free_width, ev.slot_free);
+    put_rec(d.event_i, ev.obs, L::obs_lsb);
+    set_bits(d.event_i, L::obs_hit_lsb, 1, ev.obs_hit);
+    set_bits(d.event_i, L::obs_slot_lsb, L::obs_slot_width, ev.obs_slot);
   }
 
   void cycle(const PolicyEvent& ev) {
@@ -256,6 +280,8 @@ class PolicyBench {
   ActiveQueue aq_;
   PolicyOut out_;
   uint64_t requests_ = 0, owner_writes_ = 0, quota_writes_ = 0;
+  uint32_t slot_free_permille_ = 20;
+  uint32_t now_ = 0;   // the bench's cycle, for observation stamps
 };
 
 }  // namespace gs::bench

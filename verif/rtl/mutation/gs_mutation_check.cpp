@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
     std::cerr << "error: unknown mutant '" << mutant << "' (--list shows them)\n";
     return 2;
   }
-  const gs::GpuConfig cfg = gs::load_gpu_config(config);
+  const gs::GpuConfig cfg = gs::cosim::case_config(gs::load_gpu_config(config));
   const auto lib = gs::load_kernel_library();
   const std::string label = mutant == "none" ? "rtl" : "mutant " + mutant;
   auto maker = [&](const gs::SchedOptions& o) -> std::unique_ptr<gs::SchedulerPort> {
@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
     opt.sm_sharing = c.sharing;
     opt.seed = c.seed;
     opt.lockstep_state_check = !no_state_check;
-    const gs::Mix mix = case_mix(cfg, lib, c.seed, gen);
+    const gs::Mix mix = case_mix(cfg, lib, c.seed, gs::cosim::case_mix_options(c.policy, gen));
     const auto r = gs::cosim::run_case(cfg, mix, opt, maker, 5'000'000);
     ++run;
     const std::string where = "policy " + c.policy + " --preempt " +

@@ -1,0 +1,94 @@
+// gsched: Warped-Slicer's Oracle (contract in oracle.hpp).
+#include "metrics/oracle.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <string>
+
+#include "common/error.hpp"
+#include "gpu/occupancy.hpp"
+
+namespace gs {
+
+std::vector<std::vector<uint32_t>> oracle_candidates(const GpuConfig& cfg, const Mix& mix) {
+  const std::string where = mix.file.empty() ? mix.name : mix.file;
+  if (mix.kernels.empty()) throw InputError(where, "kernels", "the mix is empty");
+  const GpuConfig rc = run_config(cfg, mix);
+  const size_t nk = mix.kernels.size();
+  std::vector<CtaResources> res(nk);
+  std::vector<uint32_t> top(nk, UINT32_MAX);
+  for (size_t i = 0; i < nk; ++i) {
+    const KernelDesc& d = mix.kernels[i].desc;
+    res[i] = cta_resources(d, rc);
+    for (const SmTypeConfig& t : rc.sm_types) top[i] = std::min(top[i], occupancy(d, rc, t).max_ctas);
+    if (top[i] == 0)
+      throw InputError(where, "kernels[" + std::to_string(i) + "]",
+                       "kernel " + mix.kernels[i].kernel + " fits no SM of config " + cfg.name + ": no partition");
+  }
+  const auto fits = [&](const std::vector<uint32_t>& c) {
+    for (const SmTypeConfig& t : rc.sm_types) {
+      uint64_t threads = 0, warps = 0, regs = 0, shmem = 0, ctas = 0;
+      for (size_t i = 0; i < nk; ++i) {
+        threads += uint64_t(c[i]) * res[i].threads;
+        warps += uint64_t(c[i]) * res[i].warps;
+        regs += uint64_t(c[i]) * res[i].regs;
+        shmem += uint64_t(c[i]) * res[i].shmem;
+        ctas += c[i];
+      }
+      if (threads > t.max_threads || warps > t.max_warps || regs > t.registers || shmem > t.shared_mem_bytes ||
+          ctas > t.max_ctas)
+        return false;
+    }
+    return true;
+  };
+  std::vector<std::vector<uint32_t>> out;
+  std::vector<uint32_t> c(nk, 1);
+  if (!fits(c))
+    throw InputError(where, "kernels", "one CTA of each of its " + std::to_string(nk) +
+                                           " kernels does not fit one SM of config " + cfg.name +
+                                           " together: no intra-SM partition (the Oracle needs one)");
+  // Lexicographic odometer. Resource sums only grow with c, so when c_i = v does not fit with
+  // every later kernel at 1, no larger v does: the loop over v stops there.
+  std::function<void(size_t)> walk = [&](size_t i) {
+    if (i == nk) {
+      if (out.size() == kMaxOracleCandidates)
+        throw InputError(where, "kernels",
+                         "more than " + std::to_string(kMaxOracleCandidates) +
+                             " CTA combinations fit one SM (kMaxOracleCandidates in cmodel/metrics/oracle.hpp): "
+                             "the exhaustive search would take too long; use fewer kernels");
+      out.push_back(c);
+      return;
+    }
+    for (uint32_t v = 1; v <= top[i]; ++v) {
+      c[i] = v;
+      if (!fits(c)) break;
+      walk(i + 1);
+    }
+    c[i] = 1;
+  };
+  walk(0);
+  return out;
+}
+
+OracleRun run_oracle(const GpuConfig& cfg, const Mix& mix, const SchedOptions& sched_opt, const RunOptions& run_opt,
+                     AloneRunCache& cache, const CycleHook& hook, const OracleProgress& progress) {
+  const std::vector<std::vector<uint32_t>> cands = oracle_candidates(cfg, mix);
+  OracleRun out;
+  SchedOptions opt = sched_opt;
+  opt.policy = kAlonePolicy;   // Left-Over with the candidate's caps
+  opt.cta_limit = 0;
+  opt.sm_sharing = SmSharing::kShared;
+  for (size_t n = 0; n < cands.size(); ++n) {
+    if (progress) progress(n, cands.size(), cands[n]);
+    opt.fixed_ctas = cands[n];
+    MixRun r = run_mix_with_alone(cfg, mix, "golden", opt, run_opt, cache, hook);
+    out.candidates.push_back(OracleCandidate{cands[n], r.metrics.cycles, r.metrics.ipc});
+    if (n == 0 || r.metrics.ipc > out.best.metrics.ipc) {
+      out.best = std::move(r);
+      out.best_ctas = cands[n];
+    }
+  }
+  return out;
+}
+
+}  // namespace gs

@@ -1,0 +1,582 @@
+// gsched: gs_policy_warped_slicer -- Warped-Slicer (Xu et al., ISCA 2016, Sec. IV): profile the
+// kernel set on the SMs (Fig. 4), scale each sample for memory-bandwidth contention (Eq. 3, 4),
+// water-fill one SM (Algorithm 1) and enforce the partition as per-SM CTA quotas, or fall back
+// to spatial multitasking when a kernel would lose too much.
+//
+// One state machine; a change of the set of kernels with CTAs to issue (re)starts it:
+//   OCC     N_k per target kernel: the CTAs of k that fit SM 0 (at most WfMaxSteps), one per cycle
+//   SETUP   one SM per cycle: SM s runs kernel number s mod K (slot order) alone (owner write)
+//           with min(base + s div K + 1, N_k) CTAs (quota write); the first round also fixes
+//           rows = num_sms div K, the CTA counts one round measures per kernel (Fig. 4; with
+//           fewer SMs than K x N_k the counts are measured in rounds, "time sharing one SM")
+//   AVG     CTA_avg = (sum of the round's quotas) * 2^WfAvgFracW / num_sms      (gs_seq_div)
+//   WARM    until an observation sample stamped ws_warmup cycles after the first one seen
+//   SAMPLE  the profiling counters (gs_prof_counters) add the samples of the epochs after the
+//           window opened (the first always, later ones while within ws_sample cycles)
+//   READ    per SM of a complete row whose count j <= N_k: phi_mem = stall * 2^WfPhiFracW /
+//   PHI     (window * ws_sched) (gs_seq_div), P(k, j) = gs_wf_scale(insts, phi, j, CTA_avg)
+//           into the performance table; then the next round, or the profile is complete
+//   WFSTART gs_waterfill on the stored profiles of the target kernels, R_tot = SM 0
+//   WFWAIT  its result: T_k, or spatial
+//   DELAY   (ws_delay != 0) Sec. V-H's algorithm delay: until a sample stamped ws_delay cycles
+//           after the first one seen here, as WARM counts
+//   PART    per SM, one quota write per target kernel (T_k; unlimited for spatial or a lone
+//           kernel) and at its first step the owner (spatial: kernel s mod K; else none)
+//   MON_*   (a shared partition and ws_phase_pct != 0) the phase monitor of Sec. IV-B: per
+//           window of ws_sample cycles, each kernel's instructions over every SM (one counter
+//           read per cycle), against the first window after the partition; a change of more
+//           than ws_phase_pct % in ws_phase_windows windows in a row profiles the set again
+// A set that only lost kernels (all profiled) goes straight to WFSTART; a lone kernel, more
+// than WfMaxKernels kernels or more kernels than SMs skip the profile (alone / spatial).
+// An owned SM issues its owner's CTAs only; an SM without owner every kernel's, within its
+// quota: a CTA of kernel A is replaced only by one of A (Sec. III, Fig. 2e).
+// Time enters only through the observation samples' stamps (docs/adding-a-policy.md rule 6).
+// Full specification, storage and latency: docs/rtl/gs_policy_warped_slicer.md.
+// Policy contract: docs/adding-a-policy.md. Golden twin: gs_policy_warped_slicer.hpp.
+module gs_policy_warped_slicer (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  input  logic                  en_i,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  gs_pkg::policy_e       policy_i,
+  input  gs_pkg::policy_cfg_t   cfg_i,
+  input  gs_pkg::policy_view_t  view_i,
+  input  gs_pkg::policy_event_t event_i,
+  input  logic                  accept_i,
+  /* verilator lint_on UNUSEDSIGNAL */
+  output gs_pkg::policy_out_t   out_o,
+  output gs_pkg::ws_state_t     state_o   // the registers (lockstep state check; see gs_spec.toml)
+);
+  localparam int N = gs_pkg::MaxSms;
+  localparam int K = gs_pkg::MaxKernels;
+  localparam int KW = gs_pkg::WfMaxKernels;
+  localparam int NS = gs_pkg::WfMaxSteps;
+  localparam int PW = gs_pkg::WfPerfW;
+  localparam int SW = gs_pkg::WfStepW;
+  localparam int KS = gs_pkg::SlotW;
+  localparam int CW = gs_pkg::CtaCntW;
+  localparam int JW = gs_pkg::SmIdW + 1;   // a profiled CTA count base + row + 1, and sums of two SM counts
+  localparam int QW = gs_pkg::SmIdW + gs_pkg::CtaCntW;
+
+  localparam logic [3:0] StIdle = 4'd0, StOcc = 4'd1, StSetup = 4'd2, StAvg = 4'd3, StWarm = 4'd4,
+                         StSample = 4'd5, StRead = 4'd6, StPhi = 4'd7, StWfStart = 4'd8, StWfWait = 4'd9,
+                         StPart = 4'd10, StMonOpen = 4'd11, StMonRun = 4'd12, StMonSum = 4'd13, StMonCmp = 4'd14,
+                         StDelay = 4'd15;
+  localparam logic [1:0] ModeShared = 2'd0, ModeSpatial = 2'd1, ModeAlone = 2'd2;
+
+  /* verilator lint_off UNUSEDSIGNAL */
+  gs_pkg::ws_state_t q, d;   // q.div and q.wf are the submodules' (state_o); unused here
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [K*NS*PW-1:0] perf_q;   // P(k, j) at [(k*NS + j-1)*PW +: PW]: a memory, outside the state record
+
+  // ------------------------------------------------------------------ views of the inputs
+  logic [K*gs_pkg::KsrtW-1:0] ksrt;
+  logic [N*gs_pkg::SmstW-1:0] smst;
+  gs_pkg::slot_mask_t pending;
+  gs_pkg::obs_sample_t obs;
+  assign ksrt = view_i.ksrt;
+  assign smst = view_i.smst;
+  assign pending = view_i.pending;
+  assign obs = event_i.obs;
+
+  // the slot of the c-th kernel (0-based, slot order) of m; 0 when there is none
+  function automatic gs_pkg::slot_t nth_slot(input gs_pkg::slot_mask_t m, input logic [KS-1:0] c);
+    logic [KS:0] cnt;
+    nth_slot = '0;
+    cnt = '0;
+    for (int k = 0; k < K; k++) begin
+      if (m[k]) begin
+        if (cnt == {1'b0, c}) nth_slot = KS'(k);
+        cnt = cnt + 1'b1;
+      end
+    end
+  endfunction
+  // the KSRT entry of slot k (its per-CTA resources are Algorithm 1's R_i, a CTA slot each)
+  function automatic logic [gs_pkg::KsrtW-1:0] ksrt_at(input logic [K*gs_pkg::KsrtW-1:0] t, input gs_pkg::slot_t k);
+    ksrt_at = '0;
+    for (int i = 0; i < K; i++) if (k == KS'(i)) ksrt_at = t[i*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+  endfunction
+  function automatic logic [SW-1:0] nsteps_of(input logic [K*SW-1:0] ns, input gs_pkg::slot_t k);
+    nsteps_of = '0;
+    for (int i = 0; i < K; i++) if (k == KS'(i)) nsteps_of = ns[i*SW +: SW];
+  endfunction
+
+  // SM 0's capacity: the SM the partition is computed for (R_tot)
+  gs_pkg::wf_res_t sm0;
+  always_comb begin
+    sm0.threads = cfg_i.sm_threads[0 +: gs_pkg::ThreadW];
+    sm0.warps = cfg_i.sm_warps[0 +: gs_pkg::WarpW];
+    sm0.regs = cfg_i.sm_regs[0 +: gs_pkg::RegW];
+    sm0.shmem = cfg_i.sm_shmem[0 +: gs_pkg::ShmemW];
+    sm0.slots = cfg_i.sm_ctas[0 +: CW];
+  end
+
+  // ------------------------------------------------------------------ held blocks
+  logic div_start, div_busy;
+  logic [gs_pkg::DivNW-1:0] div_num;
+  logic [gs_pkg::DivDW-1:0] div_den;
+  logic [gs_pkg::DivQW-1:0] div_quo;
+  gs_pkg::div_state_t div_state;
+  gs_seq_div u_div (
+    .clk_i, .rst_ni, .start_i(div_start), .num_i(div_num), .den_i(div_den), .busy_o(div_busy), .quo_o(div_quo),
+    .state_o(div_state)
+  );
+
+  logic prof_clear, prof_run;
+  gs_pkg::slot_t k_pos;            // the kernel of SM q.s (number q.pos)
+  logic [gs_pkg::ProfCntW-1:0] rd_insts, rd_stall;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [gs_pkg::ProfCntW-1:0] prof_cycles;   // the window is measured on stamps instead
+  logic prof_sat;                              // cannot be reached: a window's counts fit (gsim checks it)
+  /* verilator lint_on UNUSEDSIGNAL */
+  gs_prof_counters u_prof (
+    .clk_i, .rst_ni, .clear_i(prof_clear), .run_i(prof_run), .obs_i(obs), .obs_hit_i(event_i.obs_hit),
+    .obs_slot_i(event_i.obs_slot), .rd_sm_i(q.s), .rd_slot_i(k_pos), .rd_insts_o(rd_insts), .rd_stall_o(rd_stall),
+    .cycles_o(prof_cycles), .sat_o(prof_sat)
+  );
+
+  logic wf_start, wf_busy, wf_done, wf_spatial;
+  logic [KW*SW-1:0] wf_nsteps, wf_ctas;
+  logic [KW*gs_pkg::WfResW-1:0] wf_cta;
+  logic [KW*NS*PW-1:0] wf_perf;
+  gs_pkg::wf_state_t wf_state;
+  gs_waterfill u_wf (
+    .clk_i, .rst_ni, .start_i(wf_start), .avail_i(sm0), .nsteps_i(wf_nsteps), .cta_i(wf_cta), .perf_i(wf_perf),
+    .busy_o(wf_busy), .done_o(wf_done), .ctas_o(wf_ctas), .spatial_o(wf_spatial), .state_o(wf_state)
+  );
+  // the water-filler's kernel c is the target's c-th kernel
+  /* verilator lint_off UNUSEDSIGNAL */
+  gs_pkg::ksrt_entry_t e_wf;   // the per-CTA resources are read
+  /* verilator lint_on UNUSEDSIGNAL */
+  gs_pkg::wf_res_t r_wf;
+  always_comb begin
+    wf_nsteps = '0;
+    wf_cta = '0;
+    wf_perf = '0;
+    e_wf = '0;
+    r_wf = '0;
+    for (int c = 0; c < KW; c++) begin
+      if ((KS + 1)'(c) < q.nk) begin
+        wf_nsteps[c*SW +: SW] = nsteps_of(q.nsteps, nth_slot(q.target, KS'(c)));
+        e_wf = ksrt_at(ksrt, nth_slot(q.target, KS'(c)));
+        r_wf = {e_wf.threads, e_wf.warps, e_wf.regs, e_wf.shmem, CW'(1)};   // wf_res_t field order
+        wf_cta[c*gs_pkg::WfResW +: gs_pkg::WfResW] = r_wf;
+        for (int k = 0; k < K; k++) begin
+          if (nth_slot(q.target, KS'(c)) == KS'(k)) wf_perf[c*NS*PW +: NS*PW] = perf_q[k*NS*PW +: NS*PW];
+        end
+      end
+    end
+  end
+
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [gs_pkg::WfFactorW-1:0] scale_factor;   // unused: the scaled performance is stored
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [PW-1:0] insts_held, perf_scaled;
+  logic [gs_pkg::WfPhiW-1:0] phi;
+  logic [JW-1:0] j;                // the CTA count SM q.s profiles this round
+  gs_wf_scale u_scale (
+    .perf_i(insts_held), .phi_i(phi), .cta_i(SW'(j)), .avg_i(q.avg), .factor_o(scale_factor), .perf_o(perf_scaled)
+  );
+
+  // ------------------------------------------------------------------ this cycle
+  logic start;
+  logic [KS:0] nk_new;
+  logic [SW-1:0] n_pos;            // N of the kernel of SM q.s
+  logic [CW-1:0] setup_quota;
+  logic [gs_pkg::CycleW-1:0] t_warm, age, window;
+  logic [QW:0] quota_sum;
+  logic counted;
+  // the SM under scan (registers only: the counters' read address)
+  always_comb begin
+    k_pos = nth_slot(q.target, q.pos);
+    n_pos = nsteps_of(q.nsteps, k_pos);
+`ifdef GS_MUT_WS_PROFILE_OFF_BY_ONE
+    j = JW'(q.base) + JW'(q.row) + JW'(2);   // BUG: SM 0 of a group profiles 2 CTAs, not 1
+`else
+    j = JW'(q.base) + JW'(q.row) + JW'(1);
+`endif
+    setup_quota = (j < JW'(n_pos)) ? CW'(j) : CW'(n_pos);
+  end
+  always_comb begin
+    start = en_i && ((q.st == StIdle) ? pending != q.done : pending != q.target);
+    nk_new = '0;
+    for (int k = 0; k < K; k++) nk_new = nk_new + (KS + 1)'(pending[k]);
+    quota_sum = (QW + 1)'(q.sumq) + (QW + 1)'(setup_quota);
+    window = q.tl - q.t1;
+
+    div_start = 1'b0;
+    div_num = '0;
+    div_den = '0;
+    prof_clear = 1'b0;
+    prof_run = 1'b0;
+    counted = 1'b0;
+    wf_start = 1'b0;
+    t_warm = q.t0_valid ? q.t0 : obs.cycle;
+    age = obs.cycle - q.t1;
+    if (!start) begin
+      unique case (q.st)
+        StSetup: if (JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms)) begin   // the last SM: CTA_avg
+          div_start = 1'b1;
+          div_num = gs_pkg::DivNW'(quota_sum) << gs_pkg::WfAvgFracW;
+          div_den = gs_pkg::DivDW'(cfg_i.num_sms);
+        end
+        StWarm: prof_clear = obs.valid && (obs.cycle - t_warm) >= cfg_i.ws_warmup;
+        StMonOpen: prof_clear = obs.valid;
+        StSample, StMonRun: begin
+          counted = obs.valid && obs.cycle != q.t1 && (age <= cfg_i.ws_sample || !q.tl_valid || obs.cycle == q.tl);
+          prof_run = counted;
+        end
+        StRead: if (j <= JW'(n_pos)) begin   // a measured SM: phi_mem
+          div_start = 1'b1;
+          div_num = {rd_stall, gs_pkg::WfPhiFracW'(0)};
+          div_den = gs_pkg::DivDW'(window) * gs_pkg::DivDW'(cfg_i.ws_sched);
+        end
+        StWfStart: wf_start = !wf_busy && !wf_done;
+        default: ;
+      endcase
+    end
+
+    // PHI: the sample of SM q.s, scaled
+    insts_held = (rd_insts > gs_pkg::ProfCntW'({PW{1'b1}})) ? {PW{1'b1}} : PW'(rd_insts);
+    phi = (div_quo > gs_pkg::DivQW'(1 << gs_pkg::WfPhiFracW)) ? gs_pkg::WfPhiW'(1 << gs_pkg::WfPhiFracW)
+                                                               : gs_pkg::WfPhiW'(div_quo);
+  end
+
+  // ------------------------------------------------------------------ decisions
+  logic [K*gs_pkg::OrderKeyW-1:0] key;
+  gs_order_keys u_keys (.prio_en_i(1'b0), .ksrt_i(ksrt), .rank_i(view_i.rank), .key_o(key));
+  /* verilator lint_off UNUSEDSIGNAL */
+  gs_pkg::smst_entry_t m;   // only the owner fields are read
+  /* verilator lint_on UNUSEDSIGNAL */
+  gs_pkg::slot_t k_c;       // PART: the target's q.c-th kernel
+  always_comb begin
+    out_o = '0;
+    out_o.key = key;
+    m = '0;
+    // an owned SM issues its owner's CTAs only; an SM without owner every kernel's, within quotas
+    for (int s = 0; s < N; s++) begin
+      m = smst[s*gs_pkg::SmstW +: gs_pkg::SmstW];
+      out_o.elig[s*K +: K] = m.owner_valid ? K'(1) << m.owner : {K{1'b1}};
+    end
+    out_o.quota_en = 1'b1;
+    k_c = nth_slot(q.target, q.c);
+    if (!start && q.st == StSetup) begin
+      out_o.owner_wr.valid = 1'b1;
+      out_o.owner_wr.sm = q.s;
+      out_o.owner_wr.owner_valid = 1'b1;
+      out_o.owner_wr.owner = k_pos;
+      out_o.quota_wr.valid = 1'b1;
+      out_o.quota_wr.sm = q.s;
+      out_o.quota_wr.slot = k_pos;
+      out_o.quota_wr.max_ctas = setup_quota;
+    end else if (!start && q.st == StPart) begin
+      out_o.quota_wr.valid = 1'b1;
+      out_o.quota_wr.sm = q.s;
+      out_o.quota_wr.slot = k_c;
+      out_o.quota_wr.max_ctas = CW'(gs_pkg::MaxCtasPerSm);
+      if (q.mode == ModeShared) begin
+        for (int c = 0; c < KW; c++) if (q.c == KS'(c)) out_o.quota_wr.max_ctas = CW'(wf_ctas[c*SW +: SW]);
+      end
+      if (q.c == '0) begin
+        out_o.owner_wr.valid = 1'b1;
+        out_o.owner_wr.sm = q.s;
+        out_o.owner_wr.owner_valid = q.mode == ModeSpatial;
+        out_o.owner_wr.owner = k_pos;
+      end
+    end
+  end
+
+  // ------------------------------------------------------------------ next state
+  gs_pkg::slot_mask_t ok;          // slots with a complete profile after this edge
+  gs_pkg::slot_t k_occ;
+  /* verilator lint_off UNUSEDSIGNAL */
+  gs_pkg::ksrt_entry_t e_occ;   // the per-CTA resources are read
+  /* verilator lint_on UNUSEDSIGNAL */
+  gs_pkg::wf_res_t r_occ;
+  logic [gs_pkg::ThreadW:0] acc_t;
+  logic [gs_pkg::WarpW:0] acc_w;
+  logic [gs_pkg::RegW:0] acc_r;
+  logic [gs_pkg::ShmemW:0] acc_s;
+  logic [CW:0] acc_c;
+  logic acc_fits;
+  logic [JW-1:0] next_base;
+  logic perf_we;
+  logic [PW-1:0] perf_wd;
+  // the phase monitor's comparison (MON_CMP): a kernel's window differs from its reference by
+  // more than ws_phase_pct percent, exactly: |sum - ref| * 100 > pct * ref
+  localparam int SUW = gs_pkg::WsSumW;
+  logic [SUW-1:0] mon_sum, mon_ref, mon_diff;
+  logic changed;
+  logic [3:0] strikes_nx;
+  always_comb begin
+    changed = 1'b0;
+    mon_sum = '0;
+    mon_ref = '0;
+    mon_diff = '0;
+    for (int c = 0; c < KW; c++) begin
+      if ((KS + 1)'(c) < q.nk) begin
+        mon_sum = q.sum_insts[c*SUW +: SUW];
+        mon_ref = q.ref_insts[c*SUW +: SUW];
+        mon_diff = mon_sum > mon_ref ? mon_sum - mon_ref : mon_ref - mon_sum;
+        if ((SUW + 7)'(mon_diff) * (SUW + 7)'(100) > (SUW + 7)'(cfg_i.ws_phase_pct) * (SUW + 7)'(mon_ref)) changed = 1'b1;
+      end
+    end
+    strikes_nx = changed ? q.strikes + 1'b1 : 4'd0;
+  end
+
+  // the scan's next SM: pos = s mod nk, row = s div nk
+  task automatic advance();
+    d.s = q.s + 1'b1;
+    if ((KS + 1)'(q.pos) + 1'b1 >= q.nk) begin
+      d.pos = '0;
+      d.row = q.row + 1'b1;
+    end else begin
+      d.pos = q.pos + 1'b1;
+    end
+  endtask
+  // READ / PHI: the next profiled SM; after the round's rows, the next round or the fill
+  task automatic read_advance();
+    advance();
+    d.st = StRead;
+    next_base = JW'(q.base) + JW'(q.rows);
+    if (d.row >= q.rows) begin
+      if (next_base < JW'(q.maxn)) begin
+        d.base = SW'(next_base);
+        d.s = '0;
+        d.pos = '0;
+        d.row = '0;
+        d.sumq = '0;
+        d.st = StSetup;
+      end else begin
+        ok = ok | q.target;
+        d.st = StWfStart;
+      end
+    end
+  endtask
+  task automatic to_part();
+    d.s = '0;
+    d.pos = '0;
+    d.c = '0;
+    d.st = StPart;
+  endtask
+
+  always_comb begin
+    d = q;
+    ok = q.prof_ok;
+    perf_we = 1'b0;
+    perf_wd = perf_scaled;
+    next_base = '0;
+    k_occ = nth_slot(q.target, q.c);
+    e_occ = ksrt_at(ksrt, k_occ);
+    r_occ = {e_occ.threads, e_occ.warps, e_occ.regs, e_occ.shmem, CW'(1)};
+    acc_t = (gs_pkg::ThreadW + 1)'(q.acc.threads) + (gs_pkg::ThreadW + 1)'(r_occ.threads);
+    acc_w = (gs_pkg::WarpW + 1)'(q.acc.warps) + (gs_pkg::WarpW + 1)'(r_occ.warps);
+    acc_r = (gs_pkg::RegW + 1)'(q.acc.regs) + (gs_pkg::RegW + 1)'(r_occ.regs);
+    acc_s = (gs_pkg::ShmemW + 1)'(q.acc.shmem) + (gs_pkg::ShmemW + 1)'(r_occ.shmem);
+    acc_c = (CW + 1)'(q.acc.slots) + (CW + 1)'(r_occ.slots);
+    acc_fits = acc_t <= (gs_pkg::ThreadW + 1)'(sm0.threads) && acc_w <= (gs_pkg::WarpW + 1)'(sm0.warps) &&
+               acc_r <= (gs_pkg::RegW + 1)'(sm0.regs) && acc_s <= (gs_pkg::ShmemW + 1)'(sm0.shmem) &&
+`ifdef GS_MUT_WS_OCC_IGNORES_SLOTS
+               acc_c <= (CW + 1)'(gs_pkg::MaxCtasPerSm);   // BUG: the SM's own CTA slots do not limit N_k
+`else
+               acc_c <= (CW + 1)'(sm0.slots);
+`endif
+
+    if (start) begin
+      d.target = pending;
+      d.nk = nk_new;
+      d.s = '0;
+      d.pos = '0;
+      d.row = '0;
+      d.c = '0;
+      d.acc = '0;
+      d.n = '0;
+      d.maxn = '0;
+      if (nk_new == '0) begin
+        d.done = pending;
+        d.st = StIdle;
+      end else if (nk_new == (KS + 1)'(1)) begin
+        d.mode = ModeAlone;
+        d.st = StPart;
+      end else if (nk_new > (KS + 1)'(KW) || JW'(nk_new) > JW'(cfg_i.num_sms)) begin
+        d.mode = ModeSpatial;
+        d.st = StPart;
+      end else if ((pending & ~q.prof_ok) == '0) begin
+        d.st = StWfStart;
+      end else begin
+        d.st = StOcc;
+        ok = ok & ~pending;   // profiles being remeasured are not complete
+      end
+    end else begin
+      unique case (q.st)
+        StOcc: begin
+          if (q.n < SW'(NS) && acc_fits) begin
+            d.acc.threads = acc_t[gs_pkg::ThreadW-1:0];
+            d.acc.warps = acc_w[gs_pkg::WarpW-1:0];
+            d.acc.regs = acc_r[gs_pkg::RegW-1:0];
+            d.acc.shmem = acc_s[gs_pkg::ShmemW-1:0];
+            d.acc.slots = acc_c[CW-1:0];
+            d.n = q.n + 1'b1;
+          end else begin
+            for (int k = 0; k < K; k++) if (k_occ == KS'(k)) d.nsteps[k*SW +: SW] = q.n;
+            if (q.n > q.maxn) d.maxn = q.n;
+            d.acc = '0;
+            d.n = '0;
+            d.c = q.c + 1'b1;
+            if (q.n == '0) begin          // a CTA that does not fit SM 0: no profile, spatial
+              d.mode = ModeSpatial;
+              to_part();
+            end else if ((KS + 1)'(q.c) + 1'b1 == q.nk) begin
+              d.s = '0;
+              d.pos = '0;
+              d.row = '0;
+              d.base = '0;
+              d.sumq = '0;
+              d.st = StSetup;
+            end
+          end
+        end
+        StSetup: begin
+          d.sumq = q.sumq + QW'(setup_quota);
+          advance();
+          if (JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms)) begin
+            if (q.base == '0) d.rows = d.row;
+            d.st = StAvg;
+          end
+        end
+        StAvg: if (!div_busy) begin
+          d.avg = gs_pkg::WfAvgW'(div_quo);
+          d.t0_valid = 1'b0;
+          d.st = StWarm;
+        end
+        StWarm: if (obs.valid) begin
+          if (prof_clear) begin
+            d.t1 = obs.cycle;
+            d.tl_valid = 1'b0;
+            d.st = StSample;
+          end else if (!q.t0_valid) begin
+            d.t0 = obs.cycle;
+            d.t0_valid = 1'b1;
+          end
+        end
+        StSample, StMonRun: begin
+          if (counted) begin
+            d.tl = obs.cycle;
+            d.tl_valid = 1'b1;
+          end else if (obs.valid && obs.cycle != q.t1) begin   // an epoch past the window
+            d.s = '0;
+            d.pos = '0;
+            d.row = '0;
+            if (q.st == StSample) begin
+              d.st = StRead;
+            end else begin
+              d.sum_insts = '0;
+              d.st = StMonSum;
+            end
+          end
+        end
+        StMonOpen: if (obs.valid) begin   // the window opens at this stamp (the counters clear)
+          d.t1 = obs.cycle;
+          d.tl_valid = 1'b0;
+          d.st = StMonRun;
+        end
+        StMonSum: begin   // one (SM, kernel) counter per cycle
+          for (int c = 0; c < KW; c++) begin
+            if (q.pos == KS'(c)) d.sum_insts[c*SUW +: SUW] = q.sum_insts[c*SUW +: SUW] + SUW'(rd_insts);
+          end
+          if ((KS + 1)'(q.pos) + 1'b1 >= q.nk) begin
+            d.pos = '0;
+            d.s = q.s + 1'b1;
+            if (JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms)) d.st = StMonCmp;
+          end else begin
+            d.pos = q.pos + 1'b1;
+          end
+        end
+        StMonCmp: begin
+          if (!q.ref_valid) begin
+            d.ref_insts = q.sum_insts;
+            d.ref_valid = 1'b1;
+            d.st = StMonOpen;
+          end else if (strikes_nx >= cfg_i.ws_phase_windows) begin   // a sustained phase change: profile again
+            d.strikes = '0;
+            d.s = '0;
+            d.pos = '0;
+            d.row = '0;
+            d.c = '0;
+            d.acc = '0;
+            d.n = '0;
+            d.maxn = '0;
+            d.st = StOcc;
+            ok = ok & ~q.target;
+          end else begin
+            d.strikes = strikes_nx;
+            d.st = StMonOpen;
+          end
+        end
+        StRead: begin
+          if (div_start) d.st = StPhi;
+          else read_advance();
+        end
+        StPhi: if (!div_busy) begin
+          if (rd_insts > gs_pkg::ProfCntW'({PW{1'b1}})) d.perf_sat = 1'b1;
+          perf_we = 1'b1;
+          read_advance();
+        end
+        StWfStart: if (wf_start) d.st = StWfWait;
+        StWfWait: if (wf_done) begin
+          d.mode = wf_spatial ? ModeSpatial : ModeShared;
+          if (cfg_i.ws_delay == '0) begin
+            to_part();
+          end else begin   // Sec. V-H's algorithm delay, counted on the epochs' stamps as the warm-up
+            d.t0_valid = 1'b0;
+            d.st = StDelay;
+          end
+        end
+        StDelay: if (obs.valid) begin
+          if ((obs.cycle - t_warm) >= cfg_i.ws_delay) to_part();
+          else if (!q.t0_valid) begin
+            d.t0 = obs.cycle;
+            d.t0_valid = 1'b1;
+          end
+        end
+        StPart: begin
+          if ((KS + 1)'(q.c) + 1'b1 >= q.nk) begin
+            d.c = '0;
+            advance();
+            if (JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms)) begin
+              d.done = q.target;
+              d.ref_valid = 1'b0;
+              d.strikes = '0;
+              d.st = (q.mode == ModeShared && cfg_i.ws_phase_pct != '0) ? StMonOpen : StIdle;
+            end
+          end else begin
+            d.c = q.c + 1'b1;
+          end
+        end
+        default: ;
+      endcase
+    end
+    d.prof_ok = ok & ~event_i.slot_free;
+  end
+
+  always_comb begin
+    state_o = q;
+    state_o.div = div_state;
+    state_o.wf = wf_state;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) q <= '0;
+    else q <= d;
+  end
+  // the performance table: one write per cycle (PHI), no reset (read only after written)
+  always_ff @(posedge clk_i) begin
+    if (perf_we) begin
+      for (int k = 0; k < K; k++) begin
+        for (int jj = 0; jj < NS; jj++) begin
+          if (k_pos == KS'(k) && SW'(j) == SW'(jj + 1)) perf_q[(k*NS + jj)*PW +: PW] <= perf_wd;
+        end
+      end
+    end
+  end
+endmodule
