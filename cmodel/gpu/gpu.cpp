@@ -114,6 +114,10 @@ Gpu::Gpu(const GpuConfig& caller_cfg, const Mix& mix, SchedulerPort& sched, cons
   for (uint32_t i = 0; i < nk; ++i) {
     auto& k = im.kernels[i];
     k.entry = &mix.kernels[i];
+    if (k.entry->arrival_pct != 0)
+      throw InputError(mix.file, "kernels[" + std::to_string(i) + "].arrival_pct",
+                       "an arrival relative to the first kernel's alone runtime is resolved by gsim run and gsim "
+                       "sweep (after the alone runs); this command takes arrival_cycle only");
     k.res = cta_resources(k.entry->desc, cfg);
     k.grid = k.entry->grid_ctas ? k.entry->grid_ctas : k.entry->desc.grid_ctas;
     if (k.grid == 0) throw InputError(mix.file, "kernels[" + std::to_string(i) + "].grid_ctas", "grid is empty");

@@ -123,4 +123,21 @@ Occupancy occupancy(const KernelDesc& k, const GpuConfig& cfg, const SmTypeConfi
   return o;
 }
 
+bool ctas_fit_together(const GpuConfig& cfg, const std::vector<CtaResources>& res, const std::vector<uint32_t>& ctas) {
+  for (const SmTypeConfig& t : cfg.sm_types) {
+    uint64_t threads = 0, warps = 0, regs = 0, shmem = 0, n = 0;
+    for (size_t i = 0; i < res.size() && i < ctas.size(); ++i) {
+      threads += uint64_t(ctas[i]) * res[i].threads;
+      warps += uint64_t(ctas[i]) * res[i].warps;
+      regs += uint64_t(ctas[i]) * res[i].regs;
+      shmem += uint64_t(ctas[i]) * res[i].shmem;
+      n += ctas[i];
+    }
+    if (threads > t.max_threads || warps > t.max_warps || regs > t.registers || shmem > t.shared_mem_bytes ||
+        n > t.max_ctas)
+      return false;
+  }
+  return true;
+}
+
 }  // namespace gs

@@ -21,6 +21,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "config/gpu_config.hpp"
 #include "gpu/gpu.hpp"
@@ -64,5 +65,10 @@ uint64_t context_bytes(const CtaResources& r);
 /// Occupancy and context-switch accounting of kernel `k` alone on an SM of type `t`.
 /// Throws InputError naming the kernel, the resource, need and capacity if one CTA cannot fit.
 Occupancy occupancy(const KernelDesc& k, const GpuConfig& cfg, const SmTypeConfig& t);
+
+/// Whether ctas[i] CTAs of kernel i (per-CTA needs res[i], after allocation rounding) fit one
+/// SM of every type of `cfg` together: threads, warps, registers, shared memory (the type's
+/// shared_mem_bytes) and CTA slots. The Oracle's candidates and MPMax's caps use it.
+bool ctas_fit_together(const GpuConfig& cfg, const std::vector<CtaResources>& res, const std::vector<uint32_t>& ctas);
 
 }  // namespace gs

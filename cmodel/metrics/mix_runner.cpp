@@ -8,11 +8,13 @@ namespace gs {
 namespace {
 
 /// Everything an alone run's outcome depends on, as one string. The kernel descriptor is
-/// identified by name: within one process the kernel library is loaded once.
+/// identified by name: within one process the kernel library is loaded once. The entry's
+/// priority is not part of it: the alone policy (Left-Over) issues in arrival order only, so
+/// SJF (pai_baselines.hpp), which sets priorities from the alone runs, reuses them.
 std::string alone_key(const GpuConfig& cfg, const MixEntry& e, const std::string& kind, const SchedOptions& opt,
                       const RunOptions& run, uint64_t window_cycles) {
   return kind + '|' + cfg.name + '|' + cfg.file + '|' + e.kernel + '|' + std::to_string(e.grid_ctas) + '|' +
-         std::to_string(e.priority) + '|' + std::to_string(e.tokens) + '|' + bypass_level_name(e.bypass) + '|' +
+         std::to_string(e.tokens) + '|' + bypass_level_name(e.bypass) + '|' +
          std::to_string(static_cast<int>(opt.preempt)) + '|' + std::to_string(opt.seed) + '|' +
          std::to_string(run.seed) + '|' + std::to_string(run.max_cycles) + '|' + std::to_string(run.watchdog_cycles) + '|' +
          std::to_string(window_cycles);
@@ -34,6 +36,7 @@ Mix alone_mix(const Mix& mix, const MixEntry& entry) {
   m.window_cycles = mix.window_cycles;
   MixEntry e = entry;
   e.arrival_cycle = 0;
+  e.arrival_pct = 0;
   e.context = 0;
   m.kernels.push_back(std::move(e));
   return m;
@@ -84,6 +87,15 @@ MixRun run_mix_with_alone(const GpuConfig& cfg, const Mix& mix, const std::strin
         cache.get(cfg, mix.kernels[i], scheduler_kind, sched_opt, run_opt, hook, phase, mix.window_cycles));
   }
 
+  // arrival_pct (Pai Sec. 6.2.5): now that kernels[0]'s alone turnaround is known. `resolved`
+  // outlives the shared run (Gpu keeps pointers into its entries).
+  Mix resolved = mix;
+  for (MixEntry& e : resolved.kernels)
+    if (e.arrival_pct != 0) {
+      e.arrival_cycle = mix.kernels[0].arrival_cycle + out.alone[0].cycles() * e.arrival_pct / 100;
+      e.arrival_pct = 0;
+    }
+
   RunOptions shared_run = run_opt;
   shared_run.sched = sched_opt;
   const RunPhase shared_phase{true, 0, n, {}};
@@ -95,7 +107,7 @@ MixRun run_mix_with_alone(const GpuConfig& cfg, const Mix& mix, const std::strin
     };
   }
   auto sched = make_scheduler(scheduler_kind, sched_opt);
-  Gpu gpu(cfg, mix, *sched, shared_run);
+  Gpu gpu(cfg, resolved, *sched, shared_run);
   out.shared = gpu.run();
   if (out.shared.kernels.size() != mix.kernels.size())
     throw InvariantError("shared run reported " + std::to_string(out.shared.kernels.size()) + " kernels for a mix of " +

@@ -67,7 +67,9 @@ struct MixRun {
   MixMetrics metrics;
 };
 
-/// Runs every kernel alone (through `cache`), then the mix, and computes the metrics.
+/// Runs every kernel alone (through `cache`), then the mix, and computes the metrics. An entry
+/// with arrival_pct arrives at kernels[0]'s arrival + its alone turnaround x pct / 100 (the
+/// shared run's KernelResult::arrival_cycle reports the cycle).
 /// `sched_opt` is what the shared run's scheduler is built and reset with (run_opt.sched is
 /// replaced by it); alone runs use alone_sched_options(sched_opt).
 /// `hook` (optional) sees every cycle of every run, alone and shared.

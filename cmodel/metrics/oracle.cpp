@@ -25,22 +25,7 @@ std::vector<std::vector<uint32_t>> oracle_candidates(const GpuConfig& cfg, const
       throw InputError(where, "kernels[" + std::to_string(i) + "]",
                        "kernel " + mix.kernels[i].kernel + " fits no SM of config " + cfg.name + ": no partition");
   }
-  const auto fits = [&](const std::vector<uint32_t>& c) {
-    for (const SmTypeConfig& t : rc.sm_types) {
-      uint64_t threads = 0, warps = 0, regs = 0, shmem = 0, ctas = 0;
-      for (size_t i = 0; i < nk; ++i) {
-        threads += uint64_t(c[i]) * res[i].threads;
-        warps += uint64_t(c[i]) * res[i].warps;
-        regs += uint64_t(c[i]) * res[i].regs;
-        shmem += uint64_t(c[i]) * res[i].shmem;
-        ctas += c[i];
-      }
-      if (threads > t.max_threads || warps > t.max_warps || regs > t.registers || shmem > t.shared_mem_bytes ||
-          ctas > t.max_ctas)
-        return false;
-    }
-    return true;
-  };
+  const auto fits = [&](const std::vector<uint32_t>& c) { return ctas_fit_together(rc, res, c); };
   std::vector<std::vector<uint32_t>> out;
   std::vector<uint32_t> c(nk, 1);
   if (!fits(c))

@@ -54,6 +54,12 @@ struct KernelDesc {
 struct MixEntry {
   std::string kernel;           // kernel name in the library
   uint64_t arrival_cycle = 0;
+  /// Non-zero: the entry arrives when kernels[0] has run this percentage of its alone
+  /// turnaround (Pai et al. Sec. 6.2.5, "the second kernel arrives at 25% and 50% of the runtime
+  /// of the first kernel"): arrival_cycle = kernels[0].arrival_cycle + T_alone * pct / 100,
+  /// resolved by run_mix_with_alone() after the alone runs (metrics/mix_runner.hpp); a Gpu
+  /// refuses a mix with one unresolved.
+  uint32_t arrival_pct = 0;
   uint32_t context = 0;         // command buffer (process / stream) it is launched into
   uint32_t priority = 0;        // NPQ/PPQ: higher value = more important
   uint32_t tokens = 0;          // DSS token budget (0 = policy default)

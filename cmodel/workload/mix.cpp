@@ -1,7 +1,7 @@
 // gsched: workload mixes -- which kernels are launched, when, into which context, with which
 // priority and DSS token budget (format: docs/workloads.md, "Mix files").
 //
-// {"name", "config", "notes", "window_cycles", "kernels": [{"kernel", "arrival_cycle", "context",
+// {"name", "config", "notes", "window_cycles", "kernels": [{"kernel", "arrival_cycle" or "arrival_pct", "context",
 // "priority", "tokens", "grid_ctas", "bypass"}]}. Entries keep their file order (ties in arrival are
 // launched in that order). "window_cycles" (optional) selects the fixed-window method
 // (Mix::window_cycles); every kernel must arrive inside the window. Each entry's descriptor is copied from the library into MixEntry::desc, with
@@ -25,6 +25,8 @@ std::string mixes_dir() { return data_dir() + "/workloads/mixes"; }
 
 // The same bound as arrival_cycle; in practice --max-cycles bounds a window (gs::Gpu checks it).
 constexpr uint64_t kMaxWindowCycles = 1ull << 48;
+// arrival_pct: up to 100 alone runtimes of the first kernel after its arrival.
+constexpr uint32_t kMaxArrivalPct = 10000;
 
 MixEntry parse_entry(const json& v, const std::string& file, const std::string& path, uint32_t index,
                      const std::vector<KernelDesc>& lib) {
@@ -33,6 +35,14 @@ MixEntry parse_entry(const json& v, const std::string& file, const std::string& 
   r.require("kernel");
   r.str("kernel", e.kernel);
   r.u64("arrival_cycle", e.arrival_cycle, 0, 1ull << 48);
+  if (r.has("arrival_pct")) {
+    if (r.has("arrival_cycle")) r.fail("arrival_pct", "give arrival_cycle or arrival_pct, not both");
+    if (index == 0)
+      r.fail("arrival_pct", "the first kernel is the one arrival_pct counts from (its alone runtime); give it "
+                            "arrival_cycle");
+    r.u32("arrival_pct", e.arrival_pct, 1, kMaxArrivalPct,
+          "a percentage of the first kernel's alone runtime, at most 100 times over");
+  }
   // Default: every launch in its own context (process), as in the papers' multiprogrammed runs.
   e.context = index;
   r.u32("context", e.context, 0, limits::kMaxContexts - 1, limits::kMaskReason);
@@ -111,6 +121,9 @@ Mix parse_mix(const json& doc, const std::string& path, const std::vector<Kernel
     mix.kernels.push_back(parse_entry((*kernels)[i], path, "kernels[" + std::to_string(i) + "]",
                                       static_cast<uint32_t>(i), lib));
     const uint64_t arrival = mix.kernels.back().arrival_cycle;
+    if (mix.window_cycles != 0 && mix.kernels.back().arrival_pct != 0)
+      r.fail("kernels[" + std::to_string(i) + "].arrival_pct",
+             "a fixed-window mix has no alone turnaround to take a percentage of; give arrival_cycle");
     if (mix.window_cycles != 0 && arrival >= mix.window_cycles)
       r.fail("window_cycles", std::to_string(mix.window_cycles) + " cycles: kernels[" + std::to_string(i) +
                                   "] arrives at cycle " + std::to_string(arrival) +

@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "metrics/oracle.hpp"
+#include "metrics/pai_baselines.hpp"
 #include "common/error.hpp"
 #include "config/gpu_config.hpp"
 #include "gs_spec.hpp"
@@ -78,6 +79,12 @@ std::vector<Entry> entries_of(const std::string& what) {
     out.emplace_back(gs::kOraclePolicy,
                      "Warped-Slicer's Oracle: the best of every static CTA combination per SM (exhaustive search over "
                      "golden left-over runs; C++ only, gsim run and sweep)");
+    out.emplace_back(gs::kSjfPolicy,
+                     "Pai et al.'s SJF: npq with priorities from the alone runtimes, shortest first (an oracle: the "
+                     "runtimes are known before the run; any scheduler)");
+    out.emplace_back(gs::kMpmaxPolicy,
+                     "Pai et al.'s Just-in-Time MPMax: FIFO, each kernel capped to leave one CTA of every co-runner "
+                     "room per SM (golden left-over with per-kernel caps; C++ only)");
   } else if (what == "schedulers") {
     register_build_schedulers();
     for (const std::string& k : gs::list_scheduler_kinds())

@@ -33,6 +33,7 @@
 #include "metrics/counters_summary.hpp"
 #include "metrics/mix_runner.hpp"
 #include "metrics/oracle.hpp"
+#include "metrics/pai_baselines.hpp"
 #include "metrics/report.hpp"
 #include "workload/kernel_desc.hpp"
 
@@ -271,6 +272,32 @@ std::string with_oracle_json(const std::string& json, const gs::OracleRun& o, co
   return j.dump(2) + "\n";
 }
 
+/// `--policy sjf` / `--policy mpmax`: what the baseline decided before the shared run, after the
+/// table: SJF's priorities (from the alone turnarounds) or MPMax's CTA caps per SM.
+std::string format_pai_baseline(const std::string& policy, const std::vector<uint32_t>& values,
+                                const gs::MixRun& r, const gs::Mix& mix) {
+  std::string out = policy == gs::kSjfPolicy
+                        ? "\nsjf: npq priorities from the alone turnarounds (shortest first):"
+                        : "\nmpmax: CTAs per SM each kernel may hold while two or more have CTAs to issue:";
+  for (size_t i = 0; i < mix.kernels.size(); ++i) {
+    out += (i ? ", " : " ") + mix.kernels[i].kernel + " " + std::to_string(values[i]);
+    if (policy == gs::kSjfPolicy) out += " (" + std::to_string(r.alone[i].cycles()) + " cycles alone)";
+  }
+  return out + "\n";
+}
+
+/// The --json of an sjf or mpmax run: gsim run's plus "sjf": [{"kernel", "priority"}] or
+/// "mpmax": [{"kernel", "ctas_per_sm"}].
+std::string with_pai_baseline_json(const std::string& json, const std::string& policy,
+                                   const std::vector<uint32_t>& values, const gs::Mix& mix) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(json);
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  const char* field = policy == gs::kSjfPolicy ? "priority" : "ctas_per_sm";
+  for (size_t i = 0; i < mix.kernels.size(); ++i) list.push_back({{"kernel", mix.kernels[i].kernel}, {field, values[i]}});
+  j[policy] = list;
+  return j.dump(2) + "\n";
+}
+
 std::string base_name(const std::string& config_name) { return config_name.substr(0, config_name.find_first_of("{@")); }
 
 int run_action(const RunArgs& a) {
@@ -298,18 +325,25 @@ int run_action(const RunArgs& a) {
   gs::limits::check_mix_fits(cfg, mix);
 
   // --policy oracle: an exhaustive search over golden Left-Over runs with per-kernel CTA caps
-  // (metrics/oracle.hpp), not a registry policy.
+  // (metrics/oracle.hpp); --policy mpmax: golden Left-Over with MPMax's caps; --policy sjf:
+  // NPQ with priorities from the alone runs (metrics/pai_baselines.hpp). Not registry policies.
   const bool oracle = a.policy == gs::kOraclePolicy;
-  if (oracle && a.cta_limit)
-    throw gs::InputError("--cta-limit: --policy oracle sets a CTA cap per kernel itself (every CTA combination)");
-  if (oracle && a.sm_sharing == "exclusive")
-    throw gs::InputError("--sm-sharing exclusive: --policy oracle partitions every SM between the kernels");
-  if (oracle && a.o_scheduler->count() && a.scheduler != "golden")
-    throw gs::InputError("--scheduler " + a.scheduler +
-                         ": --policy oracle is C++ only (golden runs with per-kernel CTA caps, which gs_top has no "
+  const bool mpmax = a.policy == gs::kMpmaxPolicy;
+  const bool sjf = a.policy == gs::kSjfPolicy;
+  const bool capped = oracle || mpmax;   // golden only: per-kernel CTA caps
+  if (capped && a.cta_limit)
+    throw gs::InputError("--cta-limit: --policy " + a.policy + " sets a CTA cap per kernel itself" +
+                         (oracle ? " (every CTA combination)" : " (MPMax's set-aside)"));
+  if ((capped || sjf) && a.sm_sharing == "exclusive")
+    throw gs::InputError("--sm-sharing exclusive: --policy " + a.policy +
+                         (sjf ? " runs under npq with kernels sharing SMs, as Pai et al.'s SJF"
+                              : " partitions every SM between the kernels"));
+  if (capped && a.o_scheduler->count() && a.scheduler != "golden")
+    throw gs::InputError("--scheduler " + a.scheduler + ": --policy " + a.policy +
+                         " is C++ only (golden runs with per-kernel CTA caps, which gs_top has no "
                          "register for); use --scheduler golden or leave --scheduler out");
   gs::SchedOptions sched;
-  sched.policy = oracle ? gs::kAlonePolicy : a.policy;
+  sched.policy = capped ? gs::kAlonePolicy : sjf ? gs::kSjfRunsUnder : a.policy;
   sched.preempt = parse_preempt(a.preempt);
   sched.sm_sharing = a.sm_sharing == "exclusive" ? gs::SmSharing::kExclusive : gs::SmSharing::kShared;
   sched.seed = a.seed;
@@ -327,7 +361,7 @@ int run_action(const RunArgs& a) {
                          std::to_string(a.wave_to) + ": the window would be empty");
   gs::limits::check_scheduler_config(cfg, sched);   // options against the policy, before any alone run
   const std::string scheduler =
-      oracle ? "golden" : choose_scheduler(a.o_scheduler->count() > 0, a.scheduler, cfg, sched, mix, want_wave, a.quiet);
+      capped ? "golden" : choose_scheduler(a.o_scheduler->count() > 0, a.scheduler, cfg, sched, mix, want_wave, a.quiet);
   if (want_wave && scheduler == "golden")
     throw gs::InputError("--wave: the golden scheduler has no waveform; use --scheduler rtl or lockstep");
 
@@ -378,6 +412,7 @@ int run_action(const RunArgs& a) {
   gs::AloneRunCache cache;
   gs::MixRun result;
   gs::OracleRun oracle_run;
+  std::vector<uint32_t> sjf_priorities;
   const gs::OracleProgress oracle_progress = [&](size_t i, size_t n, const std::vector<uint32_t>& c) {
     if (a.quiet) return;
     std::string ctas;
@@ -405,6 +440,10 @@ int run_action(const RunArgs& a) {
     if (oracle) {
       oracle_run = gs::run_oracle(cfg, mix, sched, run, cache, hook, oracle_progress);
       result = oracle_run.best;
+    } else if (mpmax) {
+      result = gs::run_mpmax(cfg, mix, sched, run, cache, hook);
+    } else if (sjf) {
+      result = gs::run_sjf(cfg, mix, scheduler, sched, run, cache, hook, &sjf_priorities);
     } else {
       result = gs::run_mix_with_alone(cfg, mix, scheduler, sched, run, cache, hook);
     }
@@ -460,11 +499,14 @@ int run_action(const RunArgs& a) {
   std::fputs(gs::format_table(info, result.metrics, &counters).c_str(), stdout);
   std::fputs(format_partitions(result.shared, mix).c_str(), stdout);
   if (oracle) std::fputs(format_oracle(oracle_run, mix).c_str(), stdout);
+  const std::vector<uint32_t> decided = sjf ? sjf_priorities : mpmax ? gs::mpmax_caps(cfg, mix) : std::vector<uint32_t>{};
+  if (sjf || mpmax) std::fputs(format_pai_baseline(a.policy, decided, result, mix).c_str(), stdout);
   std::fflush(stdout);
   if (a.o_json->count()) {
     std::string json = gs::format_json(info, result.metrics, &counters);
     json = with_partitions_json(json, result.shared, mix);
     if (oracle) json = with_oracle_json(json, oracle_run, mix);
+    if (sjf || mpmax) json = with_pai_baseline_json(json, a.policy, decided, mix);
     gs::write_file_atomically("--json", a.json, json);
   }
   if (a.o_csv->count()) gs::write_file_atomically("--csv", a.csv, gs::format_csv(info, result.metrics));

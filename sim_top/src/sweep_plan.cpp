@@ -15,6 +15,7 @@
 #include "config/json_reader.hpp"
 #include "config/limits.hpp"
 #include "metrics/oracle.hpp"
+#include "metrics/pai_baselines.hpp"
 #include "sched/scheduler_port.hpp"
 #include "workload/kernel_desc.hpp"
 
@@ -40,6 +41,7 @@ struct SweepSpec {
   std::vector<std::vector<std::string>> combo_lists;
   std::string combo_config;
   std::vector<uint32_t> pair_stagger = {0};
+  std::vector<uint32_t> pair_stagger_pct;   // arrival_pct of the second kernel (docs/sweep.md)
   std::string pair_config;
   bool has_groups = false;
   std::vector<std::string> group_kernels;
@@ -139,11 +141,27 @@ SweepSpec read_spec(const json& doc, const std::string& file) {
       p.fail("kernels", "pairs need at least two kernels");
     }
     s.pair_unordered = p.choice("order", {"ordered", "unordered"}) == 1;
-    p.u32_list("stagger", s.pair_stagger);
-    if (s.pair_stagger.empty()) p.fail("stagger", "the list is empty; leave the key out for [0]");
-    for (size_t i = 1; i < s.pair_stagger.size(); ++i)
-      if (std::find(s.pair_stagger.begin(), s.pair_stagger.begin() + i, s.pair_stagger[i]) != s.pair_stagger.begin() + i)
-        p.fail(element("stagger", i), std::to_string(s.pair_stagger[i]) + " is listed twice");
+    const auto distinct = [&p](const char* key, const std::vector<uint32_t>& v) {
+      for (size_t i = 1; i < v.size(); ++i)
+        if (std::find(v.begin(), v.begin() + i, v[i]) != v.begin() + i)
+          p.fail(element(key, i), std::to_string(v[i]) + " is listed twice");
+    };
+    if (p.has("stagger_pct")) {
+      p.u32_list("stagger_pct", s.pair_stagger_pct);
+      if (s.pair_stagger_pct.empty()) p.fail("stagger_pct", "the list is empty; leave the key out");
+      for (size_t i = 0; i < s.pair_stagger_pct.size(); ++i)
+        if (s.pair_stagger_pct[i] == 0 || s.pair_stagger_pct[i] > 10000)
+          p.fail(element("stagger_pct", i), std::to_string(s.pair_stagger_pct[i]) +
+                                                " is outside 1..10000 (a percentage of the first kernel's alone "
+                                                "runtime; 0 is \"stagger\": [0])");
+      distinct("stagger_pct", s.pair_stagger_pct);
+      if (!p.has("stagger")) s.pair_stagger.clear();   // only the relative arrivals
+    }
+    if (p.has("stagger") || s.pair_stagger_pct.empty()) {
+      p.u32_list("stagger", s.pair_stagger);
+      if (s.pair_stagger.empty()) p.fail("stagger", "the list is empty; leave the key out for [0]");
+    }
+    distinct("stagger", s.pair_stagger);
     p.str("config", s.pair_config);
     p.reject_unknown_keys();
   }
@@ -212,6 +230,7 @@ struct Launch {
   std::string kernel;
   uint64_t arrival;
   uint32_t priority;
+  uint32_t arrival_pct = 0;   // non-zero: the mix's "arrival_pct" instead of "arrival_cycle"
 };
 
 /// A generated mix document in the format of the shipped mixes (launch i in context i), and its
@@ -228,9 +247,14 @@ GeneratedMix make_mix(const std::string& name, const std::string& config, const 
   if (!config.empty()) doc["config"] = config;
   doc["notes"] = json::array({note});
   doc["kernels"] = json::array();
-  for (size_t i = 0; i < launches.size(); ++i)
-    doc["kernels"].push_back({{"kernel", launches[i].kernel}, {"arrival_cycle", launches[i].arrival},
-                              {"context", i}, {"priority", launches[i].priority}});
+  for (size_t i = 0; i < launches.size(); ++i) {
+    json k = {{"kernel", launches[i].kernel}};
+    if (launches[i].arrival_pct != 0) k["arrival_pct"] = launches[i].arrival_pct;
+    else k["arrival_cycle"] = launches[i].arrival;
+    k["context"] = i;
+    k["priority"] = launches[i].priority;
+    doc["kernels"].push_back(std::move(k));
+  }
   m.text = doc.dump(2) + "\n";
   parsed = in_field(file, field, [&] { return gs::parse_mix(doc, m.path, lib); });
   return m;
@@ -327,6 +351,8 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
                          "unknown scheduler \"" + s.scheduler + "\" (this build has: " + gs::join_names(kinds) + ")");
   std::vector<std::string> policies = gs::list_policies();
   policies.push_back(gs::kOraclePolicy);
+  policies.push_back(gs::kSjfPolicy);
+  policies.push_back(gs::kMpmaxPolicy);
   check_member(file, "policies", s.policies, policies, "policy");
   check_member(file, "preempt", s.preempt, {"drain", "switch"}, "preemption mode");
   check_member(file, "sm_sharing", s.sm_sharing, {"shared", "exclusive"}, "sm_sharing mode");
@@ -376,18 +402,25 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
     mixes.push_back(std::move(m));
     plan.generated_mixes.push_back(std::move(gm));
   };
-  for (const uint32_t stagger : s.pair_stagger) {
+  // every stagger in cycles, then every stagger in percent of the first kernel's alone runtime
+  std::vector<std::pair<uint32_t, bool>> arrivals;
+  for (const uint32_t c : s.pair_stagger) arrivals.emplace_back(c, false);
+  for (const uint32_t pct : s.pair_stagger_pct) arrivals.emplace_back(pct, true);
+  for (const auto& [stagger, pct] : arrivals) {
     std::vector<std::pair<std::string, std::string>> made;
     for (const std::string& a : s.pair_kernels)
       for (const std::string& b : pair_second) {
         if (a == b || !s.has_pairs) continue;
         if (s.pair_unordered && std::find(made.begin(), made.end(), std::make_pair(b, a)) != made.end()) continue;
         made.emplace_back(a, b);
-        const std::string note = "Generated by gsim sweep from the sweep file's \"pairs\": " + a + " at cycle 0, " +
-                                 b + " at cycle " + std::to_string(stagger) + ".";
+        const std::string when = pct ? std::to_string(stagger) + "% of " + a + "'s alone runtime"
+                                     : "cycle " + std::to_string(stagger);
+        const std::string note =
+            "Generated by gsim sweep from the sweep file's \"pairs\": " + a + " at cycle 0, " + b + " at " + when + ".";
         gs::Mix parsed;
-        GeneratedMix gm = make_mix("pair_" + a + "_" + b + "_at" + std::to_string(stagger), s.pair_config, note,
-                                   {{a, 0, 0}, {b, stagger, 0}}, mixes_dir, lib, file, "pairs", parsed);
+        Launch second{b, pct ? 0 : stagger, 0, pct ? stagger : 0};
+        GeneratedMix gm = make_mix("pair_" + a + "_" + b + "_at" + std::to_string(stagger) + (pct ? "pct" : ""),
+                                   s.pair_config, note, {{a, 0, 0}, second}, mixes_dir, lib, file, "pairs", parsed);
         add_generated(std::move(gm), std::move(parsed), "pairs");
       }
   }
@@ -444,14 +477,15 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
       });
     for (size_t p = 0; p < s.policies.size(); ++p)
       for (size_t k = 0; k < sharing.size(); ++k) {
-        if (s.policies[p] == gs::kOraclePolicy) {   // golden only (cmd_run.cpp checks the rest)
+        if (s.policies[p] == gs::kOraclePolicy || s.policies[p] == gs::kMpmaxPolicy) {   // golden only (cmd_run.cpp checks the rest)
           if (s.scheduler != "golden")
             throw gs::InputError(file, "scheduler",
-                                 "\"" + s.scheduler + "\": policy oracle is C++ only, give \"scheduler\": \"golden\"");
+                                 "\"" + s.scheduler + "\": policy " + s.policies[p] +
+                                     " is C++ only, give \"scheduler\": \"golden\"");
           continue;
         }
         gs::SchedOptions opt;
-        opt.policy = s.policies[p];
+        opt.policy = s.policies[p] == gs::kSjfPolicy ? gs::kSjfRunsUnder : s.policies[p];
         opt.sm_sharing = sharing[k] == "exclusive" ? gs::SmSharing::kExclusive : gs::SmSharing::kShared;
         const std::string field = sharing[k].empty() ? element("policies", p) : element("sm_sharing", k);
         in_field(file, field, [&] {

@@ -386,6 +386,38 @@ expect_fail "--policy oracle refuses --cta-limit" 2 "--cta-limit" \
   run --config warped-slicer --mix test-pair --policy oracle --cta-limit 2
 grep -qx "oracle" "$TMP/list_policies" && ok "gsim list policies names oracle" || bad "gsim list policies names oracle"
 
+# Pai et al.'s baselines (cmodel/metrics/pai_baselines.hpp): SJF runs npq with priorities from
+# the alone runs on any scheduler (here the build's default), MPMax golden only.
+gsim run --config warped-slicer --mix test-staggered --policy sjf --json "$TMP/sjf.json"
+if [ "$RC" -eq 0 ] && grep -q "^sjf: npq priorities" "$OUT" && python3 -c '
+import json,sys
+j=json.load(open(sys.argv[1])); ks=j["kernels"]; s={x["kernel"]: x["priority"] for x in j["sjf"]}
+assert j["policy"] == "sjf", j["policy"]
+alone={k["name"]: k["cycles_alone"] for k in ks}
+short=min(alone, key=alone.get); long_=max(alone, key=alone.get)
+assert s[short] > s[long_], (s, alone)
+assert all(k["priority"] == s[k["name"]] for k in ks), ks' "$TMP/sjf.json"; then
+  ok "--policy sjf: the shortest alone kernel gets the top priority"
+else
+  bad "--policy sjf" "exit $RC"
+fi
+gsim run --config warped-slicer --mix test-pair --policy mpmax --json "$TMP/mpmax.json"
+if [ "$RC" -eq 0 ] && grep -q "^mpmax: CTAs per SM" "$OUT" && python3 -c '
+import json,sys
+j=json.load(open(sys.argv[1]))
+assert j["scheduler"] == "golden" and all(c["ctas_per_sm"] >= 1 for c in j["mpmax"]), j["mpmax"]' "$TMP/mpmax.json"; then
+  ok "--policy mpmax: caps reported, golden"
+else
+  bad "--policy mpmax" "exit $RC"
+fi
+expect_fail "--policy mpmax refuses --scheduler lockstep" 2 "C++ only" \
+  run --config warped-slicer --mix test-pair --policy mpmax --scheduler lockstep
+expect_fail "--policy sjf refuses --sm-sharing exclusive" 2 "runs under npq" \
+  run --config warped-slicer --mix test-pair --policy sjf --sm-sharing exclusive
+for p in sjf mpmax; do
+  grep -qx "$p" "$TMP/list_policies" && ok "gsim list policies names $p" || bad "gsim list policies names $p"
+done
+
 # The scheduler kind the build defaults to (lockstep with the RTL, golden without).
 gsim run --config warped-slicer --mix "$MIX" --json "$TMP/d.json"
 if [ "$RC" -eq 0 ] && python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["scheduler"] in ("golden","lockstep")' "$TMP/d.json"; then

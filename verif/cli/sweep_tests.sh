@@ -151,6 +151,26 @@ check "pairs: 3 kernels x 2 staggers -> 12 mixes, 24 runs" \
 check "pairs: the second kernel arrives at the stagger" \
   'grep -q "^[^,]*__pair_test.memory_test.cache_at2000__left-over__drain__s1,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,test.cache,2000," pairs/results.csv'
 
+# pairs "stagger_pct": the second kernel arrives at a percentage of the first's alone runtime
+cat >pct.json <<EOF
+{"name": "pct", "configs": ["warped-slicer"], "policies": ["left-over"],
+ "pairs": {"kernels": ["test.compute", "test.memory"], "stagger": [0], "stagger_pct": [50]}}
+EOF
+sweep pct.json -j2 --out pct
+check "pairs stagger_pct: 2 pairs x (1 stagger + 1 pct) -> 4 runs" \
+  '[ "$RC" -eq 0 ] && [ "$(results pct)" -eq 4 ] && [ -f pct/mixes/pair_test.memory_test.compute_at50pct.json ]' "exit $RC"
+cat >pct_check.py <<'EOF'
+import csv
+rows = [r for r in csv.DictReader(open("pct/results.csv")) if r["mix"].endswith("_at50pct")]
+assert len(rows) == 4, rows
+for m in set(r["mix"] for r in rows):
+    a, b = [r for r in rows if r["mix"] == m]
+    assert int(b["arrival"]) == int(a["cycles_alone"]) * 50 // 100, (a, b)
+EOF
+check "pairs stagger_pct: arrival = 50% of the first kernel's alone runtime" 'python3 pct_check.py'
+bad_file "stagger_pct 0" "field 'pairs.stagger_pct[0]'" \
+  '{"name": "b", "configs": ["warped-slicer"], "pairs": {"kernels": ["test.compute", "test.memory"], "stagger_pct": [0]}}'
+
 # pairs "with" and "order": Warped-Slicer's 30 pairs (compute x all ten, unordered)
 sweep "$SWEEPS/warped-slicer-pairs.json" --list --out wsp
 check "pairs with/order: the shipped warped-slicer-pairs.json lists 30 pairs x 5 policies" \

@@ -1,0 +1,86 @@
+// gsched: Pai et al.'s SJF and Just-in-Time MPMax baselines (contract in pai_baselines.hpp).
+#include "metrics/pai_baselines.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "common/error.hpp"
+#include "gpu/occupancy.hpp"
+#include "sched/golden/golden_types.hpp"
+
+namespace gs {
+
+std::vector<uint32_t> sjf_priorities(const std::vector<uint64_t>& alone_cycles) {
+  std::vector<uint64_t> distinct = alone_cycles;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  const uint32_t top = (1u << spec::PrioW) - 1;
+  std::vector<uint32_t> prio;
+  for (uint64_t c : alone_cycles) {
+    const auto below = static_cast<uint32_t>(std::lower_bound(distinct.begin(), distinct.end(), c) - distinct.begin());
+    prio.push_back(below >= top ? 0 : top - below);
+  }
+  return prio;
+}
+
+MixRun run_sjf(const GpuConfig& cfg, const Mix& mix, const std::string& scheduler_kind, const SchedOptions& sched_opt,
+               const RunOptions& run_opt, AloneRunCache& cache, const CycleHook& hook,
+               std::vector<uint32_t>* priorities) {
+  const std::string where = mix.file.empty() ? mix.name : mix.file;
+  if (mix.window_cycles != 0)
+    throw InputError(where, "window_cycles",
+                     "policy sjf ranks kernels by their alone turnaround, which a fixed-window mix does not have");
+  // The alone runs the metrics use (cached), before the shared run, so SJF knows them first.
+  std::vector<uint64_t> alone;
+  const uint32_t n = static_cast<uint32_t>(mix.kernels.size());
+  for (uint32_t i = 0; i < n; ++i) {
+    const RunPhase phase{false, i + 1, n, mix.kernels[i].kernel};
+    alone.push_back(cache.get(cfg, mix.kernels[i], scheduler_kind, sched_opt, run_opt, hook, phase).cycles());
+  }
+  const std::vector<uint32_t> prio = sjf_priorities(alone);
+  Mix ranked = mix;   // outlives the shared run (Gpu keeps pointers into its entries)
+  for (uint32_t i = 0; i < n; ++i) ranked.kernels[i].priority = prio[i];
+  SchedOptions opt = sched_opt;
+  opt.policy = kSjfRunsUnder;
+  if (priorities) *priorities = prio;
+  return run_mix_with_alone(cfg, ranked, scheduler_kind, opt, run_opt, cache, hook);
+}
+
+std::vector<uint32_t> mpmax_caps(const GpuConfig& cfg, const Mix& mix) {
+  const std::string where = mix.file.empty() ? mix.name : mix.file;
+  if (mix.kernels.empty()) throw InputError(where, "kernels", "the mix is empty");
+  const GpuConfig rc = run_config(cfg, mix);
+  const size_t nk = mix.kernels.size();
+  std::vector<CtaResources> res(nk);
+  uint32_t slots = 0;
+  for (size_t i = 0; i < nk; ++i) res[i] = cta_resources(mix.kernels[i].desc, rc);
+  for (const SmTypeConfig& t : rc.sm_types) slots = std::max(slots, t.max_ctas);
+  std::vector<uint32_t> caps(nk, 0);
+  std::vector<uint32_t> c(nk, 1);
+  for (size_t i = 0; i < nk; ++i) {
+    // the most CTAs of kernel i beside one CTA of every other kernel (sums only grow with c[i])
+    for (uint32_t v = 1; v <= slots; ++v) {
+      c[i] = v;
+      if (!ctas_fit_together(rc, res, c)) break;
+      caps[i] = v;
+    }
+    c[i] = 1;
+    if (caps[i] == 0)
+      throw InputError(where, "kernels[" + std::to_string(i) + "]",
+                       "one CTA of kernel " + mix.kernels[i].kernel + " and one of every other kernel of the mix do " +
+                           "not fit one SM of config " + cfg.name + " together: MPMax sets aside nothing to share");
+  }
+  return caps;
+}
+
+MixRun run_mpmax(const GpuConfig& cfg, const Mix& mix, const SchedOptions& sched_opt, const RunOptions& run_opt,
+                 AloneRunCache& cache, const CycleHook& hook) {
+  SchedOptions opt = sched_opt;
+  opt.policy = kAlonePolicy;   // FIFO issue order, with the caps
+  opt.cta_limit = 0;
+  opt.sm_sharing = SmSharing::kShared;
+  opt.fixed_ctas = mpmax_caps(cfg, mix);
+  return run_mix_with_alone(cfg, mix, "golden", opt, run_opt, cache, hook);
+}
+
+}  // namespace gs
