@@ -59,7 +59,8 @@ package gs_pkg;
   localparam int SrtfBlkW = 5;  // SRTF predictor: a block slot on the SM (Algorithm 1's blkindex), 0..MaxCtasPerSm-1 [clog2(MaxCtasPerSm)]
   localparam int SrtfDivW = 52;  // SRTF predictor: Eq. 2's dividend (Total_Blocks - Done_Blocks) x t, and the quotient bits (one per divider cycle) [CtaIdW + CycleW]
   localparam int SrtfDivCntW = 6;  // SRTF predictor: the divider's step counter, 0..SrtfDivW [clog2(SrtfDivW + 1)]
-  localparam int NumPolicies = 9;  // policies in the registry (policy_e members)
+  localparam int SrtfDenW = 14;  // SRTF policy: the divisor of a remaining-time prediction, resident blocks x SMs [CtaCntW + SmIdW]
+  localparam int NumPolicies = 10;  // policies in the registry (policy_e members)
   localparam int PolicyStateW = 1054;  // policy_state: the widest policy register record (see the registry's `state`)
 
   // ---------------------------------------------------------------- scalar field types
@@ -93,7 +94,8 @@ package gs_pkg;
     POL_PPQ_SHARED = 4'd5,   // preemptive priority queues, shared (Tanasic Sec. 4.2)
     POL_DSS = 4'd6,   // Dynamic Spatial Sharing (Tanasic Algorithm 1)
     POL_FEWEST_LEFT = 4'd7,   // fewest CTAs left to issue first (docs/adding-a-policy.md's example)
-    POL_WARPED_SLICER = 4'd8   // Warped-Slicer: profiled intra-SM partition by water-filling (Xu et al. Sec. IV)
+    POL_WARPED_SLICER = 4'd8,   // Warped-Slicer: profiled intra-SM partition by water-filling (Xu et al. Sec. IV)
+    POL_SRTF = 4'd9   // SRTF: shortest predicted remaining time first, a new kernel sampled on SM 0 first (Pai et al. Sec. 5.1.1)
   } policy_e;
 
   typedef enum logic {
@@ -488,6 +490,24 @@ package gs_pkg;
     logic [SrtfPredW-1:0] div_add;  // Active_Kernel_Cycles of the division's block end
   } srtf_pred_state_t;
   localparam int SrtfPredStateW = 2877;
+
+  // gs_policy_srtf's registers: the kernel-level remaining-time predictor and its divider (docs/rtl/gs_policy_srtf.md) (805 bits = SrtfStateW)
+  typedef struct packed {
+    slot_mask_t pred_ok;  // rem holds a prediction made since the kernel's launch
+    slot_mask_t reslice;  // Reslice: the slot's next block end samples t
+    slot_mask_t pend;  // a block end of the slot awaits its division
+    logic [MaxKernels * CycleW-1:0] t;  // t: the duration of the first block to end in the slice, slot k at [k*CycleW +: CycleW]
+    logic [MaxKernels * CtaCntW-1:0] res;  // the slot's blocks resident on the SM of its last block end, the ending block included
+    logic [MaxKernels * SrtfPredW-1:0] rem;  // predicted remaining cycles, (grid - done) * t / (res * num_sms), saturated
+    slot_t rr;  // the slot the divider served last (round robin)
+    logic div_busy;  // the divider is running
+    slot_t div_k;  // the slot under division
+    logic [SrtfDivCntW-1:0] div_cnt;  // quotient bits still to produce
+    logic [SrtfDenW-1:0] div_rem;  // the partial remainder
+    logic [SrtfDenW-1:0] div_den;  // the divisor, res * num_sms
+    logic [SrtfDivW-1:0] div_quo;  // dividend bits still to shift in, quotient bits shifted in
+  } srtf_state_t;
+  localparam int SrtfStateW = 805;
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

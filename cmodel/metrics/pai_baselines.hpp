@@ -22,7 +22,7 @@
 //   and the last kernel takes the whole SM). Exact for the paper's two-kernel workloads; with
 //   three or more the caps are those of the whole set until only one kernel is left (the
 //   paper recomputes them "on the basis of the kernels actually running at that instant").
-//   Golden only: gs_top has no per-kernel cap register (the RTL MPMax is issue 15's open part).
+//   Golden only: gs_top has no per-kernel cap register.
 #pragma once
 #include <cstdint>
 #include <vector>

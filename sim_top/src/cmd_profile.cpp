@@ -198,17 +198,7 @@ int profile_action(const ProfileArgs& a) {
     throw gs::InputError("profile: give --kernel NAME (one or more) or --kernels SUITE|all, not both");
   const gs::GpuConfig cfg = gs::load_gpu_config(a.config);
   const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
-  std::vector<gs::KernelDesc> chosen;
-  for (const std::string& name : a.kernels) chosen.push_back(gs::find_kernel(lib, name));
-  if (!a.suite.empty()) {
-    std::vector<std::string> suites;
-    for (const gs::KernelDesc& k : lib) {
-      if (std::find(suites.begin(), suites.end(), k.suite) == suites.end()) suites.push_back(k.suite);
-      if (a.suite == "all" || k.suite == a.suite) chosen.push_back(k);
-    }
-    if (chosen.empty())
-      throw gs::InputError("--kernels " + a.suite + ": no such suite (suites: " + gs::join_names(suites) + ", or all)");
-  }
+  const std::vector<gs::KernelDesc> chosen = select_kernels(lib, a.kernels, a.suite);
   struct Planned {
     gs::KernelDesc kernel;
     uint32_t occupancy = 0;   // resident CTAs per SM alone

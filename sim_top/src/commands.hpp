@@ -16,6 +16,7 @@
 
 namespace gs {
 struct GpuConfig;
+struct KernelDesc;
 struct Mix;
 struct SchedOptions;
 }  // namespace gs
@@ -34,6 +35,7 @@ Command add_bench_command(CLI::App& top);
 Command add_unit_command(CLI::App& top);
 Command add_sweep_command(CLI::App& top);
 Command add_profile_command(CLI::App& top);
+Command add_accuracy_command(CLI::App& top);
 
 /// Exit code of `gsim sweep` when some of its runs failed (the others completed; docs/sweep.md).
 constexpr int kExitRunsFailed = 6;
@@ -61,6 +63,11 @@ std::string choose_scheduler(bool given, const std::string& scheduler, const gs:
 std::string locate_run_error(const std::string& what, const gs::GpuConfig& cfg, const gs::Mix& mix);
 /// Reads a whole file; throws gs::InputError naming the file on failure.
 std::string read_text_file(const std::string& path, const std::string& option);
+/// The kernels `--kernel NAME` (each of `names`, library order kept as given) and `--kernels
+/// SUITE|all` (`suite`, empty = none) select from `lib`; throws gs::InputError for an unknown
+/// kernel or suite (naming the suites there are).
+std::vector<gs::KernelDesc> select_kernels(const std::vector<gs::KernelDesc>& lib, const std::vector<std::string>& names,
+                                           const std::string& suite);
 
 // --- command-line hardening and conveniences (cli_support.cpp) ---
 

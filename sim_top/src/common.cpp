@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "common/error.hpp"
 #include "config/gpu_config.hpp"
+#include "config/json_reader.hpp"
 #include "gpu/gpu.hpp"
 #include "sched/scheduler_port.hpp"
 #include "workload/kernel_desc.hpp"
@@ -60,6 +61,22 @@ void check_scheduler_and_policy(const std::string& kind, const std::string& poli
     throw gs::InputError("--policy: unknown policy '" + policy + "' (known: " + join(policies) + ")");
 }
 
+
+std::vector<gs::KernelDesc> select_kernels(const std::vector<gs::KernelDesc>& lib, const std::vector<std::string>& names,
+                                           const std::string& suite) {
+  std::vector<gs::KernelDesc> chosen;
+  for (const std::string& name : names) chosen.push_back(gs::find_kernel(lib, name));
+  if (suite.empty()) return chosen;
+  std::vector<std::string> suites;
+  const size_t before = chosen.size();
+  for (const gs::KernelDesc& k : lib) {
+    if (std::find(suites.begin(), suites.end(), k.suite) == suites.end()) suites.push_back(k.suite);
+    if (suite == "all" || k.suite == suite) chosen.push_back(k);
+  }
+  if (chosen.size() == before)
+    throw gs::InputError("--kernels " + suite + ": no such suite (suites: " + gs::join_names(suites) + ", or all)");
+  return chosen;
+}
 
 std::string read_text_file(const std::string& path, const std::string& option) {
   std::error_code ec;

@@ -52,7 +52,8 @@ int main(int argc, char** argv) {
   const std::vector<gsim::Command> commands = {gsim::add_run_command(app), gsim::add_occupancy_command(app),
                                                gsim::add_list_command(app), gsim::add_bench_command(app),
                                                gsim::add_unit_command(app), gsim::add_sweep_command(app),
-                                               gsim::add_profile_command(app)};
+                                               gsim::add_profile_command(app),
+                                               gsim::add_accuracy_command(app)};
   if (argc < 2) {   // bare `gsim`: what it can do
     std::printf("%s\nusage: gsim <subcommand> [options]   (gsim <subcommand> --help for its options)\n\nsubcommands:\n",
                 gsim::version_string().c_str());

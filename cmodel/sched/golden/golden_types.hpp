@@ -26,6 +26,8 @@ constexpr uint32_t kGoldenMaxContexts = 32;
 constexpr uint32_t kGoldenMaxSms = 256;
 
 constexpr uint32_t width_mask(uint32_t w) { return w >= 32 ? ~0u : (1u << w) - 1u; }
+/// The same for fields up to 64 bits.
+constexpr uint64_t width_mask64(uint32_t w) { return w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1; }
 
 using ::gs::BypassWr;
 using ::gs::CtaRes;

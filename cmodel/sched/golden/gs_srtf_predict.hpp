@@ -22,8 +22,6 @@ namespace gs::golden {
 
 static_assert(spec::SrtfDivW <= 63 && spec::SrtfPredW <= 63, "the divider and predictions are held in a uint64_t");
 
-constexpr uint64_t width_mask64(uint32_t w) { return w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1; }
-
 /// One event on gs_srtf_predict's ports (valid = false: no event this cycle).
 struct SrtfEv {
   bool valid = false;

@@ -130,6 +130,10 @@ class PolicyBench {
     if (ev.ev_valid) ev.ev_type = static_cast<SmEventType>(1 + rng_.below(3));
     ev.ev_sm = rng_.below(cfg_.num_sms);
     ev.ev_slot = rng_.below(MaxKernels);
+    // the event CTA and its residency stamps (modulo 2**CycleW: the end may wrap past the start)
+    ev.ev_cta = rng_.below(200);
+    ev.ev_start_cycle = static_cast<uint32_t>(rng_.next());
+    ev.ev_end_cycle = ev.ev_start_cycle + rng_.below(40000);
     ev.alloc_valid = rng_.chance_permille(30);
     ev.alloc_slot = rng_.below(MaxKernels);
     ev.slot_free = rng_.chance_permille(slot_free_permille_) ? 1u << rng_.below(MaxKernels) : 0u;
@@ -197,6 +201,9 @@ class PolicyBench {
     set_bits(d.event_i, L::alloc_valid_lsb, 1, ev.alloc_valid);
     set_bits(d.event_i, L::alloc_slot_lsb, L::alloc_slot_width, ev.alloc_slot);
     set_bits(d.event_i, L::slot_free_lsb, L::slot_free_width, ev.slot_free);
+    set_bits(d.event_i, L::ev_cta_lsb, L::ev_cta_width, ev.ev_cta);
+    set_bits(d.event_i, L::ev_start_cycle_lsb, L::ev_start_cycle_width, ev.ev_start_cycle);
+    set_bits(d.event_i, L::ev_end_cycle_lsb, L::ev_end_cycle_width, ev.ev_end_cycle);
     put_rec(d.event_i, ev.obs, L::obs_lsb);
     set_bits(d.event_i, L::obs_hit_lsb, 1, ev.obs_hit);
     set_bits(d.event_i, L::obs_slot_lsb, L::obs_slot_width, ev.obs_slot);

@@ -1,0 +1,175 @@
+// gsched golden twin of rtl/policy/gs_policy_srtf.sv: SRTF (Pai et al., PACT 2014, Sec. 5.1.1)
+// with a kernel-level Simple Slicing prediction of each kernel's remaining time. Same registers,
+// the same round-robin restoring divider and the same integer arithmetic as the RTL; the
+// reading of the paper is in docs/rtl/gs_policy_srtf.md.
+//
+// Per cycle (comb): P = kernels with a prediction and CTAs to issue, U = kernels with CTAs to
+// issue and no prediction yet. best = the kernel of P with the least predicted remaining time
+// (ties: older). SM 0, the sampling SM, serves the oldest kernel of U while P and U are both
+// non-empty (the sampling delay is the time its resident blocks take to leave), else best;
+// every other SM serves best. With P empty every SM serves U in arrival order (a kernel is
+// predicted at its first block end). No preemption, no quotas: running blocks finish (the
+// hand-off delay).
+// Per block end (next): t <- end - start of the block if Reslice (then cleared); res <- the
+// kernel's resident blocks on that SM, the ending one included; the slot waits for the
+// divider: rem = (grid - done) * t / (res * num_sms), done read from the KSRT when the division
+// starts, saturated at 2**SrtfPredW - 1. A launch or a kernel end sets Reslice for every
+// running kernel (Sec. 4); a launch clears its slot, and a launch or end drops the slot's
+// pending or running division.
+#pragma once
+#include <array>
+
+#include "sched/golden/gs_policy.hpp"
+
+namespace gs::golden {
+
+class PolicySrtf final : public PolicyTwin {
+ public:
+  static constexpr uint32_t K = spec::MaxKernels;
+  static constexpr uint32_t D = spec::SrtfDivW;
+  static constexpr uint32_t kSampleSm = 0;   // Sec. 5.1.1: "we sample B on a single SM (here, SM0)"
+  static constexpr uint64_t kRemMax = width_mask64(spec::SrtfPredW);
+  static constexpr uint32_t kCycleMask = width_mask(spec::CycleW);
+  static constexpr uint32_t kDenMask = width_mask(spec::SrtfDenW);
+
+  struct Regs {
+    uint32_t pred_ok = 0, reslice = 0, pend = 0;   // bit masks over slots
+    std::array<uint32_t, K> t{};
+    std::array<uint32_t, K> res{};
+    std::array<uint64_t, K> rem{};
+    uint32_t rr = K - 1;   // the first pick scans from slot 0
+    bool div_busy = false;
+    uint32_t div_k = 0, div_cnt = 0, div_rem = 0, div_den = 0;
+    uint64_t div_quo = 0;
+  };
+
+  void reset(const PolicyCfg&) override { q = d = Regs{}; }
+
+  /// The kernel numbers comb() serves: best (valid if has_best) and the sampled one.
+  struct Choice {
+    bool has_best = false, has_samp = false;
+    uint32_t best = 0, samp = 0;
+  };
+  Choice choose(const PolicyView& v) const {
+    Choice c;
+    const uint32_t work = v.pending;   // bits of slots below cfg.slots only
+    for (uint32_t k = 0; k < K; ++k) {
+      if (!(work >> k & 1u)) continue;
+      const uint32_t rank = v.aq->q.rank[k];
+      if (q.pred_ok >> k & 1u) {
+        if (!c.has_best || q.rem[k] < q.rem[c.best] || (q.rem[k] == q.rem[c.best] && rank < v.aq->q.rank[c.best])) {
+          c.has_best = true;
+          c.best = k;
+        }
+      } else if (!c.has_samp || rank < v.aq->q.rank[c.samp]) {
+        c.has_samp = true;
+        c.samp = k;
+      }
+    }
+    return c;
+  }
+
+  void comb(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent&, PolicyOut& out) const override {
+    order_keys(false, v, out.key);
+    const Choice c = choose(v);
+    const uint32_t unpredicted = v.pending & ~q.pred_ok & width_mask(cfg.slots);
+    const uint32_t others = c.has_best ? 1u << c.best : unpredicted;
+    const uint32_t sample_sm = c.has_best && c.has_samp ? 1u << c.samp : others;
+    for (uint32_t s = 0; s < out.elig.size(); ++s) out.elig[s] = s == kSampleSm ? sample_sm : others;
+  }
+
+  void next(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent& ev, const PolicyOut&, bool) override {
+    d = q;
+    // ---- the divider: start on the next pending slot after rr, or one quotient bit ----
+    if (!q.div_busy) {
+      for (uint32_t j = 0; j < K; ++j) {
+        const uint32_t k = (q.rr + 1 + j) % K;
+        if (!(q.pend >> k & 1u)) continue;
+        const KsrtEntry& e = v.ksrt->entry(k);
+        const uint64_t left = e.grid > e.done ? e.grid - e.done : 0;
+        d.div_busy = true;
+        d.div_k = k;
+        d.rr = k;
+        d.pend &= ~(1u << k);
+        d.div_cnt = D;
+        d.div_rem = 0;
+        d.div_quo = (left * q.t[k]) & width_mask64(D);
+        d.div_den = (q.res[k] * cfg.num_sms) & kDenMask;
+        break;
+      }
+    } else {
+      const uint32_t trial = q.div_rem << 1 | static_cast<uint32_t>(q.div_quo >> (D - 1) & 1u);
+      uint64_t quo = (q.div_quo << 1) & width_mask64(D);
+      uint32_t rem = trial;
+      if (trial >= q.div_den) {
+        rem = trial - q.div_den;
+        quo |= 1u;
+      }
+      d.div_cnt = q.div_cnt - 1;
+      d.div_rem = rem & kDenMask;
+      d.div_quo = quo;
+      if (q.div_cnt == 1) {
+        d.div_busy = false;
+        d.rem[q.div_k] = std::min(quo, kRemMax);
+        d.pred_ok |= 1u << q.div_k;
+      }
+    }
+    // ---- this cycle's events, after the divider so that they win over its write ----
+    if (ev.ev_valid && ev.ev_type == SmEventType::kCtaFinished) {
+      const uint32_t k = ev.ev_slot % K;
+      const uint32_t bit = 1u << k;
+      if (q.reslice & bit) {   // the first block to end in the slice gives t
+        d.t[k] = (ev.ev_end_cycle - ev.ev_start_cycle) & kCycleMask;
+        d.reslice &= ~bit;
+      }
+      d.res[k] = v.smst->resident(ev.ev_sm, k);   // registered: the ending block still counts
+      d.pend |= bit;
+    }
+    uint32_t running = 0;
+    for (uint32_t k = 0; k < cfg.slots; ++k)
+      if (v.ksrt->entry(k).valid) running |= 1u << k;
+    uint32_t cleared = ev.slot_free & width_mask(K);
+    if (ev.alloc_valid) {
+      cleared |= 1u << ev.alloc_slot;
+      d.reslice |= running | 1u << ev.alloc_slot;   // a launch starts a slice for every running kernel
+    }
+    if (ev.slot_free) d.reslice |= running & ~ev.slot_free;   // so does a kernel end
+    for (uint32_t k = 0; k < K; ++k) {
+      if (!(cleared >> k & 1u)) continue;
+      d.pred_ok &= ~(1u << k);
+      d.pend &= ~(1u << k);
+      d.t[k] = 0;
+      d.res[k] = 0;
+      d.rem[k] = 0;
+      if (!(ev.alloc_valid && ev.alloc_slot == k)) d.reslice &= ~(1u << k);
+      if (d.div_busy && d.div_k == k) d.div_busy = false;
+    }
+  }
+
+  void commit() override { q = d; }
+
+  void state(PolicyState& st) const override {   // srtf_state_t
+    namespace L = spec::layout::srtf_state_t;
+    st.clear();
+    st.put(L::pred_ok_lsb, L::pred_ok_width, q.pred_ok);
+    st.put(L::reslice_lsb, L::reslice_width, q.reslice);
+    st.put(L::pend_lsb, L::pend_width, q.pend);
+    for (uint32_t k = 0; k < K; ++k) {
+      st.put(L::t_lsb + k * spec::CycleW, spec::CycleW, q.t[k]);
+      st.put(L::res_lsb + k * spec::CtaCntW, spec::CtaCntW, q.res[k]);
+      st.put(L::rem_lsb + k * spec::SrtfPredW, spec::SrtfPredW, q.rem[k]);
+    }
+    st.put(L::rr_lsb, L::rr_width, q.rr);
+    st.put(L::div_busy_lsb, L::div_busy_width, q.div_busy);
+    st.put(L::div_k_lsb, L::div_k_width, q.div_k);
+    st.put(L::div_cnt_lsb, L::div_cnt_width, q.div_cnt);
+    st.put(L::div_rem_lsb, L::div_rem_width, q.div_rem);
+    st.put(L::div_den_lsb, L::div_den_width, q.div_den);
+    st.put(L::div_quo_lsb, L::div_quo_width, q.div_quo);
+  }
+
+  Regs q;  // registered state
+  Regs d;  // next state
+};
+
+}  // namespace gs::golden

@@ -1,0 +1,305 @@
+// gsched: gs_policy_srtf -- Shortest Remaining Time First (Pai, Govindarajan, Thazhuthaveetil,
+// "Preemptive Thread Block Scheduling with Online Structural Runtime Prediction for Concurrent
+// GPGPU Kernels", PACT 2014, Sec. 5.1.1), with a kernel-level Simple Slicing prediction of each
+// kernel's remaining time (Sec. 4, Eq. 1/2). Golden twin: cmodel/sched/golden/gs_policy_srtf.hpp;
+// docs/rtl/gs_policy_srtf.md has the reading of the paper and what differs from it.
+//
+// Decision (combinational, from registers and the framework tables):
+//   P = kernels with a prediction and CTAs to issue, U = kernels with CTAs to issue and none yet;
+//   best = the kernel of P with the least predicted remaining time (ties: the older);
+//   SM 0 serves the oldest kernel of U while P and U are both non-empty ("we sample B on a
+//   single SM (here, SM0)"; the sampling delay is the time the blocks resident there take to
+//   leave; one kernel sampled at a time, in arrival order), otherwise best; every other SM
+//   serves best ("SMs ... after a hand-off delay during which A's blocks are still executing,
+//   also switch"). With P empty every SM serves U in arrival order. A refined prediction that
+//   reverses the order moves the SMs back. Nothing is preempted and no quota is set.
+// Prediction (Eq. 1 with R the blocks resident per SM and N the blocks left per SM): at a
+//   block end of kernel k, t <- end - start of the block if Reslice (then cleared: "the
+//   duration of the first thread block of a slice"), res <- k's blocks resident on that SM
+//   with the ending one; the slot then waits for the divider, which computes
+//   rem = (grid - done) * t / (res * num_sms) (done from the KSRT when the division starts),
+//   saturated at 2**SrtfPredW - 1. A launch or a kernel end sets Reslice for every running
+//   kernel (Sec. 4: they "mark the boundaries of slices for all running kernels"); a launch
+//   clears its slot; a launch or end drops the slot's pending or running division.
+// Divider: restoring, one of SrtfDivW quotient bits per cycle, shared by the slots in round
+//   robin. Latency: a block end in cycle c is in rem from c + SrtfDivW + 2 with the divider
+//   free, at most (MaxKernels + 1) * (SrtfDivW + 1) cycles later (constraints/latency.json).
+// Storage (defaults, MaxKernels 8): SrtfStateW = 805 b (t 256, rem 384, res 48, three masks 24,
+//   divider 90, round robin 3). Policy contract: docs/adding-a-policy.md.
+module gs_policy_srtf (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  input  logic                  en_i,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  gs_pkg::policy_e       policy_i,
+  input  gs_pkg::policy_cfg_t   cfg_i,
+  input  gs_pkg::policy_view_t  view_i,
+  input  gs_pkg::policy_event_t event_i,
+  input  logic                  accept_i,
+  /* verilator lint_on UNUSEDSIGNAL */
+  output gs_pkg::policy_out_t   out_o,
+  output gs_pkg::srtf_state_t   state_o   // the registers (lockstep state check; see gs_spec.toml)
+);
+  localparam int N = gs_pkg::MaxSms;
+  localparam int K = gs_pkg::MaxKernels;
+  localparam int SW = gs_pkg::SlotW;
+  localparam int CW = gs_pkg::CycleW;
+  localparam int RW = gs_pkg::CtaCntW;
+  localparam int BW = gs_pkg::CtaIdW;
+  localparam int PW = gs_pkg::SrtfPredW;
+  localparam int D = gs_pkg::SrtfDivW;
+  localparam int DW = gs_pkg::SrtfDenW;
+  localparam int NW = gs_pkg::SrtfDivCntW;
+  localparam int SampleSm = 0;
+
+  // flat local copies: indexed reads never go through a struct member (Yosys 0.23)
+  logic [K*gs_pkg::KsrtW-1:0] ksrt;
+  logic [K*SW-1:0] rank;
+  logic [N*K*RW-1:0] resident;
+  gs_pkg::slot_mask_t pending;
+  assign ksrt = view_i.ksrt;
+  assign rank = view_i.rank;
+  assign resident = view_i.resident;
+  assign pending = view_i.pending;
+
+  logic [K-1:0] pred_ok_q, pred_ok_d, reslice_q, reslice_d, pend_q, pend_d;
+  logic [K*CW-1:0] t_q, t_d;
+  logic [K*RW-1:0] res_q, res_d;
+  logic [K*PW-1:0] rem_q, rem_d;
+  logic [SW-1:0] rr_q, rr_d, div_k_q, div_k_d;
+  logic div_busy_q, div_busy_d;
+  logic [NW-1:0] div_cnt_q, div_cnt_d;
+  logic [DW-1:0] div_rem_q, div_rem_d, div_den_q, div_den_d;
+  logic [D-1:0] div_quo_q, div_quo_d;
+
+  // ---- the choice: best among the predicted kernels with work, samp among the others ----
+  logic has_best, has_samp;
+  logic [SW-1:0] best, samp, best_rank, samp_rank;
+  logic [PW-1:0] best_rem;
+  always_comb begin
+    has_best = 1'b0;
+    has_samp = 1'b0;
+    best = '0;
+    samp = '0;
+    best_rank = '0;
+    samp_rank = '0;
+    best_rem = '0;
+    for (int k = 0; k < K; k++) begin
+      if (pending[k]) begin
+        if (pred_ok_q[k]) begin
+          if (!has_best || rem_q[k*PW +: PW] < best_rem ||
+              (rem_q[k*PW +: PW] == best_rem && rank[k*SW +: SW] < best_rank)) begin
+            has_best = 1'b1;
+            best = SW'(k);
+            best_rem = rem_q[k*PW +: PW];
+            best_rank = rank[k*SW +: SW];
+          end
+        end else if (!has_samp || rank[k*SW +: SW] < samp_rank) begin
+          has_samp = 1'b1;
+          samp = SW'(k);
+          samp_rank = rank[k*SW +: SW];
+        end
+      end
+    end
+  end
+
+  logic [K-1:0] others, sample_sm;
+  logic [N*K-1:0] elig;
+  always_comb begin
+    others = has_best ? (K'(1) << best) : (pending & ~pred_ok_q);
+    sample_sm = (has_best && has_samp) ? (K'(1) << samp) : others;
+`ifdef GS_MUT_SRTF_NO_SAMPLE
+    // MUTATION: SM 0 keeps serving the shortest kernel; a newcomer is never sampled
+    sample_sm = others;
+`endif
+    for (int s = 0; s < N; s++) elig[s*K +: K] = (s == SampleSm) ? sample_sm : others;
+  end
+
+  logic [K*gs_pkg::OrderKeyW-1:0] key;
+  gs_order_keys u_keys (.prio_en_i(1'b0), .ksrt_i(view_i.ksrt), .rank_i(view_i.rank), .key_o(key));
+  always_comb begin
+    out_o = '0;
+    out_o.key = key;
+    out_o.elig = elig;
+  end
+
+  // ---- next state: the divider, then this cycle's events ----
+  logic found;
+  int rr_idx;
+  logic [SW-1:0] pick;
+  /* verilator lint_off UNUSEDSIGNAL */
+  gs_pkg::ksrt_entry_t e, ek;   // grid and done (e), valid (ek) are read
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [BW-1:0] left_blocks;
+  logic [CW-1:0] pick_t;
+  logic [RW-1:0] pick_res;
+  logic [DW:0] trial_rem;   // {remainder, next dividend bit}: < 2 * divisor
+  logic [D-1:0] step_quo;
+  logic [DW-1:0] step_rem;
+  logic [PW-1:0] rem_new;
+  logic ev_fin;
+  logic [K-1:0] running, cleared;
+
+  always_comb begin
+    pred_ok_d = pred_ok_q;
+    reslice_d = reslice_q;
+    pend_d = pend_q;
+    t_d = t_q;
+    res_d = res_q;
+    rem_d = rem_q;
+    rr_d = rr_q;
+    div_k_d = div_k_q;
+    div_busy_d = div_busy_q;
+    div_cnt_d = div_cnt_q;
+    div_rem_d = div_rem_q;
+    div_den_d = div_den_q;
+    div_quo_d = div_quo_q;
+
+    // the next pending slot after rr_q and its operands
+    found = 1'b0;
+    pick = '0;
+    for (int j = K - 1; j >= 0; j--) begin   // the lowest j, i.e. the first slot after rr_q, wins
+      rr_idx = 32'(rr_q) + 1 + j;
+      if (rr_idx >= K) rr_idx = rr_idx - K;
+      if (pend_q[rr_idx]) begin
+        found = 1'b1;
+        pick = SW'(rr_idx);
+      end
+    end
+    e = '0;
+    pick_t = '0;
+    pick_res = '0;
+    for (int k = 0; k < K; k++) begin
+      if (pick == SW'(k)) begin
+        e = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+        pick_t = t_q[k*CW +: CW];
+        pick_res = res_q[k*RW +: RW];
+      end
+    end
+    left_blocks = e.grid > e.done ? e.grid - e.done : '0;
+
+    // one restoring step
+    trial_rem = {div_rem_q, div_quo_q[D-1]};
+    step_quo = {div_quo_q[D-2:0], 1'b0};
+    step_rem = trial_rem[DW-1:0];
+    if (trial_rem >= {1'b0, div_den_q}) begin
+      step_rem = DW'(trial_rem - {1'b0, div_den_q});
+      step_quo[0] = 1'b1;
+    end
+    rem_new = step_quo > D'({PW{1'b1}}) ? {PW{1'b1}} : PW'(step_quo);
+
+    if (!div_busy_q) begin
+      if (found) begin
+        div_busy_d = 1'b1;
+        div_k_d = pick;
+        rr_d = pick;
+        pend_d[pick] = 1'b0;
+        div_cnt_d = NW'(D);
+        div_rem_d = '0;
+        div_quo_d = D'(left_blocks) * D'(pick_t);
+        div_den_d = DW'(pick_res) * DW'(cfg_i.num_sms);
+      end
+    end else begin
+      div_cnt_d = div_cnt_q - 1'b1;
+      div_rem_d = step_rem;
+      div_quo_d = step_quo;
+      if (div_cnt_q == NW'(1)) begin
+        div_busy_d = 1'b0;
+        for (int k = 0; k < K; k++) begin
+          if (div_k_q == SW'(k)) begin
+            rem_d[k*PW +: PW] = rem_new;
+            pred_ok_d[k] = 1'b1;
+          end
+        end
+      end
+    end
+
+    // a block end (after the divider, so that it wins over the divider's write)
+    ev_fin = event_i.ev_valid && event_i.ev_type == gs_pkg::EV_CTA_FINISHED;
+    for (int k = 0; k < K; k++) begin
+      if (ev_fin && event_i.ev_slot == SW'(k)) begin
+        if (reslice_q[k]) begin   // the first block to end in the slice gives t
+          t_d[k*CW +: CW] = event_i.ev_end_cycle - event_i.ev_start_cycle;
+`ifndef GS_MUT_SRTF_T_EVERY_END
+          reslice_d[k] = 1'b0;
+`endif
+        end
+        // registered SMST count: the ending block still counts
+        res_d[k*RW +: RW] = resident[(32'(event_i.ev_sm) * K + k) * RW +: RW];
+        pend_d[k] = 1'b1;
+      end
+    end
+
+    // a launch or a kernel end: a new slice for every running kernel; the slot starts afresh
+    for (int k = 0; k < K; k++) begin
+      ek = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+      running[k] = ek.valid;
+    end
+    cleared = event_i.slot_free;
+    if (event_i.alloc_valid) begin
+      cleared[event_i.alloc_slot] = 1'b1;
+      reslice_d = reslice_d | running | (K'(1) << event_i.alloc_slot);
+    end
+    if (event_i.slot_free != '0) reslice_d = reslice_d | (running & ~event_i.slot_free);
+    for (int k = 0; k < K; k++) begin
+      if (cleared[k]) begin
+        pred_ok_d[k] = 1'b0;
+        pend_d[k] = 1'b0;
+        t_d[k*CW +: CW] = '0;
+        res_d[k*RW +: RW] = '0;
+        rem_d[k*PW +: PW] = '0;
+        if (!(event_i.alloc_valid && event_i.alloc_slot == SW'(k))) reslice_d[k] = 1'b0;
+        if (div_busy_d && div_k_d == SW'(k)) div_busy_d = 1'b0;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      pred_ok_q <= '0;
+      reslice_q <= '0;
+      pend_q <= '0;
+      t_q <= '0;
+      res_q <= '0;
+      rem_q <= '0;
+      rr_q <= SW'(K - 1);   // the first pick scans from slot 0
+      div_k_q <= '0;
+      div_busy_q <= 1'b0;
+      div_cnt_q <= '0;
+      div_rem_q <= '0;
+      div_den_q <= '0;
+      div_quo_q <= '0;
+    end else if (en_i) begin
+      pred_ok_q <= pred_ok_d;
+      reslice_q <= reslice_d;
+      pend_q <= pend_d;
+      t_q <= t_d;
+      res_q <= res_d;
+      rem_q <= rem_d;
+      rr_q <= rr_d;
+      div_k_q <= div_k_d;
+      div_busy_q <= div_busy_d;
+      div_cnt_q <= div_cnt_d;
+      div_rem_q <= div_rem_d;
+      div_den_q <= div_den_d;
+      div_quo_q <= div_quo_d;
+    end
+  end
+
+  always_comb begin
+    state_o = '0;
+    state_o.pred_ok = pred_ok_q;
+    state_o.reslice = reslice_q;
+    state_o.pend = pend_q;
+    state_o.t = t_q;
+    state_o.res = res_q;
+    state_o.rem = rem_q;
+    state_o.rr = rr_q;
+    state_o.div_busy = div_busy_q;
+    state_o.div_k = div_k_q;
+    state_o.div_cnt = div_cnt_q;
+    state_o.div_rem = div_rem_q;
+    state_o.div_den = div_den_q;
+    state_o.div_quo = div_quo_q;
+  end
+endmodule
