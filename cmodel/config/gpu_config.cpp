@@ -78,6 +78,7 @@ SmTypeConfig parse_sm_type(const json& v, const std::string& file, const std::st
   r.u32("shmem_alloc_unit", t.shmem_alloc_unit, 1, 1u << 20);
   r.u32_list("shared_mem_options", t.shared_mem_options, 0, limits::kMaxSmSharedMem, limits::kFieldReason);
   r.u32("warp_schedulers", t.warp_schedulers, 1, 64);
+  r.u32("warp_group_slots", t.warp_group_slots, 0, 65535);
   const int pol = r.choice("warp_sched_policy", {"gto", "lrr"});
   if (pol >= 0) t.warp_sched_policy = pol == 0 ? WarpSchedPolicy::kGto : WarpSchedPolicy::kLrr;
   r.u32("alu_lanes", t.alu_lanes, 1, 1024);
@@ -106,6 +107,10 @@ SmTypeConfig parse_sm_type(const json& v, const std::string& file, const std::st
     r.fail("max_warps", std::to_string(t.max_warps) + " warp slots can never be filled: max_threads / warp_size = " +
                             std::to_string(t.max_threads) + " / " + std::to_string(warp_size) + " = " +
                             std::to_string(t.max_threads / warp_size));
+  }
+  if (t.warp_group_slots != 0 && t.warp_group_slots >= t.max_warps) {
+    r.fail("warp_group_slots", std::to_string(t.warp_group_slots) + " is not below max_warps (" +
+                                   std::to_string(t.max_warps) + "): the second warp-slot group would be empty (0 = one group)");
   }
   if (t.warp_schedulers > t.max_warps) {
     r.fail("warp_schedulers", std::to_string(t.warp_schedulers) + " schedulers but only " +

@@ -49,6 +49,11 @@ struct SmTypeConfig {
   // Execution.
   uint32_t warp_schedulers = 2;
   WarpSchedPolicy warp_sched_policy = WarpSchedPolicy::kGto;
+  // HeteroCore Sec. 3.2: a big SM's warp slots in two groups, the first as many as the baseline
+  // SM has (slots below this), the second the rest. A scheduler considers the warps of one group
+  // at a time and moves to the other, losing that cycle, when none of its group is ready. Warps
+  // take the lowest free slot. 0 = one group (every other SM).
+  uint32_t warp_group_slots = 0;
   uint32_t alu_lanes = 32;      // SIMT width per scheduler; a warp instr occupies warp_size/alu_lanes cycles
   uint32_t sfu_lanes = 4;
   uint32_t ldst_lanes = 16;

@@ -9,6 +9,7 @@
 #include "gpu/sm.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
 
 #include "common/error.hpp"
@@ -151,6 +152,7 @@ void Sm::Impl::start_cta(KernelId kernel, const KernelDesc& desc, const CtaResou
     w.dep = dep;
     w.cta_slot = static_cast<uint16_t>(slot);
     w.sched = static_cast<uint16_t>(next_sched++ % scheds.size());
+    w.group = t.warp_group_slots != 0 && wi >= t.warp_group_slots ? 1 : 0;
     w.kernel = kernel;
     w.in_sched = false;
     // A (re)started warp has every earlier result in its registers.
@@ -241,7 +243,11 @@ void Sm::Impl::free_cta(uint32_t slot) {
   CtaSlot& c = ctas[slot];
   for (uint16_t wi : c.warps) {
     sched_remove(wi);
-    free_warps.push_back(wi);
+    if (t.warp_group_slots == 0) {
+      free_warps.push_back(wi);
+    } else {   // keep the lowest free slot on top, so the first group fills first (no allocation: capacity max_warps)
+      free_warps.insert(std::upper_bound(free_warps.begin(), free_warps.end(), wi, std::greater<uint16_t>()), wi);
+    }
   }
   c.warps.clear();
   used.threads -= c.res.threads;

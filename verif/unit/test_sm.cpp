@@ -297,3 +297,37 @@ TEST_CASE("sm is deterministic for a seed", "[sm]") {
   CHECK(run(5) == run(5));
   CHECK(run(5) != run(6));
 }
+
+TEST_CASE("sm warp-slot groups: a scheduler serves one group and loses a cycle to switch", "[sm][heterocore]") {
+  // HeteroCore Sec. 3.2 (SmTypeConfig::warp_group_slots). One GTO scheduler, one CTA of four
+  // warps, dependent ALU instructions of latency 4: each warp can issue every 4th cycle.
+  auto run = [](uint32_t group_slots) {
+    SmTypeConfig t = fermi_like(1, WarpSchedPolicy::kGto);
+    t.alu_latency = 4;
+    t.warp_group_slots = group_slots;
+    SmHarness h(make_config(t), 100);
+    h.start(0, alu_kernel(128, 1000, 1), 0);
+    const uint64_t cycles = h.run();
+    REQUIRE(h.insts(0) == 4u * 1000u);
+    return cycles;
+  };
+  const uint64_t one_group = run(0);
+  // four warps keep the issue slot busy
+  CHECK(4000.0 / double(one_group) == Approx(1.0).epsilon(0.02));
+  // slots 0-3 all in the first group: the same run, cycle for cycle
+  CHECK(run(4) == one_group);
+  CHECK(run(8) == one_group);
+  // slots 0-1 | 2-3: two warps issue, neither is ready in the third cycle, the scheduler moves
+  // to the other group (a lost cycle) and issues its two: 2 issues per 3 cycles
+  const uint64_t two_groups = run(2);
+  CHECK(4000.0 / double(two_groups) == Approx(2.0 / 3.0).epsilon(0.03));
+}
+
+TEST_CASE("config: warp_group_slots must leave a second group", "[sm][heterocore][config]") {
+  GpuConfig cfg = load_gpu_config("heterocore");
+  CHECK(cfg.sm_types[0].name == "big");
+  CHECK(cfg.sm_types[0].warp_group_slots == 48);   // the baseline SM's warp slots (Table 1)
+  CHECK(cfg.sm_types[1].warp_group_slots == 0);
+  CHECK_THROWS_WITH(load_gpu_config("heterocore", {"sm_types[0].warp_group_slots=72"}),
+                    Catch::Contains("warp_group_slots") && Catch::Contains("max_warps"));
+}

@@ -28,6 +28,7 @@ void Sm::Impl::sched_add(uint16_t wi) {
   WarpScheduler& s = scheds[w.sched];
   w.pos = static_cast<uint16_t>(s.warps.size());
   s.warps.push_back(wi);  // youngest
+  ++s.in_group[w.group];
   w.in_sched = true;
   s.wake();
 }
@@ -41,6 +42,7 @@ void Sm::Impl::sched_remove(uint16_t wi) {
   for (uint32_t p = pos; p < s.warps.size(); ++p) warps[s.warps[p]].pos = static_cast<uint16_t>(p);
   if (s.rr > pos) --s.rr;
   if (s.greedy == wi) s.greedy = -1;
+  --s.in_group[w.group];
   w.in_sched = false;
   s.wake();
 }
@@ -182,6 +184,60 @@ void Sm::Impl::schedule(WarpScheduler& s, uint32_t s_index, uint64_t cycle) {
   // Earliest cycle warp w could issue; it is ready now if that is <= cycle. The minimum over
   // the warps passed by a search is where the scheduler sleeps to if none is ready.
   auto issue_at = [&](const Warp& w) { return std::max(w.dep_ready, unit_free[int(w.next)]); };
+  // Why nothing issues, from the oldest warp that does not wait on a global load (kMemLatency
+  // if every warp does: Warped-Slicer phi_mem); `wake` is lowered to a RAW stall's end so that
+  // the counted reason stays exact. Only warps of group `g` count (g = 2: every warp).
+  auto stall_reason = [&](uint32_t g, uint64_t& wake, bool& on_ldst) {
+    on_ldst = false;
+    for (uint32_t q = 0; q < n; ++q) {
+      const Warp& w = warps[s.warps[q]];
+      if (w.dep_ready == kNever || (g < 2 && w.group != g)) continue;
+      if (w.dep_ready > cycle) {
+        wake = std::min(wake, w.dep_ready);
+        return StallReason::kRaw;
+      }
+      if (is_ldst(w.next) && ldst_sending) {
+        on_ldst = true;
+        return ldst.blocked ? StallReason::kMshrFull : StallReason::kExecBusy;
+      }
+      return StallReason::kExecBusy;
+    }
+    return StallReason::kMemLatency;
+  };
+
+  if (t.warp_group_slots != 0 && s.in_group[s.group ^ 1] != 0) {
+    // HeteroCore Sec. 3.2, both warp-slot groups in use: search the current group only (GTO
+    // oldest first, LRR after the last issuer); if none of its warps is ready, consider the
+    // other group from the next cycle: this cycle is lost. The GTO skip bound is list-wide,
+    // so it restarts; no sleeping (the group alternates every cycle until a warp is ready).
+    if (gto && s.greedy >= 0 && warps[s.greedy].group == s.group && issue_at(warps[s.greedy]) <= cycle) {
+      issue(warps[s.greedy], static_cast<uint16_t>(s.greedy), s, cycle);
+      return;
+    }
+    uint32_t p = gto ? 0 : (s.rr < n ? s.rr : 0);
+    for (uint32_t k = 0; k < n; ++k, p = (p + 1 == n ? 0 : p + 1)) {
+      const uint16_t wi = s.warps[p];
+      if (warps[wi].group != s.group || issue_at(warps[wi]) > cycle) continue;
+      s.greedy = wi;
+      s.rr = p + 1;
+      s.skip = 0;
+      issue(warps[wi], wi, s, cycle);
+      return;
+    }
+    uint64_t unused = kNever;
+    bool on_ldst = false;
+    const uint32_t searched = s.group;
+    s.group ^= 1;
+    s.skip = 0;
+    KernelId k = warps[s.warps[0]].kernel;
+    for (uint32_t q = 0; q < n; ++q)
+      if (warps[s.warps[q]].group == searched) {
+        k = warps[s.warps[q]].kernel;
+        break;
+      }
+    ctr(k).stall_cycles[int(stall_reason(searched, unused, on_ldst))]++;
+    return;
+  }
 
   if (gto && s.greedy >= 0 && issue_at(warps[s.greedy]) <= cycle) {
     issue(warps[s.greedy], static_cast<uint16_t>(s.greedy), s, cycle);
@@ -219,27 +275,9 @@ void Sm::Impl::schedule(WarpScheduler& s, uint32_t s_index, uint64_t cycle) {
   s.skip = n;
   s.skip_until = wake;
 
-  // No issue: sleep until `wake` and classify the stall. kMemLatency only if every warp waits
-  // on a global load (Warped-Slicer phi_mem); otherwise the reason of the oldest warp that is
-  // not waiting on memory.
-  StallReason reason = StallReason::kMemLatency;
+  // No issue: sleep until `wake` and classify the stall.
   bool on_ldst = false;
-  for (uint32_t q = 0; q < n; ++q) {
-    const Warp& w = warps[s.warps[q]];
-    if (w.dep_ready == kNever) continue;
-    if (w.dep_ready > cycle) {
-      reason = StallReason::kRaw;
-      // At dep_ready this warp turns from a RAW stall into a unit wait (or issues): wake up
-      // then so that the counted reason stays exact.
-      wake = std::min(wake, w.dep_ready);
-    } else if (is_ldst(w.next) && ldst_sending) {
-      reason = ldst.blocked ? StallReason::kMshrFull : StallReason::kExecBusy;
-      on_ldst = true;
-    } else {
-      reason = StallReason::kExecBusy;
-    }
-    break;
-  }
+  const StallReason reason = stall_reason(2, wake, on_ldst);
   s.sleep_until = wake;
   s.sleep_reason = reason;
   s.sleep_on_ldst = on_ldst;

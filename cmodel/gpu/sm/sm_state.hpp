@@ -37,6 +37,7 @@ struct Warp {
   KernelId kernel = 0;
   InstType next = InstType::kAlu;
   bool in_sched = false;     // in its scheduler's issue list (running, not finished)
+  uint8_t group = 0;         // warp-slot group (SmTypeConfig::warp_group_slots): 1 = the slot is at or above it
   uint16_t pos = 0;          // position in that list (valid while in_sched)
 };
 
@@ -102,6 +103,9 @@ struct WarpScheduler {
   // GTO: list positions [0, skip) cannot issue before skip_until (see schedule()).
   uint32_t skip = 0;
   uint64_t skip_until = 0;
+  // Warp-slot groups (SmTypeConfig::warp_group_slots): the group searched, warps per group.
+  uint8_t group = 0;
+  uint32_t in_group[2] = {0, 0};
 
   /// The issue list changed: search again from scratch.
   void wake() {
