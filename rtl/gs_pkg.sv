@@ -36,6 +36,8 @@ package gs_pkg;
   localparam int WarpSchedW = 7;  // warp schedulers per SM on the policy configuration, 1..2**WarpSchedW-1 (the config loader allows 1..64)
   localparam int DivQW = 10;  // quotient bits of the policy's sequential divider (gs_seq_div): phi_mem (UQ1.WfPhiFracW) and CTA_avg (WfAvgW bits) fit
   localparam int SrtfPredW = 48;  // Active_Kernel_Cycles and Pred_Cycles (Eq. 2) in cycles; both saturate at 2**SrtfPredW-1
+  localparam int SaThrFracW = 8;  // fraction bits of the SRTF/Adaptive slowdown-gap threshold (UQ(SaThrW-SaThrFracW).SaThrFracW)
+  localparam int SaThrW = 12;  // bits of the SRTF/Adaptive threshold: 0 .. 2**(SaThrW-SaThrFracW) - 2**-SaThrFracW (config srtf.adaptive_threshold < 16)
   localparam int SmIdW /*verilator public*/ = 8;  // holds 0..MaxSms [clog2(MaxSms + 1)]
   localparam int CtaCntW /*verilator public*/ = 6;  // CTA counts per SM, 0..MaxCtasPerSm [clog2(MaxCtasPerSm + 1)]
   localparam int SlotW = 3;  // KSRT slot index [clog2(MaxKernels)]
@@ -60,7 +62,7 @@ package gs_pkg;
   localparam int SrtfDivW = 52;  // SRTF predictor: Eq. 2's dividend (Total_Blocks - Done_Blocks) x t, and the quotient bits (one per divider cycle) [CtaIdW + CycleW]
   localparam int SrtfDivCntW = 6;  // SRTF predictor: the divider's step counter, 0..SrtfDivW [clog2(SrtfDivW + 1)]
   localparam int SrtfDenW = 14;  // SRTF policy: the divisor of a remaining-time prediction, resident blocks x SMs [CtaCntW + SmIdW]
-  localparam int NumPolicies = 10;  // policies in the registry (policy_e members)
+  localparam int NumPolicies = 11;  // policies in the registry (policy_e members)
   localparam int PolicyStateW = 1054;  // policy_state: the widest policy register record (see the registry's `state`)
 
   // ---------------------------------------------------------------- scalar field types
@@ -95,7 +97,8 @@ package gs_pkg;
     POL_DSS = 4'd6,   // Dynamic Spatial Sharing (Tanasic Algorithm 1)
     POL_FEWEST_LEFT = 4'd7,   // fewest CTAs left to issue first (docs/adding-a-policy.md's example)
     POL_WARPED_SLICER = 4'd8,   // Warped-Slicer: profiled intra-SM partition by water-filling (Xu et al. Sec. IV)
-    POL_SRTF = 4'd9   // SRTF: shortest predicted remaining time first, a new kernel sampled on SM 0 first (Pai et al. Sec. 5.1.1)
+    POL_SRTF = 4'd9,   // SRTF: shortest predicted remaining time first, a new kernel sampled on SM 0 first (Pai et al. Sec. 5.1.1)
+    POL_SRTF_ADAPTIVE = 4'd10   // SRTF/Adaptive: SRTF that shares SMs, the shortest kernel held to a residency, while the SRTF order is unfair (Pai et al. Sec. 5.1.2)
   } policy_e;
 
   typedef enum logic {
@@ -301,7 +304,7 @@ package gs_pkg;
   } wf_res_t;
   localparam int WfResW = 60;
 
-  // static configuration a policy may read (registered in gs_top) (8051 bits = PolicyCfgW)
+  // static configuration a policy may read (registered in gs_top) (8069 bits = PolicyCfgW)
   typedef struct packed {
     logic [SmIdW + 1-1:0] num_sms;  // SMs in use, 1..MaxSms
     cta_cnt_t cta_limit;  // CTAs of one kernel per SM (0 = none), any policy
@@ -317,8 +320,10 @@ package gs_pkg;
     sched_cnt_t ws_sched;  // warp schedulers of SM 0 (phi_mem's denominator: scheduler cycles)
     logic [8-1:0] ws_phase_pct;  // warped-slicer phase monitor: a kernel's instructions per window changing by more than this percentage is a phase change (0 = no monitor; config warped_slicer.phase_change_pct)
     logic [4-1:0] ws_phase_windows;  // ... in this many windows in a row re-profiles the set (config warped_slicer.phase_windows)
+    logic [SaThrW-1:0] sa_thr;  // srtf-adaptive: share when the largest SRTF slowdown exceeds the smallest by more than this, UQ.SaThrFracW (config srtf.adaptive_threshold)
+    cta_cnt_t sa_res;  // srtf-adaptive: while sharing, the shortest kernel's CTAs per SM (config srtf.adaptive_residency)
   } policy_cfg_t;
-  localparam int PolicyCfgW = 8051;
+  localparam int PolicyCfgW = 8069;
 
   // read-only view of the framework tables (registered state) (16848 bits = PolicyViewW)
   typedef struct packed {
@@ -491,11 +496,12 @@ package gs_pkg;
   } srtf_pred_state_t;
   localparam int SrtfPredStateW = 2877;
 
-  // gs_policy_srtf's registers: the kernel-level remaining-time predictor and its divider (docs/rtl/gs_policy_srtf.md) (805 bits = SrtfStateW)
+  // gs_policy_srtf's registers: the kernel-level remaining-time predictor and its divider (docs/rtl/gs_policy_srtf.md) (806 bits = SrtfStateW)
   typedef struct packed {
     slot_mask_t pred_ok;  // rem holds a prediction made since the kernel's launch
     slot_mask_t reslice;  // Reslice: the slot's next block end samples t
     slot_mask_t pend;  // a block end of the slot awaits its division
+    logic share;  // srtf-adaptive: sharing mode (the SRTF order was unfair in the cycle before)
     logic [MaxKernels * CycleW-1:0] t;  // t: the duration of the first block to end in the slice, slot k at [k*CycleW +: CycleW]
     logic [MaxKernels * CtaCntW-1:0] res;  // the slot's blocks resident on the SM of its last block end, the ending block included
     logic [MaxKernels * SrtfPredW-1:0] rem;  // predicted remaining cycles, (grid - done) * t / (res * num_sms), saturated
@@ -507,7 +513,7 @@ package gs_pkg;
     logic [SrtfDenW-1:0] div_den;  // the divisor, res * num_sms
     logic [SrtfDivW-1:0] div_quo;  // dividend bits still to shift in, quotient bits shifted in
   } srtf_state_t;
-  localparam int SrtfStateW = 805;
+  localparam int SrtfStateW = 806;
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

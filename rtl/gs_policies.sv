@@ -118,12 +118,12 @@ module gs_policies #(
     assign state_warped_slicer = '0;
   end
 
-  // gs_policy_srtf: POL_SRTF (registers: srtf_state_t)
+  // gs_policy_srtf: POL_SRTF, POL_SRTF_ADAPTIVE (registers: srtf_state_t)
   gs_pkg::policy_out_t out_srtf;
   gs_pkg::srtf_state_t state_srtf;
-  if (PolicySet[9]) begin : g_srtf
+  if (PolicySet[9] || PolicySet[10]) begin : g_srtf
     gs_policy_srtf u_policy (
-      .clk_i, .rst_ni, .en_i(policy_i == gs_pkg::POL_SRTF), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,
+      .clk_i, .rst_ni, .en_i(policy_i == gs_pkg::POL_SRTF || policy_i == gs_pkg::POL_SRTF_ADAPTIVE), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,
       .out_o(out_srtf), .state_o(state_srtf)
     );
   end else begin : g_no_srtf
@@ -158,7 +158,7 @@ module gs_policies #(
         out_o = out_warped_slicer;
         state_o = gs_pkg::PolicyStateW'(state_warped_slicer);
       end
-      gs_pkg::POL_SRTF: begin
+      gs_pkg::POL_SRTF, gs_pkg::POL_SRTF_ADAPTIVE: begin
         out_o = out_srtf;
         state_o = gs_pkg::PolicyStateW'(state_srtf);
       end

@@ -36,6 +36,8 @@ module gs_top #(
   input  gs_pkg::sched_cnt_t     cfg_ws_sched_i,      // warped-slicer: warp schedulers of SM 0
   input  logic [7:0]             cfg_ws_phase_pct_i,  // warped-slicer: phase-change threshold in % (0 = no monitor)
   input  logic [3:0]             cfg_ws_phase_windows_i,   // warped-slicer: changed windows in a row that re-profile
+  input  logic [gs_pkg::SaThrW-1:0] cfg_sa_thr_i,     // srtf-adaptive: slowdown-gap threshold, UQ.SaThrFracW
+  input  gs_pkg::cta_cnt_t       cfg_sa_res_i,        // srtf-adaptive: the shortest kernel's CTAs per SM while sharing
   // kernel launch
   input  logic                   launch_valid_i,
   input  gs_pkg::kernel_id_t     launch_kernel_i,
@@ -109,6 +111,8 @@ module gs_top #(
   gs_pkg::sched_cnt_t cfg_ws_sched_q;
   logic [7:0] cfg_ws_phase_pct_q;
   logic [3:0] cfg_ws_phase_windows_q;
+  logic [gs_pkg::SaThrW-1:0] cfg_sa_thr_q;
+  gs_pkg::cta_cnt_t cfg_sa_res_q;
   always_ff @(posedge clk_i) begin
     cfg_num_sms_q <= cfg_num_sms_i;
     cfg_policy_q <= cfg_policy_i;
@@ -126,6 +130,8 @@ module gs_top #(
     cfg_ws_sched_q <= cfg_ws_sched_i;
     cfg_ws_phase_pct_q <= cfg_ws_phase_pct_i;
     cfg_ws_phase_windows_q <= cfg_ws_phase_windows_i;
+    cfg_sa_thr_q <= cfg_sa_thr_i;
+    cfg_sa_res_q <= cfg_sa_res_i;
   end
 
   // ------------------------------------------------------------------ command path
@@ -289,6 +295,8 @@ module gs_top #(
     pol_cfg.ws_sched = cfg_ws_sched_q;
     pol_cfg.ws_phase_pct = cfg_ws_phase_pct_q;
     pol_cfg.ws_phase_windows = cfg_ws_phase_windows_q;
+    pol_cfg.sa_thr = cfg_sa_thr_q;
+    pol_cfg.sa_res = cfg_sa_res_q;
     pol_view.ksrt = ksrt;
     pol_view.smst = smst;
     pol_view.resident = resident;

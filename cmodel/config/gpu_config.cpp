@@ -233,6 +233,15 @@ GpuConfig parse_gpu_config(const std::string& json_text, const std::string& file
     w.u32("phase_windows", cfg.warped_slicer.phase_windows, 1, 15, "policy_cfg_t.ws_phase_windows is 4 bits");
     w.reject_unknown_keys();
   }
+  if (const json* sr = r.object("srtf")) {
+    ObjectReader w(*sr, file, "srtf");
+    static_assert(spec::SaThrFracW == 8, "SrtfConfig::adaptive_threshold_q8 holds 8 fraction bits");
+    w.fixed("adaptive_threshold", cfg.srtf.adaptive_threshold_q8, spec::SaThrFracW, (1u << spec::SaThrW) - 1,
+            "policy_cfg_t.sa_thr is UQ4.8 (SaThrW = 12)");
+    w.u32("adaptive_residency", cfg.srtf.adaptive_residency, 1, spec::MaxCtasPerSm,
+          "policy_cfg_t.sa_res counts the CTAs of one SM (MaxCtasPerSm)");
+    w.reject_unknown_keys();
+  }
   r.reject_unknown_keys({{"num_sms", "the SM count is the sum of sm_types[].count"},
                          {"sm_type_of", "sm_type_of is derived from sm_types[].count, in order"},
                          {"file", "the file name is set by the loader"}});

@@ -86,6 +86,16 @@ struct WarpedSlicerConfig {
   uint32_t phase_windows = 1;
 };
 
+/// SRTF/Adaptive (Pai et al. Sec. 5.1.2): config field "srtf": {"adaptive_threshold",
+/// "adaptive_residency"}; read by gs_policy_srtf through policy_cfg_t.sa_thr / sa_res.
+struct SrtfConfig {
+  /// Share when the largest slowdown of the SRTF order exceeds the smallest by more than this
+  /// ("we use 0.5"); UQ4.8 (spec SaThrW, SaThrFracW): the config value is rounded to 1/256.
+  uint32_t adaptive_threshold_q8 = 128;
+  /// While sharing, the shortest kernel's CTAs per SM ("a fixed residency limit of 3").
+  uint32_t adaptive_residency = 3;
+};
+
 struct GpuConfig {
   std::string name;             // preset name, e.g. "warped-slicer"
   std::string source;           // paper and table the numbers come from
@@ -121,6 +131,7 @@ struct GpuConfig {
   uint32_t max_active_kernels = 8;    // KSRT entries
   uint32_t max_contexts = 8;          // command buffers
   WarpedSlicerConfig warped_slicer;
+  SrtfConfig srtf;
 
   uint32_t num_sms() const { return static_cast<uint32_t>(sm_type_of.size()); }
   const SmTypeConfig& sm(uint32_t sm_index) const { return sm_types[sm_type_of[sm_index]]; }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -304,6 +305,21 @@ void ObjectReader::u32(const std::string& key, uint32_t& out, uint32_t min, uint
 
 void ObjectReader::u64(const std::string& key, uint64_t& out, uint64_t min, uint64_t max, const char* why) {
   if (const json* v = get(key)) out = integer(key, *v, min, max, why);
+}
+
+void ObjectReader::fixed(const std::string& key, uint32_t& out, uint32_t frac_bits, uint32_t max_raw, const char* why) {
+  const json* v = get(key);
+  if (!v) return;
+  if (!v->is_number()) fail(key, "expected a number, got " + json_type_name(*v) + " " + v->dump());
+  const double x = v->get<double>();
+  const double step = std::ldexp(1.0, -static_cast<int>(frac_bits));
+  const double max = max_raw * step;
+  if (!(x >= 0.0) || x > max) {
+    std::ostringstream os;
+    os << "must be between 0 and " << max << " (got " << v->dump() << ")" << (why ? std::string("; ") + why : "");
+    fail(key, os.str());
+  }
+  out = static_cast<uint32_t>(std::floor(x / step + 0.5));
 }
 
 void ObjectReader::str(const std::string& key, std::string& out, bool allow_empty) {

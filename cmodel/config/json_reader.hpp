@@ -53,6 +53,10 @@ class ObjectReader {
            uint32_t max = std::numeric_limits<uint32_t>::max(), const char* why = nullptr);
   void u64(const std::string& key, uint64_t& out, uint64_t min = 0,
            uint64_t max = std::numeric_limits<uint64_t>::max(), const char* why = nullptr);
+  /// A non-negative number (integer or fraction) stored in unsigned fixed point with `frac_bits`
+  /// fraction bits, rounded to the nearest step (ties up); the stored value must not pass
+  /// `max_raw` (`why`, optional, explains that bound in the message).
+  void fixed(const std::string& key, uint32_t& out, uint32_t frac_bits, uint32_t max_raw, const char* why = nullptr);
   void str(const std::string& key, std::string& out, bool allow_empty = false);
   /// Strings or arrays of strings (free-text notes); the value is only type-checked.
   void notes(const std::string& key);

@@ -47,6 +47,7 @@ SchedOptions alone_sched_options(const SchedOptions& shared_opt) {
   o.policy = kAlonePolicy;
   o.cta_limit = 0;       // alone, the kernel gets the whole GPU
   o.fixed_ctas.clear();
+  o.srtf_known_cycles.clear();
   o.sm_sharing = SmSharing::kShared;   // (one kernel: nothing to share)
   o.wave_file.clear();   // a requested waveform is of the shared run only
   return o;

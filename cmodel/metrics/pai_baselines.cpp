@@ -23,20 +23,36 @@ std::vector<uint32_t> sjf_priorities(const std::vector<uint64_t>& alone_cycles) 
   return prio;
 }
 
-MixRun run_sjf(const GpuConfig& cfg, const Mix& mix, const std::string& scheduler_kind, const SchedOptions& sched_opt,
-               const RunOptions& run_opt, AloneRunCache& cache, const CycleHook& hook,
-               std::vector<uint32_t>* priorities) {
-  const std::string where = mix.file.empty() ? mix.name : mix.file;
-  if (mix.window_cycles != 0)
-    throw InputError(where, "window_cycles",
-                     "policy sjf ranks kernels by their alone turnaround, which a fixed-window mix does not have");
-  // The alone runs the metrics use (cached), before the shared run, so SJF knows them first.
+namespace {
+
+/// The alone runs the metrics use (cached), before the shared run, so an oracle knows them first.
+std::vector<uint64_t> alone_turnarounds(const GpuConfig& cfg, const Mix& mix, const std::string& scheduler_kind,
+                                        const SchedOptions& sched_opt, const RunOptions& run_opt, AloneRunCache& cache,
+                                        const CycleHook& hook) {
   std::vector<uint64_t> alone;
   const uint32_t n = static_cast<uint32_t>(mix.kernels.size());
   for (uint32_t i = 0; i < n; ++i) {
     const RunPhase phase{false, i + 1, n, mix.kernels[i].kernel};
     alone.push_back(cache.get(cfg, mix.kernels[i], scheduler_kind, sched_opt, run_opt, hook, phase).cycles());
   }
+  return alone;
+}
+
+void require_run_to_completion(const Mix& mix, const char* policy) {
+  if (mix.window_cycles != 0)
+    throw InputError(mix.file.empty() ? mix.name : mix.file, "window_cycles",
+                     std::string("policy ") + policy +
+                         " ranks kernels by their alone turnaround, which a fixed-window mix does not have");
+}
+
+}  // namespace
+
+MixRun run_sjf(const GpuConfig& cfg, const Mix& mix, const std::string& scheduler_kind, const SchedOptions& sched_opt,
+               const RunOptions& run_opt, AloneRunCache& cache, const CycleHook& hook,
+               std::vector<uint32_t>* priorities) {
+  require_run_to_completion(mix, kSjfPolicy);
+  const std::vector<uint64_t> alone = alone_turnarounds(cfg, mix, scheduler_kind, sched_opt, run_opt, cache, hook);
+  const uint32_t n = static_cast<uint32_t>(mix.kernels.size());
   const std::vector<uint32_t> prio = sjf_priorities(alone);
   Mix ranked = mix;   // outlives the shared run (Gpu keeps pointers into its entries)
   for (uint32_t i = 0; i < n; ++i) ranked.kernels[i].priority = prio[i];
@@ -80,6 +96,15 @@ MixRun run_mpmax(const GpuConfig& cfg, const Mix& mix, const SchedOptions& sched
   opt.cta_limit = 0;
   opt.sm_sharing = SmSharing::kShared;
   opt.fixed_ctas = mpmax_caps(cfg, mix);
+  return run_mix_with_alone(cfg, mix, "golden", opt, run_opt, cache, hook);
+}
+
+MixRun run_srtf_zs(const GpuConfig& cfg, const Mix& mix, const SchedOptions& sched_opt, const RunOptions& run_opt,
+                   AloneRunCache& cache, const CycleHook& hook) {
+  require_run_to_completion(mix, kSrtfZsPolicy);
+  SchedOptions opt = sched_opt;
+  opt.policy = "srtf";
+  opt.srtf_known_cycles = alone_turnarounds(cfg, mix, "golden", opt, run_opt, cache, hook);
   return run_mix_with_alone(cfg, mix, "golden", opt, run_opt, cache, hook);
 }
 

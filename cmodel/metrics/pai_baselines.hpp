@@ -23,6 +23,13 @@
 //   three or more the caps are those of the whole set until only one kernel is left (the
 //   paper recomputes them "on the basis of the kernels actually running at that instant").
 //   Golden only: gs_top has no per-kernel cap register.
+//
+// Zero-sampling SRTF (Sec. 6.2.2: "we omitted the sampling phase [...] we provided the runtimes
+//   to the SRTF scheduler directly as in SJF"): golden srtf with each kernel's alone turnaround
+//   (the one its metrics use) as its runtime from its launch on (SchedOptions::
+//   srtf_known_cycles): no SM samples, every SM serves the shortest kernel, and what is left
+//   of SRTF's loss against SJF is the hand-off delay (running blocks are not preempted).
+//   Golden only: gs_policy_srtf has no port for given runtimes.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -33,6 +40,7 @@ namespace gs {
 
 constexpr const char* kSjfPolicy = "sjf";
 constexpr const char* kMpmaxPolicy = "mpmax";
+constexpr const char* kSrtfZsPolicy = "srtf-zs";
 /// The registry policy SJF's priorities run under.
 constexpr const char* kSjfRunsUnder = "npq";
 
@@ -55,5 +63,11 @@ std::vector<uint32_t> mpmax_caps(const GpuConfig& cfg, const Mix& mix);
 /// Runs `mix` under Just-in-Time MPMax (golden Left-Over with mpmax_caps as fixed_ctas).
 MixRun run_mpmax(const GpuConfig& cfg, const Mix& mix, const SchedOptions& sched_opt, const RunOptions& run_opt,
                  AloneRunCache& cache, const CycleHook& hook = {});
+
+/// Runs `mix` under zero-sampling SRTF: alone runs (through `cache`, golden), then the shared
+/// run under golden srtf with their turnarounds as srtf_known_cycles. Throws InputError for a
+/// fixed-window mix (it has no run-to-completion turnarounds to give).
+MixRun run_srtf_zs(const GpuConfig& cfg, const Mix& mix, const SchedOptions& sched_opt, const RunOptions& run_opt,
+                   AloneRunCache& cache, const CycleHook& hook = {});
 
 }  // namespace gs

@@ -79,6 +79,11 @@ struct SchedOptions {
   /// no cap) while two or more kernels have CTAs to issue; the last one takes the whole SM.
   /// Empty = none. The RTL has no per-kernel cap register: rtl and lockstep refuse it.
   std::vector<uint32_t> fixed_ctas;
+  /// Golden srtf only, Pai et al.'s zero-sampling SRTF (Sec. 6.2.2; metrics/pai_baselines.hpp):
+  /// kernel i (mix order) is given srtf_known_cycles[i] as its runtime from its launch on, so
+  /// nothing is sampled and no prediction is made. Empty = the predictor. The RTL has no port
+  /// for it: rtl and lockstep refuse it.
+  std::vector<uint64_t> srtf_known_cycles;
   /// One kernel per SM, or shared leftovers (policies with sm_sharing; else InputError).
   SmSharing sm_sharing = SmSharing::kShared;
   /// RTL schedulers: dump the whole run as an FST waveform to this file ("" = none).

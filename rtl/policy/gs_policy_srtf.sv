@@ -24,8 +24,18 @@
 // Divider: restoring, one of SrtfDivW quotient bits per cycle, shared by the slots in round
 //   robin. Latency: a block end in cycle c is in rem from c + SrtfDivW + 2 with the divider
 //   free, at most (MaxKernels + 1) * (SrtfDivW + 1) cycles later (constraints/latency.json).
-// Storage (defaults, MaxKernels 8): SrtfStateW = 805 b (t 256, rem 384, res 48, three masks 24,
-//   divider 90, round robin 3). Policy contract: docs/adding-a-policy.md.
+// SRTF/Adaptive (policy_i == POL_SRTF_ADAPTIVE, Sec. 5.1.2, Fig. 13): the slowdowns of the
+//   SRTF order are estimated from the predictions: kernel i of P, in ascending rem, would finish
+//   after S_i = the sum of rem over P up to i, a slowdown of S_i / rem_i (1 for the first, the
+//   smallest). When the largest exceeds the smallest by more than cfg_i.sa_thr (UQ.SaThrFracW,
+//   "we use 0.5"), i.e. some (S_i - rem_i) * 2**SaThrFracW > sa_thr * rem_i, the next cycle
+//   is in sharing mode (`share`): every SM may also issue the other kernels of P, in SRTF order
+//   (the SM driver's key), and best is held to cfg_i.sa_res CTAs per SM ("a fixed residency
+//   limit of 3 [...] for the fastest kernel"); the test runs every cycle on the refined
+//   predictions ("continues to monitor"), and a fair order returns to SRTF. Sampling on SM 0 is
+//   the same in both modes.
+// Storage (defaults, MaxKernels 8): SrtfStateW = 806 b (t 256, rem 384, res 48, three masks 24,
+//   share 1, divider 90, round robin 3). Policy contract: docs/adding-a-policy.md.
 module gs_policy_srtf (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -103,21 +113,81 @@ module gs_policy_srtf (
     end
   end
 
-  logic [K-1:0] others, sample_sm;
+  // ---- SRTF/Adaptive: the SRTF order's positions and slowdown gap (evaluated only when selected) ----
+  localparam int SumW = PW + SW;   // a sum of up to MaxKernels predictions
+  localparam int TW = gs_pkg::SaThrW;
+  localparam int FW = gs_pkg::SaThrFracW;
+  localparam int MW = TW + PW > SumW + FW ? TW + PW : SumW + FW;   // both sides of the gap test
+  logic adaptive, share_q, share_d, unfair;
+  logic [K*SW-1:0] pos;            // kernel k's place in the SRTF order of P (0 = best); K-1 outside P
+  logic [SumW-1:0] sum_before;     // S_i - rem_i: the predictions of P ahead of kernel i
+  logic ahead;
+  assign adaptive = policy_i == gs_pkg::POL_SRTF_ADAPTIVE;
+  always_comb begin
+    unfair = 1'b0;
+    pos = '1;
+    sum_before = '0;
+    ahead = 1'b0;
+    if (adaptive) begin
+      for (int i = 0; i < K; i++) begin
+        if (pending[i] && pred_ok_q[i]) begin
+          pos[i*SW +: SW] = '0;
+          sum_before = '0;
+          for (int j = 0; j < K; j++) begin
+            ahead = j != i && pending[j] && pred_ok_q[j] &&
+                     (rem_q[j*PW +: PW] < rem_q[i*PW +: PW] ||
+                      (rem_q[j*PW +: PW] == rem_q[i*PW +: PW] && rank[j*SW +: SW] < rank[i*SW +: SW]));
+            if (ahead) begin
+              pos[i*SW +: SW] = pos[i*SW +: SW] + 1'b1;
+              sum_before = sum_before + SumW'(rem_q[j*PW +: PW]);
+            end
+          end
+`ifdef GS_MUT_SA_GAP_NO_SCALE
+          // MUTATION: the threshold's fraction bits are ignored (0.5 reads as 128)
+          if (MW'(sum_before) > MW'(cfg_i.sa_thr) * MW'(rem_q[i*PW +: PW])) unfair = 1'b1;
+`else
+          if ((MW'(sum_before) << FW) > MW'(cfg_i.sa_thr) * MW'(rem_q[i*PW +: PW])) unfair = 1'b1;
+`endif
+        end
+      end
+    end
+  end
+  assign share_d = adaptive && unfair;
+
+  // ---- eligibility: SM 0 samples, the others serve best (SRTF) or P with best held (sharing) ----
+  logic [K-1:0] others, shared, sample_sm;
   logic [N*K-1:0] elig;
   always_comb begin
     others = has_best ? (K'(1) << best) : (pending & ~pred_ok_q);
+    shared = pending & pred_ok_q;
     sample_sm = (has_best && has_samp) ? (K'(1) << samp) : others;
 `ifdef GS_MUT_SRTF_NO_SAMPLE
     // MUTATION: SM 0 keeps serving the shortest kernel; a newcomer is never sampled
     sample_sm = others;
 `endif
-    for (int s = 0; s < N; s++) elig[s*K +: K] = (s == SampleSm) ? sample_sm : others;
+    for (int s = 0; s < N; s++) begin
+      elig[s*K +: K] = (s == SampleSm) ? sample_sm : others;
+      if (share_q && has_best && !(s == SampleSm && has_samp)) begin
+        elig[s*K +: K] = shared;
+        for (int k = 0; k < K; k++)
+          if (best == SW'(k) && resident[(s*K + k)*RW +: RW] >= cfg_i.sa_res) elig[s*K + k] = 1'b0;
+`ifdef GS_MUT_SA_NO_LIMIT
+        // MUTATION: best is not held to sa_res while sharing
+        elig[s*K +: K] = shared;
+`endif
+      end
+    end
   end
 
-  logic [K*gs_pkg::OrderKeyW-1:0] key;
-  gs_order_keys u_keys (.prio_en_i(1'b0), .ksrt_i(view_i.ksrt), .rank_i(view_i.rank), .key_o(key));
+  // order: arrival (srtf); the SRTF order, then arrival (srtf-adaptive, so that best fills its
+  // sa_res CTAs first and the rest goes to the next shortest)
+  logic [K*gs_pkg::OrderKeyW-1:0] key, fifo_key;
+  gs_order_keys u_keys (.prio_en_i(1'b0), .ksrt_i(view_i.ksrt), .rank_i(view_i.rank), .key_o(fifo_key));
   always_comb begin
+    key = fifo_key;
+    if (adaptive)
+      for (int k = 0; k < K; k++)
+        key[k*gs_pkg::OrderKeyW +: gs_pkg::OrderKeyW] = {gs_pkg::PrioW'(pos[k*SW +: SW]), rank[k*SW +: SW]};
     out_o = '0;
     out_o.key = key;
     out_o.elig = elig;
@@ -263,6 +333,7 @@ module gs_policy_srtf (
       res_q <= '0;
       rem_q <= '0;
       rr_q <= SW'(K - 1);   // the first pick scans from slot 0
+      share_q <= 1'b0;
       div_k_q <= '0;
       div_busy_q <= 1'b0;
       div_cnt_q <= '0;
@@ -277,6 +348,7 @@ module gs_policy_srtf (
       res_q <= res_d;
       rem_q <= rem_d;
       rr_q <= rr_d;
+      share_q <= share_d;
       div_k_q <= div_k_d;
       div_busy_q <= div_busy_d;
       div_cnt_q <= div_cnt_d;
@@ -291,6 +363,7 @@ module gs_policy_srtf (
     state_o.pred_ok = pred_ok_q;
     state_o.reslice = reslice_q;
     state_o.pend = pend_q;
+    state_o.share = share_q;
     state_o.t = t_q;
     state_o.res = res_q;
     state_o.rem = rem_q;

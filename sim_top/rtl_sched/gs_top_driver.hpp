@@ -83,6 +83,8 @@ class GsTopDriver final : public RtlModel {
     m.cfg_ws_sched_i = cfg.ws_sched;
     m.cfg_ws_phase_pct_i = cfg.ws_phase_pct;
     m.cfg_ws_phase_windows_i = cfg.ws_phase_windows;
+    m.cfg_sa_thr_i = cfg.sa_thr;
+    m.cfg_sa_res_i = cfg.sa_res;
     put_sm_array(m.cfg_sm_threads_i, port_width::cfg_sm_threads_i / kSms, cfg.sm_threads);
     put_sm_array(m.cfg_sm_warps_i, port_width::cfg_sm_warps_i / kSms, cfg.sm_warps);
     put_sm_array(m.cfg_sm_regs_i, port_width::cfg_sm_regs_i / kSms, cfg.sm_regs);

@@ -35,6 +35,8 @@ static_assert(port_width::cfg_ws_warmup_i >= 31 && port_width::cfg_ws_sample_i >
 static_assert((1u << port_width::cfg_ws_sched_i) > 64, "cfg_ws_sched_i cannot hold warp_schedulers (up to 64)");
 static_assert((1u << port_width::cfg_ws_phase_pct_i) > 255 && (1u << port_width::cfg_ws_phase_windows_i) > 15,
               "cfg_ws_phase_*_i cannot hold the config's warped_slicer.phase_change_pct / phase_windows");
+static_assert(port_width::cfg_sa_thr_i == spec::SaThrW && (1u << port_width::cfg_sa_res_i) > spec::MaxCtasPerSm,
+              "cfg_sa_*_i cannot hold the config's srtf.adaptive_threshold / adaptive_residency");
 
 }  // namespace
 
@@ -59,6 +61,9 @@ PortConfig to_port_config(const GpuConfig& cfg, const SchedOptions& opt) {
   // the scheduler's own limits, shared with the golden scheduler; then this build's sizes
   limits::check_scheduler_config(cfg, opt);
   const std::string where = "config " + (cfg.name.empty() ? cfg.file : cfg.name);
+  if (!opt.srtf_known_cycles.empty())
+    throw InputError("scheduler options: srtf_known_cycles (zero-sampling SRTF's given runtimes) are C++ only: "
+                     "gs_policy_srtf has no port for them; use the golden scheduler");
   if (!opt.fixed_ctas.empty())
     throw InputError("scheduler options: fixed_ctas (the Oracle's per-kernel CTA caps) are C++ only: gs_top has no "
                      "per-kernel cap register; run it with --scheduler golden");
@@ -88,6 +93,8 @@ PortConfig to_port_config(const GpuConfig& cfg, const SchedOptions& opt) {
   pc.ws_sched = cfg.sm(0).warp_schedulers;
   pc.ws_phase_pct = cfg.warped_slicer.phase_change_pct;
   pc.ws_phase_windows = cfg.warped_slicer.phase_windows;
+  pc.sa_thr = cfg.srtf.adaptive_threshold_q8;
+  pc.sa_res = cfg.srtf.adaptive_residency;
   for (uint32_t s = 0; s < cfg.num_sms(); ++s) {
     const SmTypeConfig& t = cfg.sm(s);
     pc.sm_threads.push_back(t.max_threads);

@@ -85,6 +85,9 @@ std::vector<Entry> entries_of(const std::string& what) {
     out.emplace_back(gs::kMpmaxPolicy,
                      "Pai et al.'s Just-in-Time MPMax: FIFO, each kernel capped to leave one CTA of every co-runner "
                      "room per SM (golden left-over with per-kernel caps; C++ only)");
+    out.emplace_back(gs::kSrtfZsPolicy,
+                     "Pai et al.'s zero-sampling SRTF: srtf given the alone runtimes instead of sampling and "
+                     "predicting (an oracle; golden srtf, C++ only)");
   } else if (what == "schedulers") {
     register_build_schedulers();
     for (const std::string& k : gs::list_scheduler_kinds())

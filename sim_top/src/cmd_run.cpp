@@ -330,7 +330,9 @@ int run_action(const RunArgs& a) {
   const bool oracle = a.policy == gs::kOraclePolicy;
   const bool mpmax = a.policy == gs::kMpmaxPolicy;
   const bool sjf = a.policy == gs::kSjfPolicy;
+  const bool srtf_zs = a.policy == gs::kSrtfZsPolicy;
   const bool capped = oracle || mpmax;   // golden only: per-kernel CTA caps
+  const bool golden_only = capped || srtf_zs;
   if (capped && a.cta_limit)
     throw gs::InputError("--cta-limit: --policy " + a.policy + " sets a CTA cap per kernel itself" +
                          (oracle ? " (every CTA combination)" : " (MPMax's set-aside)"));
@@ -338,12 +340,13 @@ int run_action(const RunArgs& a) {
     throw gs::InputError("--sm-sharing exclusive: --policy " + a.policy +
                          (sjf ? " runs under npq with kernels sharing SMs, as Pai et al.'s SJF"
                               : " partitions every SM between the kernels"));
-  if (capped && a.o_scheduler->count() && a.scheduler != "golden")
-    throw gs::InputError("--scheduler " + a.scheduler + ": --policy " + a.policy +
-                         " is C++ only (golden runs with per-kernel CTA caps, which gs_top has no "
-                         "register for); use --scheduler golden or leave --scheduler out");
+  if (golden_only && a.o_scheduler->count() && a.scheduler != "golden")
+    throw gs::InputError("--scheduler " + a.scheduler + ": --policy " + a.policy + " is C++ only (" +
+                         (srtf_zs ? std::string("golden srtf given the alone runtimes, which gs_top has no port for")
+                                  : std::string("golden runs with per-kernel CTA caps, which gs_top has no register for")) +
+                         "); use --scheduler golden or leave --scheduler out");
   gs::SchedOptions sched;
-  sched.policy = capped ? gs::kAlonePolicy : sjf ? gs::kSjfRunsUnder : a.policy;
+  sched.policy = capped ? gs::kAlonePolicy : sjf ? gs::kSjfRunsUnder : srtf_zs ? "srtf" : a.policy;
   sched.preempt = parse_preempt(a.preempt);
   sched.sm_sharing = a.sm_sharing == "exclusive" ? gs::SmSharing::kExclusive : gs::SmSharing::kShared;
   sched.seed = a.seed;
@@ -361,7 +364,7 @@ int run_action(const RunArgs& a) {
                          std::to_string(a.wave_to) + ": the window would be empty");
   gs::limits::check_scheduler_config(cfg, sched);   // options against the policy, before any alone run
   const std::string scheduler =
-      capped ? "golden" : choose_scheduler(a.o_scheduler->count() > 0, a.scheduler, cfg, sched, mix, want_wave, a.quiet);
+      golden_only ? "golden" : choose_scheduler(a.o_scheduler->count() > 0, a.scheduler, cfg, sched, mix, want_wave, a.quiet);
   if (want_wave && scheduler == "golden")
     throw gs::InputError("--wave: the golden scheduler has no waveform; use --scheduler rtl or lockstep");
 
@@ -442,6 +445,8 @@ int run_action(const RunArgs& a) {
       result = oracle_run.best;
     } else if (mpmax) {
       result = gs::run_mpmax(cfg, mix, sched, run, cache, hook);
+    } else if (srtf_zs) {
+      result = gs::run_srtf_zs(cfg, mix, sched, run, cache, hook);
     } else if (sjf) {
       result = gs::run_sjf(cfg, mix, scheduler, sched, run, cache, hook, &sjf_priorities);
     } else {

@@ -353,6 +353,7 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
   policies.push_back(gs::kOraclePolicy);
   policies.push_back(gs::kSjfPolicy);
   policies.push_back(gs::kMpmaxPolicy);
+  policies.push_back(gs::kSrtfZsPolicy);
   check_member(file, "policies", s.policies, policies, "policy");
   check_member(file, "preempt", s.preempt, {"drain", "switch"}, "preemption mode");
   check_member(file, "sm_sharing", s.sm_sharing, {"shared", "exclusive"}, "sm_sharing mode");
@@ -477,7 +478,8 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
       });
     for (size_t p = 0; p < s.policies.size(); ++p)
       for (size_t k = 0; k < sharing.size(); ++k) {
-        if (s.policies[p] == gs::kOraclePolicy || s.policies[p] == gs::kMpmaxPolicy) {   // golden only (cmd_run.cpp checks the rest)
+        if (s.policies[p] == gs::kOraclePolicy || s.policies[p] == gs::kMpmaxPolicy ||
+            s.policies[p] == gs::kSrtfZsPolicy) {   // golden only (cmd_run.cpp checks the rest)
           if (s.scheduler != "golden")
             throw gs::InputError(file, "scheduler",
                                  "\"" + s.scheduler + "\": policy " + s.policies[p] +

@@ -414,7 +414,19 @@ expect_fail "--policy mpmax refuses --scheduler lockstep" 2 "C++ only" \
   run --config warped-slicer --mix test-pair --policy mpmax --scheduler lockstep
 expect_fail "--policy sjf refuses --sm-sharing exclusive" 2 "runs under npq" \
   run --config warped-slicer --mix test-pair --policy sjf --sm-sharing exclusive
-for p in sjf mpmax; do
+# zero-sampling SRTF: golden srtf given the alone runtimes (no port for them in gs_top)
+gsim run --config warped-slicer --mix test-pair --policy srtf-zs --json "$TMP/srtf_zs.json"
+if [ "$RC" -eq 0 ] && python3 -c '
+import json,sys
+j=json.load(open(sys.argv[1]))
+assert j["policy"] == "srtf-zs" and j["scheduler"] == "golden", (j["policy"], j["scheduler"])' "$TMP/srtf_zs.json"; then
+  ok "--policy srtf-zs runs golden"
+else
+  bad "--policy srtf-zs" "exit $RC"
+fi
+expect_fail "--policy srtf-zs refuses --scheduler rtl" 2 "C++ only" \
+  run --config warped-slicer --mix test-pair --policy srtf-zs --scheduler rtl
+for p in sjf mpmax srtf-zs srtf-adaptive; do
   grep -qx "$p" "$TMP/list_policies" && ok "gsim list policies names $p" || bad "gsim list policies names $p"
 done
 

@@ -183,6 +183,14 @@ bad_file "unknown pair 'with' kernel" "field 'pairs.with[0]'" \
 bad_file "bad pair order" "field 'pairs.order'" \
   '{"name": "b", "configs": ["warped-slicer"], "pairs": {"kernels": ["test.compute", "test.memory"], "order": "sideways"}}'
 
+# Pai et al.'s SRTF variants: SRTF/Adaptive (registry policy) and zero-sampling SRTF (golden only)
+sweep "$SWEEPS/pai-pairs-srtf.json" --list --out pps
+check "the shipped pai-pairs-srtf.json lists 56 pairs x 3 arrivals x 2 policies" \
+  '[ "$RC" -eq 0 ] && [ "$(wc -l <"$TMP/stdout")" -eq 336 ] && [ "$(grep -c -- "--policy srtf-zs" "$TMP/stdout")" -eq 168 ]' \
+  "exit $RC, $(wc -l <"$TMP/stdout") lines"
+bad_file "srtf-zs needs the golden scheduler" "policy srtf-zs is C++ only" \
+  '{"name": "b", "configs": ["warped-slicer"], "mixes": ["test-pair"], "policies": ["srtf-zs"], "scheduler": "rtl"}'
+
 # combos: one kernel per list, distinct, each set once (Warped-Slicer's 3-kernel mixes)
 sweep "$SWEEPS/warped-slicer-triples.json" --list --out wst
 check "combos: the shipped warped-slicer-triples.json lists 15 mixes x 4 policies" \

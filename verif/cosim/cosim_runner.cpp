@@ -63,6 +63,14 @@ GpuConfig case_config(GpuConfig cfg) {
 }
 
 MixGenOptions case_mix_options(const std::string& policy, MixGenOptions gen) {
+  if (parse_policy(policy) == Policy::kSrtfAdaptive) {
+    gen.min_kernels = 2;
+    gen.max_kernels = 3;
+    gen.max_grid = 1200;
+    gen.max_insts_per_warp = 40;
+    gen.max_arrival = 500;
+    return gen;
+  }
   if (!spec::kPolicies[static_cast<uint8_t>(parse_policy(policy))].observes) return gen;
   gen.max_kernels = std::min<uint32_t>(gen.max_kernels, spec::WfMaxKernels);
   gen.min_kernels = std::min(gen.min_kernels, gen.max_kernels);

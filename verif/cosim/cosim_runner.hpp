@@ -45,7 +45,10 @@ GpuConfig case_config(GpuConfig cfg);
 /// while its kernels still have CTAs to issue, so its mixes get up to 4 kernels (Algorithm 1's
 /// K, WfMaxKernels) of up to 400 CTAs of 40 instructions per warp, arriving within 1000 cycles:
 /// about half of them are profiled and water-filled on case_config() ("random-mix cases reach
-/// Warped-Slicer's partition" in verif/cosim/tests/test_cosim_runs.cpp).
+/// Warped-Slicer's partition" in verif/cosim/tests/test_cosim_runs.cpp). srtf-adaptive shares SMs
+/// only while two predicted kernels both have CTAs to issue, which short grids never give (the
+/// first kernel has issued everything by its first block end): its mixes get 2-3 kernels of up to
+/// 1200 CTAs of 40 instructions per warp, arriving within 500 cycles.
 MixGenOptions case_mix_options(const std::string& policy, MixGenOptions gen);
 
 }  // namespace gs::cosim

@@ -368,3 +368,30 @@ TEST_CASE("data directory comes from GSCHED_DATA_DIR", "[config]") {
   CHECK(gs::list_gpu_configs() == std::vector<std::string>{"mine"});
   CHECK(gs::load_gpu_config("mine").num_sms() == 4);
 }
+
+TEST_CASE("srtf fields: the adaptive threshold in 1/256 and the residency, checked", "[config][errors]") {
+  const gs::GpuConfig d = gs::parse_gpu_config(minimal_config().dump(), "d.json");
+  CHECK(d.srtf.adaptive_threshold_q8 == 128);   // Pai Sec. 5.1.2: "we use 0.5"
+  CHECK(d.srtf.adaptive_residency == 3);        // "a fixed residency limit of 3"
+  json c = minimal_config();
+  c["srtf"] = {{"adaptive_threshold", 0.3}, {"adaptive_residency", 5}};
+  const gs::GpuConfig g = gs::parse_gpu_config(c.dump(), "g.json");
+  CHECK(g.srtf.adaptive_threshold_q8 == 77);    // 0.3 * 256 = 76.8, to the nearest step
+  CHECK(g.srtf.adaptive_residency == 5);
+  c["srtf"] = {{"adaptive_threshold", 2}};
+  CHECK(gs::parse_gpu_config(c.dump(), "i.json").srtf.adaptive_threshold_q8 == 512);
+  c["srtf"] = {{"adaptive_threshold", -0.5}};
+  CHECK(contains(parse_error(c), "srtf.adaptive_threshold"));
+  c["srtf"] = {{"adaptive_threshold", 16}};
+  const std::string big = parse_error(c);
+  CHECK(contains(big, "srtf.adaptive_threshold"));
+  CHECK(contains(big, "UQ4.8"));
+  c["srtf"] = {{"adaptive_threshold", "half"}};
+  CHECK(contains(parse_error(c), "expected a number"));
+  c["srtf"] = {{"adaptive_residency", 0}};
+  CHECK(contains(parse_error(c), "srtf.adaptive_residency"));
+  c["srtf"] = {{"adaptive_residency", 33}};
+  CHECK(contains(parse_error(c), "MaxCtasPerSm"));
+  c["srtf"] = {{"threshold", 0.5}};
+  CHECK(contains(parse_error(c), "adaptive_threshold"));   // unknown key, the valid ones listed
+}

@@ -1,6 +1,8 @@
 // gsched tests: each policy of the golden scheduler on hand-worked cases (Warped-Slicer
-// Sec. III for Even and Spatial, Tanasic Sec. 3.4 / 4.2 for DSS, NPQ and PPQ).
+// Sec. III for Even and Spatial, Tanasic Sec. 3.4 / 4.2 for DSS, NPQ and PPQ, Pai Sec. 5.1.2 for SRTF/Adaptive).
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 
 #include "golden_harness.hpp"
 #include "sched/golden/gs_policy_even.hpp"
@@ -242,4 +244,52 @@ TEST_CASE("dss returns a token when a finished kernel's SM is released", "[golde
   // A finished: its SM went idle and was handed to B (tokens 0 - 1 = -1)
   CHECK(h.g.ksrt().entry(1).tokens == -1);
   CHECK(h.g.smst().entry(a.sm).owner == 1);
+}
+
+TEST_CASE("srtf-adaptive holds the shortest kernel to its residency while the order is unfair", "[golden][srtf]") {
+  // Two SMs of 8 CTA slots; A and B (grid 40, 64 threads) launch together and A fills both SMs.
+  // An A block of 100 cycles ends on SM 1: A is predicted and SM 1 refills with A. An A block
+  // ends on SM 0, which then samples B: a 10-cycle B block makes B best, with rem_B far below
+  // rem_A, and A's slowdown behind B, (rem_B + rem_A) / rem_A, over 1.5: unfair. Six A blocks
+  // then end on SM 1 one at a time: under srtf every freed slot goes to B; srtf-adaptive holds
+  // B to adaptive_residency (3) CTAs there and gives the rest back to A.
+  const auto run = [](const std::string& policy) {
+    Harness h(small_gpu(2, 1536, 32768, 48 * 1024, 8), policy);
+    h.launches.push_back(launch_cmd(0, 40, 64, 64, 0));
+    h.launches.push_back(launch_cmd(1, 40, 64, 64, 0));
+    h.run(40);
+    REQUIRE(h.dispatches.size() == 16);   // A everywhere, B waits
+    std::vector<uint32_t> ended;          // A's CTAs already ended
+    const auto end_one = [&](KernelId k, SmId sm, uint32_t start, uint32_t end) {
+      for (const auto& d : h.dispatches)
+        if (d.kernel == k && d.sm == sm && std::find(ended.begin(), ended.end(), d.cta * 2 + k) == ended.end()) {
+          ended.push_back(d.cta * 2 + k);
+          h.events.push_back(SmEvent{SmEventType::kCtaFinished, sm, k, d.cta, start, end});
+          return;
+        }
+      FAIL("no running CTA of kernel " << k << " on SM " << sm);
+    };
+    end_one(0, 1, 100, 200);   // A's t = 100; SM 1 refills with A
+    h.run(100);
+    end_one(0, 0, 100, 300);   // SM 0 samples B in the freed slot
+    h.run(20);
+    REQUIRE(h.count_on(1, 0) == 1);
+    end_one(1, 0, 400, 410);   // B's t = 10
+    h.run(100);
+    const size_t before = h.dispatches.size();
+    for (uint32_t i = 0; i < 6; ++i) {
+      end_one(0, 1, 500, 600 + i);
+      h.run(20);
+    }
+    uint32_t b = 0, a = 0;
+    for (size_t j = before; j < h.dispatches.size(); ++j)
+      if (h.dispatches[j].sm == 1) ++(h.dispatches[j].kernel == 1 ? b : a);
+    return std::pair<uint32_t, uint32_t>{b, a};
+  };
+  const auto srtf = run("srtf");
+  const auto adaptive = run("srtf-adaptive");
+  CHECK(srtf.first == 6);       // SRTF: every freed slot of SM 1 goes to B
+  CHECK(srtf.second == 0);
+  CHECK(adaptive.first == 3);   // sharing: B up to 3 CTAs on SM 1, the rest back to A
+  CHECK(adaptive.second == 3);
 }

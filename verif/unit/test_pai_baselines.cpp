@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "config/limits.hpp"
 #include "config/gpu_config.hpp"
 #include "gpu/gpu.hpp"
 #include "gpu/occupancy.hpp"
@@ -146,4 +147,53 @@ TEST_CASE("arrival_pct: mix files that cannot mean it are refused", "[pai][workl
   CHECK_THROWS_WITH(
       load(R"({"window_cycles": 1000, "kernels": [{"kernel": "SAD"}, {"kernel": "SHA1", "arrival_pct": 5}]})"),
       Catch::Contains("fixed-window"));
+}
+
+TEST_CASE("srtf-zs: given runtimes, nothing is sampled and the short kernel goes first", "[pai][srtf]") {
+  const GpuConfig cfg = load_gpu_config("pai-gtx480");
+  // SAD is long (32K-cycle blocks) and first; JPEG-d, short, arrives 100 cycles later
+  const Mix mix = pai_mix({"SAD", "JPEG-d"}, {0, 100}, 150);
+  AloneRunCache cache;
+  const MixRun zs = run_srtf_zs(cfg, mix, SchedOptions{}, RunOptions{}, cache);
+  SchedOptions so;
+  so.policy = "srtf";
+  const MixRun srtf = run_mix_with_alone(cfg, mix, "golden", so, RunOptions{}, cache);
+  // srtf samples SAD first (its blocks fill every SM before JPEG-d arrives) and JPEG-d on SM 0;
+  // zero-sampling knows JPEG-d is shorter at its launch, so every SM hands off at once
+  CHECK(zs.shared.kernels[1].cycles() < srtf.shared.kernels[1].cycles());
+  CHECK(zs.shared.kernels[1].end_cycle < zs.shared.kernels[0].end_cycle);
+  CHECK(zs.metrics.antt <= srtf.metrics.antt);
+  // the runtimes go with srtf only, and only into the golden scheduler
+  SchedOptions bad;
+  bad.srtf_known_cycles = {10, 20};
+  CHECK_THROWS_WITH(limits::check_scheduler_config(cfg, bad), Catch::Contains("srtf_known_cycles"));
+  Mix window = mix;
+  window.window_cycles = 5000;
+  CHECK_THROWS_WITH(run_srtf_zs(cfg, window, SchedOptions{}, RunOptions{}, cache), Catch::Contains("srtf-zs"));
+}
+
+TEST_CASE("srtf-adaptive: shares while the SRTF order is unfair, the threshold decides", "[pai][srtf]") {
+  GpuConfig cfg = load_gpu_config("pai-gtx480");
+  // two kernels of about the same length: under SRTF the second waits for the whole first one
+  // (slowdown ~2 against 1), a gap over 0.5, so SRTF/Adaptive shares the SMs
+  const Mix mix = pai_mix({"AES-d", "AES-e"}, {0, 100}, 240);
+  AloneRunCache cache;
+  SchedOptions so;
+  so.policy = "srtf";
+  const MixRun srtf = run_mix_with_alone(cfg, mix, "golden", so, RunOptions{}, cache);
+  so.policy = "srtf-adaptive";
+  const MixRun adaptive = run_mix_with_alone(cfg, mix, "golden", so, RunOptions{}, cache);
+  CHECK(adaptive.metrics.strictf > srtf.metrics.strictf);
+  // a threshold no gap reaches: SRTF/Adaptive never shares and is SRTF cycle for cycle
+  cfg.srtf.adaptive_threshold_q8 = (1u << spec::SaThrW) - 1;
+  AloneRunCache cache_never;
+  const MixRun never = run_mix_with_alone(cfg, mix, "golden", so, RunOptions{}, cache_never);
+  CHECK(never.shared.kernels[0].end_cycle == srtf.shared.kernels[0].end_cycle);
+  CHECK(never.shared.kernels[1].end_cycle == srtf.shared.kernels[1].end_cycle);
+  // the residency limit moves the result: 1 CTA of the shortest kernel per SM is not 3
+  cfg.srtf.adaptive_threshold_q8 = 128;
+  cfg.srtf.adaptive_residency = 1;
+  AloneRunCache cache_one;
+  const MixRun one = run_mix_with_alone(cfg, mix, "golden", so, RunOptions{}, cache_one);
+  CHECK(one.shared.cycles != adaptive.shared.cycles);
 }

@@ -80,9 +80,13 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
                        cfg.warped_slicer.partition_delay_cycles,
                        cfg.sm(0).warp_schedulers,
                        cfg.warped_slicer.phase_change_pct,
-                       cfg.warped_slicer.phase_windows};
+                       cfg.warped_slicer.phase_windows,
+                       cfg.srtf.adaptive_threshold_q8,
+                       cfg.srtf.adaptive_residency};
   policy_twin_ = make_policy_twin(policy_);
   policy_twin_->reset(pol_cfg_);
+  if (!opt_.srtf_known_cycles.empty())   // zero-sampling SRTF (check_scheduler_config: policy srtf)
+    static_cast<PolicySrtf&>(*policy_twin_).set_known(&opt_.srtf_known_cycles);
   pol_out_.size(num_sms_, slots_);
   pol_last_.size(num_sms_, slots_);
   ctas_.assign(slots_, CtaLedger{});

@@ -37,6 +37,8 @@ struct PolicyCfg {
   uint32_t ws_sched = 0;                      // ws_sched: warp schedulers of SM 0
   uint32_t ws_phase_pct = 0;                  // ws_phase_pct: phase-change threshold in % (0 = no monitor)
   uint32_t ws_phase_windows = 0;              // ws_phase_windows: changed windows in a row that re-profile
+  uint32_t sa_thr = 0;                        // sa_thr: srtf-adaptive slowdown-gap threshold, UQ.SaThrFracW
+  uint32_t sa_res = 0;                        // sa_res: srtf-adaptive residency of the shortest kernel while sharing
 };
 
 /// policy_view_t: read-only view of the framework tables (registered state).

@@ -16,7 +16,16 @@
 // starts, saturated at 2**SrtfPredW - 1. A launch or a kernel end sets Reslice for every
 // running kernel (Sec. 4); a launch clears its slot, and a launch or end drops the slot's
 // pending or running division.
+// SRTF/Adaptive (cfg.policy == kSrtfAdaptive, Sec. 5.1.2): kernel i of P in SRTF order would
+// finish after S_i = the sum of rem over P up to i (slowdown S_i / rem_i, the smallest 1);
+// some (S_i - rem_i) * 2**SaThrFracW > sa_thr * rem_i makes `share` set in the next cycle.
+// While share, the SMs other than a sampling SM 0 may issue every kernel of P, best held to
+// sa_res CTAs per SM, and the SM driver's key is {position in the SRTF order, rank}.
+// Zero-sampling (Sec. 6.2.2, golden only, set_known()): every kernel's runtime is given, so a
+// kernel in the KSRT has rem = its given runtime from its launch on, nothing is sampled and
+// block ends change nothing (the divider never runs). gs_top has no port for it.
 #pragma once
+#include <vector>
 #include <array>
 
 #include "sched/golden/gs_policy.hpp"
@@ -32,8 +41,11 @@ class PolicySrtf final : public PolicyTwin {
   static constexpr uint32_t kCycleMask = width_mask(spec::CycleW);
   static constexpr uint32_t kDenMask = width_mask(spec::SrtfDenW);
 
+  static constexpr uint32_t kThrFracW = spec::SaThrFracW;
+
   struct Regs {
     uint32_t pred_ok = 0, reslice = 0, pend = 0;   // bit masks over slots
+    bool share = false;                            // srtf-adaptive: sharing mode
     std::array<uint32_t, K> t{};
     std::array<uint32_t, K> res{};
     std::array<uint64_t, K> rem{};
@@ -44,6 +56,11 @@ class PolicySrtf final : public PolicyTwin {
   };
 
   void reset(const PolicyCfg&) override { q = d = Regs{}; }
+
+  /// Zero-sampling SRTF (Sec. 6.2.2: "we provided the runtimes to the SRTF scheduler directly as
+  /// in SJF"): runtime of the kernel with id i (mix index) = (*cycles)[i]. nullptr = predict.
+  /// `cycles` must outlive the run (SchedOptions::srtf_known_cycles).
+  void set_known(const std::vector<uint64_t>* cycles) { known_ = cycles; }
 
   /// The kernel numbers comb() serves: best (valid if has_best) and the sampled one.
   struct Choice {
@@ -69,17 +86,70 @@ class PolicySrtf final : public PolicyTwin {
     return c;
   }
 
+  /// A kernel's place in the SRTF order of P (0 = best) and whether that order is unfair
+  /// (Sec. 5.1.2); RTL: the `adaptive` block, evaluated only for srtf-adaptive.
+  struct Order {
+    std::array<uint32_t, K> pos{};   // K - 1 outside P
+    bool unfair = false;
+  };
+  Order srtf_order(const PolicyCfg& cfg, const PolicyView& v) const {
+    Order o;
+    o.pos.fill(K - 1);
+    const uint32_t p = v.pending & q.pred_ok;
+    for (uint32_t i = 0; i < K; ++i) {
+      if (!(p >> i & 1u)) continue;
+      uint32_t n = 0;
+      uint64_t sum_before = 0;   // < MaxKernels * 2**SrtfPredW
+      for (uint32_t j = 0; j < K; ++j) {
+        if (j == i || !(p >> j & 1u)) continue;
+        if (q.rem[j] < q.rem[i] || (q.rem[j] == q.rem[i] && v.aq->q.rank[j] < v.aq->q.rank[i])) {
+          ++n;
+          sum_before += q.rem[j];
+        }
+      }
+      o.pos[i] = n;
+      // both sides < 2**60 (static_assert below)
+      if ((sum_before << kThrFracW) > uint64_t(cfg.sa_thr) * q.rem[i]) o.unfair = true;
+    }
+    return o;
+  }
+  static_assert(spec::SrtfPredW + spec::SlotW + spec::SaThrFracW <= 64 && spec::SrtfPredW + spec::SaThrW <= 64,
+                "the gap test of srtf_order() needs wider integers");
+
   void comb(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent&, PolicyOut& out) const override {
+    const bool adaptive = cfg.policy == Policy::kSrtfAdaptive;
     order_keys(false, v, out.key);
+    if (adaptive) {
+      const Order o = srtf_order(cfg, v);
+      for (uint32_t k = 0; k < out.key.size(); ++k) out.key[k].major = o.pos[k];
+    }
     const Choice c = choose(v);
     const uint32_t unpredicted = v.pending & ~q.pred_ok & width_mask(cfg.slots);
     const uint32_t others = c.has_best ? 1u << c.best : unpredicted;
     const uint32_t sample_sm = c.has_best && c.has_samp ? 1u << c.samp : others;
-    for (uint32_t s = 0; s < out.elig.size(); ++s) out.elig[s] = s == kSampleSm ? sample_sm : others;
+    const bool sharing = q.share && c.has_best;
+    for (uint32_t s = 0; s < out.elig.size(); ++s) {
+      out.elig[s] = s == kSampleSm ? sample_sm : others;
+      if (sharing && !(s == kSampleSm && c.has_samp)) {
+        out.elig[s] = v.pending & q.pred_ok;
+        if (v.smst->resident(s, c.best) >= cfg.sa_res) out.elig[s] &= ~(1u << c.best);
+      }
+    }
   }
 
   void next(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent& ev, const PolicyOut&, bool) override {
     d = q;
+    d.share = cfg.policy == Policy::kSrtfAdaptive && srtf_order(cfg, v).unfair;
+    if (known_) {   // zero-sampling: the given runtimes, from the launch on
+      d.pred_ok = 0;
+      for (uint32_t k = 0; k < cfg.slots; ++k) {
+        const KsrtEntry& e = v.ksrt->entry(k);
+        if (!e.valid || e.kernel >= known_->size()) continue;
+        d.pred_ok |= 1u << k;
+        d.rem[k] = std::min((*known_)[e.kernel], kRemMax);
+      }
+      return;
+    }
     // ---- the divider: start on the next pending slot after rr, or one quotient bit ----
     if (!q.div_busy) {
       for (uint32_t j = 0; j < K; ++j) {
@@ -154,6 +224,7 @@ class PolicySrtf final : public PolicyTwin {
     st.put(L::pred_ok_lsb, L::pred_ok_width, q.pred_ok);
     st.put(L::reslice_lsb, L::reslice_width, q.reslice);
     st.put(L::pend_lsb, L::pend_width, q.pend);
+    st.put(L::share_lsb, L::share_width, q.share);
     for (uint32_t k = 0; k < K; ++k) {
       st.put(L::t_lsb + k * spec::CycleW, spec::CycleW, q.t[k]);
       st.put(L::res_lsb + k * spec::CtaCntW, spec::CtaCntW, q.res[k]);
@@ -170,6 +241,9 @@ class PolicySrtf final : public PolicyTwin {
 
   Regs q;  // registered state
   Regs d;  // next state
+
+ private:
+  const std::vector<uint64_t>* known_ = nullptr;
 };
 
 }  // namespace gs::golden
