@@ -184,12 +184,20 @@ TEST_CASE("srtf-adaptive: shares while the SRTF order is unfair, the threshold d
   so.policy = "srtf-adaptive";
   const MixRun adaptive = run_mix_with_alone(cfg, mix, "golden", so, RunOptions{}, cache);
   CHECK(adaptive.metrics.strictf > srtf.metrics.strictf);
+  // the sharing is reported as partitions: "shared" names the kernel held to 3 CTAs per SM
+  REQUIRE_FALSE(adaptive.shared.partitions.empty());
+  const PartitionRecord& first = adaptive.shared.partitions.front();
+  CHECK(first.mode == PartitionRecord::kShared);
+  REQUIRE(first.count == 1);
+  CHECK(first.ctas[0] == 3);
+  CHECK(srtf.shared.partitions.empty());
   // a threshold no gap reaches: SRTF/Adaptive never shares and is SRTF cycle for cycle
   cfg.srtf.adaptive_threshold_q8 = (1u << spec::SaThrW) - 1;
   AloneRunCache cache_never;
   const MixRun never = run_mix_with_alone(cfg, mix, "golden", so, RunOptions{}, cache_never);
   CHECK(never.shared.kernels[0].end_cycle == srtf.shared.kernels[0].end_cycle);
   CHECK(never.shared.kernels[1].end_cycle == srtf.shared.kernels[1].end_cycle);
+  CHECK(never.shared.partitions.empty());
   // the residency limit moves the result: 1 CTA of the shortest kernel per SM is not 3
   cfg.srtf.adaptive_threshold_q8 = 128;
   cfg.srtf.adaptive_residency = 1;

@@ -85,6 +85,8 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
                        cfg.srtf.adaptive_residency};
   policy_twin_ = make_policy_twin(policy_);
   policy_twin_->reset(pol_cfg_);
+  static_assert(PolicySrtf::kPartShared == PartitionRecord::kShared && PolicySrtf::kPartAlone == PartitionRecord::kAlone,
+                "srtf-adaptive's sharing records use PartitionRecord's modes");
   if (!opt_.srtf_known_cycles.empty())   // zero-sampling SRTF (check_scheduler_config: policy srtf)
     static_cast<PolicySrtf&>(*policy_twin_).set_known(&opt_.srtf_known_cycles);
   pol_out_.size(num_sms_, slots_);

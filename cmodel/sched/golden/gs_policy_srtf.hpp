@@ -42,6 +42,7 @@ class PolicySrtf final : public PolicyTwin {
   static constexpr uint32_t kDenMask = width_mask(spec::SrtfDenW);
 
   static constexpr uint32_t kThrFracW = spec::SaThrFracW;
+  static constexpr uint32_t kPartShared = 0, kPartAlone = 2;   // PartitionRecord::Mode (scheduler_port.hpp)
 
   struct Regs {
     uint32_t pred_ok = 0, reslice = 0, pend = 0;   // bit masks over slots
@@ -55,7 +56,11 @@ class PolicySrtf final : public PolicyTwin {
     uint64_t div_quo = 0;
   };
 
-  void reset(const PolicyCfg&) override { q = d = Regs{}; }
+  void reset(const PolicyCfg&) override {
+    q = d = Regs{};
+    rec_q_ = rec_d_ = Record{};
+    part_started_ = false;
+  }
 
   /// Zero-sampling SRTF (Sec. 6.2.2: "we provided the runtimes to the SRTF scheduler directly as
   /// in SJF"): runtime of the kernel with id i (mix index) = (*cycles)[i]. nullptr = predict.
@@ -140,6 +145,10 @@ class PolicySrtf final : public PolicyTwin {
   void next(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent& ev, const PolicyOut&, bool) override {
     d = q;
     d.share = cfg.policy == Policy::kSrtfAdaptive && srtf_order(cfg, v).unfair;
+    if (d.share || q.share) {   // what a sharing record names (partition_started), not a register
+      const Choice c = choose(v);
+      rec_d_ = Record{d.share, d.share && c.has_best ? 1u << c.best : v.pending & q.pred_ok, cfg.sa_res};
+    }
     if (known_) {   // zero-sampling: the given runtimes, from the launch on
       d.pred_ok = 0;
       for (uint32_t k = 0; k < cfg.slots; ++k) {
@@ -216,7 +225,24 @@ class PolicySrtf final : public PolicyTwin {
     }
   }
 
-  void commit() override { q = d; }
+  void commit() override {
+    // srtf-adaptive's sharing, reported as partitions: "shared" naming the shortest kernel and
+    // the CTAs per SM it is held to when sharing starts or the limit moves to another kernel,
+    // "alone" naming the kernels when SRTF takes over again (no limit)
+    part_started_ = (d.share != q.share || (d.share && rec_d_.slots != rec_q_.slots));
+    if (d.share || q.share) rec_q_ = rec_d_;
+    q = d;
+  }
+
+  bool partition_started(uint32_t& slots, uint32_t& mode, std::array<uint32_t, 32>& ctas) const override {
+    if (!part_started_) return false;
+    slots = rec_q_.slots;
+    mode = rec_q_.share ? kPartShared : kPartAlone;
+    ctas.fill(0);
+    for (uint32_t k = 0; k < K; ++k)
+      if (rec_q_.share && (slots >> k & 1u)) ctas[k] = rec_q_.res;
+    return true;
+  }
 
   void state(PolicyState& st) const override {   // srtf_state_t
     namespace L = spec::layout::srtf_state_t;
@@ -244,6 +270,12 @@ class PolicySrtf final : public PolicyTwin {
 
  private:
   const std::vector<uint64_t>* known_ = nullptr;
+  struct Record {
+    bool share = false;
+    uint32_t slots = 0, res = 0;   // sharing: best and its limit; SRTF again: the predicted kernels
+  };
+  Record rec_q_, rec_d_;
+  bool part_started_ = false;
 };
 
 }  // namespace gs::golden
