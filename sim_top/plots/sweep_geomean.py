@@ -106,7 +106,7 @@ def draw(t, out):
         for p in pols:
             if p not in policies:
                 policies.append(p)
-    fig, axes = plt.subplots(1, len(METRICS), figsize=(4.2 * len(METRICS), 3.8))
+    fig, axes = plt.subplots(1, len(METRICS), figsize=(4.2 * len(METRICS), 4.3))
     width = 0.8 / max(1, len(policies))
     for ax, (m, name, sense) in zip(axes, METRICS):
         for i, p in enumerate(policies):
@@ -117,8 +117,10 @@ def draw(t, out):
         ax.set_xticklabels([a if a != "all" else "" for a in arrivals])
         ax.set_title(f"geomean {name} ({sense})")
         ax.set_xlabel("arrival of the second kernel" if arrivals != ["all"] else "")
-    axes[0].legend(fontsize=8)
-    plotlib.save(fig, out)
+    # one legend below the panels, so that no bar is hidden behind it
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=min(len(policies), 6), fontsize=8, frameon=False)
+    plotlib.save(fig, out, rect=(0, 0.08, 1, 1))
 
 
 def main():
