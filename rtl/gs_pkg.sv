@@ -62,7 +62,9 @@ package gs_pkg;
   localparam int SrtfDivW = 52;  // SRTF predictor: Eq. 2's dividend (Total_Blocks - Done_Blocks) x t, and the quotient bits (one per divider cycle) [CtaIdW + CycleW]
   localparam int SrtfDivCntW = 6;  // SRTF predictor: the divider's step counter, 0..SrtfDivW [clog2(SrtfDivW + 1)]
   localparam int SrtfDenW = 14;  // SRTF policy: the divisor of a remaining-time prediction, resident blocks x SMs [CtaCntW + SmIdW]
-  localparam int NumPolicies = 11;  // policies in the registry (policy_e members)
+  localparam int SbmInstW = 40;  // SBM: one task's instructions over every SM in a profiling window (gs_policy_sbm, gs_sbm_ctrl) [ProfCntW + SmIdW]
+  localparam int SbmIpcW = 41;  // SBM: both tasks' instructions in a window, the IPC Algorithms 1 and 2 compare (every window is as long) [SbmInstW + 1]
+  localparam int NumPolicies = 14;  // policies in the registry (policy_e members)
   localparam int PolicyStateW = 1054;  // policy_state: the widest policy register record (see the registry's `state`)
 
   // ---------------------------------------------------------------- scalar field types
@@ -84,6 +86,7 @@ package gs_pkg;
   typedef logic [CycleW-1:0] cycle_t;  // a core cycle modulo 2**CycleW (differences of stamps are exact)
   typedef logic [WarpSchedW-1:0] sched_cnt_t;  // warp schedulers per SM
   typedef logic [ObsCntW-1:0] obs_cnt_t;  // an observation count over one epoch
+  typedef logic [2-1:0] sbm_occ_t;  // SBM_REG's occ_th, 0..3 (Table 4)
   typedef logic [NumPolicies-1:0] policy_set_t;  // one bit per policy_e member: the policies a build contains
 
   // ---------------------------------------------------------------- enums
@@ -98,7 +101,10 @@ package gs_pkg;
     POL_FEWEST_LEFT = 4'd7,   // fewest CTAs left to issue first (docs/adding-a-policy.md's example)
     POL_WARPED_SLICER = 4'd8,   // Warped-Slicer: profiled intra-SM partition by water-filling (Xu et al. Sec. IV)
     POL_SRTF = 4'd9,   // SRTF: shortest predicted remaining time first, a new kernel sampled on SM 0 first (Pai et al. Sec. 5.1.1)
-    POL_SRTF_ADAPTIVE = 4'd10   // SRTF/Adaptive: SRTF that shares SMs, the shortest kernel held to a residency, while the SRTF order is unfair (Pai et al. Sec. 5.1.2)
+    POL_SRTF_ADAPTIVE = 4'd10,   // SRTF/Adaptive: SRTF that shares SMs, the shortest kernel held to a residency, while the SRTF order is unfair (Pai et al. Sec. 5.1.2)
+    POL_SBM = 4'd11,   // SBM: profiled selective cache bypassing and workgroup mapping of two tasks (Algorithms 1 and 2, SBM_REG, Sec. 3-4)
+    POL_SBM_BASE = 4'd12,   // SBM's BASE: two tasks on separate halves of the SMs, no bypass (Sec. 6.2)
+    POL_MWG = 4'd13   // SBM's MWG: an equal share of every SM for each of two tasks, no bypass (Sec. 6.2)
   } policy_e;
 
   typedef enum logic {
@@ -132,6 +138,14 @@ package gs_pkg;
     BYPASS_L1L2 = 2'd2,   // around L1 and L2, straight to DRAM
     BYPASS_L2 = 2'd3   // around the L2 only (L1 looked up; SBM B_L2, Sec. 3.2)
   } bypass_level_e;
+
+  typedef enum logic [2:0] {
+    SBM_BASE = 3'd0,   // Base: the tasks on separate halves of the SMs, no bypass (Table 3)
+    SBM_B_L2 = 3'd1,   // B_L2: separate halves, the task that is not $F bypasses the L2
+    SBM_B_L12 = 3'd2,   // B_L12: separate halves, the task that is not $F bypasses L1 and L2
+    SBM_MWG = 3'd3,   // MWG: both tasks on every SM (occ_th moves slots to CI), no bypass
+    SBM_MWGB = 3'd4   // MWGB: MWG, the task that is not $F bypasses L1 and L2
+  } sbm_arch_e;
 
   // ---------------------------------------------------------------- records
   // kernel launch as written into a command buffer (Tanasic Sec. 3.3) (105 bits = LaunchW)
@@ -227,6 +241,15 @@ package gs_pkg;
   } bypass_t;
   localparam int BypassW = 19;
 
+  // SBM_REG (SBM Table 4): the architecture configuration the Selective Mapping Controller applies to two tasks (7 bits = SbmRegW)
+  typedef struct packed {
+    sbm_arch_e arch;  // arch_cfg (3 bits: Table 4's four codes and Base, which Algorithm 1 may choose)
+    logic fcache;  // $F: the Cache Friendly task (0: task 1, 1: task 2); the other bypasses in B_L2, B_L12, MWGB
+    logic ci;  // CI: the Computation Intensive task (0: task 1, 1: task 2)
+    sbm_occ_t occ_th;  // occ_th: MWG/MWGB give CI this many more workgroups per SM than an equal split, the other task as many fewer
+  } sbm_reg_t;
+  localparam int SbmRegW = 7;
+
   // observation sample: one SM's counters for one kernel over the epoch ending at `cycle` (177 bits = ObsSampleW)
   typedef struct packed {
     logic valid;
@@ -304,7 +327,7 @@ package gs_pkg;
   } wf_res_t;
   localparam int WfResW = 60;
 
-  // static configuration a policy may read (registered in gs_top) (8069 bits = PolicyCfgW)
+  // static configuration a policy may read (registered in gs_top) (8133 bits = PolicyCfgW)
   typedef struct packed {
     logic [SmIdW + 1-1:0] num_sms;  // SMs in use, 1..MaxSms
     cta_cnt_t cta_limit;  // CTAs of one kernel per SM (0 = none), any policy
@@ -322,8 +345,10 @@ package gs_pkg;
     logic [4-1:0] ws_phase_windows;  // ... in this many windows in a row re-profiles the set (config warped_slicer.phase_windows)
     logic [SaThrW-1:0] sa_thr;  // srtf-adaptive: share when the largest SRTF slowdown exceeds the smallest by more than this, UQ.SaThrFracW (config srtf.adaptive_threshold)
     cta_cnt_t sa_res;  // srtf-adaptive: while sharing, the shortest kernel's CTAs per SM (config srtf.adaptive_residency)
+    cycle_t sbm_warmup;  // sbm: cycles of a profiling phase before its window (config sbm.warmup_cycles; 15K in Sec. 6.5)
+    cycle_t sbm_sample;  // sbm: the measured window of a profiling phase (config sbm.sample_cycles; 40K - 15K in Sec. 6.5)
   } policy_cfg_t;
-  localparam int PolicyCfgW = 8069;
+  localparam int PolicyCfgW = 8133;
 
   // read-only view of the framework tables (registered state) (16848 bits = PolicyViewW)
   typedef struct packed {
@@ -514,6 +539,51 @@ package gs_pkg;
     logic [SrtfDivW-1:0] div_quo;  // dividend bits still to shift in, quotient bits shifted in
   } srtf_state_t;
   localparam int SrtfStateW = 806;
+
+  // gs_sbm_ctrl's registers: SBM's profiling flow, Algorithms 1 and 2 (docs/rtl/gs_sbm_ctrl.md) (230 bits = SbmCtrlStateW)
+  typedef struct packed {
+    logic busy;  // profiling: cfg_o is the phase's configuration
+    logic [4-1:0] phase;  // 0 Base, 1 B1_L12, 2 B2_L12, 3 B1_L2, 4 B2_L2 (Algorithm 1), 5 + t tuning phase t = 0..3 (Algorithm 2)
+    logic [SbmIpcW-1:0] p_base;  // the Base phase's IPC (instructions of both tasks in the window)
+    logic [SbmIpcW-1:0] p12;  // the better of B1_L12 and B2_L12
+    logic b12;  // ... is B2_L12 (task 2 bypassed)
+    logic [SbmIpcW-1:0] p2;  // the better of B1_L2 and B2_L2
+    logic b2;  // ... is B2_L2
+    sbm_reg_t alg1;  // Algorithm 1's choice (Base, B_L2 or B_L12 with $F)
+    logic [SbmIpcW-1:0] p_alg1;  // its IPC
+    logic ci;  // the Computation Intensive task: more instructions in tuning phase 0
+    logic [SbmIpcW-1:0] p_tune;  // the best tuning phase's IPC so far
+    sbm_occ_t t_best;  // its occ_th
+    sbm_reg_t sbm_reg;  // SBM_REG: the final configuration (after the last phase)
+    logic done;  // sbm_reg holds a profiled result
+  } sbm_ctrl_state_t;
+  localparam int SbmCtrlStateW = 230;
+
+  // gs_policy_sbm's registers (docs/rtl/gs_policy_sbm.md) (522 bits = SbmStateW)
+  typedef struct packed {
+    logic [3-1:0] st;  // FSM: 0 idle, 1 occupancy, 2 bypass writes, 3 warm-up, 4 sample, 5 sum, 6 result
+    logic pair_valid;  // id1, id2 name the task pair
+    kernel_id_t id1;  // task 1: the pair's lower kernel id
+    kernel_id_t id2;  // task 2
+    slot_t slot1;  // task 1's KSRT slot, last seen
+    slot_t slot2;  // task 2's KSRT slot, last seen
+    logic mapped;  // occ1, occ2 hold the pair's occupancies: the SMC maps the pair
+    logic c;  // the task of the occupancy count, the bypass write, the sum (0: task 1)
+    sm_id_t s;  // the SM of the bypass write or the sum
+    wf_res_t acc;  // occupancy: what n + 1 CTAs take
+    cta_cnt_t n;  // occupancy: CTAs that fit so far
+    cta_cnt_t occ1;  // task 1's CTAs that fit SM 0 alone
+    cta_cnt_t occ2;  // task 2's
+    logic t0_valid;
+    cycle_t t0;  // warm-up: the stamp of its first sample
+    cycle_t t1;  // the stamp at which the window opened
+    logic tl_valid;
+    cycle_t tl;  // the last stamp counted in the window
+    logic [SbmInstW-1:0] sum1;  // task 1's instructions in the window, over every SM
+    logic [SbmInstW-1:0] sum2;  // task 2's
+    sbm_ctrl_state_t ctrl;  // its gs_sbm_ctrl
+  } sbm_state_t;
+  localparam int SbmStateW = 522;
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

@@ -131,6 +131,19 @@ module gs_policies #(
     assign state_srtf = '0;
   end
 
+  // gs_policy_sbm: POL_SBM, POL_SBM_BASE, POL_MWG (registers: sbm_state_t)
+  gs_pkg::policy_out_t out_sbm;
+  gs_pkg::sbm_state_t state_sbm;
+  if (PolicySet[11] || PolicySet[12] || PolicySet[13]) begin : g_sbm
+    gs_policy_sbm u_policy (
+      .clk_i, .rst_ni, .en_i(policy_i == gs_pkg::POL_SBM || policy_i == gs_pkg::POL_SBM_BASE || policy_i == gs_pkg::POL_MWG), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,
+      .out_o(out_sbm), .state_o(state_sbm)
+    );
+  end else begin : g_no_sbm
+    assign out_sbm = '0;
+    assign state_sbm = '0;
+  end
+
   always_comb begin
     out_o = '0;
     state_o = '0;
@@ -161,6 +174,10 @@ module gs_policies #(
       gs_pkg::POL_SRTF, gs_pkg::POL_SRTF_ADAPTIVE: begin
         out_o = out_srtf;
         state_o = gs_pkg::PolicyStateW'(state_srtf);
+      end
+      gs_pkg::POL_SBM, gs_pkg::POL_SBM_BASE, gs_pkg::POL_MWG: begin
+        out_o = out_sbm;
+        state_o = gs_pkg::PolicyStateW'(state_sbm);
       end
       default: out_o = '0;
     endcase

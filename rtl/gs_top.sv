@@ -38,6 +38,8 @@ module gs_top #(
   input  logic [3:0]             cfg_ws_phase_windows_i,   // warped-slicer: changed windows in a row that re-profile
   input  logic [gs_pkg::SaThrW-1:0] cfg_sa_thr_i,     // srtf-adaptive: slowdown-gap threshold, UQ.SaThrFracW
   input  gs_pkg::cta_cnt_t       cfg_sa_res_i,        // srtf-adaptive: the shortest kernel's CTAs per SM while sharing
+  input  gs_pkg::cycle_t         cfg_sbm_warmup_i,    // sbm: cycles of a profiling phase before its window
+  input  gs_pkg::cycle_t         cfg_sbm_sample_i,    // sbm: a profiling phase's window
   // kernel launch
   input  logic                   launch_valid_i,
   input  gs_pkg::kernel_id_t     launch_kernel_i,
@@ -113,6 +115,7 @@ module gs_top #(
   logic [3:0] cfg_ws_phase_windows_q;
   logic [gs_pkg::SaThrW-1:0] cfg_sa_thr_q;
   gs_pkg::cta_cnt_t cfg_sa_res_q;
+  gs_pkg::cycle_t cfg_sbm_warmup_q, cfg_sbm_sample_q;
   always_ff @(posedge clk_i) begin
     cfg_num_sms_q <= cfg_num_sms_i;
     cfg_policy_q <= cfg_policy_i;
@@ -132,6 +135,8 @@ module gs_top #(
     cfg_ws_phase_windows_q <= cfg_ws_phase_windows_i;
     cfg_sa_thr_q <= cfg_sa_thr_i;
     cfg_sa_res_q <= cfg_sa_res_i;
+    cfg_sbm_warmup_q <= cfg_sbm_warmup_i;
+    cfg_sbm_sample_q <= cfg_sbm_sample_i;
   end
 
   // ------------------------------------------------------------------ command path
@@ -297,6 +302,8 @@ module gs_top #(
     pol_cfg.ws_phase_windows = cfg_ws_phase_windows_q;
     pol_cfg.sa_thr = cfg_sa_thr_q;
     pol_cfg.sa_res = cfg_sa_res_q;
+    pol_cfg.sbm_warmup = cfg_sbm_warmup_q;
+    pol_cfg.sbm_sample = cfg_sbm_sample_q;
     pol_view.ksrt = ksrt;
     pol_view.smst = smst;
     pol_view.resident = resident;

@@ -233,6 +233,12 @@ GpuConfig parse_gpu_config(const std::string& json_text, const std::string& file
     w.u32("phase_windows", cfg.warped_slicer.phase_windows, 1, 15, "policy_cfg_t.ws_phase_windows is 4 bits");
     w.reject_unknown_keys();
   }
+  if (const json* sb = r.object("sbm")) {
+    ObjectReader w(*sb, file, "sbm");
+    w.u32("warmup_cycles", cfg.sbm.warmup_cycles, 0, 1u << 30, "cycle stamps are CycleW = 32 bits");
+    w.u32("sample_cycles", cfg.sbm.sample_cycles, 1, 1u << 30, "cycle stamps are CycleW = 32 bits");
+    w.reject_unknown_keys();
+  }
   if (const json* sr = r.object("srtf")) {
     ObjectReader w(*sr, file, "srtf");
     static_assert(spec::SaThrFracW == 8, "SrtfConfig::adaptive_threshold_q8 holds 8 fraction bits");

@@ -96,6 +96,14 @@ struct SrtfConfig {
   uint32_t adaptive_residency = 3;
 };
 
+/// SBM's profiling phases (Bitalebi et al. Sec. 6.5: a 40K-cycle phase whose first 15K cycles
+/// are warm-up, "15K-40K"): config field "sbm": {"warmup_cycles", "sample_cycles"}; read by
+/// gs_policy_sbm through policy_cfg_t.sbm_warmup / sbm_sample.
+struct SbmConfig {
+  uint32_t warmup_cycles = 15000;   // before each profiling window
+  uint32_t sample_cycles = 25000;   // the window (40K - 15K)
+};
+
 struct GpuConfig {
   std::string name;             // preset name, e.g. "warped-slicer"
   std::string source;           // paper and table the numbers come from
@@ -132,6 +140,7 @@ struct GpuConfig {
   uint32_t max_contexts = 8;          // command buffers
   WarpedSlicerConfig warped_slicer;
   SrtfConfig srtf;
+  SbmConfig sbm;
 
   uint32_t num_sms() const { return static_cast<uint32_t>(sm_type_of.size()); }
   const SmTypeConfig& sm(uint32_t sm_index) const { return sm_types[sm_type_of[sm_index]]; }

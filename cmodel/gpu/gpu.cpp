@@ -169,6 +169,20 @@ Gpu::Gpu(const GpuConfig& caller_cfg, const Mix& mix, SchedulerPort& sched, cons
                            std::to_string(limit) + ", WfPerfW in rtl/spec/gs_spec.toml): shorten the sample or the "
                            "--obs-interval epoch");
   }
+  if (parse_policy(opt.sched.policy) == golden::Policy::kSbm) {
+    // The same for sbm: one SM's instructions of one task in a window must fit the profiling
+    // counters (ProfCntW bits; gs_policy_sbm reads them without a saturation check).
+    uint32_t sched_max = 0;
+    for (uint32_t s = 0; s < cfg.num_sms(); ++s) sched_max = std::max(sched_max, cfg.sm(s).warp_schedulers);
+    const uint64_t window = std::max<uint64_t>(cfg.sbm.sample_cycles, im.opt.obs_interval);
+    const uint64_t limit = (uint64_t(1) << spec::ProfCntW) - 1;
+    if (window * sched_max > limit)
+      throw InputError("config " + cfg.name, "sbm.sample_cycles",
+                       "a profiling window of " + std::to_string(window) + " cycles x " + std::to_string(sched_max) +
+                           " warp schedulers may issue more instructions than a profiling counter holds (" +
+                           std::to_string(limit) + ", ProfCntW in rtl/spec/gs_spec.toml): shorten the sample or the "
+                           "--obs-interval epoch");
+  }
   if (im.opt.obs_interval != 0) {
     const uint64_t per_epoch = uint64_t(cfg.num_sms()) * nk;
     if (im.opt.obs_interval < per_epoch || im.opt.obs_interval > kMaxObsInterval)

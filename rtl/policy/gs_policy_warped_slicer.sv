@@ -5,6 +5,7 @@
 //
 // One state machine; a change of the set of kernels with CTAs to issue (re)starts it:
 //   OCC     N_k per target kernel: the CTAs of k that fit SM 0 (at most WfMaxSteps), one per cycle
+//           (gs_cta_fit)
 //   SETUP   one SM per cycle: SM s runs kernel number s mod K (slot order) alone (owner write)
 //           with min(base + s div K + 1, N_k) CTAs (quota write); the first round also fixes
 //           rows = num_sms div K, the CTA counts one round measures per kernel (Fig. 4; with
@@ -292,13 +293,14 @@ module gs_policy_warped_slicer (
   /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e_occ;   // the per-CTA resources are read
   /* verilator lint_on UNUSEDSIGNAL */
-  gs_pkg::wf_res_t r_occ;
-  logic [gs_pkg::ThreadW:0] acc_t;
-  logic [gs_pkg::WarpW:0] acc_w;
-  logic [gs_pkg::RegW:0] acc_r;
-  logic [gs_pkg::ShmemW:0] acc_s;
-  logic [CW:0] acc_c;
+  gs_pkg::wf_res_t r_occ, acc_sum;
   logic acc_fits;
+  always_comb begin   // OCC: the kernel counted and what one of its CTAs takes
+    k_occ = nth_slot(q.target, q.c);
+    e_occ = ksrt_at(ksrt, k_occ);
+    r_occ = {e_occ.threads, e_occ.warps, e_occ.regs, e_occ.shmem, CW'(1)};
+  end
+  gs_cta_fit u_fit (.acc_i(q.acc), .cta_i(r_occ), .cap_i(sm0), .sum_o(acc_sum), .fits_o(acc_fits));
   logic [JW-1:0] next_base;
   logic perf_we;
   logic [PW-1:0] perf_wd;
@@ -366,21 +368,6 @@ module gs_policy_warped_slicer (
     perf_we = 1'b0;
     perf_wd = perf_scaled;
     next_base = '0;
-    k_occ = nth_slot(q.target, q.c);
-    e_occ = ksrt_at(ksrt, k_occ);
-    r_occ = {e_occ.threads, e_occ.warps, e_occ.regs, e_occ.shmem, CW'(1)};
-    acc_t = (gs_pkg::ThreadW + 1)'(q.acc.threads) + (gs_pkg::ThreadW + 1)'(r_occ.threads);
-    acc_w = (gs_pkg::WarpW + 1)'(q.acc.warps) + (gs_pkg::WarpW + 1)'(r_occ.warps);
-    acc_r = (gs_pkg::RegW + 1)'(q.acc.regs) + (gs_pkg::RegW + 1)'(r_occ.regs);
-    acc_s = (gs_pkg::ShmemW + 1)'(q.acc.shmem) + (gs_pkg::ShmemW + 1)'(r_occ.shmem);
-    acc_c = (CW + 1)'(q.acc.slots) + (CW + 1)'(r_occ.slots);
-    acc_fits = acc_t <= (gs_pkg::ThreadW + 1)'(sm0.threads) && acc_w <= (gs_pkg::WarpW + 1)'(sm0.warps) &&
-               acc_r <= (gs_pkg::RegW + 1)'(sm0.regs) && acc_s <= (gs_pkg::ShmemW + 1)'(sm0.shmem) &&
-`ifdef GS_MUT_WS_OCC_IGNORES_SLOTS
-               acc_c <= (CW + 1)'(gs_pkg::MaxCtasPerSm);   // BUG: the SM's own CTA slots do not limit N_k
-`else
-               acc_c <= (CW + 1)'(sm0.slots);
-`endif
 
     if (start) begin
       d.target = pending;
@@ -411,11 +398,7 @@ module gs_policy_warped_slicer (
       unique case (q.st)
         StOcc: begin
           if (q.n < SW'(NS) && acc_fits) begin
-            d.acc.threads = acc_t[gs_pkg::ThreadW-1:0];
-            d.acc.warps = acc_w[gs_pkg::WarpW-1:0];
-            d.acc.regs = acc_r[gs_pkg::RegW-1:0];
-            d.acc.shmem = acc_s[gs_pkg::ShmemW-1:0];
-            d.acc.slots = acc_c[CW-1:0];
+            d.acc = acc_sum;
             d.n = q.n + 1'b1;
           end else begin
             for (int k = 0; k < K; k++) if (k_occ == KS'(k)) d.nsteps[k*SW +: SW] = q.n;

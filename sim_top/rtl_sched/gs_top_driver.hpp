@@ -85,6 +85,8 @@ class GsTopDriver final : public RtlModel {
     m.cfg_ws_phase_windows_i = cfg.ws_phase_windows;
     m.cfg_sa_thr_i = cfg.sa_thr;
     m.cfg_sa_res_i = cfg.sa_res;
+    m.cfg_sbm_warmup_i = cfg.sbm_warmup;
+    m.cfg_sbm_sample_i = cfg.sbm_sample;
     put_sm_array(m.cfg_sm_threads_i, port_width::cfg_sm_threads_i / kSms, cfg.sm_threads);
     put_sm_array(m.cfg_sm_warps_i, port_width::cfg_sm_warps_i / kSms, cfg.sm_warps);
     put_sm_array(m.cfg_sm_regs_i, port_width::cfg_sm_regs_i / kSms, cfg.sm_regs);

@@ -37,6 +37,8 @@ static_assert((1u << port_width::cfg_ws_phase_pct_i) > 255 && (1u << port_width:
               "cfg_ws_phase_*_i cannot hold the config's warped_slicer.phase_change_pct / phase_windows");
 static_assert(port_width::cfg_sa_thr_i == spec::SaThrW && (1u << port_width::cfg_sa_res_i) > spec::MaxCtasPerSm,
               "cfg_sa_*_i cannot hold the config's srtf.adaptive_threshold / adaptive_residency");
+static_assert(port_width::cfg_sbm_warmup_i >= 31 && port_width::cfg_sbm_sample_i >= 31,
+              "cfg_sbm_*_i cannot hold the config's sbm cycles (up to 2**30)");
 
 }  // namespace
 
@@ -95,6 +97,8 @@ PortConfig to_port_config(const GpuConfig& cfg, const SchedOptions& opt) {
   pc.ws_phase_windows = cfg.warped_slicer.phase_windows;
   pc.sa_thr = cfg.srtf.adaptive_threshold_q8;
   pc.sa_res = cfg.srtf.adaptive_residency;
+  pc.sbm_warmup = cfg.sbm.warmup_cycles;
+  pc.sbm_sample = cfg.sbm.sample_cycles;
   for (uint32_t s = 0; s < cfg.num_sms(); ++s) {
     const SmTypeConfig& t = cfg.sm(s);
     pc.sm_threads.push_back(t.max_threads);

@@ -32,6 +32,7 @@ struct PortConfig {
   uint32_t ws_sched = 0;                    // warp schedulers of SM 0
   uint32_t ws_phase_pct = 0, ws_phase_windows = 0;   // warped-slicer phase monitor
   uint32_t sa_thr = 0, sa_res = 0;                    // srtf-adaptive (GpuConfig::srtf)
+  uint32_t sbm_warmup = 0, sbm_sample = 0;            // sbm profiling windows (GpuConfig::sbm)
   // Per SM (index < num_sms); SMs beyond num_sms are driven with 0.
   std::vector<uint32_t> sm_threads, sm_warps, sm_regs, sm_shmem, sm_ctas;
 };

@@ -3,13 +3,15 @@
 // The registry of sides and the per-block dispatch; each block's input format and environment
 // live with the block: DSS in unit/unit_dss.hpp (its golden side is GoldenDssUnit), the
 // water-filler in unit/unit_waterfill.hpp (GoldenWaterfillUnit), SRTF's runtime predictor in
-// unit/unit_srtf_predict.hpp (GoldenSrtfPredictUnit).
+// unit/unit_srtf_predict.hpp (GoldenSrtfPredictUnit), SBM's profiling flow in unit/unit_sbm.hpp
+// (GoldenSbmCtrlUnit).
 #include "unit/unit_runner.hpp"
 
 #include <map>
 
 #include "common/error.hpp"
 #include "unit/unit_dss.hpp"
+#include "unit/unit_sbm.hpp"
 #include "unit/unit_srtf_predict.hpp"
 #include "unit/unit_waterfill.hpp"
 
@@ -26,7 +28,7 @@ std::map<std::string, UnitSide>& sides() {
 
 }  // namespace
 
-std::vector<std::string> list_units() { return {"dss", "waterfill", "srtf-predict"}; }
+std::vector<std::string> list_units() { return {"dss", "waterfill", "srtf-predict", "sbm"}; }
 
 void register_unit_side(const std::string& name, UnitSide side) { sides()[name] = std::move(side); }
 
@@ -42,6 +44,10 @@ json run_unit_golden(const std::string& block, const json& input, const std::str
   if (block == "srtf-predict") {
     GoldenSrtfPredictUnit unit;
     return run_srtf_predict_unit(unit, input, file);
+  }
+  if (block == "sbm") {
+    GoldenSbmCtrlUnit unit;
+    return run_sbm_unit(unit, input, file);
   }
   std::string known;
   for (const auto& u : list_units()) known += (known.empty() ? "" : ", ") + u;

@@ -187,6 +187,26 @@ wf_bad() {   # wf_bad NAME TEXT KERNELS-JSON [RESOURCES-JSON]
   expect_fail "unit waterfill: $1" 2 "$2" unit waterfill --input "$TMP/wf_bad.json"
   grep -qF "wf_bad.json" "$ERR" || bad "unit waterfill: $1 names the file"
 }
+# gsim unit sbm: SBM's profiling flow on given IPCs, golden and RTL side by side
+SBM_SHAPE='import json, sys
+d = json.load(open(sys.argv[1]))
+g = d["golden"]
+assert d["block"] == "sbm" and set(g) == {"phases", "sbm_reg", "cycles"}
+assert g["sbm_reg"]["config"] == sys.argv[2] and g["sbm_reg"]["occ_th"] == int(sys.argv[3]), g["sbm_reg"]
+assert len(g["phases"]) == int(sys.argv[4]) and g["phases"][0]["phase"] == "Base"
+assert "rtl" not in d or (d["match"] is True and d["rtl"] == g)'
+gsim unit sbm --input "$REPO/verif/vectors/sbm_fw_mm.json"
+if [ "$RC" -eq 0 ] && python3 -c "$SBM_SHAPE" "$OUT" MWGB2 1 8; then ok "unit sbm on sbm_fw_mm.json: MWGB2 occ_th 1"; else bad "unit sbm on sbm_fw_mm.json" "exit $RC"; fi
+gsim unit sbm --input "$REPO/verif/vectors/sbm_fw_sf.json"
+if [ "$RC" -eq 0 ] && python3 -c "$SBM_SHAPE" "$OUT" MWG 2 9; then ok "unit sbm on sbm_fw_sf.json: MWG occ_th 2"; else bad "unit sbm on sbm_fw_sf.json" "exit $RC"; fi
+printf '{"occupancy": [8, 8], "ipc": {"Base": [1, 1], "B1_L12": [1, 1], "B2_L12": [1, 1], "B1_L2": [1, 1], "B2_L2": [1, 1]}}\n' >"$TMP/sbm_bad.json"
+expect_fail "unit sbm: a phase the flow runs and the input lacks" 2 "ipc.MWG[0]" unit sbm --input "$TMP/sbm_bad.json"
+printf '{"occupancy": [8], "ipc": {}}\n' >"$TMP/sbm_bad.json"
+expect_fail "unit sbm: occupancy of one task" 2 "occupancy" unit sbm --input "$TMP/sbm_bad.json"
+printf '{"occupancy": [8, 8], "ipc": {"Base": [1, -1]}}\n' >"$TMP/sbm_bad.json"
+expect_fail "unit sbm: a negative IPC" 2 "ipc.Base" unit sbm --input "$TMP/sbm_bad.json"
+printf '{"occupancy": [8, 8], "ipc": {"B3_L2": [1, 1]}}\n' >"$TMP/sbm_bad.json"
+expect_fail "unit sbm: an unknown configuration" 2 "ipc.B3_L2" unit sbm --input "$TMP/sbm_bad.json"
 N33=$(python3 -c 'print(list(range(1, 34)))')
 wf_bad "N = 0" "kernels[0].perf" "[{$WF_CTA, \"perf\": []}]"
 wf_bad "N above WfMaxSteps" "kernels[1].perf" "[{$WF_CTA, \"perf\": [1]}, {$WF_CTA, \"perf\": $N33}]"

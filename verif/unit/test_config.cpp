@@ -395,3 +395,20 @@ TEST_CASE("srtf fields: the adaptive threshold in 1/256 and the residency, check
   c["srtf"] = {{"threshold", 0.5}};
   CHECK(contains(parse_error(c), "adaptive_threshold"));   // unknown key, the valid ones listed
 }
+
+TEST_CASE("sbm fields: the profiling phase's warm-up and window, checked", "[config][errors]") {
+  const gs::GpuConfig d = gs::parse_gpu_config(minimal_config().dump(), "d.json");
+  CHECK(d.sbm.warmup_cycles == 15000);   // SBM Sec. 6.5: the 15K-40K profiling period
+  CHECK(d.sbm.sample_cycles == 25000);
+  json c = minimal_config();
+  c["sbm"] = {{"warmup_cycles", 0}, {"sample_cycles", 60000}};   // Fig. 11's 60K period
+  const gs::GpuConfig g = gs::parse_gpu_config(c.dump(), "g.json");
+  CHECK(g.sbm.warmup_cycles == 0);
+  CHECK(g.sbm.sample_cycles == 60000);
+  c["sbm"] = {{"sample_cycles", 0}};
+  CHECK(contains(parse_error(c), "sbm.sample_cycles"));
+  c["sbm"] = {{"warmup_cycles", -1}};
+  CHECK(contains(parse_error(c), "sbm.warmup_cycles"));
+  c["sbm"] = {{"window", 40000}};
+  CHECK(contains(parse_error(c), "sample_cycles"));   // unknown key, the valid ones listed
+}

@@ -1,5 +1,6 @@
 // gsched tests: each policy of the golden scheduler on hand-worked cases (Warped-Slicer
-// Sec. III for Even and Spatial, Tanasic Sec. 3.4 / 4.2 for DSS, NPQ and PPQ, Pai Sec. 5.1.2 for SRTF/Adaptive).
+// Sec. III for Even and Spatial, Tanasic Sec. 3.4 / 4.2 for DSS, NPQ and PPQ, Pai Sec. 5.1.2 for SRTF/Adaptive,
+// SBM Sec. 6.2 for its BASE and MWG).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -292,4 +293,29 @@ TEST_CASE("srtf-adaptive holds the shortest kernel to its residency while the or
   CHECK(srtf.second == 0);
   CHECK(adaptive.first == 3);   // sharing: B up to 3 CTAs on SM 1, the rest back to A
   CHECK(adaptive.second == 3);
+}
+
+TEST_CASE("sbm-base puts two tasks on separate halves of the SMs (SBM Sec. 6.2)", "[golden][sbm]") {
+  Harness h(small_gpu(5), "sbm-base");
+  h.launches.push_back(launch_cmd(0, 400, 256, 256 * 8, 0));
+  h.launches.push_back(launch_cmd(1, 400, 256, 256 * 8, 0));
+  h.run(300);
+  // h = (5 + 1) / 2 = 3: task 1 (kernel 0) on SMs 0..2, task 2 on 3..4; each fills its half
+  for (uint32_t s = 0; s < 5; ++s) {
+    INFO("SM " << s);
+    CHECK(h.count_on(0, s) == (s < 3 ? 6u : 0u));   // 1536 / 256 = 6 CTAs fit an SM
+    CHECK(h.count_on(1, s) == (s < 3 ? 0u : 6u));
+  }
+}
+
+TEST_CASE("mwg gives each of two tasks half of every SM, sbm-base none of the other's", "[golden][sbm]") {
+  Harness h(small_gpu(2), "mwg");
+  h.launches.push_back(launch_cmd(0, 400, 256, 256 * 8, 0));   // 6 fit an SM alone: quota 3
+  h.launches.push_back(launch_cmd(1, 400, 128, 128 * 8, 0));   // 8 fit (CTA slots): quota 4
+  h.run(300);
+  for (uint32_t s = 0; s < 2; ++s) {
+    INFO("SM " << s);
+    CHECK(h.g.smst().resident(s, 0) == 3);
+    CHECK(h.g.smst().resident(s, 1) == 4);
+  }
 }

@@ -82,7 +82,9 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
                        cfg.warped_slicer.phase_change_pct,
                        cfg.warped_slicer.phase_windows,
                        cfg.srtf.adaptive_threshold_q8,
-                       cfg.srtf.adaptive_residency};
+                       cfg.srtf.adaptive_residency,
+                       cfg.sbm.warmup_cycles,
+                       cfg.sbm.sample_cycles};
   policy_twin_ = make_policy_twin(policy_);
   policy_twin_->reset(pol_cfg_);
   static_assert(PolicySrtf::kPartShared == PartitionRecord::kShared && PolicySrtf::kPartAlone == PartitionRecord::kAlone,

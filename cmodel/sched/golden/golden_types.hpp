@@ -38,6 +38,8 @@ using ::gs::OwnerWr;
 using ::gs::Policy;
 using ::gs::PreemptReq;
 using ::gs::QuotaWr;
+using ::gs::SbmArch;
+using ::gs::SbmReg;
 using ::gs::SmState;
 using ::gs::SmstEntry;
 using ::gs::TokenUpd;

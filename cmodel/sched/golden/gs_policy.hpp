@@ -39,6 +39,8 @@ struct PolicyCfg {
   uint32_t ws_phase_windows = 0;              // ws_phase_windows: changed windows in a row that re-profile
   uint32_t sa_thr = 0;                        // sa_thr: srtf-adaptive slowdown-gap threshold, UQ.SaThrFracW
   uint32_t sa_res = 0;                        // sa_res: srtf-adaptive residency of the shortest kernel while sharing
+  uint32_t sbm_warmup = 0;                    // sbm_warmup: sbm's cycles before a profiling window
+  uint32_t sbm_sample = 0;                    // sbm_sample: sbm's profiling window
 };
 
 /// policy_view_t: read-only view of the framework tables (registered state).

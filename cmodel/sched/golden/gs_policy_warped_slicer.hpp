@@ -24,6 +24,7 @@
 #include <array>
 #include <vector>
 
+#include "sched/golden/gs_cta_fit.hpp"
 #include "sched/golden/gs_policy.hpp"
 #include "sched/golden/gs_prof_counters.hpp"
 #include "sched/golden/gs_seq_div.hpp"
@@ -85,18 +86,6 @@ class PolicyWarpedSlicer final : public PolicyTwin {
       --c;
     }
     return 0;
-  }
-  static WfRes cta_res(const KsrtEntry& e) { return WfRes{e.threads, e.warps, e.regs, e.shmem, 1}; }
-  static WfRes sm0_res(const PolicyCfg& cfg) {
-    const SmCaps& c = (*cfg.caps)[0];
-    return WfRes{c.threads, c.warps, c.regs, c.shmem, c.ctas};
-  }
-  static bool fits(const WfRes& a, const WfRes& cap) {
-    return a.threads <= cap.threads && a.warps <= cap.warps && a.regs <= cap.regs && a.shmem <= cap.shmem &&
-           a.slots <= cap.slots;
-  }
-  static WfRes add(const WfRes& a, const WfRes& b) {
-    return WfRes{a.threads + b.threads, a.warps + b.warps, a.regs + b.regs, a.shmem + b.shmem, a.slots + b.slots};
   }
   /// A (re)start: idle, the set differs from the partitioned one; busy, from the one being
   /// worked on (a set that returns to the partitioned one while busy restarts too).
@@ -202,8 +191,9 @@ class PolicyWarpedSlicer final : public PolicyTwin {
       switch (q.st) {
         case kOcc: {
           const uint32_t kc = nth_slot(q.target, q.c);
-          const WfRes next_acc = add(q.acc, cta_res(v.ksrt->entry(kc)));
-          if (q.n < NS && fits(next_acc, sm0_res(cfg))) {
+          WfRes next_acc;
+          const bool fits = cta_fit(q.acc, cta_res(v.ksrt->entry(kc)), sm0_res(cfg), next_acc);   // u_fit
+          if (q.n < NS && fits) {
             n.acc = next_acc;
             n.n = q.n + 1;
           } else {

@@ -37,7 +37,7 @@ class PolicyBench {
       : rtl_(static_cast<uint32_t>(seed)), rng_(seed), twin_(make_policy_twin(policy)) {
     caps_.assign(num_sms, SmCaps{2048, 64, 65536, 49152, 16});
     // short profiling phases (warped-slicer) so a bench run passes through all of them
-    cfg_ = PolicyCfg{policy, num_sms, MaxKernels, 0, sm_exclusive, &caps_, 40, 60, 30, 2, 20, 2, 128, 3};
+    cfg_ = PolicyCfg{policy, num_sms, MaxKernels, 0, sm_exclusive, &caps_, 40, 60, 30, 2, 20, 2, 128, 3, 40, 60};
     ksrt_.reset(MaxKernels);
     smst_.reset(num_sms, MaxKernels);
     ptbq_.reset(MaxKernels);
@@ -166,6 +166,8 @@ class PolicyBench {
     set_bits(d.cfg_i, L::ws_phase_windows_lsb, L::ws_phase_windows_width, cfg_.ws_phase_windows);
     set_bits(d.cfg_i, L::sa_thr_lsb, L::sa_thr_width, cfg_.sa_thr);
     set_bits(d.cfg_i, L::sa_res_lsb, L::sa_res_width, cfg_.sa_res);
+    set_bits(d.cfg_i, L::sbm_warmup_lsb, L::sbm_warmup_width, cfg_.sbm_warmup);
+    set_bits(d.cfg_i, L::sbm_sample_lsb, L::sbm_sample_width, cfg_.sbm_sample);
     for (uint32_t s = 0; s < MaxSms; ++s) {
       const SmCaps c = s < cfg_.num_sms ? caps_[s] : SmCaps{};
       set_bits(d.cfg_i, L::sm_threads_lsb + s * ThreadW, ThreadW, c.threads);

@@ -1,0 +1,231 @@
+// gsched golden: twin of rtl/policy/gs_sbm_ctrl.sv -- SBM's profiling flow (Bitalebi et al.,
+// Sec. 3.2): Algorithm 1 over the phases Base, B1_L12, B2_L12, B1_L2, B2_L2, then Algorithm 2's
+// tuning phases (occ_th 0..3 on a shared mapping), ending in SBM_REG (Table 4).
+//
+// Same registers (sbm_ctrl_state_t), same timing (a result at an edge moves the phase at that
+// edge), same integer comparisons as the RTL; docs/rtl/gs_sbm_ctrl.md. sbm_flow_reference()
+// below is the algorithm read straight from the paper's text, for the bench and the unit runner.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sched/golden/golden_types.hpp"
+
+namespace gs::golden {
+
+class SbmCtrl {
+ public:
+  static constexpr uint32_t kBase = 0, kB1L12 = 1, kB2L12 = 2, kB1L2 = 3, kB2L2 = 4, kTune0 = 5, kTune3 = 8;
+  static constexpr uint32_t kPhases = 9;
+
+  struct Regs {
+    bool busy = false;
+    uint32_t phase = kBase;
+    uint64_t p_base = 0, p12 = 0, p2 = 0, p_alg1 = 0, p_tune = 0;
+    bool b12 = false, b2 = false, ci = false, done = false;
+    SbmReg alg1, sbm_reg;
+    uint32_t t_best = 0;
+  };
+
+  void reset() { q = d = Regs{}; }
+
+  /// The configuration of the running phase (busy), or SBM_REG (cfg_o).
+  SbmReg cfg() const { return q.busy ? phase_cfg(q) : q.sbm_reg; }
+  bool busy() const { return q.busy; }
+
+  /// The configuration phase `r.phase` runs (docs/rtl/gs_sbm_ctrl.md, "Phases").
+  static SbmReg phase_cfg(const Regs& r) {
+    SbmReg c;
+    switch (r.phase) {
+      case kBase: c.arch = SbmArch::kBase; break;
+      case kB1L12: c.arch = SbmArch::kBL12, c.fcache = true; break;
+      case kB2L12: c.arch = SbmArch::kBL12, c.fcache = false; break;
+      case kB1L2: c.arch = SbmArch::kBL2, c.fcache = true; break;
+      case kB2L2: c.arch = SbmArch::kBL2, c.fcache = false; break;
+      default:
+        c.arch = r.alg1.arch == SbmArch::kBase ? SbmArch::kMwg : SbmArch::kMwgb;
+        c.fcache = r.alg1.fcache;
+        c.ci = r.ci;
+        c.occ_th = (r.phase - kTune0) & 3u;
+        break;
+    }
+    return c;
+  }
+
+  /// The next state into d: start (a new pair) or a phase's result (both tasks' instructions).
+  void next(bool start, uint32_t occ1, uint32_t occ2, bool res_valid, uint64_t res1, uint64_t res2) {
+    d = q;
+    if (start) {
+      d.busy = true;
+      d.phase = kBase;
+      d.done = false;
+      return;
+    }
+    if (!(res_valid && q.busy)) return;
+    const uint64_t p = (res1 & kInstMask) + (res2 & kInstMask);
+    if (q.phase == kB1L12 || (q.phase == kB2L12 && p > q.p12)) d.p12 = p, d.b12 = q.phase == kB2L12;
+    if (q.phase == kB1L2 || (q.phase == kB2L2 && p > q.p2)) d.p2 = p, d.b2 = q.phase == kB2L2;
+    switch (q.phase) {
+      case kBase:
+        d.p_base = p;
+        d.phase = kB1L12;
+        break;
+      case kB1L12:
+      case kB2L12:
+      case kB1L2:
+        d.phase = q.phase + 1;
+        break;
+      case kB2L2:   // Algorithm 1, lines 2-4
+        d.alg1 = SbmReg{};
+        if (d.p12 > d.p2) {
+          d.alg1.arch = SbmArch::kBL12, d.alg1.fcache = !d.b12, d.p_alg1 = d.p12;
+        } else if (d.p2 > q.p_base) {
+          d.alg1.arch = SbmArch::kBL2, d.alg1.fcache = !d.b2, d.p_alg1 = d.p2;
+        } else {
+          d.alg1.arch = SbmArch::kBase, d.p_alg1 = q.p_base;
+        }
+        d.phase = kTune0;
+        break;
+      default: {   // Algorithm 2: tuning phase t
+        const uint32_t t = (q.phase - kTune0) & 3u;
+        const bool ci = q.phase == kTune0 ? (res2 & kInstMask) > (res1 & kInstMask) : q.ci;
+        const bool improved = q.phase == kTune0 || p > q.p_tune;
+        d.ci = ci;
+        d.p_tune = improved ? p : q.p_tune;
+        d.t_best = improved ? t : q.t_best;
+        const uint32_t occ_ci = ci ? occ2 : occ1, occ_other = ci ? occ1 : occ2;
+        const uint32_t step = t + 1;
+        const bool can_step = improved && q.phase != kTune3 && (occ_other >> 1) > step && (occ_ci >> 1) + step <= occ_ci;
+        if (can_step) {
+          d.phase = q.phase + 1;
+        } else {   // the end: SBM_REG
+          d.busy = false;
+          d.done = true;
+          if (d.p_tune > q.p_alg1) {
+            d.sbm_reg = SbmReg{q.alg1.arch == SbmArch::kBase ? SbmArch::kMwg : SbmArch::kMwgb, q.alg1.fcache, ci,
+                               d.t_best};
+          } else {
+            d.sbm_reg = q.alg1;
+          }
+        }
+        break;
+      }
+    }
+  }
+  void commit() { q = d; }
+
+  /// The registers as state_o carries them, at bit `lsb` of a policy state record.
+  void state(PolicyState& st, uint32_t lsb) const {
+    namespace L = spec::layout::sbm_ctrl_state_t;
+    st.put(lsb + L::busy_lsb, 1, q.busy);
+    st.put(lsb + L::phase_lsb, L::phase_width, q.phase);
+    st.put(lsb + L::p_base_lsb, L::p_base_width, q.p_base);
+    st.put(lsb + L::p12_lsb, L::p12_width, q.p12);
+    st.put(lsb + L::b12_lsb, 1, q.b12);
+    st.put(lsb + L::p2_lsb, L::p2_width, q.p2);
+    st.put(lsb + L::b2_lsb, 1, q.b2);
+    put_reg(st, lsb + L::alg1_lsb, q.alg1);
+    st.put(lsb + L::p_alg1_lsb, L::p_alg1_width, q.p_alg1);
+    st.put(lsb + L::ci_lsb, 1, q.ci);
+    st.put(lsb + L::p_tune_lsb, L::p_tune_width, q.p_tune);
+    st.put(lsb + L::t_best_lsb, L::t_best_width, q.t_best);
+    put_reg(st, lsb + L::sbm_reg_lsb, q.sbm_reg);
+    st.put(lsb + L::done_lsb, 1, q.done);
+  }
+  /// An SbmReg at bit `lsb` (its fields MSB first, as gs_pkg packs sbm_reg_t).
+  static void put_reg(PolicyState& st, uint32_t lsb, const SbmReg& r) {
+    uint32_t at = lsb + SbmReg::kWidth;
+    gs::pack(r, [&](uint64_t v, unsigned w) {
+      at -= w;
+      st.put(at, w, v);
+    });
+  }
+
+  Regs q, d;
+
+ private:
+  static constexpr uint64_t kInstMask = (uint64_t(1) << spec::SbmInstW) - 1;
+};
+
+/// One phase of SBM's profiling flow as sbm_flow_reference() ran it: its name, configuration
+/// and the instructions it was given.
+struct SbmPhaseRun {
+  std::string name;
+  SbmReg cfg;
+  uint64_t insts1 = 0, insts2 = 0;
+};
+
+/// The phase names of SbmCtrl's phases 0..8, as docs/rtl/gs_sbm_ctrl.md and Table 3 write them.
+inline std::string sbm_phase_name(uint32_t phase, const SbmReg& cfg) {
+  static const char* kAlg1[] = {"Base", "B1_L12", "B2_L12", "B1_L2", "B2_L2"};
+  if (phase < SbmCtrl::kTune0) return kAlg1[phase];
+  return std::string(cfg.arch == SbmArch::kMwg ? "MWG" : cfg.fcache ? "MWGB1" : "MWGB2") + " occ_th " +
+         std::to_string(cfg.occ_th);
+}
+
+/// SBM_REG as Table 6 names the configuration (B1_L2, MWGB2, ...).
+inline std::string sbm_config_name(const SbmReg& r) {
+  const char* task = r.fcache ? "1" : "2";   // the bypassed task is the one that is not $F
+  switch (r.arch) {
+    case SbmArch::kBase: return "Base";
+    case SbmArch::kBL2: return std::string("B") + task + "_L2";
+    case SbmArch::kBL12: return std::string("B") + task + "_L12";
+    case SbmArch::kMwg: return "MWG";
+    case SbmArch::kMwgb: return std::string("MWGB") + task;
+  }
+  return "?";
+}
+
+/// Algorithms 1 and 2 read straight from Sec. 3.2, independent of SbmCtrl's registers:
+/// measure(cfg) gives both tasks' instructions under a configuration. Returns SBM_REG and the
+/// phases in the order run.
+template <class Measure>
+SbmReg sbm_flow_reference(uint32_t occ1, uint32_t occ2, Measure&& measure, std::vector<SbmPhaseRun>& runs) {
+  runs.clear();
+  auto run = [&](const std::string& name, const SbmReg& cfg) {
+    SbmPhaseRun r{name, cfg, 0, 0};
+    measure(cfg, r.insts1, r.insts2);
+    runs.push_back(r);
+    return r.insts1 + r.insts2;
+  };
+  // Algorithm 1, line 1: the five configurations (B<x>_* bypasses task x: $F is the other)
+  const uint64_t base = run("Base", SbmReg{SbmArch::kBase, false, false, 0});
+  const uint64_t b1l12 = run("B1_L12", SbmReg{SbmArch::kBL12, true, false, 0});
+  const uint64_t b2l12 = run("B2_L12", SbmReg{SbmArch::kBL12, false, false, 0});
+  const uint64_t b1l2 = run("B1_L2", SbmReg{SbmArch::kBL2, true, false, 0});
+  const uint64_t b2l2 = run("B2_L2", SbmReg{SbmArch::kBL2, false, false, 0});
+  // lines 2-4: L12 if bypassing L1 and L2 beats both L2 phases, else the best of L2 and Base
+  SbmReg alg1;
+  uint64_t p_alg1;
+  const uint64_t best12 = std::max(b1l12, b2l12), best2 = std::max(b1l2, b2l2);
+  if (best12 > best2) {
+    alg1 = SbmReg{SbmArch::kBL12, !(b2l12 > b1l12), false, 0};
+    p_alg1 = best12;
+  } else if (best2 > base) {
+    alg1 = SbmReg{SbmArch::kBL2, !(b2l2 > b1l2), false, 0};
+    p_alg1 = best2;
+  } else {
+    alg1 = SbmReg{SbmArch::kBase, false, false, 0};
+    p_alg1 = base;
+  }
+  // Algorithm 2: tuning phases on the shared mapping, CI from the first one, while IPC improves
+  const SbmArch shared = alg1.arch == SbmArch::kBase ? SbmArch::kMwg : SbmArch::kMwgb;
+  SbmReg cfg{shared, alg1.fcache, false, 0};
+  const uint64_t p0 = run(sbm_phase_name(SbmCtrl::kTune0, cfg), cfg);
+  const bool ci = runs.back().insts2 > runs.back().insts1;
+  uint64_t best = p0;
+  uint32_t t_best = 0;
+  const uint32_t occ_ci = ci ? occ2 : occ1, occ_other = ci ? occ1 : occ2;
+  for (uint32_t t = 1; t <= 3; ++t) {
+    if (!((occ_other >> 1) > t && (occ_ci >> 1) + t <= occ_ci)) break;   // the occupancy limit
+    cfg = SbmReg{shared, alg1.fcache, ci, t};
+    const uint64_t p = run(sbm_phase_name(SbmCtrl::kTune0 + t, cfg), cfg);
+    if (!(p > best)) break;   // IPC starts to degrade: keep the previous phase
+    best = p;
+    t_best = t;
+  }
+  return best > p_alg1 ? SbmReg{shared, alg1.fcache, ci, t_best} : alg1;
+}
+
+}  // namespace gs::golden

@@ -1,0 +1,79 @@
+// gsched: gs_sbm_smc -- SBM's Selective Mapping Controller (Bitalebi et al., Sec. 4, Fig. 6):
+// the workgroup mapping and the per-task bypass level of two tasks under one SBM_REG.
+//
+// Mapping (elig_o, bit s*MaxKernels+k: slot k may issue on SM s), while on_i (the pair is in
+// the KSRT and its occupancies are known); every slot everywhere otherwise:
+//   Base, B_L2, B_L12  separate SMs (Sec. 6.2's BASE): task 1 on SMs 0 .. h-1, task 2 on
+//                      h .. num_sms-1, h = (num_sms + 1) / 2; no limit within its half
+//   MWG, MWGB          both tasks on every SM, each held to a quota of resident workgroups:
+//                      an equal split, occ_k / 2 (occ_k: the task's workgroups that fit one SM
+//                      alone), plus occ_th for CI and minus occ_th for the other task, at least
+//                      one (Sec. 4: occ_th = 1 turns 4 + 4 into 5 + 3)
+// The quota is checked against the SMST's registered resident count, exact because the SM
+// driver issues at most one CTA per cycle.
+// Bypass (lvl1_o, lvl2_o): the task that is not $F bypasses the L2 (B_L2) or L1 and L2 (B_L12,
+// MWGB); Base and MWG bypass nothing (Fig. 6b).
+// Purely combinational. Golden twin: gs_sbm_smc.hpp. Docs: docs/rtl/gs_policy_sbm.md.
+module gs_sbm_smc (
+  input  gs_pkg::sbm_reg_t                  reg_i,
+  input  logic                              on_i,
+  input  gs_pkg::slot_t                     slot1_i,
+  input  gs_pkg::slot_t                     slot2_i,
+  input  gs_pkg::cta_cnt_t                  occ1_i,
+  input  gs_pkg::cta_cnt_t                  occ2_i,
+  input  logic [gs_pkg::SmIdW:0]            num_sms_i,
+  input  logic [gs_pkg::MaxSms*gs_pkg::MaxKernels*gs_pkg::CtaCntW-1:0] resident_i,
+  output logic [gs_pkg::MaxSms*gs_pkg::MaxKernels-1:0] elig_o,
+  output gs_pkg::bypass_level_e             lvl1_o,
+  output gs_pkg::bypass_level_e             lvl2_o
+);
+  localparam int N = gs_pkg::MaxSms;
+  localparam int K = gs_pkg::MaxKernels;
+  localparam int CW = gs_pkg::CtaCntW;
+
+  logic shared;
+  logic [gs_pkg::SmIdW:0] half;
+  logic [CW:0] base1, base2, q1, q2;
+  always_comb begin
+    shared = reg_i.arch == gs_pkg::SBM_MWG || reg_i.arch == gs_pkg::SBM_MWGB;
+    half = (num_sms_i + 1'b1) >> 1;
+    base1 = ((CW + 1)'(occ1_i) >> 1);
+    base2 = ((CW + 1)'(occ2_i) >> 1);
+    // CI gains occ_th workgroups, the other task gives them up, each keeping at least one
+    q1 = !reg_i.ci ? base1 + (CW + 1)'(reg_i.occ_th)
+                   : (base1 > (CW + 1)'(reg_i.occ_th) ? base1 - (CW + 1)'(reg_i.occ_th) : '0);
+    q2 = reg_i.ci ? base2 + (CW + 1)'(reg_i.occ_th)
+                  : (base2 > (CW + 1)'(reg_i.occ_th) ? base2 - (CW + 1)'(reg_i.occ_th) : '0);
+    if (q1 == '0) q1 = (CW + 1)'(1);
+    if (q2 == '0) q2 = (CW + 1)'(1);
+  end
+
+  always_comb begin
+    elig_o = '1;
+    if (on_i) begin
+      for (int s = 0; s < N; s++) begin
+        elig_o[s*K + 32'(slot1_i)] = shared ? (CW + 1)'(resident_i[(s*K + 32'(slot1_i))*CW +: CW]) < q1
+`ifdef GS_MUT_SBM_HALF_OFF_BY_ONE
+                                            : (gs_pkg::SmIdW + 1)'(s) <= half;   // BUG: task 1 also gets SM h
+`else
+                                            : (gs_pkg::SmIdW + 1)'(s) < half;
+`endif
+        elig_o[s*K + 32'(slot2_i)] = shared ? (CW + 1)'(resident_i[(s*K + 32'(slot2_i))*CW +: CW]) < q2
+                                            : (gs_pkg::SmIdW + 1)'(s) >= half;
+      end
+    end
+  end
+
+  // the level of task x (fcache == x keeps the caches)
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic gs_pkg::bypass_level_e level(input gs_pkg::sbm_reg_t r, input logic x);   // ci, occ_th unused
+  /* verilator lint_on UNUSEDSIGNAL */
+    level = gs_pkg::BYPASS_NONE;
+    if (r.fcache != x) begin
+      if (r.arch == gs_pkg::SBM_B_L2) level = gs_pkg::BYPASS_L2;
+      else if (r.arch == gs_pkg::SBM_B_L12 || r.arch == gs_pkg::SBM_MWGB) level = gs_pkg::BYPASS_L1L2;
+    end
+  endfunction
+  assign lvl1_o = level(reg_i, 1'b0);
+  assign lvl2_o = level(reg_i, 1'b1);
+endmodule
