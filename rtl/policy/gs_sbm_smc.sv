@@ -64,16 +64,14 @@ module gs_sbm_smc (
     end
   end
 
-  // the level of task x (fcache == x keeps the caches)
-  /* verilator lint_off UNUSEDSIGNAL */
-  function automatic gs_pkg::bypass_level_e level(input gs_pkg::sbm_reg_t r, input logic x);   // ci, occ_th unused
-  /* verilator lint_on UNUSEDSIGNAL */
-    level = gs_pkg::BYPASS_NONE;
-    if (r.fcache != x) begin
-      if (r.arch == gs_pkg::SBM_B_L2) level = gs_pkg::BYPASS_L2;
-      else if (r.arch == gs_pkg::SBM_B_L12 || r.arch == gs_pkg::SBM_MWGB) level = gs_pkg::BYPASS_L1L2;
-    end
-  endfunction
-  assign lvl1_o = level(reg_i, 1'b0);
-  assign lvl2_o = level(reg_i, 1'b1);
+  // the level of each task: the one that is not $F (fcache) bypasses; written out per task
+  // rather than as a function of the record, which Yosys 0.23 cannot size
+  gs_pkg::bypass_level_e lvl_byp;
+  always_comb begin
+    lvl_byp = gs_pkg::BYPASS_NONE;
+    if (reg_i.arch == gs_pkg::SBM_B_L2) lvl_byp = gs_pkg::BYPASS_L2;
+    else if (reg_i.arch == gs_pkg::SBM_B_L12 || reg_i.arch == gs_pkg::SBM_MWGB) lvl_byp = gs_pkg::BYPASS_L1L2;
+    lvl1_o = reg_i.fcache ? lvl_byp : gs_pkg::BYPASS_NONE;    // $F = task 2: task 1 bypasses
+    lvl2_o = !reg_i.fcache ? lvl_byp : gs_pkg::BYPASS_NONE;
+  end
 endmodule
