@@ -88,6 +88,8 @@ void check_scheduler_config(const GpuConfig& cfg, const SchedOptions& opt) {
   if (!opt.srtf_known_cycles.empty() && parse_policy(opt.policy) != golden::Policy::kSrtf)
     throw InputError("scheduler options: srtf_known_cycles (zero-sampling SRTF's given runtimes) go with policy srtf, not " +
                      opt.policy);
+  if (opt.sbm_fixed_reg && parse_policy(opt.policy) != golden::Policy::kMwg)
+    throw InputError("scheduler options: sbm_fixed_reg (a given SBM_REG, EWM's) goes with policy mwg, not " + opt.policy);
   if (opt.sm_sharing == SmSharing::kExclusive) {
     const spec::PolicyInfo& p = spec::kPolicies[static_cast<uint8_t>(parse_policy(opt.policy))];
     if (!p.sm_sharing) {

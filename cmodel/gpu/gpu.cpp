@@ -53,6 +53,8 @@ struct Gpu::Impl {
   std::vector<uint16_t> quota;              // [sm][kernel] max resident CTAs (0xFFFF = none)
   bool launch_ready = true;
   uint64_t window = 0;                      // Mix::window_cycles (0: run every kernel once)
+  uint64_t window_start = 0;                // Mix::window_start: the run lasts window_start + window
+  std::vector<uint64_t> insts_at_start;     // [kernel] instructions before window_start (reserved)
   uint32_t kernels_finished = 0;
   uint64_t last_progress = 0;
   std::vector<CtaRecord> records;
@@ -142,9 +144,12 @@ Gpu::Gpu(const GpuConfig& caller_cfg, const Mix& mix, SchedulerPort& sched, cons
     if (mix.kernels[i].bypass != BypassLevel::kNone)
       for (uint32_t s = 0; s < cfg.num_sms(); ++s) im.mem->set_bypass(s, static_cast<KernelId>(i), mix.kernels[i].bypass);
   im.window = mix.window_cycles;
-  if (im.window > opt.max_cycles)
+  im.window_start = mix.window_cycles != 0 ? mix.window_start : 0;
+  im.insts_at_start.assign(nk, 0);
+  if (im.window > opt.max_cycles || im.window_start > opt.max_cycles - im.window)
     throw InputError(mix.file, "window_cycles",
-                     std::to_string(im.window) + " cycles: the window is longer than the run may last (--max-cycles " +
+                     std::to_string(im.window_start) + " + " + std::to_string(im.window) +
+                         " cycles: the run (window_start + window_cycles) is longer than it may last (--max-cycles " +
                          std::to_string(opt.max_cycles) + ")");
   if (opt.threads == 0 || opt.threads > ParallelFor::kMaxThreads)
     throw InputError("--threads", "threads",
@@ -201,8 +206,10 @@ Gpu::~Gpu() = default;
 
 bool Gpu::step() {
   auto& im = *impl_;
-  if (im.window != 0 ? cycle_ >= im.window : im.kernels_finished == im.kernels.size()) return false;
+  if (im.window != 0 ? cycle_ >= im.window_start + im.window : im.kernels_finished == im.kernels.size()) return false;
   const uint64_t now = cycle_;
+  if (im.window_start != 0 && now == im.window_start)   // the measured window opens: what came before is not counted
+    for (uint32_t i = 0; i < im.kernels.size(); ++i) im.insts_at_start[i] = counters_.kernel_total(i).insts_issued;
   bool progress = false;
 
   // 1. Arrivals enter the command dispatcher's pending queue.
@@ -368,13 +375,13 @@ bool Gpu::step() {
 
   if (impl_->opt.on_cycle) impl_->opt.on_cycle(now);
   ++cycle_;
-  // (a window ends the run by itself: the constructor checked window <= --max-cycles)
+  // (a window ends the run by itself: the constructor checked window_start + window <= --max-cycles)
   if (im.window == 0 && cycle_ >= im.opt.max_cycles && im.kernels_finished < im.kernels.size())
     throw WatchdogError("run exceeded --max-cycles " + std::to_string(im.opt.max_cycles) + "\n" + dump_state());
   if (im.opt.progress_every && cycle_ % im.opt.progress_every == 0)
     std::fprintf(stderr, "gsim: cycle %llu, %u/%zu kernels finished\n", (unsigned long long)cycle_, im.kernels_finished,
                  im.kernels.size());
-  return im.window != 0 ? cycle_ < im.window : im.kernels_finished < im.kernels.size();
+  return im.window != 0 ? cycle_ < im.window_start + im.window : im.kernels_finished < im.kernels.size();
 }
 
 void Gpu::relaunch(KernelId kid) {
@@ -427,9 +434,10 @@ RunResult Gpu::run() {
   RunResult r;
   r.cycles = cycle_;
   r.window_cycles = im.window;
+  r.window_start = im.window_start;
   for (uint32_t i = 0; i < im.kernels.size(); ++i) {
     auto& k = im.kernels[i];
-    k.result.instructions = counters_.kernel_total(i).insts_issued;
+    k.result.instructions = counters_.kernel_total(i).insts_issued - im.insts_at_start[i];
     r.kernels.push_back(k.result);
   }
   r.counters = counters_;

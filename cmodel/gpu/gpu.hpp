@@ -80,7 +80,7 @@ struct KernelResult {
   uint64_t arrival_cycle = 0;
   uint64_t first_dispatch_cycle = 0;
   uint64_t end_cycle = 0;               // cycle its last CTA finished
-  uint64_t instructions = 0;            // warp instructions
+  uint64_t instructions = 0;            // warp instructions (fixed window: from Mix::window_start on)
   uint32_t ctas = 0;
   uint32_t preemptions = 0;             // CTAs context-saved
   // Fixed-window method: instances given to the scheduler (the first launch and every
@@ -101,6 +101,7 @@ struct PreemptRecord {
 struct RunResult {
   uint64_t cycles = 0;                  // until the last kernel finished (fixed window: the window)
   uint64_t window_cycles = 0;           // Mix::window_cycles of the run (0: no window)
+  uint64_t window_start = 0;            // Mix::window_start of the run (instructions count from it)
   std::vector<KernelResult> kernels;
   CounterBank counters;
   std::vector<DramChannelCounters> dram;   // per channel, at the end of the run

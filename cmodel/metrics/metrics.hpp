@@ -55,6 +55,7 @@ struct MixMetrics {
   std::vector<KernelMetrics> kernels;   // in mix order
   uint64_t cycles = 0;                  // shared run: cycle the last kernel finished (fixed window: W)
   uint64_t window_cycles = 0;           // fixed window W; 0 = each kernel ran once (turnaround metrics)
+  uint64_t window_start = 0;            // fixed window: the cycle it opened (Mix::window_start)
   uint64_t instructions = 0;            // sum over kernels
   double stp = 0;
   double antt = 0;

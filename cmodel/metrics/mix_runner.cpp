@@ -12,12 +12,12 @@ namespace {
 /// priority is not part of it: the alone policy (Left-Over) issues in arrival order only, so
 /// SJF (pai_baselines.hpp), which sets priorities from the alone runs, reuses them.
 std::string alone_key(const GpuConfig& cfg, const MixEntry& e, const std::string& kind, const SchedOptions& opt,
-                      const RunOptions& run, uint64_t window_cycles) {
+                      const RunOptions& run, uint64_t window_cycles, uint64_t window_start) {
   return kind + '|' + cfg.name + '|' + cfg.file + '|' + e.kernel + '|' + std::to_string(e.grid_ctas) + '|' +
          std::to_string(e.tokens) + '|' + bypass_level_name(e.bypass) + '|' +
          std::to_string(static_cast<int>(opt.preempt)) + '|' + std::to_string(opt.seed) + '|' +
          std::to_string(run.seed) + '|' + std::to_string(run.max_cycles) + '|' + std::to_string(run.watchdog_cycles) + '|' +
-         std::to_string(window_cycles);
+         std::to_string(window_cycles) + '@' + std::to_string(window_start);
 }
 
 RunOptions alone_run_options(const RunOptions& shared, const SchedOptions& alone_sched) {
@@ -34,6 +34,7 @@ Mix alone_mix(const Mix& mix, const MixEntry& entry) {
   m.name = mix.name + ":alone:" + entry.kernel;
   m.file = mix.file;
   m.window_cycles = mix.window_cycles;
+  m.window_start = mix.window_start;
   MixEntry e = entry;
   e.arrival_cycle = 0;
   e.arrival_pct = 0;
@@ -48,6 +49,7 @@ SchedOptions alone_sched_options(const SchedOptions& shared_opt) {
   o.cta_limit = 0;       // alone, the kernel gets the whole GPU
   o.fixed_ctas.clear();
   o.srtf_known_cycles.clear();
+  o.sbm_fixed_reg.reset();
   o.sm_sharing = SmSharing::kShared;   // (one kernel: nothing to share)
   o.wave_file.clear();   // a requested waveform is of the shared run only
   return o;
@@ -55,16 +57,18 @@ SchedOptions alone_sched_options(const SchedOptions& shared_opt) {
 
 const KernelResult& AloneRunCache::get(const GpuConfig& cfg, const MixEntry& entry, const std::string& kind,
                                        const SchedOptions& shared_opt, const RunOptions& run_opt,
-                                       const CycleHook& hook, const RunPhase& phase, uint64_t window_cycles) {
+                                       const CycleHook& hook, const RunPhase& phase, uint64_t window_cycles,
+                                       uint64_t window_start) {
   const SchedOptions opt = alone_sched_options(shared_opt);
   RunOptions run = alone_run_options(run_opt, opt);
   if (hook) run.on_cycle = [&hook, &phase](uint64_t c) { hook(phase, c + 1); };
-  const std::string key = alone_key(cfg, entry, kind, opt, run, window_cycles);
+  const std::string key = alone_key(cfg, entry, kind, opt, run, window_cycles, window_start);
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second;
 
   Mix windowed;
   windowed.window_cycles = window_cycles;
+  windowed.window_start = window_start;
   const Mix mix = alone_mix(windowed, entry);
   auto sched = make_scheduler(kind, opt);
   Gpu gpu(cfg, mix, *sched, run);
@@ -85,7 +89,8 @@ MixRun run_mix_with_alone(const GpuConfig& cfg, const Mix& mix, const std::strin
   for (uint32_t i = 0; i < n; ++i) {
     const RunPhase phase{false, i + 1, n, mix.kernels[i].kernel};
     out.alone.push_back(
-        cache.get(cfg, mix.kernels[i], scheduler_kind, sched_opt, run_opt, hook, phase, mix.window_cycles));
+        cache.get(cfg, mix.kernels[i], scheduler_kind, sched_opt, run_opt, hook, phase, mix.window_cycles,
+                  mix.window_start));
   }
 
   // arrival_pct (Pai Sec. 6.2.5): now that kernels[0]'s alone turnaround is known. `resolved`
@@ -134,6 +139,7 @@ MixRun run_mix_with_alone(const GpuConfig& cfg, const Mix& mix, const std::strin
   }
   out.metrics = mix.window_cycles != 0 ? compute_window_metrics(rt, mix.window_cycles)
                                        : compute_mix_metrics(rt, out.shared.cycles);
+  out.metrics.window_start = mix.window_start;
   return out;
 }
 

@@ -43,10 +43,11 @@ using CycleHook = std::function<void(const RunPhase& phase, uint64_t cycle)>;
 class AloneRunCache {
  public:
   /// The alone result of `entry` (runs it on a miss). Throws what Gpu::run throws.
-  /// `window_cycles`: the mix's fixed window (0: none), which the alone run uses too.
+  /// `window_cycles`, `window_start`: the mix's fixed window (0: none) and the cycle it opens,
+  /// which the alone run uses too.
   const KernelResult& get(const GpuConfig& cfg, const MixEntry& entry, const std::string& scheduler_kind,
                           const SchedOptions& shared_opt, const RunOptions& run_opt, const CycleHook& hook = {},
-                          const RunPhase& phase = {}, uint64_t window_cycles = 0);
+                          const RunPhase& phase = {}, uint64_t window_cycles = 0, uint64_t window_start = 0);
   /// Number of simulations performed so far (cache misses).
   uint32_t runs() const { return runs_; }
 

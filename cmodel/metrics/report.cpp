@@ -69,8 +69,9 @@ std::string window_table(const RunInfo& info, const MixMetrics& m) {
                     std::to_string(k.completions), std::to_string(k.instructions), format_fixed(k.ipc, 3),
                     format_fixed(k.ipc_alone, 3), format_fixed(k.ntt, 3)});
   std::string out = run_title(info) + aligned_rows(rows) + "\n";
-  out += "WINDOW   " + std::to_string(m.window_cycles) +
-         " cycles: every kernel relaunched when it finished; figures over the window (alone: the same window)\n";
+  out += "WINDOW   " + std::to_string(m.window_cycles) + " cycles" +
+         (m.window_start != 0 ? " from cycle " + std::to_string(m.window_start) : std::string()) +
+         ": every kernel relaunched when it finished; figures over the window (alone: the same window)\n";
   out += "ANTT_SBM " + format_fixed(m.antt_sbm, 3) + "   (sum IPC_alone/IPC, SBM Sec. 6.2, lower is better)\n";
   out += "ANTT     " + format_fixed(m.antt, 3) + "   (mean IPC_alone/IPC, lower is better)\n";
   out += "STP      " + format_fixed(m.stp, 3) + "   (sum IPC/IPC_alone, higher is better)\n";
@@ -185,6 +186,7 @@ std::string format_json(const RunInfo& info, const MixMetrics& m, const Counters
   j["cycles"] = m.cycles;
   if (m.window_cycles != 0) {
     j["window_cycles"] = m.window_cycles;
+    if (m.window_start != 0) j["window_start"] = m.window_start;
     j["ipc"] = round6(m.ipc);
   }
   j["stp"] = round6(m.stp);

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <array>
 #include <string>
 #include <vector>
@@ -84,6 +85,10 @@ struct SchedOptions {
   /// nothing is sampled and no prediction is made. Empty = the predictor. The RTL has no port
   /// for it: rtl and lockstep refuse it.
   std::vector<uint64_t> srtf_known_cycles;
+  /// Golden mwg only: this SBM_REG (any configuration) instead of MWG's fixed one (occ_th 0),
+  /// as SBM's EWM baseline gives it (metrics/ewm.hpp). Empty = MWG's. The RTL has no port for
+  /// it: rtl and lockstep refuse it.
+  std::optional<SbmReg> sbm_fixed_reg;
   /// One kernel per SM, or shared leftovers (policies with sm_sharing; else InputError).
   SmSharing sm_sharing = SmSharing::kShared;
   /// RTL schedulers: dump the whole run as an FST waveform to this file ("" = none).
@@ -118,6 +123,8 @@ struct PartitionRecord {
   uint32_t count = 0;   // kernels it covers
   std::array<KernelId, kMaxKernels> kernel{};
   std::array<uint32_t, kMaxKernels> ctas{};   // CTAs per SM (kShared only)
+  /// Each kernel's cache bypass level the policy last wrote (SBM's configurations; kNone else).
+  std::array<BypassLevel, kMaxKernels> bypass{};
 };
 const char* partition_mode_name(PartitionRecord::Mode m);
 

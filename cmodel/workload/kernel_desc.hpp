@@ -85,6 +85,10 @@ struct Mix {
   /// it finishes, the run stops after this many cycles, and the metrics are taken over the
   /// window (docs/workloads.md, docs/metrics.md). 0: each kernel runs once, to completion.
   uint64_t window_cycles = 0;
+  /// Fixed-window method only: the measured window opens at this cycle (the run lasts
+  /// window_start + window_cycles; instructions before it are not counted, alone runs alike).
+  /// SBM Fig. 7 measures under the chosen configuration, after the profiling (docs/workloads.md).
+  uint64_t window_start = 0;
   std::vector<MixEntry> kernels;
 };
 

@@ -110,6 +110,11 @@ Mix parse_mix(const json& doc, const std::string& path, const std::vector<Kernel
   r.notes("notes");
   r.u64("window_cycles", mix.window_cycles, 1, kMaxWindowCycles,
         "the fixed-window method needs a window of at least one cycle (leave the key out to run each kernel once)");
+  r.u64("window_start", mix.window_start, 0, kMaxWindowCycles,
+        "the cycle the measured window opens (fixed-window method), at most the window's own limit");
+  if (doc.is_object() && doc.contains("window_start") && mix.window_cycles == 0)
+    r.fail("window_start", "goes with window_cycles (the fixed-window method); a mix without a window runs each "
+                           "kernel once and has no window to open");
   r.require("kernels");
   const json* kernels = r.array("kernels");
   r.reject_unknown_keys();
@@ -124,8 +129,9 @@ Mix parse_mix(const json& doc, const std::string& path, const std::vector<Kernel
     if (mix.window_cycles != 0 && mix.kernels.back().arrival_pct != 0)
       r.fail("kernels[" + std::to_string(i) + "].arrival_pct",
              "a fixed-window mix has no alone turnaround to take a percentage of; give arrival_cycle");
-    if (mix.window_cycles != 0 && arrival >= mix.window_cycles)
-      r.fail("window_cycles", std::to_string(mix.window_cycles) + " cycles: kernels[" + std::to_string(i) +
+    if (mix.window_cycles != 0 && arrival >= mix.window_start + mix.window_cycles)
+      r.fail("window_cycles", std::to_string(mix.window_cycles) + " cycles from cycle " +
+                                  std::to_string(mix.window_start) + ": kernels[" + std::to_string(i) +
                                   "] arrives at cycle " + std::to_string(arrival) +
                                   ", after the window has ended (it would never run)");
   }

@@ -20,8 +20,9 @@
 // After the last BYP the configuration holds (IDLE) until the pair changes. sbm-base and mwg
 // apply their fixed configuration (Base; MWG with occ_th 0) the same way, without profiling.
 // Mapping: gs_sbm_smc's eligibility while exactly the pair is in the KSRT and its
-// occupancies are known; every kernel everywhere otherwise (one task, or more than two: SBM
-// is defined for two tasks, Sec. 5). Order: arrival (gs_order_keys). No quota table, owners,
+// occupancies are known; no issue at all while two kernels are in the KSRT and the mapping is
+// not (a new pair's OCC scan); every kernel everywhere otherwise (one task, or more than two:
+// SBM is defined for two tasks, Sec. 5). Order: arrival (gs_order_keys). No quota table, owners,
 // tokens or preemption. Time enters only through the samples' stamps (rule 6).
 // Storage: sbm_state_t, 522 bits, plus gs_prof_counters. Latency and the full specification:
 // docs/rtl/gs_policy_sbm.md. Policy contract: docs/adding-a-policy.md. Golden twin:
@@ -175,7 +176,9 @@ module gs_policy_sbm (
   always_comb begin
     out_o = '0;
     out_o.key = key;
-    out_o.elig = map_elig;
+    // while a new pair is being mapped (its occupancies counted), neither task issues: its
+    // first workgroups go where the mapping puts them, not wherever a slot is free
+    out_o.elig = (nact == (KS + 1)'(2) && !on) ? '0 : map_elig;
     if (!start && q.st == StByp && on) begin
       out_o.bypass.valid = 1'b1;
       out_o.bypass.sm = q.s;

@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "metrics/oracle.hpp"
+#include "metrics/ewm.hpp"
 #include "metrics/pai_baselines.hpp"
 #include "common/error.hpp"
 #include "config/gpu_config.hpp"
@@ -88,6 +89,9 @@ std::vector<Entry> entries_of(const std::string& what) {
     out.emplace_back(gs::kSrtfZsPolicy,
                      "Pai et al.'s zero-sampling SRTF: srtf given the alone runtimes instead of sampling and "
                      "predicting (an oracle; golden srtf, C++ only)");
+    out.emplace_back(gs::kEwmPolicy,
+                     "SBM's EWM baseline: mwg with the computation-intensive task and occ_th chosen from standalone "
+                     "profiles of each task (golden, C++ only)");
   } else if (what == "schedulers") {
     register_build_schedulers();
     for (const std::string& k : gs::list_scheduler_kinds())

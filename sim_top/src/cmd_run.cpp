@@ -31,6 +31,7 @@
 #include "gpu/gpu.hpp"
 #include "metrics/counters_report.hpp"
 #include "metrics/counters_summary.hpp"
+#include "metrics/ewm.hpp"
 #include "metrics/mix_runner.hpp"
 #include "metrics/oracle.hpp"
 #include "metrics/pai_baselines.hpp"
@@ -230,6 +231,7 @@ std::string format_partitions(const gs::RunResult& r, const gs::Mix& mix) {
     for (uint32_t i = 0; i < p.count; ++i) {
       out += (i ? ", " : " ") + mix.kernels.at(p.kernel[i]).kernel;
       if (p.mode == gs::PartitionRecord::kShared) out += " " + std::to_string(p.ctas[i]);
+      if (p.bypass[i] != gs::BypassLevel::kNone) out += std::string(" (bypass ") + gs::bypass_level_name(p.bypass[i]) + ")";
     }
     out += "\n";
   }
@@ -250,12 +252,44 @@ std::string with_partitions_json(const std::string& json, const gs::RunResult& r
     for (uint32_t i = 0; i < p.count; ++i) {
       nlohmann::ordered_json k = {{"kernel", mix.kernels.at(p.kernel[i]).kernel}};
       if (p.mode == gs::PartitionRecord::kShared) k["ctas_per_sm"] = p.ctas[i];
+      k["bypass"] = gs::bypass_level_name(p.bypass[i]);
       ks.push_back(k);
     }
     list.push_back({{"cycle", p.cycle}, {"mode", gs::partition_mode_name(p.mode)}, {"kernels", ks}});
   }
   j["partitions"] = list;
   if (r.partitions_dropped) j["partitions_dropped"] = r.partitions_dropped;
+  return j.dump(2) + "\n";
+}
+
+/// `--policy ewm`: the standalone profiles and the SBM_REG they gave, after the table.
+std::string format_ewm(const gs::EwmChoice& c, const gs::Mix& mix) {
+  std::string out = "\newm: standalone profiles (instructions in the sbm sample window, each task alone at a CTA cap):\n";
+  char buf[160];
+  for (const gs::EwmProfile& p : c.profiles) {
+    std::snprintf(buf, sizeof buf, "  task %u %-16s %2u CTAs/SM  %12llu\n", p.task + 1,
+                  mix.kernels.at(p.task).kernel.c_str(), p.cap, static_cast<unsigned long long>(p.insts));
+    out += buf;
+  }
+  std::snprintf(buf, sizeof buf, "ewm: SBM_REG MWG, CI task %u (%s), occ_th %u (occupancy %u and %u CTAs/SM)\n",
+                c.reg.ci ? 2u : 1u, mix.kernels.at(c.reg.ci ? 1 : 0).kernel.c_str(), unsigned(c.reg.occ_th), c.occ1,
+                c.occ2);
+  return out + buf;
+}
+
+/// --json of an ewm run: "ewm": {"ci", "occ_th", "occupancy", "profiles": [{"task", "kernel", "cap", "insts"}],
+/// "predicted"}.
+std::string with_ewm_json(const std::string& json, const gs::EwmChoice& c, const gs::Mix& mix) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(json);
+  nlohmann::ordered_json prof = nlohmann::ordered_json::array();
+  for (const gs::EwmProfile& p : c.profiles)
+    prof.push_back({{"task", p.task + 1}, {"kernel", mix.kernels.at(p.task).kernel}, {"cap", p.cap}, {"insts", p.insts}});
+  j["ewm"] = {{"arch", "MWG"},
+              {"ci", mix.kernels.at(c.reg.ci ? 1 : 0).kernel},
+              {"occ_th", c.reg.occ_th},
+              {"occupancy", {c.occ1, c.occ2}},
+              {"profiles", prof},
+              {"predicted", c.predicted}};
   return j.dump(2) + "\n";
 }
 
@@ -331,8 +365,9 @@ int run_action(const RunArgs& a) {
   const bool mpmax = a.policy == gs::kMpmaxPolicy;
   const bool sjf = a.policy == gs::kSjfPolicy;
   const bool srtf_zs = a.policy == gs::kSrtfZsPolicy;
+  const bool ewm = a.policy == gs::kEwmPolicy;
   const bool capped = oracle || mpmax;   // golden only: per-kernel CTA caps
-  const bool golden_only = capped || srtf_zs;
+  const bool golden_only = capped || srtf_zs || ewm;
   if (capped && a.cta_limit)
     throw gs::InputError("--cta-limit: --policy " + a.policy + " sets a CTA cap per kernel itself" +
                          (oracle ? " (every CTA combination)" : " (MPMax's set-aside)"));
@@ -343,10 +378,12 @@ int run_action(const RunArgs& a) {
   if (golden_only && a.o_scheduler->count() && a.scheduler != "golden")
     throw gs::InputError("--scheduler " + a.scheduler + ": --policy " + a.policy + " is C++ only (" +
                          (srtf_zs ? std::string("golden srtf given the alone runtimes, which gs_top has no port for")
+                          : ewm   ? std::string("golden mwg given an SBM_REG from standalone profiles, which gs_top has "
+                                                "no port for")
                                   : std::string("golden runs with per-kernel CTA caps, which gs_top has no register for")) +
                          "); use --scheduler golden or leave --scheduler out");
   gs::SchedOptions sched;
-  sched.policy = capped ? gs::kAlonePolicy : sjf ? gs::kSjfRunsUnder : srtf_zs ? "srtf" : a.policy;
+  sched.policy = capped ? gs::kAlonePolicy : sjf ? gs::kSjfRunsUnder : srtf_zs ? "srtf" : ewm ? "mwg" : a.policy;
   sched.preempt = parse_preempt(a.preempt);
   sched.sm_sharing = a.sm_sharing == "exclusive" ? gs::SmSharing::kExclusive : gs::SmSharing::kShared;
   sched.seed = a.seed;
@@ -415,6 +452,7 @@ int run_action(const RunArgs& a) {
   gs::AloneRunCache cache;
   gs::MixRun result;
   gs::OracleRun oracle_run;
+  gs::EwmChoice ewm_choice;
   std::vector<uint32_t> sjf_priorities;
   const gs::OracleProgress oracle_progress = [&](size_t i, size_t n, const std::vector<uint32_t>& c) {
     if (a.quiet) return;
@@ -432,7 +470,7 @@ int run_action(const RunArgs& a) {
           phase.index = static_cast<uint32_t>(i + 1);
           phase.count = static_cast<uint32_t>(mix.kernels.size());
           phase.kernel = e.kernel;
-          cache.get(cfg, e, scheduler, sched, run, hook, phase, mix.window_cycles);
+          cache.get(cfg, e, scheduler, sched, run, hook, phase, mix.window_cycles, mix.window_start);
         } catch (const gs::WatchdogError& err) {
           const std::string what = err.what();
           throw gs::WatchdogError("alone run of kernel " + e.kernel + " (before the shared run): " + what +
@@ -447,6 +485,10 @@ int run_action(const RunArgs& a) {
       result = gs::run_mpmax(cfg, mix, sched, run, cache, hook);
     } else if (srtf_zs) {
       result = gs::run_srtf_zs(cfg, mix, sched, run, cache, hook);
+    } else if (ewm) {
+      if (!a.quiet) std::fprintf(stderr, "gsim: ewm: profiling both tasks standalone (sbm window of config %s)\n",
+                                 cfg.name.c_str());
+      result = gs::run_ewm(cfg, mix, sched, run, cache, hook, &ewm_choice);
     } else if (sjf) {
       result = gs::run_sjf(cfg, mix, scheduler, sched, run, cache, hook, &sjf_priorities);
     } else {
@@ -506,12 +548,14 @@ int run_action(const RunArgs& a) {
   if (oracle) std::fputs(format_oracle(oracle_run, mix).c_str(), stdout);
   const std::vector<uint32_t> decided = sjf ? sjf_priorities : mpmax ? gs::mpmax_caps(cfg, mix) : std::vector<uint32_t>{};
   if (sjf || mpmax) std::fputs(format_pai_baseline(a.policy, decided, result, mix).c_str(), stdout);
+  if (ewm) std::fputs(format_ewm(ewm_choice, mix).c_str(), stdout);
   std::fflush(stdout);
   if (a.o_json->count()) {
     std::string json = gs::format_json(info, result.metrics, &counters);
     json = with_partitions_json(json, result.shared, mix);
     if (oracle) json = with_oracle_json(json, oracle_run, mix);
     if (sjf || mpmax) json = with_pai_baseline_json(json, a.policy, decided, mix);
+    if (ewm) json = with_ewm_json(json, ewm_choice, mix);
     gs::write_file_atomically("--json", a.json, json);
   }
   if (a.o_csv->count()) gs::write_file_atomically("--csv", a.csv, gs::format_csv(info, result.metrics));

@@ -92,18 +92,35 @@ std::string inputs_fingerprint(const Run& run, std::map<std::string, std::string
 constexpr const char* kCsvRunKeys[] = {"config", "mix", "policy", "preempt", "seed", "sm_sharing"};
 constexpr const char* kCsvKernelKeys[] = {"name", "arrival_cycle", "priority", "cycles_alone", "cycles_shared", "ntt"};
 constexpr const char* kCsvRunTailKeys[] = {"stp", "antt", "strictf", "cycles"};
+// The same for a fixed-window mix's result (windows.csv): figures over the window, no turnarounds.
+constexpr const char* kWinRunKeys[] = {"config", "mix", "policy", "preempt", "seed", "sm_sharing", "window_cycles"};
+constexpr const char* kWinKernelKeys[] = {"name",        "arrival_cycle", "priority",           "launches",
+                                          "completions", "instructions",  "instructions_alone", "ipc",
+                                          "ipc_alone",   "ntt"};
+constexpr const char* kWinRunTailKeys[] = {"ipc", "antt_sbm", "antt", "stp", "strictf"};
 
-/// True when the result holds every key results.csv takes (one written by an older gsim may not).
-bool has_csv_keys(const nlohmann::json& doc) {
-  for (const char* k : kCsvRunKeys)
+/// A fixed-window result (gsim run --json of a mix with window_cycles) goes to windows.csv.
+bool is_window_result(const nlohmann::json& doc) { return doc.contains("window_cycles"); }
+
+template <size_t R, size_t K, size_t T>
+bool has_keys(const nlohmann::json& doc, const char* const (&run)[R], const char* const (&kernel)[K],
+              const char* const (&tail)[T]) {
+  for (const char* k : run)
     if (!doc.contains(k)) return false;
-  for (const char* k : kCsvRunTailKeys)
+  for (const char* k : tail)
     if (!doc.contains(k)) return false;
   if (!doc.contains("kernels") || !doc.at("kernels").is_array()) return false;
-  for (const nlohmann::json& kernel : doc.at("kernels"))
-    for (const char* k : kCsvKernelKeys)
-      if (!kernel.contains(k)) return false;
+  for (const nlohmann::json& kn : doc.at("kernels"))
+    for (const char* k : kernel)
+      if (!kn.contains(k)) return false;
   return true;
+}
+
+/// True when the result holds every key its table (results.csv or windows.csv) takes (one
+/// written by an older gsim may not).
+bool has_csv_keys(const nlohmann::json& doc) {
+  return is_window_result(doc) ? has_keys(doc, kWinRunKeys, kWinKernelKeys, kWinRunTailKeys)
+                               : has_keys(doc, kCsvRunKeys, kCsvKernelKeys, kCsvRunTailKeys);
 }
 
 bool result_is_current(const std::string& path, const Run& run, const std::string& fingerprint) {
@@ -171,27 +188,46 @@ std::string csv_field(const std::string& s) {
 
 std::string json_scalar(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
-/// results.csv: one row per kernel per current result of the sweep (docs/sweep.md).
-std::string format_results_csv(const sweep::Plan& plan, const std::vector<std::string>& fingerprints) {
-  std::string out =
-      "run_id,config,mix,policy,preempt,seed,sm_sharing,kernel,arrival,priority,cycles_alone,cycles_shared,ntt,stp,"
-      "antt,strictf,cycles\n";
+/// One table of current results, one row per kernel per run: results.csv (run-to-completion
+/// mixes) when `windows` is false, windows.csv (fixed-window mixes) when it is (docs/sweep.md).
+template <size_t R, size_t K, size_t T>
+std::string format_table(const sweep::Plan& plan, const std::vector<std::string>& fingerprints, bool windows,
+                         const char* header, const char* const (&run_keys)[R], const char* const (&kernel_keys)[K],
+                         const char* const (&tail_keys)[T]) {
+  std::string out = header;
   for (size_t i = 0; i < plan.runs.size(); ++i) {
     const Run& run = plan.runs[i];
     const std::string path = plan.out_dir + "/runs/" + run.id + ".json";
     if (!result_is_current(path, run, fingerprints[i])) continue;
     const nlohmann::json r = nlohmann::json::parse(gs::read_text_file(path));
+    if (is_window_result(r) != windows) continue;
     std::string head = csv_field(run.id);
-    for (const char* k : kCsvRunKeys) head += "," + csv_field(json_scalar(r.at(k)));
+    for (const char* k : run_keys) head += "," + csv_field(json_scalar(r.at(k)));
     std::string tail;
-    for (const char* k : kCsvRunTailKeys) tail += "," + json_scalar(r.at(k));
+    for (const char* k : tail_keys) tail += "," + json_scalar(r.at(k));
     for (const nlohmann::json& kernel : r.at("kernels")) {
       out += head;
-      for (const char* k : kCsvKernelKeys) out += "," + csv_field(json_scalar(kernel.at(k)));
+      for (const char* k : kernel_keys) out += "," + csv_field(json_scalar(kernel.at(k)));
       out += tail + "\n";
     }
   }
   return out;
+}
+
+/// results.csv and, when the sweep has fixed-window mixes, windows.csv.
+void write_tables(const sweep::Plan& plan, const std::vector<std::string>& fingerprints) {
+  write_if_changed("results.csv", plan.out_dir + "/results.csv",
+                   format_table(plan, fingerprints, false,
+                                "run_id,config,mix,policy,preempt,seed,sm_sharing,kernel,arrival,priority,cycles_alone,"
+                                "cycles_shared,ntt,stp,antt,strictf,cycles\n",
+                                kCsvRunKeys, kCsvKernelKeys, kCsvRunTailKeys));
+  if (plan.has_window_mixes)
+    write_if_changed("windows.csv", plan.out_dir + "/windows.csv",
+                     format_table(plan, fingerprints, true,
+                                  "run_id,config,mix,policy,preempt,seed,sm_sharing,window_cycles,kernel,arrival,priority,"
+                                  "launches,completions,instructions,instructions_alone,ipc,ipc_alone,ntt,mix_ipc,"
+                                  "antt_sbm,antt,stp,strictf\n",
+                                  kWinRunKeys, kWinKernelKeys, kWinRunTailKeys));
 }
 
 std::string format_failures(const std::vector<sweep::Failure>& failures) {
@@ -238,11 +274,11 @@ Prepared prepare_out_dir(const sweep::Plan& plan) {
   return p;
 }
 
-/// results.csv and failures.txt from every current result, then the closing line; the exit code.
+/// results.csv (windows.csv) and failures.txt from every current result, then the closing line; the exit code.
 int finish(const SweepArgs& a, const sweep::Plan& plan, const Prepared& p, uint32_t ran,
            const std::vector<sweep::Failure>& failures) {
   const uint32_t already = static_cast<uint32_t>(plan.runs.size() - p.pending.size());
-  write_if_changed("results.csv", plan.out_dir + "/results.csv", format_results_csv(plan, p.fingerprints));
+  write_tables(plan, p.fingerprints);
   const std::string failures_path = plan.out_dir + "/failures.txt";
   if (failures.empty()) {
     std::error_code ec;
@@ -251,9 +287,10 @@ int finish(const SweepArgs& a, const sweep::Plan& plan, const Prepared& p, uint3
     gs::write_file_atomically("failures.txt", failures_path, format_failures(failures));
   }
   if (!a.quiet || !failures.empty())
-    std::fprintf(stderr, "gsim: sweep %s: %u ran, %u already done, %zu failed%s; %s/results.csv\n", plan.name.c_str(),
-                 ran, already, failures.size(),
-                 failures.empty() ? "" : (" (listed in " + failures_path + ")").c_str(), plan.out_dir.c_str());
+    std::fprintf(stderr, "gsim: sweep %s: %u ran, %u already done, %zu failed%s; %s/results.csv%s\n",
+                 plan.name.c_str(), ran, already, failures.size(),
+                 failures.empty() ? "" : (" (listed in " + failures_path + ")").c_str(), plan.out_dir.c_str(),
+                 plan.has_window_mixes ? (" and " + plan.out_dir + "/windows.csv").c_str() : "");
   return failures.empty() ? 0 : kExitRunsFailed;
 }
 
@@ -322,7 +359,7 @@ int run_local(const SweepArgs& a, const sweep::Plan& plan, const std::string& pr
   opt.total = static_cast<uint32_t>(plan.runs.size());
   const sweep::RunnerResult res = sweep::run_pending(plan.name, pending, pending_fingerprints, opt);
   if (res.interrupted) {
-    write_if_changed("results.csv", plan.out_dir + "/results.csv", format_results_csv(plan, p.fingerprints));
+    write_tables(plan, p.fingerprints);
     throw_interrupted(plan, p, res.completed, "running children stopped, no temporary left");
   }
   return finish(a, plan, p, res.completed, res.failures);
@@ -442,7 +479,7 @@ int run_slurm(const SweepArgs& a, const sweep::Plan& plan, const std::string& pr
         fs::remove(slurm_dir + "/job_id", ec);   // cancelled: no longer blocks the directory
       }
     }
-    write_if_changed("results.csv", plan.out_dir + "/results.csv", format_results_csv(plan, p.fingerprints));
+    write_tables(plan, p.fingerprints);
     throw_interrupted(plan, p, ran, "Slurm job " + job_id + " cancelled (scancel " + job_id + ")");
   }
   std::error_code ec;

@@ -15,6 +15,7 @@
 #include "config/json_reader.hpp"
 #include "config/limits.hpp"
 #include "metrics/oracle.hpp"
+#include "metrics/ewm.hpp"
 #include "metrics/pai_baselines.hpp"
 #include "sched/scheduler_port.hpp"
 #include "workload/kernel_desc.hpp"
@@ -354,6 +355,7 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
   policies.push_back(gs::kSjfPolicy);
   policies.push_back(gs::kMpmaxPolicy);
   policies.push_back(gs::kSrtfZsPolicy);
+  policies.push_back(gs::kEwmPolicy);
   check_member(file, "policies", s.policies, policies, "policy");
   check_member(file, "preempt", s.preempt, {"drain", "switch"}, "preemption mode");
   check_member(file, "sm_sharing", s.sm_sharing, {"shared", "exclusive"}, "sm_sharing mode");
@@ -381,10 +383,7 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
     m.arg = s.mixes[i];
     m.field = element("mixes", i);
     m.mix = in_field(file, m.field, [&] { return gs::load_mix(m.arg, lib); });
-    if (m.mix.window_cycles != 0)   // its results are IPC over the window, not results.csv's turnaround columns
-      throw gs::InputError(file, m.field,
-                           m.arg + ": a fixed-window mix (window_cycles) has no turnaround times for results.csv; "
-                                   "run it with gsim run (docs/workloads.md, \"Fixed-window method\")");
+    if (m.mix.window_cycles != 0) plan.has_window_mixes = true;   // its rows go to windows.csv
     m.id = file_safe(m.mix.name);
     mixes.push_back(std::move(m));
   }
@@ -479,7 +478,7 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
     for (size_t p = 0; p < s.policies.size(); ++p)
       for (size_t k = 0; k < sharing.size(); ++k) {
         if (s.policies[p] == gs::kOraclePolicy || s.policies[p] == gs::kMpmaxPolicy ||
-            s.policies[p] == gs::kSrtfZsPolicy) {   // golden only (cmd_run.cpp checks the rest)
+            s.policies[p] == gs::kSrtfZsPolicy || s.policies[p] == gs::kEwmPolicy) {   // golden only (cmd_run.cpp checks the rest)
           if (s.scheduler != "golden")
             throw gs::InputError(file, "scheduler",
                                  "\"" + s.scheduler + "\": policy " + s.policies[p] +

@@ -446,7 +446,25 @@ else
 fi
 expect_fail "--policy srtf-zs refuses --scheduler rtl" 2 "C++ only" \
   run --config warped-slicer --mix test-pair --policy srtf-zs --scheduler rtl
-for p in sjf mpmax srtf-zs srtf-adaptive; do
+# SBM's EWM: standalone profiles of both tasks, then golden mwg with the SBM_REG they gave
+gsim run --config warped-slicer --mix test-pair --policy ewm --set sbm.warmup_cycles=1000 --set sbm.sample_cycles=2000 \
+  --json "$TMP/ewm.json"
+if [ "$RC" -eq 0 ] && grep -q "^ewm: SBM_REG MWG, CI task [12]" "$OUT" && python3 -c '
+import json,sys
+j=json.load(open(sys.argv[1]))
+e=j["ewm"]
+assert j["policy"] == "ewm" and j["scheduler"] == "golden", (j["policy"], j["scheduler"])
+assert e["arch"] == "MWG" and 0 <= e["occ_th"] <= 3 and len(e["profiles"]) >= 2 and e["predicted"], e
+assert j["partitions"][0]["mode"] == "shared", j["partitions"]' "$TMP/ewm.json"; then
+  ok "--policy ewm profiles standalone and runs golden mwg"
+else
+  bad "--policy ewm" "exit $RC"
+fi
+expect_fail "--policy ewm refuses --scheduler lockstep" 2 "C++ only" \
+  run --config warped-slicer --mix test-pair --policy ewm --scheduler lockstep
+expect_fail "--policy ewm refuses a mix of three kernels" 2 "two tasks" \
+  run --config warped-slicer --mix test-staggered --policy ewm
+for p in sjf mpmax srtf-zs srtf-adaptive ewm; do
   grep -qx "$p" "$TMP/list_policies" && ok "gsim list policies names $p" || bad "gsim list policies names $p"
 done
 

@@ -229,3 +229,48 @@ TEST_CASE("window_cycles: malformed values are input errors naming the field", "
   auto sched = make_scheduler("golden", ro.sched);
   CHECK(contains(input_error_of([&] { Gpu gpu(cfg, mix, *sched, ro); }), "--max-cycles 10000"));
 }
+
+TEST_CASE("window_start: the window opens later, earlier instructions are not counted", "[window]") {
+  const GpuConfig cfg = load_gpu_config("warped-slicer");
+  const auto lib = load_kernel_library();
+  // The model is deterministic: a run of S + W cycles is a run of S cycles continued, so the
+  // window's instructions are those of the longer run less those of the shorter one.
+  const uint64_t start = 7'000, window = 13'000;
+  auto insts = [&](uint64_t w, uint64_t s) {
+    Mix mix = small_pair(lib, w);
+    mix.window_start = s;
+    auto sched = make_scheduler("golden", SchedOptions{});
+    Gpu gpu(cfg, mix, *sched, RunOptions{});
+    const RunResult r = gpu.run();
+    CHECK(r.cycles == s + w);
+    CHECK(r.window_start == s);
+    return std::vector<uint64_t>{r.kernels[0].instructions, r.kernels[1].instructions};
+  };
+  const auto opened = insts(window, start), all = insts(start + window, 0), before = insts(start, 0);
+  for (int k = 0; k < 2; ++k) {
+    INFO("kernel " << k);
+    CHECK(opened[k] == all[k] - before[k]);
+    CHECK(opened[k] > 0);
+  }
+  // IPC over the window; alone runs open theirs at the same cycle
+  Mix mix = small_pair(lib, window);
+  mix.window_start = start;
+  AloneRunCache cache;
+  const MixRun run = run_mix_with_alone(cfg, mix, "golden", SchedOptions{}, RunOptions{}, cache);
+  CHECK(run.metrics.window_start == start);
+  CHECK(run.metrics.kernels[0].ipc == double(opened[0]) / double(window));
+  Mix alone = mix;
+  alone.kernels.resize(1);
+  auto sched = make_scheduler("golden", SchedOptions{});
+  Gpu gpu(cfg, alone, *sched, RunOptions{});
+  CHECK(run.alone[0].instructions == gpu.run().kernels[0].instructions);
+
+  // the loader: only with a window; S + W bounds the arrivals and --max-cycles
+  CHECK(parse_mix(mix_doc(R"("window_cycles": 40000, "window_start": 9000)"), "w.json", lib).window_start == 9000);
+  CHECK(contains(input_error_of([&] { parse_mix(mix_doc(R"("window_start": 9000)"), "w.json", lib); }),
+                 "window_start"));
+  CHECK(parse_mix(mix_doc(R"("window_cycles": 300, "window_start": 300)"), "w.json", lib).window_start == 300);
+  RunOptions ro;
+  ro.max_cycles = 19'000;
+  CHECK(contains(input_error_of([&] { Gpu g(cfg, mix, *sched, ro); }), "--max-cycles 19000"));
+}

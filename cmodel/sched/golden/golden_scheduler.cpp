@@ -91,6 +91,9 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
                 "srtf-adaptive's sharing records use PartitionRecord's modes");
   if (!opt_.srtf_known_cycles.empty())   // zero-sampling SRTF (check_scheduler_config: policy srtf)
     static_cast<PolicySrtf&>(*policy_twin_).set_known(&opt_.srtf_known_cycles);
+  if (opt_.sbm_fixed_reg)   // EWM (check_scheduler_config: policy mwg)
+    static_cast<PolicySbm&>(*policy_twin_).set_fixed(&*opt_.sbm_fixed_reg);
+  slot_bypass_.assign(slots_, BypassLevel::kNone);
   pol_out_.size(num_sms_, slots_);
   pol_last_.size(num_sms_, slots_);
   ctas_.assign(slots_, CtaLedger{});
@@ -114,6 +117,7 @@ void GoldenScheduler::record_partition(uint64_t cycle, uint32_t slots, uint32_t 
     if (!(slots >> k & 1u)) continue;
     r.kernel[r.count] = ksrt_.entry(k).kernel;
     r.ctas[r.count] = part_ctas_[k];
+    r.bypass[r.count] = slot_bypass_[k];
     ++r.count;
   }
   partitions_.push_back(r);   // capacity reserved at reset: no allocation
@@ -350,6 +354,7 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   aq_.commit();
   cmd_.commit();
   bypass_q_ = bypass_d;
+  if (pol.bypass.valid) slot_bypass_[pol.bypass.slot] = pol.bypass.level;   // partition reports
   if (issue.valid) check_capacity(issue.sm);
   if (alloc.valid) {
     ctas_[alloc.slot].admit(head.grid);

@@ -118,6 +118,7 @@ class GoldenScheduler final : public SchedulerPort {
   // exactly-once record per KSRT slot, sized at admission, never per cycle
   std::vector<CtaLedger> ctas_;
   std::vector<KernelId> slot_kernel_;
+  std::vector<BypassLevel> slot_bypass_;   // each slot's last bypass write (PartitionRecord::bypass)
 };
 
 }  // namespace gs

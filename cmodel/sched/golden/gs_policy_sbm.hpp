@@ -61,6 +61,8 @@ class PolicySbm : public PolicyTwin {
     const Comb c = comb_values(cfg, v, ev);
     order_keys(false, v, out.key);
     sbm_map(c.reg, c.on, c.cur1, c.cur2, q.occ1, q.occ2, cfg.num_sms, cfg.slots, *v.smst, out.elig);
+    if (c.nact == 2 && !c.on)   // a new pair's OCC scan: neither task issues until it is mapped
+      for (auto& e : out.elig) e = 0;
     if (!c.start && q.st == kByp && c.on) {
       out.bypass.valid = true;
       out.bypass.sm = q.s;
@@ -221,6 +223,10 @@ class PolicySbm : public PolicyTwin {
     return true;
   }
 
+  /// mwg only, SBM's EWM baseline (SchedOptions::sbm_fixed_reg): this SBM_REG instead of MWG's.
+  /// Not a register: gs_policy_sbm has no port for it. `r` must outlive the run.
+  void set_fixed(const SbmReg* r) { fixed_ = r; }
+
   Regs q, d;
   SbmCtrl ctrl;         // u_ctrl
   ProfCounters prof;    // u_prof
@@ -258,7 +264,7 @@ class PolicySbm : public PolicyTwin {
     c.on = !c.start && c.nact == 2 && c.pres1 && c.pres2 && q.mapped;
     switch (cfg.policy) {
       case Policy::kSbm: c.reg = ctrl.cfg(); break;
-      case Policy::kMwg: c.reg = SbmReg{SbmArch::kMwg, false, false, 0}; break;
+      case Policy::kMwg: c.reg = fixed_ ? *fixed_ : SbmReg{SbmArch::kMwg, false, false, 0}; break;
       default: c.reg = SbmReg{}; break;   // sbm-base
     }
     if (c.start) return c;
@@ -277,6 +283,7 @@ class PolicySbm : public PolicyTwin {
   // partition reports (partition_started): the state and configuration before the last edge
   uint32_t prev_st_ = kIdle;
   SbmReg prev_reg_, reg_now_;
+  const SbmReg* fixed_ = nullptr;
 };
 
 }  // namespace gs::golden

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""SBM's Fig. 7 and 8 and Table 6 from a sweep of the Table 6 applications: per application the
+mix IPC and ANTT_SBM of BASE (sbm-base), MWG, EWM and SBM over the fixed window, SBM's gain over
+each, and the configuration SBM chose beside the one Table 6 gives.
+
+  gsim sweep sim_top/sweeps/sbm-table6.json --out sweep-results/sbm-table6
+  python3 sim_top/plots/sbm_table6.py sweep-results/sbm-table6 --markdown --out sbm_fig7
+
+The configuration SBM chose is read from the run's last partition (gsim run --json
+"partitions", docs/cli.md): separate halves ("spatial") are Base, B<x>_L2 or B<x>_L12 by the
+bypass level of task x; both tasks on every SM ("shared") are MWG or MWGB<x>, with the CTAs per
+SM of each task (occ_th and the computation-intensive task show there). Table 6's configuration
+comes from the mix's notes ("SBM chose ..."). EWM's choice is the run's "ewm" key. Gains are
+arithmetic means of the per-application ratios (the paper's "in average"). --out OUT writes
+OUT.png and OUT.svg: IPC normalized to BASE per application and policy (Fig. 7).
+"""
+import argparse
+import csv
+import json
+import os
+import re
+import sys
+from collections import OrderedDict
+
+import plotlib
+
+POLICIES = (("sbm-base", "BASE"), ("mwg", "MWG"), ("ewm", "EWM"), ("sbm", "SBM"))
+
+
+def fail(msg):
+    sys.stderr.write("sbm_table6.py: error: " + msg + "\n")
+    sys.exit(2)
+
+
+def chosen_config(run):
+    """Table 3's name of the configuration in force at the end of a run, from its partitions."""
+    parts = run.get("partitions") or []
+    if not parts:
+        return "-"
+    last = parts[-1]
+    ks = last["kernels"]
+    if len(ks) != 2:
+        return "-"
+    bypassed = [i + 1 for i, k in enumerate(ks) if k.get("bypass", "none") != "none"]
+    if last["mode"] == "spatial":
+        if not bypassed:
+            return "Base"
+        level = ks[bypassed[0] - 1]["bypass"]
+        return "B%d_%s" % (bypassed[0], "L12" if level == "l1l2" else "L2")
+    quotas = "%d+%d" % (ks[0].get("ctas_per_sm", 0), ks[1].get("ctas_per_sm", 0))
+    return ("MWGB%d" % bypassed[0] if bypassed else "MWG") + " " + quotas
+
+
+def paper_config(mix_file):
+    try:
+        with open(mix_file) as f:
+            notes = json.load(f).get("notes", [])
+    except (OSError, ValueError):
+        return "?"
+    for n in notes if isinstance(notes, list) else [notes]:
+        m = re.search(r"SBM chose ([A-Za-z0-9_]+)", n)
+        if m:
+            return m.group(1)
+    return "?"
+
+
+def read_sweep(out_dir):
+    """application -> {policy: {"ipc", "antt_sbm", "config", ...}}, in windows.csv order."""
+    path = os.path.join(out_dir, "windows.csv")
+    try:
+        f = open(path, newline="")
+    except OSError as e:
+        fail("%s: %s (run the sweep first)" % (path, e.strerror))
+    apps = OrderedDict()
+    with f:
+        reader = csv.DictReader(f)
+        need = {"run_id", "mix", "policy", "mix_ipc", "antt_sbm"}
+        if need - set(reader.fieldnames or ()):
+            fail("%s: missing columns %s" % (path, ", ".join(sorted(need - set(reader.fieldnames or ())))))
+        for row in reader:
+            app = row["mix"]
+            pol = row["policy"]
+            if pol not in dict(POLICIES):
+                continue
+            rec = apps.setdefault(app, {}).setdefault(pol, {})
+            if rec:
+                continue   # one row per kernel: the run's figures are on every row
+            rec["ipc"] = float(row["mix_ipc"])
+            rec["antt_sbm"] = float(row["antt_sbm"])
+            run_path = os.path.join(out_dir, "runs", row["run_id"] + ".json")
+            try:
+                with open(run_path) as rf:
+                    run = json.load(rf)
+            except (OSError, ValueError) as e:
+                fail("%s: %s" % (run_path, e))
+            rec["config"] = chosen_config(run)
+            if "ewm" in run:
+                rec["ewm"] = "CI %s occ_th %d" % (run["ewm"]["ci"], run["ewm"]["occ_th"])
+            args = run.get("sweep_inputs", {}).get("args", [])
+            if "--mix" in args:
+                rec["mix_file"] = args[args.index("--mix") + 1]
+    if not apps:
+        fail("%s: no runs of %s" % (path, ", ".join(p for p, _ in POLICIES)))
+    return apps
+
+
+def table(apps):
+    head = ["application", "Table 6", "SBM chose", "EWM chose"] + ["IPC " + n for _, n in POLICIES] + \
+           ["ANTT " + n for _, n in POLICIES]
+    rows = []
+    ratios = {p: [] for p, _ in POLICIES}
+    antt_ratios = {p: [] for p, _ in POLICIES}
+    for app, pols in apps.items():
+        sbm = pols.get("sbm", {})
+        mix_file = next((r.get("mix_file") for r in pols.values() if r.get("mix_file")), None)
+        row = [app.replace("sbm-t6-", ""), paper_config(mix_file) if mix_file else "?", sbm.get("config", "-"),
+               pols.get("ewm", {}).get("ewm", "-")]
+        row += ["%.2f" % pols[p]["ipc"] if p in pols else "-" for p, _ in POLICIES]
+        row += ["%.3f" % pols[p]["antt_sbm"] if p in pols else "-" for p, _ in POLICIES]
+        rows.append(row)
+        if "ipc" in sbm:
+            for p, _ in POLICIES:
+                if p in pols and pols[p]["ipc"] > 0:
+                    ratios[p].append(sbm["ipc"] / pols[p]["ipc"])
+                    antt_ratios[p].append(sbm["antt_sbm"] / pols[p]["antt_sbm"])
+    gains = [(n, 100 * (sum(ratios[p]) / len(ratios[p]) - 1), 100 * (1 - sum(antt_ratios[p]) / len(antt_ratios[p])),
+              max(ratios[p]) * 100 - 100, len(ratios[p]))
+             for p, n in POLICIES if p != "sbm" and ratios[p]]
+    return head, rows, gains
+
+
+def print_table(head, rows, gains, markdown):
+    if markdown:
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
+        for r in rows:
+            print("| " + " | ".join(r) + " |")
+        print()
+        print("| SBM over | IPC (mean of ratios) | ANTT_SBM (mean reduction) | best IPC gain | applications |")
+        print("|---|---|---|---|---|")
+        for n, g, a, best, k in gains:
+            print("| %s | %+.1f%% | %.1f%% | %+.1f%% | %d |" % (n, g, a, best, k))
+    else:
+        widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+        for r in [head] + rows:
+            print("  ".join(str(x).ljust(w) for x, w in zip(r, widths)))
+        print()
+        for n, g, a, best, k in gains:
+            print("SBM over %-4s IPC %+.1f%%  ANTT_SBM -%.1f%%  best %+.1f%%  (%d applications)" % (n, g, a, best, k))
+
+
+def plot(apps, out):
+    plt = plotlib.pyplot("sbm_table6.py")
+    names = [a.replace("sbm-t6-", "") for a in apps]
+    fig, ax = plt.subplots(figsize=(max(8, 0.7 * len(names)), 4))
+    width = 0.8 / len(POLICIES)
+    for i, (p, label) in enumerate(POLICIES):
+        vals = []
+        for a in apps.values():
+            base = a.get("sbm-base", {}).get("ipc", 0)
+            vals.append(a[p]["ipc"] / base if p in a and base > 0 else 0)
+        ax.bar([j + (i - (len(POLICIES) - 1) / 2) * width for j in range(len(names))], vals, width, label=label)
+    ax.axhline(1.0, color="grey", linewidth=0.8)
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels(names, rotation=45, ha="right")
+    ax.set_ylabel("IPC normalized to BASE")
+    ax.legend(ncol=len(POLICIES), loc="upper center", bbox_to_anchor=(0.5, -0.3), frameon=False)
+    plotlib.save(fig, out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("sweep_dir", help="the --out directory of gsim sweep sim_top/sweeps/sbm-table6.json")
+    ap.add_argument("--markdown", action="store_true", help="markdown tables")
+    ap.add_argument("--out", help="write OUT.png and OUT.svg (Fig. 7: IPC normalized to BASE)")
+    a = ap.parse_args()
+    apps = read_sweep(a.sweep_dir)
+    head, rows, gains = table(apps)
+    print_table(head, rows, gains, a.markdown)
+    if a.out:
+        plot(apps, a.out)
+
+
+if __name__ == "__main__":
+    main()
