@@ -123,7 +123,7 @@ def table(apps):
                 if p in pols and pols[p]["ipc"] > 0:
                     ratios[p].append(sbm["ipc"] / pols[p]["ipc"])
                     antt_ratios[p].append(sbm["antt_sbm"] / pols[p]["antt_sbm"])
-    gains = [(n, 100 * (sum(ratios[p]) / len(ratios[p]) - 1), 100 * (1 - sum(antt_ratios[p]) / len(antt_ratios[p])),
+    gains = [(n, 100 * (sum(ratios[p]) / len(ratios[p]) - 1), 100 * (sum(antt_ratios[p]) / len(antt_ratios[p]) - 1),
               max(ratios[p]) * 100 - 100, len(ratios[p]))
              for p, n in POLICIES if p != "sbm" and ratios[p]]
     return head, rows, gains
@@ -136,17 +136,17 @@ def print_table(head, rows, gains, markdown):
         for r in rows:
             print("| " + " | ".join(r) + " |")
         print()
-        print("| SBM over | IPC (mean of ratios) | ANTT_SBM (mean reduction) | best IPC gain | applications |")
+        print("| SBM over | IPC (mean of ratios) | ANTT_SBM (mean of ratios; negative = better) | best IPC gain | applications |")
         print("|---|---|---|---|---|")
         for n, g, a, best, k in gains:
-            print("| %s | %+.1f%% | %.1f%% | %+.1f%% | %d |" % (n, g, a, best, k))
+            print("| %s | %+.1f%% | %+.1f%% | %+.1f%% | %d |" % (n, g, a, best, k))
     else:
         widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
         for r in [head] + rows:
             print("  ".join(str(x).ljust(w) for x, w in zip(r, widths)))
         print()
         for n, g, a, best, k in gains:
-            print("SBM over %-4s IPC %+.1f%%  ANTT_SBM -%.1f%%  best %+.1f%%  (%d applications)" % (n, g, a, best, k))
+            print("SBM over %-4s IPC %+.1f%%  ANTT_SBM %+.1f%%  best %+.1f%%  (%d applications)" % (n, g, a, best, k))
 
 
 def plot(apps, out):
