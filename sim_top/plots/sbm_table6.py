@@ -13,6 +13,14 @@ SM of each task (occ_th and the computation-intensive task show there). Table 6'
 comes from the mix's notes ("SBM chose ..."). EWM's choice is the run's "ewm" key. Gains are
 arithmetic means of the per-application ratios (the paper's "in average"). --out OUT writes
 OUT.png and OUT.svg: IPC normalized to BASE per application and policy (Fig. 7).
+
+  gsim sweep sim_top/sweeps/sbm-fig11.json --out sweep-results/sbm-fig11
+  python3 sim_top/plots/sbm_table6.py sweep-results/sbm-fig11 --fig11 --markdown
+
+--fig11 (Sec. 6.5, Fig. 11): the sweep's sbm runs grouped by profiling window (the config
+variant of `sets`, "warm-up+sample" in K cycles); per application each window's IPC divided by
+the best window's, and the mean per window (Fig. 11's "IPC normalized to the optimal profiling
+IPC"), with the configuration each window made SBM choose.
 """
 import argparse
 import csv
@@ -168,12 +176,79 @@ def plot(apps, out):
     plotlib.save(fig, out)
 
 
+def window_label(config):
+    """'sbm-gcn32{sbm.warmup_cycles=0,sbm.sample_cycles=15000}' -> '0K+15K' (the config's own: 'defaults')."""
+    m = re.search(r"\{(.*)\}", config)
+    if not m:
+        return "defaults"
+    kv = dict(x.split("=", 1) for x in re.split(r"[,;] ?", m.group(1)) if "=" in x)
+    warm = int(kv.get("sbm.warmup_cycles", -1))
+    sample = int(kv.get("sbm.sample_cycles", -1))
+    k = lambda v: "?" if v < 0 else ("%gK" % (v / 1000))
+    return "%s+%s" % (k(warm), k(sample))
+
+
+def fig11(out_dir, markdown):
+    path = os.path.join(out_dir, "windows.csv")
+    try:
+        f = open(path, newline="")
+    except OSError as e:
+        fail("%s: %s (run the sweep first)" % (path, e.strerror))
+    ipc = OrderedDict()      # application -> {window: ipc}
+    chose = OrderedDict()    # application -> {window: configuration}
+    windows = []
+    with f:
+        for row in csv.DictReader(f):
+            if row.get("policy") != "sbm":
+                continue
+            w = window_label(row["config"])
+            if w not in windows:
+                windows.append(w)
+            app = row["mix"].replace("sbm-t6-", "")
+            if w in ipc.setdefault(app, {}):
+                continue
+            ipc[app][w] = float(row["mix_ipc"])
+            with open(os.path.join(out_dir, "runs", row["run_id"] + ".json")) as rf:
+                chose.setdefault(app, {})[w] = chosen_config(json.load(rf))
+    if not ipc:
+        fail("%s: no sbm runs" % path)
+    head = ["application"] + windows + ["chosen (" + ", ".join(windows) + ")"]
+    rows = []
+    sums = {w: [] for w in windows}
+    for app, by_w in ipc.items():
+        best = max(by_w.values())
+        row = [app]
+        for w in windows:
+            if w in by_w and best > 0:
+                sums[w].append(by_w[w] / best)
+                row.append("%.3f" % (by_w[w] / best))
+            else:
+                row.append("-")
+        row.append(" / ".join(chose[app].get(w, "-") for w in windows))
+        rows.append(row)
+    rows.append(["mean"] + ["%.3f" % (sum(v) / len(v)) if v else "-" for v in sums.values()] + [""])
+    if markdown:
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
+        for r in rows:
+            print("| " + " | ".join(r) + " |")
+    else:
+        widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+        for r in [head] + rows:
+            print("  ".join(str(x).ljust(wd) for x, wd in zip(r, widths)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("sweep_dir", help="the --out directory of gsim sweep sim_top/sweeps/sbm-table6.json")
     ap.add_argument("--markdown", action="store_true", help="markdown tables")
     ap.add_argument("--out", help="write OUT.png and OUT.svg (Fig. 7: IPC normalized to BASE)")
+    ap.add_argument("--fig11", action="store_true",
+                    help="Fig. 11: sbm's IPC per profiling window (the sweep's sets), normalized to the best")
     a = ap.parse_args()
+    if a.fig11:
+        fig11(a.sweep_dir, a.markdown)
+        return
     apps = read_sweep(a.sweep_dir)
     head, rows, gains = table(apps)
     print_table(head, rows, gains, a.markdown)
