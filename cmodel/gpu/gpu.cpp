@@ -160,34 +160,28 @@ Gpu::Gpu(const GpuConfig& caller_cfg, const Mix& mix, SchedulerPort& sched, cons
   const spec::PolicyInfo& pol = spec::kPolicies[static_cast<uint8_t>(parse_policy(opt.sched.policy))];
   if (pol.observes && im.opt.obs_interval == 0)
     im.opt.obs_interval = std::max<uint64_t>(kDefaultObsInterval, uint64_t(cfg.num_sms()) * nk);
-  if (parse_policy(opt.sched.policy) == golden::Policy::kWarpedSlicer) {
-    // A profiling window spans at most max(sample, epoch) cycles (its first epoch always counts);
-    // the instructions of one SM in it must fit the performance table's WfPerfW bits.
+  // A profiling window spans at most max(sample, epoch) cycles (its first epoch always counts);
+  // the instructions of one SM in it must fit the register that holds them: warped-slicer's
+  // performance table (WfPerfW bits), sbm's profiling counters (ProfCntW bits; gs_policy_sbm
+  // reads them without a saturation check).
+  const auto check_window_fits = [&](uint64_t sample_cycles, const char* field, unsigned bits, const char* holder,
+                                     const char* width_name) {
     uint32_t sched_max = 0;
     for (uint32_t s = 0; s < cfg.num_sms(); ++s) sched_max = std::max(sched_max, cfg.sm(s).warp_schedulers);
-    const uint64_t window = std::max<uint64_t>(cfg.warped_slicer.sample_cycles, im.opt.obs_interval);
-    const uint64_t limit = (uint64_t(1) << spec::WfPerfW) - 1;
+    const uint64_t window = std::max<uint64_t>(sample_cycles, im.opt.obs_interval);
+    const uint64_t limit = (uint64_t(1) << bits) - 1;
     if (window * sched_max > limit)
-      throw InputError("config " + cfg.name, "warped_slicer.sample_cycles",
+      throw InputError("config " + cfg.name, field,
                        "a profiling window of " + std::to_string(window) + " cycles x " + std::to_string(sched_max) +
-                           " warp schedulers may issue more instructions than the performance table holds (" +
-                           std::to_string(limit) + ", WfPerfW in rtl/spec/gs_spec.toml): shorten the sample or the "
-                           "--obs-interval epoch");
-  }
-  if (parse_policy(opt.sched.policy) == golden::Policy::kSbm) {
-    // The same for sbm: one SM's instructions of one task in a window must fit the profiling
-    // counters (ProfCntW bits; gs_policy_sbm reads them without a saturation check).
-    uint32_t sched_max = 0;
-    for (uint32_t s = 0; s < cfg.num_sms(); ++s) sched_max = std::max(sched_max, cfg.sm(s).warp_schedulers);
-    const uint64_t window = std::max<uint64_t>(cfg.sbm.sample_cycles, im.opt.obs_interval);
-    const uint64_t limit = (uint64_t(1) << spec::ProfCntW) - 1;
-    if (window * sched_max > limit)
-      throw InputError("config " + cfg.name, "sbm.sample_cycles",
-                       "a profiling window of " + std::to_string(window) + " cycles x " + std::to_string(sched_max) +
-                           " warp schedulers may issue more instructions than a profiling counter holds (" +
-                           std::to_string(limit) + ", ProfCntW in rtl/spec/gs_spec.toml): shorten the sample or the "
-                           "--obs-interval epoch");
-  }
+                           " warp schedulers may issue more instructions than " + holder + " holds (" +
+                           std::to_string(limit) + ", " + width_name +
+                           " in rtl/spec/gs_spec.toml): shorten the sample or the --obs-interval epoch");
+  };
+  if (parse_policy(opt.sched.policy) == golden::Policy::kWarpedSlicer)
+    check_window_fits(cfg.warped_slicer.sample_cycles, "warped_slicer.sample_cycles", spec::WfPerfW,
+                      "the performance table", "WfPerfW");
+  if (parse_policy(opt.sched.policy) == golden::Policy::kSbm)
+    check_window_fits(cfg.sbm.sample_cycles, "sbm.sample_cycles", spec::ProfCntW, "a profiling counter", "ProfCntW");
   if (im.opt.obs_interval != 0) {
     const uint64_t per_epoch = uint64_t(cfg.num_sms()) * nk;
     if (im.opt.obs_interval < per_epoch || im.opt.obs_interval > kMaxObsInterval)
