@@ -11,7 +11,7 @@
 #include "Vgs_policy_dss___024root.h"
 #include "gs_rtl_params.hpp"
 #include "rtl_sched/rtl_bits.hpp"
-#include "verilated.h"
+#include "rtl_sched/verilated_block.hpp"
 
 namespace gs::rtl {
 
@@ -38,18 +38,11 @@ void pack_smst(Port& port, uint32_t s, const SmstEntry& m) { put_rec(port, m, s 
 
 class RtlDssUnit final : public DssUnit {
  public:
-  RtlDssUnit() : ctx_(std::make_unique<VerilatedContext>()), dut_(std::make_unique<Vgs_policy_dss>(ctx_.get(), "dss")) {}
   // Verilator tears scopes down through the thread's current context: make ours current (as
   // GsTopDriver does), or the teardown touches a context another unit has already freed.
-  ~RtlDssUnit() override {
-    Verilated::threadContextp(ctx_.get());
-    dut_->final();
-    dut_.reset();
-    Verilated::threadContextp(nullptr);
-  }
 
   void reset() override {
-    Vgs_policy_dss& d = *dut_;
+    Vgs_policy_dss& d = blk_.dut();
     d.en_i = 1;
     d.cfg_num_sms_i = 0;
     d.trigger_i = 0;
@@ -65,7 +58,7 @@ class RtlDssUnit final : public DssUnit {
   }
 
   DssUnitDecision eval(const DssUnitInputs& in) override {
-    Vgs_policy_dss& d = *dut_;
+    Vgs_policy_dss& d = blk_.dut();
     d.cfg_num_sms_i = static_cast<uint8_t>(in.num_sms);
     d.trigger_i = in.trigger;
     d.pending_i = static_cast<uint8_t>(in.pending);
@@ -79,29 +72,21 @@ class RtlDssUnit final : public DssUnit {
   }
 
   TokenUpd tokens(bool accepted) override {
-    dut_->accept_i = accepted;
+    blk_.dut().accept_i = accepted;
     settle();
-    return get_rec<TokenUpd>(dut_->tok_o);
+    return get_rec<TokenUpd>(blk_.dut().tok_o);
   }
 
-  void clock() override {
-    settle();
-    dut_->clk_i = 1;
-    dut_->eval();
-  }
+  void clock() override { blk_.clock(); }
 
-  bool busy() const override { return dut_->rootp->gs_dss_unit__DOT__st_q != kStIdle; }
+  bool busy() const override { return blk_.dut().rootp->gs_dss_unit__DOT__st_q != kStIdle; }
 
  private:
-  void settle() {
-    Verilated::threadContextp(ctx_.get());
-    dut_->clk_i = 0;
-    dut_->eval();
-  }
+  void settle() { blk_.settle(); }
 
   /// ksrt_i, rank_i, smst_i, resident_i from the golden tables; entries beyond them are 0.
   void drive_tables(const DssUnitInputs& in) {
-    Vgs_policy_dss& d = *dut_;
+    Vgs_policy_dss& d = blk_.dut();
     const golden::Ksrt& ksrt = *in.ksrt;
     const golden::Smst& smst = *in.smst;
     clear(d.ksrt_i);
@@ -119,8 +104,7 @@ class RtlDssUnit final : public DssUnit {
     }
   }
 
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Vgs_policy_dss> dut_;
+  VerilatedBlock<Vgs_policy_dss> blk_{"dss"};
 };
 
 }  // namespace

@@ -5,7 +5,7 @@
 #include "common/error.hpp"
 #include "gs_rtl_params.hpp"
 #include "rtl_sched/rtl_bits.hpp"
-#include "verilated.h"
+#include "rtl_sched/verilated_block.hpp"
 
 namespace gs::rtl {
 
@@ -13,17 +13,10 @@ namespace {
 
 class RtlSbmUnit final : public SbmCtrlUnit {
  public:
-  RtlSbmUnit() : ctx_(std::make_unique<VerilatedContext>()), dut_(std::make_unique<Vgs_sbm_ctrl>(ctx_.get(), "sbm")) {}
-  ~RtlSbmUnit() override {
-    Verilated::threadContextp(ctx_.get());
-    dut_->final();
-    dut_.reset();
-    Verilated::threadContextp(nullptr);
-  }
 
   SbmReg run(uint32_t occ1, uint32_t occ2, const SbmMeasure& measure, std::vector<SbmReg>& phases,
              uint32_t& cycles) override {
-    Vgs_sbm_ctrl& d = *dut_;
+    Vgs_sbm_ctrl& d = blk_.dut();
     phases.clear();
     d.occ1_i = occ1;
     d.occ2_i = occ2;
@@ -56,19 +49,10 @@ class RtlSbmUnit final : public SbmCtrlUnit {
   }
 
  private:
-  void settle() {
-    Verilated::threadContextp(ctx_.get());
-    dut_->clk_i = 0;
-    dut_->eval();
-  }
-  void clock() {
-    settle();
-    dut_->clk_i = 1;
-    dut_->eval();
-  }
+  void settle() { blk_.settle(); }
+  void clock() { blk_.clock(); }
 
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Vgs_sbm_ctrl> dut_;
+  VerilatedBlock<Vgs_sbm_ctrl> blk_{"sbm"};
 };
 
 }  // namespace

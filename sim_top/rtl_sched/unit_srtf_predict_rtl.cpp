@@ -4,7 +4,7 @@
 #include "Vgs_srtf_predict.h"
 #include "gs_spec.hpp"
 #include "rtl_sched/rtl_bits.hpp"
-#include "verilated.h"
+#include "rtl_sched/verilated_block.hpp"
 
 namespace gs::rtl {
 
@@ -14,20 +14,12 @@ namespace lay = gs::spec::layout::srtf_pred_state_t;
 
 class RtlSrtfPredictUnit final : public SrtfPredictUnit {
  public:
-  RtlSrtfPredictUnit()
-      : ctx_(std::make_unique<VerilatedContext>()), dut_(std::make_unique<Vgs_srtf_predict>(ctx_.get(), "srtf")) {}
-  ~RtlSrtfPredictUnit() override {
-    Verilated::threadContextp(ctx_.get());
-    dut_->final();
-    dut_.reset();
-    Verilated::threadContextp(nullptr);
-  }
 
   void reset() override {
     drive(golden::SrtfEv{});
-    dut_->rst_ni = 0;
+    blk_.dut().rst_ni = 0;
     for (int i = 0; i < 2; ++i) edge();
-    dut_->rst_ni = 1;
+    blk_.dut().rst_ni = 1;
     settle();
   }
   void clock(const golden::SrtfEv& ev) override {
@@ -35,23 +27,23 @@ class RtlSrtfPredictUnit final : public SrtfPredictUnit {
     edge();
     settle();
   }
-  bool busy() override { return dut_->busy_o; }
+  bool busy() override { return blk_.dut().busy_o; }
   SrtfSlotView view(uint32_t k) override {
-    const auto& s = dut_->state_o;
+    const auto& s = blk_.dut().state_o;
     SrtfSlotView v;
     v.active = get_bits(s, lay::active_lsb + k * spec::SrtfPredW, spec::SrtfPredW);
-    v.pred = get_bits(dut_->pred_o, k * spec::SrtfPredW, spec::SrtfPredW);
+    v.pred = get_bits(blk_.dut().pred_o, k * spec::SrtfPredW, spec::SrtfPredW);
     v.t = static_cast<uint32_t>(get_bits(s, lay::t_lsb + k * spec::CycleW, spec::CycleW));
     v.done = static_cast<uint32_t>(get_bits(s, lay::done_lsb + k * spec::CtaIdW, spec::CtaIdW));
     v.total = static_cast<uint32_t>(get_bits(s, lay::total_lsb + k * spec::CtaIdW, spec::CtaIdW));
     v.resident = static_cast<uint32_t>(get_bits(s, lay::den_lsb + k * spec::CtaCntW, spec::CtaCntW));
-    v.has_pred = dut_->pred_valid_o >> k & 1u;
+    v.has_pred = blk_.dut().pred_valid_o >> k & 1u;
     return v;
   }
 
  private:
   void drive(const golden::SrtfEv& ev) {
-    Vgs_srtf_predict& d = *dut_;
+    Vgs_srtf_predict& d = blk_.dut();
     d.ev_valid_i = ev.valid;
     d.ev_kind_i = static_cast<uint8_t>(ev.kind);
     d.ev_slot_i = ev.slot;
@@ -59,19 +51,10 @@ class RtlSrtfPredictUnit final : public SrtfPredictUnit {
     d.ev_cycle_i = ev.cycle;
     d.ev_total_i = ev.total;
   }
-  void settle() {
-    Verilated::threadContextp(ctx_.get());
-    dut_->clk_i = 0;
-    dut_->eval();
-  }
-  void edge() {
-    settle();
-    dut_->clk_i = 1;
-    dut_->eval();
-  }
+  void settle() { blk_.settle(); }
+  void edge() { blk_.clock(); }
 
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Vgs_srtf_predict> dut_;
+  VerilatedBlock<Vgs_srtf_predict> blk_{"srtf"};
 };
 
 }  // namespace

@@ -5,7 +5,7 @@
 #include "common/error.hpp"
 #include "gs_rtl_params.hpp"
 #include "rtl_sched/rtl_bits.hpp"
-#include "verilated.h"
+#include "rtl_sched/verilated_block.hpp"
 
 namespace gs::rtl {
 
@@ -13,16 +13,9 @@ namespace {
 
 class RtlWaterfillUnit final : public WaterfillUnit {
  public:
-  RtlWaterfillUnit() : ctx_(std::make_unique<VerilatedContext>()), dut_(std::make_unique<Vgs_waterfill>(ctx_.get(), "wf")) {}
-  ~RtlWaterfillUnit() override {
-    Verilated::threadContextp(ctx_.get());
-    dut_->final();
-    dut_.reset();
-    Verilated::threadContextp(nullptr);
-  }
 
   golden::WfResult run(const golden::WfInputs& in) override {
-    Vgs_waterfill& d = *dut_;
+    Vgs_waterfill& d = blk_.dut();
     drive(in);
     d.start_i = 0;
     d.rst_ni = 0;
@@ -46,7 +39,7 @@ class RtlWaterfillUnit final : public WaterfillUnit {
 
  private:
   void drive(const golden::WfInputs& in) {
-    Vgs_waterfill& d = *dut_;
+    Vgs_waterfill& d = blk_.dut();
     put_rec(d.avail_i, in.avail);
     for (uint32_t i = 0; i < WfMaxKernels; ++i) {
       set_bits(d.nsteps_i, i * WfStepW, WfStepW, in.k[i].nsteps);
@@ -54,19 +47,10 @@ class RtlWaterfillUnit final : public WaterfillUnit {
       for (uint32_t j = 0; j < WfMaxSteps; ++j) set_bits(d.perf_i, (i * WfMaxSteps + j) * WfPerfW, WfPerfW, in.k[i].perf[j]);
     }
   }
-  void settle() {
-    Verilated::threadContextp(ctx_.get());
-    dut_->clk_i = 0;
-    dut_->eval();
-  }
-  void clock() {
-    settle();
-    dut_->clk_i = 1;
-    dut_->eval();
-  }
+  void settle() { blk_.settle(); }
+  void clock() { blk_.clock(); }
 
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Vgs_waterfill> dut_;
+  VerilatedBlock<Vgs_waterfill> blk_{"wf"};
 };
 
 }  // namespace
