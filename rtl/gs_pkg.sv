@@ -35,6 +35,8 @@ package gs_pkg;
   localparam int ProfCntW = 32;  // a profiling counter (instructions or memory-stall cycles of one SM and kernel slot, or sampled cycles); saturates at 2**ProfCntW-1
   localparam int WarpSchedW = 7;  // warp schedulers per SM on the policy configuration, 1..2**WarpSchedW-1 (the config loader allows 1..64)
   localparam int DivQW = 10;  // quotient bits of the policy's sequential divider (gs_seq_div): phi_mem (UQ1.WfPhiFracW) and CTA_avg (WfAvgW bits) fit
+  localparam int HcMaxKernels = 4;  // kernels one HeteroCore mapping decision covers (Algorithm 2: two; Sec. 6.4: four)
+  localparam int HcSigW = 12;  // significant bits gs_hetero_sel keeps of each per-SM-type rate (one shift common to all) for its STP comparison
   localparam int SrtfPredW = 48;  // Active_Kernel_Cycles and Pred_Cycles (Eq. 2) in cycles; both saturate at 2**SrtfPredW-1
   localparam int SaThrFracW = 8;  // fraction bits of the SRTF/Adaptive slowdown-gap threshold (UQ(SaThrW-SaThrFracW).SaThrFracW)
   localparam int SaThrW = 12;  // bits of the SRTF/Adaptive threshold: 0 .. 2**(SaThrW-SaThrFracW) - 2**-SaThrFracW (config srtf.adaptive_threshold < 16)
@@ -63,6 +65,9 @@ package gs_pkg;
   localparam int SrtfDivCntW = 6;  // SRTF predictor: the divider's step counter, 0..SrtfDivW [clog2(SrtfDivW + 1)]
   localparam int SrtfDenW = 14;  // SRTF policy: the divisor of a remaining-time prediction, resident blocks x SMs [CtaCntW + SmIdW]
   localparam int SbmInstW = 40;  // SBM: one task's instructions over every SM in a profiling window (gs_policy_sbm, gs_sbm_ctrl) [ProfCntW + SmIdW]
+  localparam int HcKW = 3;  // HeteroCore: a count of kernels, 0..HcMaxKernels [clog2(HcMaxKernels + 1)]
+  localparam int HcInstW = 40;  // HeteroCore: one kernel's instructions over its big (or small) SMs in a profiling window [ProfCntW + SmIdW]
+  localparam int HcRateW = 48;  // HeteroCore: a per-SM-type rate, instructions x the other type's SM count (gs_hetero_sel) [HcInstW + SmIdW]
   localparam int SbmIpcW = 41;  // SBM: both tasks' instructions in a window, the IPC Algorithms 1 and 2 compare (every window is as long) [SbmInstW + 1]
   localparam int NumPolicies = 14;  // policies in the registry (policy_e members)
   localparam int PolicyStateW = 1054;  // policy_state: the widest policy register record (see the registry's `state`)
@@ -391,6 +396,24 @@ package gs_pkg;
     bypass_wr_t bypass;  // cache-bypass write, onto the bypass port at the coming edge
   } policy_out_t;
   localparam int PolicyOutW = 1184;
+
+  // a profiling policy's control of the shared profiling counters (prof_o; gs_prof_counters in gs_policies) (13 bits = ProfCtlW)
+  typedef struct packed {
+    logic clear;  // zero the counters, the window length and the saturation flag at the coming edge
+    logic run;  // add this cycle's observation sample and count the cycle (frozen while low)
+    sm_id_t rd_sm;  // read address: the SM ...
+    slot_t rd_slot;  // ... and the KSRT slot
+  } prof_ctl_t;
+  localparam int ProfCtlW = 13;
+
+  // the profiling counters as a profiling policy reads them (prof_i), combinational in prof_ctl_t's read address (97 bits = ProfRdW)
+  typedef struct packed {
+    logic [ProfCntW-1:0] insts;  // warp instructions of (rd_sm, rd_slot) in the window
+    logic [ProfCntW-1:0] stall;  // memory-stall cycles of (rd_sm, rd_slot) in the window
+    logic [ProfCntW-1:0] cycles;  // cycles run was high since the clear
+    logic sat;  // a count reached 2**ProfCntW-1 since the clear
+  } prof_rd_t;
+  localparam int ProfRdW = 97;
 
   // gs_repartition_scan's registers (gs_policy_even's state) (32 bits = ScanStateW)
   typedef struct packed {

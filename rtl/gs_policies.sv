@@ -20,6 +20,21 @@ module gs_policies #(
   output logic [gs_pkg::PolicyStateW-1:0] state_o
 );
 
+  // The profiling counters: one set for every module that profiles (`profiles` in the
+  // registry), read and controlled by the selected one; the others' prof_o is ignored.
+  gs_pkg::prof_ctl_t prof_ctl;
+  gs_pkg::prof_rd_t prof_rd;
+  if (PolicySet[8] || PolicySet[11] || PolicySet[12] || PolicySet[13]) begin : g_prof
+    gs_prof_counters u_prof (
+      .clk_i, .rst_ni, .clear_i(prof_ctl.clear), .run_i(prof_ctl.run), .obs_i(event_i.obs),
+      .obs_hit_i(event_i.obs_hit), .obs_slot_i(event_i.obs_slot), .rd_sm_i(prof_ctl.rd_sm),
+      .rd_slot_i(prof_ctl.rd_slot), .rd_insts_o(prof_rd.insts), .rd_stall_o(prof_rd.stall),
+      .cycles_o(prof_rd.cycles), .sat_o(prof_rd.sat)
+    );
+  end else begin : g_no_prof
+    assign prof_rd = '0;
+  end
+
   // gs_policy_left_over: POL_LEFT_OVER
   gs_pkg::policy_out_t out_left_over;
   if (PolicySet[0]) begin : g_left_over
@@ -108,14 +123,16 @@ module gs_policies #(
   // gs_policy_warped_slicer: POL_WARPED_SLICER (registers: ws_state_t)
   gs_pkg::policy_out_t out_warped_slicer;
   gs_pkg::ws_state_t state_warped_slicer;
+  gs_pkg::prof_ctl_t prof_warped_slicer;
   if (PolicySet[8]) begin : g_warped_slicer
     gs_policy_warped_slicer u_policy (
       .clk_i, .rst_ni, .en_i(policy_i == gs_pkg::POL_WARPED_SLICER), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,
-      .out_o(out_warped_slicer), .state_o(state_warped_slicer)
+      .out_o(out_warped_slicer), .state_o(state_warped_slicer), .prof_o(prof_warped_slicer), .prof_i(prof_rd)
     );
   end else begin : g_no_warped_slicer
     assign out_warped_slicer = '0;
     assign state_warped_slicer = '0;
+    assign prof_warped_slicer = '0;
   end
 
   // gs_policy_srtf: POL_SRTF, POL_SRTF_ADAPTIVE (registers: srtf_state_t)
@@ -134,14 +151,16 @@ module gs_policies #(
   // gs_policy_sbm: POL_SBM, POL_SBM_BASE, POL_MWG (registers: sbm_state_t)
   gs_pkg::policy_out_t out_sbm;
   gs_pkg::sbm_state_t state_sbm;
+  gs_pkg::prof_ctl_t prof_sbm;
   if (PolicySet[11] || PolicySet[12] || PolicySet[13]) begin : g_sbm
     gs_policy_sbm u_policy (
       .clk_i, .rst_ni, .en_i(policy_i == gs_pkg::POL_SBM || policy_i == gs_pkg::POL_SBM_BASE || policy_i == gs_pkg::POL_MWG), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,
-      .out_o(out_sbm), .state_o(state_sbm)
+      .out_o(out_sbm), .state_o(state_sbm), .prof_o(prof_sbm), .prof_i(prof_rd)
     );
   end else begin : g_no_sbm
     assign out_sbm = '0;
     assign state_sbm = '0;
+    assign prof_sbm = '0;
   end
 
   always_comb begin
@@ -180,6 +199,15 @@ module gs_policies #(
         state_o = gs_pkg::PolicyStateW'(state_sbm);
       end
       default: out_o = '0;
+    endcase
+  end
+
+  always_comb begin
+    prof_ctl = '0;
+    unique case (policy_i)
+      gs_pkg::POL_WARPED_SLICER: prof_ctl = prof_warped_slicer;
+      gs_pkg::POL_SBM, gs_pkg::POL_SBM_BASE, gs_pkg::POL_MWG: prof_ctl = prof_sbm;
+      default: prof_ctl = '0;
     endcase
   end
 endmodule

@@ -239,6 +239,11 @@ GpuConfig parse_gpu_config(const std::string& json_text, const std::string& file
     w.u32("sample_cycles", cfg.sbm.sample_cycles, 1, 1u << 30, "cycle stamps are CycleW = 32 bits");
     w.reject_unknown_keys();
   }
+  if (const json* he = r.object("hetero")) {
+    ObjectReader w(*he, file, "hetero");
+    w.str("baseline_config", cfg.hetero.baseline_config);
+    w.reject_unknown_keys();
+  }
   if (const json* sr = r.object("srtf")) {
     ObjectReader w(*sr, file, "srtf");
     static_assert(spec::SaThrFracW == 8, "SrtfConfig::adaptive_threshold_q8 holds 8 fraction bits");

@@ -104,6 +104,14 @@ struct SbmConfig {
   uint32_t sample_cycles = 25000;   // the window (40K - 15K)
 };
 
+/// HeteroCore (Zhao et al., TPDS 2019): the conventional GPU a heterogeneous one is weighed
+/// against (config field "hetero": {"baseline_config"}: a preset name or a config path). The
+/// static policies (hetero-class, hetero-stp, hetero-balanced; metrics/hetero_static.hpp) run
+/// each kernel alone on it for IPC^base (Algorithm 1). "" = none given.
+struct HeteroConfig {
+  std::string baseline_config;
+};
+
 struct GpuConfig {
   std::string name;             // preset name, e.g. "warped-slicer"
   std::string source;           // paper and table the numbers come from
@@ -141,6 +149,7 @@ struct GpuConfig {
   WarpedSlicerConfig warped_slicer;
   SrtfConfig srtf;
   SbmConfig sbm;
+  HeteroConfig hetero;
 
   uint32_t num_sms() const { return static_cast<uint32_t>(sm_type_of.size()); }
   const SmTypeConfig& sm(uint32_t sm_index) const { return sm_types[sm_type_of[sm_index]]; }

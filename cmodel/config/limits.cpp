@@ -88,6 +88,10 @@ void check_scheduler_config(const GpuConfig& cfg, const SchedOptions& opt) {
   if (!opt.srtf_known_cycles.empty() && parse_policy(opt.policy) != golden::Policy::kSrtf)
     throw InputError("scheduler options: srtf_known_cycles (zero-sampling SRTF's given runtimes) go with policy srtf, not " +
                      opt.policy);
+  if (!opt.sm_kernels.empty() && opt.sm_kernels.size() != cfg.num_sms())
+    throw InputError("scheduler options: sm_kernels (a static SM mapping) has " + std::to_string(opt.sm_kernels.size()) +
+                     " entries; config " + (cfg.name.empty() ? cfg.file : cfg.name) + " has " +
+                     std::to_string(cfg.num_sms()) + " SMs");
   if (opt.sbm_fixed_reg && parse_policy(opt.policy) != golden::Policy::kMwg)
     throw InputError("scheduler options: sbm_fixed_reg (a given SBM_REG, EWM's) goes with policy mwg, not " + opt.policy);
   if (opt.sm_sharing == SmSharing::kExclusive) {

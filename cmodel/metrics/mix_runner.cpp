@@ -50,6 +50,7 @@ SchedOptions alone_sched_options(const SchedOptions& shared_opt) {
   o.fixed_ctas.clear();
   o.srtf_known_cycles.clear();
   o.sbm_fixed_reg.reset();
+  o.sm_kernels.clear();   // a static SM mapping is of the shared run
   o.sm_sharing = SmSharing::kShared;   // (one kernel: nothing to share)
   o.wave_file.clear();   // a requested waveform is of the shared run only
   return o;

@@ -89,6 +89,11 @@ struct SchedOptions {
   /// as SBM's EWM baseline gives it (metrics/ewm.hpp). Empty = MWG's. The RTL has no port for
   /// it: rtl and lockstep refuse it.
   std::optional<SbmReg> sbm_fixed_reg;
+  /// Golden only, HeteroCore's static mappings (metrics/hetero_static.hpp): per SM index, the
+  /// mix kernels (bit i: kernel i in mix order) whose CTAs may issue there, for the whole run
+  /// (the policy's eligibility is ANDed with it; 0 = the SM stays idle). Empty = none. The RTL
+  /// has no such mask: rtl and lockstep refuse it.
+  std::vector<uint32_t> sm_kernels;
   /// One kernel per SM, or shared leftovers (policies with sm_sharing; else InputError).
   SmSharing sm_sharing = SmSharing::kShared;
   /// RTL schedulers: dump the whole run as an FST waveform to this file ("" = none).
@@ -125,6 +130,12 @@ struct PartitionRecord {
   std::array<uint32_t, kMaxKernels> ctas{};   // CTAs per SM (kShared only)
   /// Each kernel's cache bypass level the policy last wrote (SBM's configurations; kNone else).
   std::array<BypassLevel, kMaxKernels> bypass{};
+  /// A profiling policy measured this partition (SBM's phases): each kernel's warp instructions
+  /// over every SM, as the policy summed them from the profiling counters, in the window of
+  /// observation stamps window_from..window_to (the epochs ending there).
+  bool measured = false;
+  uint32_t window_from = 0, window_to = 0;
+  std::array<uint64_t, kMaxKernels> window_insts{};
 };
 const char* partition_mode_name(PartitionRecord::Mode m);
 

@@ -12,8 +12,8 @@
 //           configuration in force (gs_sbm_smc); held while the pair is not both in the KSRT
 //   WARM    (sbm, profiling) until an observation sample stamped sbm_warmup cycles after the
 //           first one seen here; the profiling counters clear
-//   SAMPLE  the counters (gs_prof_counters) add the samples of the epochs after the window
-//           opened (the first always, later ones while within sbm_sample cycles)
+//   SAMPLE  the profiling counters add the samples of the epochs after the window opened (the
+//           first always, later ones while within sbm_sample cycles; gs_prof_window)
 //   SUM     per SM, task 1 then task 2: one counter read per cycle into sum1, sum2
 //   RES     the window's instructions to gs_sbm_ctrl, which moves to the next phase (or ends
 //           with SBM_REG); then BYP for the new configuration
@@ -24,7 +24,9 @@
 // not (a new pair's OCC scan); every kernel everywhere otherwise (one task, or more than two:
 // SBM is defined for two tasks, Sec. 5). Order: arrival (gs_order_keys). No quota table, owners,
 // tokens or preemption. Time enters only through the samples' stamps (rule 6).
-// Storage: sbm_state_t, 522 bits, plus gs_prof_counters. Latency and the full specification:
+// Storage: sbm_state_t, 522 bits. The profiling counters are not here: gs_policies holds one
+// gs_prof_counters for every module that profiles (prof_o, prof_i), the one Warped-Slicer reads
+// too. Latency and the full specification:
 // docs/rtl/gs_policy_sbm.md. Policy contract: docs/adding-a-policy.md. Golden twin:
 // gs_policy_sbm.hpp.
 module gs_policy_sbm (
@@ -39,7 +41,12 @@ module gs_policy_sbm (
   input  logic                  accept_i,
   /* verilator lint_on UNUSEDSIGNAL */
   output gs_pkg::policy_out_t   out_o,
-  output gs_pkg::sbm_state_t    state_o   // the registers (lockstep state check; see gs_spec.toml)
+  output gs_pkg::sbm_state_t    state_o,  // the registers (lockstep state check; see gs_spec.toml)
+  // the profiling counters gs_policies holds for every module that profiles (gs_prof_counters)
+  output gs_pkg::prof_ctl_t     prof_o,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  gs_pkg::prof_rd_t      prof_i    // SBM reads instructions only; the window is measured on stamps
+  /* verilator lint_on UNUSEDSIGNAL */
 );
   localparam int K = gs_pkg::MaxKernels;
   localparam int KS = gs_pkg::SlotW;
@@ -124,18 +131,20 @@ module gs_policy_sbm (
     .num_sms_i(cfg_i.num_sms), .resident_i(view_i.resident), .elig_o(map_elig), .lvl1_o(lvl1), .lvl2_o(lvl2)
   );
 
-  logic prof_clear, prof_run;
+  // the profiling counters: cleared when a warm-up ends, run while the window is open, read at
+  // (SM s, task c) by SUM; their saturation cannot be reached (gsim checks that a window fits)
+  logic prof_clear, prof_run, warm_done, in_window;
   gs_pkg::slot_t rd_slot;
-  logic [gs_pkg::ProfCntW-1:0] rd_insts;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [gs_pkg::ProfCntW-1:0] rd_stall, prof_cycles;   // SBM reads instructions only; the window is measured on stamps
-  logic prof_sat;                                        // cannot be reached: a window's counts fit (gsim checks it)
-  /* verilator lint_on UNUSEDSIGNAL */
   assign rd_slot = q.c ? q.slot2 : q.slot1;
-  gs_prof_counters u_prof (
-    .clk_i, .rst_ni, .clear_i(prof_clear), .run_i(prof_run), .obs_i(obs), .obs_hit_i(event_i.obs_hit),
-    .obs_slot_i(event_i.obs_slot), .rd_sm_i(q.s), .rd_slot_i(rd_slot), .rd_insts_o(rd_insts), .rd_stall_o(rd_stall),
-    .cycles_o(prof_cycles), .sat_o(prof_sat)
+  always_comb begin
+    prof_o.clear = prof_clear;
+    prof_o.run = prof_run;
+    prof_o.rd_sm = q.s;
+    prof_o.rd_slot = rd_slot;
+  end
+  gs_prof_window u_window (
+    .obs_i(obs), .t0_valid_i(q.t0_valid), .t0_i(q.t0), .t1_i(q.t1), .tl_valid_i(q.tl_valid), .tl_i(q.tl),
+    .warmup_i(cfg_i.sbm_warmup), .sample_i(cfg_i.sbm_sample), .warm_done_o(warm_done), .count_o(in_window)
   );
 
   // OCC: task c's workgroups, one more per cycle
@@ -157,16 +166,12 @@ module gs_policy_sbm (
 
   // ------------------------------------------------------------------ this cycle
   logic last_sm, counted;
-  logic [gs_pkg::CycleW-1:0] t_warm, age;
   always_comb begin
     last_sm = JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms);
-    t_warm = q.t0_valid ? q.t0 : obs.cycle;
-    age = obs.cycle - q.t1;
     ctrl_start = !start && q.st == StOcc && !acc_fits && q.c && policy_i == gs_pkg::POL_SBM;
     res_valid = !start && q.st == StRes;
-    prof_clear = !start && q.st == StWarm && obs.valid && (obs.cycle - t_warm) >= cfg_i.sbm_warmup;
-    counted = !start && q.st == StSample && obs.valid && obs.cycle != q.t1 &&
-              (age <= cfg_i.sbm_sample || !q.tl_valid || obs.cycle == q.tl);
+    prof_clear = !start && q.st == StWarm && warm_done;
+    counted = !start && q.st == StSample && in_window;
     prof_run = counted;
   end
 
@@ -268,8 +273,8 @@ module gs_policy_sbm (
           end
         end
         StSum: begin   // one (SM, task) counter per cycle
-          if (q.c) d.sum2 = q.sum2 + IW'(rd_insts);
-          else d.sum1 = q.sum1 + IW'(rd_insts);
+          if (q.c) d.sum2 = q.sum2 + IW'(prof_i.insts);
+          else d.sum1 = q.sum1 + IW'(prof_i.insts);
           step(StRes);
         end
         StRes: begin   // gs_sbm_ctrl takes the result at this edge: the next configuration's bypass

@@ -12,8 +12,8 @@
 //           fewer SMs than K x N_k the counts are measured in rounds, "time sharing one SM")
 //   AVG     CTA_avg = (sum of the round's quotas) * 2^WfAvgFracW / num_sms      (gs_seq_div)
 //   WARM    until an observation sample stamped ws_warmup cycles after the first one seen
-//   SAMPLE  the profiling counters (gs_prof_counters) add the samples of the epochs after the
-//           window opened (the first always, later ones while within ws_sample cycles)
+//   SAMPLE  the profiling counters add the samples of the epochs after the window opened (the
+//           first always, later ones while within ws_sample cycles; gs_prof_window)
 //   READ    per SM of a complete row whose count j <= N_k: phi_mem = stall * 2^WfPhiFracW /
 //   PHI     (window * ws_sched) (gs_seq_div), P(k, j) = gs_wf_scale(insts, phi, j, CTA_avg)
 //           into the performance table; then the next round, or the profile is complete
@@ -32,6 +32,8 @@
 // An owned SM issues its owner's CTAs only; an SM without owner every kernel's, within its
 // quota: a CTA of kernel A is replaced only by one of A (Sec. III, Fig. 2e).
 // Time enters only through the observation samples' stamps (docs/adding-a-policy.md rule 6).
+// The profiling counters are not here: gs_policies holds one gs_prof_counters for every module
+// that profiles (prof_o, prof_i), the one SBM reads too.
 // Full specification, storage and latency: docs/rtl/gs_policy_warped_slicer.md.
 // Policy contract: docs/adding-a-policy.md. Golden twin: gs_policy_warped_slicer.hpp.
 module gs_policy_warped_slicer (
@@ -46,7 +48,12 @@ module gs_policy_warped_slicer (
   input  logic                  accept_i,
   /* verilator lint_on UNUSEDSIGNAL */
   output gs_pkg::policy_out_t   out_o,
-  output gs_pkg::ws_state_t     state_o   // the registers (lockstep state check; see gs_spec.toml)
+  output gs_pkg::ws_state_t     state_o,  // the registers (lockstep state check; see gs_spec.toml)
+  // the profiling counters gs_policies holds for every module that profiles (gs_prof_counters)
+  output gs_pkg::prof_ctl_t     prof_o,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  gs_pkg::prof_rd_t      prof_i    // cycles: the window is measured on stamps; sat cannot be reached
+  /* verilator lint_on UNUSEDSIGNAL */
 );
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
@@ -123,17 +130,25 @@ module gs_policy_warped_slicer (
     .state_o(div_state)
   );
 
-  logic prof_clear, prof_run;
+  // the profiling counters: cleared when a warm-up ends (or a monitor window opens), run while
+  // the window is open, read at (SM s, kernel number pos); their saturation cannot be reached
+  // (gsim checks that a window's counts fit)
+  logic prof_clear, prof_run, warm_done, in_window;
   gs_pkg::slot_t k_pos;            // the kernel of SM q.s (number q.pos)
   logic [gs_pkg::ProfCntW-1:0] rd_insts, rd_stall;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [gs_pkg::ProfCntW-1:0] prof_cycles;   // the window is measured on stamps instead
-  logic prof_sat;                              // cannot be reached: a window's counts fit (gsim checks it)
-  /* verilator lint_on UNUSEDSIGNAL */
-  gs_prof_counters u_prof (
-    .clk_i, .rst_ni, .clear_i(prof_clear), .run_i(prof_run), .obs_i(obs), .obs_hit_i(event_i.obs_hit),
-    .obs_slot_i(event_i.obs_slot), .rd_sm_i(q.s), .rd_slot_i(k_pos), .rd_insts_o(rd_insts), .rd_stall_o(rd_stall),
-    .cycles_o(prof_cycles), .sat_o(prof_sat)
+  always_comb begin
+    prof_o.clear = prof_clear;
+    prof_o.run = prof_run;
+    prof_o.rd_sm = q.s;
+    prof_o.rd_slot = k_pos;
+  end
+  assign rd_insts = prof_i.insts;
+  assign rd_stall = prof_i.stall;
+  // DELAY counts Sec. V-H's algorithm delay on the stamps as WARM counts the warm-up
+  gs_prof_window u_window (
+    .obs_i(obs), .t0_valid_i(q.t0_valid), .t0_i(q.t0), .t1_i(q.t1), .tl_valid_i(q.tl_valid), .tl_i(q.tl),
+    .warmup_i(q.st == StDelay ? cfg_i.ws_delay : cfg_i.ws_warmup), .sample_i(cfg_i.ws_sample),
+    .warm_done_o(warm_done), .count_o(in_window)
   );
 
   logic wf_start, wf_busy, wf_done, wf_spatial;
@@ -184,7 +199,7 @@ module gs_policy_warped_slicer (
   logic [KS:0] nk_new;
   logic [SW-1:0] n_pos;            // N of the kernel of SM q.s
   logic [CW-1:0] setup_quota;
-  logic [gs_pkg::CycleW-1:0] t_warm, age, window;
+  logic [gs_pkg::CycleW-1:0] window;
   logic [QW:0] quota_sum;
   logic counted;
   // the SM under scan (registers only: the counters' read address)
@@ -202,30 +217,35 @@ module gs_policy_warped_slicer (
     start = en_i && ((q.st == StIdle) ? pending != q.done : pending != q.target);
     nk_new = '0;
     for (int k = 0; k < K; k++) nk_new = nk_new + (KS + 1)'(pending[k]);
+  end
+  // the counters' control: blocks of their own, as prof_i (read below) depends on it
+  always_comb begin
+    prof_clear = 1'b0;
+    counted = 1'b0;
+    if (!start) begin
+      unique case (q.st)
+        StWarm: prof_clear = warm_done;
+        StMonOpen: prof_clear = obs.valid;
+        StSample, StMonRun: counted = in_window;
+        default: ;
+      endcase
+    end
+    prof_run = counted;
+  end
+  always_comb begin
     quota_sum = (QW + 1)'(q.sumq) + (QW + 1)'(setup_quota);
     window = q.tl - q.t1;
 
     div_start = 1'b0;
     div_num = '0;
     div_den = '0;
-    prof_clear = 1'b0;
-    prof_run = 1'b0;
-    counted = 1'b0;
     wf_start = 1'b0;
-    t_warm = q.t0_valid ? q.t0 : obs.cycle;
-    age = obs.cycle - q.t1;
     if (!start) begin
       unique case (q.st)
         StSetup: if (JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms)) begin   // the last SM: CTA_avg
           div_start = 1'b1;
           div_num = gs_pkg::DivNW'(quota_sum) << gs_pkg::WfAvgFracW;
           div_den = gs_pkg::DivDW'(cfg_i.num_sms);
-        end
-        StWarm: prof_clear = obs.valid && (obs.cycle - t_warm) >= cfg_i.ws_warmup;
-        StMonOpen: prof_clear = obs.valid;
-        StSample, StMonRun: begin
-          counted = obs.valid && obs.cycle != q.t1 && (age <= cfg_i.ws_sample || !q.tl_valid || obs.cycle == q.tl);
-          prof_run = counted;
         end
         StRead: if (j <= JW'(n_pos)) begin   // a measured SM: phi_mem
           div_start = 1'b1;
@@ -516,7 +536,7 @@ module gs_policy_warped_slicer (
           end
         end
         StDelay: if (obs.valid) begin
-          if ((obs.cycle - t_warm) >= cfg_i.ws_delay) to_part();
+          if (warm_done) to_part();
           else if (!q.t0_valid) begin
             d.t0 = obs.cycle;
             d.t0_valid = 1'b1;

@@ -133,7 +133,7 @@ class Spec:
             for key in ("name", "member", "module"):
                 if not isinstance(p.get(key), str):
                     raise SpecError(f"{path}: policy[{i}].{key} missing")
-            for flag in ("sm_sharing", "observes"):
+            for flag in ("sm_sharing", "observes", "profiles"):
                 if not isinstance(p.get(flag, False), bool):
                     raise SpecError(f"{path}: policy[{i}].{flag}: expected true or false")
             for n in [p["name"]] + list(p.get("aliases", [])):
@@ -205,6 +205,19 @@ class Spec:
                                 f"{module_state[p['module']]!r} in another entry")
             module_state[p["module"]] = st
         self.module_state = module_state
+        # profiles: a module property (its ports), so every entry of a module says the same
+        module_profiles = {}
+        for i, p in enumerate(self.policies):
+            pr = p.get("profiles", False)
+            if p["module"] in module_profiles and module_profiles[p["module"]] != pr:
+                raise SpecError(f"{path}: policy[{i}].profiles: module {p['module']} says "
+                                f"{str(module_profiles[p['module']]).lower()} in another entry")
+            module_profiles[p["module"]] = pr
+        self.module_profiles = module_profiles
+        if any(module_profiles.values()):
+            for rec in ("prof_ctl_t", "prof_rd_t"):
+                if rec not in self.records:
+                    raise SpecError(f"{path}: policies that profile need records.{rec}")
         state_width = max([self.records[st]["width"] for st in module_state.values() if st] + [1])
         self.env["PolicyStateW"] = state_width
         self.params.append(["PolicyStateW", state_width, False,
@@ -559,6 +572,24 @@ def policies_sv(spec):
     o.append("  // without registers): read by the lockstep state check only, removed by synthesis")
     o.append("  output logic [gs_pkg::PolicyStateW-1:0] state_o")
     o.append(");")
+    prof_mods = [m for m in mods if spec.module_profiles.get(m)]
+    if prof_mods:
+        built = " || ".join(f"PolicySet[{i}]" for m in prof_mods for i, _ in mods[m])
+        o.append("")
+        o.append("  // The profiling counters: one set for every module that profiles (`profiles` in the")
+        o.append("  // registry), read and controlled by the selected one; the others' prof_o is ignored.")
+        o.append("  gs_pkg::prof_ctl_t prof_ctl;")
+        o.append("  gs_pkg::prof_rd_t prof_rd;")
+        o.append(f"  if ({built}) begin : g_prof")
+        o.append("    gs_prof_counters u_prof (")
+        o.append("      .clk_i, .rst_ni, .clear_i(prof_ctl.clear), .run_i(prof_ctl.run), .obs_i(event_i.obs),")
+        o.append("      .obs_hit_i(event_i.obs_hit), .obs_slot_i(event_i.obs_slot), .rd_sm_i(prof_ctl.rd_sm),")
+        o.append("      .rd_slot_i(prof_ctl.rd_slot), .rd_insts_o(prof_rd.insts), .rd_stall_o(prof_rd.stall),")
+        o.append("      .cycles_o(prof_rd.cycles), .sat_o(prof_rd.sat)")
+        o.append("    );")
+        o.append("  end else begin : g_no_prof")
+        o.append("    assign prof_rd = '0;")
+        o.append("  end")
     for mod, members in mods.items():
         short = mod[len("gs_policy_"):] if mod.startswith("gs_policy_") else mod
         built = " || ".join(f"PolicySet[{i}]" for i, _ in members)
@@ -566,18 +597,24 @@ def policies_sv(spec):
         st = spec.module_state.get(mod)
         o.append("")
         o.append(f"  // {mod}: {', '.join(m for _, m in members)}" + (f" (registers: {st})" if st else ""))
+        prof = spec.module_profiles.get(mod)
         o.append(f"  gs_pkg::policy_out_t out_{short};")
         if st:
             o.append(f"  gs_pkg::{st} state_{short};")
+        if prof:
+            o.append(f"  gs_pkg::prof_ctl_t prof_{short};")
         o.append(f"  if ({built}) begin : g_{short}")
         o.append(f"    {mod} u_policy (")
         o.append(f"      .clk_i, .rst_ni, .en_i({en}), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,")
-        o.append(f"      .out_o(out_{short})" + (f", .state_o(state_{short})" if st else ""))
+        o.append(f"      .out_o(out_{short})" + (f", .state_o(state_{short})" if st else "")
+                 + (f", .prof_o(prof_{short}), .prof_i(prof_rd)" if prof else ""))
         o.append("    );")
         o.append(f"  end else begin : g_no_{short}")
         o.append(f"    assign out_{short} = '0;")
         if st:
             o.append(f"    assign state_{short} = '0;")
+        if prof:
+            o.append(f"    assign prof_{short} = '0;")
         o.append("  end")
     o.append("")
     o.append("  always_comb begin")
@@ -597,6 +634,19 @@ def policies_sv(spec):
     o.append("      default: out_o = '0;")
     o.append("    endcase")
     o.append("  end")
+    if prof_mods:
+        # a block of its own: out_o depends on prof_rd, which depends on prof_ctl
+        o.append("")
+        o.append("  always_comb begin")
+        o.append("    prof_ctl = '0;")
+        o.append("    unique case (policy_i)")
+        for mod in prof_mods:
+            short = mod[len("gs_policy_"):] if mod.startswith("gs_policy_") else mod
+            items = ", ".join(f"gs_pkg::{m}" for _, m in mods[mod])
+            o.append(f"      {items}: prof_ctl = prof_{short};")
+        o.append("      default: prof_ctl = '0;")
+        o.append("    endcase")
+        o.append("  end")
     o.append("endmodule")
     return "\n".join(o) + "\n"
 
@@ -643,11 +693,18 @@ def policy_cmake(spec):
     for p in spec.policies:
         if p["module"] not in modules:
             modules.append(p["module"])
+    prof = [m for m in modules if spec.module_profiles.get(m)]
+    sets = "".join(
+        f"set(GS_POLICY_SET_{m} \"{len(spec.policies)}'d{sum(1 << i for i, p in enumerate(spec.policies) if p['module'] == m)}\")\n"
+        for m in prof)
     return ("# GENERATED by rtl/spec/gen_spec.py from rtl/spec/gs_spec.toml -- do not edit.\n"
             "# The policy modules of the registry (verif/rtl/benches verilates one bench model each)\n"
             "# and the policies' gsim names (verif/cosim runs one h100 lockstep test each).\n"
             f"set(GS_POLICY_MODULES {' '.join(modules)})\n"
-            f"set(GS_POLICY_NAMES {' '.join(p['name'] for p in spec.policies)})\n")
+            f"set(GS_POLICY_NAMES {' '.join(p['name'] for p in spec.policies)})\n"
+            "# The modules that read the shared profiling counters (`profiles`): their bench model is\n"
+            "# gs_policies built with only that module's policies (GS_POLICY_SET_<module>, a PolicySet).\n"
+            f"set(GS_POLICY_PROF_MODULES {' '.join(prof)})\n" + sets)
 
 
 def policy_benches_cpp(spec):

@@ -17,6 +17,10 @@ OUT.png and OUT.svg: IPC normalized to BASE per application and policy (Fig. 7).
   gsim sweep sim_top/sweeps/sbm-fig11.json --out sweep-results/sbm-fig11
   python3 sim_top/plots/sbm_table6.py sweep-results/sbm-fig11 --fig11 --markdown
 
+--phases: per application, SBM's profiling phases as its run recorded them (each phase's
+mix IPC in its sample window), the configuration chosen and its sample IPC, beside its IPC
+and MWG's over the measured window: where a choice that won its sample loses the window.
+
 --fig11 (Sec. 6.5, Fig. 11): the sweep's sbm runs grouped by profiling window (the config
 variant of `sets`, "warm-up+sample" in K cycles); per application each window's IPC divided by
 the best window's, and the mean per window (Fig. 11's "IPC normalized to the optimal profiling
@@ -45,7 +49,11 @@ def chosen_config(run):
     parts = run.get("partitions") or []
     if not parts:
         return "-"
-    last = parts[-1]
+    return partition_config(parts[-1])
+
+
+def partition_config(last):
+    """Table 3's name of one partition record's configuration (with the quotas when shared)."""
     ks = last["kernels"]
     if len(ks) != 2:
         return "-"
@@ -94,6 +102,7 @@ def read_sweep(out_dir):
             if rec:
                 continue   # one row per kernel: the run's figures are on every row
             rec["ipc"] = float(row["mix_ipc"])
+            rec["run_id"] = row["run_id"]
             rec["antt_sbm"] = float(row["antt_sbm"])
             run_path = os.path.join(out_dir, "runs", row["run_id"] + ".json")
             try:
@@ -238,6 +247,47 @@ def fig11(out_dir, markdown):
             print("  ".join(str(x).ljust(wd) for x, wd in zip(r, widths)))
 
 
+def phases(out_dir, markdown):
+    """Per application, SBM's profiling phases as the sbm run recorded them (gsim run --json
+    "partitions" with "window" and "window_insts", docs/cli.md): each phase's mix IPC in its
+    sample, the configuration chosen and its sample IPC, beside the IPC of that configuration and
+    of MWG over the measured window."""
+    apps = read_sweep(out_dir)
+    head = ["application", "SBM chose", "its sample IPC", "its window IPC", "MWG window IPC",
+            "phase sample IPCs (Base B1_L12 B2_L12 B1_L2 B2_L2 / tuning occ_th 0..)"]
+    rows = []
+    for app, pols in apps.items():
+        if "sbm" not in pols:
+            continue
+        run_path = os.path.join(out_dir, "runs", pols["sbm"]["run_id"] + ".json")
+        with open(run_path) as rf:
+            parts = json.load(rf).get("partitions") or []
+        measured = [p for p in parts if "window" in p]
+        ipcs, chosen_ipc = [], "-"
+        final = partition_config(parts[-1]) if parts else "-"
+        for p in measured:
+            span = p["window"][1] - p["window"][0]
+            ipc = sum(k.get("window_insts", 0) for k in p["kernels"]) / span if span > 0 else 0.0
+            ipcs.append(ipc)
+            if partition_config(p) == final:
+                chosen_ipc = "%.2f" % ipc
+        cells = ["%.2f" % x for x in ipcs]
+        shown = " ".join(cells[:5]) + (" / " + " ".join(cells[5:]) if len(cells) > 5 else "")
+        rows.append([app.replace("sbm-t6-", ""), final, chosen_ipc, "%.2f" % pols["sbm"]["ipc"],
+                     "%.2f" % pols["mwg"]["ipc"] if "mwg" in pols else "-", shown])
+    if not rows:
+        fail("%s: no sbm runs" % out_dir)
+    if markdown:
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
+        for r in rows:
+            print("| " + " | ".join(r) + " |")
+    else:
+        widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+        for r in [head] + rows:
+            print("  ".join(str(x).ljust(wd) for x, wd in zip(r, widths)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("sweep_dir", help="the --out directory of gsim sweep sim_top/sweeps/sbm-table6.json")
@@ -245,7 +295,12 @@ def main():
     ap.add_argument("--out", help="write OUT.png and OUT.svg (Fig. 7: IPC normalized to BASE)")
     ap.add_argument("--fig11", action="store_true",
                     help="Fig. 11: sbm's IPC per profiling window (the sweep's sets), normalized to the best")
+    ap.add_argument("--phases", action="store_true",
+                    help="SBM's profiling phases per application: sample IPCs, the choice, its window IPC")
     a = ap.parse_args()
+    if a.phases:
+        phases(a.sweep_dir, a.markdown)
+        return
     if a.fig11:
         fig11(a.sweep_dir, a.markdown)
         return

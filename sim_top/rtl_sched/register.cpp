@@ -5,6 +5,7 @@
 #include "rtl_sched/lockstep_scheduler.hpp"
 #include "rtl_sched/rtl_scheduler.hpp"
 #include "rtl_sched/unit_dss_rtl.hpp"
+#include "rtl_sched/unit_hetero_rtl.hpp"
 #include "rtl_sched/unit_sbm_rtl.hpp"
 #include "rtl_sched/unit_srtf_predict_rtl.hpp"
 #include "rtl_sched/unit_waterfill_rtl.hpp"
@@ -23,6 +24,7 @@ void register_rtl_schedulers() {
     if (block == "waterfill") return rtl::run_rtl_waterfill_unit(input);
     if (block == "srtf-predict") return rtl::run_rtl_srtf_predict_unit(input);
     if (block == "sbm") return rtl::run_rtl_sbm_unit(input);
+    if (block == "hetero") return rtl::run_rtl_hetero_unit(input);
     return rtl::run_rtl_unit(block, input);   // dss, or null
   });
 }

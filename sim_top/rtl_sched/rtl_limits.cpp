@@ -69,6 +69,9 @@ PortConfig to_port_config(const GpuConfig& cfg, const SchedOptions& opt) {
   if (opt.sbm_fixed_reg)
     throw InputError("scheduler options: sbm_fixed_reg (EWM's SBM_REG from standalone profiles) is C++ only: "
                      "gs_policy_sbm has no port for a given SBM_REG; use the golden scheduler");
+  if (!opt.sm_kernels.empty())
+    throw InputError("scheduler options: sm_kernels (HeteroCore's static SM mapping) is C++ only: gs_top has no "
+                     "per-SM kernel mask; run it with --scheduler golden");
   if (!opt.fixed_ctas.empty())
     throw InputError("scheduler options: fixed_ctas (the Oracle's per-kernel CTA caps) are C++ only: gs_top has no "
                      "per-kernel cap register; run it with --scheduler golden");

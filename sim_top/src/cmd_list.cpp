@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "metrics/oracle.hpp"
 #include "metrics/ewm.hpp"
+#include "metrics/hetero_static.hpp"
 #include "metrics/pai_baselines.hpp"
 #include "common/error.hpp"
 #include "config/gpu_config.hpp"
@@ -92,6 +93,18 @@ std::vector<Entry> entries_of(const std::string& what) {
     out.emplace_back(gs::kEwmPolicy,
                      "SBM's EWM baseline: mwg with the computation-intensive task and occ_th chosen from standalone "
                      "profiles of each task (golden, C++ only)");
+    out.emplace_back("hetero-agnostic",
+                     "HeteroCore's TLP-agnostic mapping: each of two kernels half of the big and half of the small SMs "
+                     "(Sec. 4.1; golden, C++ only)");
+    out.emplace_back("hetero-class",
+                     "HeteroCore's classification: the thick-TLP kernel on the big SMs, the lean one on the small SMs, "
+                     "from standalone profiles (Sec. 4.2.1; golden, C++ only)");
+    out.emplace_back("hetero-stp",
+                     "HeteroCore's STP-optimized static mapping: Algorithm 1 on standalone profiles (Sec. 4.2.2; "
+                     "golden, C++ only)");
+    out.emplace_back("hetero-balanced",
+                     "HeteroCore's STP/ANTT-balanced static mapping: the even split when both kernels gain on big "
+                     "SMs, else Algorithm 1 (Sec. 4.2.3; golden, C++ only)");
   } else if (what == "schedulers") {
     register_build_schedulers();
     for (const std::string& k : gs::list_scheduler_kinds())

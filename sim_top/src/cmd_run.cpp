@@ -32,6 +32,7 @@
 #include "metrics/counters_report.hpp"
 #include "metrics/counters_summary.hpp"
 #include "metrics/ewm.hpp"
+#include "metrics/hetero_static.hpp"
 #include "metrics/mix_runner.hpp"
 #include "metrics/oracle.hpp"
 #include "metrics/pai_baselines.hpp"
@@ -234,6 +235,13 @@ std::string format_partitions(const gs::RunResult& r, const gs::Mix& mix) {
       if (p.bypass[i] != gs::BypassLevel::kNone) out += std::string(" (bypass ") + gs::bypass_level_name(p.bypass[i]) + ")";
     }
     out += "\n";
+    if (p.measured) {   // a profiling policy's window under this partition (sbm's phases)
+      out += "  " + std::string(19, ' ') + "measured over stamps " + std::to_string(p.window_from) + ".." +
+             std::to_string(p.window_to) + ":";
+      for (uint32_t i = 0; i < p.count; ++i)
+        out += (i ? ", " : " ") + mix.kernels.at(p.kernel[i]).kernel + " " + std::to_string(p.window_insts[i]);
+      out += " warp instructions\n";
+    }
   }
   if (r.partitions_dropped)
     out += "  ... and " + std::to_string(r.partitions_dropped) + " more (at most " +
@@ -241,8 +249,8 @@ std::string format_partitions(const gs::RunResult& r, const gs::Mix& mix) {
   return out;
 }
 
-/// --json: "partitions": [{"cycle", "mode", "kernels": [{"kernel", "ctas_per_sm"}]}] when the
-/// policy made any.
+/// --json: "partitions": [{"cycle", "mode", "window" (measured ones), "kernels": [{"kernel",
+/// "ctas_per_sm", "bypass", "window_insts" (measured ones)}]}] when the policy made any.
 std::string with_partitions_json(const std::string& json, const gs::RunResult& r, const gs::Mix& mix) {
   if (r.partitions.empty()) return json;
   nlohmann::ordered_json j = nlohmann::ordered_json::parse(json);
@@ -253,12 +261,68 @@ std::string with_partitions_json(const std::string& json, const gs::RunResult& r
       nlohmann::ordered_json k = {{"kernel", mix.kernels.at(p.kernel[i]).kernel}};
       if (p.mode == gs::PartitionRecord::kShared) k["ctas_per_sm"] = p.ctas[i];
       k["bypass"] = gs::bypass_level_name(p.bypass[i]);
+      if (p.measured) k["window_insts"] = p.window_insts[i];
       ks.push_back(k);
     }
-    list.push_back({{"cycle", p.cycle}, {"mode", gs::partition_mode_name(p.mode)}, {"kernels", ks}});
+    nlohmann::ordered_json rec = {{"cycle", p.cycle}, {"mode", gs::partition_mode_name(p.mode)}};
+    if (p.measured) rec["window"] = {p.window_from, p.window_to};
+    rec["kernels"] = ks;
+    list.push_back(rec);
   }
   j["partitions"] = list;
   if (r.partitions_dropped) j["partitions_dropped"] = r.partitions_dropped;
+  return j.dump(2) + "\n";
+}
+
+/// A static HeteroCore policy: the profiles, the mapping and why, after the table.
+std::string format_hetero(const gs::HeteroChoice& c, const gs::Mix& mix) {
+  std::string out = "\n" + c.policy + ": " + c.reason + "\n";
+  char buf[256];
+  if (!c.profiles.empty()) {
+    out += "  kernel            IPC_base  IPC_base_n   IPC_big  IPC_small  class (alone: conventional GPU, its first n = #small SMs, big SMs, small SMs)\n";
+    for (size_t i = 0; i < c.profiles.size(); ++i) {
+      const gs::HeteroProfile& p = c.profiles[i];
+      std::snprintf(buf, sizeof buf, "  %-16s %9.3f  %10s %9.3f  %9.3f  %s\n", mix.kernels.at(i).kernel.c_str(), p.ipc_base,
+                    p.ipc_base_n > 0 ? std::to_string(p.ipc_base_n).substr(0, 9).c_str() : "-", p.ipc_big, p.ipc_small,
+                    c.policy == "hetero-class" ? (p.lean ? "lean-TLP" : "thick-TLP") : "-");
+      out += buf;
+    }
+  }
+  if (c.stp_k0_big > 0 || c.stp_k1_big > 0) {
+    std::snprintf(buf, sizeof buf, "  Algorithm 1: STP with %s on the big SMs %.3f, with %s %.3f\n",
+                  mix.kernels.at(0).kernel.c_str(), c.stp_k0_big, mix.kernels.at(1).kernel.c_str(), c.stp_k1_big);
+    out += buf;
+  }
+  for (size_t k = 0; k < mix.kernels.size(); ++k) {
+    uint32_t big = 0, small = 0;
+    for (uint32_t s : c.big_sms) big += c.sm_kernels[s] >> k & 1u;
+    for (uint32_t s : c.small_sms) small += c.sm_kernels[s] >> k & 1u;
+    std::snprintf(buf, sizeof buf, "  %-16s %u big + %u small SMs\n", mix.kernels[k].kernel.c_str(), big, small);
+    out += buf;
+  }
+  return out;
+}
+
+/// --json of a static HeteroCore run: "hetero": {"policy", "reason", "big_kernel", "profiles":
+/// [{"kernel", "ipc_base", "ipc_base_n", "ipc_big", "ipc_small", "lean"}], "stp_k0_big",
+/// "stp_k1_big", "sms": [{"kernel", "big", "small"}]}.
+std::string with_hetero_json(const std::string& json, const gs::HeteroChoice& c, const gs::Mix& mix) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(json);
+  nlohmann::ordered_json profiles = nlohmann::ordered_json::array(), sms = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < c.profiles.size(); ++i) {
+    const gs::HeteroProfile& p = c.profiles[i];
+    profiles.push_back({{"kernel", mix.kernels.at(i).kernel}, {"ipc_base", p.ipc_base}, {"ipc_base_n", p.ipc_base_n},
+                        {"ipc_big", p.ipc_big}, {"ipc_small", p.ipc_small}, {"lean", p.lean}});
+  }
+  for (size_t k = 0; k < mix.kernels.size(); ++k) {
+    uint32_t big = 0, small = 0;
+    for (uint32_t s : c.big_sms) big += c.sm_kernels[s] >> k & 1u;
+    for (uint32_t s : c.small_sms) small += c.sm_kernels[s] >> k & 1u;
+    sms.push_back({{"kernel", mix.kernels[k].kernel}, {"big", big}, {"small", small}});
+  }
+  j["hetero"] = {{"policy", c.policy},       {"reason", c.reason},         {"big_kernel", c.big_kernel},
+                 {"profiles", profiles},     {"stp_k0_big", c.stp_k0_big}, {"stp_k1_big", c.stp_k1_big},
+                 {"sms", sms}};
   return j.dump(2) + "\n";
 }
 
@@ -366,11 +430,15 @@ int run_action(const RunArgs& a) {
   const bool sjf = a.policy == gs::kSjfPolicy;
   const bool srtf_zs = a.policy == gs::kSrtfZsPolicy;
   const bool ewm = a.policy == gs::kEwmPolicy;
+  const bool hetero = gs::is_hetero_static_policy(a.policy);
   const bool capped = oracle || mpmax;   // golden only: per-kernel CTA caps
-  const bool golden_only = capped || srtf_zs || ewm;
+  const bool golden_only = capped || srtf_zs || ewm || hetero;
   if (capped && a.cta_limit)
     throw gs::InputError("--cta-limit: --policy " + a.policy + " sets a CTA cap per kernel itself" +
                          (oracle ? " (every CTA combination)" : " (MPMax's set-aside)"));
+  if (hetero && (a.cta_limit || a.sm_sharing == "exclusive"))
+    throw gs::InputError(std::string(a.cta_limit ? "--cta-limit" : "--sm-sharing exclusive") + ": --policy " + a.policy +
+                         " gives each kernel whole SMs of its own (a static mapping)");
   if ((capped || sjf) && a.sm_sharing == "exclusive")
     throw gs::InputError("--sm-sharing exclusive: --policy " + a.policy +
                          (sjf ? " runs under npq with kernels sharing SMs, as Pai et al.'s SJF"
@@ -380,10 +448,15 @@ int run_action(const RunArgs& a) {
                          (srtf_zs ? std::string("golden srtf given the alone runtimes, which gs_top has no port for")
                           : ewm   ? std::string("golden mwg given an SBM_REG from standalone profiles, which gs_top has "
                                                 "no port for")
+                          : hetero ? std::string("golden left-over with a static SM mapping, which gs_top has no mask for")
                                   : std::string("golden runs with per-kernel CTA caps, which gs_top has no register for")) +
                          "); use --scheduler golden or leave --scheduler out");
   gs::SchedOptions sched;
-  sched.policy = capped ? gs::kAlonePolicy : sjf ? gs::kSjfRunsUnder : srtf_zs ? "srtf" : ewm ? "mwg" : a.policy;
+  sched.policy = capped || hetero ? gs::kAlonePolicy
+                 : sjf             ? gs::kSjfRunsUnder
+                 : srtf_zs         ? "srtf"
+                 : ewm             ? "mwg"
+                                   : a.policy;
   sched.preempt = parse_preempt(a.preempt);
   sched.sm_sharing = a.sm_sharing == "exclusive" ? gs::SmSharing::kExclusive : gs::SmSharing::kShared;
   sched.seed = a.seed;
@@ -453,6 +526,7 @@ int run_action(const RunArgs& a) {
   gs::MixRun result;
   gs::OracleRun oracle_run;
   gs::EwmChoice ewm_choice;
+  gs::HeteroChoice hetero_choice;
   std::vector<uint32_t> sjf_priorities;
   const gs::OracleProgress oracle_progress = [&](size_t i, size_t n, const std::vector<uint32_t>& c) {
     if (a.quiet) return;
@@ -489,6 +563,11 @@ int run_action(const RunArgs& a) {
       if (!a.quiet) std::fprintf(stderr, "gsim: ewm: profiling both tasks standalone (sbm window of config %s)\n",
                                  cfg.name.c_str());
       result = gs::run_ewm(cfg, mix, sched, run, cache, hook, &ewm_choice);
+    } else if (hetero) {
+      if (!a.quiet && a.policy != "hetero-agnostic")
+        std::fprintf(stderr, "gsim: %s: profiling each kernel alone (conventional GPU %s, big SMs, small SMs)\n",
+                     a.policy.c_str(), cfg.hetero.baseline_config.c_str());
+      result = gs::run_hetero_static(cfg, mix, a.policy, sched, run, cache, hook, &hetero_choice);
     } else if (sjf) {
       result = gs::run_sjf(cfg, mix, scheduler, sched, run, cache, hook, &sjf_priorities);
     } else {
@@ -549,6 +628,7 @@ int run_action(const RunArgs& a) {
   const std::vector<uint32_t> decided = sjf ? sjf_priorities : mpmax ? gs::mpmax_caps(cfg, mix) : std::vector<uint32_t>{};
   if (sjf || mpmax) std::fputs(format_pai_baseline(a.policy, decided, result, mix).c_str(), stdout);
   if (ewm) std::fputs(format_ewm(ewm_choice, mix).c_str(), stdout);
+  if (hetero) std::fputs(format_hetero(hetero_choice, mix).c_str(), stdout);
   std::fflush(stdout);
   if (a.o_json->count()) {
     std::string json = gs::format_json(info, result.metrics, &counters);
@@ -556,6 +636,7 @@ int run_action(const RunArgs& a) {
     if (oracle) json = with_oracle_json(json, oracle_run, mix);
     if (sjf || mpmax) json = with_pai_baseline_json(json, a.policy, decided, mix);
     if (ewm) json = with_ewm_json(json, ewm_choice, mix);
+    if (hetero) json = with_hetero_json(json, hetero_choice, mix);
     gs::write_file_atomically("--json", a.json, json);
   }
   if (a.o_csv->count()) gs::write_file_atomically("--csv", a.csv, gs::format_csv(info, result.metrics));

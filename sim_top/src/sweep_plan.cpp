@@ -16,6 +16,7 @@
 #include "config/limits.hpp"
 #include "metrics/oracle.hpp"
 #include "metrics/ewm.hpp"
+#include "metrics/hetero_static.hpp"
 #include "metrics/pai_baselines.hpp"
 #include "sched/scheduler_port.hpp"
 #include "workload/kernel_desc.hpp"
@@ -356,6 +357,7 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
   policies.push_back(gs::kMpmaxPolicy);
   policies.push_back(gs::kSrtfZsPolicy);
   policies.push_back(gs::kEwmPolicy);
+  for (const char* h : gs::kHeteroStaticPolicies) policies.push_back(h);
   check_member(file, "policies", s.policies, policies, "policy");
   check_member(file, "preempt", s.preempt, {"drain", "switch"}, "preemption mode");
   check_member(file, "sm_sharing", s.sm_sharing, {"shared", "exclusive"}, "sm_sharing mode");
@@ -478,7 +480,8 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
     for (size_t p = 0; p < s.policies.size(); ++p)
       for (size_t k = 0; k < sharing.size(); ++k) {
         if (s.policies[p] == gs::kOraclePolicy || s.policies[p] == gs::kMpmaxPolicy ||
-            s.policies[p] == gs::kSrtfZsPolicy || s.policies[p] == gs::kEwmPolicy) {   // golden only (cmd_run.cpp checks the rest)
+            s.policies[p] == gs::kSrtfZsPolicy || s.policies[p] == gs::kEwmPolicy ||
+            gs::is_hetero_static_policy(s.policies[p])) {   // golden only (cmd_run.cpp checks the rest)
           if (s.scheduler != "golden")
             throw gs::InputError(file, "scheduler",
                                  "\"" + s.scheduler + "\": policy " + s.policies[p] +

@@ -4,13 +4,14 @@
 // live with the block: DSS in unit/unit_dss.hpp (its golden side is GoldenDssUnit), the
 // water-filler in unit/unit_waterfill.hpp (GoldenWaterfillUnit), SRTF's runtime predictor in
 // unit/unit_srtf_predict.hpp (GoldenSrtfPredictUnit), SBM's profiling flow in unit/unit_sbm.hpp
-// (GoldenSbmCtrlUnit).
+// (GoldenSbmCtrlUnit), HeteroCore's mapping decision in unit/unit_hetero.hpp (GoldenHeteroSelUnit).
 #include "unit/unit_runner.hpp"
 
 #include <map>
 
 #include "common/error.hpp"
 #include "unit/unit_dss.hpp"
+#include "unit/unit_hetero.hpp"
 #include "unit/unit_sbm.hpp"
 #include "unit/unit_srtf_predict.hpp"
 #include "unit/unit_waterfill.hpp"
@@ -28,7 +29,7 @@ std::map<std::string, UnitSide>& sides() {
 
 }  // namespace
 
-std::vector<std::string> list_units() { return {"dss", "waterfill", "srtf-predict", "sbm"}; }
+std::vector<std::string> list_units() { return {"dss", "waterfill", "srtf-predict", "sbm", "hetero"}; }
 
 void register_unit_side(const std::string& name, UnitSide side) { sides()[name] = std::move(side); }
 
@@ -48,6 +49,10 @@ json run_unit_golden(const std::string& block, const json& input, const std::str
   if (block == "sbm") {
     GoldenSbmCtrlUnit unit;
     return run_sbm_unit(unit, input, file);
+  }
+  if (block == "hetero") {
+    GoldenHeteroSelUnit unit;
+    return run_hetero_unit(unit, input, file);
   }
   std::string known;
   for (const auto& u : list_units()) known += (known.empty() ? "" : ", ") + u;

@@ -8,7 +8,9 @@
 // when it is false).
 // Blocks: "dss" (Tanasic Algorithm 1; input format in docs/rtl/dss.md), "waterfill"
 // (Warped-Slicer Algorithm 1; input format in docs/rtl/gs_waterfill.md), "srtf-predict" (Pai et
-// al.'s Simple Slicing predictor; input format in docs/rtl/gs_srtf_predict.md).
+// al.'s Simple Slicing predictor; input format in docs/rtl/gs_srtf_predict.md), "sbm" (SBM's
+// profiling flow; docs/rtl/gs_sbm_ctrl.md), "hetero" (HeteroCore's mapping decision;
+// docs/rtl/gs_hetero_sel.md).
 // Throws InputError for an unknown block or a malformed input (exit 2).
 #pragma once
 #include <functional>

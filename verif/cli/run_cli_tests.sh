@@ -207,6 +207,25 @@ printf '{"occupancy": [8, 8], "ipc": {"Base": [1, -1]}}\n' >"$TMP/sbm_bad.json"
 expect_fail "unit sbm: a negative IPC" 2 "ipc.Base" unit sbm --input "$TMP/sbm_bad.json"
 printf '{"occupancy": [8, 8], "ipc": {"B3_L2": [1, 1]}}\n' >"$TMP/sbm_bad.json"
 expect_fail "unit sbm: an unknown configuration" 2 "ipc.B3_L2" unit sbm --input "$TMP/sbm_bad.json"
+# gsim unit hetero: HeteroCore's mapping decision on given IPCs and CTA counts, golden and RTL
+HC_SHAPE='import json, sys
+d = json.load(open(sys.argv[1]))
+g = d["golden"]
+assert d["block"] == "hetero" and set(g) == {"kernels", "mapping"}
+assert [k["sms"] for k in g["kernels"]] == sys.argv[2].split(","), g
+assert "rtl" not in d or (d["match"] is True and d["rtl"] == g)'
+gsim unit hetero --input "$REPO/verif/vectors/hetero_thick_lean.json"
+if [ "$RC" -eq 0 ] && python3 -c "$HC_SHAPE" "$OUT" big,small; then ok "unit hetero on hetero_thick_lean.json: the thick kernel on the big SMs"; else bad "unit hetero on hetero_thick_lean.json" "exit $RC"; fi
+gsim unit hetero --input "$REPO/verif/vectors/hetero_3t1l.json"
+if [ "$RC" -eq 0 ] && python3 -c "$HC_SHAPE" "$OUT" big,small,big,small; then ok "unit hetero on hetero_3t1l.json: the two largest gains on the big SMs"; else bad "unit hetero on hetero_3t1l.json" "exit $RC"; fi
+printf '{"kernels": [{"ipc_big": 1, "ipc_small": 1, "ctas_big": 3, "ctas_small": 1}]}\n' >"$TMP/hc_bad.json"
+expect_fail "unit hetero: a kernel without its conventional-SM CTA count" 2 "kernels[0].ctas_base" unit hetero --input "$TMP/hc_bad.json"
+printf '{"kernels": [{"ipc_big": -1, "ipc_small": 1, "ctas_big": 3, "ctas_small": 1, "ctas_base": 2}]}\n' >"$TMP/hc_bad.json"
+expect_fail "unit hetero: a negative IPC" 2 "kernels[0].ipc_big" unit hetero --input "$TMP/hc_bad.json"
+printf '{"sms_big": 0, "kernels": []}\n' >"$TMP/hc_bad.json"
+expect_fail "unit hetero: no SMs of a type" 2 "sms_big" unit hetero --input "$TMP/hc_bad.json"
+printf '{"kernels": [{"ipc_big": 1, "ipc_small": 1, "ctas_big": 3, "ctas_small": 1, "ctas_base": 2}, {"ipc_big": 1, "ipc_small": 1, "ctas_big": 3, "ctas_small": 1, "ctas_base": 2}, {"ipc_big": 1, "ipc_small": 1, "ctas_big": 3, "ctas_small": 1, "ctas_base": 2}, {"ipc_big": 1, "ipc_small": 1, "ctas_big": 3, "ctas_small": 1, "ctas_base": 2}, {"ipc_big": 1, "ipc_small": 1, "ctas_big": 3, "ctas_small": 1, "ctas_base": 2}]}\n' >"$TMP/hc_bad.json"
+expect_fail "unit hetero: more kernels than HcMaxKernels" 2 "kernels" unit hetero --input "$TMP/hc_bad.json"
 N33=$(python3 -c 'print(list(range(1, 34)))')
 wf_bad "N = 0" "kernels[0].perf" "[{$WF_CTA, \"perf\": []}]"
 wf_bad "N above WfMaxSteps" "kernels[1].perf" "[{$WF_CTA, \"perf\": [1]}, {$WF_CTA, \"perf\": $N33}]"

@@ -5,7 +5,8 @@ profiling window shortened by `sets` so that the whole flow ends before the meas
 
   test_sbm_table6.py GSIM OUTDIR table   each IPC and ANTT cell is the run's windows.csv figure,
                                          SBM's gain over each baseline is recomputed here, and
-                                         "SBM chose" names a configuration of Table 3
+                                         "SBM chose" names a configuration of Table 3;
+                                         --phases lists the sbm run's measured phases
   test_sbm_table6.py GSIM OUTDIR plot    PNG and SVG written and well formed
                                          (exit 77 = skipped, when matplotlib is not installed)
 """
@@ -61,7 +62,22 @@ def main():
             g = float(gains[name].split("|")[2].strip().rstrip("%"))
             want = 100 * (runs["sbm"][0] / runs[pol][0] - 1)
             assert abs(g - want) < 0.06, (name, g, want)
-        print("ok: one application, four policies, three gains recomputed")
+        # --phases: SBM's profiling phases from the sbm run's measured partitions
+        p = subprocess.run([sys.executable, SCRIPT, sweep_out, "--phases", "--markdown"], check=True,
+                           stdout=subprocess.PIPE, text=True)
+        prow = [c.strip() for c in [l for l in p.stdout.splitlines() if l.startswith("| ")][1].strip("|").split("|")]
+        assert prow[0] == "fw_mm" and prow[1] == row[2], (prow, row)
+        samples = [float(x) for x in prow[5].replace("/", " ").split()]
+        assert 5 <= len(samples) <= 9, samples   # Algorithm 1's five phases, at most four tuning ones
+        assert float(prow[2]) in samples, prow    # the choice is one of the phases it measured
+        assert abs(float(prow[3]) - runs["sbm"][0]) < 0.006 and abs(float(prow[4]) - runs["mwg"][0]) < 0.006, prow
+        with open(os.path.join(sweep_out, "runs", [f for f in os.listdir(os.path.join(sweep_out, "runs"))
+                                                   if "__sbm__" in f][0])) as f:
+            parts = [q for q in json.load(f)["partitions"] if "window" in q]
+        first = parts[0]
+        want = sum(k["window_insts"] for k in first["kernels"]) / (first["window"][1] - first["window"][0])
+        assert abs(samples[0] - want) < 0.006, (samples[0], want)   # Base's sample IPC, recomputed
+        print("ok: one application, four policies, three gains recomputed, %d profiling phases" % len(samples))
         return 0
 
     if drawing_checks.matplotlib_missing():

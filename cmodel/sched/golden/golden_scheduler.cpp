@@ -101,6 +101,8 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
   partitions_.clear();
   partitions_.reserve(kMaxPartitionRecords);
   partitions_dropped_ = 0;
+  sm_mask_kernel_.assign(opt.sm_kernels.empty() ? 0 : slots_, kNoKernel);
+  sm_slot_mask_.assign(opt.sm_kernels.empty() ? 0 : num_sms_, 0);
   fixed_slot_cap_.assign(opt.fixed_ctas.empty() ? 0 : slots_, UINT32_MAX);
   fixed_quota_.assign(opt.fixed_ctas.empty() ? 0 : size_t(num_sms_) * slots_, UINT32_MAX);
 }
@@ -121,6 +123,40 @@ void GoldenScheduler::record_partition(uint64_t cycle, uint32_t slots, uint32_t 
     ++r.count;
   }
   partitions_.push_back(r);   // capacity reserved at reset: no allocation
+}
+
+void GoldenScheduler::record_window(uint32_t slots, uint32_t from, uint32_t to) {
+  // the window measured the partition in force: the last one recorded (none kept: dropped)
+  if (partitions_.empty() || partitions_dropped_ != 0) return;
+  PartitionRecord& r = partitions_.back();
+  r.measured = true;
+  r.window_from = from;
+  r.window_to = to;
+  for (uint32_t k = 0; k < slots_; ++k) {
+    if (!(slots >> k & 1u)) continue;
+    for (uint32_t i = 0; i < r.count; ++i)
+      if (r.kernel[i] == ksrt_.entry(k).kernel) r.window_insts[i] = win_insts_[k];
+  }
+}
+
+void GoldenScheduler::refresh_sm_mask() {
+  // SchedOptions::sm_kernels names mix kernels; the SM driver's eligibility names KSRT slots:
+  // rebuild the per-SM slot masks when a slot's kernel changed (admission, retirement)
+  bool changed = false;
+  for (uint32_t k = 0; k < slots_; ++k) {
+    const KsrtEntry& e = ksrt_.entry(k);
+    const KernelId id = e.valid ? e.kernel : kNoKernel;
+    if (id != sm_mask_kernel_[k]) sm_mask_kernel_[k] = id, changed = true;
+  }
+  if (!changed) return;
+  for (uint32_t s = 0; s < num_sms_; ++s) {
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < slots_; ++k) {
+      const KernelId id = sm_mask_kernel_[k];
+      if (id != kNoKernel && id < 32 && (opt_.sm_kernels[s] >> id & 1u)) m |= 1u << k;
+    }
+    sm_slot_mask_[s] = m;
+  }
 }
 
 void GoldenScheduler::refresh_fixed_quota() {
@@ -214,6 +250,10 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   }
   pol_out_.clear();
   policy_twin_->comb(pol_cfg_, view, pev, pol_out_);
+  if (!opt_.sm_kernels.empty()) {   // HeteroCore's static mapping: each SM issues its kernels only
+    refresh_sm_mask();
+    for (uint32_t s = 0; s < num_sms_; ++s) pol_out_.elig[s] &= sm_slot_mask_[s];
+  }
   const PolicyOut& pol = pol_out_;
 
   // ------------------------------------------------------------ SM driver and preemption control
@@ -345,6 +385,8 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   policy_twin_->commit();
   uint32_t part_slots = 0, part_mode = 0;
   if (policy_twin_->partition_started(part_slots, part_mode, part_ctas_)) record_partition(in.cycle, part_slots, part_mode);
+  uint32_t win_from = 0, win_to = 0;
+  if (policy_twin_->window_measured(part_slots, win_insts_, win_from, win_to)) record_window(part_slots, win_from, win_to);
   quota_.commit();
   driver_.commit();
   preempt_.commit();

@@ -87,6 +87,10 @@ class GoldenScheduler final : public SchedulerPort {
   void track_free(uint32_t slot);
   void refresh_fixed_quota();
   void record_partition(uint64_t cycle, uint32_t slots, uint32_t mode);
+  /// SchedOptions::sm_kernels as KSRT slot masks per SM (sm_slot_mask_), after a slot changed.
+  void refresh_sm_mask();
+  /// A profiling window the policy closed: its sums onto the last partition record.
+  void record_window(uint32_t slots, uint32_t from, uint32_t to);
 
   SchedOptions opt_;
   golden::Policy policy_ = golden::Policy::kLeftOver;
@@ -114,6 +118,9 @@ class GoldenScheduler final : public SchedulerPort {
   std::vector<PartitionRecord> partitions_;   // partitions(), reserved at reset
   uint64_t partitions_dropped_ = 0;
   std::array<uint32_t, 32> part_ctas_{};
+  std::array<uint64_t, 32> win_insts_{};   // window_measured()'s per-slot sums
+  std::vector<KernelId> sm_mask_kernel_;   // per slot, the kernel sm_slot_mask_ was built for
+  std::vector<uint32_t> sm_slot_mask_;     // per SM, the slots SchedOptions::sm_kernels allows
 
   // exactly-once record per KSRT slot, sized at admission, never per cycle
   std::vector<CtaLedger> ctas_;

@@ -122,6 +122,14 @@ class PolicyTwin {
     (void)slots, (void)mode, (void)ctas;
     return false;
   }
+  /// A profiling window the last clock edge closed (sbm: the phase's sums are final): the
+  /// slots measured (mask), each slot's instructions over every SM, and the window's first and
+  /// last counted stamps. It measured the partition in force, the last one started. False for
+  /// policies that report none (the default).
+  virtual bool window_measured(uint32_t& slots, std::array<uint64_t, 32>& insts, uint32_t& from, uint32_t& to) const {
+    (void)slots, (void)insts, (void)from, (void)to;
+    return false;
+  }
   /// One clock edge on its own (policy benches): next() then commit().
   void clock(const PolicyCfg& cfg, const PolicyView& view, const PolicyEvent& ev, const PolicyOut& out,
              bool accepted) {

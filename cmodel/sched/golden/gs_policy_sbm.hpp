@@ -14,6 +14,7 @@
 #include "sched/golden/gs_cta_fit.hpp"
 #include "sched/golden/gs_policy.hpp"
 #include "sched/golden/gs_prof_counters.hpp"
+#include "sched/golden/gs_prof_window.hpp"
 #include "sched/golden/gs_sbm_ctrl.hpp"
 #include "sched/golden/gs_sbm_smc.hpp"
 
@@ -223,13 +224,27 @@ class PolicySbm : public PolicyTwin {
     return true;
   }
 
+  /// The phase's window: SUM's last read was at the last edge (q holds the final sums).
+  bool window_measured(uint32_t& slots, std::array<uint64_t, 32>& insts, uint32_t& from, uint32_t& to) const override {
+    if (!(prev_st_ == kSum && q.st == kRes)) return false;
+    slots = (1u << q.slot1) | (1u << q.slot2);
+    insts.fill(0);
+    insts[q.slot1] = q.sum1;
+    insts[q.slot2] = q.sum2;
+    from = q.t1;
+    to = q.tl;
+    return true;
+  }
+
   /// mwg only, SBM's EWM baseline (SchedOptions::sbm_fixed_reg): this SBM_REG instead of MWG's.
   /// Not a register: gs_policy_sbm has no port for it. `r` must outlive the run.
   void set_fixed(const SbmReg* r) { fixed_ = r; }
 
   Regs q, d;
   SbmCtrl ctrl;         // u_ctrl
-  ProfCounters prof;    // u_prof
+  // gs_policies' one gs_prof_counters, shared by every module that profiles: held by the twin of
+  // the selected module (a run builds one twin), controlled by it alone, as in the RTL
+  ProfCounters prof;
 
  private:
   static constexpr uint64_t kSumMask = (uint64_t(1) << spec::SbmInstW) - 1;
@@ -272,11 +287,9 @@ class PolicySbm : public PolicyTwin {
     c.acc_fits = cta_fit(q.acc, cta, sm0_res(cfg), c.acc_sum);
     c.ctrl_start = q.st == kOcc && !c.acc_fits && q.c && cfg.policy == Policy::kSbm;
     c.res_valid = q.st == kRes;
-    const uint32_t t_warm = q.t0_valid ? q.t0 : ev.obs.cycle;
-    c.prof_clear = q.st == kWarm && ev.obs.valid && ev.obs.cycle - t_warm >= cfg.sbm_warmup;
-    const uint32_t age = ev.obs.cycle - q.t1;
-    c.counted = q.st == kSample && ev.obs.valid && ev.obs.cycle != q.t1 &&
-                (age <= cfg.sbm_sample || !q.tl_valid || ev.obs.cycle == q.tl);
+    const ProfWindow w = prof_window(ev.obs, q.t0_valid, q.t0, q.t1, q.tl_valid, q.tl, cfg.sbm_warmup, cfg.sbm_sample);
+    c.prof_clear = q.st == kWarm && w.warm_done;
+    c.counted = q.st == kSample && w.count;
     return c;
   }
 

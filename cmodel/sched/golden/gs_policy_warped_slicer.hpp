@@ -27,6 +27,7 @@
 #include "sched/golden/gs_cta_fit.hpp"
 #include "sched/golden/gs_policy.hpp"
 #include "sched/golden/gs_prof_counters.hpp"
+#include "sched/golden/gs_prof_window.hpp"
 #include "sched/golden/gs_seq_div.hpp"
 #include "sched/golden/gs_waterfill.hpp"
 
@@ -90,6 +91,11 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   /// A (re)start: idle, the set differs from the partitioned one; busy, from the one being
   /// worked on (a set that returns to the partitioned one while busy restarts too).
   bool starts(uint32_t pending) const { return q.st == kIdle ? pending != q.done : pending != q.target; }
+  /// gs_prof_window on this sample: DELAY counts the algorithm delay as WARM counts the warm-up.
+  ProfWindow window(const PolicyCfg& cfg, const PolicyEvent& ev) const {
+    return prof_window(ev.obs, q.t0_valid, q.t0, q.t1, q.tl_valid, q.tl, q.st == kDelay ? cfg.ws_delay : cfg.ws_warmup,
+                       cfg.ws_sample);
+  }
   /// The CTA count SM (row) profiles this round, and whether that count is measured.
   uint32_t profile_j() const { return q.base + q.row + 1; }
 
@@ -107,17 +113,11 @@ class PolicyWarpedSlicer final : public PolicyTwin {
         }
         break;
       case kWarm:
-        if (ev.obs.valid) {
-          const uint32_t t = q.t0_valid ? q.t0 : ev.obs.cycle;
-          c.prof_clear = ((ev.obs.cycle - t) & width_mask(spec::CycleW)) >= cfg.ws_warmup;
-        }
+        c.prof_clear = window(cfg, ev).warm_done;
         break;
       case kSample:
       case kMonRun:
-        if (ev.obs.valid && ev.obs.cycle != q.t1) {
-          const uint32_t age = (ev.obs.cycle - q.t1) & width_mask(spec::CycleW);
-          c.counted = age <= cfg.ws_sample || !q.tl_valid || ev.obs.cycle == q.tl;
-        }
+        c.counted = window(cfg, ev).count;
         c.prof_run = c.counted;
         break;
       case kMonOpen:
@@ -334,8 +334,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           break;
         case kDelay:
           if (ev.obs.valid) {
-            const uint32_t t = q.t0_valid ? q.t0 : ev.obs.cycle;
-            if (((ev.obs.cycle - t) & width_mask(spec::CycleW)) >= cfg.ws_delay) {
+            if (window(cfg, ev).warm_done) {
               to_part(n);
             } else if (!q.t0_valid) {
               n.t0 = ev.obs.cycle;
@@ -430,7 +429,9 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   Regs q, d;
   SeqDiv div;             // u_div
   WaterfillTwin wf;       // u_wf
-  ProfCounters prof;      // u_prof
+  // gs_policies' one gs_prof_counters, shared by every module that profiles: held by the twin of
+  // the selected module (a run builds one twin), controlled by it alone, as in the RTL
+  ProfCounters prof;
 
  private:
   /// SETUP: the quota SM q.s gets for its kernel (slot k): min(j, N_k).

@@ -9,7 +9,9 @@
 // the configured SMs, quota_en, and the quota, owner, token and preemption records) and, for a
 // module with registers, its state_o with the twin's state(), then clocks both with the same
 // acceptance (gs_preempt_ctrl's rule on the compared request).
-// A bench of a new policy is its Verilated model plus a few lines (test_bench_policies.cpp).
+// A bench of a new policy is generated from the registry (gs_policy_benches.cpp).
+// A module that profiles is Verilated inside gs_policies (verif/rtl/benches/CMakeLists.txt), so
+// its bench drives the shared profiling counters too.
 #pragma once
 #include <memory>
 #include <type_traits>
@@ -30,6 +32,13 @@ struct HasStateO : std::false_type {};
 template <class V>
 struct HasStateO<V, std::void_t<decltype(std::declval<V&>().state_o)>> : std::true_type {};
 
+/// Whether the model has en_i: a policy module alone does; gs_policies, the model of a module
+/// that reads the shared profiling counters, selects by policy_i instead.
+template <class V, class = void>
+struct HasEnI : std::false_type {};
+template <class V>
+struct HasEnI<V, std::void_t<decltype(std::declval<V&>().en_i)>> : std::true_type {};
+
 template <class V>
 class PolicyBench {
  public:
@@ -46,7 +55,7 @@ class PolicyBench {
     out_.size(num_sms, MaxKernels);
     twin_->reset(cfg_);
     auto& d = rtl_.dut();
-    d.en_i = 1;
+    if constexpr (HasEnI<V>::value) d.en_i = 1;
     d.policy_i = static_cast<uint32_t>(policy);
     drive_cfg();
     drive_view(pending());

@@ -1,0 +1,98 @@
+// SBM's profiling phases as a run reports them: each phase's configuration is a partition record
+// and its window's measured instructions (PartitionRecord::measured, window_insts; gsim run's
+// "measured over stamps" lines and JSON "window_insts"). The records must be exactly what
+// gs_sbm_ctrl decided on: replayed through a fresh golden SbmCtrl, they give the same sequence
+// of configurations and the same final SBM_REG the run put in force.
+#include <catch2/catch.hpp>
+
+#include "config/gpu_config.hpp"
+#include "gpu/gpu.hpp"
+#include "metrics/ewm.hpp"
+#include "sched/golden/gs_sbm_ctrl.hpp"
+#include "sched/golden/gs_sbm_smc.hpp"
+#include "sched/scheduler_port.hpp"
+#include "workload/kernel_desc.hpp"
+
+using namespace gs;
+
+namespace {
+
+Mix sbm_pair(const std::string& a, const std::string& b, uint64_t window) {
+  const auto lib = load_kernel_library();
+  Mix mix;
+  mix.name = "sbm-phases-test";
+  mix.window_cycles = window;
+  const std::string names[2] = {a, b};
+  for (uint32_t i = 0; i < 2; ++i) {
+    MixEntry e;
+    e.kernel = names[i];
+    e.desc = find_kernel(lib, names[i]);
+    e.grid_ctas = e.desc.grid_ctas;
+    e.context = i;
+    mix.kernels.push_back(e);
+  }
+  return mix;
+}
+
+}  // namespace
+
+TEST_CASE("sbm: each profiling phase's measured window is on its partition and replays to SBM_REG", "[sbm]") {
+  GpuConfig cfg = load_gpu_config("sbm-gcn32");
+  cfg.sbm.warmup_cycles = 2000;
+  cfg.sbm.sample_cycles = 4000;
+  const Mix mix = sbm_pair("sbm.fw.128x1", "sbm.hist.128x1", 150000);
+  SchedOptions so;
+  so.policy = "sbm";
+  RunOptions ro;
+  ro.sched = so;
+  auto sched = make_scheduler("golden", so);
+  Gpu gpu(cfg, mix, *sched, ro);
+  const RunResult r = gpu.run();
+
+  std::vector<const PartitionRecord*> measured;
+  for (const PartitionRecord& p : r.partitions)
+    if (p.measured) measured.push_back(&p);
+  // Algorithm 1 runs five phases (Base, B1_L12, B2_L12, B1_L2, B2_L2); Algorithm 2 at most four more
+  REQUIRE(measured.size() >= 5);
+  REQUIRE(measured.size() <= golden::SbmCtrl::kPhases);
+  uint32_t prev_to = 0;
+  for (const PartitionRecord* p : measured) {
+    REQUIRE(p->count == 2);
+    CHECK(p->kernel[0] == 0);   // task 1 is the mix's first kernel
+    CHECK(p->window_insts[0] > 0);
+    CHECK(p->window_insts[1] > 0);
+    // the window opens after the warm-up and holds at least the sample length
+    CHECK(p->window_to - p->window_from >= cfg.sbm.sample_cycles);
+    CHECK(p->window_from > prev_to);
+    prev_to = p->window_to;
+  }
+
+  // replay: the controller fed the recorded sums walks the same phases to the same SBM_REG
+  const EwmChoice occ = ewm_choose(cfg, mix, RunOptions{});   // its occ1, occ2 are the OCC scan's counts
+  golden::SbmCtrl ctrl;
+  ctrl.reset();
+  ctrl.next(true, occ.occ1, occ.occ2, false, 0, 0);
+  ctrl.commit();
+  for (const PartitionRecord* p : measured) {
+    REQUIRE(ctrl.busy());
+    const SbmReg phase = ctrl.cfg();
+    INFO("phase " << golden::sbm_config_name(phase));
+    CHECK(p->mode == (golden::sbm_shared(phase) ? PartitionRecord::kShared : PartitionRecord::kSpatial));
+    if (golden::sbm_shared(phase)) {
+      CHECK(p->ctas[0] == golden::sbm_quota(phase, 0, occ.occ1));
+      CHECK(p->ctas[1] == golden::sbm_quota(phase, 1, occ.occ2));
+    }
+    ctrl.next(false, occ.occ1, occ.occ2, true, p->window_insts[0], p->window_insts[1]);
+    ctrl.commit();
+  }
+  REQUIRE(!ctrl.busy());
+  // the configuration in force at the end is the replayed SBM_REG
+  const PartitionRecord& last = r.partitions.back();
+  CHECK(!last.measured);
+  const SbmReg fin = ctrl.cfg();
+  CHECK(last.mode == (golden::sbm_shared(fin) ? PartitionRecord::kShared : PartitionRecord::kSpatial));
+  if (golden::sbm_shared(fin)) {
+    CHECK(last.ctas[0] == golden::sbm_quota(fin, 0, occ.occ1));
+    CHECK(last.ctas[1] == golden::sbm_quota(fin, 1, occ.occ2));
+  }
+}
