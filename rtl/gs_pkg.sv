@@ -67,9 +67,10 @@ package gs_pkg;
   localparam int SbmInstW = 40;  // SBM: one task's instructions over every SM in a profiling window (gs_policy_sbm, gs_sbm_ctrl) [ProfCntW + SmIdW]
   localparam int HcKW = 3;  // HeteroCore: a count of kernels, 0..HcMaxKernels [clog2(HcMaxKernels + 1)]
   localparam int HcInstW = 40;  // HeteroCore: one kernel's instructions over its big (or small) SMs in a profiling window [ProfCntW + SmIdW]
+  localparam int HcGrpW = 2;  // HeteroCore: a kernel group of hetero-dynamic (the set's c-th kernel), 0..HcMaxKernels-1 [clog2(HcMaxKernels)]
   localparam int HcRateW = 48;  // HeteroCore: a per-SM-type rate, instructions x the other type's SM count (gs_hetero_sel) [HcInstW + SmIdW]
   localparam int SbmIpcW = 41;  // SBM: both tasks' instructions in a window, the IPC Algorithms 1 and 2 compare (every window is as long) [SbmInstW + 1]
-  localparam int NumPolicies = 14;  // policies in the registry (policy_e members)
+  localparam int NumPolicies = 15;  // policies in the registry (policy_e members)
   localparam int PolicyStateW = 1054;  // policy_state: the widest policy register record (see the registry's `state`)
 
   // ---------------------------------------------------------------- scalar field types
@@ -109,7 +110,8 @@ package gs_pkg;
     POL_SRTF_ADAPTIVE = 4'd10,   // SRTF/Adaptive: SRTF that shares SMs, the shortest kernel held to a residency, while the SRTF order is unfair (Pai et al. Sec. 5.1.2)
     POL_SBM = 4'd11,   // SBM: profiled selective cache bypassing and workgroup mapping of two tasks (Algorithms 1 and 2, SBM_REG, Sec. 3-4)
     POL_SBM_BASE = 4'd12,   // SBM's BASE: two tasks on separate halves of the SMs, no bypass (Sec. 6.2)
-    POL_MWG = 4'd13   // SBM's MWG: an equal share of every SM for each of two tasks, no bypass (Sec. 6.2)
+    POL_MWG = 4'd13,   // SBM's MWG: an equal share of every SM for each of two tasks, no bypass (Sec. 6.2)
+    POL_HETERO_DYNAMIC = 4'd14   // HeteroCore: spatial profiling on big and small SMs, then the TLP-aware mapping of Algorithm 2 (Sec. 4.3, 6.4), adaptive preemption
   } policy_e;
 
   typedef enum logic {
@@ -283,7 +285,7 @@ package gs_pkg;
   } ptbq_entry_t;
   localparam int PtbqEntryW = 20;
 
-  // preemption request of a policy to gs_preempt_ctrl (slots, not kernel ids) (18 bits = PreemptReqW)
+  // preemption request of a policy to gs_preempt_ctrl (slots, not kernel ids) (20 bits = PreemptReqW)
   typedef struct packed {
     logic valid;
     sm_id_t sm;
@@ -292,8 +294,10 @@ package gs_pkg;
     logic next_valid;
     slot_t next;
     logic assign_next;  // SM becomes owned by `next` when the preemption is done (DSS)
+    logic mode_sel;  // use `mode`, not the configured mechanism (HeteroCore's adaptive preemption)
+    preempt_mode_e mode;  // the request's mechanism when mode_sel (a switch still drains when the PTBQs cannot take the CTAs)
   } preempt_req_t;
-  localparam int PreemptReqW = 18;
+  localparam int PreemptReqW = 20;
 
   // owner write of a policy into the SMST (13 bits = OwnerWrW)
   typedef struct packed {
@@ -332,7 +336,7 @@ package gs_pkg;
   } wf_res_t;
   localparam int WfResW = 60;
 
-  // static configuration a policy may read (registered in gs_top) (8133 bits = PolicyCfgW)
+  // static configuration a policy may read (registered in gs_top) (8389 bits = PolicyCfgW)
   typedef struct packed {
     logic [SmIdW + 1-1:0] num_sms;  // SMs in use, 1..MaxSms
     cta_cnt_t cta_limit;  // CTAs of one kernel per SM (0 = none), any policy
@@ -352,8 +356,12 @@ package gs_pkg;
     cta_cnt_t sa_res;  // srtf-adaptive: while sharing, the shortest kernel's CTAs per SM (config srtf.adaptive_residency)
     cycle_t sbm_warmup;  // sbm: cycles of a profiling phase before its window (config sbm.warmup_cycles; 15K in Sec. 6.5)
     cycle_t sbm_sample;  // sbm: the measured window of a profiling phase (config sbm.sample_cycles; 40K - 15K in Sec. 6.5)
+    cycle_t hc_warmup;  // hetero-dynamic: spatial profiling's warm-up (config hetero.warmup_cycles; 20K in Sec. 4.3)
+    cycle_t hc_sample;  // hetero-dynamic: spatial profiling's measured window (config hetero.sample_cycles; 20K in Sec. 4.3)
+    logic [MaxSms-1:0] hc_big;  // hetero-dynamic: SM s is a big SM (bit s; config SM type named big)
+    wf_res_t hc_base;  // hetero-dynamic: a conventional SM's capacities (config hetero.baseline_config), for #CTA^base
   } policy_cfg_t;
-  localparam int PolicyCfgW = 8133;
+  localparam int PolicyCfgW = 8389;
 
   // read-only view of the framework tables (registered state) (16848 bits = PolicyViewW)
   typedef struct packed {
@@ -384,7 +392,7 @@ package gs_pkg;
   } policy_event_t;
   localparam int PolicyEventW = 291;
 
-  // a policy's decisions, read by the framework blocks (1184 bits = PolicyOutW)
+  // a policy's decisions, read by the framework blocks (1186 bits = PolicyOutW)
   typedef struct packed {
     logic [MaxKernels * OrderKeyW-1:0] key;  // SM driver order per slot: lower issues first
     logic [MaxSms * MaxKernels-1:0] elig;  // slot k may issue on SM s: bit s*MaxKernels+k
@@ -395,7 +403,7 @@ package gs_pkg;
     preempt_req_t req;  // preemption request to gs_preempt_ctrl
     bypass_wr_t bypass;  // cache-bypass write, onto the bypass port at the coming edge
   } policy_out_t;
-  localparam int PolicyOutW = 1184;
+  localparam int PolicyOutW = 1186;
 
   // a profiling policy's control of the shared profiling counters (prof_o; gs_prof_counters in gs_policies) (13 bits = ProfCtlW)
   typedef struct packed {
@@ -607,6 +615,44 @@ package gs_pkg;
     sbm_ctrl_state_t ctrl;  // its gs_sbm_ctrl
   } sbm_state_t;
   localparam int SbmStateW = 522;
+
+  // gs_policy_hetero's registers (docs/rtl/gs_policy_hetero.md) (928 bits = HcStateW)
+  typedef struct packed {
+    logic [3-1:0] st;  // FSM: 0 idle, 1 SM scan, 2 warm-up, 3 sample, 4 sum, 5 CTA counts, 6 selection
+    logic chosen;  // the scan maps the selection (0: the profiling split)
+    logic set_valid;  // nk and ids hold the kernel set
+    logic mapped;  // grp holds the set's mapping (eligibility follows it)
+    logic [HcKW-1:0] nk;  // kernels in the set, 2..HcMaxKernels
+    logic [HcMaxKernels * KernelIdW-1:0] ids;  // group c's kernel id at [c*KernelIdW +: KernelIdW]
+    sm_id_t s;  // the SM of the scan or the sum
+    logic [HcKW-1:0] cb;  // scan: the next big SM goes to the cb-th group of mb
+    logic [HcKW-1:0] cs;  // scan: the next small SM goes to the cs-th group of ms
+    logic [HcMaxKernels-1:0] mb;  // scan: the groups the big SMs go to
+    logic [HcMaxKernels-1:0] ms;  // scan: the groups the small SMs go to
+    logic [MaxSms * HcGrpW-1:0] grp;  // SM s's group at [s*HcGrpW +: HcGrpW]
+    logic [SmIdW-1:0] nbig;  // profiling split: big SMs scanned
+    logic [SmIdW-1:0] nsmall;  // profiling split: small SMs scanned
+    logic [SmIdW-1:0] nb0;  // profiling split: group 0's big SMs (the most any group has)
+    logic [SmIdW-1:0] ns0;  // profiling split: group 0's small SMs
+    logic t0_valid;
+    cycle_t t0;  // warm-up: the stamp of its first sample
+    cycle_t t1;  // the stamp at which the window opened
+    logic tl_valid;
+    cycle_t tl;  // the last stamp counted in the window
+    logic [HcMaxKernels-1:0] fin;  // group c's kernel finished a CTA during the warm-up (adaptive preemption: drain it)
+    logic [HcMaxKernels * HcInstW-1:0] bsum;  // group c's instructions on its big SMs in the window
+    logic [HcMaxKernels * HcInstW-1:0] ssum;  // ... on its small SMs
+    logic [HcGrpW-1:0] c;  // CTA counts: the group
+    logic [2-1:0] ty;  // CTA counts: the SM (0 big, 1 small, 2 conventional)
+    wf_res_t acc;  // CTA counts: what n + 1 CTAs take
+    cta_cnt_t n;  // CTA counts: CTAs that fit so far
+    logic [HcMaxKernels * CtaCntW-1:0] cta_b;  // group c's CTAs per big SM
+    logic [HcMaxKernels * CtaCntW-1:0] cta_s;  // ... per small SM
+    logic [HcMaxKernels * CtaCntW-1:0] cta_0;  // ... per conventional SM
+    logic [HcMaxKernels-1:0] big;  // the selection: the groups on the big SMs (gs_hetero_sel's big_o)
+    logic even;  // the selection kept the profiling split
+  } hc_state_t;
+  localparam int HcStateW = 928;
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

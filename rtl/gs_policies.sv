@@ -24,7 +24,7 @@ module gs_policies #(
   // registry), read and controlled by the selected one; the others' prof_o is ignored.
   gs_pkg::prof_ctl_t prof_ctl;
   gs_pkg::prof_rd_t prof_rd;
-  if (PolicySet[8] || PolicySet[11] || PolicySet[12] || PolicySet[13]) begin : g_prof
+  if (PolicySet[8] || PolicySet[11] || PolicySet[12] || PolicySet[13] || PolicySet[14]) begin : g_prof
     gs_prof_counters u_prof (
       .clk_i, .rst_ni, .clear_i(prof_ctl.clear), .run_i(prof_ctl.run), .obs_i(event_i.obs),
       .obs_hit_i(event_i.obs_hit), .obs_slot_i(event_i.obs_slot), .rd_sm_i(prof_ctl.rd_sm),
@@ -163,6 +163,21 @@ module gs_policies #(
     assign prof_sbm = '0;
   end
 
+  // gs_policy_hetero: POL_HETERO_DYNAMIC (registers: hc_state_t)
+  gs_pkg::policy_out_t out_hetero;
+  gs_pkg::hc_state_t state_hetero;
+  gs_pkg::prof_ctl_t prof_hetero;
+  if (PolicySet[14]) begin : g_hetero
+    gs_policy_hetero u_policy (
+      .clk_i, .rst_ni, .en_i(policy_i == gs_pkg::POL_HETERO_DYNAMIC), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,
+      .out_o(out_hetero), .state_o(state_hetero), .prof_o(prof_hetero), .prof_i(prof_rd)
+    );
+  end else begin : g_no_hetero
+    assign out_hetero = '0;
+    assign state_hetero = '0;
+    assign prof_hetero = '0;
+  end
+
   always_comb begin
     out_o = '0;
     state_o = '0;
@@ -198,6 +213,10 @@ module gs_policies #(
         out_o = out_sbm;
         state_o = gs_pkg::PolicyStateW'(state_sbm);
       end
+      gs_pkg::POL_HETERO_DYNAMIC: begin
+        out_o = out_hetero;
+        state_o = gs_pkg::PolicyStateW'(state_hetero);
+      end
       default: out_o = '0;
     endcase
   end
@@ -207,6 +226,7 @@ module gs_policies #(
     unique case (policy_i)
       gs_pkg::POL_WARPED_SLICER: prof_ctl = prof_warped_slicer;
       gs_pkg::POL_SBM, gs_pkg::POL_SBM_BASE, gs_pkg::POL_MWG: prof_ctl = prof_sbm;
+      gs_pkg::POL_HETERO_DYNAMIC: prof_ctl = prof_hetero;
       default: prof_ctl = '0;
     endcase
   end

@@ -40,6 +40,10 @@ module gs_top #(
   input  gs_pkg::cta_cnt_t       cfg_sa_res_i,        // srtf-adaptive: the shortest kernel's CTAs per SM while sharing
   input  gs_pkg::cycle_t         cfg_sbm_warmup_i,    // sbm: cycles of a profiling phase before its window
   input  gs_pkg::cycle_t         cfg_sbm_sample_i,    // sbm: a profiling phase's window
+  input  gs_pkg::cycle_t         cfg_hc_warmup_i,     // hetero-dynamic: spatial profiling's warm-up
+  input  gs_pkg::cycle_t         cfg_hc_sample_i,     // hetero-dynamic: spatial profiling's measured window
+  input  logic [gs_pkg::MaxSms-1:0] cfg_hc_big_i,     // hetero-dynamic: SM s is a big SM (bit s)
+  input  gs_pkg::wf_res_t        cfg_hc_base_i,       // hetero-dynamic: a conventional SM's capacities
   // kernel launch
   input  logic                   launch_valid_i,
   input  gs_pkg::kernel_id_t     launch_kernel_i,
@@ -116,6 +120,9 @@ module gs_top #(
   logic [gs_pkg::SaThrW-1:0] cfg_sa_thr_q;
   gs_pkg::cta_cnt_t cfg_sa_res_q;
   gs_pkg::cycle_t cfg_sbm_warmup_q, cfg_sbm_sample_q;
+  gs_pkg::cycle_t cfg_hc_warmup_q, cfg_hc_sample_q;
+  logic [gs_pkg::MaxSms-1:0] cfg_hc_big_q;
+  gs_pkg::wf_res_t cfg_hc_base_q;
   always_ff @(posedge clk_i) begin
     cfg_num_sms_q <= cfg_num_sms_i;
     cfg_policy_q <= cfg_policy_i;
@@ -137,6 +144,10 @@ module gs_top #(
     cfg_sa_res_q <= cfg_sa_res_i;
     cfg_sbm_warmup_q <= cfg_sbm_warmup_i;
     cfg_sbm_sample_q <= cfg_sbm_sample_i;
+    cfg_hc_warmup_q <= cfg_hc_warmup_i;
+    cfg_hc_sample_q <= cfg_hc_sample_i;
+    cfg_hc_big_q <= cfg_hc_big_i;
+    cfg_hc_base_q <= cfg_hc_base_i;
   end
 
   // ------------------------------------------------------------------ command path
@@ -304,6 +315,10 @@ module gs_top #(
     pol_cfg.sa_res = cfg_sa_res_q;
     pol_cfg.sbm_warmup = cfg_sbm_warmup_q;
     pol_cfg.sbm_sample = cfg_sbm_sample_q;
+    pol_cfg.hc_warmup = cfg_hc_warmup_q;
+    pol_cfg.hc_sample = cfg_hc_sample_q;
+    pol_cfg.hc_big = cfg_hc_big_q;
+    pol_cfg.hc_base = cfg_hc_base_q;
     pol_view.ksrt = ksrt;
     pol_view.smst = smst;
     pol_view.resident = resident;

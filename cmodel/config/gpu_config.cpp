@@ -242,6 +242,8 @@ GpuConfig parse_gpu_config(const std::string& json_text, const std::string& file
   if (const json* he = r.object("hetero")) {
     ObjectReader w(*he, file, "hetero");
     w.str("baseline_config", cfg.hetero.baseline_config);
+    w.u32("warmup_cycles", cfg.hetero.warmup_cycles, 0, 1u << 30, "cycle stamps are CycleW = 32 bits");
+    w.u32("sample_cycles", cfg.hetero.sample_cycles, 1, 1u << 30, "cycle stamps are CycleW = 32 bits");
     w.reject_unknown_keys();
   }
   if (const json* sr = r.object("srtf")) {
@@ -338,9 +340,34 @@ std::string resolve_config_path(const std::string& path_or_name) {
   return path;
 }
 
+namespace {
+
+/// HeteroConfig::base_sm from the config hetero.baseline_config names: its SM type (a
+/// conventional GPU has one). The baseline's own "hetero" is not followed.
+void load_hetero_baseline(GpuConfig& cfg) {
+  if (cfg.hetero.baseline_config.empty()) return;
+  const std::string where = cfg.file.empty() ? cfg.name : cfg.file;
+  GpuConfig base;
+  try {
+    base = parse_gpu_config(read_text_file(resolve_config_path(cfg.hetero.baseline_config)),
+                            resolve_config_path(cfg.hetero.baseline_config));
+  } catch (const InputError& e) {
+    throw InputError(where, "hetero.baseline_config", std::string("cannot load it: ") + e.what());
+  }
+  if (base.sm_types.size() != 1)
+    throw InputError(where, "hetero.baseline_config",
+                     cfg.hetero.baseline_config + " has " + std::to_string(base.sm_types.size()) +
+                         " SM types; the conventional GPU has one");
+  const SmTypeConfig& t = base.sm_types[0];
+  cfg.hetero.base_sm = {t.max_threads, t.max_warps, t.registers, t.shared_mem_bytes, t.max_ctas};
+}
+
+}  // namespace
+
 GpuConfig load_gpu_config(const std::string& path_or_name) {
   const std::string path = resolve_config_path(path_or_name);
   GpuConfig cfg = parse_gpu_config(read_text_file(path), path);
+  load_hetero_baseline(cfg);
   // A copy of a preset keeps the preset's "name"; results must not report it as the preset.
   if (looks_like_path(path_or_name)) {
     const auto presets = list_gpu_configs();
@@ -448,6 +475,7 @@ GpuConfig load_gpu_config(const std::string& path_or_name, const std::vector<std
   const std::string file = path + " (with --set " + label + ")";
   GpuConfig cfg = parse_gpu_config(doc.dump(), file);
   cfg.name = base + "{" + label + "}";
+  load_hetero_baseline(cfg);
   return cfg;
 }
 

@@ -104,12 +104,25 @@ struct SbmConfig {
   uint32_t sample_cycles = 25000;   // the window (40K - 15K)
 };
 
-/// HeteroCore (Zhao et al., TPDS 2019): the conventional GPU a heterogeneous one is weighed
-/// against (config field "hetero": {"baseline_config"}: a preset name or a config path). The
-/// static policies (hetero-class, hetero-stp, hetero-balanced; metrics/hetero_static.hpp) run
-/// each kernel alone on it for IPC^base (Algorithm 1). "" = none given.
+/// HeteroCore (Zhao et al., TPDS 2019), config field "hetero": {"baseline_config",
+/// "warmup_cycles", "sample_cycles"}.
+///   baseline_config: the conventional GPU a heterogeneous one is weighed against (a preset name
+///     or a config path; "" = none). The static policies (hetero-class, hetero-stp,
+///     hetero-balanced; metrics/hetero_static.hpp) run each kernel alone on it for IPC^base
+///     (Algorithm 1); hetero-dynamic counts a kernel's CTAs on one of its SMs (#CTA^base of the
+///     IPC^base estimate, Sec. 4.3) from base_sm, which load_gpu_config fills from its (one) SM type.
+///   warmup_cycles, sample_cycles: hetero-dynamic's spatial profiling, "the first 20K cycles for
+///     warmup, and we then measure performance during the next 20K cycles" (Sec. 4.3); read by
+///     gs_policy_hetero through policy_cfg_t.hc_warmup / hc_sample.
+/// A GPU's SMs of the SM type named "big" are its big SMs (sm_is_big; policy_cfg_t.hc_big), the
+/// others its small ones.
 struct HeteroConfig {
   std::string baseline_config;
+  uint32_t warmup_cycles = 20000;
+  uint32_t sample_cycles = 20000;
+  struct BaseSm {
+    uint32_t threads = 0, warps = 0, regs = 0, shmem = 0, ctas = 0;
+  } base_sm;   // derived from baseline_config (zeros without one)
 };
 
 struct GpuConfig {
@@ -153,6 +166,8 @@ struct GpuConfig {
 
   uint32_t num_sms() const { return static_cast<uint32_t>(sm_type_of.size()); }
   const SmTypeConfig& sm(uint32_t sm_index) const { return sm_types[sm_type_of[sm_index]]; }
+  /// A HeteroCore big SM: its SM type is named "big" (HeteroConfig).
+  bool sm_is_big(uint32_t sm_index) const { return sm(sm_index).name == "big"; }
   /// Peak DRAM bandwidth of the whole GPU in bytes per second.
   double dram_peak_bytes_per_sec() const {
     return double(dram_channels) * dram_bus_bytes * dram_transfers_per_clock * dram_clock_mhz * 1e6;

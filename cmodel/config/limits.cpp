@@ -92,6 +92,14 @@ void check_scheduler_config(const GpuConfig& cfg, const SchedOptions& opt) {
     throw InputError("scheduler options: sm_kernels (a static SM mapping) has " + std::to_string(opt.sm_kernels.size()) +
                      " entries; config " + (cfg.name.empty() ? cfg.file : cfg.name) + " has " +
                      std::to_string(cfg.num_sms()) + " SMs");
+  if (parse_policy(opt.policy) == golden::Policy::kHeteroDynamic && cfg.hetero.base_sm.ctas == 0) {
+    // the IPC^base estimate needs #CTA^base (Sec. 4.3); without big SMs the split is kept anyway
+    for (uint32_t s = 0; s < cfg.num_sms(); ++s)
+      if (cfg.sm_is_big(s))
+        throw InputError(cfg.file.empty() ? cfg.name : cfg.file, "hetero.baseline_config",
+                         "policy hetero-dynamic estimates IPC^base from a conventional SM's CTA count: name the "
+                         "conventional GPU (e.g. \"heterocore-baseline\")");
+  }
   if (opt.sbm_fixed_reg && parse_policy(opt.policy) != golden::Policy::kMwg)
     throw InputError("scheduler options: sbm_fixed_reg (a given SBM_REG, EWM's) goes with policy mwg, not " + opt.policy);
   if (opt.sm_sharing == SmSharing::kExclusive) {

@@ -130,6 +130,9 @@ struct PartitionRecord {
   std::array<uint32_t, kMaxKernels> ctas{};   // CTAs per SM (kShared only)
   /// Each kernel's cache bypass level the policy last wrote (SBM's configurations; kNone else).
   std::array<BypassLevel, kMaxKernels> bypass{};
+  /// kSpatial: the SMs each kernel owns, big and small ones (HeteroCore's SM types; the SMs of a
+  /// GPU without big SMs count as small); all zero when the policy does not report them.
+  std::array<uint16_t, kMaxKernels> sms_big{}, sms_small{};
   /// A profiling policy measured this partition (SBM's phases): each kernel's warp instructions
   /// over every SM, as the policy summed them from the profiling counters, in the window of
   /// observation stamps window_from..window_to (the epochs ending there).

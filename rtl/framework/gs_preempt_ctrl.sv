@@ -7,7 +7,8 @@
 //   * kCtaSaved   -- the saved CTA's handle is pushed into its kernel's PTBQ (its storage is
 //                    freed in the SMST by gs_top, as for a finished CTA);
 //   * kPreemptDone -- the SM leaves `reserved` (SMST unreserve; owner := next if requested).
-// Mechanism: the configured one (drain or context switch). A context switch saves at most the
+// Mechanism: the request's (req_i.mode_sel: HeteroCore's adaptive preemption) or the configured
+// one (drain or context switch). A context switch saves at most the
 // SM's resident CTAs; it is started only when every PTBQ can take them on top of the CTAs
 // already promised to switches in flight (save credit); otherwise the SM is drained instead,
 // so a PTBQ never overflows. A request for an SM that is already reserved is ignored
@@ -55,6 +56,7 @@ module gs_preempt_ctrl (
   /* verilator lint_on UNUSEDSIGNAL */
   logic [PW-1:0] occ_max, occ;
   logic switch_ok;
+  gs_pkg::preempt_mode_e mode;
   gs_pkg::cta_cnt_t released;
 
   // the requested SM's entry and the acceptance (registered state and the request only)
@@ -76,7 +78,9 @@ module gs_preempt_ctrl (
       occ = ptbq_count_i[k*PW +: PW];
       if (occ > occ_max) occ_max = occ;
     end
-    switch_ok = (cfg_preempt_mode_i == gs_pkg::PREEMPT_SWITCH) &&
+    // the request's own mechanism (HeteroCore's adaptive preemption) or the configured one
+    mode = req_i.mode_sel ? req_i.mode : cfg_preempt_mode_i;
+    switch_ok = (mode == gs_pkg::PREEMPT_SWITCH) &&
                 ({{(SCW+1-PW){1'b0}}, occ_max} + {1'b0, credit_q} + {{(SCW+1-CW){1'b0}}, m.ctas}
                  <= (SCW+1)'(gs_pkg::PtbqDepth));
 

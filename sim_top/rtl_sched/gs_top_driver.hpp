@@ -87,6 +87,10 @@ class GsTopDriver final : public RtlModel {
     m.cfg_sa_res_i = cfg.sa_res;
     m.cfg_sbm_warmup_i = cfg.sbm_warmup;
     m.cfg_sbm_sample_i = cfg.sbm_sample;
+    m.cfg_hc_warmup_i = cfg.hc_warmup;
+    m.cfg_hc_sample_i = cfg.hc_sample;
+    m.cfg_hc_base_i = cfg.hc_base;
+    put_sm_array(m.cfg_hc_big_i, port_width::cfg_hc_big_i / kSms, cfg.hc_big);
     put_sm_array(m.cfg_sm_threads_i, port_width::cfg_sm_threads_i / kSms, cfg.sm_threads);
     put_sm_array(m.cfg_sm_warps_i, port_width::cfg_sm_warps_i / kSms, cfg.sm_warps);
     put_sm_array(m.cfg_sm_regs_i, port_width::cfg_sm_regs_i / kSms, cfg.sm_regs);

@@ -39,6 +39,10 @@ static_assert(port_width::cfg_sa_thr_i == spec::SaThrW && (1u << port_width::cfg
               "cfg_sa_*_i cannot hold the config's srtf.adaptive_threshold / adaptive_residency");
 static_assert(port_width::cfg_sbm_warmup_i >= 31 && port_width::cfg_sbm_sample_i >= 31,
               "cfg_sbm_*_i cannot hold the config's sbm cycles (up to 2**30)");
+static_assert(port_width::cfg_hc_warmup_i >= 31 && port_width::cfg_hc_sample_i >= 31,
+              "cfg_hc_*_i cannot hold the config's hetero cycles (up to 2**30)");
+static_assert(port_width::cfg_hc_big_i == MaxSms && port_width::cfg_hc_base_i == spec::WfResW && spec::WfResW <= 64,
+              "cfg_hc_big_i is one bit per SM and cfg_hc_base_i a wf_res_t (held in 64 bits)");
 
 }  // namespace
 
@@ -105,6 +109,14 @@ PortConfig to_port_config(const GpuConfig& cfg, const SchedOptions& opt) {
   pc.sa_res = cfg.srtf.adaptive_residency;
   pc.sbm_warmup = cfg.sbm.warmup_cycles;
   pc.sbm_sample = cfg.sbm.sample_cycles;
+  pc.hc_warmup = cfg.hetero.warmup_cycles;
+  pc.hc_sample = cfg.hetero.sample_cycles;
+  {
+    const auto& b = cfg.hetero.base_sm;
+    pc.hc_base = 0;
+    gs::pack(WfRes{b.threads, b.warps, b.regs, b.shmem, b.ctas},
+             [&](uint64_t val, unsigned w) { pc.hc_base = pc.hc_base << w | (val & ((uint64_t(1) << w) - 1)); });
+  }
   for (uint32_t s = 0; s < cfg.num_sms(); ++s) {
     const SmTypeConfig& t = cfg.sm(s);
     pc.sm_threads.push_back(t.max_threads);
@@ -112,6 +124,7 @@ PortConfig to_port_config(const GpuConfig& cfg, const SchedOptions& opt) {
     pc.sm_regs.push_back(t.registers);
     pc.sm_shmem.push_back(t.shared_mem_bytes);
     pc.sm_ctas.push_back(t.max_ctas);
+    pc.hc_big.push_back(cfg.sm_is_big(s) ? 1 : 0);
   }
   return pc;
 }

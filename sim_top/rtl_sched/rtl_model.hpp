@@ -33,8 +33,11 @@ struct PortConfig {
   uint32_t ws_phase_pct = 0, ws_phase_windows = 0;   // warped-slicer phase monitor
   uint32_t sa_thr = 0, sa_res = 0;                    // srtf-adaptive (GpuConfig::srtf)
   uint32_t sbm_warmup = 0, sbm_sample = 0;            // sbm profiling windows (GpuConfig::sbm)
+  uint32_t hc_warmup = 0, hc_sample = 0;              // hetero-dynamic profiling (GpuConfig::hetero)
+  uint64_t hc_base = 0;                               // a conventional SM's capacities, as wf_res_t bits
   // Per SM (index < num_sms); SMs beyond num_sms are driven with 0.
   std::vector<uint32_t> sm_threads, sm_warps, sm_regs, sm_shmem, sm_ctas;
+  std::vector<uint32_t> hc_big;   // 1 = a big SM (GpuConfig::sm_is_big)
 };
 
 class RtlModel {

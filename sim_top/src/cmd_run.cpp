@@ -232,6 +232,8 @@ std::string format_partitions(const gs::RunResult& r, const gs::Mix& mix) {
     for (uint32_t i = 0; i < p.count; ++i) {
       out += (i ? ", " : " ") + mix.kernels.at(p.kernel[i]).kernel;
       if (p.mode == gs::PartitionRecord::kShared) out += " " + std::to_string(p.ctas[i]);
+      if (p.sms_big[i] + p.sms_small[i] > 0)
+        out += " " + std::to_string(p.sms_big[i]) + " big + " + std::to_string(p.sms_small[i]) + " small SMs";
       if (p.bypass[i] != gs::BypassLevel::kNone) out += std::string(" (bypass ") + gs::bypass_level_name(p.bypass[i]) + ")";
     }
     out += "\n";
@@ -261,6 +263,7 @@ std::string with_partitions_json(const std::string& json, const gs::RunResult& r
       nlohmann::ordered_json k = {{"kernel", mix.kernels.at(p.kernel[i]).kernel}};
       if (p.mode == gs::PartitionRecord::kShared) k["ctas_per_sm"] = p.ctas[i];
       k["bypass"] = gs::bypass_level_name(p.bypass[i]);
+      if (p.sms_big[i] + p.sms_small[i] > 0) k["sms"] = {{"big", p.sms_big[i]}, {"small", p.sms_small[i]}};
       if (p.measured) k["window_insts"] = p.window_insts[i];
       ks.push_back(k);
     }

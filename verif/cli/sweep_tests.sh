@@ -188,6 +188,18 @@ check "pairs stagger_pct: arrival = 50% of the first kernel's alone runtime" 'py
 bad_file "stagger_pct 0" "field 'pairs.stagger_pct[0]'" \
   '{"name": "b", "configs": ["warped-slicer"], "pairs": {"kernels": ["test.compute", "test.memory"], "stagger_pct": [0]}}'
 
+# pairs and combos "window_cycles": generated fixed-window mixes, rows in windows.csv
+cat >pwin.json <<EOF
+{"name": "pwin", "configs": ["warped-slicer"], "policies": ["left-over"],
+ "pairs": {"kernels": ["test.compute", "test.memory"], "window_cycles": 15000},
+ "combos": {"kernels": [["test.compute"], ["test.memory"], ["test.cache"]], "window_cycles": 12000}}
+EOF
+sweep pwin.json -j2 --out pwin
+check "pairs/combos window_cycles: 2 pairs + 1 combo as fixed-window mixes, 7 rows in windows.csv" \
+  '[ "$RC" -eq 0 ] && grep -q "\"window_cycles\": 15000" pwin/mixes/pair_test.compute_test.memory_at0.json && grep -q "\"window_cycles\": 12000" pwin/mixes/combo_test.compute_test.memory_test.cache.json && [ "$(tail -n +2 pwin/windows.csv | wc -l)" -eq 7 ]' "exit $RC: $(cat "$ERR")"
+bad_file "pairs window_cycles with stagger_pct" "field 'pairs.window_cycles'" \
+  '{"name": "b", "configs": ["warped-slicer"], "pairs": {"kernels": ["test.compute", "test.memory"], "stagger_pct": [50], "window_cycles": 1000}}'
+
 # pairs "with" and "order": Warped-Slicer's 30 pairs (compute x all ten, unordered)
 sweep "$SWEEPS/warped-slicer-pairs.json" --list --out wsp
 check "pairs with/order: the shipped warped-slicer-pairs.json lists 30 pairs x 5 policies" \

@@ -59,7 +59,16 @@ CaseResult run_case(const GpuConfig& cfg, const Mix& mix, const SchedOptions& op
 GpuConfig case_config(GpuConfig cfg) {
   cfg.warped_slicer.warmup_cycles = kCaseProfileCycles;
   cfg.warped_slicer.sample_cycles = kCaseProfileCycles;
+  cfg.hetero.warmup_cycles = kCaseProfileCycles;
+  cfg.hetero.sample_cycles = kCaseProfileCycles;
   return cfg;
+}
+
+GpuConfig case_config_for(const std::string& policy, const GpuConfig& cfg) {
+  if (parse_policy(policy) != Policy::kHeteroDynamic) return cfg;
+  for (uint32_t s = 0; s < cfg.num_sms(); ++s)
+    if (cfg.sm_is_big(s)) return cfg;
+  return case_config(load_gpu_config("heterocore"));
 }
 
 MixGenOptions case_mix_options(const std::string& policy, MixGenOptions gen) {

@@ -37,8 +37,15 @@ CaseResult run_case(const GpuConfig& cfg, const Mix& mix, const SchedOptions& op
 /// to kCaseProfileCycles each. A random mix lasts some 10^4 cycles; the default 20,000-cycle
 /// warm-up (docs/config_schema.md, warped_slicer) would end after most of them, and the profile,
 /// water-filling and quotas would never be checked.
+/// hetero-dynamic's spatial profiling (20K + 20K cycles by default) is shortened the same way.
 inline constexpr uint64_t kCaseProfileCycles = 1000;
 GpuConfig case_config(GpuConfig cfg);
+
+/// The config a case of `policy` runs on: `cfg` (a case_config()), except for hetero-dynamic on
+/// a GPU without big SMs, which gets case_config(heterocore): on SMs of one type it keeps its
+/// profiling split (docs/rtl/gs_policy_hetero.md), and its selection and adaptive preemption
+/// would never be checked.
+GpuConfig case_config_for(const std::string& policy, const GpuConfig& cfg);
 
 /// The random-mix options a case of `policy` uses: `gen` itself, except for a policy that profiles
 /// the kernels with CTAs waiting (registry flag `observes`, warped-slicer): it sees a set only

@@ -12,26 +12,11 @@
 #include "sched/golden/gs_sbm_smc.hpp"
 #include "sched/scheduler_port.hpp"
 #include "workload/kernel_desc.hpp"
+#include "test_support.hpp"
 
 using namespace gs;
 
 namespace {
-
-Mix sbm_pair(const std::vector<std::string>& names, uint64_t window) {
-  const auto lib = load_kernel_library();
-  Mix mix;
-  mix.name = "ewm-test";
-  mix.window_cycles = window;
-  for (size_t i = 0; i < names.size(); ++i) {
-    MixEntry e;
-    e.kernel = names[i];
-    e.desc = find_kernel(lib, names[i]);
-    e.grid_ctas = e.desc.grid_ctas;
-    e.context = static_cast<uint32_t>(i);
-    mix.kernels.push_back(e);
-  }
-  return mix;
-}
 
 GpuConfig short_window_config() {
   GpuConfig cfg = load_gpu_config("sbm-gcn32");
@@ -58,7 +43,7 @@ uint64_t capped_alone(const GpuConfig& cfg, const MixEntry& e, uint32_t cap, uin
 
 TEST_CASE("ewm: standalone profiles decide CI and occ_th by Algorithm 2", "[ewm][sbm]") {
   const GpuConfig cfg = short_window_config();
-  const Mix mix = sbm_pair({"sbm.fw.128x1", "sbm.mm.128x1"}, 0);
+  const Mix mix = test::window_mix("ewm-test", {"sbm.fw.128x1", "sbm.mm.128x1"}, 0);
   const EwmChoice c = ewm_choose(cfg, mix, RunOptions{});
   CHECK(c.reg.arch == SbmArch::kMwg);
   CHECK(!c.reg.fcache);
@@ -94,7 +79,7 @@ TEST_CASE("ewm: standalone profiles decide CI and occ_th by Algorithm 2", "[ewm]
 
 TEST_CASE("ewm: the shared run maps both tasks to the chosen quotas, golden only", "[ewm][sbm]") {
   const GpuConfig cfg = short_window_config();
-  const Mix mix = sbm_pair({"sbm.fw.128x1", "sbm.mm.128x1"}, 20000);
+  const Mix mix = test::window_mix("ewm-test", {"sbm.fw.128x1", "sbm.mm.128x1"}, 20000);
   AloneRunCache cache;
   EwmChoice c;
   const MixRun r = run_ewm(cfg, mix, SchedOptions{}, RunOptions{}, cache, {}, &c);
@@ -109,7 +94,7 @@ TEST_CASE("ewm: the shared run maps both tasks to the chosen quotas, golden only
   CHECK(r.metrics.ipc > 0);
 
   // two tasks only; the SBM_REG goes with mwg only
-  const Mix three = sbm_pair({"sbm.fw.128x1", "sbm.mm.128x1", "sbm.hist.128x1"}, 20000);
+  const Mix three = test::window_mix("ewm-test", {"sbm.fw.128x1", "sbm.mm.128x1", "sbm.hist.128x1"}, 20000);
   CHECK_THROWS_WITH(ewm_choose(cfg, three, RunOptions{}), Catch::Contains("two tasks"));
   SchedOptions bad;
   bad.policy = "srtf";

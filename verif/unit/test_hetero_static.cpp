@@ -9,33 +9,13 @@
 #include "metrics/hetero_static.hpp"
 #include "sched/scheduler_port.hpp"
 #include "workload/kernel_desc.hpp"
+#include "test_support.hpp"
 
 using namespace gs;
 
-namespace {
-
-Mix hc_pair(const std::string& a, const std::string& b, uint64_t window) {
-  const auto lib = load_kernel_library();
-  Mix mix;
-  mix.name = "hetero-test";
-  mix.window_cycles = window;
-  const std::string names[2] = {a, b};
-  for (uint32_t i = 0; i < 2; ++i) {
-    MixEntry e;
-    e.kernel = names[i];
-    e.desc = find_kernel(lib, names[i]);
-    e.grid_ctas = e.desc.grid_ctas;
-    e.context = i;
-    mix.kernels.push_back(e);
-  }
-  return mix;
-}
-
-}  // namespace
-
 TEST_CASE("hetero-agnostic: half of each SM type per kernel, held for the whole run", "[hetero]") {
   const GpuConfig cfg = load_gpu_config("heterocore");
-  const Mix mix = hc_pair("hc.FDTD3D", "hc.LAVAMD", 30000);
+  const Mix mix = test::window_mix("hetero-test", {"hc.FDTD3D", "hc.LAVAMD"}, 30000);
   const HeteroChoice c = hetero_choose(cfg, mix, "hetero-agnostic", RunOptions{});
   CHECK(c.big_kernel == -1);
   CHECK(c.profiles.empty());
@@ -60,7 +40,7 @@ TEST_CASE("hetero-agnostic: half of each SM type per kernel, held for the whole 
 
 TEST_CASE("hetero static policies decide from their profiles as Sec. 4.2 says", "[hetero]") {
   const GpuConfig cfg = load_gpu_config("heterocore");
-  const Mix mix = hc_pair("hc.FDTD3D", "hc.LAVAMD", 20000);
+  const Mix mix = test::window_mix("hetero-test", {"hc.FDTD3D", "hc.LAVAMD"}, 20000);
   RunOptions ro;
   for (const char* policy : {"hetero-class", "hetero-stp", "hetero-balanced"}) {
     INFO(policy);
@@ -97,7 +77,7 @@ TEST_CASE("hetero static policies decide from their profiles as Sec. 4.2 says", 
 }
 
 TEST_CASE("hetero static policies refuse what they cannot map", "[hetero]") {
-  const Mix mix = hc_pair("hc.FDTD3D", "hc.LAVAMD", 20000);
+  const Mix mix = test::window_mix("hetero-test", {"hc.FDTD3D", "hc.LAVAMD"}, 20000);
   // a homogeneous GPU has no big and small SM types
   CHECK_THROWS_WITH(hetero_choose(load_gpu_config("heterocore-baseline"), mix, "hetero-agnostic", RunOptions{}),
                     Catch::Contains("sm_types") && Catch::Contains("big"));

@@ -12,35 +12,15 @@
 #include "sched/golden/gs_sbm_smc.hpp"
 #include "sched/scheduler_port.hpp"
 #include "workload/kernel_desc.hpp"
+#include "test_support.hpp"
 
 using namespace gs;
-
-namespace {
-
-Mix sbm_pair(const std::string& a, const std::string& b, uint64_t window) {
-  const auto lib = load_kernel_library();
-  Mix mix;
-  mix.name = "sbm-phases-test";
-  mix.window_cycles = window;
-  const std::string names[2] = {a, b};
-  for (uint32_t i = 0; i < 2; ++i) {
-    MixEntry e;
-    e.kernel = names[i];
-    e.desc = find_kernel(lib, names[i]);
-    e.grid_ctas = e.desc.grid_ctas;
-    e.context = i;
-    mix.kernels.push_back(e);
-  }
-  return mix;
-}
-
-}  // namespace
 
 TEST_CASE("sbm: each profiling phase's measured window is on its partition and replays to SBM_REG", "[sbm]") {
   GpuConfig cfg = load_gpu_config("sbm-gcn32");
   cfg.sbm.warmup_cycles = 2000;
   cfg.sbm.sample_cycles = 4000;
-  const Mix mix = sbm_pair("sbm.fw.128x1", "sbm.hist.128x1", 150000);
+  const Mix mix = test::window_mix("sbm-phases-test", {"sbm.fw.128x1", "sbm.hist.128x1"}, 150000);
   SchedOptions so;
   so.policy = "sbm";
   RunOptions ro;

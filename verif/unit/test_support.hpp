@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "common/error.hpp"
+#include "workload/kernel_desc.hpp"
 
 namespace gs::test {
 
@@ -68,5 +69,23 @@ inline std::string input_error_of(const std::function<void()>& f) {
 }
 
 inline bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+/// A fixed-window mix (Mix::window_cycles) of library kernels, all at cycle 0, kernel i in
+/// context i, each with its library grid: the SBM and HeteroCore tests' task sets.
+inline gs::Mix window_mix(const std::string& name, const std::vector<std::string>& kernels, uint64_t window) {
+  const auto lib = gs::load_kernel_library();
+  gs::Mix mix;
+  mix.name = name;
+  mix.window_cycles = window;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    gs::MixEntry e;
+    e.kernel = kernels[i];
+    e.desc = gs::find_kernel(lib, kernels[i]);
+    e.grid_ctas = e.desc.grid_ctas;
+    e.context = static_cast<uint32_t>(i);
+    mix.kernels.push_back(e);
+  }
+  return mix;
+}
 
 }  // namespace gs::test

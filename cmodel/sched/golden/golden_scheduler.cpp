@@ -52,9 +52,11 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
   slots_ = cfg.max_active_kernels;
   contexts_ = cfg.max_contexts;
   caps_.assign(num_sms_, SmCaps{});
+  hc_big_.assign(num_sms_, 0);
   for (uint32_t s = 0; s < num_sms_; ++s) {
     const SmTypeConfig& t = cfg.sm(s);
     caps_[s] = SmCaps{t.max_threads, t.max_warps, t.registers, t.shared_mem_bytes, t.max_ctas};
+    hc_big_[s] = cfg.sm_is_big(s);
   }
   cycle_ = 0;
   tables_quiet_ = false;
@@ -84,7 +86,12 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
                        cfg.srtf.adaptive_threshold_q8,
                        cfg.srtf.adaptive_residency,
                        cfg.sbm.warmup_cycles,
-                       cfg.sbm.sample_cycles};
+                       cfg.sbm.sample_cycles,
+                       cfg.hetero.warmup_cycles,
+                       cfg.hetero.sample_cycles,
+                       &hc_big_,
+                       WfRes{cfg.hetero.base_sm.threads, cfg.hetero.base_sm.warps, cfg.hetero.base_sm.regs,
+                             cfg.hetero.base_sm.shmem, cfg.hetero.base_sm.ctas}};
   policy_twin_ = make_policy_twin(policy_);
   policy_twin_->reset(pol_cfg_);
   static_assert(PolicySrtf::kPartShared == PartitionRecord::kShared && PolicySrtf::kPartAlone == PartitionRecord::kAlone,
@@ -120,6 +127,11 @@ void GoldenScheduler::record_partition(uint64_t cycle, uint32_t slots, uint32_t 
     r.kernel[r.count] = ksrt_.entry(k).kernel;
     r.ctas[r.count] = part_ctas_[k];
     r.bypass[r.count] = slot_bypass_[k];
+    uint32_t big = 0, small = 0;
+    if (policy_twin_->partition_sms(k, big, small)) {
+      r.sms_big[r.count] = static_cast<uint16_t>(big);
+      r.sms_small[r.count] = static_cast<uint16_t>(small);
+    }
     ++r.count;
   }
   partitions_.push_back(r);   // capacity reserved at reset: no allocation

@@ -73,6 +73,8 @@ class GoldenScheduler final : public SchedulerPort {
   const golden::QuotaTable& quota_table() const { return quota_; }
   /// The selected policy's twin (golden/<module>.hpp), e.g. for `gsim unit`.
   const golden::PolicyTwin& policy_twin() const { return *policy_twin_; }
+  /// The selected policy's out_o of the last step (as the framework read it).
+  const golden::PolicyOut& policy_out() const { return pol_out_; }
   golden::Policy policy() const { return policy_; }
   /// Whether the last clock edge wrote no table (KSRT, SMST, PTBQ, Active Queue, quotas): every
   /// table write enable of the cycle was off. The lockstep state check skips a cycle on it.
@@ -96,6 +98,7 @@ class GoldenScheduler final : public SchedulerPort {
   golden::Policy policy_ = golden::Policy::kLeftOver;
   uint32_t num_sms_ = 0, slots_ = 0, contexts_ = 0;
   std::vector<golden::SmCaps> caps_;
+  std::vector<uint8_t> hc_big_;   // PolicyCfg::hc_big: per SM, a big SM (GpuConfig::sm_is_big)
   uint64_t cycle_ = 0;
   bool tables_quiet_ = false;  // speed only: the last clock edge wrote no table (see step())
   bool driver_idle_ = false;   // speed only: the last cycle's SM driver issued nothing

@@ -41,6 +41,10 @@ struct PolicyCfg {
   uint32_t sa_res = 0;                        // sa_res: srtf-adaptive residency of the shortest kernel while sharing
   uint32_t sbm_warmup = 0;                    // sbm_warmup: sbm's cycles before a profiling window
   uint32_t sbm_sample = 0;                    // sbm_sample: sbm's profiling window
+  uint32_t hc_warmup = 0;                     // hc_warmup: hetero-dynamic's spatial-profiling warm-up
+  uint32_t hc_sample = 0;                     // hc_sample: hetero-dynamic's measured window
+  const std::vector<uint8_t>* hc_big = nullptr;  // hc_big: per SM, 1 = a big SM
+  WfRes hc_base;                              // hc_base: a conventional SM's capacities
 };
 
 /// policy_view_t: read-only view of the framework tables (registered state).
@@ -120,6 +124,12 @@ class PolicyTwin {
   /// make none (the default).
   virtual bool partition_started(uint32_t& slots, uint32_t& mode, std::array<uint32_t, 32>& ctas) const {
     (void)slots, (void)mode, (void)ctas;
+    return false;
+  }
+  /// The SMs slot `slot` owns in the partition the last edge put in force, big and small ones
+  /// (hetero-dynamic); false for policies that report none (the default).
+  virtual bool partition_sms(uint32_t slot, uint32_t& big, uint32_t& small) const {
+    (void)slot, (void)big, (void)small;
     return false;
   }
   /// A profiling window the last clock edge closed (sbm: the phase's sums are final): the

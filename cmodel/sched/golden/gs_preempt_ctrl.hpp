@@ -1,7 +1,7 @@
 // gsched golden twin of rtl/framework/gs_preempt_ctrl.sv (preemption control, Tanasic Sec. 3.2).
 //
 // comb(): a request is accepted when its SM is not already reserved (accept_o); preempt_o is
-// registered. A context switch is used when configured and the PTBQs can hold the SM's
+// registered. A context switch is used when requested (PreemptReq::mode_sel, mode) or configured and the PTBQs can hold the SM's
 // resident CTAs on top of the CTAs promised to switches in flight (save credit); otherwise
 // the SM is drained. next() loads the preempt record (port output of the next cycle) and the
 // credit bookkeeping; kPreemptDone releases the SM's credit.
@@ -49,8 +49,8 @@ class PreemptCtrl {
   static bool accept(const PreemptReq& req, const Smst& smst) {
     return req.valid && !reserved(smst.entry(req.sm));
   }
-  bool switch_ok(PreemptMode cfg_mode, const Smst& smst, uint32_t sm, uint32_t ptbq_max) const {
-    return cfg_mode == PreemptMode::kSwitch && ptbq_max + q.credit + smst.entry(sm).ctas <= PtbqDepth;
+  bool switch_ok(PreemptMode mode, const Smst& smst, uint32_t sm, uint32_t ptbq_max) const {
+    return mode == PreemptMode::kSwitch && ptbq_max + q.credit + smst.entry(sm).ctas <= PtbqDepth;
   }
   /// Reads req and smst only.
   Out comb(const In& in) const { return Out{accept(in.req, *in.smst)}; }
@@ -60,7 +60,9 @@ class PreemptCtrl {
     const Smst& smst = *in.smst;
     const PreemptReq& req = in.req;
     PreemptCmd p;
-    const bool sw = out.accept && switch_ok(in.cfg_mode, smst, req.sm, in.ptbq_max);
+    // the request's own mechanism (HeteroCore's adaptive preemption) or the configured one
+    const PreemptMode mode = req.mode_sel ? req.mode : in.cfg_mode;
+    const bool sw = out.accept && switch_ok(mode, smst, req.sm, in.ptbq_max);
     if (out.accept) {
       p.valid = true;
       p.sm = static_cast<SmId>(req.sm);

@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
     std::printf("%-12s %-7s %-9s %6s %6s %12s %12s\n", "policy", "preempt", "sharing", "mixes", "fails", "cycles",
                 "decisions");
     for (const auto& policy : policies) {
+      const gs::GpuConfig pcfg = gs::cosim::case_config_for(policy, cfg);
       for (const auto& pm : preempts) {
         if (pm != "drain" && pm != "switch") throw gs::InputError("--preempt", "preempt", "drain or switch, not " + pm);
         for (const auto& sharing : sharings) {
@@ -71,7 +72,7 @@ int main(int argc, char** argv) {
           uint32_t fails = 0;
           for (uint32_t i = 0; i < mixes; ++i) {
             const uint64_t seed = first_seed + i;
-            const gs::Mix mix = gs::cosim::random_mix(lib, cfg, seed, gs::cosim::case_mix_options(policy, gen));
+            const gs::Mix mix = gs::cosim::random_mix(lib, pcfg, seed, gs::cosim::case_mix_options(policy, gen));
             gs::SchedOptions opt;
             opt.policy = policy;
             opt.preempt = pm == "drain" ? gs::PreemptMode::kDrain : gs::PreemptMode::kSwitch;
@@ -79,7 +80,7 @@ int main(int argc, char** argv) {
             opt.seed = seed;
             opt.wave_file = wave;
             opt.rtl_fixed_point_skip = !full_eval;
-            const auto r = gs::cosim::run_case(cfg, mix, opt, [](const gs::SchedOptions& o) {
+            const auto r = gs::cosim::run_case(pcfg, mix, opt, [](const gs::SchedOptions& o) {
               return std::unique_ptr<gs::SchedulerPort>(gs::make_lockstep_scheduler(o));
             });
             cycles += r.cycles;

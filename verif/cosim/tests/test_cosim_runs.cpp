@@ -22,6 +22,7 @@
 #include "rtl_sched/register.hpp"
 #include "rtl_sched/rtl_scheduler.hpp"
 #include "sched/golden/golden_scheduler.hpp"
+#include "sched/golden/gs_policy_hetero.hpp"
 #include "sched/golden/gs_policy_warped_slicer.hpp"
 #include "gpu/gpu.hpp"
 
@@ -265,4 +266,37 @@ TEST_CASE("random-mix cases reach Warped-Slicer's partition on the case config",
     partitioned += reached;
   }
   CHECK(partitioned * 2 >= seeds);
+}
+
+TEST_CASE("random-mix cases reach hetero-dynamic's selection and its adaptive preemption", "[cosim][hetero]") {
+  // the cases of the lockstep regression and the mutation check (case_config_for: heterocore)
+  const gs::GpuConfig cfg = gs::cosim::case_config_for("hetero-dynamic", gs::cosim::case_config(cosim_config()));
+  REQUIRE(cfg.sm_is_big(0));
+  gs::cosim::MixGenOptions gen = gs::cosim::case_mix_options("hetero-dynamic", {});
+  gen.contexts = cfg.max_contexts;
+  uint32_t selected = 0, remapped = 0, adaptive = 0;
+  const uint32_t seeds = 6;
+  for (uint64_t seed = 1; seed <= seeds; ++seed) {
+    const gs::Mix mix = gs::cosim::random_mix(library(), cfg, seed, gen);
+    gs::RunOptions ro;
+    ro.seed = seed;
+    ro.sched.policy = "hetero-dynamic";
+    auto sched = gs::make_scheduler("golden", ro.sched);
+    gs::Gpu gpu(cfg, mix, *sched, ro);
+    const auto& gsched = dynamic_cast<const gs::GoldenScheduler&>(*sched);
+    const auto& twin = dynamic_cast<const gs::golden::PolicyHetero&>(gsched.policy_twin());
+    bool sel = false, remap = false, adapt = false;
+    while (gpu.step()) {
+      sel |= twin.q.st == gs::golden::PolicyHetero::kSel;
+      remap |= twin.q.st == gs::golden::PolicyHetero::kScan && twin.q.chosen;
+      adapt |= gsched.policy_out().req.valid && gsched.policy_out().req.mode_sel;
+    }
+    INFO("seed " << seed << ": " << mix.kernels.size() << " kernels, " << gpu.cycle() << " cycles");
+    selected += sel;
+    remapped += remap;
+    adaptive += adapt;
+  }
+  CHECK(selected * 2 >= seeds);
+  CHECK(remapped >= 1);
+  CHECK(adaptive >= 1);
 }

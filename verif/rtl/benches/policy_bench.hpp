@@ -45,8 +45,13 @@ class PolicyBench {
   PolicyBench(Policy policy, uint64_t seed, uint32_t num_sms, bool sm_exclusive = false)
       : rtl_(static_cast<uint32_t>(seed)), rng_(seed), twin_(make_policy_twin(policy)) {
     caps_.assign(num_sms, SmCaps{2048, 64, 65536, 49152, 16});
-    // short profiling phases (warped-slicer) so a bench run passes through all of them
-    cfg_ = PolicyCfg{policy, num_sms, MaxKernels, 0, sm_exclusive, &caps_, 40, 60, 30, 2, 20, 2, 128, 3, 40, 60};
+    // hetero-dynamic: every other SM a big one, with twice the resources (HeteroCore Table 1)
+    hc_big_.assign(num_sms, 0);
+    if (policy == Policy::kHeteroDynamic)
+      for (uint32_t s = 1; s < num_sms; s += 2) hc_big_[s] = 1, caps_[s] = SmCaps{4096, 128, 131072, 98304, 32};
+    // short profiling phases (warped-slicer, sbm, hetero-dynamic) so a bench run passes through all of them
+    cfg_ = PolicyCfg{policy, num_sms, MaxKernels, 0, sm_exclusive, &caps_, 40, 60, 30, 2, 20, 2, 128, 3, 40, 60,
+                     40, 60, &hc_big_, WfRes{1536, 48, 32768, 49152, 8}};
     ksrt_.reset(MaxKernels);
     smst_.reset(num_sms, MaxKernels);
     ptbq_.reset(MaxKernels);
@@ -177,6 +182,9 @@ class PolicyBench {
     set_bits(d.cfg_i, L::sa_res_lsb, L::sa_res_width, cfg_.sa_res);
     set_bits(d.cfg_i, L::sbm_warmup_lsb, L::sbm_warmup_width, cfg_.sbm_warmup);
     set_bits(d.cfg_i, L::sbm_sample_lsb, L::sbm_sample_width, cfg_.sbm_sample);
+    set_bits(d.cfg_i, L::hc_warmup_lsb, L::hc_warmup_width, cfg_.hc_warmup);
+    set_bits(d.cfg_i, L::hc_sample_lsb, L::hc_sample_width, cfg_.hc_sample);
+    put_rec(d.cfg_i, cfg_.hc_base, L::hc_base_lsb);
     for (uint32_t s = 0; s < MaxSms; ++s) {
       const SmCaps c = s < cfg_.num_sms ? caps_[s] : SmCaps{};
       set_bits(d.cfg_i, L::sm_threads_lsb + s * ThreadW, ThreadW, c.threads);
@@ -184,6 +192,7 @@ class PolicyBench {
       set_bits(d.cfg_i, L::sm_regs_lsb + s * RegW, RegW, c.regs);
       set_bits(d.cfg_i, L::sm_shmem_lsb + s * ShmemW, ShmemW, c.shmem);
       set_bits(d.cfg_i, L::sm_ctas_lsb + s * CtaCntW, CtaCntW, c.ctas);
+      set_bits(d.cfg_i, L::hc_big_lsb + s, 1, s < cfg_.num_sms && hc_big_[s]);
     }
   }
 
@@ -293,6 +302,7 @@ class PolicyBench {
   gs::Rng rng_;
   std::unique_ptr<PolicyTwin> twin_;
   std::vector<SmCaps> caps_;
+  std::vector<uint8_t> hc_big_;   // PolicyCfg::hc_big
   PolicyCfg cfg_;
   Ksrt ksrt_;
   Smst smst_;

@@ -106,8 +106,9 @@ int main(int argc, char** argv) {
     opt.sm_sharing = c.sharing;
     opt.seed = c.seed;
     opt.lockstep_state_check = !no_state_check;
-    const gs::Mix mix = case_mix(cfg, lib, c.seed, gs::cosim::case_mix_options(c.policy, gen));
-    const auto r = gs::cosim::run_case(cfg, mix, opt, maker, 5'000'000);
+    const gs::GpuConfig pcfg = gs::cosim::case_config_for(c.policy, cfg);
+    const gs::Mix mix = case_mix(pcfg, lib, c.seed, gs::cosim::case_mix_options(c.policy, gen));
+    const auto r = gs::cosim::run_case(pcfg, mix, opt, maker, 5'000'000);
     ++run;
     const std::string where = "policy " + c.policy + " --preempt " +
                               (c.mode == gs::PreemptMode::kDrain ? "drain" : "switch") + " --sm-sharing " +

@@ -1,0 +1,181 @@
+// hetero-dynamic (gs_policy_hetero's golden twin, cmodel/sched/golden/gs_policy_hetero.hpp) on the
+// heterocore preset: the spatial-profiling split (4 big + 4 small SMs per kernel, Sec. 4.3), the
+// selection of Algorithm 2 from the window's counts, the mapping it puts in force, where CTAs go,
+// and the adaptive preemption's per-request mechanism.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "common/error.hpp"
+#include "config/gpu_config.hpp"
+#include "config/limits.hpp"
+#include "gpu/gpu.hpp"
+#include "sched/golden/golden_scheduler.hpp"
+#include "sched/golden/gs_policy_hetero.hpp"
+#include "sched/scheduler_port.hpp"
+#include "workload/kernel_desc.hpp"
+#include "test_support.hpp"
+
+using namespace gs;
+using golden::PolicyHetero;
+
+namespace {
+
+GpuConfig short_windows(GpuConfig cfg) {
+  cfg.hetero.warmup_cycles = 3000;
+  cfg.hetero.sample_cycles = 3000;
+  return cfg;
+}
+
+}  // namespace
+
+TEST_CASE("hetero-dynamic: profiling split, Algorithm 2's mapping, CTAs on their kernel's SMs", "[hetero]") {
+  const GpuConfig cfg = short_windows(load_gpu_config("heterocore"));
+  REQUIRE(cfg.num_sms() == 16);
+  for (uint32_t s = 0; s < 16; ++s) REQUIRE(cfg.sm_is_big(s) == (s < 8));
+  REQUIRE(cfg.hetero.base_sm.ctas > 0);   // from heterocore-baseline
+
+  // FDTD3D (thick-TLP) with SYRK (lean-TLP, Table 3): Algorithm 2 maps FDTD3D on the big SMs
+  const Mix mix = test::window_mix("hetero-dynamic-test", {"hc.FDTD3D", "hc.SYRK"}, 60000);
+  RunOptions ro;
+  ro.sched.policy = "hetero-dynamic";
+  auto sched = make_scheduler("golden", ro.sched);
+  Gpu gpu(cfg, mix, *sched, ro);
+  const auto& twin =
+      dynamic_cast<const PolicyHetero&>(dynamic_cast<const GoldenScheduler&>(*sched).policy_twin());
+
+  bool split_seen = false, selected = false, mapped = false;
+  uint64_t mapped_at = 0;
+  std::array<uint8_t, spec::MaxSms> split{}, final_grp{};
+  uint32_t big = 0;
+  bool even = false;
+  uint32_t prev = PolicyHetero::kIdle;
+  std::set<std::pair<bool, PreemptMode>> requests;   // (mode_sel, mode) of requests made
+  while (gpu.step()) {
+    const auto& q = twin.q;
+    if (prev == PolicyHetero::kScan && q.st == PolicyHetero::kWarm) {   // the profiling split is in force
+      split_seen = true;
+      split = q.grp;
+      CHECK(q.nbig == 8);
+      CHECK(q.nsmall == 8);
+      CHECK(q.nb0 == 4);
+      CHECK(q.ns0 == 4);
+    }
+    if (prev == PolicyHetero::kSel) {
+      selected = true;
+      big = q.big;
+      even = q.even;
+      // the estimate's CTA counts: a big SM holds at least a small SM's CTAs of either kernel
+      for (uint32_t c = 0; c < 2; ++c) CHECK(q.cta_b[c] >= q.cta_s[c]);
+    }
+    if (prev == PolicyHetero::kScan && q.st == PolicyHetero::kIdle && q.chosen && !mapped) {
+      mapped = true;
+      mapped_at = gpu.cycle();
+      final_grp = q.grp;
+    }
+    const PreemptReq& r = dynamic_cast<const GoldenScheduler&>(*sched).policy_out().req;
+    if (r.valid) requests.insert({r.mode_sel, r.mode});
+    prev = q.st;
+  }
+  REQUIRE(split_seen);
+  // round robin by type: big SMs 0..7 and small SMs 8..15 alternate between the two kernels
+  for (uint32_t s = 0; s < 16; ++s) CHECK(split[s] == s % 2);
+  REQUIRE(selected);
+  INFO("selection: big " << big << " even " << even);
+  REQUIRE_FALSE(even);
+  {
+    REQUIRE(big == 1);   // FDTD3D, group 0
+    REQUIRE(mapped);
+    const uint32_t gb = 0;
+    for (uint32_t s = 0; s < 16; ++s) CHECK(final_grp[s] == (s < 8 ? gb : 1 - gb));
+    // every CTA started after the mapping is on an SM of its kernel (group c = mix kernel c:
+    // both arrive at cycle 0 and take the KSRT's first two slots in mix order)
+    // the same run again, whole (the model is deterministic), for its CTA records
+    auto sched2 = make_scheduler("golden", ro.sched);
+    const RunResult res = Gpu(cfg, mix, *sched2, ro).run();
+    uint32_t after = 0;
+    for (const CtaRecord& t : res.ctas) {
+      if (t.start_cycle <= mapped_at) continue;
+      INFO("kernel " << t.kernel << " CTA " << t.cta << " on SM " << t.sm << " at " << t.start_cycle);
+      CHECK(final_grp[t.sm] == t.kernel);
+      ++after;
+    }
+    CHECK(after > 0);
+    // the selection's preemptions carry their own mechanism (adaptive preemption)
+    bool adaptive = false;
+    for (const auto& m : requests) adaptive |= m.first;
+    CHECK(adaptive);
+    // the run's partition report: the split, its window, then the mapping
+    REQUIRE(res.partitions.size() == 2);
+    const PartitionRecord &p0 = res.partitions[0], &p1 = res.partitions[1];
+    CHECK(p0.mode == PartitionRecord::kSpatial);
+    CHECK((p0.sms_big[0] == 4 && p0.sms_small[0] == 4 && p0.sms_big[1] == 4 && p0.sms_small[1] == 4));
+    CHECK(p0.measured);
+    CHECK(p0.window_insts[0] > 0);
+    CHECK(p1.kernel[0] == 0);
+    CHECK((p1.sms_big[0] == 8 && p1.sms_small[0] == 0 && p1.sms_big[1] == 0 && p1.sms_small[1] == 8));
+  }
+}
+
+TEST_CASE("hetero-dynamic keeps the profiling split when both kernels are thick-TLP", "[hetero]") {
+  const GpuConfig cfg = short_windows(load_gpu_config("heterocore"));
+  const Mix mix = test::window_mix("hetero-dynamic-test", {"hc.FDTD3D", "hc.LAVAMD"}, 30000);
+  RunOptions ro;
+  ro.sched.policy = "hetero-dynamic";
+  auto sched = make_scheduler("golden", ro.sched);
+  Gpu gpu(cfg, mix, *sched, ro);
+  const auto& twin =
+      dynamic_cast<const PolicyHetero&>(dynamic_cast<const GoldenScheduler&>(*sched).policy_twin());
+  bool selected = false;
+  uint32_t prev = PolicyHetero::kIdle;
+  while (gpu.step()) {
+    if (prev == PolicyHetero::kSel) {
+      selected = true;
+      CHECK(twin.q.even);
+      CHECK(twin.q.big == 0);
+      CHECK(twin.q.st == PolicyHetero::kIdle);   // no remapping scan
+    }
+    prev = twin.q.st;
+  }
+  CHECK(selected);
+}
+
+TEST_CASE("hetero-dynamic on a GPU of one SM type keeps its profiling split", "[hetero]") {
+  GpuConfig cfg = load_gpu_config("warped-slicer");
+  cfg.hetero.warmup_cycles = 2000;
+  cfg.hetero.sample_cycles = 2000;
+  const Mix mix = test::window_mix("hetero-dynamic-test", {"hc.FDTD3D", "hc.LAVAMD"}, 20000);
+  RunOptions ro;
+  ro.sched.policy = "hetero-dynamic";
+  auto sched = make_scheduler("golden", ro.sched);
+  Gpu gpu(cfg, mix, *sched, ro);
+  const auto& twin =
+      dynamic_cast<const PolicyHetero&>(dynamic_cast<const GoldenScheduler&>(*sched).policy_twin());
+  bool selected = false;
+  uint32_t prev = PolicyHetero::kIdle;
+  while (gpu.step()) {
+    if (prev == PolicyHetero::kSel) {
+      selected = true;
+      CHECK(twin.q.even);   // no group has a big SM: no IPC^B to weigh
+      CHECK(twin.q.st == PolicyHetero::kIdle);
+    }
+    prev = twin.q.st;
+  }
+  CHECK(selected);
+}
+
+TEST_CASE("hetero-dynamic on big SMs without a conventional GPU is refused naming the field", "[hetero][config]") {
+  GpuConfig cfg = load_gpu_config("heterocore");
+  cfg.hetero.baseline_config.clear();
+  cfg.hetero.base_sm = {};
+  SchedOptions so;
+  so.policy = "hetero-dynamic";
+  try {
+    limits::check_scheduler_config(cfg, so);
+    FAIL("accepted");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("hetero.baseline_config") != std::string::npos);
+  }
+  so.policy = "left-over";
+  CHECK_NOTHROW(limits::check_scheduler_config(cfg, so));
+}
