@@ -408,6 +408,7 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
     m.field = field;
     m.mix = std::move(parsed);
     m.id = gm.name;
+    if (m.mix.window_cycles != 0) plan.has_window_mixes = true;   // pairs/combos window_cycles: windows.csv
     mixes.push_back(std::move(m));
     plan.generated_mixes.push_back(std::move(gm));
   };
