@@ -45,10 +45,11 @@ class PolicyBench {
   PolicyBench(Policy policy, uint64_t seed, uint32_t num_sms, bool sm_exclusive = false)
       : rtl_(static_cast<uint32_t>(seed)), rng_(seed), twin_(make_policy_twin(policy)) {
     caps_.assign(num_sms, SmCaps{2048, 64, 65536, 49152, 16});
-    // hetero-dynamic: every other SM a big one, with twice the resources (HeteroCore Table 1)
+    // hetero-dynamic: every other SM a big one, with 1.5x the resources and twice the CTA slots
+    // (within ThreadW, WarpW, RegW: the port holds what a config may give)
     hc_big_.assign(num_sms, 0);
     if (policy == Policy::kHeteroDynamic)
-      for (uint32_t s = 1; s < num_sms; s += 2) hc_big_[s] = 1, caps_[s] = SmCaps{4096, 128, 131072, 98304, 32};
+      for (uint32_t s = 1; s < num_sms; s += 2) hc_big_[s] = 1, caps_[s] = SmCaps{3072, 96, 98304, 98304, 32};
     // short profiling phases (warped-slicer, sbm, hetero-dynamic) so a bench run passes through all of them
     cfg_ = PolicyCfg{policy, num_sms, MaxKernels, 0, sm_exclusive, &caps_, 40, 60, 30, 2, 20, 2, 128, 3, 40, 60,
                      40, 60, &hc_big_, WfRes{1536, 48, 32768, 49152, 8}};
