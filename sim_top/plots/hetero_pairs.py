@@ -32,6 +32,8 @@ import os
 import sys
 from collections import OrderedDict
 
+import plotlib
+
 # Table 3's TLP classes (docs/workloads.md)
 THICK = {"hc.FDTD3D", "hc.NQU", "hc.STO", "hc.B+TREE", "hc.DXTC", "hc.HISTO"}
 LEAN = {"hc.LAVAMD", "hc.SYRK", "hc.KMEANS", "hc.SYR2K", "hc.NN", "hc.SC"}
@@ -111,29 +113,12 @@ def means(policies, pairs):
     return out
 
 
-def print_table(head, rows, markdown):
-    if markdown:
-        print("| " + " | ".join(head) + " |")
-        print("|" + "---|" * len(head))
-        for r in rows:
-            print("| " + " | ".join(r) + " |")
-    else:
-        widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
-        for r in [head] + rows:
-            print("  ".join(str(x).ljust(w) for x, w in zip(r, widths)))
-
-
 def pct(x):
     return "%+.1f%%" % (100 * x)
 
 
 def plot(m, policies, out):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        fail("--out needs matplotlib (Debian: python3-matplotlib)")
+    plt = plotlib.pyplot("hetero_pairs.py")
     groups = [g for g in m if m[g]]
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     width = 0.8 / max(1, len(policies))
@@ -148,10 +133,7 @@ def plot(m, policies, out):
         ax.set_ylabel("%")
         ax.set_title(title)
     axes[0].legend(fontsize=8, loc="best")
-    fig.tight_layout()
-    for ext in ("png", "svg"):
-        fig.savefig("%s.%s" % (out, ext))
-    print("wrote %s.png and %s.svg" % (out, out))
+    plotlib.save(fig, out)
 
 
 def main():
@@ -174,13 +156,13 @@ def main():
         n = max(v[2] for v in per.values())
         rows.append([g, str(n)] + [pct(per[p][0]) if p in per else "-" for p in policies] +
                     [pct(per[p][1]) if p in per else "-" for p in policies])
-    print_table(head, rows, a.markdown)
+    plotlib.print_table(head, rows, a.markdown)
     if a.pairs:
         print()
         head = ["pair", "group"] + ["%s STP" % p for p in policies] + ["%s ANTT" % p for p in policies]
         rows = [[" + ".join(r["kernels"]), r["group"]] + [pct(r[p][0]) if p in r else "-" for p in policies] +
                 [pct(r[p][1]) if p in r else "-" for p in policies] for r in pairs.values()]
-        print_table(head, rows, a.markdown)
+        plotlib.print_table(head, rows, a.markdown)
     if a.out:
         plot(m, policies, a.out)
 

@@ -25,6 +25,19 @@ def save(fig, out, rect=None):
         print(f"wrote {out}.{ext}")
 
 
+def print_table(head, rows, markdown):
+    """Prints a table: Markdown (`| a | b |`, a rule after the header) or aligned columns."""
+    if markdown:
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
+        for r in rows:
+            print("| " + " | ".join(r) + " |")
+    else:
+        widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+        for r in [head] + rows:
+            print("  ".join(str(x).ljust(wd) for x, wd in zip(r, widths)))
+
+
 def load_json(path, fmt, script, what):
     """The JSON file at `path`, which must declare "format": `fmt`; exits with a message naming
     `script` and the file otherwise (`what` says which gsim output it should be)."""

@@ -147,21 +147,14 @@ def table(apps):
 
 
 def print_table(head, rows, gains, markdown):
+    plotlib.print_table(head, rows, markdown)
+    print()
     if markdown:
-        print("| " + " | ".join(head) + " |")
-        print("|" + "---|" * len(head))
-        for r in rows:
-            print("| " + " | ".join(r) + " |")
-        print()
         print("| SBM over | IPC (mean of ratios) | ANTT_SBM (mean of ratios; negative = better) | best IPC gain | applications |")
         print("|---|---|---|---|---|")
         for n, g, a, best, k in gains:
             print("| %s | %+.1f%% | %+.1f%% | %+.1f%% | %d |" % (n, g, a, best, k))
     else:
-        widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
-        for r in [head] + rows:
-            print("  ".join(str(x).ljust(w) for x, w in zip(r, widths)))
-        print()
         for n, g, a, best, k in gains:
             print("SBM over %-4s IPC %+.1f%%  ANTT_SBM %+.1f%%  best %+.1f%%  (%d applications)" % (n, g, a, best, k))
 
@@ -236,15 +229,7 @@ def fig11(out_dir, markdown):
         row.append(" / ".join(chose[app].get(w, "-") for w in windows))
         rows.append(row)
     rows.append(["mean"] + ["%.3f" % (sum(v) / len(v)) if v else "-" for v in sums.values()] + [""])
-    if markdown:
-        print("| " + " | ".join(head) + " |")
-        print("|" + "---|" * len(head))
-        for r in rows:
-            print("| " + " | ".join(r) + " |")
-    else:
-        widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
-        for r in [head] + rows:
-            print("  ".join(str(x).ljust(wd) for x, wd in zip(r, widths)))
+    plotlib.print_table(head, rows, markdown)
 
 
 def phases(out_dir, markdown):
@@ -277,15 +262,7 @@ def phases(out_dir, markdown):
                      "%.2f" % pols["mwg"]["ipc"] if "mwg" in pols else "-", shown])
     if not rows:
         fail("%s: no sbm runs" % out_dir)
-    if markdown:
-        print("| " + " | ".join(head) + " |")
-        print("|" + "---|" * len(head))
-        for r in rows:
-            print("| " + " | ".join(r) + " |")
-    else:
-        widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
-        for r in [head] + rows:
-            print("  ".join(str(x).ljust(wd) for x, wd in zip(r, widths)))
+    plotlib.print_table(head, rows, markdown)
 
 
 def main():
