@@ -23,8 +23,13 @@ so a positive gain is a shorter turnaround); the table gives their arithmetic me
 of each group. Groups by Table 3's TLP classes (below): heterogeneous = one Thick-TLP and one
 Lean-TLP kernel, homogeneous = two of a class.
 
---pairs adds one row per pair (each policy's STP and ANTT gains). --out OUT writes OUT.png and
-OUT.svg: the mean gains per policy and group (bars).
+Mixes of more kernels (Sec. 6.4, `combos`: sim_top/sweeps/hetero-quads.json and its baseline)
+are grouped by their class counts, 3T1L = three Thick-TLP kernels and one Lean-TLP kernel.
+
+--pairs adds one row per mix (each policy's STP and ANTT gains). --single adds Fig. 9 (Sec. 6.3):
+each kernel's IPC alone on the heterogeneous GPU over its IPC alone on the conventional one, from
+the sweeps' alone runs. --out OUT writes OUT.png and OUT.svg: the mean gains per policy and group
+(bars).
 """
 import argparse
 import csv
@@ -35,8 +40,11 @@ from collections import OrderedDict
 import plotlib
 
 # Table 3's TLP classes (docs/workloads.md)
-THICK = {"hc.FDTD3D", "hc.NQU", "hc.STO", "hc.B+TREE", "hc.DXTC", "hc.HISTO"}
-LEAN = {"hc.LAVAMD", "hc.SYRK", "hc.KMEANS", "hc.SYR2K", "hc.NN", "hc.SC"}
+LEAN_ORDER = ("hc.LAVAMD", "hc.SYRK", "hc.KMEANS", "hc.SYR2K", "hc.NN", "hc.SC")
+THICK_ORDER = ("hc.FDTD3D", "hc.NQU", "hc.STO", "hc.B+TREE", "hc.DXTC", "hc.HISTO")
+THICK = set(THICK_ORDER)
+LEAN = set(LEAN_ORDER)
+TABLE3 = LEAN_ORDER + THICK_ORDER
 ORDER = ("hetero-agnostic", "hetero-class", "hetero-stp", "hetero-balanced", "hetero-dynamic")
 
 
@@ -62,10 +70,14 @@ def read_windows(out_dir):
 
 
 def group_of(kernels):
+    """Pairs: heterogeneous (one Thick-TLP, one Lean-TLP kernel) or homogeneous; larger mixes
+    by their counts, as Sec. 6.4 names them: 3T1L = three Thick-TLP kernels and one Lean-TLP."""
     classes = ["thick" if k in THICK else "lean" if k in LEAN else "?" for k in kernels]
     if "?" in classes:
         return "other"
-    return "heterogeneous" if classes[0] != classes[1] else "homogeneous"
+    if len(kernels) == 2:
+        return "heterogeneous" if classes[0] != classes[1] else "homogeneous"
+    return "%dT%dL" % (classes.count("thick"), classes.count("lean"))
 
 
 def figures(kernels, alone_conv):
@@ -104,13 +116,40 @@ def analyse(hetero_dir, base_dir):
 def means(policies, pairs):
     """{group: {policy: (mean STP gain, mean ANTT gain, n)}} over the pairs with that policy."""
     out = OrderedDict()
-    for group in ("heterogeneous", "homogeneous", "all"):
+    seen = []
+    for r in pairs.values():
+        if r["group"] not in seen:
+            seen.append(r["group"])
+    first = [g for g in ("heterogeneous", "homogeneous") if g in seen]
+    for group in first + sorted(g for g in seen if g not in first) + ["all"]:
         out[group] = OrderedDict()
         for p in policies:
             rows = [r[p] for r in pairs.values() if p in r and (group == "all" or r["group"] == group)]
             if rows:
                 out[group][p] = (sum(x[0] for x in rows) / len(rows), sum(x[1] for x in rows) / len(rows), len(rows))
     return out
+
+
+# Sec. 6.3 (Fig. 9): the single-kernel changes on HeteroCore the text gives: B+TREE -6.3% (the
+# largest loss), NN +9.9%, SC +46.6%, FDTD3D +19.9%; NQU, STO, DXTC and HISTO "experience a
+# performance degradation of at most 6.3 percent"; the others are "largely unaffected".
+PAPER_SINGLE = {"hc.B+TREE": "-6.3%", "hc.NN": "+9.9%", "hc.SC": "+46.6%", "hc.FDTD3D": "+19.9%",
+                "hc.NQU": "0 to -6.3%", "hc.STO": "0 to -6.3%", "hc.DXTC": "0 to -6.3%", "hc.HISTO": "0 to -6.3%"}
+
+
+def single(hetero_dir, base_dir):
+    """Fig. 9: {kernel: (IPC alone on the heterogeneous GPU, on the conventional GPU)} over the
+    window, from both sweeps' ipc_alone (a kernel's alone run is the same in every mix and policy
+    of a sweep; a sweep where it is not fails)."""
+    out = OrderedDict()
+    for idx, d in ((0, hetero_dir), (1, base_dir)):
+        for (mix, _), ks in read_windows(d).items():
+            for k, v in ks.items():
+                row = out.setdefault(k, [None, None])
+                if row[idx] is not None and abs(row[idx] - v["ipc_alone"]) > 1e-6 * max(1.0, row[idx]):
+                    fail("%s: %s alone: IPC %g in %s, %g before" % (d, k, v["ipc_alone"], mix, row[idx]))
+                row[idx] = v["ipc_alone"]
+    return OrderedDict((k, tuple(v)) for k, v in out.items() if None not in v and v[1] > 0)
 
 
 def pct(x):
@@ -143,12 +182,14 @@ def main():
     ap.add_argument("--markdown", action="store_true", help="Markdown tables")
     ap.add_argument("--pairs", action="store_true", help="one row per pair too")
     ap.add_argument("--out", help="write OUT.png and OUT.svg")
+    ap.add_argument("--single", action="store_true",
+                    help="Fig. 9 too: each kernel alone on the heterogeneous GPU against the conventional one")
     a = ap.parse_args()
     policies, pairs, _ = analyse(a.hetero_dir, a.base_dir)
     if not pairs:
         fail("%s: no runs" % a.hetero_dir)
     m = means(policies, pairs)
-    head = ["pairs", "n"] + ["%s STP" % p for p in policies] + ["%s ANTT" % p for p in policies]
+    head = ["group", "n"] + ["%s STP" % p for p in policies] + ["%s ANTT" % p for p in policies]
     rows = []
     for g, per in m.items():
         if not per:
@@ -159,9 +200,19 @@ def main():
     plotlib.print_table(head, rows, a.markdown)
     if a.pairs:
         print()
-        head = ["pair", "group"] + ["%s STP" % p for p in policies] + ["%s ANTT" % p for p in policies]
+        head = ["mix", "group"] + ["%s STP" % p for p in policies] + ["%s ANTT" % p for p in policies]
         rows = [[" + ".join(r["kernels"]), r["group"]] + [pct(r[p][0]) if p in r else "-" for p in policies] +
                 [pct(r[p][1]) if p in r else "-" for p in policies] for r in pairs.values()]
+        plotlib.print_table(head, rows, a.markdown)
+    if a.single:
+        print()
+        head = ["kernel", "Table 3", "IPC alone: conventional", "heterogeneous", "change", "paper (Sec. 6.3)"]
+        rows = []
+        for k, (h, c) in sorted(single(a.hetero_dir, a.base_dir).items(),
+                                key=lambda kv: (TABLE3.index(kv[0]) if kv[0] in TABLE3 else len(TABLE3), kv[0])):
+            cls = "Thick" if k in THICK else "Lean" if k in LEAN else "?"
+            paper = PAPER_SINGLE.get(k, "about 0")
+            rows.append([k, cls, "%.3f" % c, "%.3f" % h, pct(h / c - 1), paper])
         plotlib.print_table(head, rows, a.markdown)
     if a.out:
         plot(m, policies, a.out)

@@ -200,6 +200,19 @@ check "pairs/combos window_cycles: 2 pairs + 1 combo as fixed-window mixes, 7 ro
 bad_file "pairs window_cycles with stagger_pct" "field 'pairs.window_cycles'" \
   '{"name": "b", "configs": ["warped-slicer"], "pairs": {"kernels": ["test.compute", "test.memory"], "stagger_pct": [50], "window_cycles": 1000}}'
 
+# every shipped sweep file is valid and is in docs/sweep.md's table with the runs it lists
+# (listed from the repository root: the sbm-table6 sweeps name their mixes by path from there)
+for f in "$SWEEPS"/*.json; do
+  name=sim_top/sweeps/$(basename "$f")
+  pushd "$REPO" >/dev/null
+  sweep "$name" --list --out "$TMP/listed-$(basename "$f" .json)"
+  popd >/dev/null
+  listed=$(grep -c " run --config " "$TMP/stdout" || true)
+  documented=$(grep -F "| \`$name\` | " "$REPO/docs/sweep.md" | cut -d'|' -f3 | tr -d ' ' || true)
+  check "$name lists $listed runs, docs/sweep.md says ${documented:-nothing}" \
+    '[ "$RC" -eq 0 ] && [ -n "$documented" ] && [ "$listed" -eq "$documented" ]' "exit $RC"
+done
+
 # pairs "with" and "order": Warped-Slicer's 30 pairs (compute x all ten, unordered)
 sweep "$SWEEPS/warped-slicer-pairs.json" --list --out wsp
 check "pairs with/order: the shipped warped-slicer-pairs.json lists 30 pairs x 5 policies" \

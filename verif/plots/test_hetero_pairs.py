@@ -2,11 +2,13 @@
 """CTest hetero_pairs_table / hetero_pairs_plot: sim_top/plots/hetero_pairs.py on two small
 fixed-window sweeps run here (two HeteroCore pairs on heterocore under hetero-agnostic and
 hetero-dynamic with spatial profiling shortened by `sets`, and the same pairs on
-heterocore-baseline under spatial).
+heterocore-baseline under spatial; for the table, also a four-kernel `combos` workload on both GPUs).
 
   test_hetero_pairs.py GSIM OUTDIR table   every gain is recomputed here from the two windows.csv
                                            (STP and ANTT normalized to the conventional GPU's
-                                           alone IPCs), per pair and as group means
+                                           alone IPCs), per pair and as group means;
+                                           --single's per-kernel change (Fig. 9); a four-kernel
+                                           workload's group (2T2L) and gain
   test_hetero_pairs.py GSIM OUTDIR plot    PNG and SVG written and well formed
                                            (exit 77 = skipped, when matplotlib is not installed)
 """
@@ -24,8 +26,15 @@ PAIRS = {"kernels": ["hc.FDTD3D", "hc.SYRK", "hc.LAVAMD"], "with": ["hc.SYRK", "
          "window_cycles": 30000}
 
 
-def sweep(gsim, out, name, config, policies, sets=None):
-    spec = {"name": name, "configs": [config], "pairs": PAIRS, "policies": policies, "scheduler": "golden"}
+QUAD = {"kernels": [["hc.FDTD3D"], ["hc.NQU"], ["hc.SYRK"], ["hc.NN"]], "window_cycles": 30000}
+
+
+def sweep(gsim, out, name, config, policies, sets=None, combos=None):
+    spec = {"name": name, "configs": [config], "policies": policies, "scheduler": "golden"}
+    if combos:
+        spec["combos"] = combos
+    else:
+        spec["pairs"] = PAIRS
     if sets:
         spec["sets"] = sets
     path = os.path.join(out, name + ".json")
@@ -33,6 +42,10 @@ def sweep(gsim, out, name, config, policies, sets=None):
         json.dump(spec, f)
     subprocess.run([gsim, "sweep", path, "--out", os.path.join(out, name), "-q"], check=True)
     return os.path.join(out, name)
+
+
+def cells_of(line):
+    return [c.strip() for c in line.strip("|").split("|")]
 
 
 def rows_of(d):
@@ -81,7 +94,36 @@ def main():
         for pol in ("hetero-agnostic", "hetero-dynamic"):
             mean_stp = sum(v[0] for (pair, p), v in want.items() if p == pol) / 3
             assert abs(float(cells[mh.index(pol + " STP")].rstrip("%")) - mean_stp) < 0.06, (pol, cells, mean_stp)
-        print("ok: three pairs, two policies, gains recomputed against the conventional GPU")
+        # Fig. 9: each kernel's IPC alone, heterogeneous over conventional
+        p = subprocess.run([sys.executable, SCRIPT, het, base, "--markdown", "--single"], check=True,
+                           stdout=subprocess.PIPE, text=True)
+        fig9 = [l for l in p.stdout.split("\n\n")[-1].splitlines() if l.startswith("| ")]
+        head = cells_of(fig9[0])
+        alone_h = {k: v[1] for ks in h.values() for k, v in ks.items()}
+        alone_b = {k: v[1] for ks in b.values() for k, v in ks.items()}
+        assert [cells_of(l)[0] for l in fig9[1:]] == ["hc.LAVAMD", "hc.SYRK", "hc.FDTD3D"], fig9   # Table 3 order
+        for line in fig9[1:]:
+            c = cells_of(line)
+            want_change = 100 * (alone_h[c[0]] / alone_b[c[0]] - 1)
+            assert abs(float(c[head.index("change")].rstrip("%")) - want_change) < 0.06, (c, want_change)
+            assert abs(float(c[head.index("IPC alone: conventional")]) - alone_b[c[0]]) < 6e-4, (c, alone_b)
+        assert cells_of(fig9[3])[head.index("paper (Sec. 6.3)")] == "+19.9%", fig9   # FDTD3D
+        # a four-kernel workload (Sec. 6.4): grouped by its class counts, its gain recomputed
+        het4 = sweep(gsim, out, "het4", "heterocore", ["hetero-dynamic"],
+                     [["hetero.warmup_cycles=2000", "hetero.sample_cycles=2000"]], QUAD)
+        base4 = sweep(gsim, out, "base4", "heterocore-baseline", ["spatial"], None, QUAD)
+        p = subprocess.run([sys.executable, SCRIPT, het4, base4, "--markdown"], check=True,
+                           stdout=subprocess.PIPE, text=True)
+        m4 = [l for l in p.stdout.splitlines() if l.startswith("| ")]
+        assert [cells_of(l)[0] for l in m4[1:]] == ["2T2L", "all"], m4
+        (mix, _), ks = next(iter(rows_of(het4).items()))
+        bk = rows_of(base4)[(mix, "spatial")]
+        alone = {k: v[1] for k, v in bk.items()}
+        want4 = 100 * (sum(v[0] / alone[k] for k, v in ks.items()) / sum(v[0] / alone[k] for k, v in bk.items()) - 1)
+        got4 = float(cells_of(m4[1])[cells_of(m4[0]).index("hetero-dynamic STP")].rstrip("%"))
+        assert abs(got4 - want4) < 0.06, (m4, want4)
+        print("ok: three pairs, two policies, gains recomputed against the conventional GPU; Fig. 9 per kernel; "
+              "a 2T2L four-kernel workload")
     elif what == "plot":
         if drawing_checks.matplotlib_missing():
             sys.exit(77)
