@@ -154,6 +154,14 @@ package gs_pkg;
     SBM_MWGB = 3'd4   // MWGB: MWG, the task that is not $F bypasses L1 and L2
   } sbm_arch_e;
 
+  typedef enum logic [2:0] {
+    PW_IDLE = 3'd0,   // no profiling phase: the window registers hold
+    PW_WARM = 3'd1,   // a warm-up from the first stamp seen; its end clears the counters and opens the window
+    PW_TIMER = 3'd2,   // the same count on the stamps without a window (Warped-Slicer's algorithm delay)
+    PW_OPEN = 3'd3,   // the window opens at the next sample (Warped-Slicer's phase monitor: no warm-up)
+    PW_SAMPLE = 3'd4   // the window is open: samples inside it are counted, one past it ends it
+  } prof_phase_e;
+
   // ---------------------------------------------------------------- records
   // kernel launch as written into a command buffer (Tanasic Sec. 3.3) (105 bits = LaunchW)
   typedef struct packed {
@@ -413,6 +421,16 @@ package gs_pkg;
     slot_t rd_slot;  // ... and the KSRT slot
   } prof_ctl_t;
   localparam int ProfCtlW = 13;
+
+  // a profiling policy's window registers, in its state record as five fields in this order (gs_prof_window) (98 bits = ProfWinW)
+  typedef struct packed {
+    logic t0_valid;  // a warm-up (or timer) stamp was seen ...
+    cycle_t t0;  // ... this one, the first
+    cycle_t t1;  // the stamp at which the window opened
+    logic tl_valid;  // a stamp was counted in the window ...
+    cycle_t tl;  // ... this one, the last
+  } prof_win_t;
+  localparam int ProfWinW = 98;
 
   // the profiling counters as a profiling policy reads them (prof_i), combinational in prof_ctl_t's read address (97 bits = ProfRdW)
   typedef struct packed {

@@ -172,18 +172,24 @@ module gs_policy_hetero (
   // ------------------------------------------------------------------ held blocks
   // the profiling counters: cleared when the warm-up ends, run while the window is open, read
   // at (SM s, its owner's slot) by SUM
-  logic prof_clear, counted, warm_done, in_window;
+  gs_pkg::prof_phase_e win_phase;
+  gs_pkg::prof_win_t win_nx;
+  logic prof_clear, counted, win_done;
   logic [GW-1:0] g_sum;       // SM s's group (SUM)
   always_comb begin
     g_sum = q.grp[32'(q.s)*GW +: GW];
+    win_phase = gs_pkg::PW_IDLE;
+    if (!start && !drop && q.st == StWarm) win_phase = gs_pkg::PW_WARM;
+    if (!start && !drop && q.st == StSample) win_phase = gs_pkg::PW_SAMPLE;
     prof_o.clear = prof_clear;
     prof_o.run = counted;
     prof_o.rd_sm = q.s;
     prof_o.rd_slot = cur[32'(g_sum)*KS +: KS];
   end
   gs_prof_window u_window (
-    .obs_i(obs), .t0_valid_i(q.t0_valid), .t0_i(q.t0), .t1_i(q.t1), .tl_valid_i(q.tl_valid), .tl_i(q.tl),
-    .warmup_i(cfg_i.hc_warmup), .sample_i(cfg_i.hc_sample), .warm_done_o(warm_done), .count_o(in_window)
+    .obs_i(obs), .phase_i(win_phase), .win_i({q.t0_valid, q.t0, q.t1, q.tl_valid, q.tl}),
+    .warmup_i(cfg_i.hc_warmup), .sample_i(cfg_i.hc_sample), .win_o(win_nx), .clear_o(prof_clear),
+    .run_o(counted), .done_o(win_done)
   );
 
   // OCC: group c's CTAs on one SM of type ty, one more per cycle; the first big and the first
@@ -240,12 +246,6 @@ module gs_policy_hetero (
     even_f = sel_even || JW'(q.nbig) < JW'(q.nk) || JW'(q.nsmall) < JW'(q.nk);
   end
 
-  // ------------------------------------------------------------------ this cycle
-  always_comb begin
-    prof_clear = !start && !drop && q.st == StWarm && warm_done;
-    counted = !start && !drop && q.st == StSample && in_window;
-  end
-
   // ------------------------------------------------------------------ decisions
   logic [K*gs_pkg::OrderKeyW-1:0] key;
   gs_order_keys u_keys (.prio_en_i(1'b0), .ksrt_i(ksrt), .rank_i(view_i.rank), .key_o(key));
@@ -286,6 +286,7 @@ module gs_policy_hetero (
   logic [HKW-1:0] c_nx;
   always_comb begin
     d = q;
+    {d.t0_valid, d.t0, d.t1, d.tl_valid, d.tl} = win_nx;   // the window registers (gs_prof_window)
     e_nx = '0;
     c_nx = '0;
     if (start) begin
@@ -350,22 +351,10 @@ module gs_policy_hetero (
         StWarm: begin
           if (event_i.ev_valid && event_i.ev_type == gs_pkg::EV_CTA_FINISHED && slot_known[event_i.ev_slot])
             d.fin[slot_grp[32'(event_i.ev_slot)*GW +: GW]] = 1'b1;
-          if (obs.valid) begin
-            if (prof_clear) begin
-              d.t1 = obs.cycle;
-              d.tl_valid = 1'b0;
-              d.st = StSample;
-            end else if (!q.t0_valid) begin
-              d.t0 = obs.cycle;
-              d.t0_valid = 1'b1;
-            end
-          end
+          if (win_done) d.st = StSample;
         end
         StSample: begin
-          if (counted) begin
-            d.tl = obs.cycle;
-            d.tl_valid = 1'b1;
-          end else if (obs.valid && obs.cycle != q.t1) begin   // an epoch past the window
+          if (win_done) begin   // an epoch past the window
             d.s = '0;
             d.bsum = '0;
             d.ssum = '0;

@@ -133,18 +133,24 @@ module gs_policy_sbm (
 
   // the profiling counters: cleared when a warm-up ends, run while the window is open, read at
   // (SM s, task c) by SUM; their saturation cannot be reached (gsim checks that a window fits)
-  logic prof_clear, prof_run, warm_done, in_window;
+  gs_pkg::prof_phase_e win_phase;
+  gs_pkg::prof_win_t win_nx;
+  logic prof_clear, counted, win_done;
   gs_pkg::slot_t rd_slot;
   assign rd_slot = q.c ? q.slot2 : q.slot1;
   always_comb begin
+    win_phase = gs_pkg::PW_IDLE;
+    if (!start && q.st == StWarm) win_phase = gs_pkg::PW_WARM;
+    if (!start && q.st == StSample) win_phase = gs_pkg::PW_SAMPLE;
     prof_o.clear = prof_clear;
-    prof_o.run = prof_run;
+    prof_o.run = counted;
     prof_o.rd_sm = q.s;
     prof_o.rd_slot = rd_slot;
   end
   gs_prof_window u_window (
-    .obs_i(obs), .t0_valid_i(q.t0_valid), .t0_i(q.t0), .t1_i(q.t1), .tl_valid_i(q.tl_valid), .tl_i(q.tl),
-    .warmup_i(cfg_i.sbm_warmup), .sample_i(cfg_i.sbm_sample), .warm_done_o(warm_done), .count_o(in_window)
+    .obs_i(obs), .phase_i(win_phase), .win_i({q.t0_valid, q.t0, q.t1, q.tl_valid, q.tl}),
+    .warmup_i(cfg_i.sbm_warmup), .sample_i(cfg_i.sbm_sample), .win_o(win_nx), .clear_o(prof_clear),
+    .run_o(counted), .done_o(win_done)
   );
 
   // OCC: task c's workgroups, one more per cycle
@@ -165,14 +171,11 @@ module gs_policy_sbm (
   gs_cta_fit u_fit (.acc_i(q.acc), .cta_i(r_occ), .cap_i(sm0), .sum_o(acc_sum), .fits_o(acc_fits));
 
   // ------------------------------------------------------------------ this cycle
-  logic last_sm, counted;
+  logic last_sm;
   always_comb begin
     last_sm = JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms);
     ctrl_start = !start && q.st == StOcc && !acc_fits && q.c && policy_i == gs_pkg::POL_SBM;
     res_valid = !start && q.st == StRes;
-    prof_clear = !start && q.st == StWarm && warm_done;
-    counted = !start && q.st == StSample && in_window;
-    prof_run = counted;
   end
 
   // ------------------------------------------------------------------ decisions
@@ -210,6 +213,7 @@ module gs_policy_sbm (
   /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     d = q;
+    {d.t0_valid, d.t0, d.t1, d.tl_valid, d.tl} = win_nx;   // the window registers (gs_prof_window)
     e_nx = '0;
     if (pres1) d.slot1 = cur1;
     if (pres2) d.slot2 = cur2;
@@ -250,21 +254,9 @@ module gs_policy_sbm (
           end
         end
         StByp: if (on) step((policy_i == gs_pkg::POL_SBM && ctrl_busy) ? StWarm : StIdle);
-        StWarm: if (obs.valid) begin
-          if (prof_clear) begin
-            d.t1 = obs.cycle;
-            d.tl_valid = 1'b0;
-            d.st = StSample;
-          end else if (!q.t0_valid) begin
-            d.t0 = obs.cycle;
-            d.t0_valid = 1'b1;
-          end
-        end
+        StWarm: if (win_done) d.st = StSample;
         StSample: begin
-          if (counted) begin
-            d.tl = obs.cycle;
-            d.tl_valid = 1'b1;
-          end else if (obs.valid && obs.cycle != q.t1) begin   // an epoch past the window
+          if (win_done) begin   // an epoch past the window
             d.s = '0;
             d.c = 1'b0;
             d.sum1 = '0;

@@ -133,22 +133,24 @@ module gs_policy_warped_slicer (
   // the profiling counters: cleared when a warm-up ends (or a monitor window opens), run while
   // the window is open, read at (SM s, kernel number pos); their saturation cannot be reached
   // (gsim checks that a window's counts fit)
-  logic prof_clear, prof_run, warm_done, in_window;
+  gs_pkg::prof_phase_e win_phase;
+  gs_pkg::prof_win_t win_nx;
+  logic prof_clear, counted, win_done;
   gs_pkg::slot_t k_pos;            // the kernel of SM q.s (number q.pos)
   logic [gs_pkg::ProfCntW-1:0] rd_insts, rd_stall;
   always_comb begin
     prof_o.clear = prof_clear;
-    prof_o.run = prof_run;
+    prof_o.run = counted;
     prof_o.rd_sm = q.s;
     prof_o.rd_slot = k_pos;
   end
   assign rd_insts = prof_i.insts;
   assign rd_stall = prof_i.stall;
-  // DELAY counts Sec. V-H's algorithm delay on the stamps as WARM counts the warm-up
+  // DELAY counts Sec. V-H's algorithm delay on the stamps as WARM counts the warm-up (PW_TIMER)
   gs_prof_window u_window (
-    .obs_i(obs), .t0_valid_i(q.t0_valid), .t0_i(q.t0), .t1_i(q.t1), .tl_valid_i(q.tl_valid), .tl_i(q.tl),
+    .obs_i(obs), .phase_i(win_phase), .win_i({q.t0_valid, q.t0, q.t1, q.tl_valid, q.tl}),
     .warmup_i(q.st == StDelay ? cfg_i.ws_delay : cfg_i.ws_warmup), .sample_i(cfg_i.ws_sample),
-    .warm_done_o(warm_done), .count_o(in_window)
+    .win_o(win_nx), .clear_o(prof_clear), .run_o(counted), .done_o(win_done)
   );
 
   logic wf_start, wf_busy, wf_done, wf_spatial;
@@ -201,7 +203,6 @@ module gs_policy_warped_slicer (
   logic [CW-1:0] setup_quota;
   logic [gs_pkg::CycleW-1:0] window;
   logic [QW:0] quota_sum;
-  logic counted;
   // the SM under scan (registers only: the counters' read address)
   always_comb begin
     k_pos = nth_slot(q.target, q.pos);
@@ -218,19 +219,19 @@ module gs_policy_warped_slicer (
     nk_new = '0;
     for (int k = 0; k < K; k++) nk_new = nk_new + (KS + 1)'(pending[k]);
   end
-  // the counters' control: blocks of their own, as prof_i (read below) depends on it
+  // the window's phase (gs_prof_window: the counters' control): a block of its own, as prof_i
+  // (read below) depends on it
   always_comb begin
-    prof_clear = 1'b0;
-    counted = 1'b0;
+    win_phase = gs_pkg::PW_IDLE;
     if (!start) begin
       unique case (q.st)
-        StWarm: prof_clear = warm_done;
-        StMonOpen: prof_clear = obs.valid;
-        StSample, StMonRun: counted = in_window;
+        StWarm: win_phase = gs_pkg::PW_WARM;
+        StDelay: win_phase = gs_pkg::PW_TIMER;
+        StMonOpen: win_phase = gs_pkg::PW_OPEN;
+        StSample, StMonRun: win_phase = gs_pkg::PW_SAMPLE;
         default: ;
       endcase
     end
-    prof_run = counted;
   end
   always_comb begin
     quota_sum = (QW + 1)'(q.sumq) + (QW + 1)'(setup_quota);
@@ -384,6 +385,7 @@ module gs_policy_warped_slicer (
 
   always_comb begin
     d = q;
+    {d.t0_valid, d.t0, d.t1, d.tl_valid, d.tl} = win_nx;   // the window registers (gs_prof_window)
     ok = q.prof_ok;
     perf_we = 1'b0;
     perf_wd = perf_scaled;
@@ -452,21 +454,9 @@ module gs_policy_warped_slicer (
           d.t0_valid = 1'b0;
           d.st = StWarm;
         end
-        StWarm: if (obs.valid) begin
-          if (prof_clear) begin
-            d.t1 = obs.cycle;
-            d.tl_valid = 1'b0;
-            d.st = StSample;
-          end else if (!q.t0_valid) begin
-            d.t0 = obs.cycle;
-            d.t0_valid = 1'b1;
-          end
-        end
+        StWarm: if (win_done) d.st = StSample;
         StSample, StMonRun: begin
-          if (counted) begin
-            d.tl = obs.cycle;
-            d.tl_valid = 1'b1;
-          end else if (obs.valid && obs.cycle != q.t1) begin   // an epoch past the window
+          if (win_done) begin   // an epoch past the window
             d.s = '0;
             d.pos = '0;
             d.row = '0;
@@ -478,11 +468,7 @@ module gs_policy_warped_slicer (
             end
           end
         end
-        StMonOpen: if (obs.valid) begin   // the window opens at this stamp (the counters clear)
-          d.t1 = obs.cycle;
-          d.tl_valid = 1'b0;
-          d.st = StMonRun;
-        end
+        StMonOpen: if (win_done) d.st = StMonRun;   // the window opens at this stamp (the counters clear)
         StMonSum: begin   // one (SM, kernel) counter per cycle
           for (int c = 0; c < KW; c++) begin
             if (q.pos == KS'(c)) d.sum_insts[c*SUW +: SUW] = q.sum_insts[c*SUW +: SUW] + SUW'(rd_insts);
@@ -535,13 +521,7 @@ module gs_policy_warped_slicer (
             d.st = StDelay;
           end
         end
-        StDelay: if (obs.valid) begin
-          if (warm_done) to_part();
-          else if (!q.t0_valid) begin
-            d.t0 = obs.cycle;
-            d.t0_valid = 1'b1;
-          end
-        end
+        StDelay: if (win_done) to_part();
         StPart: begin
           if ((KS + 1)'(q.c) + 1'b1 >= q.nk) begin
             d.c = '0;

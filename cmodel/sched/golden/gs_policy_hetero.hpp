@@ -58,7 +58,7 @@ class PolicyHetero final : public PolicyTwin {
     bool found = false;
     uint32_t victim = 0;
     // counters, OCC, SEL
-    bool prof_clear = false, counted = false;
+    ProfWindow win;   // gs_prof_window: the counters' control and the window registers' next value
     WfRes acc_sum;
     bool acc_fits = false;
     bool even_f = false;
@@ -102,8 +102,8 @@ class PolicyHetero final : public PolicyTwin {
     (void)out, (void)accepted;
     const Comb c = comb_values(cfg, v, ev);
     ProfCounters::In pin;
-    pin.clear = c.prof_clear;
-    pin.run = c.counted;
+    pin.clear = c.win.clear;
+    pin.run = c.win.run;
     pin.obs = ev.obs;
     pin.obs_hit = ev.obs_hit;
     pin.obs_slot = ev.obs_slot;
@@ -111,6 +111,7 @@ class PolicyHetero final : public PolicyTwin {
 
     Regs& n = d;
     n = q;
+    c.win.next.store(n);
     if (c.start) {
       n.ids.fill(0);
       uint32_t i = 0;
@@ -167,22 +168,10 @@ class PolicyHetero final : public PolicyTwin {
       case kWarm:
         if (ev.ev_valid && ev.ev_type == SmEventType::kCtaFinished && (c.slot_known >> ev.ev_slot & 1u))
           n.fin |= 1u << c.slot_grp[ev.ev_slot];
-        if (ev.obs.valid) {
-          if (c.prof_clear) {
-            n.t1 = ev.obs.cycle;
-            n.tl_valid = false;
-            n.st = kSample;
-          } else if (!q.t0_valid) {
-            n.t0 = ev.obs.cycle;
-            n.t0_valid = true;
-          }
-        }
+        if (c.win.done) n.st = kSample;
         break;
       case kSample:
-        if (c.counted) {
-          n.tl = ev.obs.cycle;
-          n.tl_valid = true;
-        } else if (ev.obs.valid && ev.obs.cycle != q.t1) {   // an epoch past the window
+        if (c.win.done) {   // an epoch past the window
           n.s = 0;
           n.bsum.fill(0);
           n.ssum.fill(0);
@@ -390,9 +379,10 @@ class PolicyHetero final : public PolicyTwin {
         if (v.ksrt->entry(k).valid && v.smst->resident(q.s, k) != 0 && !owner) c.found = true, c.victim = k;
       }
 
-    const ProfWindow w = prof_window(ev.obs, q.t0_valid, q.t0, q.t1, q.tl_valid, q.tl, cfg.hc_warmup, cfg.hc_sample);
-    c.prof_clear = !c.start && !c.drop && q.st == kWarm && w.warm_done;
-    c.counted = !c.start && !c.drop && q.st == kSample && w.count;
+    ProfPhase phase = ProfPhase::kIdle;
+    if (!c.start && !c.drop && q.st == kWarm) phase = ProfPhase::kWarm;
+    if (!c.start && !c.drop && q.st == kSample) phase = ProfPhase::kSample;
+    c.win = prof_window(ev.obs, phase, ProfWinRegs::of(q), cfg.hc_warmup, cfg.hc_sample);
 
     if (q.st == kOcc) {   // group c's CTAs on one SM of type ty
       const WfRes cta = (c.pres >> q.c & 1u) ? cta_res(v.ksrt->entry(c.cur[q.c])) : WfRes{0, 0, 0, 0, 1};

@@ -46,7 +46,7 @@ class PolicySbm : public PolicyTwin {
     bool start = false, on = false;
     SbmReg reg;                     // the configuration in force
     bool ctrl_start = false, res_valid = false;
-    bool prof_clear = false, counted = false;
+    ProfWindow win;   // gs_prof_window: the counters' control and the window registers' next value
     WfRes acc_sum;
     bool acc_fits = false;
   };
@@ -79,8 +79,8 @@ class PolicySbm : public PolicyTwin {
     reg_now_ = c.reg;
     ctrl.next(c.ctrl_start, q.occ1, q.occ2, c.res_valid, q.sum1, q.sum2);
     ProfCounters::In pin;
-    pin.clear = c.prof_clear;
-    pin.run = c.counted;
+    pin.clear = c.win.clear;
+    pin.run = c.win.run;
     pin.obs = ev.obs;
     pin.obs_hit = ev.obs_hit;
     pin.obs_slot = ev.obs_slot;
@@ -88,6 +88,7 @@ class PolicySbm : public PolicyTwin {
 
     Regs& n = d;
     n = q;
+    c.win.next.store(n);
     if (c.pres1) n.slot1 = c.cur1;
     if (c.pres2) n.slot2 = c.cur2;
     if (c.start) {
@@ -129,22 +130,10 @@ class PolicySbm : public PolicyTwin {
         if (c.on) step(cfg, n, cfg.policy == Policy::kSbm && ctrl.busy() ? kWarm : kIdle);
         break;
       case kWarm:
-        if (ev.obs.valid) {
-          if (c.prof_clear) {
-            n.t1 = ev.obs.cycle;
-            n.tl_valid = false;
-            n.st = kSample;
-          } else if (!q.t0_valid) {
-            n.t0 = ev.obs.cycle;
-            n.t0_valid = true;
-          }
-        }
+        if (c.win.done) n.st = kSample;
         break;
       case kSample:
-        if (c.counted) {
-          n.tl = ev.obs.cycle;
-          n.tl_valid = true;
-        } else if (ev.obs.valid && ev.obs.cycle != q.t1) {   // an epoch past the window
+        if (c.win.done) {   // an epoch past the window
           n.s = 0;
           n.c = false;
           n.sum1 = n.sum2 = 0;
@@ -282,14 +271,15 @@ class PolicySbm : public PolicyTwin {
       case Policy::kMwg: c.reg = fixed_ ? *fixed_ : SbmReg{SbmArch::kMwg, false, false, 0}; break;
       default: c.reg = SbmReg{}; break;   // sbm-base
     }
+    ProfPhase phase = ProfPhase::kIdle;
+    if (!c.start && q.st == kWarm) phase = ProfPhase::kWarm;
+    if (!c.start && q.st == kSample) phase = ProfPhase::kSample;
+    c.win = prof_window(ev.obs, phase, ProfWinRegs::of(q), cfg.sbm_warmup, cfg.sbm_sample);
     if (c.start) return c;
     const WfRes cta = cta_res(v.ksrt->entry(q.c ? q.slot2 : q.slot1));
     c.acc_fits = cta_fit(q.acc, cta, sm0_res(cfg), c.acc_sum);
     c.ctrl_start = q.st == kOcc && !c.acc_fits && q.c && cfg.policy == Policy::kSbm;
     c.res_valid = q.st == kRes;
-    const ProfWindow w = prof_window(ev.obs, q.t0_valid, q.t0, q.t1, q.tl_valid, q.tl, cfg.sbm_warmup, cfg.sbm_sample);
-    c.prof_clear = q.st == kWarm && w.warm_done;
-    c.counted = q.st == kSample && w.count;
     return c;
   }
 

@@ -65,8 +65,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     bool start = false;          // a (re)start: the set of kernels with CTAs to issue changed
     bool wf_start = false, div_start = false;
     uint64_t div_num = 0, div_den = 0;
-    bool prof_clear = false, prof_run = false;
-    bool counted = false;        // SAMPLE: this sample is inside the window
+    ProfWindow win;              // gs_prof_window: the counters' control and the window registers' next value
   };
 
   void reset(const PolicyCfg& cfg) override {
@@ -92,8 +91,19 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   /// worked on (a set that returns to the partitioned one while busy restarts too).
   bool starts(uint32_t pending) const { return q.st == kIdle ? pending != q.done : pending != q.target; }
   /// gs_prof_window on this sample: DELAY counts the algorithm delay as WARM counts the warm-up.
-  ProfWindow window(const PolicyCfg& cfg, const PolicyEvent& ev) const {
-    return prof_window(ev.obs, q.t0_valid, q.t0, q.t1, q.tl_valid, q.tl, q.st == kDelay ? cfg.ws_delay : cfg.ws_warmup,
+  ProfWindow window(const PolicyCfg& cfg, const PolicyEvent& ev, bool start) const {
+    ProfPhase phase = ProfPhase::kIdle;
+    if (!start) {
+      switch (q.st) {
+        case kWarm: phase = ProfPhase::kWarm; break;
+        case kDelay: phase = ProfPhase::kTimer; break;
+        case kMonOpen: phase = ProfPhase::kOpen; break;
+        case kSample:
+        case kMonRun: phase = ProfPhase::kSample; break;
+        default: break;
+      }
+    }
+    return prof_window(ev.obs, phase, ProfWinRegs::of(q), q.st == kDelay ? cfg.ws_delay : cfg.ws_warmup,
                        cfg.ws_sample);
   }
   /// The CTA count SM (row) profiles this round, and whether that count is measured.
@@ -102,6 +112,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   Comb comb_values(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent& ev) const {
     Comb c;
     c.start = starts(v.pending);
+    c.win = window(cfg, ev, c.start);
     if (c.start) return c;
     const uint32_t k = nth_slot(q.target, q.pos);
     switch (q.st) {
@@ -111,17 +122,6 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           c.div_num = uint64_t(q.sumq + setup_quota(k)) << spec::WfAvgFracW;
           c.div_den = cfg.num_sms;
         }
-        break;
-      case kWarm:
-        c.prof_clear = window(cfg, ev).warm_done;
-        break;
-      case kSample:
-      case kMonRun:
-        c.counted = window(cfg, ev).count;
-        c.prof_run = c.counted;
-        break;
-      case kMonOpen:
-        c.prof_clear = ev.obs.valid;
         break;
       case kRead:
         if (profile_j() <= q.nsteps[k]) {   // a measured SM: phi_mem = stall * 2^Fphi / (window * schedulers)
@@ -166,6 +166,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     const Comb c = comb_values(cfg, v, ev);
     Regs& n = d;
     n = q;
+    c.win.next.store(n);
     perf_wr_ = false;
     uint32_t ok = q.prof_ok;   // slots with a complete profile after this edge
 
@@ -176,8 +177,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     if (c.wf_start || wf.q.st != WaterfillTwin::St::kIdle || wf.q.done) wf.next(wf_inputs(cfg, v), c.wf_start);
     else wf.d = wf.q;
     ProfCounters::In pin;
-    pin.clear = c.prof_clear;
-    pin.run = c.prof_run;
+    pin.clear = c.win.clear;
+    pin.run = c.win.run;
     pin.obs = ev.obs;
     pin.obs_hit = ev.obs_hit;
     pin.obs_slot = ev.obs_slot;
@@ -230,23 +231,11 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           }
           break;
         case kWarm:
-          if (ev.obs.valid) {
-            if (c.prof_clear) {
-              n.t1 = ev.obs.cycle;
-              n.tl_valid = false;
-              n.st = kSample;
-            } else if (!q.t0_valid) {
-              n.t0 = ev.obs.cycle;
-              n.t0_valid = true;
-            }
-          }
+          if (c.win.done) n.st = kSample;
           break;
         case kSample:
         case kMonRun:
-          if (c.counted) {
-            n.tl = ev.obs.cycle;
-            n.tl_valid = true;
-          } else if (ev.obs.valid && ev.obs.cycle != q.t1) {   // an epoch past the window
+          if (c.win.done) {   // an epoch past the window
             n.s = n.pos = n.row = 0;
             if (q.st == kSample) {
               n.st = kRead;
@@ -257,11 +246,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           }
           break;
         case kMonOpen:
-          if (ev.obs.valid) {   // the window opens at this stamp (the counters clear)
-            n.t1 = ev.obs.cycle;
-            n.tl_valid = false;
-            n.st = kMonRun;
-          }
+          if (c.win.done) n.st = kMonRun;   // the window opens at this stamp (the counters clear)
           break;
         case kMonSum:   // one (SM, kernel) counter per cycle
           n.sum[q.pos] = (q.sum[q.pos] + prof.insts(q.s, k)) & mask64(spec::WsSumW);
@@ -333,14 +318,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           }
           break;
         case kDelay:
-          if (ev.obs.valid) {
-            if (window(cfg, ev).warm_done) {
-              to_part(n);
-            } else if (!q.t0_valid) {
-              n.t0 = ev.obs.cycle;
-              n.t0_valid = true;
-            }
-          }
+          if (c.win.done) to_part(n);
           break;
         case kPart:
           if (q.c + 1 >= q.nk) {
