@@ -4,7 +4,9 @@
 // and the adaptive preemption's per-request mechanism.
 #include <catch2/catch.hpp>
 
+#include <memory>
 #include <set>
+#include <utility>
 
 #include "common/error.hpp"
 #include "config/gpu_config.hpp"
@@ -27,24 +29,36 @@ GpuConfig short_windows(GpuConfig cfg) {
   return cfg;
 }
 
+RunOptions dynamic_options() {
+  RunOptions ro;
+  ro.sched.policy = "hetero-dynamic";
+  return ro;
+}
+
+/// A golden hetero-dynamic run of `mix` on `cfg` that the test steps, and the policy twin it watches.
+struct DynamicRun {
+  Mix mix;
+  RunOptions ro = dynamic_options();
+  std::unique_ptr<SchedulerPort> sched = make_scheduler("golden", ro.sched);
+  Gpu gpu;
+  const PolicyHetero& twin;
+  DynamicRun(const GpuConfig& cfg, Mix m)
+      : mix(std::move(m)), gpu(cfg, mix, *sched, ro), twin(dynamic_cast<const PolicyHetero&>(golden().policy_twin())) {}
+  const GoldenScheduler& golden() const { return dynamic_cast<const GoldenScheduler&>(*sched); }
+};
+
 /// FDTD3D with LAVAMD (both thick to Algorithm 2's line 8 on heterocore) under hetero-dynamic on
 /// `cfg`: true when a selection was made and every selection kept the split (no remapping scan).
 bool selection_keeps_split(const GpuConfig& cfg) {
-  const Mix mix = test::window_mix("hetero-dynamic-test", {"hc.FDTD3D", "hc.LAVAMD"}, 30000);
-  RunOptions ro;
-  ro.sched.policy = "hetero-dynamic";
-  auto sched = make_scheduler("golden", ro.sched);
-  Gpu gpu(cfg, mix, *sched, ro);
-  const auto& twin =
-      dynamic_cast<const PolicyHetero&>(dynamic_cast<const GoldenScheduler&>(*sched).policy_twin());
+  DynamicRun run(cfg, test::window_mix("hetero-dynamic-test", {"hc.FDTD3D", "hc.LAVAMD"}, 30000));
   bool selected = false, kept = true;
   uint32_t prev = PolicyHetero::kIdle;
-  while (gpu.step()) {
+  while (run.gpu.step()) {
     if (prev == PolicyHetero::kSel) {
       selected = true;
-      kept &= twin.q.even && twin.q.st == PolicyHetero::kIdle;   // (big keeps gs_hetero_sel's big_o)
+      kept &= run.twin.q.even && run.twin.q.st == PolicyHetero::kIdle;   // (big keeps gs_hetero_sel's big_o)
     }
-    prev = twin.q.st;
+    prev = run.twin.q.st;
   }
   return selected && kept;
 }
@@ -58,13 +72,9 @@ TEST_CASE("hetero-dynamic: profiling split, Algorithm 2's mapping, CTAs on their
   REQUIRE(cfg.hetero.base_sm.ctas > 0);   // from heterocore-baseline
 
   // FDTD3D (thick-TLP) with SYRK (lean-TLP, Table 3): Algorithm 2 maps FDTD3D on the big SMs
-  const Mix mix = test::window_mix("hetero-dynamic-test", {"hc.FDTD3D", "hc.SYRK"}, 60000);
-  RunOptions ro;
-  ro.sched.policy = "hetero-dynamic";
-  auto sched = make_scheduler("golden", ro.sched);
-  Gpu gpu(cfg, mix, *sched, ro);
-  const auto& twin =
-      dynamic_cast<const PolicyHetero&>(dynamic_cast<const GoldenScheduler&>(*sched).policy_twin());
+  DynamicRun run(cfg, test::window_mix("hetero-dynamic-test", {"hc.FDTD3D", "hc.SYRK"}, 60000));
+  Gpu& gpu = run.gpu;
+  const PolicyHetero& twin = run.twin;
 
   bool split_seen = false, selected = false, mapped = false;
   uint64_t mapped_at = 0;
@@ -95,7 +105,7 @@ TEST_CASE("hetero-dynamic: profiling split, Algorithm 2's mapping, CTAs on their
       mapped_at = gpu.cycle();
       final_grp = q.grp;
     }
-    const PreemptReq& r = dynamic_cast<const GoldenScheduler&>(*sched).policy_out().req;
+    const PreemptReq& r = run.golden().policy_out().req;
     if (r.valid) requests.insert({r.mode_sel, r.mode});
     prev = q.st;
   }
@@ -113,8 +123,8 @@ TEST_CASE("hetero-dynamic: profiling split, Algorithm 2's mapping, CTAs on their
     // every CTA started after the mapping is on an SM of its kernel (group c = mix kernel c:
     // both arrive at cycle 0 and take the KSRT's first two slots in mix order)
     // the same run again, whole (the model is deterministic), for its CTA records
-    auto sched2 = make_scheduler("golden", ro.sched);
-    const RunResult res = Gpu(cfg, mix, *sched2, ro).run();
+    auto sched2 = make_scheduler("golden", run.ro.sched);
+    const RunResult res = Gpu(cfg, run.mix, *sched2, run.ro).run();
     uint32_t after = 0;
     for (const CtaRecord& t : res.ctas) {
       if (t.start_cycle <= mapped_at) continue;
