@@ -46,14 +46,14 @@ struct ProfWindow {
 /// does neither). Stamps modulo 2**CycleW.
 inline ProfWindow prof_window(const ObsSample& obs, ProfPhase phase, const ProfWinRegs& q, uint32_t warmup,
                               uint32_t sample) {
+  ProfWindow w;
+  w.next = q;
+  if (!obs.valid || phase == ProfPhase::kIdle) return w;   // most cycles: nothing to compute
   const uint32_t mask = static_cast<uint32_t>(width_mask(spec::CycleW));
   const uint32_t t_warm = q.t0_valid ? q.t0 : obs.cycle;
   const uint32_t age = (obs.cycle - q.t1) & mask;
   const bool warm_done = ((obs.cycle - t_warm) & mask) >= warmup;
   const bool in_window = obs.cycle != q.t1 && (age <= sample || !q.tl_valid || obs.cycle == q.tl);
-  ProfWindow w;
-  w.next = q;
-  if (!obs.valid) return w;
   switch (phase) {
     case ProfPhase::kWarm:
     case ProfPhase::kTimer:
