@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -104,5 +105,21 @@ Mix load_mix(const std::string& path_or_name, const std::vector<KernelDesc>& lib
 /// Mix::file (a mix generated in memory, e.g. by gsim sweep, before it is written there).
 Mix parse_mix(const nlohmann::json& doc, const std::string& path, const std::vector<KernelDesc>& lib);
 std::vector<std::string> list_mixes();
+
+/// Why `mix`'s fixed window cannot run as it stands (empty: it can, or it has none): a kernel
+/// with arrival_pct, or one arriving after the window ends. `field` gets the mix field at fault.
+std::string window_problem(const Mix& mix, std::string& field);
+
+/// A fixed window given from outside the mix file (gsim run --window-cycles/--window-start, a
+/// sweep file's "window_cycles"/"window_start"; docs/cli.md, docs/sweep.md). cycles 0 keeps the
+/// mix's length; no start keeps the mix's start (0 for a mix without a window).
+struct WindowOverride {
+  uint64_t cycles = 0;
+  std::optional<uint64_t> start;
+};
+/// Replaces `mix`'s window by `w`, checked as the mix file's keys are (same range, every kernel
+/// arrives inside the window, no arrival_pct). Throws InputError naming `source` (the option or
+/// field) and the mix.
+void override_window(Mix& mix, const WindowOverride& w, const std::string& source);
 
 }  // namespace gs

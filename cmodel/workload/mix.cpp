@@ -122,20 +122,45 @@ Mix parse_mix(const json& doc, const std::string& path, const std::vector<Kernel
   if (kernels->size() > limits::kMaxMixKernels)
     r.fail("kernels", std::to_string(kernels->size()) + " launches; a mix holds at most " +
                           std::to_string(limits::kMaxMixKernels) + " (kernel ids are 8 bits, all ones = no kernel)");
-  for (size_t i = 0; i < kernels->size(); ++i) {
+  for (size_t i = 0; i < kernels->size(); ++i)
     mix.kernels.push_back(parse_entry((*kernels)[i], path, "kernels[" + std::to_string(i) + "]",
                                       static_cast<uint32_t>(i), lib));
-    const uint64_t arrival = mix.kernels.back().arrival_cycle;
-    if (mix.window_cycles != 0 && mix.kernels.back().arrival_pct != 0)
-      r.fail("kernels[" + std::to_string(i) + "].arrival_pct",
-             "a fixed-window mix has no alone turnaround to take a percentage of; give arrival_cycle");
-    if (mix.window_cycles != 0 && arrival >= mix.window_start + mix.window_cycles)
-      r.fail("window_cycles", std::to_string(mix.window_cycles) + " cycles from cycle " +
-                                  std::to_string(mix.window_start) + ": kernels[" + std::to_string(i) +
-                                  "] arrives at cycle " + std::to_string(arrival) +
-                                  ", after the window has ended (it would never run)");
-  }
+  std::string field;
+  if (const std::string why = window_problem(mix, field); !why.empty()) r.fail(field, why);
   return mix;
+}
+
+std::string window_problem(const Mix& mix, std::string& field) {
+  if (mix.window_cycles == 0) return {};
+  for (size_t i = 0; i < mix.kernels.size(); ++i) {
+    const MixEntry& e = mix.kernels[i];
+    if (e.arrival_pct != 0) {
+      field = "kernels[" + std::to_string(i) + "].arrival_pct";
+      return "a fixed-window mix has no alone turnaround to take a percentage of; give arrival_cycle";
+    }
+    if (e.arrival_cycle >= mix.window_start + mix.window_cycles) {
+      field = "window_cycles";
+      return std::to_string(mix.window_cycles) + " cycles from cycle " + std::to_string(mix.window_start) +
+             ": kernels[" + std::to_string(i) + "] arrives at cycle " + std::to_string(e.arrival_cycle) +
+             ", after the window has ended (it would never run)";
+    }
+  }
+  return {};
+}
+
+void override_window(Mix& mix, const WindowOverride& w, const std::string& source) {
+  if (w.cycles == 0 && !w.start) return;
+  const std::string name = mix.file.empty() ? mix.name : mix.file;
+  if (w.cycles > kMaxWindowCycles || (w.start && *w.start > kMaxWindowCycles))
+    throw InputError(source + ": a window of at most " + std::to_string(kMaxWindowCycles) + " cycles, opening by then");
+  if (w.cycles == 0 && mix.window_cycles == 0)
+    throw InputError(source + ": a window start goes with a window length; mix " + name +
+                     " has no window_cycles, so give the window's length too");
+  if (w.cycles != 0) mix.window_cycles = w.cycles;
+  if (w.start) mix.window_start = *w.start;
+  std::string field;
+  if (const std::string why = window_problem(mix, field); !why.empty())
+    throw InputError(source + ": mix " + name + ", " + field + ": " + why);
 }
 
 std::vector<std::string> list_mixes() { return json_stems_in(mixes_dir()); }

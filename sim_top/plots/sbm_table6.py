@@ -12,7 +12,8 @@ bypass level of task x; both tasks on every SM ("shared") are MWG or MWGB<x>, wi
 SM of each task (occ_th and the computation-intensive task show there). Table 6's configuration
 comes from the mix's notes ("SBM chose ..."). EWM's choice is the run's "ewm" key. Gains are
 arithmetic means of the per-application ratios (the paper's "in average"). --out OUT writes
-OUT.png and OUT.svg: IPC normalized to BASE per application and policy (Fig. 7).
+OUT.png and OUT.svg: IPC normalized to BASE per application and policy (Fig. 7); --antt-out
+OUT the same for ANTT_SBM (Fig. 8).
 
   gsim sweep sim_top/sweeps/sbm-fig11.json --out sweep-results/sbm-fig11
   python3 sim_top/plots/sbm_table6.py sweep-results/sbm-fig11 --fig11 --markdown
@@ -159,7 +160,9 @@ def print_table(head, rows, gains, markdown):
             print("SBM over %-4s IPC %+.1f%%  ANTT_SBM %+.1f%%  best %+.1f%%  (%d applications)" % (n, g, a, best, k))
 
 
-def plot(apps, out):
+def plot(apps, out, key="ipc", ylabel="IPC normalized to BASE"):
+    """Per application and policy, `key` ("ipc" for Fig. 7, "antt_sbm" for Fig. 8) divided by
+    BASE's."""
     plt = plotlib.pyplot("sbm_table6.py")
     names = [a.replace("sbm-t6-", "") for a in apps]
     fig, ax = plt.subplots(figsize=(max(8, 0.7 * len(names)), 4))
@@ -167,13 +170,13 @@ def plot(apps, out):
     for i, (p, label) in enumerate(POLICIES):
         vals = []
         for a in apps.values():
-            base = a.get("sbm-base", {}).get("ipc", 0)
-            vals.append(a[p]["ipc"] / base if p in a and base > 0 else 0)
+            base = a.get("sbm-base", {}).get(key, 0)
+            vals.append(a[p][key] / base if p in a and base > 0 else 0)
         ax.bar([j + (i - (len(POLICIES) - 1) / 2) * width for j in range(len(names))], vals, width, label=label)
     ax.axhline(1.0, color="grey", linewidth=0.8)
     ax.set_xticks(range(len(names)))
     ax.set_xticklabels(names, rotation=45, ha="right")
-    ax.set_ylabel("IPC normalized to BASE")
+    ax.set_ylabel(ylabel)
     ax.legend(ncol=len(POLICIES), loc="upper center", bbox_to_anchor=(0.5, -0.3), frameon=False)
     plotlib.save(fig, out)
 
@@ -270,6 +273,7 @@ def main():
     ap.add_argument("sweep_dir", help="the --out directory of gsim sweep sim_top/sweeps/sbm-table6.json")
     ap.add_argument("--markdown", action="store_true", help="markdown tables")
     ap.add_argument("--out", help="write OUT.png and OUT.svg (Fig. 7: IPC normalized to BASE)")
+    ap.add_argument("--antt-out", help="write OUT.png and OUT.svg (Fig. 8: ANTT_SBM normalized to BASE)")
     ap.add_argument("--fig11", action="store_true",
                     help="Fig. 11: sbm's IPC per profiling window (the sweep's sets), normalized to the best")
     ap.add_argument("--phases", action="store_true",
@@ -286,6 +290,8 @@ def main():
     print_table(head, rows, gains, a.markdown)
     if a.out:
         plot(apps, a.out)
+    if a.antt_out:
+        plot(apps, a.antt_out, "antt_sbm", "ANTT_SBM normalized to BASE (lower is better)")
 
 
 if __name__ == "__main__":

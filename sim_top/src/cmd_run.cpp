@@ -66,11 +66,12 @@ struct RunArgs {
   bool full_eval = false;
   bool no_state_check = false;
   uint64_t wave_from = 0, wave_to = UINT64_MAX;   // --wave-from / --wave-to (cycles, inclusive)
+  uint64_t window_cycles = 0, window_start = 0;    // --window-cycles / --window-start (fixed window)
   std::vector<std::string> sets;
   // Options whose presence matters (an empty --json "" is an error, not "no file").
   CLI::Option *o_config = nullptr, *o_mix = nullptr, *o_kernel = nullptr, *o_scheduler = nullptr, *o_json = nullptr,
               *o_csv = nullptr, *o_counters = nullptr, *o_wave = nullptr, *o_progress = nullptr,
-              *o_ctas = nullptr, *o_timeline = nullptr;
+              *o_ctas = nullptr, *o_timeline = nullptr, *o_window_cycles = nullptr, *o_window_start = nullptr;
 };
 
 gs::PreemptMode parse_preempt(const std::string& s) {
@@ -408,7 +409,13 @@ int run_action(const RunArgs& a) {
   if (a.o_kernel->count() && a.o_kernel->as<std::string>().empty())
     throw gs::InputError("--kernel: the kernel name is empty ('gsim list kernels' lists them)");
   const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
-  const gs::Mix mix = a.o_kernel->count() ? kernel_mix(a.kernel, lib) : gs::load_mix(a.mix, lib);
+  gs::Mix mix = a.o_kernel->count() ? kernel_mix(a.kernel, lib) : gs::load_mix(a.mix, lib);
+  if (a.o_window_cycles->count() || a.o_window_start->count()) {
+    gs::WindowOverride w;
+    if (a.o_window_cycles->count()) w.cycles = a.window_cycles;
+    if (a.o_window_start->count()) w.start = a.window_start;
+    gs::override_window(mix, w, a.o_window_cycles->count() ? "--window-cycles" : "--window-start");
+  }
 
   std::string config = a.config;
   if (a.o_config->count() == 0) {
@@ -704,6 +711,15 @@ Command add_run_command(CLI::App& top) {
                   "never limited); the Warped-Slicer Fig. 3a and H100 sweeps")
       ->check(whole_number(0, 32))
       ->capture_default_str();
+  args->o_window_cycles =
+      app->add_option("--window-cycles", args->window_cycles,
+                      "Fixed-window method: every kernel relaunches until the window ends and the metrics are "
+                      "taken over it; replaces the mix's window_cycles (docs/workloads.md)")
+          ->check(whole_number(1, uint64_t(1) << 48));
+  args->o_window_start = app->add_option("--window-start", args->window_start,
+                                         "Fixed-window method: the cycle the measured window opens; replaces the "
+                                         "mix's window_start (a mix without a window also needs --window-cycles)")
+                             ->check(whole_number(0, uint64_t(1) << 48));
   app->add_option("--max-cycles", args->max_cycles, "Stop with an error (exit 5) after this many cycles per run")
       ->check(whole_number(1))
       ->capture_default_str();

@@ -35,6 +35,7 @@ struct SweepSpec {
   std::vector<std::string> configs, mixes, policies = {"left-over"}, preempt = {"drain"}, sm_sharing;
   std::vector<uint64_t> seeds = {1};
   uint64_t max_cycles = 0;   // 0 = gsim run's default
+  gs::WindowOverride window;   // "window_cycles"/"window_start": every mix's fixed window (gsim run --window-*)
   bool has_pairs = false;
   std::vector<std::string> pair_kernels;
   std::vector<std::string> pair_with;   // second kernels (empty: pair_kernels)
@@ -124,6 +125,14 @@ SweepSpec read_spec(const json& doc, const std::string& file) {
   string_list(r, "sm_sharing", s.sm_sharing, false);
   r.str("scheduler", s.scheduler);
   r.u64("max_cycles", s.max_cycles, 1);
+  r.u64("window_cycles", s.window.cycles, 1, uint64_t(1) << 48,
+        "a fixed window of the mix loader's range (docs/workloads.md), given to every run as --window-cycles");
+  if (r.has("window_start")) {
+    uint64_t start = 0;
+    r.u64("window_start", start, 0, uint64_t(1) << 48,
+          "the cycle the measured window opens, given to every run as --window-start");
+    s.window.start = start;
+  }
   if (const json* seeds = r.array("seeds")) {
     if (seeds->empty()) r.fail("seeds", "the list is empty; give at least one seed or leave the key out for [1]");
     s.seeds.clear();
@@ -210,6 +219,10 @@ SweepSpec read_spec(const json& doc, const std::string& file) {
     g.reject_unknown_keys();
   }
   r.reject_unknown_keys();
+  if ((s.window.cycles || s.window.start) && (s.pair_window || s.combo_window))
+    r.fail(s.window.cycles ? "window_cycles" : "window_start",
+           std::string("give the window once: \"") + (s.pair_window ? "pairs" : "combos") +
+               "\" has its own window_cycles");
   if (s.mixes.empty() && !s.has_pairs && !s.has_groups && s.combo_lists.empty())
     r.fail("mixes", "give \"mixes\", \"pairs\", \"combos\" or \"groups\": the sweep has no mix");
   return s;
@@ -392,6 +405,10 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
     m.arg = s.mixes[i];
     m.field = element("mixes", i);
     m.mix = in_field(file, m.field, [&] { return gs::load_mix(m.arg, lib); });
+    in_field(file, s.window.cycles ? "window_cycles" : "window_start", [&] {
+      gs::override_window(m.mix, s.window, m.field);
+      return 0;
+    });
     if (m.mix.window_cycles != 0) plan.has_window_mixes = true;   // its rows go to windows.csv
     m.id = file_safe(m.mix.name);
     mixes.push_back(std::move(m));
@@ -407,6 +424,10 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
     m.arg = gm.path;
     m.field = field;
     m.mix = std::move(parsed);
+    in_field(file, s.window.cycles ? "window_cycles" : "window_start", [&] {
+      gs::override_window(m.mix, s.window, field);
+      return 0;
+    });
     m.id = gm.name;
     if (m.mix.window_cycles != 0) plan.has_window_mixes = true;   // pairs/combos window_cycles: windows.csv
     mixes.push_back(std::move(m));
@@ -532,6 +553,10 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
               if (!share.empty()) run.args.insert(run.args.end(), {"--sm-sharing", share});
               run.args.insert(run.args.end(), {"--scheduler", s.scheduler});
               if (s.max_cycles) run.args.insert(run.args.end(), {"--max-cycles", std::to_string(s.max_cycles)});
+              if (s.window.cycles)
+                run.args.insert(run.args.end(), {"--window-cycles", std::to_string(s.window.cycles)});
+              if (s.window.start)
+                run.args.insert(run.args.end(), {"--window-start", std::to_string(*s.window.start)});
               run.args.push_back("--quiet");
               run.input_files = {c.path, m.mix.file};
               run.input_files.insert(run.input_files.end(), library_files.begin(), library_files.end());

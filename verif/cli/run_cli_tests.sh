@@ -593,6 +593,28 @@ crow = list(csv.DictReader(open(sys.argv[3])))
 assert all(r["l1_bypassed"] == "0" and r["l2_bypassed"] == "0" for r in crow)
 EOF
 
+# --window-cycles / --window-start: the window given from outside the mix, checked as the mix's keys
+gsim run --config warped-slicer --mix "$TMP/window.json" --scheduler golden --window-cycles 20000 --window-start 4000 \
+  --json "$TMP/wo.json"
+if [ "$RC" -eq 0 ] && python3 - "$TMP/wo.json" <<'EOF'; then ok "--window-cycles/--window-start replace the mix's window"; else bad "--window-cycles/--window-start replace the mix's window" "exit $RC"; fi
+import json, math, sys
+j = json.load(open(sys.argv[1]))
+assert j["window_cycles"] == 20000 and j["window_start"] == 4000 and j["cycles"] == 20000, j
+assert j["counters"]["gpu"]["cycles"] == 24000, j["counters"]["gpu"]   # the run: start + window
+for k in j["kernels"]:
+    assert math.isclose(k["ipc"], k["instructions"] / 20000, rel_tol=1e-5), k
+EOF
+gsim run --config warped-slicer --kernel test.compute --scheduler golden --window-cycles 8000 --json "$TMP/wk.json"
+if [ "$RC" -eq 0 ] && python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['window_cycles']==8000 and j['cycles']==8000 and j['kernels'][0]['launches']>=1" "$TMP/wk.json"; then
+  ok "--window-cycles turns a run without a window into a fixed-window run"
+else bad "--window-cycles turns a run without a window into a fixed-window run" "exit $RC"; fi
+expect_fail "--window-cycles ending before a kernel arrives" 2 "kernels[1] arrives at cycle 500" \
+  run --config warped-slicer --mix "$TMP/window.json" --scheduler golden --window-cycles 400
+expect_fail "--window-start without a window" 2 "--window-start: a window start goes with a window length" \
+  run --config warped-slicer --kernel test.compute --scheduler golden --window-start 100
+expect_fail "--window-cycles 0" 2 "--window-cycles" \
+  run --config warped-slicer --mix "$TMP/window.json" --scheduler golden --window-cycles 0
+
 # ---------------------------------------------------------------- bench
 gsim bench --scheduler golden --cycles 3000 --json
 if [ "$RC" -eq 0 ] && python3 - "$OUT" <<'EOF'; then ok "bench --json"; else bad "bench --json" "exit $RC"; fi

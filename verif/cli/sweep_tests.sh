@@ -200,6 +200,21 @@ check "pairs/combos window_cycles: 2 pairs + 1 combo as fixed-window mixes, 7 ro
 bad_file "pairs window_cycles with stagger_pct" "field 'pairs.window_cycles'" \
   '{"name": "b", "configs": ["warped-slicer"], "pairs": {"kernels": ["test.compute", "test.memory"], "stagger_pct": [50], "window_cycles": 1000}}'
 
+# top-level "window_cycles"/"window_start": every run gets --window-cycles/--window-start
+cat >wover.json <<EOF
+{"name": "wover", "configs": ["warped-slicer"], "policies": ["left-over"], "mixes": ["window_mix.json", "test-pair"],
+ "window_cycles": 9000, "window_start": 1000}
+EOF
+sweep wover.json -j2 --out wover
+check "window_cycles/window_start: both mixes run 9000-cycle windows from cycle 1000, rows in windows.csv" \
+  '[ "$RC" -eq 0 ] && [ "$(tail -n +2 wover/windows.csv | wc -l)" -eq 4 ] && [ "$(tail -n +2 wover/windows.csv | cut -d, -f8 | sort -u)" = 9000 ]' "exit $RC: $(cat "$ERR")"
+bad_file "window_cycles with a mix arriving after the window" "field 'window_cycles'" \
+  '{"name": "b", "configs": ["warped-slicer"], "mixes": ["test-staggered"], "window_cycles": 1000}'
+bad_file "window_cycles beside pairs.window_cycles" "field 'window_cycles'" \
+  '{"name": "b", "configs": ["warped-slicer"], "window_cycles": 1000, "pairs": {"kernels": ["test.compute", "test.memory"], "window_cycles": 1000}}'
+bad_file "window_start alone on mixes without a window" "field 'window_start'" \
+  '{"name": "b", "configs": ["warped-slicer"], "mixes": ["test-pair"], "window_start": 10}'
+
 # every shipped sweep file is valid and is in docs/sweep.md's table with the runs it lists
 # (listed from the repository root: the sbm-table6 sweeps name their mixes by path from there)
 for f in "$SWEEPS"/*.json; do

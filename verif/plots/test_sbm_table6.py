@@ -85,6 +85,9 @@ def main():
     base = os.path.join(out, "t6_plot")
     subprocess.run([sys.executable, SCRIPT, sweep_out, "--out", base], check=True)
     drawing_checks.check_drawing(base, "IPC normalized to BASE", "without the axis label")
+    base8 = os.path.join(out, "t6_antt")
+    subprocess.run([sys.executable, SCRIPT, sweep_out, "--antt-out", base8], check=True)
+    drawing_checks.check_drawing(base8, "ANTT_SBM normalized to BASE", "without the axis label")
     return 0
 
 
