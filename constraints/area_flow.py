@@ -344,7 +344,8 @@ def run_block(block, sources, scale, args, ctx):
     scripts = [os.path.join(HERE, f) for f in ("yosys_osu018.tcl", "abc.constr", "sta.tcl", "clocks.sdc",
                                                "ice40_synth.tcl", "ice40_hx8k.pcf", "area_flow.py")]
     key = file_hash(sources + scripts + [ctx["liberty"]],
-                    {"block": block, "period": args.period, "ice40": args.ice40, "v": FLOW_VERSION})
+                    {"block": block, "period": args.period, "ice40": args.ice40, "v": FLOW_VERSION,
+                     "abc": args.abc, "abc_fast_after": args.abc_fast_after})
     res_path = os.path.join(wd, "result.json")
     if os.path.exists(res_path) and not args.force:
         old = json.load(open(res_path))
@@ -358,12 +359,26 @@ def run_block(block, sources, scale, args, ctx):
     env = dict(os.environ, GS_TOP=block, GS_SOURCES=" ".join(sources), GS_LIBERTY=ctx["liberty"],
                GS_OUT_DIR=wd, GS_CLOCK_PERIOD=str(args.period), GS_NETLIST=os.path.join(wd, "netlist.v"),
                GS_SDC=os.path.join(HERE, "clocks.sdc"))
-    # ---- osu018
+    # ---- osu018: the standard abc script first; past --abc-fast-after, `abc -fast` (marked)
+    full_limit = min(args.timeout, args.abc_fast_after) if args.abc_fast_after > 0 else args.timeout
+    if args.abc == "standard":
+        full_limit = args.timeout
     st, dt = run_tool([ctx["yosys"], "-q", "-c", os.path.join(HERE, "yosys_osu018.tcl")],
-                      os.path.join(wd, "yosys_osu018.log"), args.timeout, args.mem_gb, env=env)
+                      os.path.join(wd, "yosys_osu018.log"), full_limit, args.mem_gb,
+                      env=dict(env, GS_ABC_FAST="1") if args.abc == "fast" else env)
     res["yosys_s"] = round(dt, 1)
+    res["abc"] = "fast (--abc fast)" if args.abc == "fast" else "standard"
+    if st == "timeout" and args.abc == "auto" and full_limit < args.timeout:
+        log(f"    {block}: the standard abc mapping passed {full_limit} s; mapping again with abc -fast")
+        st, dt = run_tool([ctx["yosys"], "-q", "-c", os.path.join(HERE, "yosys_osu018.tcl")],
+                          os.path.join(wd, "yosys_osu018.log"), args.timeout, args.mem_gb,
+                          env=dict(env, GS_ABC_FAST="1"))
+        res["abc"] = f"fast (standard mapping stopped after {full_limit} s)"
+        res["yosys_fast_s"] = round(dt, 1)
     if st != "ok":
-        res["status"] = {"timeout": f"osu018 synthesis timed out after {args.timeout} s",
+        timed = (f"osu018 synthesis timed out: standard abc after {full_limit} s, abc -fast after {args.timeout} s"
+                 if res["abc"] != "standard" else f"osu018 synthesis timed out after {full_limit} s")
+        res["status"] = {"timeout": timed,
                          "memory": f"osu018 synthesis ran out of memory (limit {args.mem_gb} GB)",
                          "error": "osu018 synthesis failed: " + tail(os.path.join(wd, "yosys_osu018.log"))}[st]
     else:
@@ -484,7 +499,9 @@ def build_report(results, scales, blocks, args, ctx, lat, launch):
           f"Liberty: `{ctx['liberty']}`. Tools: " + ", ".join(f"{k} {v}" for k, v in ctx["versions"].items()) + ".",
           "Area = `stat -liberty` of the mapped cells (no wiring); FFs = flip-flop cells; storage = register and "
           "memory bits as written in the RTL; slack = worst setup slack (OpenSTA, no wire load); "
-          "latency = decision latency from the latency contract (N = MaxSms, K = MaxKernels).", ""]
+          "latency = decision latency from the latency contract (N = MaxSms, K = MaxKernels). "
+          "\"abc -fast\" (\"*\" in the growth table): the block was mapped with abc's cheaper script (--abc fast, "
+          "or its standard mapping passed --abc-fast-after), whose netlist is typically larger and slower.", ""]
     by = {(scale_name(r["scale"]), r["block"]): r for r in results}
     for s in scales:
         sn = scale_name(s)
@@ -499,6 +516,8 @@ def build_report(results, scales, blocks, args, ctx, lat, launch):
             cyc, _ = latency_of(b, s, lat)
             path = f"{t.get('startpoint')} → {t.get('endpoint')}" if t else "–"
             notes = [] if r["status"] == "ok" else [r["status"]]
+            if r.get("abc", "standard") != "standard":
+                notes.insert(0, "abc -fast")
             if i and i.get("status") not in (None, "ok"):
                 notes.append("iCE40: " + i["status"])
             md.append("| " + " | ".join([
@@ -521,7 +540,8 @@ def build_report(results, scales, blocks, args, ctx, lat, launch):
                     row.append("not run" if r["status"] == "not run" else
                                "timed out" if "timed out" in r["status"] else "failed")
                 else:
-                    row.append(f"{fmt(r['asic']['area_um2'])} ({fmt(r.get('timing', {}).get('fmax_mhz'), 0)})")
+                    fast = " *" if r.get("abc", "standard") != "standard" else ""
+                    row.append(f"{fmt(r['asic']['area_um2'])} ({fmt(r.get('timing', {}).get('fmax_mhz'), 0)}){fast}")
             md.append("| " + " | ".join(row) + " |")
         md.append("")
     if launch:
@@ -560,6 +580,12 @@ def main():
     ap.add_argument("--ice40", choices=["all", "top", "none"], default="all",
                     help="iCE40 flow for every block, only gs_top, or none")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per tool run")
+    ap.add_argument("--abc", choices=["auto", "standard", "fast"], default="auto",
+                    help="abc script of the osu018 mapping: the standard one with the fallback of --abc-fast-after "
+                         "(auto), the standard one only, or `abc -fast` for every block (marked in the report)")
+    ap.add_argument("--abc-fast-after", type=int, default=600,
+                    help="seconds the standard abc mapping of a block may take before the block is mapped again "
+                         "with `abc -fast` (figures marked 'abc -fast' in the report); 0 = never fall back")
     ap.add_argument("--mem-gb", type=float, default=8.0, help="address-space limit per tool run (GB)")
     ap.add_argument("--latency", default=os.path.join(HERE, "latency.json"), help="latency contracts JSON")
     ap.add_argument("--launch-latency", default="", help="JSON written by gs_launch_latency (optional)")

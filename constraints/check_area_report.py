@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Checks of the area flow (ctest area_flow_block, area_flow_params, area_flow_default).
 
-  check_area_report.py DIR [BLOCK]      DIR/area.json parses; every result (of BLOCK) completed
+  check_area_report.py DIR [BLOCK] [--abc fast]
+                                        DIR/area.json parses; every result (of BLOCK) completed
                                         with cells > 0, area > 0, a worst-slack figure, start and
-                                        end points and an Fmax; DIR/area.md holds the table
+                                        end points and an Fmax; DIR/area.md holds the table;
+                                        with --abc fast, every result was mapped with abc -fast
+                                        and its row says so
   check_area_report.py --params SOURCES the per-scale packages generated from rtl/spec/gs_spec.toml
                                         (gen_spec.py --set): at 132 SMs and at 2 and 4 kernels the
                                         derived widths follow, Yosys elaborates gs_top from them,
@@ -24,7 +27,7 @@ def fail(msg):
     sys.exit(1)
 
 
-def check_report(d, block):
+def check_report(d, block, abc=None):
     try:
         doc = json.load(open(os.path.join(d, "area.json")))
     except (OSError, json.JSONDecodeError) as e:
@@ -48,6 +51,10 @@ def check_report(d, block):
         md = open(os.path.join(d, "area.md")).read()
         if f"| {r['block']} |" not in md:
             fail(f"{d}/area.md: no row for {r['block']}")
+        if abc == "fast":
+            row = next(l for l in md.splitlines() if l.startswith(f"| {r['block']} |"))
+            if not r.get("abc", "").startswith("fast") or "abc -fast" not in row:
+                fail(f"{r['block']}: mapped with abc {r.get('abc')!r}, row {row!r}: expected abc -fast, marked")
         print(f"ok: {r['scale']} {r['block']}: {a['cells']} cells, {a['area_um2']:.0f} um^2, {a['ffs']} FFs, "
               f"slack {t['worst_slack_ns']:.3f} ns, {t['startpoint']} -> {t['endpoint']}")
         n += 1
@@ -88,6 +95,8 @@ def check_params(sources):
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--params":
         check_params(sys.argv[2])
+    elif len(sys.argv) == 5 and sys.argv[3] == "--abc":
+        check_report(sys.argv[1], sys.argv[2], sys.argv[4])
     elif len(sys.argv) in (2, 3):
         check_report(sys.argv[1], sys.argv[2] if len(sys.argv) == 3 else None)
     else:

@@ -37,7 +37,12 @@ dfflibmap -liberty $lib
 # With -constr (driving cell and output load, constraints/abc.constr) abc also buffers high-
 # fanout nets (the reset and enables reach thousands of gates) and sizes gates (buffer; upsize;
 # dnsize): without it one INVX1 drives the whole reset net and STA sees microseconds.
-abc -liberty $lib -constr [file join [file dirname [info script]] abc.constr] -D [expr {int($period * 1000)}]
+# GS_ABC_FAST=1: `abc -fast`, abc's cheaper script (fewer resynthesis passes); area_flow.py
+# falls back to it for a block whose standard mapping outlives --abc-fast-after, and marks
+# the block's figures so (large combinational arithmetic: minutes instead of over half an hour).
+set abc_mode {}
+if {[info exists ::env(GS_ABC_FAST)] && $::env(GS_ABC_FAST) eq "1"} { set abc_mode -fast }
+abc {*}$abc_mode -liberty $lib -constr [file join [file dirname [info script]] abc.constr] -D [expr {int($period * 1000)}]
 opt_clean -purge
 tee -q -o $out/stat.txt stat -liberty $lib
 # Port-to-port and wire-to-wire connections as BUFX2 cells: OpenSTA's Verilog reader does not
