@@ -151,6 +151,7 @@ def run_tool(cmd, log_path, timeout, mem_gb, env=None, cwd=None):
 
     def pre():
         os.setsid()
+        os.nice(19)   # a long synthesis yields to interactive work and builds on the same machine
         if mem_gb > 0:
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
