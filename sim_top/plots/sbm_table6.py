@@ -291,7 +291,7 @@ def main():
     if a.out:
         plot(apps, a.out)
     if a.antt_out:
-        plot(apps, a.antt_out, "antt_sbm", "ANTT_SBM normalized to BASE (lower is better)")
+        plot(apps, a.antt_out, "antt_sbm", "ANTT_SBM normalized to BASE\n(lower is better)")
 
 
 if __name__ == "__main__":
