@@ -400,15 +400,19 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
 
   const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
   std::vector<MixRef> mixes;
+  // the sweep's "window_cycles"/"window_start" on one mix, checked as gsim run --window-* checks them
+  const auto apply_window = [&](MixRef& m) {
+    in_field(file, s.window.cycles ? "window_cycles" : "window_start", [&] {
+      gs::override_window(m.mix, s.window, m.field);
+      return 0;
+    });
+  };
   for (size_t i = 0; i < s.mixes.size(); ++i) {
     MixRef m;
     m.arg = s.mixes[i];
     m.field = element("mixes", i);
     m.mix = in_field(file, m.field, [&] { return gs::load_mix(m.arg, lib); });
-    in_field(file, s.window.cycles ? "window_cycles" : "window_start", [&] {
-      gs::override_window(m.mix, s.window, m.field);
-      return 0;
-    });
+    apply_window(m);
     if (m.mix.window_cycles != 0) plan.has_window_mixes = true;   // its rows go to windows.csv
     m.id = file_safe(m.mix.name);
     mixes.push_back(std::move(m));
@@ -424,10 +428,7 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
     m.arg = gm.path;
     m.field = field;
     m.mix = std::move(parsed);
-    in_field(file, s.window.cycles ? "window_cycles" : "window_start", [&] {
-      gs::override_window(m.mix, s.window, field);
-      return 0;
-    });
+    apply_window(m);
     m.id = gm.name;
     if (m.mix.window_cycles != 0) plan.has_window_mixes = true;   // pairs/combos window_cycles: windows.csv
     mixes.push_back(std::move(m));
