@@ -21,7 +21,8 @@ import json
 import math
 import os
 import re
-import resource
+import threading
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 import shutil
 import subprocess
 import sys
@@ -29,7 +30,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEBIAN_LIBERTY = "/usr/share/qflow/tech/osu018/osu018_stdcells.lib"
-FLOW_VERSION = "1"
+# Part of every run's cache key, with the scripts, sources, liberty and options; bump it when a
+# change to this file changes what a run measures or records (area_flow.py itself is not hashed,
+# so that editing the report does not throw away hours of cached runs).
+FLOW_VERSION = "2"
 ICE40_DEVICE = {"name": "iCE40-HX8K (CT256)", "args": ["--hx8k", "--package", "ct256"], "lcs": 7680}
 
 
@@ -147,17 +151,15 @@ def need_tool(name):
 def run_tool(cmd, log_path, timeout, mem_gb, env=None, cwd=None):
     """Runs cmd under `nice`, a wall-clock timeout and an address-space limit. Returns
     (status, seconds) with status 'ok', 'timeout', 'memory' or 'error'."""
-    limit = int(mem_gb * (1 << 30))
-
-    def pre():
-        os.setsid()
-        os.nice(19)   # a long synthesis yields to interactive work and builds on the same machine
-        if mem_gb > 0:
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
+    # nice 19: a long synthesis yields to interactive work and builds on the same machine.
+    # prlimit (util-linux) rather than a preexec_fn: runs are started from worker threads (-j).
+    wrap = ["nice", "-n", "19"]
+    if mem_gb > 0:
+        wrap += ["prlimit", f"--as={int(mem_gb * (1 << 30))}"]
     t0 = time.time()
     with open(log_path, "w") as lf:
-        p = subprocess.Popen(cmd, stdout=lf, stderr=subprocess.STDOUT, env=env, cwd=cwd, preexec_fn=pre)
+        p = subprocess.Popen(wrap + cmd, stdout=lf, stderr=subprocess.STDOUT, env=env, cwd=cwd,
+                             start_new_session=True)
         try:
             rc = p.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -339,27 +341,143 @@ def file_hash(paths, extra):
     return h.hexdigest()[:16]
 
 
-def run_block(block, sources, scale, args, ctx):
+def sub_blocks(blocks, sources):
+    """block -> the blocks its source instantiates (`gs_x [#(...)] u_name (`), from the RTL text."""
+    files = {}
+    for src in sources[1:]:
+        for m in re.findall(r"^\s*module\s+(\w+)", open(src).read(), re.M):
+            files[m] = src
+    subs = {}
+    for b in blocks:
+        text = re.sub(r"//[^\n]*", "", open(files[b]).read())
+        found = re.findall(r"^\s*(\w+)\s*(?:#\s*\(.*?\)\s*)?\w+\s*\(", text, re.M | re.S)
+        subs[b] = sorted({f for f in found if f in files and f != b})
+    return subs
+
+
+def rtl_params(path):
+    """params.txt (Yosys `dump -n`): the block's parameter defaults as integers where they are."""
+    out = {}
+    for m in re.finditer(r"^\s*parameter\s+\\(\w+)\s+(\S+)", open(path).read(), re.M):
+        v = m.group(2)
+        b = re.fullmatch(r"s?\d+'([01]+)", v)
+        out[m.group(1)] = str(int(b.group(1), 2)) if b else str(int(v)) if re.fullmatch(r"-?\d+", v) else v
+    return out
+
+
+def composition(block, subs, done):
+    """The sub-blocks a composite reuses (their finished runs at this scale), or a FlowError naming
+    the one without figures."""
+    parts = {}
+    for c in subs:
+        r = done.get(c)
+        if r is None or r.get("status") != "ok":
+            why = "not run" if r is None else r.get("status")
+            raise FlowError(f"not composed: sub-block {c} has no figures ({why})")
+        parts[c] = r
+    return parts
+
+
+def tcl_dict(d):
+    return " ".join(f"{k} {{{' '.join(f'{pk} {pv}' for pk, pv in v.items())}}}" for k, v in d.items())
+
+
+def rtl_hash(block, sources, wd, args, ctx):
+    """Hash of the block's elaborated RTL (Yosys `hierarchy`, RTLIL without source locations), or
+    None when Yosys fails (the run itself then reports why)."""
+    il = os.path.join(wd, "elab.il")
+    st, _ = run_tool([ctx["yosys"], "-q", "-p", f"read_verilog -defer -sv -DSYNTHESIS {' '.join(sources)}; "
+                      f"hierarchy -check -top {block}; write_rtlil {il}"],
+                     os.path.join(wd, "elab.log"), args.timeout, args.mem_gb)
+    if st != "ok":
+        return None
+    h = hashlib.sha256()
+    with open(il) as f:
+        for line in f:
+            if "attribute \\src " not in line:
+                h.update(line.encode())
+    os.remove(il)
+    return h.hexdigest()[:16]
+
+
+def same_rtl_elsewhere(block, sources, scale, wd, args, ctx):
+    """A block whose elaborated RTL does not depend on the scale (gs_ptbq at 16, 32, 64 and 132
+    SMs; the arithmetic units at every scale) is mapped once: its RTL hash (rtl_hash) is compared
+    with the block's finished runs at the other scales under the same scripts and options. Equal:
+    that run's result is this scale's too (marked `same_rtl_as`), a time-out or memory failure
+    included when the limits are the same. Returns the result or None."""
+    rtl = rtl_hash(block, sources, wd, args, ctx)
+    if rtl is None:
+        return None
+    ctx.setdefault("rtl_hash", {})[(scale_name(scale), block)] = rtl
+    for other in sorted(os.listdir(os.path.join(args.out, "runs"))):
+        rp = os.path.join(args.out, "runs", other, block, "result.json")
+        if other == scale_name(scale) or not os.path.exists(rp):
+            continue
+        r = json.load(open(rp))
+        if r.get("rtl_hash") != rtl or r.get("same_rtl_as") or r.get("flow_key") != ctx["flow_key"]:
+            continue
+        if r["status"] != "ok" and (r.get("timeout_s") != args.timeout or r.get("mem_gb") != args.mem_gb):
+            continue
+        if r["status"] == "ok" and block in ctx["is_sub_block"] and not all(map(os.path.exists, r.get("netlists", []))):
+            continue
+        log(f"    {scale_name(scale)} {block}: the same elaborated RTL as at {other}: its figures")
+        return dict(r, scale=scale, same_rtl_as=other)
+    return None
+
+
+def run_block(block, sources, scale, args, ctx, subs=(), done=None):
+    """One block at one scale. `subs`: the blocks it instantiates; their results (`done`, this scale)
+    are reused, bottom-up: they are black boxes in this run, which maps only the block's own logic."""
     wd = os.path.join(args.out, "runs", scale_name(scale), block)
     os.makedirs(wd, exist_ok=True)
     scripts = [os.path.join(HERE, f) for f in ("yosys_osu018.tcl", "abc.constr", "sta.tcl", "clocks.sdc",
-                                               "ice40_synth.tcl", "ice40_hx8k.pcf", "area_flow.py")]
-    key = file_hash(sources + scripts + [ctx["liberty"]],
-                    {"block": block, "period": args.period, "ice40": args.ice40, "v": FLOW_VERSION,
-                     "abc": args.abc, "abc_fast_after": args.abc_fast_after})
+                                               "ice40_synth.tcl", "ice40_hx8k.pcf")]
     res_path = os.path.join(wd, "result.json")
+    try:
+        parts = composition(block, subs, done or {})
+    except FlowError as e:
+        res = {"block": block, "scale": scale, "status": str(e), "cached": False}
+        with open(res_path, "w") as f:
+            json.dump(res, f, indent=1)
+        return res
+    # the package and the files of the block's own hierarchy (Yosys reads -defer: nothing else is
+    # elaborated), so an edit of one block reruns only it and the blocks that contain it
+    by_name = {os.path.basename(p): p for p in sources}
+    key = file_hash([sources[0]] + [by_name[ctx["files"][m]] for m in sorted(ctx["hierarchy"][block])] + scripts
+                    + [ctx["liberty"]],
+                    {"block": block, "period": args.period, "ice40": args.ice40, "v": FLOW_VERSION,
+                     "abc": args.abc, "abc_fast_after": args.abc_fast_after,
+                     "parts": {c: r["key"] for c, r in parts.items()}})
+    netlist = os.path.join(wd, "netlist.v")
+    # a sub-block's netlist stays for its composites' STA; a cached run without it is redone
+    keep = args.keep_netlists or block in ctx["is_sub_block"]
     if os.path.exists(res_path) and not args.force:
         old = json.load(open(res_path))
         # same inputs: reuse, unless it ran out of time or memory and the limits are higher now
         retry = old.get("status") != "ok" and (args.timeout > old.get("timeout_s", 0) or args.mem_gb > old.get("mem_gb", 0))
-        if old.get("key") == key and not retry:
+        lost = old.get("status") == "ok" and keep and not os.path.exists(netlist)
+        if old.get("key") == key and not retry and not lost:
+            if not parts and not old.get("same_rtl_as") and "rtl_hash" not in old:
+                # a run of an earlier version of this file: note its RTL hash for the other scales
+                old["rtl_hash"] = rtl_hash(block, sources, wd, args, ctx)
+                old["flow_key"] = ctx["flow_key"]
+                with open(res_path, "w") as f:
+                    json.dump(old, f, indent=1)
             old["cached"] = True
             return old
+    same = None if parts or args.force else same_rtl_elsewhere(block, sources, scale, wd, args, ctx)
+    if same:
+        with open(res_path, "w") as f:
+            json.dump(dict(same, key=key), f, indent=1)
+        return dict(same, key=key, cached=False)
     res = {"block": block, "scale": scale, "key": key, "status": "ok", "timeout_s": args.timeout,
-           "mem_gb": args.mem_gb}
+           "mem_gb": args.mem_gb, "rtl_hash": ctx.get("rtl_hash", {}).get((scale_name(scale), block)),
+           "flow_key": ctx["flow_key"]}
+    reuse = {c: rtl_params(os.path.join(os.path.dirname(r["netlists"][0]), "params.txt")) for c, r in parts.items()}
     env = dict(os.environ, GS_TOP=block, GS_SOURCES=" ".join(sources), GS_LIBERTY=ctx["liberty"],
-               GS_OUT_DIR=wd, GS_CLOCK_PERIOD=str(args.period), GS_NETLIST=os.path.join(wd, "netlist.v"),
-               GS_SDC=os.path.join(HERE, "clocks.sdc"))
+               GS_OUT_DIR=wd, GS_CLOCK_PERIOD=str(args.period), GS_NETLIST=netlist,
+               GS_SDC=os.path.join(HERE, "clocks.sdc"), GS_REUSE=tcl_dict(reuse))
     # ---- osu018: the standard abc script first; past --abc-fast-after, `abc -fast` (marked)
     full_limit = min(args.timeout, args.abc_fast_after) if args.abc_fast_after > 0 else args.timeout
     if args.abc == "standard":
@@ -385,6 +503,12 @@ def run_block(block, sources, scale, args, ctx):
     else:
         res["asic"] = parse_stat(os.path.join(wd, "stat.txt"), ctx["lib_areas"])
         res["asic"].update(parse_rtl_stat(os.path.join(wd, "rtl_stat.txt")))
+        reused = open(os.path.join(wd, "reused.txt")).read().split()
+        if parts:
+            add_parts(res, parts, reused)
+        # OpenSTA links the block's netlist with those of the sub-blocks it reused (transitively)
+        res["netlists"] = [netlist] + sorted({n for c in reused for n in parts[c].get("netlists", [])})
+        env["GS_NETLIST"] = " ".join(res["netlists"])
         st, dt = run_tool([ctx["sta"], "-no_splash", "-exit", os.path.join(HERE, "sta.tcl")],
                           os.path.join(wd, "sta.log"), args.timeout, args.mem_gb, env=env)
         res["sta_s"] = round(dt, 1)
@@ -395,12 +519,11 @@ def run_block(block, sources, scale, args, ctx):
                 res["timing"] = parse_sta(os.path.join(wd, "sta.log"), os.path.join(wd, "netlist.v"), args.period)
             except FlowError as e:
                 res["status"] = str(e)
-        if not args.keep_netlists:
-            for f in ("netlist.v",):
-                try:
-                    os.remove(os.path.join(wd, f))
-                except OSError:
-                    pass
+        if not keep:
+            try:
+                os.remove(netlist)
+            except OSError:
+                pass
     # ---- iCE40
     if args.ice40 == "all" or (args.ice40 == "top" and block == "gs_top"):
         res["ice40"] = run_ice40(block, sources, wd, args, ctx)
@@ -408,6 +531,27 @@ def run_block(block, sources, scale, args, ctx):
         json.dump(res, f, indent=1)
     res["cached"] = False
     return res
+
+
+def add_parts(res, parts, reused):
+    """A composite's figures: its own (glue) logic plus each reused sub-block times its instances."""
+    a = res["asic"]
+    types = a["cell_types"]
+    a["glue"] = {k: a[k] for k in ("cells", "area_um2", "ffs", "storage_bits")}
+    a["parts"] = {}
+    for c in reused:
+        n = types.pop(c, 0)
+        if n == 0:
+            continue
+        pa = parts[c]["asic"]
+        a["parts"][c] = n
+        a["cells"] += n * (pa["cells"] - 1)   # the black-box instance was counted as one cell
+        for k in ("area_um2", "ffs", "ff_area_um2", "storage_bits", "memory_bits"):
+            a[k] += n * pa[k]
+        for t, cnt in pa["cell_types"].items():
+            types[t] = types.get(t, 0) + n * cnt
+    res["abc_parts"] = sorted({c for c in a["parts"] if parts[c].get("abc", "standard") != "standard"}
+                              | {x for c in a["parts"] for x in parts[c].get("abc_parts", [])})
 
 
 def run_ice40(block, sources, wd, args, ctx):
@@ -501,8 +645,11 @@ def build_report(results, scales, blocks, args, ctx, lat, launch):
           "Area = `stat -liberty` of the mapped cells (no wiring); FFs = flip-flop cells; storage = register and "
           "memory bits as written in the RTL; slack = worst setup slack (OpenSTA, no wire load); "
           "latency = decision latency from the latency contract (N = MaxSms, K = MaxKernels). "
-          "\"abc -fast\" (\"*\" in the growth table): the block was mapped with abc's cheaper script (--abc fast, "
-          "or its standard mapping passed --abc-fast-after), whose netlist is typically larger and slower.", ""]
+          "\"abc -fast\" (\"*\" in the growth table): the block (or a sub-block of it) was mapped with abc's cheaper "
+          "script (--abc fast, or its standard mapping passed --abc-fast-after), whose netlist is typically larger "
+          "and slower. \"composed\": a block that instantiates other blocks is mapped bottom-up: its own logic "
+          "here, each sub-block from that block's own run at the same scale (figures added, netlists linked for "
+          "OpenSTA), with no optimization across the sub-blocks' ports.", ""]
     by = {(scale_name(r["scale"]), r["block"]): r for r in results}
     for s in scales:
         sn = scale_name(s)
@@ -519,6 +666,13 @@ def build_report(results, scales, blocks, args, ctx, lat, launch):
             notes = [] if r["status"] == "ok" else [r["status"]]
             if r.get("abc", "standard") != "standard":
                 notes.insert(0, "abc -fast")
+            if a.get("parts"):
+                notes.append(f"composed: own logic {fmt(a['glue']['area_um2'])} um^2 + "
+                             + ", ".join(f"{c}" + (f" x{n}" if n > 1 else "") for c, n in a["parts"].items()))
+            if r.get("same_rtl_as"):
+                notes.append(f"same elaborated RTL as {r['same_rtl_as']}: its figures")
+            if r.get("abc_parts"):
+                notes.append("sub-blocks mapped with abc -fast: " + ", ".join(r["abc_parts"]))
             if i and i.get("status") not in (None, "ok"):
                 notes.append("iCE40: " + i["status"])
             md.append("| " + " | ".join([
@@ -541,7 +695,7 @@ def build_report(results, scales, blocks, args, ctx, lat, launch):
                     row.append("not run" if r["status"] == "not run" else
                                "timed out" if "timed out" in r["status"] else "failed")
                 else:
-                    fast = " *" if r.get("abc", "standard") != "standard" else ""
+                    fast = " *" if r.get("abc", "standard") != "standard" or r.get("abc_parts") else ""
                     row.append(f"{fmt(r['asic']['area_um2'])} ({fmt(r.get('timing', {}).get('fmax_mhz'), 0)}){fast}")
             md.append("| " + " | ".join(row) + " |")
         md.append("")
@@ -593,7 +747,13 @@ def main():
     ap.add_argument("--force", action="store_true", help="rerun cached results")
     ap.add_argument("--report-only", action="store_true",
                     help="run nothing: build area.md / area.json from the results already under --out")
-    ap.add_argument("--keep-netlists", action="store_true", help="keep the osu018 netlists (large)")
+    ap.add_argument("--keep-netlists", action="store_true",
+                    help="keep every osu018 netlist (large; those of sub-blocks are always kept for their composites)")
+    ap.add_argument("--flat", action="store_true",
+                    help="map every block flat, sub-blocks included, instead of composing a block that "
+                         "instantiates others from their runs (slow for gs_top; lets abc optimize across ports)")
+    ap.add_argument("-j", "--jobs", type=int, default=1,
+                    help="runs at once (each within --mem-gb); a composite waits for its sub-blocks")
     args = ap.parse_args()
     try:
         sources = [os.path.abspath(s) for s in re.split(r"[;\s]+", args.sources.strip()) if s]
@@ -617,7 +777,19 @@ def main():
             for b in want:
                 if b not in blocks:
                     raise FlowError(f"--blocks: no module {b} in the sources (have: {', '.join(blocks)})")
-            blocks = [b for b in blocks if b in want]
+            subs_all = sub_blocks(blocks, sources) if not args.flat else {b: [] for b in blocks}
+            need, stack = set(want), list(want)
+            while stack:
+                for c in subs_all[stack.pop()]:
+                    if c not in need:
+                        need.add(c)
+                        stack.append(c)
+            if need - set(want):
+                log(f"area_flow: also running the sub-blocks that {', '.join(want)} reuse: "
+                    f"{', '.join(b for b in blocks if b in need - set(want))}")
+            blocks = [b for b in blocks if b in need]
+        if args.jobs < 1:
+            raise FlowError(f"--jobs: {args.jobs}: need at least 1")
         scales = parse_scales(args.scales, params)
         os.makedirs(args.out, exist_ok=True)
         ctx = {"liberty": find_liberty(args.liberty), "yosys": need_tool("yosys"), "sta": need_tool("sta")}
@@ -634,33 +806,66 @@ def main():
         print(f"area_flow: {e}", file=sys.stderr)
         return 2
 
+    every = sub_blocks([m for src in sources[1:] for m in re.findall(r"^\s*module\s+(\w+)", open(src).read(), re.M)],
+                       sources)
+    ctx["files"] = {m: os.path.basename(f) for f in sources[1:] for m in re.findall(r"^\s*module\s+(\w+)", open(f).read(), re.M)}
+    ctx["hierarchy"] = {}
+    for b in blocks:
+        h, stack = {b}, [b]
+        while stack:
+            for c in every[stack.pop()]:
+                if c not in h:
+                    h.add(c)
+                    stack.append(c)
+        ctx["hierarchy"][b] = h
+    subs = every if not args.flat else {b: [] for b in blocks}
+    ctx["flow_key"] = file_hash([os.path.join(HERE, f) for f in ("yosys_osu018.tcl", "abc.constr", "sta.tcl", "clocks.sdc",
+                                                                  "ice40_synth.tcl", "ice40_hx8k.pcf")] + [ctx["liberty"]],
+                                {"period": args.period, "ice40": args.ice40, "v": FLOW_VERSION, "abc": args.abc,
+                                 "abc_fast_after": args.abc_fast_after})
+    ctx["is_sub_block"] = {c for b in blocks for c in subs[b]}
     total = len(blocks) * len(scales)
     log(f"area_flow: {len(blocks)} block(s) x {len(scales)} scale(s) = {total} run(s), clock {args.period} ns, "
-        f"timeout {args.timeout} s per tool; results in {args.out}")
-    results = []
-    n = 0
+        f"timeout {args.timeout} s per tool, {args.jobs} at once; results in {args.out}")
     t_all = time.time()
+    # every scale's package first (one writer), then the runs: a composite after its sub-blocks
+    tasks = []
     for s in scales:
         d = os.path.join(args.out, "runs", scale_name(s))
         os.makedirs(d, exist_ok=True)
-        generate(s, d)
+        if not args.report_only:
+            generate(s, d)
         srcs = scale_sources(sources, d)
-        for b in blocks:
-            n += 1
-            if args.report_only:
-                rp = os.path.join(d, b, "result.json")
-                if os.path.exists(rp):
-                    r = json.load(open(rp))
-                    r["cached"] = True
-                    results.append(r)
-                else:
-                    results.append({"block": b, "scale": s, "status": "not run", "cached": True})
-                continue
-            log(f"[{n}/{total}] {scale_name(s)} {b}: running (osu018 + OpenSTA"
-                f"{' + iCE40' if args.ice40 == 'all' or (args.ice40 == 'top' and b == 'gs_top') else ''}) ...")
-            t0 = time.time()
-            r = run_block(b, srcs, s, args, ctx)
+        tasks += [(s, b, srcs) for b in blocks]
+    # smallest scale first: the small scales' tables are complete early in a long sweep
+    tasks.sort(key=lambda t: t[0]["MaxSms"] * t[0]["MaxKernels"])
+    done = {}          # (scale name, block) -> result
+    results = []
+    lock = threading.Lock()
+
+    def report():
+        doc, md = build_report(results, scales, blocks, args, ctx, lat, launch)
+        with open(os.path.join(args.out, "area.json"), "w") as f:
+            json.dump(doc, f, indent=1)
+        with open(os.path.join(args.out, "area.md"), "w") as f:
+            f.write(md + "\n")
+
+    if args.report_only:
+        for s, b, _ in tasks:
+            rp = os.path.join(args.out, "runs", scale_name(s), b, "result.json")
+            r = json.load(open(rp)) if os.path.exists(rp) else {"block": b, "scale": s, "status": "not run"}
+            r["cached"] = True
             results.append(r)
+    else:
+        def one(n, s, b, srcs):
+            sn = scale_name(s)
+            log(f"[{n}/{total}] {sn} {b}: running (osu018 + OpenSTA"
+                f"{' + iCE40' if args.ice40 == 'all' or (args.ice40 == 'top' and b == 'gs_top') else ''}"
+                f"{', reusing ' + ', '.join(subs[b]) if subs[b] else ''}) ...")
+            t0 = time.time()
+            with lock:
+                mine = {c: done.get((sn, c)) for c in subs[b]}
+            r = run_block(b, srcs, s, args, ctx, subs[b], {c: v for c, v in mine.items() if v})
             a, t = r.get("asic", {}), r.get("timing", {})
             msg = (f"area {a['area_um2']:,.0f} um^2, {a['cells']:,} cells, {a['ffs']:,} FFs" if a else r["status"])
             if t:
@@ -669,14 +874,37 @@ def main():
                 i = r["ice40"]
                 msg += (f"; iCE40 {i.get('luts', '?')} LUTs {i.get('ffs', '?')} FFs"
                         + (f" {i['fmax_mhz']:.1f} MHz" if i.get("fmax_mhz") else f" ({i.get('status')})"))
-            log(f"[{n}/{total}] {scale_name(s)} {b}: {msg} "
-                f"({'cached' if r['cached'] else f'{time.time() - t0:.0f} s'})")
-            # partial report after every run: a long run can be read while it goes on
-            doc, md = build_report(results, scales, blocks, args, ctx, lat, launch)
-            with open(os.path.join(args.out, "area.json"), "w") as f:
-                json.dump(doc, f, indent=1)
-            with open(os.path.join(args.out, "area.md"), "w") as f:
-                f.write(md + "\n")
+            log(f"[{n}/{total}] {sn} {b}: {msg} ({'cached' if r['cached'] else f'{time.time() - t0:.0f} s'})")
+            return r
+
+        pending = list(enumerate(tasks, 1))
+        running = {}
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            while pending or running:
+                # start, in order, every task whose sub-blocks at its scale are finished
+                for item in list(pending):
+                    if len(running) >= args.jobs:
+                        break
+                    n, (s, b, srcs) = item
+                    if all((scale_name(s), c) in done for c in subs[b]):
+                        pending.remove(item)
+                        running[pool.submit(one, n, s, b, srcs)] = (s, b)
+                if not running:
+                    raise RuntimeError("area_flow: sub-block dependencies form a cycle")
+                fin, _ = wait(list(running), return_when=FIRST_COMPLETED)
+                for fu in fin:
+                    s, b = running.pop(fu)
+                    try:
+                        r = fu.result()
+                    except (FlowError, OSError, ValueError, KeyError) as e:
+                        r = {"block": b, "scale": s, "status": f"flow error: {e}", "cached": False}
+                        log(f"{scale_name(s)} {b}: {r['status']}")
+                    with lock:
+                        done[(scale_name(s), b)] = r
+                        results.append(r)
+                    report()   # partial report after every run: a long run can be read while it goes on
+        order = {(scale_name(s), b): i for i, (s, b, _) in enumerate(tasks)}
+        results.sort(key=lambda r: order[(scale_name(r["scale"]), r["block"])])
     doc, md = build_report(results, scales, blocks, args, ctx, lat, launch)
     with open(os.path.join(args.out, "area.json"), "w") as f:
         json.dump(doc, f, indent=1)

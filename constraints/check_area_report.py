@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks of the area flow (ctest area_flow_block, area_flow_params, area_flow_default).
+"""Checks of the area flow (ctest area_flow_block, area_flow_block_fast, area_flow_composed,
+area_flow_params, area_flow_default).
 
   check_area_report.py DIR [BLOCK] [--abc fast]
                                         DIR/area.json parses; every result (of BLOCK) completed
@@ -7,6 +8,12 @@
                                         end points and an Fmax; DIR/area.md holds the table;
                                         with --abc fast, every result was mapped with abc -fast
                                         and its row says so
+  check_area_report.py DIR BLOCK --composed FLATDIR
+                                        BLOCK was composed bottom-up in DIR: its cells, area, FFs
+                                        and storage are its own logic plus each reused sub-block's
+                                        figures (from DIR) times its instances, OpenSTA linked the
+                                        sub-blocks' netlists, and its area is within 15 % of the
+                                        same block mapped flat in FLATDIR (area_flow.py --flat)
   check_area_report.py --params SOURCES the per-scale packages generated from rtl/spec/gs_spec.toml
                                         (gen_spec.py --set): at 132 SMs and at 2 and 4 kernels the
                                         derived widths follow, Yosys elaborates gs_top from them,
@@ -61,6 +68,38 @@ def check_report(d, block, abc=None):
     print(f"{n} passed, 0 failed")
 
 
+def check_composed(d, block, flat_dir):
+    check_report(d, block)
+    doc = json.load(open(os.path.join(d, "area.json")))
+    flat = json.load(open(os.path.join(flat_dir, "area.json")))
+    n = 0
+    for r in [r for r in doc["results"] if r["block"] == block]:
+        a = r["asic"]
+        if not a.get("parts"):
+            fail(f"{r['scale']} {block}: not composed (no reused sub-block)")
+        others = {x["block"]: x for x in doc["results"] if x["scale"] == r["scale"]}
+        for k in ("cells", "area_um2", "ffs", "storage_bits"):
+            want = a["glue"][k] + sum(cnt * others[c]["asic"][k] for c, cnt in a["parts"].items())
+            if k == "cells":
+                want -= sum(a["parts"].values())   # the black-box instances are not cells
+            if abs(want - a[k]) > 1e-6 * max(1, want):
+                fail(f"{r['scale']} {block}: {k} {a[k]} is not its own {a['glue'][k]} plus its sub-blocks' ({want})")
+        linked = [os.path.basename(os.path.dirname(p)) for p in r["netlists"][1:]]
+        if sorted(linked) != sorted(a["parts"]):
+            fail(f"{r['scale']} {block}: OpenSTA linked {linked}, the reused sub-blocks are {sorted(a['parts'])}")
+        f = next((x for x in flat["results"] if x["block"] == block and x["scale"] == r["scale"]), None)
+        if not f or f["status"] != "ok" or f["asic"].get("parts"):
+            fail(f"{flat_dir}: no flat result for {r['scale']} {block}")
+        ratio = a["area_um2"] / f["asic"]["area_um2"]
+        if not 0.85 <= ratio <= 1.15:
+            fail(f"{r['scale']} {block}: composed {a['area_um2']:.0f} um^2 against flat {f['asic']['area_um2']:.0f} "
+                 f"(x{ratio:.3f}): outside 15 %")
+        print(f"ok: {r['scale']} {block}: composed of {a['parts']}, own logic {a['glue']['area_um2']:.0f} um^2; "
+              f"{a['area_um2']:.0f} um^2 against {f['asic']['area_um2']:.0f} flat (x{ratio:.3f})")
+        n += 1
+    print(f"{n} passed, 0 failed")
+
+
 def check_params(sources):
     """The flow's per-scale packages come from the spec with derived widths that follow, and
     Yosys elaborates gs_top with them."""
@@ -95,6 +134,8 @@ def check_params(sources):
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--params":
         check_params(sys.argv[2])
+    elif len(sys.argv) == 5 and sys.argv[3] == "--composed":
+        check_composed(sys.argv[1], sys.argv[2], sys.argv[4])
     elif len(sys.argv) == 5 and sys.argv[3] == "--abc":
         check_report(sys.argv[1], sys.argv[2], sys.argv[4])
     elif len(sys.argv) in (2, 3):

@@ -1,4 +1,6 @@
-# gsched: OpenSTA static timing of one osu018 netlist written by constraints/yosys_osu018.tcl.
+# gsched: OpenSTA static timing of an osu018 netlist written by constraints/yosys_osu018.tcl.
+# GS_NETLIST is one netlist or a space-separated list: a composite block's own netlist and its
+# sub-blocks' (area_flow.py's bottom-up composition), linked into one design at GS_TOP.
 #
 #   GS_LIBERTY=.../osu018_stdcells.lib GS_NETLIST=netlist.v GS_TOP=gs_smst \
 #   GS_SDC=constraints/clocks.sdc GS_CLOCK_PERIOD=10.0 sta -no_splash -exit constraints/sta.tcl
@@ -13,7 +15,7 @@ foreach v {GS_LIBERTY GS_NETLIST GS_TOP GS_SDC} {
 set gs_clock_period 10.0
 if {[info exists ::env(GS_CLOCK_PERIOD)]} { set gs_clock_period $::env(GS_CLOCK_PERIOD) }
 read_liberty $::env(GS_LIBERTY)
-read_verilog $::env(GS_NETLIST)
+foreach netlist $::env(GS_NETLIST) { read_verilog $netlist }
 link_design $::env(GS_TOP)
 read_sdc $::env(GS_SDC)
 report_checks -path_delay max -digits 3

@@ -24,6 +24,58 @@ if {[info exists ::env(GS_CLOCK_PERIOD)]} { set period $::env(GS_CLOCK_PERIOD) }
 # 132 SMs, whatever the block).
 read_verilog -defer -sv -DSYNTHESIS {*}$::env(GS_SOURCES)
 hierarchy -check -top $top
+# The block's parameter defaults, for a composite's run that reuses this one (below).
+tee -q -o $out/params.txt dump -n $top
+
+# Bottom-up composition (constraints/area_flow.py): GS_REUSE is a Tcl dict of sub-blocks whose
+# own runs at this scale are done, block -> {parameter default-as-integer ...}. Each instance of
+# such a block becomes a black box, so this run maps only its own glue logic and area_flow.py adds
+# the sub-blocks' figures and gives their netlists to OpenSTA. A derived module
+# ($paramod\<block>\P=v...) counts as the block when every P equals the block's default
+# (gs_top's gs_policies #(.PolicySet(PolicySet)) does); one with other values is mapped here.
+# Without this a composite maps every sub-block again, flat (gs_top at 132 SMs: well over an
+# hour). The cost: nothing is optimized across a sub-block's ports (a constant tied to an input
+# is not propagated into the sub-block), as in any hierarchical flow.
+proc gs_const_value {v} {
+  # Yosys constants in derived names: s32'0101, 15'111 (binary digits), or a decimal integer.
+  if {[regexp {^s?[0-9]+'([01]+)$} $v -> bits]} { return [expr "0b$bits"] }
+  if {[string is entier -strict $v]} { return [expr {$v}] }
+  return $v
+}
+set reused {}
+if {[info exists ::env(GS_REUSE)] && $::env(GS_REUSE) ne ""} {
+  set reuse $::env(GS_REUSE)
+  tee -q -o $out/modules.txt ls
+  set fh [open $out/modules.txt]
+  set mods {}
+  foreach line [split [read $fh] "\n"] {
+    set l [string trim $line]
+    if {$l ne "" && ![string match "*modules:" $l] && $l ne $top} { lappend mods $l }
+  }
+  close $fh
+  foreach m $mods {
+    if {[dict exists $reuse $m]} {
+      blackbox $m
+      lappend reused $m
+    } elseif {[regexp {^\$paramod\\([^\\]+)\\(.*)$} $m -> base plist] && [dict exists $reuse $base]} {
+      set defaults [dict get $reuse $base]
+      set same 1
+      foreach kv [split $plist "\\"] {
+        if {![regexp {^([^=]+)=(.*)$} $kv -> k v] || ![dict exists $defaults $k]
+            || [gs_const_value $v] != [dict get $defaults $k]} { set same 0 }
+      }
+      if {$same && [lsearch -exact $reused $base] < 0} {
+        blackbox $m
+        yosys rename $m $base
+        yosys chtype -map $m $base
+        lappend reused $base
+      }
+    }
+  }
+}
+set fh [open $out/reused.txt w]
+puts $fh [join $reused "\n"]
+close $fh
 # Storage bits as written: processes to registers, one flat module, unused logic removed.
 yosys proc
 flatten

@@ -48,18 +48,26 @@ module gs_sbm_smc (
     if (q2 == '0) q2 = (CW + 1)'(1);
   end
 
+  // Every bit written at a constant index, the slot compared per bit: an assignment at a computed
+  // index (elig_o[s*K + slot1_i]) is a shift of the whole MaxSms*MaxKernels vector per SM in Yosys,
+  // which abc could not map at 132 SMs in half an hour. Task 2 wins a bit that both slots name.
   always_comb begin
     elig_o = '1;
     if (on_i) begin
       for (int s = 0; s < N; s++) begin
-        elig_o[s*K + 32'(slot1_i)] = shared ? (CW + 1)'(resident_i[(s*K + 32'(slot1_i))*CW +: CW]) < q1
+        for (int k = 0; k < K; k++) begin
+          if (k == 32'(slot2_i)) begin
+            elig_o[s*K + k] = shared ? (CW + 1)'(resident_i[(s*K + k)*CW +: CW]) < q2
+                                     : (gs_pkg::SmIdW + 1)'(s) >= half;
+          end else if (k == 32'(slot1_i)) begin
+            elig_o[s*K + k] = shared ? (CW + 1)'(resident_i[(s*K + k)*CW +: CW]) < q1
 `ifdef GS_MUT_SBM_HALF_OFF_BY_ONE
-                                            : (gs_pkg::SmIdW + 1)'(s) <= half;   // BUG: task 1 also gets SM h
+                                     : (gs_pkg::SmIdW + 1)'(s) <= half;   // BUG: task 1 also gets SM h
 `else
-                                            : (gs_pkg::SmIdW + 1)'(s) < half;
+                                     : (gs_pkg::SmIdW + 1)'(s) < half;
 `endif
-        elig_o[s*K + 32'(slot2_i)] = shared ? (CW + 1)'(resident_i[(s*K + 32'(slot2_i))*CW +: CW]) < q2
-                                            : (gs_pkg::SmIdW + 1)'(s) >= half;
+          end
+        end
       end
     end
   end
