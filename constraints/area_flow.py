@@ -494,9 +494,19 @@ def run_block(block, sources, scale, args, ctx, subs=(), done=None):
                           env=dict(env, GS_ABC_FAST="1"))
         res["abc"] = f"fast (standard mapping stopped after {full_limit} s)"
         res["yosys_fast_s"] = round(dt, 1)
+    if st == "error" and res["abc"] != "standard" and "Can't open ABC output file" in tail(
+            os.path.join(wd, "yosys_osu018.log")):
+        log(f"    {block}: abc -fast failed (no output); mapping with the &nf script")
+        st, dt = run_tool([ctx["yosys"], "-q", "-c", os.path.join(HERE, "yosys_osu018.tcl")],
+                          os.path.join(wd, "yosys_osu018.log"), args.timeout, args.mem_gb,
+                          env=dict(env, GS_ABC_FAST="nf"))
+        res["abc"] = "nf (" + res["abc"].split(" (")[0].replace("fast", "abc -fast") + " failed: no output)"
+        res["yosys_nf_s"] = round(dt, 1)
     if st != "ok":
         timed = (f"osu018 synthesis timed out: standard abc after {full_limit} s, abc -fast after {args.timeout} s"
-                 if res["abc"] != "standard" else f"osu018 synthesis timed out after {full_limit} s")
+                 if res["abc"].startswith("fast") else
+                 f"osu018 synthesis timed out: abc -fast failed, the &nf script after {args.timeout} s"
+                 if res["abc"].startswith("nf") else f"osu018 synthesis timed out after {full_limit} s")
         res["status"] = {"timeout": timed,
                          "memory": f"osu018 synthesis ran out of memory (limit {args.mem_gb} GB)",
                          "error": "osu018 synthesis failed: " + tail(os.path.join(wd, "yosys_osu018.log"))}[st]
@@ -647,7 +657,8 @@ def build_report(results, scales, blocks, args, ctx, lat, launch):
           "latency = decision latency from the latency contract (N = MaxSms, K = MaxKernels). "
           "\"abc -fast\" (\"*\" in the growth table): the block (or a sub-block of it) was mapped with abc's cheaper "
           "script (--abc fast, or its standard mapping passed --abc-fast-after), whose netlist is typically larger "
-          "and slower. \"composed\": a block that instantiates other blocks is mapped bottom-up: its own logic "
+          "and slower; \"abc &nf\": abc -fast failed on it (no output) and it was mapped with the &nf script of "
+          "constraints/yosys_osu018.tcl instead. \"composed\": a block that instantiates other blocks is mapped bottom-up: its own logic "
           "here, each sub-block from that block's own run at the same scale (figures added, netlists linked for "
           "OpenSTA), with no optimization across the sub-blocks' ports.", ""]
     by = {(scale_name(r["scale"]), r["block"]): r for r in results}
@@ -664,7 +675,9 @@ def build_report(results, scales, blocks, args, ctx, lat, launch):
             cyc, _ = latency_of(b, s, lat)
             path = f"{t.get('startpoint')} → {t.get('endpoint')}" if t else "–"
             notes = [] if r["status"] == "ok" else [r["status"]]
-            if r.get("abc", "standard") != "standard":
+            if r.get("abc", "standard").startswith("nf"):
+                notes.insert(0, "abc &nf (abc -fast failed)")
+            elif r.get("abc", "standard") != "standard":
                 notes.insert(0, "abc -fast")
             if a.get("parts"):
                 notes.append(f"composed: own logic {fmt(a['glue']['area_um2'])} um^2 + "
@@ -837,8 +850,10 @@ def main():
             generate(s, d)
         srcs = scale_sources(sources, d)
         tasks += [(s, b, srcs) for b in blocks]
-    # smallest scale first: the small scales' tables are complete early in a long sweep
-    tasks.sort(key=lambda t: t[0]["MaxSms"] * t[0]["MaxKernels"])
+    # the smallest scale first (a complete table in minutes, and the scale-independent blocks
+    # mapped once at their cheapest), then the default parameters, then the others by size
+    smallest = min(scales, key=lambda x: x["MaxSms"] * x["MaxKernels"])
+    tasks.sort(key=lambda t: (t[0] != smallest, t[0] != scales[0], t[0]["MaxSms"] * t[0]["MaxKernels"]))
     done = {}          # (scale name, block) -> result
     results = []
     lock = threading.Lock()

@@ -92,8 +92,16 @@ dfflibmap -liberty $lib
 # GS_ABC_FAST=1: `abc -fast`, abc's cheaper script (fewer resynthesis passes); area_flow.py
 # falls back to it for a block whose standard mapping outlives --abc-fast-after, and marks
 # the block's figures so (large combinational arithmetic: minutes instead of over half an hour).
+# GS_ABC_FAST=nf: area_flow.py's last fallback, for a block on which `abc -fast` fails: its `map`
+# leaves a node without fanout on which `buffer` stops, and Yosys reports "Can't open ABC output
+# file". This script maps with &nf as the standard script does, without the standard script's
+# costly restructuring (&fraig -x, scorr, dc2, &dch -f), then buffers and sizes gates as both do.
+# (-script +...: commas become blanks; Yosys puts the delay target in for {D}.)
 set abc_mode {}
 if {[info exists ::env(GS_ABC_FAST)] && $::env(GS_ABC_FAST) eq "1"} { set abc_mode -fast }
+if {[info exists ::env(GS_ABC_FAST)] && $::env(GS_ABC_FAST) eq "nf"} {
+  set abc_mode [list -script "+strash;dretime;strash;&get,-n;&nf,{D};&put;buffer;upsize,{D};dnsize,{D};stime,-p"]
+}
 abc {*}$abc_mode -liberty $lib -constr [file join [file dirname [info script]] abc.constr] -D [expr {int($period * 1000)}]
 opt_clean -purge
 tee -q -o $out/stat.txt stat -liberty $lib
