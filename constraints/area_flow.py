@@ -437,7 +437,7 @@ def run_block(block, sources, scale, args, ctx, subs=(), done=None):
     try:
         parts = composition(block, subs, done or {})
     except FlowError as e:
-        res = {"block": block, "scale": scale, "status": str(e), "cached": False}
+        res = {"block": block, "scale": scale, "status": str(e), "cached": False, "flow_key": ctx["flow_key"]}
         with open(res_path, "w") as f:
             json.dump(res, f, indent=1)
         return res
@@ -869,6 +869,9 @@ def main():
         for s, b, _ in tasks:
             rp = os.path.join(args.out, "runs", scale_name(s), b, "result.json")
             r = json.load(open(rp)) if os.path.exists(rp) else {"block": b, "scale": s, "status": "not run"}
+            if r.get("flow_key") != ctx["flow_key"] and not r.get("status", "").startswith("not composed"):
+                # a run of other scripts or options (or an earlier FLOW_VERSION): not this flow's figures
+                r = {"block": b, "scale": s, "status": "not run"}
             r["cached"] = True
             results.append(r)
     else:
