@@ -228,6 +228,8 @@ def parse_rtl_stat(path):
 def q_net_names(netlist):
     """instance -> net on its Q pin (flip-flops), to name STA start/end points by register."""
     names = {}
+    if not os.path.exists(netlist):   # deleted after an earlier parse (not a sub-block): instance names only
+        return names
     text = open(netlist, errors="replace").read()
     for m in re.finditer(r"^\s*(DFF\w+|LATCH)\s+(\S+)\s*\((.*?)\);", text, re.M | re.S):
         q = re.search(r"\.Q\((.*?)\)\s*,?\s*$", m.group(3), re.M)
@@ -249,7 +251,8 @@ def parse_sta(log_path, netlist, period):
     names = q_net_names(netlist)
 
     def point(kind):
-        pm = re.search(kind + r": (\S+) \((.*?)\)", text)
+        # OpenSTA wraps the description onto the next line after a long (hierarchical) name
+        pm = re.search(kind + r": (\S+)\s+\((.*?)\)", text)
         if not pm:
             return None
         inst, what = pm.group(1), pm.group(2)
