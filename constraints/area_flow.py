@@ -933,10 +933,13 @@ def main():
         f.write(md + "\n")
     log(f"area_flow: done in {time.time() - t_all:.0f} s: {os.path.join(args.out, 'area.md')}, "
         f"{os.path.join(args.out, 'area.json')}")
-    failed = [r for r in results if r["status"] != "ok"]
+    failed = [r for r in results if r["status"] not in ("ok", "not run")]
     if failed:
         log(f"area_flow: {len(failed)} run(s) did not complete (reported in the tables): "
             + "; ".join(f"{scale_name(r['scale'])} {r['block']}: {r['status']}" for r in failed))
+    not_run = sum(r["status"] == "not run" for r in results)
+    if not_run:
+        log(f"area_flow: {not_run} run(s) not run yet (--report-only shows only the finished runs of this flow)")
     return 0
 
 
