@@ -344,18 +344,30 @@ def file_hash(paths, extra):
     return h.hexdigest()[:16]
 
 
-def sub_blocks(blocks, sources):
+def module_files(sources):
+    """module -> its source file, in source order: the blocks (every source after the package)."""
+    return {m: src for src in sources[1:] for m in re.findall(r"^\s*module\s+(\w+)", open(src).read(), re.M)}
+
+
+def sub_blocks(files):
     """block -> the blocks its source instantiates (`gs_x [#(...)] u_name (`), from the RTL text."""
-    files = {}
-    for src in sources[1:]:
-        for m in re.findall(r"^\s*module\s+(\w+)", open(src).read(), re.M):
-            files[m] = src
     subs = {}
-    for b in blocks:
-        text = re.sub(r"//[^\n]*", "", open(files[b]).read())
+    for b, src in files.items():
+        text = re.sub(r"//[^\n]*", "", open(src).read())
         found = re.findall(r"^\s*(\w+)\s*(?:#\s*\(.*?\)\s*)?\w+\s*\(", text, re.M | re.S)
         subs[b] = sorted({f for f in found if f in files and f != b})
     return subs
+
+
+def closure(subs, roots):
+    """The roots and every block below them."""
+    out, stack = set(roots), list(roots)
+    while stack:
+        for c in subs[stack.pop()]:
+            if c not in out:
+                out.add(c)
+                stack.append(c)
+    return out
 
 
 def rtl_params(path):
@@ -784,22 +796,15 @@ def main():
         for p in ("MaxSms", "MaxKernels"):
             if p not in params:
                 raise FlowError(f"{pkg}: no localparam {p}")
-        blocks = []
-        for s in sources[1:]:
-            mods = re.findall(r"^\s*module\s+(\w+)", open(s).read(), re.M)
-            blocks += mods
+        files = module_files(sources)
+        every = sub_blocks(files)
+        blocks = list(files)
         if args.blocks:
             want = [b for b in args.blocks.split(",") if b]
             for b in want:
                 if b not in blocks:
                     raise FlowError(f"--blocks: no module {b} in the sources (have: {', '.join(blocks)})")
-            subs_all = sub_blocks(blocks, sources) if not args.flat else {b: [] for b in blocks}
-            need, stack = set(want), list(want)
-            while stack:
-                for c in subs_all[stack.pop()]:
-                    if c not in need:
-                        need.add(c)
-                        stack.append(c)
+            need = closure(every, want) if not args.flat else set(want)
             if need - set(want):
                 log(f"area_flow: also running the sub-blocks that {', '.join(want)} reuse: "
                     f"{', '.join(b for b in blocks if b in need - set(want))}")
@@ -822,18 +827,8 @@ def main():
         print(f"area_flow: {e}", file=sys.stderr)
         return 2
 
-    every = sub_blocks([m for src in sources[1:] for m in re.findall(r"^\s*module\s+(\w+)", open(src).read(), re.M)],
-                       sources)
-    ctx["files"] = {m: os.path.basename(f) for f in sources[1:] for m in re.findall(r"^\s*module\s+(\w+)", open(f).read(), re.M)}
-    ctx["hierarchy"] = {}
-    for b in blocks:
-        h, stack = {b}, [b]
-        while stack:
-            for c in every[stack.pop()]:
-                if c not in h:
-                    h.add(c)
-                    stack.append(c)
-        ctx["hierarchy"][b] = h
+    ctx["files"] = {m: os.path.basename(f) for m, f in files.items()}
+    ctx["hierarchy"] = {b: closure(every, [b]) for b in blocks}
     subs = every if not args.flat else {b: [] for b in blocks}
     ctx["flow_key"] = file_hash([os.path.join(HERE, f) for f in ("yosys_osu018.tcl", "abc.constr", "sta.tcl", "clocks.sdc",
                                                                   "ice40_synth.tcl", "ice40_hx8k.pcf")] + [ctx["liberty"]],
