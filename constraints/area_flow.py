@@ -34,6 +34,9 @@ DEBIAN_LIBERTY = "/usr/share/qflow/tech/osu018/osu018_stdcells.lib"
 # change to this file changes what a run measures or records (area_flow.py itself is not hashed,
 # so that editing the report does not throw away hours of cached runs).
 FLOW_VERSION = "2"
+# The flow's scripts: part of every run's cache key and of the flow key (same_rtl_elsewhere).
+FLOW_SCRIPTS = [os.path.join(HERE, f) for f in ("yosys_osu018.tcl", "abc.constr", "sta.tcl", "clocks.sdc",
+                                                "ice40_synth.tcl", "ice40_hx8k.pcf")]
 ICE40_DEVICE = {"name": "iCE40-HX8K (CT256)", "args": ["--hx8k", "--package", "ct256"], "lcs": 7680}
 
 
@@ -446,8 +449,6 @@ def run_block(block, sources, scale, args, ctx, subs=(), done=None):
     are reused, bottom-up: they are black boxes in this run, which maps only the block's own logic."""
     wd = os.path.join(args.out, "runs", scale_name(scale), block)
     os.makedirs(wd, exist_ok=True)
-    scripts = [os.path.join(HERE, f) for f in ("yosys_osu018.tcl", "abc.constr", "sta.tcl", "clocks.sdc",
-                                               "ice40_synth.tcl", "ice40_hx8k.pcf")]
     res_path = os.path.join(wd, "result.json")
     try:
         parts = composition(block, subs, done or {})
@@ -459,7 +460,7 @@ def run_block(block, sources, scale, args, ctx, subs=(), done=None):
     # the package and the files of the block's own hierarchy (Yosys reads -defer: nothing else is
     # elaborated), so an edit of one block reruns only it and the blocks that contain it
     by_name = {os.path.basename(p): p for p in sources}
-    key = file_hash([sources[0]] + [by_name[ctx["files"][m]] for m in sorted(ctx["hierarchy"][block])] + scripts
+    key = file_hash([sources[0]] + [by_name[ctx["files"][m]] for m in sorted(ctx["hierarchy"][block])] + FLOW_SCRIPTS
                     + [ctx["liberty"]],
                     {"block": block, "period": args.period, "ice40": args.ice40, "v": FLOW_VERSION,
                      "abc": args.abc, "abc_fast_after": args.abc_fast_after,
@@ -497,24 +498,24 @@ def run_block(block, sources, scale, args, ctx, subs=(), done=None):
     full_limit = min(args.timeout, args.abc_fast_after) if args.abc_fast_after > 0 else args.timeout
     if args.abc == "standard":
         full_limit = args.timeout
-    st, dt = run_tool([ctx["yosys"], "-q", "-c", os.path.join(HERE, "yosys_osu018.tcl")],
-                      os.path.join(wd, "yosys_osu018.log"), full_limit, args.mem_gb,
-                      env=dict(env, GS_ABC_FAST="1") if args.abc == "fast" else env)
+
+    def map_osu018(limit, abc_fast):
+        return run_tool([ctx["yosys"], "-q", "-c", os.path.join(HERE, "yosys_osu018.tcl")],
+                        os.path.join(wd, "yosys_osu018.log"), limit, args.mem_gb,
+                        env=dict(env, GS_ABC_FAST=abc_fast) if abc_fast else env)
+
+    st, dt = map_osu018(full_limit, "1" if args.abc == "fast" else None)
     res["yosys_s"] = round(dt, 1)
     res["abc"] = "fast (--abc fast)" if args.abc == "fast" else "standard"
     if st == "timeout" and args.abc == "auto" and full_limit < args.timeout:
         log(f"    {block}: the standard abc mapping passed {full_limit} s; mapping again with abc -fast")
-        st, dt = run_tool([ctx["yosys"], "-q", "-c", os.path.join(HERE, "yosys_osu018.tcl")],
-                          os.path.join(wd, "yosys_osu018.log"), args.timeout, args.mem_gb,
-                          env=dict(env, GS_ABC_FAST="1"))
+        st, dt = map_osu018(args.timeout, "1")
         res["abc"] = f"fast (standard mapping stopped after {full_limit} s)"
         res["yosys_fast_s"] = round(dt, 1)
     if st == "error" and res["abc"] != "standard" and "Can't open ABC output file" in tail(
             os.path.join(wd, "yosys_osu018.log")):
         log(f"    {block}: abc -fast failed (no output); mapping with the &nf script")
-        st, dt = run_tool([ctx["yosys"], "-q", "-c", os.path.join(HERE, "yosys_osu018.tcl")],
-                          os.path.join(wd, "yosys_osu018.log"), args.timeout, args.mem_gb,
-                          env=dict(env, GS_ABC_FAST="nf"))
+        st, dt = map_osu018(args.timeout, "nf")
         res["abc"] = "nf (" + res["abc"].split(" (")[0].replace("fast", "abc -fast") + " failed: no output)"
         res["yosys_nf_s"] = round(dt, 1)
     if st != "ok":
@@ -830,8 +831,7 @@ def main():
     ctx["files"] = {m: os.path.basename(f) for m, f in files.items()}
     ctx["hierarchy"] = {b: closure(every, [b]) for b in blocks}
     subs = every if not args.flat else {b: [] for b in blocks}
-    ctx["flow_key"] = file_hash([os.path.join(HERE, f) for f in ("yosys_osu018.tcl", "abc.constr", "sta.tcl", "clocks.sdc",
-                                                                  "ice40_synth.tcl", "ice40_hx8k.pcf")] + [ctx["liberty"]],
+    ctx["flow_key"] = file_hash(FLOW_SCRIPTS + [ctx["liberty"]],
                                 {"period": args.period, "ice40": args.ice40, "v": FLOW_VERSION, "abc": args.abc,
                                  "abc_fast_after": args.abc_fast_after})
     ctx["is_sub_block"] = {c for b in blocks for c in subs[b]}
