@@ -444,6 +444,30 @@ def same_rtl_elsewhere(block, sources, scale, wd, args, ctx):
     return None
 
 
+def learned_abc_mode(block, scale, args, ctx):
+    """The abc fallback this block needed at a smaller scale (at most as many SMs and kernels),
+    under the same scripts, options and limits: ('fast', scale) when the standard mapping passed
+    --abc-fast-after there, ('nf', scale) when abc -fast failed too; None otherwise. Mapping time
+    grows with the scale, so the larger run starts with that fallback instead of spending
+    --abc-fast-after seconds (and, for &nf, a failed abc -fast run) to find it again."""
+    best = None
+    for other in sorted(os.listdir(os.path.join(args.out, "runs"))):
+        rp = os.path.join(args.out, "runs", other, block, "result.json")
+        if other == scale_name(scale) or not os.path.exists(rp):
+            continue
+        r = json.load(open(rp))
+        s = r.get("scale", {})
+        if (r.get("status") != "ok" or r.get("flow_key") != ctx["flow_key"] or r.get("same_rtl_as")
+                or r.get("timeout_s") != args.timeout or not isinstance(s, dict)
+                or s.get("MaxSms", 1 << 30) > scale["MaxSms"] or s.get("MaxKernels", 1 << 30) > scale["MaxKernels"]):
+            continue
+        abc = r.get("abc", "standard")
+        mode = "nf" if abc.startswith("nf") else "fast" if abc.startswith("fast") and "--abc fast" not in abc else None
+        if mode and (best is None or (mode == "nf" and best[0] != "nf")):
+            best = (mode, other)
+    return best
+
+
 def run_block(block, sources, scale, args, ctx, subs=(), done=None):
     """One block at one scale. `subs`: the blocks it instantiates; their results (`done`, this scale)
     are reused, bottom-up: they are black boxes in this run, which maps only the block's own logic."""
@@ -504,15 +528,27 @@ def run_block(block, sources, scale, args, ctx, subs=(), done=None):
                         os.path.join(wd, "yosys_osu018.log"), limit, args.mem_gb,
                         env=dict(env, GS_ABC_FAST=abc_fast) if abc_fast else env)
 
-    st, dt = map_osu018(full_limit, "1" if args.abc == "fast" else None)
-    res["yosys_s"] = round(dt, 1)
-    res["abc"] = "fast (--abc fast)" if args.abc == "fast" else "standard"
-    if st == "timeout" and args.abc == "auto" and full_limit < args.timeout:
+    learned = learned_abc_mode(block, scale, args, ctx) if args.abc == "auto" else None
+    if learned:
+        # the smaller scale's mapping needed the fallback: this larger one starts with it
+        mode, other = learned
+        log(f"    {block}: at {other} the standard abc mapping passed {full_limit} s"
+            + (" and abc -fast failed" if mode == "nf" else "") + f"; starting with "
+            + ("the &nf script" if mode == "nf" else "abc -fast"))
+        st, dt = map_osu018(args.timeout, "nf" if mode == "nf" else "1")
+        res["yosys_s"] = round(dt, 1)
+        res["abc"] = ("nf (abc -fast failed at " if mode == "nf" else "fast (standard mapping passed the limit at ") \
+            + other + ")"
+    else:
+        st, dt = map_osu018(full_limit, "1" if args.abc == "fast" else None)
+        res["yosys_s"] = round(dt, 1)
+        res["abc"] = "fast (--abc fast)" if args.abc == "fast" else "standard"
+    if st == "timeout" and args.abc == "auto" and full_limit < args.timeout and not learned:
         log(f"    {block}: the standard abc mapping passed {full_limit} s; mapping again with abc -fast")
         st, dt = map_osu018(args.timeout, "1")
         res["abc"] = f"fast (standard mapping stopped after {full_limit} s)"
         res["yosys_fast_s"] = round(dt, 1)
-    if st == "error" and res["abc"] != "standard" and "Can't open ABC output file" in tail(
+    if st == "error" and res["abc"] != "standard" and not res["abc"].startswith("nf") and "Can't open ABC output file" in tail(
             os.path.join(wd, "yosys_osu018.log")):
         log(f"    {block}: abc -fast failed (no output); mapping with the &nf script")
         st, dt = map_osu018(args.timeout, "nf")

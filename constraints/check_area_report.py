@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks of the area flow (ctest area_flow_block, area_flow_block_fast, area_flow_composed,
-area_flow_params, area_flow_default).
+area_flow_params, area_flow_learned_abc, area_flow_default).
 
   check_area_report.py DIR [BLOCK] [--abc fast]
                                         DIR/area.json parses; every result (of BLOCK) completed
@@ -18,6 +18,11 @@ area_flow_params, area_flow_default).
                                         (gen_spec.py --set): at 132 SMs and at 2 and 4 kernels the
                                         derived widths follow, Yosys elaborates gs_top from them,
                                         and an unknown parameter is refused
+  check_area_report.py --learned        a larger scale starts with the abc fallback the same block
+                                        needed at a smaller scale (area_flow.learned_abc_mode), on
+                                        made-up runs: only a scale with at most as many SMs and
+                                        kernels, the same flow key and time limit, a run of its own
+                                        (not `same elaborated RTL as`) counts; &nf wins over -fast
 """
 import json
 import os
@@ -131,8 +136,51 @@ def check_params(sources):
     print(f"{len(expect) + 1} passed, 0 failed")
 
 
+def check_learned():
+    """learned_abc_mode on made-up results under a temporary --out."""
+    class Args:
+        timeout = 1800
+
+    ctx = {"flow_key": "k1"}
+
+    def put(out, scale, block, abc, **extra):
+        d = os.path.join(out, "runs", area_flow.scale_name(scale), block)
+        os.makedirs(d, exist_ok=True)
+        r = dict({"block": block, "scale": scale, "status": "ok", "abc": abc, "flow_key": "k1",
+                  "timeout_s": 1800}, **extra)
+        with open(os.path.join(d, "result.json"), "w") as f:
+            json.dump(r, f)
+
+    s16, s32, s64 = ({"MaxSms": n, "MaxKernels": 8} for n in (16, 32, 64))
+    s132k2, s132k8 = {"MaxSms": 132, "MaxKernels": 2}, {"MaxSms": 132, "MaxKernels": 8}
+    cases = []
+    with tempfile.TemporaryDirectory() as out:
+        Args.out = out
+        put(out, s16, "a", "standard")
+        put(out, s32, "a", "fast (standard mapping stopped after 600 s)")
+        put(out, s16, "b", "nf (abc -fast failed: no output)")
+        put(out, s32, "b", "fast (standard mapping stopped after 600 s)")
+        put(out, s16, "c", "fast (standard mapping stopped after 600 s)", flow_key="old")
+        put(out, s32, "c", "fast (standard mapping stopped after 600 s)", same_rtl_as="sms16-k8")
+        put(out, s16, "d", "fast (standard mapping stopped after 600 s)", timeout_s=900)
+        put(out, s16, "e", "fast (standard mapping stopped after 600 s)", status="osu018 synthesis timed out")
+        put(out, s16, "f", "fast (--abc fast)")
+        cases = [("a", s16, None), ("a", s32, None), ("a", s64, ("fast", "sms32-k8")),
+                 ("a", s132k8, ("fast", "sms32-k8")), ("a", s132k2, None),
+                 ("b", s64, ("nf", "sms16-k8")), ("c", s64, None), ("d", s64, None), ("e", s64, None),
+                 ("f", s64, None), ("g", s64, None)]
+        for block, scale, want in cases:
+            got = area_flow.learned_abc_mode(block, scale, Args, ctx)
+            if got != want:
+                fail(f"learned_abc_mode({block}, {area_flow.scale_name(scale)}) = {got}, expected {want}")
+            print(f"ok: {block} at {area_flow.scale_name(scale)}: {got}")
+    print(f"{len(cases)} passed, 0 failed")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--params":
+    if len(sys.argv) == 2 and sys.argv[1] == "--learned":
+        check_learned()
+    elif len(sys.argv) == 3 and sys.argv[1] == "--params":
         check_params(sys.argv[2])
     elif len(sys.argv) == 5 and sys.argv[3] == "--composed":
         check_composed(sys.argv[1], sys.argv[2], sys.argv[4])
