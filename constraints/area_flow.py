@@ -708,8 +708,10 @@ def build_report(results, scales, blocks, args, ctx, lat, launch):
           "memory bits as written in the RTL; slack = worst setup slack (OpenSTA, no wire load); "
           "latency = decision latency from the latency contract (N = MaxSms, K = MaxKernels). "
           "\"abc -fast\" (\"*\" in the growth table): the block (or a sub-block of it) was mapped with abc's cheaper "
-          "script (--abc fast, or its standard mapping passed --abc-fast-after), whose netlist is typically larger "
-          "and slower; \"abc &nf\": abc -fast failed on it (no output) and it was mapped with the &nf script of "
+          "script (--abc fast, or its standard mapping passed --abc-fast-after, here or at a smaller scale, where "
+          "a larger scale starts with the fallback), whose netlist is typically larger "
+          "and slower; \"abc &nf\": abc -fast failed on it (no output; here or at a smaller scale) and it was "
+          "mapped with the &nf script of "
           "constraints/yosys_osu018.tcl instead. \"composed\": a block that instantiates other blocks is mapped bottom-up: its own logic "
           "here, each sub-block from that block's own run at the same scale (figures added, netlists linked for "
           "OpenSTA), with no optimization across the sub-blocks' ports.", ""]
