@@ -445,12 +445,19 @@ def same_rtl_elsewhere(block, sources, scale, wd, args, ctx):
 
 
 def learned_abc_mode(block, scale, args, ctx):
-    """The abc fallback this block needed at a smaller scale (at most as many SMs and kernels),
-    under the same scripts, options and limits: ('fast', scale) when the standard mapping passed
-    --abc-fast-after there, ('nf', scale) when abc -fast failed too; None otherwise. Mapping time
-    grows with the scale, so the larger run starts with that fallback instead of spending
-    --abc-fast-after seconds (and, for &nf, a failed abc -fast run) to find it again."""
-    best = None
+    """Where this block's osu018 mapping starts, from its own runs at smaller scales (at most as
+    many SMs and kernels) under the same scripts, options and limits. Mapping time grows with the
+    scale, so:
+      ('nf', scale, None)    abc -fast failed there: start with the &nf script;
+      ('fast', scale, None)  the standard mapping passed --abc-fast-after there: start with abc -fast;
+      ('fast', scale, est)   the standard mapping's time extrapolated from there (the power of the
+                             scale fitted to the two largest smaller runs, linear from one) passes
+                             --abc-fast-after: start with abc -fast (est: the estimate, seconds);
+      None                   start with the standard script.
+    Each saves the --abc-fast-after seconds (and, for &nf, a failed abc -fast run) that finding
+    the same fallback again would cost."""
+    size = lambda s: s["MaxSms"] * s["MaxKernels"]
+    fallback, timed = None, []
     for other in sorted(os.listdir(os.path.join(args.out, "runs"))):
         rp = os.path.join(args.out, "runs", other, block, "result.json")
         if other == scale_name(scale) or not os.path.exists(rp):
@@ -463,9 +470,19 @@ def learned_abc_mode(block, scale, args, ctx):
             continue
         abc = r.get("abc", "standard")
         mode = "nf" if abc.startswith("nf") else "fast" if abc.startswith("fast") and "--abc fast" not in abc else None
-        if mode and (best is None or (mode == "nf" and best[0] != "nf")):
-            best = (mode, other)
-    return best
+        if mode and (fallback is None or (mode == "nf" and fallback[0] != "nf")):
+            fallback = (mode, other, None)
+        if abc == "standard" and r.get("yosys_s") and size(s) < size(scale):
+            timed.append((size(s), r["yosys_s"], other))
+    if fallback or not timed or args.abc_fast_after <= 0:
+        return fallback
+    timed.sort()
+    n1, t1, other = timed[-1]
+    power = 1.0
+    if len(timed) > 1 and timed[-2][0] < n1 and timed[-2][1] > 0:
+        power = math.log(t1 / timed[-2][1]) / math.log(n1 / timed[-2][0])
+    est = t1 * (size(scale) / n1) ** max(power, 0.0)
+    return ("fast", other, round(est)) if est > args.abc_fast_after else None
 
 
 def run_block(block, sources, scale, args, ctx, subs=(), done=None):
@@ -531,14 +548,15 @@ def run_block(block, sources, scale, args, ctx, subs=(), done=None):
     learned = learned_abc_mode(block, scale, args, ctx) if args.abc == "auto" else None
     if learned:
         # the smaller scale's mapping needed the fallback: this larger one starts with it
-        mode, other = learned
-        log(f"    {block}: at {other} the standard abc mapping passed {full_limit} s"
-            + (" and abc -fast failed" if mode == "nf" else "") + f"; starting with "
-            + ("the &nf script" if mode == "nf" else "abc -fast"))
+        mode, other, est = learned
+        why = (f"its standard mapping, extrapolated from {other}, would take about {est} s" if est else
+               f"at {other} its standard abc mapping passed {full_limit} s" + (" and abc -fast failed" if mode == "nf" else ""))
+        log(f"    {block}: {why}; starting with " + ("the &nf script" if mode == "nf" else "abc -fast"))
         st, dt = map_osu018(args.timeout, "nf" if mode == "nf" else "1")
         res["yosys_s"] = round(dt, 1)
-        res["abc"] = ("nf (abc -fast failed at " if mode == "nf" else "fast (standard mapping passed the limit at ") \
-            + other + ")"
+        res["abc"] = (f"fast (standard mapping estimated at {est} s from {other})" if est else
+                      ("nf (abc -fast failed at " if mode == "nf" else "fast (standard mapping passed the limit at ")
+                      + other + ")")
     else:
         st, dt = map_osu018(full_limit, "1" if args.abc == "fast" else None)
         res["yosys_s"] = round(dt, 1)

@@ -19,12 +19,15 @@ area_flow_params, area_flow_learned_abc, area_flow_default).
                                         derived widths follow, Yosys elaborates gs_top from them,
                                         and an unknown parameter is refused
   check_area_report.py --learned        a larger scale starts with the abc fallback the same block
-                                        needed at a smaller scale (area_flow.learned_abc_mode), on
+                                        needed at a smaller scale, or with abc -fast where the
+                                        standard mapping's time extrapolated from the smaller scales
+                                        passes --abc-fast-after (area_flow.learned_abc_mode), on
                                         made-up runs: only a scale with at most as many SMs and
                                         kernels, the same flow key and time limit, a run of its own
                                         (not `same elaborated RTL as`) counts; &nf wins over -fast
 """
 import json
+import math
 import os
 import subprocess
 import sys
@@ -140,6 +143,7 @@ def check_learned():
     """learned_abc_mode on made-up results under a temporary --out."""
     class Args:
         timeout = 1800
+        abc_fast_after = 600
 
     ctx = {"flow_key": "k1"}
 
@@ -153,22 +157,34 @@ def check_learned():
 
     s16, s32, s64 = ({"MaxSms": n, "MaxKernels": 8} for n in (16, 32, 64))
     s132k2, s132k8 = {"MaxSms": 132, "MaxKernels": 2}, {"MaxSms": 132, "MaxKernels": 8}
-    cases = []
+    fast = "fast (standard mapping stopped after 600 s)"
     with tempfile.TemporaryDirectory() as out:
         Args.out = out
         put(out, s16, "a", "standard")
-        put(out, s32, "a", "fast (standard mapping stopped after 600 s)")
+        put(out, s32, "a", fast)
         put(out, s16, "b", "nf (abc -fast failed: no output)")
-        put(out, s32, "b", "fast (standard mapping stopped after 600 s)")
-        put(out, s16, "c", "fast (standard mapping stopped after 600 s)", flow_key="old")
-        put(out, s32, "c", "fast (standard mapping stopped after 600 s)", same_rtl_as="sms16-k8")
-        put(out, s16, "d", "fast (standard mapping stopped after 600 s)", timeout_s=900)
-        put(out, s16, "e", "fast (standard mapping stopped after 600 s)", status="osu018 synthesis timed out")
+        put(out, s32, "b", fast)
+        put(out, s16, "c", fast, flow_key="old")
+        put(out, s32, "c", fast, same_rtl_as="sms16-k8")
+        put(out, s16, "d", fast, timeout_s=900)
+        put(out, s16, "e", fast, status="osu018 synthesis timed out")
         put(out, s16, "f", "fast (--abc fast)")
-        cases = [("a", s16, None), ("a", s32, None), ("a", s64, ("fast", "sms32-k8")),
-                 ("a", s132k8, ("fast", "sms32-k8")), ("a", s132k2, None),
-                 ("b", s64, ("nf", "sms16-k8")), ("c", s64, None), ("d", s64, None), ("e", s64, None),
-                 ("f", s64, None), ("g", s64, None)]
+        # standard runs with their times: extrapolated
+        put(out, s16, "h", "standard", yosys_s=130.0)      # x4.6 per doubling
+        put(out, s32, "h", "standard", yosys_s=599.0)
+        put(out, s16, "i", "standard", yosys_s=242.0)      # x1.38 per doubling
+        put(out, s32, "i", "standard", yosys_s=333.0)
+        put(out, s16, "j", "standard", yosys_s=100.0)      # one point: linear
+        put(out, s32, "k", "standard", yosys_s=599.0, same_rtl_as="sms16-k8")
+        cases = [("a", s16, None), ("a", s32, None), ("a", s64, ("fast", "sms32-k8", None)),
+                 ("a", s132k8, ("fast", "sms32-k8", None)), ("a", s132k2, None),
+                 ("b", s64, ("nf", "sms16-k8", None)), ("c", s64, None), ("d", s64, None), ("e", s64, None),
+                 ("f", s64, None), ("g", s64, None),
+                 ("h", s64, ("fast", "sms32-k8", round(599 * 2 ** math.log2(599 / 130)))),
+                 ("i", s64, None),
+                 ("i", s132k8, ("fast", "sms32-k8", round(333 * (132 / 32) ** math.log2(333 / 242)))),
+                 ("i", s132k2, None), ("j", s32, None), ("j", s132k8, ("fast", "sms16-k8", 825)),
+                 ("k", s64, None)]
         for block, scale, want in cases:
             got = area_flow.learned_abc_mode(block, scale, Args, ctx)
             if got != want:
