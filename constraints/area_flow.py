@@ -402,9 +402,13 @@ def tcl_dict(d):
 
 def rtl_hash(block, sources, wd, args, ctx):
     """Hash of the block's elaborated RTL (Yosys `hierarchy`, RTLIL without source locations), or
-    None when Yosys fails (the run itself then reports why)."""
+    None when Yosys fails (the run itself then reports why). Only the package and the files of
+    the block's own hierarchy are read: the names Yosys makes up (`$auto$...$N`) count on from
+    every file read, so reading the others too would change the hash with any edit of them."""
     il = os.path.join(wd, "elab.il")
-    st, _ = run_tool([ctx["yosys"], "-q", "-p", f"read_verilog -defer -sv -DSYNTHESIS {' '.join(sources)}; "
+    own = {ctx["files"][m] for m in ctx["hierarchy"][block]}
+    files = [sources[0]] + [p for p in sources[1:] if os.path.basename(p) in own]
+    st, _ = run_tool([ctx["yosys"], "-q", "-p", f"read_verilog -defer -sv -DSYNTHESIS {' '.join(files)}; "
                       f"hierarchy -check -top {block}; write_rtlil {il}"],
                      os.path.join(wd, "elab.log"), args.timeout, args.mem_gb)
     if st != "ok":
