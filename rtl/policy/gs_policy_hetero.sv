@@ -153,14 +153,32 @@ module gs_policy_hetero (
   gs_pkg::slot_t owner, victim;
   gs_pkg::cta_cnt_t res;
   logic [GW-1:0] vg;
+  // SM s's SMST entry, resident counts and group, one AND-OR over the SMs: read at the computed
+  // index q.s * width they were shifters over every SM's bits in Yosys, which did not map in
+  // 1,800 s at 132 SMs (docs/area-timing.md)
+  logic [gs_pkg::SmstW-1:0] smst_s;
+  logic [K*CW-1:0] res_s;
+  logic [GW-1:0] grp_s;
   always_comb begin
-    m = view_i.smst[32'(q.s)*gs_pkg::SmstW +: gs_pkg::SmstW];
+    smst_s = '0;
+    res_s = '0;
+    grp_s = '0;
+    for (int s = 0; s < N; s++) begin
+      if (q.s == SW'(s)) begin
+        smst_s = view_i.smst[s*gs_pkg::SmstW +: gs_pkg::SmstW];
+        res_s = view_i.resident[s*K*CW +: K*CW];
+        grp_s = q.grp[s*GW +: GW];
+      end
+    end
+  end
+  always_comb begin
+    m = smst_s;
     owner = cur[32'(g)*KS +: KS];
     found = 1'b0;
     victim = '0;
     for (int k = 0; k < K; k++) begin
       e = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-      res = view_i.resident[(32'(q.s)*K + k)*CW +: CW];
+      res = res_s[k*CW +: CW];
       if (!found && e.valid && res != '0 && !(pres[g] && owner == KS'(k))) begin
         found = 1'b1;
         victim = KS'(k);
@@ -177,7 +195,7 @@ module gs_policy_hetero (
   logic prof_clear, counted, win_done;
   logic [GW-1:0] g_sum;       // SM s's group (SUM)
   always_comb begin
-    g_sum = q.grp[32'(q.s)*GW +: GW];
+    g_sum = grp_s;
     win_phase = gs_pkg::PW_IDLE;
     if (!start && !drop && q.st == StWarm) win_phase = gs_pkg::PW_WARM;
     if (!start && !drop && q.st == StSample) win_phase = gs_pkg::PW_SAMPLE;
@@ -220,11 +238,16 @@ module gs_policy_hetero (
       end
     end
     sm_cap = (q.ty == 2'd0) ? fb : fs;
-    cap.threads = cfg_i.sm_threads[32'(sm_cap)*gs_pkg::ThreadW +: gs_pkg::ThreadW];
-    cap.warps = cfg_i.sm_warps[32'(sm_cap)*gs_pkg::WarpW +: gs_pkg::WarpW];
-    cap.regs = cfg_i.sm_regs[32'(sm_cap)*gs_pkg::RegW +: gs_pkg::RegW];
-    cap.shmem = cfg_i.sm_shmem[32'(sm_cap)*gs_pkg::ShmemW +: gs_pkg::ShmemW];
-    cap.slots = cfg_i.sm_ctas[32'(sm_cap)*CW +: CW];
+    cap = '0;
+    for (int s = 0; s < N; s++) begin   // an AND-OR over the SMs, as for SM s above
+      if (sm_cap == SW'(s)) begin
+        cap.threads = cfg_i.sm_threads[s*gs_pkg::ThreadW +: gs_pkg::ThreadW];
+        cap.warps = cfg_i.sm_warps[s*gs_pkg::WarpW +: gs_pkg::WarpW];
+        cap.regs = cfg_i.sm_regs[s*gs_pkg::RegW +: gs_pkg::RegW];
+        cap.shmem = cfg_i.sm_shmem[s*gs_pkg::ShmemW +: gs_pkg::ShmemW];
+        cap.slots = cfg_i.sm_ctas[s*CW +: CW];
+      end
+    end
     if ((q.ty == 2'd0 && !has_b) || (q.ty == 2'd1 && !has_s)) cap = '0;
     if (q.ty == 2'd2) cap = cfg_i.hc_base;
   end
@@ -324,7 +347,7 @@ module gs_policy_hetero (
     end else begin
       unique case (q.st)
         StScan: begin   // one SM per cycle
-          d.grp[32'(q.s)*GW +: GW] = g;
+          for (int s = 0; s < N; s++) if (q.s == SW'(s)) d.grp[s*GW +: GW] = g;   // at constant indices
           if (is_big) d.cb = pos_nx;
           else d.cs = pos_nx;
           if (!q.chosen) begin

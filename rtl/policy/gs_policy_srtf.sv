@@ -210,6 +210,17 @@ module gs_policy_srtf (
   logic ev_fin;
   logic [K-1:0] running, cleared;
 
+  // the ending block's SM's row of resident counts, one AND-OR over the SMs: read at the
+  // computed index (ev_sm * K + k) * RW it was one shifter over all N*K*RW bits per slot in
+  // Yosys (8 x 6,336 bits at 132 SMs), which did not map in 1,800 s (docs/area-timing.md)
+  logic [K*RW-1:0] ev_row;
+  always_comb begin
+    ev_row = '0;
+    for (int s = 0; s < N; s++) begin
+      if (event_i.ev_sm == gs_pkg::SmIdW'(s)) ev_row = resident[s*K*RW +: K*RW];
+    end
+  end
+
   always_comb begin
     pred_ok_d = pred_ok_q;
     reslice_d = reslice_q;
@@ -295,7 +306,7 @@ module gs_policy_srtf (
 `endif
         end
         // registered SMST count: the ending block still counts
-        res_d[k*RW +: RW] = resident[(32'(event_i.ev_sm) * K + k) * RW +: RW];
+        res_d[k*RW +: RW] = ev_row[k*RW +: RW];
         pend_d[k] = 1'b1;
       end
     end
