@@ -124,6 +124,12 @@ def scale_name(s):
     return f"sms{s['MaxSms']}-k{s['MaxKernels']}"
 
 
+def scale_size(name):
+    """Sort key of a scale's directory name (smsN-kM): (N * M, N, name); other names last."""
+    m = re.fullmatch(r"sms(\d+)-k(\d+)", name)
+    return (int(m.group(1)) * int(m.group(2)), int(m.group(1)), name) if m else (1 << 62, 0, name)
+
+
 # ------------------------------------------------------------------------------ tools
 def find_liberty(arg):
     cands = [arg, os.environ.get("GS_LIBERTY"), DEBIAN_LIBERTY]
@@ -432,7 +438,8 @@ def same_rtl_elsewhere(block, sources, scale, wd, args, ctx):
     if rtl is None:
         return None
     ctx.setdefault("rtl_hash", {})[(scale_name(scale), block)] = rtl
-    for other in sorted(os.listdir(os.path.join(args.out, "runs"))):
+    # the smallest scale's run first: every scale then shows the same figures for the same RTL
+    for other in sorted(os.listdir(os.path.join(args.out, "runs")), key=scale_size):
         rp = os.path.join(args.out, "runs", other, block, "result.json")
         if other == scale_name(scale) or not os.path.exists(rp):
             continue
