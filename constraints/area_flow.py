@@ -469,7 +469,7 @@ def learned_abc_mode(block, scale, args, ctx):
     the same fallback again would cost."""
     size = lambda s: s["MaxSms"] * s["MaxKernels"]
     fallback, timed = None, []
-    for other in sorted(os.listdir(os.path.join(args.out, "runs"))):
+    for other in sorted(os.listdir(os.path.join(args.out, "runs")), key=scale_size):
         rp = os.path.join(args.out, "runs", other, block, "result.json")
         if other == scale_name(scale) or not os.path.exists(rp):
             continue
