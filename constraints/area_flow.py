@@ -778,12 +778,14 @@ def build_report(results, scales, blocks, args, ctx, lat, launch):
                 "; ".join(notes).replace("|", "/")]) + " |")
         md.append("")
     if len(scales) > 1:
+        # columns: the SM counts at the first scale's (the default's) kernels, then the other kernel counts
+        cols = sorted(scales, key=lambda s: (s["MaxKernels"] != scales[0]["MaxKernels"], s["MaxSms"], s["MaxKernels"]))
         md += ["## Growth with scale: area in um^2 (and Fmax in MHz)", "",
-               "| block | " + " | ".join(scale_name(s) for s in scales) + " |",
-               "|---|" + "---:|" * len(scales)]
+               "| block | " + " | ".join(scale_name(s) for s in cols) + " |",
+               "|---|" + "---:|" * len(cols)]
         for b in blocks:
             row = [b]
-            for s in scales:
+            for s in cols:
                 r = by.get((scale_name(s), b))
                 if not r:
                     row.append("–")
