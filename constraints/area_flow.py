@@ -428,6 +428,14 @@ def rtl_hash(block, sources, wd, args, ctx):
     return h.hexdigest()[:16]
 
 
+def runs_elsewhere(block, scale, args):
+    """(scale name, result) of the block's finished runs at the other scales, smallest scale first."""
+    for other in sorted(os.listdir(os.path.join(args.out, "runs")), key=scale_size):
+        rp = os.path.join(args.out, "runs", other, block, "result.json")
+        if other != scale_name(scale) and os.path.exists(rp):
+            yield other, json.load(open(rp))
+
+
 def same_rtl_elsewhere(block, sources, scale, wd, args, ctx):
     """A block whose elaborated RTL does not depend on the scale (gs_ptbq at 16, 32, 64 and 132
     SMs; the arithmetic units at every scale) is mapped once: its RTL hash (rtl_hash) is compared
@@ -439,11 +447,7 @@ def same_rtl_elsewhere(block, sources, scale, wd, args, ctx):
         return None
     ctx.setdefault("rtl_hash", {})[(scale_name(scale), block)] = rtl
     # the smallest scale's run first: every scale then shows the same figures for the same RTL
-    for other in sorted(os.listdir(os.path.join(args.out, "runs")), key=scale_size):
-        rp = os.path.join(args.out, "runs", other, block, "result.json")
-        if other == scale_name(scale) or not os.path.exists(rp):
-            continue
-        r = json.load(open(rp))
+    for other, r in runs_elsewhere(block, scale, args):
         if r.get("rtl_hash") != rtl or r.get("same_rtl_as") or r.get("flow_key") != ctx["flow_key"]:
             continue
         if r["status"] != "ok" and (r.get("timeout_s") != args.timeout or r.get("mem_gb") != args.mem_gb):
@@ -469,11 +473,7 @@ def learned_abc_mode(block, scale, args, ctx):
     the same fallback again would cost."""
     size = lambda s: s["MaxSms"] * s["MaxKernels"]
     fallback, timed = None, []
-    for other in sorted(os.listdir(os.path.join(args.out, "runs")), key=scale_size):
-        rp = os.path.join(args.out, "runs", other, block, "result.json")
-        if other == scale_name(scale) or not os.path.exists(rp):
-            continue
-        r = json.load(open(rp))
+    for other, r in runs_elsewhere(block, scale, args):
         s = r.get("scale", {})
         if (r.get("status") != "ok" or r.get("flow_key") != ctx["flow_key"] or r.get("same_rtl_as")
                 or r.get("timeout_s") != args.timeout or not isinstance(s, dict)
