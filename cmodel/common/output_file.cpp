@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -32,6 +33,12 @@ std::string dir_of(const std::string& path) {
 void check_output_path(const std::string& option, const std::string& path, const std::vector<NamedPath>& inputs,
                        const std::vector<NamedPath>& outputs) {
   if (path.empty()) refuse(option, path, "the output file name is empty");
+  if (is_stdout_path(path)) {
+    for (const NamedPath& o : outputs)
+      if (is_stdout_path(o.second))
+        refuse(option, path, "standard output is already the output of " + o.first + " (only one output may go there)");
+    return;
+  }
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
   const bool exists = fs::exists(st);
@@ -64,6 +71,11 @@ void check_output_path(const std::string& option, const std::string& path, const
 }
 
 void write_file_atomically(const std::string& option, const std::string& path, const std::string& text) {
+  if (is_stdout_path(path)) {
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
+      refuse(option, path, std::string("cannot write to standard output: ") + std::strerror(errno));
+    return;
+  }
   const std::string dir = dir_of(path);
   std::string tmpl = (fs::path(dir) / ("." + fs::path(path).filename().string() + ".tmp-XXXXXX")).string();
   const int fd = ::mkstemp(tmpl.data());

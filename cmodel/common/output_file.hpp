@@ -28,6 +28,10 @@ void check_output_path(const std::string& option, const std::string& path, const
 /// Throws InputError naming `option` and the path on any failure (the temporary is removed).
 void write_file_atomically(const std::string& option, const std::string& path, const std::string& text);
 
+/// `-`: standard output, as an output path (--json -): never the same file as an input, at most
+/// one output of a run; write_file_atomically() writes the text there and flushes.
+inline bool is_stdout_path(const std::string& path) { return path == "-"; }
+
 /// Free bytes available to this user in the directory that would hold `path` (0 if unknown).
 unsigned long long free_bytes_for(const std::string& path);
 

@@ -248,6 +248,17 @@ void expect_object(const json& v, const std::string& file, const std::string& pa
 
 // --- ObjectReader -------------------------------------------------------------------------
 
+namespace {
+std::vector<FieldRead>* g_field_sink = nullptr;   // FieldRecorder (gsim show config)
+}  // namespace
+
+FieldRecorder::FieldRecorder(std::vector<FieldRead>* sink) { g_field_sink = sink; }
+FieldRecorder::~FieldRecorder() { g_field_sink = nullptr; }
+
+void ObjectReader::record(const std::string& key, const std::string& value) const {
+  if (g_field_sink) g_field_sink->push_back({file_, field(key), value, obj_.contains(key)});
+}
+
 ObjectReader::ObjectReader(const json& obj, std::string file, std::string path)
     : obj_(obj), file_(std::move(file)), path_(std::move(path)) {
   expect_object(obj_, file_, path_);
@@ -301,15 +312,20 @@ uint64_t ObjectReader::integer(const std::string& key, const json& v, uint64_t m
 
 void ObjectReader::u32(const std::string& key, uint32_t& out, uint32_t min, uint32_t max, const char* why) {
   if (const json* v = get(key)) out = static_cast<uint32_t>(integer(key, *v, min, max, why));
+  if (g_field_sink) record(key, std::to_string(out));
 }
 
 void ObjectReader::u64(const std::string& key, uint64_t& out, uint64_t min, uint64_t max, const char* why) {
   if (const json* v = get(key)) out = integer(key, *v, min, max, why);
+  if (g_field_sink) record(key, std::to_string(out));
 }
 
 void ObjectReader::fixed(const std::string& key, uint32_t& out, uint32_t frac_bits, uint32_t max_raw, const char* why) {
   const json* v = get(key);
-  if (!v) return;
+  if (!v) {
+    if (g_field_sink) record(key, std::to_string(std::ldexp(double(out), -static_cast<int>(frac_bits))));
+    return;
+  }
   if (!v->is_number()) fail(key, "expected a number, got " + json_type_name(*v) + " " + v->dump());
   const double x = v->get<double>();
   const double step = std::ldexp(1.0, -static_cast<int>(frac_bits));
@@ -320,15 +336,20 @@ void ObjectReader::fixed(const std::string& key, uint32_t& out, uint32_t frac_bi
     fail(key, os.str());
   }
   out = static_cast<uint32_t>(std::floor(x / step + 0.5));
+  if (g_field_sink) record(key, v->dump());
 }
 
 void ObjectReader::str(const std::string& key, std::string& out, bool allow_empty) {
   const json* v = get(key);
-  if (!v) return;
+  if (!v) {
+    if (g_field_sink) record(key, "\"" + out + "\"");
+    return;
+  }
   if (!v->is_string()) fail(key, "expected a string, got " + json_type_name(*v) + " " + v->dump());
   std::string s = v->get<std::string>();
   if (s.empty() && !allow_empty) fail(key, "must not be empty");
   out = std::move(s);
+  if (g_field_sink) record(key, "\"" + out + "\"");
 }
 
 void ObjectReader::notes(const std::string& key) {
@@ -351,22 +372,34 @@ void ObjectReader::any_object(const std::string& key) {
 void ObjectReader::u32_list(const std::string& key, std::vector<uint32_t>& out, uint32_t min, uint32_t max,
                             const char* why) {
   const json* v = get(key);
-  if (!v) return;
-  if (!v->is_array()) fail(key, "expected an array of integers, got " + json_type_name(*v));
-  std::vector<uint32_t> list;
-  for (size_t i = 0; i < v->size(); ++i) {
-    list.push_back(static_cast<uint32_t>(integer(key + "[" + std::to_string(i) + "]", (*v)[i], min, max, why)));
+  if (v) {
+    if (!v->is_array()) fail(key, "expected an array of integers, got " + json_type_name(*v));
+    std::vector<uint32_t> list;
+    for (size_t i = 0; i < v->size(); ++i) {
+      list.push_back(static_cast<uint32_t>(integer(key + "[" + std::to_string(i) + "]", (*v)[i], min, max, why)));
+    }
+    out = std::move(list);
   }
-  out = std::move(list);
+  if (g_field_sink) {
+    std::string text;
+    for (uint32_t x : out) text += (text.empty() ? "" : ", ") + std::to_string(x);
+    record(key, "[" + text + "]");
+  }
 }
 
 int ObjectReader::choice(const std::string& key, const std::vector<std::string>& choices) {
   const json* v = get(key);
-  if (!v) return -1;
+  if (!v) {
+    if (!choices.empty()) record(key, choices[0]);
+    return -1;
+  }
   if (!v->is_string()) fail(key, "expected one of \"" + join_names(choices) + "\", got " + json_type_name(*v));
   const std::string s = v->get<std::string>();
   for (size_t i = 0; i < choices.size(); ++i) {
-    if (choices[i] == s) return static_cast<int>(i);
+    if (choices[i] == s) {
+      record(key, s);
+      return static_cast<int>(i);
+    }
   }
   fail(key, "unknown value \"" + s + "\"; expected one of: " + join_names(choices));
 }

@@ -40,6 +40,23 @@ std::string join_names(const std::vector<std::string>& names);
 /// True if `path_or_name` looks like a path (has a '/' or ends in ".json") rather than a name.
 bool looks_like_path(const std::string& path_or_name);
 
+/// One field an ObjectReader read (gsim show config): the file, the field path, the value after
+/// reading (the caller's default when the file does not give it) and whether the file gave it.
+struct FieldRead {
+  std::string file, field, value;
+  bool given = false;
+};
+/// While one is alive, every ObjectReader appends each typed field it reads to `sink` (a choice
+/// the file does not give is recorded as its first value, the loaders' default). One at a time;
+/// not for the simulation's threads.
+class FieldRecorder {
+ public:
+  explicit FieldRecorder(std::vector<FieldRead>* sink);
+  ~FieldRecorder();
+  FieldRecorder(const FieldRecorder&) = delete;
+  FieldRecorder& operator=(const FieldRecorder&) = delete;
+};
+
 /// Field-by-field reader of one JSON object. Absent keys leave the output untouched (so the
 /// caller's struct defaults apply); present keys are type- and range-checked.
 class ObjectReader {
@@ -84,6 +101,7 @@ class ObjectReader {
 
  private:
   const nlohmann::json* get(const std::string& key);   // registers the key as known
+  void record(const std::string& key, const std::string& value) const;   // FieldRecorder
   uint64_t integer(const std::string& key, const nlohmann::json& v, uint64_t min, uint64_t max,
                    const char* why = nullptr) const;
 

@@ -11,12 +11,14 @@ using Json = nlohmann::ordered_json;
 
 /// `bypass`: the run bypassed a cache somewhere, so every group shows its l1/l2_bypassed (a run
 /// without bypass keeps the keys out: its JSON stays what it was before they existed).
-Json group_json(const CounterGroup& g, double peak, bool bypass) {
+Json group_json(const CounterGroup& g, double peak, bool bypass, bool threads) {
   Json j;
   j["sms"] = g.sms;
   j["instructions"] = g.instructions;
+  if (threads) j["thread_instructions"] = g.thread_instructions;
   j["cycles"] = g.cycles;
   j["ipc"] = round6(g.ipc());
+  if (threads) j["thread_ipc"] = round6(g.thread_ipc());
   j["active_sm_cycles"] = g.active_sm_cycles;
   j["ipc_per_active_sm"] = round6(g.ipc_per_active_sm());
   j["l1_accesses"] = g.l1_accesses;
@@ -92,12 +94,14 @@ Json counters_json(const CountersSummary& c) {
   for (const KernelCounters& k : c.kernels) {
     Json jk;
     jk["name"] = k.name;
-    jk["all"] = group_json(k.all, peak, bypass);
+    jk["all"] = group_json(k.all, peak, bypass, c.thread_counts);
+    if (c.alone.size() == c.kernels.size())   // its alone run, the T_alone of the metrics
+      jk["alone"] = group_json(c.alone[static_cast<size_t>(&k - c.kernels.data())], peak, bypass, c.thread_counts);
     Json types = Json::array();
     for (size_t t = 0; t < k.by_sm_type.size(); ++t) {
       Json jt;
       jt["sm_type"] = k.sm_type_names[t];
-      const Json group = group_json(k.by_sm_type[t], peak, bypass);   // named: items() does not extend its life
+      const Json group = group_json(k.by_sm_type[t], peak, bypass, c.thread_counts);   // named: items() does not extend its life
       for (const auto& item : group.items()) jt[item.key()] = item.value();
       types.push_back(std::move(jt));
     }
@@ -106,7 +110,7 @@ Json counters_json(const CountersSummary& c) {
   }
   Json j;
   j["dram"] = std::move(dram);
-  j["gpu"] = group_json(c.gpu, peak, bypass);
+  j["gpu"] = group_json(c.gpu, peak, bypass, c.thread_counts);
   j["kernels"] = std::move(kernels);
   return j;
 }
@@ -133,7 +137,7 @@ std::string format_counters_csv(const RunInfo& info, const CountersSummary& c) {
 }
 
 std::string format_counters_table(const CountersSummary& c) {
-  const char* titles[] = {"kernel", "L1_hit%", "L2_hit%", "DRAM_MB", "DRAM_%peak", "stall_mem/dep/fu/idle%",
+  const char* titles[] = {"kernel", "IPC(thread)", "L1_hit%", "L2_hit%", "DRAM_MB", "DRAM_%peak", "stall_mem/dep/fu/idle%",
                           "preempted_drain/switch", "ctx_KiB"};
   constexpr size_t kCols = sizeof titles / sizeof titles[0];
   const double peak = c.dram.peak_bytes_per_cycle;
@@ -142,7 +146,7 @@ std::string format_counters_table(const CountersSummary& c) {
   for (const KernelCounters& k : c.kernels) {
     const CounterGroup& g = k.all;
     const StallBreakdown& s = g.stalls;
-    rows.push_back({k.name, percent(g.l1_hit_rate()), percent(g.l2_hit_rate()),
+    rows.push_back({k.name, c.thread_counts ? format_fixed(g.thread_ipc(), 1) : "-", percent(g.l1_hit_rate()), percent(g.l2_hit_rate()),
                     format_fixed(double(g.dram_bytes) / 1e6, 1), percent(g.dram_share_of_peak(peak)),
                     format_fixed(100.0 * s.share(s.memory), 0) + "/" + format_fixed(100.0 * s.share(s.dependency), 0) +
                         "/" + format_fixed(100.0 * s.share(s.functional_unit), 0) + "/" +

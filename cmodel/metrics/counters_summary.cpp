@@ -31,7 +31,7 @@ void add_counters(CounterGroup& g, const KernelSmCounters& c) {
   g.context_restore_cycles += c.ctx_restore_cycles;
 }
 
-CountersSummary summarize_counters(const GpuConfig& cfg, const RunResult& run) {
+CountersSummary summarize_counters(const GpuConfig& cfg, const RunResult& run, const Mix* mix) {
   const CounterBank& bank = run.counters;
   if (bank.sms() != cfg.num_sms() || bank.kernels() != run.kernels.size())
     throw InvariantError("counter summary: the run counted " + std::to_string(bank.sms()) + " SMs x " +
@@ -39,7 +39,11 @@ CountersSummary summarize_counters(const GpuConfig& cfg, const RunResult& run) {
                          std::to_string(cfg.num_sms()) + " SMs and the run " + std::to_string(run.kernels.size()) +
                          " kernels");
   const size_t types = cfg.sm_types.size();
+  if (mix && mix->kernels.size() != run.kernels.size())
+    throw InvariantError("counter summary: a mix of " + std::to_string(mix->kernels.size()) + " kernels for a run of " +
+                         std::to_string(run.kernels.size()));
   CountersSummary s;
+  s.thread_counts = mix != nullptr;
   s.gpu.cycles = run.cycles;
   s.gpu.sms = cfg.num_sms();
   for (uint32_t k = 0; k < bank.kernels(); ++k) {
@@ -53,6 +57,13 @@ CountersSummary summarize_counters(const GpuConfig& cfg, const RunResult& run) {
       kc.sm_type_names.push_back(cfg.sm_types[t].name);
       kc.by_sm_type[t].cycles = kc.all.cycles;
     }
+    // Every warp of a CTA runs the same instructions, so a warp instruction carries
+    // threads_per_cta / warps_per_cta threads on average (the last warp may be partial).
+    uint64_t tpc = 0, wpc = 1;
+    if (mix) {
+      tpc = mix->kernels[k].desc.threads_per_cta;
+      wpc = mix->kernels[k].desc.warps_per_cta(cfg.warp_size);
+    }
     for (uint32_t sm = 0; sm < bank.sms(); ++sm) {
       const KernelSmCounters& c = bank.at(sm, k);
       CounterGroup& g = kc.by_sm_type[cfg.sm_type_of[sm]];
@@ -60,6 +71,10 @@ CountersSummary summarize_counters(const GpuConfig& cfg, const RunResult& run) {
       add_counters(g, c);
       add_counters(kc.all, c);
       add_counters(s.gpu, c);
+      const uint64_t threads = c.insts_issued * tpc / wpc;
+      g.thread_instructions += threads;
+      kc.all.thread_instructions += threads;
+      s.gpu.thread_instructions += threads;
     }
     s.kernels.push_back(std::move(kc));
   }

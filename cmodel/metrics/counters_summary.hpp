@@ -16,6 +16,7 @@
 
 #include "config/gpu_config.hpp"
 #include "gpu/gpu.hpp"
+#include "workload/kernel_desc.hpp"
 
 namespace gs {
 
@@ -34,6 +35,9 @@ struct StallBreakdown {
 struct CounterGroup {
   uint32_t sms = 0;                       // SMs in the group
   uint64_t instructions = 0;              // warp instructions issued
+  uint64_t thread_instructions = 0;       // thread instructions: each warp instruction times the threads
+                                          // of its warp (threads per CTA / warps per CTA: the synthetic
+                                          // kernels do not diverge); 0 when the mix was not given
   uint64_t cycles = 0;                    // the IPC and bandwidth window (kernel turnaround, or the run;
                                           // a fixed-window mix: the window)
   uint64_t active_sm_cycles = 0;          // SM-cycles with a CTA of the kernel resident
@@ -48,7 +52,8 @@ struct CounterGroup {
   uint64_t context_save_bytes = 0, context_restore_bytes = 0;
   uint64_t context_save_cycles = 0, context_restore_cycles = 0;
 
-  double ipc() const { return cycles ? double(instructions) / double(cycles) : 0.0; }
+  double ipc() const { return cycles ? double(instructions) / double(cycles) : 0.0; }   // warp IPC
+  double thread_ipc() const { return cycles ? double(thread_instructions) / double(cycles) : 0.0; }
   double ipc_per_active_sm() const { return active_sm_cycles ? double(instructions) / double(active_sm_cycles) : 0.0; }
   double l1_hit_rate() const { return l1_accesses ? double(l1_hits) / double(l1_accesses) : 0.0; }
   double l2_hit_rate() const { return l2_accesses ? double(l2_hits) / double(l2_accesses) : 0.0; }
@@ -83,7 +88,9 @@ struct DramSummary {
 };
 
 struct CountersSummary {
+  bool thread_counts = false;             // thread_instructions known (summarize_counters got the mix)
   std::vector<KernelCounters> kernels;    // mix order
+  std::vector<CounterGroup> alone;        // mix order: each kernel's alone run on every SM (empty: not known)
   CounterGroup gpu;                       // all kernels on all SMs over the whole run; dram_bytes = dram.bytes()
   DramSummary dram;
 };
@@ -92,6 +99,7 @@ struct CountersSummary {
 void add_counters(CounterGroup& g, const KernelSmCounters& c);
 /// The summary of a finished run. `cfg` is the config it ran on (SM types and DRAM peak).
 /// Throws InvariantError when the run's counters do not match the config's SM count.
-CountersSummary summarize_counters(const GpuConfig& cfg, const RunResult& run);
+/// With `mix` (the mix that ran), thread instructions are counted too (CounterGroup::thread_instructions).
+CountersSummary summarize_counters(const GpuConfig& cfg, const RunResult& run, const Mix* mix = nullptr);
 
 }  // namespace gs

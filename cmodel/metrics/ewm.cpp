@@ -1,5 +1,8 @@
 // gsched: EWM, SBM's standalone-profiling baseline (contract in ewm.hpp).
 #include "metrics/ewm.hpp"
+#include "metrics/mix_strategy.hpp"
+
+#include <cstdio>
 
 #include <map>
 #include <string>
@@ -94,5 +97,56 @@ MixRun run_ewm(const GpuConfig& cfg, const Mix& mix, const SchedOptions& sched_o
   opt.sbm_fixed_reg = c.reg;
   return run_mix_with_alone(cfg, mix, "golden", opt, run_opt, cache, hook);
 }
+
+}  // namespace gs
+
+// ---- the analysis policy `ewm` (metrics/mix_strategy.hpp)
+namespace gs {
+namespace {
+
+/// The standalone profiles and the SBM_REG they gave, after the table.
+std::string format_ewm(const EwmChoice& c, const Mix& mix) {
+  std::string out = "\newm: standalone profiles (instructions in the sbm sample window, each task alone at a CTA cap):\n";
+  char buf[160];
+  for (const EwmProfile& p : c.profiles) {
+    std::snprintf(buf, sizeof buf, "  task %u %-16s %2u CTAs/SM  %12llu\n", p.task + 1,
+                  mix.kernels.at(p.task).kernel.c_str(), p.cap, static_cast<unsigned long long>(p.insts));
+    out += buf;
+  }
+  std::snprintf(buf, sizeof buf, "ewm: SBM_REG MWG, CI task %u (%s), occ_th %u (occupancy %u and %u CTAs/SM)\n",
+                c.reg.ci ? 2u : 1u, mix.kernels.at(c.reg.ci ? 1 : 0).kernel.c_str(), unsigned(c.reg.occ_th), c.occ1,
+                c.occ2);
+  return out + buf;
+}
+
+/// --json: "ewm": {"arch", "ci", "occ_th", "occupancy", "profiles": [{"task", "kernel", "cap", "insts"}], "predicted"}.
+nlohmann::ordered_json ewm_json(const EwmChoice& c, const Mix& mix) {
+  nlohmann::ordered_json prof = nlohmann::ordered_json::array();
+  for (const EwmProfile& p : c.profiles)
+    prof.push_back({{"task", p.task + 1}, {"kernel", mix.kernels.at(p.task).kernel}, {"cap", p.cap}, {"insts", p.insts}});
+  return {{"arch", "MWG"},
+          {"ci", mix.kernels.at(c.reg.ci ? 1 : 0).kernel},
+          {"occ_th", c.reg.occ_th},
+          {"occupancy", {c.occ1, c.occ2}},
+          {"profiles", prof},
+          {"predicted", c.predicted}};
+}
+
+class EwmStrategy final : public MixStrategy {
+ public:
+  MixRun run(const StrategyRun& r, StrategyReport& report) override {
+    r.note("ewm: profiling both tasks standalone (sbm window of config " + r.cfg.name + ")");
+    EwmChoice choice;
+    MixRun result = run_ewm(r.cfg, r.mix, r.sched, r.run, r.cache, r.hook, &choice);
+    report.text = format_ewm(choice, r.mix);
+    report.json_key = "ewm";
+    report.json = ewm_json(choice, r.mix);
+    return result;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<MixStrategy> make_mix_strategy_ewm(const std::string&) { return std::make_unique<EwmStrategy>(); }
 
 }  // namespace gs

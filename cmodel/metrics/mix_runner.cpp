@@ -65,7 +65,7 @@ const KernelResult& AloneRunCache::get(const GpuConfig& cfg, const MixEntry& ent
   if (hook) run.on_cycle = [&hook, &phase](uint64_t c) { hook(phase, c + 1); };
   const std::string key = alone_key(cfg, entry, kind, opt, run, window_cycles, window_start);
   auto it = cache_.find(key);
-  if (it != cache_.end()) return it->second;
+  if (it != cache_.end()) return it->second.kernel;
 
   Mix windowed;
   windowed.window_cycles = window_cycles;
@@ -78,7 +78,30 @@ const KernelResult& AloneRunCache::get(const GpuConfig& cfg, const MixEntry& ent
   if (r.kernels.size() != 1)
     throw InvariantError("alone run of '" + entry.kernel + "' reported " + std::to_string(r.kernels.size()) +
                          " kernels instead of 1");
-  return cache_.emplace(key, std::move(r.kernels[0])).first->second;
+  CounterGroup counters = summarize_counters(cfg, r, &mix).kernels[0].all;
+  return cache_.emplace(key, Entry{std::move(r.kernels[0]), std::move(counters)}).first->second.kernel;
+}
+
+const CounterGroup* AloneRunCache::counters_of(const KernelResult& result) const {
+  for (const auto& [key, e] : cache_)
+    if (&e.kernel == &result) return &e.counters;
+  return nullptr;
+}
+
+void AloneRunCache::put(const GpuConfig& cfg, const MixEntry& entry, const std::string& kind,
+                        const SchedOptions& shared_opt, const RunOptions& run_opt, uint64_t window_cycles,
+                        uint64_t window_start, const KernelResult& result, const CounterGroup& counters) {
+  const SchedOptions opt = alone_sched_options(shared_opt);
+  const RunOptions run = alone_run_options(run_opt, opt);
+  cache_.insert_or_assign(alone_key(cfg, entry, kind, opt, run, window_cycles, window_start), Entry{result, counters});
+}
+
+bool same_as_alone_run(const Mix& mix, const SchedOptions& o) {
+  if (mix.kernels.size() != 1) return false;
+  const MixEntry& e = mix.kernels[0];
+  return e.arrival_cycle == 0 && e.arrival_pct == 0 && e.context == 0 && o.policy == kAlonePolicy && o.cta_limit == 0 &&
+         o.fixed_ctas.empty() && o.srtf_known_cycles.empty() && !o.sbm_fixed_reg && o.sm_kernels.empty() &&
+         o.sm_sharing == SmSharing::kShared && o.wave_file.empty();
 }
 
 MixRun run_mix_with_alone(const GpuConfig& cfg, const Mix& mix, const std::string& scheduler_kind,
@@ -87,11 +110,13 @@ MixRun run_mix_with_alone(const GpuConfig& cfg, const Mix& mix, const std::strin
   if (mix.kernels.empty()) throw InputError(mix.file.empty() ? mix.name : mix.file, "kernels", "the mix is empty");
   MixRun out;
   const uint32_t n = static_cast<uint32_t>(mix.kernels.size());
-  for (uint32_t i = 0; i < n; ++i) {
+  const bool once = same_as_alone_run(mix, sched_opt);
+  for (uint32_t i = 0; i < n && !once; ++i) {
     const RunPhase phase{false, i + 1, n, mix.kernels[i].kernel};
-    out.alone.push_back(
-        cache.get(cfg, mix.kernels[i], scheduler_kind, sched_opt, run_opt, hook, phase, mix.window_cycles,
-                  mix.window_start));
+    const KernelResult& alone = cache.get(cfg, mix.kernels[i], scheduler_kind, sched_opt, run_opt, hook, phase,
+                                          mix.window_cycles, mix.window_start);
+    out.alone.push_back(alone);
+    out.alone_counters.push_back(*cache.counters_of(alone));
   }
 
   // arrival_pct (Pai Sec. 6.2.5): now that kernels[0]'s alone turnaround is known. `resolved`
@@ -119,6 +144,13 @@ MixRun run_mix_with_alone(const GpuConfig& cfg, const Mix& mix, const std::strin
   if (out.shared.kernels.size() != mix.kernels.size())
     throw InvariantError("shared run reported " + std::to_string(out.shared.kernels.size()) + " kernels for a mix of " +
                          std::to_string(mix.kernels.size()));
+  if (once) {
+    const CounterGroup counters = summarize_counters(cfg, out.shared, &mix).kernels[0].all;
+    cache.put(cfg, mix.kernels[0], scheduler_kind, sched_opt, run_opt, mix.window_cycles, mix.window_start,
+              out.shared.kernels[0], counters);
+    out.alone.push_back(out.shared.kernels[0]);
+    out.alone_counters.push_back(counters);
+  }
 
   std::vector<KernelRuntimes> rt;
   for (size_t i = 0; i < mix.kernels.size(); ++i) {

@@ -19,6 +19,7 @@
 
 #include "config/gpu_config.hpp"
 #include "gpu/gpu.hpp"
+#include "metrics/counters_summary.hpp"
 #include "metrics/metrics.hpp"
 #include "sched/scheduler_port.hpp"
 #include "workload/kernel_desc.hpp"
@@ -48,11 +49,23 @@ class AloneRunCache {
   const KernelResult& get(const GpuConfig& cfg, const MixEntry& entry, const std::string& scheduler_kind,
                           const SchedOptions& shared_opt, const RunOptions& run_opt, const CycleHook& hook = {},
                           const RunPhase& phase = {}, uint64_t window_cycles = 0, uint64_t window_start = 0);
+  /// Records `result` as the alone result of `entry` (the arguments as for get()): a shared run
+  /// that was the same simulation as the alone run (run_mix_with_alone, one kernel).
+  void put(const GpuConfig& cfg, const MixEntry& entry, const std::string& scheduler_kind, const SchedOptions& shared_opt,
+           const RunOptions& run_opt, uint64_t window_cycles, uint64_t window_start, const KernelResult& result,
+           const CounterGroup& counters);
+  /// The counters of the alone run whose result get() returned as `result` (the kernel on every
+  /// SM; summarize_counters), nullptr for any other reference.
+  const CounterGroup* counters_of(const KernelResult& result) const;
   /// Number of simulations performed so far (cache misses).
   uint32_t runs() const { return runs_; }
 
  private:
-  std::map<std::string, KernelResult> cache_;
+  struct Entry {
+    KernelResult kernel;
+    CounterGroup counters;
+  };
+  std::map<std::string, Entry> cache_;
   uint32_t runs_ = 0;
 };
 
@@ -62,9 +75,14 @@ Mix alone_mix(const Mix& mix, const MixEntry& entry);
 /// Scheduler options of an alone run derived from the shared run's options.
 SchedOptions alone_sched_options(const SchedOptions& shared_opt);
 
+/// Whether the shared run of `mix` under `sched_opt` is the same simulation as its one kernel's
+/// alone run (see run_mix_with_alone).
+bool same_as_alone_run(const Mix& mix, const SchedOptions& sched_opt);
+
 struct MixRun {
   RunResult shared;
   std::vector<KernelResult> alone;   // mix order
+  std::vector<CounterGroup> alone_counters;   // mix order: each alone run's counters (run_mix_with_alone)
   MixMetrics metrics;
 };
 
@@ -74,6 +92,9 @@ struct MixRun {
 /// `sched_opt` is what the shared run's scheduler is built and reset with (run_opt.sched is
 /// replaced by it); alone runs use alone_sched_options(sched_opt).
 /// `hook` (optional) sees every cycle of every run, alone and shared.
+/// A mix of one kernel arriving at cycle 0 in context 0 whose shared run is the alone run (the
+/// alone policy, no cap, mapping or waveform: same_as_alone_run) is simulated once: the shared
+/// run's result is also its alone result.
 MixRun run_mix_with_alone(const GpuConfig& cfg, const Mix& mix, const std::string& scheduler_kind,
                           const SchedOptions& sched_opt, const RunOptions& run_opt, AloneRunCache& cache,
                           const CycleHook& hook = {});

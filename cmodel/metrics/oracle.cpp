@@ -1,5 +1,8 @@
 // gsched: Warped-Slicer's Oracle (contract in oracle.hpp).
 #include "metrics/oracle.hpp"
+#include "metrics/mix_strategy.hpp"
+
+#include <cstdio>
 
 #include <algorithm>
 #include <functional>
@@ -75,5 +78,62 @@ OracleRun run_oracle(const GpuConfig& cfg, const Mix& mix, const SchedOptions& s
   }
   return out;
 }
+
+}  // namespace gs
+
+// ---- the analysis policy `oracle` (metrics/mix_strategy.hpp)
+namespace gs {
+namespace {
+
+/// The chosen CTA combination and every candidate's mix IPC, after the table.
+std::string format_oracle(const OracleRun& o, const Mix& mix) {
+  std::string out = "\noracle: best of " + std::to_string(o.candidates.size()) +
+                    " CTA combinations (highest mix IPC, golden left-over with per-kernel caps):";
+  for (size_t i = 0; i < mix.kernels.size(); ++i) out += " " + mix.kernels[i].kernel + " " + std::to_string(o.best_ctas[i]);
+  out += " CTAs per SM\n";
+  const int width = static_cast<int>(std::max<size_t>(11, 3 * mix.kernels.size()));
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "  %-*s %8s %9s\n", width, "ctas_per_sm", "mix_IPC", "cycles");
+  out += buf;
+  for (const OracleCandidate& c : o.candidates) {
+    std::string ctas;
+    for (uint32_t v : c.ctas) ctas += (ctas.empty() ? "" : ",") + std::to_string(v);
+    std::snprintf(buf, sizeof buf, "  %-*s %8.3f %9llu%s\n", width, ctas.c_str(), c.ipc,
+                  static_cast<unsigned long long>(c.cycles), c.ctas == o.best_ctas ? "  <- oracle" : "");
+    out += buf;
+  }
+  return out;
+}
+
+/// --json: "oracle": {"objective", "best": [{"kernel", "ctas_per_sm"}], "candidates": [...]}.
+nlohmann::ordered_json oracle_json(const OracleRun& o, const Mix& mix) {
+  nlohmann::ordered_json best = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < mix.kernels.size(); ++i)
+    best.push_back({{"kernel", mix.kernels[i].kernel}, {"ctas_per_sm", o.best_ctas[i]}});
+  nlohmann::ordered_json cands = nlohmann::ordered_json::array();
+  for (const OracleCandidate& c : o.candidates)
+    cands.push_back({{"ctas_per_sm", c.ctas}, {"ipc", c.ipc}, {"cycles", c.cycles}});
+  return {{"objective", "mix IPC"}, {"best", best}, {"candidates", cands}};
+}
+
+class OracleStrategy final : public MixStrategy {
+ public:
+  MixRun run(const StrategyRun& r, StrategyReport& report) override {
+    const OracleProgress progress = [&r](size_t i, size_t n, const std::vector<uint32_t>& c) {
+      std::string ctas;
+      for (uint32_t v : c) ctas += (ctas.empty() ? "" : ",") + std::to_string(v);
+      r.note("oracle: CTA combination " + std::to_string(i + 1) + " of " + std::to_string(n) + " (" + ctas + " per SM)");
+    };
+    OracleRun o = run_oracle(r.cfg, r.mix, r.sched, r.run, r.cache, r.hook, progress);
+    report.text = format_oracle(o, r.mix);
+    report.json_key = "oracle";
+    report.json = oracle_json(o, r.mix);
+    return std::move(o.best);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<MixStrategy> make_mix_strategy_oracle(const std::string&) { return std::make_unique<OracleStrategy>(); }
 
 }  // namespace gs

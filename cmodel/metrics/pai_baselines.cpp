@@ -1,5 +1,8 @@
 // gsched: Pai et al.'s SJF and Just-in-Time MPMax baselines (contract in pai_baselines.hpp).
 #include "metrics/pai_baselines.hpp"
+#include "metrics/mix_strategy.hpp"
+
+#include <cstdio>
 
 #include <algorithm>
 #include <string>
@@ -107,5 +110,62 @@ MixRun run_srtf_zs(const GpuConfig& cfg, const Mix& mix, const SchedOptions& sch
   opt.srtf_known_cycles = alone_turnarounds(cfg, mix, "golden", opt, run_opt, cache, hook);
   return run_mix_with_alone(cfg, mix, "golden", opt, run_opt, cache, hook);
 }
+
+}  // namespace gs
+
+// ---- the analysis policies `sjf`, `mpmax` and `srtf-zs` (metrics/mix_strategy.hpp)
+namespace gs {
+namespace {
+
+/// What SJF or MPMax decided before the shared run: text after the table and the --json list
+/// "<policy>": [{"kernel", "<field>"}]; SJF's lines also give each kernel's alone turnaround.
+void report_per_kernel(const std::string& policy, const char* title, const char* field,
+                       const std::vector<uint32_t>& values, const MixRun& run, const Mix& mix, StrategyReport& report) {
+  const bool sjf = policy == "sjf";
+  report.text = "\n" + policy + ": " + title + ":";
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < mix.kernels.size(); ++i) {
+    report.text += (i ? ", " : " ") + mix.kernels[i].kernel + " " + std::to_string(values[i]);
+    if (sjf) report.text += " (" + std::to_string(run.alone[i].cycles()) + " cycles alone)";
+    list.push_back({{"kernel", mix.kernels[i].kernel}, {field, values[i]}});
+  }
+  report.text += "\n";
+  report.json_key = policy;
+  report.json = std::move(list);
+}
+
+class SjfStrategy final : public MixStrategy {
+ public:
+  MixRun run(const StrategyRun& r, StrategyReport& report) override {
+    std::vector<uint32_t> priorities;
+    MixRun result = run_sjf(r.cfg, r.mix, r.scheduler, r.sched, r.run, r.cache, r.hook, &priorities);
+    report_per_kernel("sjf", "npq priorities from the alone turnarounds (shortest first)", "priority", priorities, result,
+                      r.mix, report);
+    return result;
+  }
+};
+
+class MpmaxStrategy final : public MixStrategy {
+ public:
+  MixRun run(const StrategyRun& r, StrategyReport& report) override {
+    MixRun result = run_mpmax(r.cfg, r.mix, r.sched, r.run, r.cache, r.hook);
+    report_per_kernel("mpmax", "CTAs per SM each kernel may hold while two or more have CTAs to issue", "ctas_per_sm",
+                      mpmax_caps(r.cfg, r.mix), result, r.mix, report);
+    return result;
+  }
+};
+
+class SrtfZsStrategy final : public MixStrategy {
+ public:
+  MixRun run(const StrategyRun& r, StrategyReport&) override {
+    return run_srtf_zs(r.cfg, r.mix, r.sched, r.run, r.cache, r.hook);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<MixStrategy> make_mix_strategy_sjf(const std::string&) { return std::make_unique<SjfStrategy>(); }
+std::unique_ptr<MixStrategy> make_mix_strategy_mpmax(const std::string&) { return std::make_unique<MpmaxStrategy>(); }
+std::unique_ptr<MixStrategy> make_mix_strategy_srtf_zs(const std::string&) { return std::make_unique<SrtfZsStrategy>(); }
 
 }  // namespace gs

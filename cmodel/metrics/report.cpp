@@ -63,7 +63,7 @@ std::string run_title(const RunInfo& info) {
 
 std::string window_table(const RunInfo& info, const MixMetrics& m) {
   std::vector<std::vector<std::string>> rows{
-      {"kernel", "arrival", "launches", "completed", "instructions", "IPC", "IPC_alone", "IPC_alone/IPC"}};
+      {"kernel", "arrival", "launches", "completed", "warp_insts", "IPC(warp)", "IPC_alone", "IPC_alone/IPC"}};
   for (const KernelMetrics& k : m.kernels)
     rows.push_back({k.name, std::to_string(k.arrival_cycle), std::to_string(k.launches),
                     std::to_string(k.completions), std::to_string(k.instructions), format_fixed(k.ipc, 3),
@@ -76,7 +76,7 @@ std::string window_table(const RunInfo& info, const MixMetrics& m) {
   out += "ANTT     " + format_fixed(m.antt, 3) + "   (mean IPC_alone/IPC, lower is better)\n";
   out += "STP      " + format_fixed(m.stp, 3) + "   (sum IPC/IPC_alone, higher is better)\n";
   out += "StrictF  " + format_fixed(m.strictf, 3) + "   (min slowdown / max slowdown, 1 = fair)\n";
-  out += "IPC      " + format_fixed(m.ipc, 3) + "   (all instructions in the window / window cycles)\n";
+  out += "IPC      " + format_fixed(m.ipc, 3) + "   (all warp instructions in the window / window cycles)\n";
   return out;
 }
 
@@ -132,8 +132,8 @@ std::string format_table(const RunInfo& info, const MixMetrics& m, const Counter
     bool left;
   };
   const Column cols[] = {{"kernel", true},       {"arrival", false}, {"cycles_alone", false},
-                         {"cycles_shared", false}, {"NTT", false},   {"IPC", false},
-                         {"instructions", false}};
+                         {"cycles_shared", false}, {"NTT", false},   {"IPC(warp)", false},
+                         {"warp_insts", false}};
   constexpr size_t kCols = sizeof cols / sizeof cols[0];
 
   std::vector<std::vector<std::string>> rows;
@@ -168,13 +168,17 @@ std::string format_table(const RunInfo& info, const MixMetrics& m, const Counter
   out += "STP      " + format_fixed(m.stp, 3) + "   (sum T_alone/T_shared, higher is better)\n";
   out += "ANTT     " + format_fixed(m.antt, 3) + "   (mean T_shared/T_alone, lower is better)\n";
   out += "StrictF  " + format_fixed(m.strictf, 3) + "   (min slowdown / max slowdown, 1 = fair)\n";
-  out += "IPC      " + format_fixed(m.ipc, 3) + "   (all instructions / cycles until all finish)\n";
+  out += "IPC      " + format_fixed(m.ipc, 3) + "   (all warp instructions / cycles until all finish)\n";
   out += "cycles   " + std::to_string(m.cycles) + "\n";
   if (counters) out += "\n" + format_counters_table(*counters);
   return out;
 }
 
 std::string format_json(const RunInfo& info, const MixMetrics& m, const CountersSummary* counters) {
+  return json_report(info, m, counters).dump(2) + "\n";
+}
+
+nlohmann::ordered_json json_report(const RunInfo& info, const MixMetrics& m, const CountersSummary* counters) {
   nlohmann::ordered_json j;
   j["config"] = info.config;
   j["mix"] = info.mix;
@@ -209,7 +213,7 @@ std::string format_json(const RunInfo& info, const MixMetrics& m, const Counters
   j["kernels"] = m.window_cycles != 0 ? window_kernels_json(m) : std::move(kernels);
   if (counters) j["counters"] = counters_json(*counters);
   if (!info.version.empty()) j["gsim_version"] = info.version;
-  return j.dump(2) + "\n";
+  return j;
 }
 
 std::string format_csv(const RunInfo& info, const MixMetrics& m) {

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "metrics/metrics.hpp"
 
 namespace gs {
@@ -43,6 +45,8 @@ std::string format_table(const RunInfo& info, const MixMetrics& m, const Counter
 ///  "counters", "gsim_version"}, indented, newline-terminated ("counters" only with `counters`
 ///  (counters_json, counters_report.hpp), "gsim_version" only when info.version is set).
 std::string format_json(const RunInfo& info, const MixMetrics& m, const CountersSummary* counters = nullptr);
+/// The same document as an object, for a caller that adds keys (partitions, a policy's report).
+nlohmann::ordered_json json_report(const RunInfo& info, const MixMetrics& m, const CountersSummary* counters = nullptr);
 /// Header plus one row per kernel; run-level columns repeat on each row so files from many
 /// runs concatenate into one table.
 std::string format_csv(const RunInfo& info, const MixMetrics& m);

@@ -171,8 +171,12 @@ std::vector<std::string> list_scheduler_kinds();
 /// Creates a scheduler: kind is "golden", "rtl" or "lockstep". Throws InputError for an
 /// unknown kind or policy.
 std::unique_ptr<SchedulerPort> make_scheduler(const std::string& kind, const SchedOptions& opt);
-/// Policy names known to the golden scheduler (gsim list policies).
+/// Every policy name of the registry (gsim list policies): the scheduler policies in policy_e
+/// order, then the analysis policies (entries with runs_under, metrics/mix_strategy.hpp).
 std::vector<std::string> list_policies();
+/// The registry name of `name`, a policy's name or one of its aliases (both kinds of entry).
+/// Throws InputError naming the known policies, their aliases and the closest name otherwise.
+std::string canonical_policy_name(const std::string& name);
 /// Whether `policy` accepts SmSharing::kExclusive (its registry entry has sm_sharing).
 /// Throws InputError for an unknown policy.
 bool policy_takes_sm_sharing(const std::string& policy);

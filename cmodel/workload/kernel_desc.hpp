@@ -27,6 +27,7 @@ struct KernelDesc {
   std::string suite;            // "warped-slicer", "pai", "tanasic", "heterocore", "sbm", "test"
   std::string source;           // paper table it comes from
   std::string behaviour;        // documented class, e.g. "compute-nonsat", "memory", "cache"
+  std::string preset;           // the GPU config its suite file names ("" = none): gsim's default for it
   // Per-CTA resources and grid.
   uint32_t threads_per_cta = 256;
   uint32_t regs_per_thread = 16;
@@ -93,8 +94,16 @@ struct Mix {
   std::vector<MixEntry> kernels;
 };
 
-/// Kernel library: every descriptor shipped in <data>/workloads/kernels/*.json.
-std::vector<KernelDesc> load_kernel_library();
+/// Kernel library: every descriptor shipped in <data>/workloads/kernels/*.json, then those of
+/// `user_files` (suite files of the user's own, gsim run --kernels FILE), each validated alike;
+/// a name defined twice (case-insensitively, across all files) is an InputError naming both files.
+std::vector<KernelDesc> load_kernel_library(const std::vector<std::string>& user_files = {});
+/// The files load_kernel_library(user_files) reads, in that order (a run's inputs).
+std::vector<std::string> kernel_library_files(const std::vector<std::string>& user_files = {});
+/// One descriptor object (a suite file's kernels[i], or a mix entry's inline "kernel"), validated
+/// as the library's; `path` is its field path in `file` for messages.
+KernelDesc parse_kernel_desc(const nlohmann::json& v, const std::string& file, const std::string& path,
+                             const std::string& suite);
 /// The descriptors of one suite file (any path), validated as load_kernel_library does.
 std::vector<KernelDesc> load_kernel_file(const std::string& path);
 /// Finds a kernel by name; throws InputError listing close names when unknown.

@@ -127,6 +127,7 @@ std::vector<KernelDesc> parse_kernel_file(const std::string& text, const std::st
   std::set<std::string> names;
   for (size_t i = 0; i < kernels->size(); ++i) {
     KernelDesc k = parse_kernel((*kernels)[i], file, "kernels[" + std::to_string(i) + "]", suite, source);
+    k.preset = preset;
     if (!names.insert(k.name).second) {
       throw InputError(file, "kernels[" + std::to_string(i) + "].name", "kernel '" + k.name + "' defined twice");
     }
@@ -137,18 +138,29 @@ std::vector<KernelDesc> parse_kernel_file(const std::string& text, const std::st
 
 }  // namespace
 
+KernelDesc parse_kernel_desc(const nlohmann::json& v, const std::string& file, const std::string& path,
+                             const std::string& suite) {
+  return parse_kernel(v, file, path, suite, file);
+}
+
 std::vector<KernelDesc> load_kernel_file(const std::string& path) {
   return parse_kernel_file(read_text_file(path), path);
 }
 
-std::vector<KernelDesc> load_kernel_library() {
+std::vector<std::string> kernel_library_files(const std::vector<std::string>& user_files) {
   const std::string dir = data_dir() + "/workloads/kernels";
   const auto stems = json_stems_in(dir);
   if (stems.empty()) throw InputError(dir + ": no kernel descriptor files (*.json) found");
+  std::vector<std::string> files;
+  for (const auto& stem : stems) files.push_back(dir + "/" + stem + ".json");
+  files.insert(files.end(), user_files.begin(), user_files.end());
+  return files;
+}
+
+std::vector<KernelDesc> load_kernel_library(const std::vector<std::string>& user_files) {
   std::vector<KernelDesc> lib;
   std::vector<std::string> origin;   // file of each kernel, for duplicate messages
-  for (const auto& stem : stems) {
-    const std::string path = dir + "/" + stem + ".json";
+  for (const std::string& path : kernel_library_files(user_files)) {
     std::vector<KernelDesc> suite = load_kernel_file(path);
     for (size_t j = 0; j < suite.size(); ++j) {
       // Names are compared case-insensitively: "NN" and "nn" in two suites would be a trap.

@@ -6,7 +6,9 @@
 // launched in that order). "window_cycles" (optional) selects the fixed-window method
 // (Mix::window_cycles); every kernel must arrive inside the window. Each entry's descriptor is copied from the library into MixEntry::desc, with
 // grid_ctas overridden when the entry gives one.
+#include <algorithm>
 #include <cctype>
+#include <optional>
 #include <filesystem>
 
 #include "common/error.hpp"
@@ -21,6 +23,12 @@ using nlohmann::json;
 
 namespace {
 
+bool lower_case_equal(const std::string& a, const std::string& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
 std::string mixes_dir() { return data_dir() + "/workloads/mixes"; }
 
 // The same bound as arrival_cycle; in practice --max-cycles bounds a window (gs::Gpu checks it).
@@ -33,7 +41,19 @@ MixEntry parse_entry(const json& v, const std::string& file, const std::string& 
   ObjectReader r(v, file, path);
   MixEntry e;
   r.require("kernel");
-  r.str("kernel", e.kernel);
+  // "kernel": a library kernel's name, or a descriptor object of the mix's own (docs/workloads.md,
+  // "Describe your own kernel"), validated as the library's and named apart from them.
+  std::optional<KernelDesc> inline_desc;
+  if (const json* k = r.has("kernel") && v.at("kernel").is_object() ? r.object("kernel") : nullptr) {
+    inline_desc = parse_kernel_desc(*k, file, r.field("kernel"), "inline");
+    e.kernel = inline_desc->name;
+    for (const KernelDesc& l : lib)
+      if (lower_case_equal(l.name, e.kernel))
+        r.fail("kernel", "inline kernel '" + e.kernel + "' has the name of a library kernel (" + l.suite +
+                             "); give yours another name");
+  } else {
+    r.str("kernel", e.kernel);
+  }
   r.u64("arrival_cycle", e.arrival_cycle, 0, 1ull << 48);
   if (r.has("arrival_pct")) {
     if (r.has("arrival_cycle")) r.fail("arrival_pct", "give arrival_cycle or arrival_pct, not both");
@@ -56,7 +76,7 @@ MixEntry parse_entry(const json& v, const std::string& file, const std::string& 
                          {"arrival", "the launch time is 'arrival_cycle' (core cycles)"},
                          {"stream", "the command buffer is 'context'"}});
   try {
-    e.desc = find_kernel(lib, e.kernel);
+    e.desc = inline_desc ? *inline_desc : find_kernel(lib, e.kernel);
   } catch (const InputError& err) {
     r.fail("kernel", err.what());
   }

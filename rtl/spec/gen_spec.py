@@ -111,7 +111,12 @@ class Spec:
             self.env[name] = value
             self.params.append([name, value, bool(d.get("public", False)), d.get("doc", ""), d.get("expr")])
 
-        self.env["NumPolicies"] = len(raw.get("policy", []))
+        # A [[policy]] with `runs_under` is a C++-only analysis policy (an oracle, a static mapping,
+        # a baseline built from another policy's runs): gsim names it, it has no policy_e member and
+        # no RTL module, and gs::find_mix_strategy() runs it (cmodel/metrics/mix_strategy.hpp).
+        all_policies = raw.get("policy", [])
+        rtl_policies = [p for p in all_policies if "runs_under" not in p]
+        self.env["NumPolicies"] = len(rtl_policies)
         self.types = {}
         for name, t in raw.get("types", {}).items():
             width = evaluate(t.get("width"), self.env, f"{path}: types.{name}.width")
@@ -125,22 +130,37 @@ class Spec:
                                 f"{self.types[name]['cpp']} ({cpp_bits} bits)")
 
         self.enums = {}
-        policies = raw.get("policy", [])
+        policies = rtl_policies
         if not policies:
             raise SpecError(f"{path}: no [[policy]] entries")
         names = set()
-        for i, p in enumerate(policies):
-            for key in ("name", "member", "module"):
+        for i, p in enumerate(all_policies):
+            derived = "runs_under" in p
+            for key in ("name", "doc") + (("runs_under", "strategy") if derived else ("member", "module")):
                 if not isinstance(p.get(key), str):
                     raise SpecError(f"{path}: policy[{i}].{key} missing")
-            for flag in ("sm_sharing", "observes", "profiles"):
+            if derived:
+                for key in ("member", "module", "state", "observes", "profiles"):
+                    if key in p:
+                        raise SpecError(f"{path}: policy[{i}] ({p['name']}): a policy with runs_under has no {key} "
+                                        "(it runs in C++ only, on another policy's scheduler)")
+            if "view" in p and not (isinstance(p["view"], str) and
+                                    (pathlib.Path(path).parent.parent.parent / "verif" / "waves" / p["view"]).is_file()):
+                raise SpecError(f"{path}: policy[{i}].view: {p.get('view')!r} is not a file in verif/waves/")
+            for flag in ("sm_sharing", "observes", "profiles", "golden_only"):
                 if not isinstance(p.get(flag, False), bool):
                     raise SpecError(f"{path}: policy[{i}].{flag}: expected true or false")
             for n in [p["name"]] + list(p.get("aliases", [])):
                 if n in names:
                     raise SpecError(f"{path}: policy[{i}]: name or alias {n!r} used twice")
                 names.add(n)
+        rtl_names = {p["name"] for p in policies}
+        for i, p in enumerate(all_policies):
+            if "runs_under" in p and p["runs_under"] not in rtl_names:
+                raise SpecError(f"{path}: policy[{i}] ({p['name']}).runs_under: {p['runs_under']!r} is not a policy "
+                                "with an RTL module")
         self.policies = policies
+        self.derived_policies = [p for p in all_policies if "runs_under" in p]
         pol_width = clog2(len(policies))
         self.enums["policy_e"] = dict(cpp="Policy", width=pol_width,
                                       members=[[p["member"], i, p.get("doc", "")] for i, p in enumerate(policies)])
@@ -391,6 +411,7 @@ class Spec:
         o.append("  const char* state; const FieldInfo* state_fields; uint32_t state_field_count;")
         o.append("  bool sm_sharing;")
         o.append("  bool observes;")
+        o.append("  const char* view;   // its GTKWave view in verif/waves/ (the entry's `view`, else dispatch.gtkw)")
         o.append("};")
         o.append("inline constexpr PolicyInfo kPolicies[] = {")
         for p in self.policies:
@@ -401,8 +422,27 @@ class Spec:
                       if st else "nullptr, 0u")
             sharing = "true" if p.get("sm_sharing", False) else "false"
             observes = "true" if p.get("observes", False) else "false"
+            view = p.get("view", "dispatch.gtkw")
             o.append(f'    {{"{p["name"]}", "{aliases}", "{p["member"]}", "{p["module"]}", "{doc}", "{st or ""}", {fields}, '
-                     f'{sharing}, {observes}}},')
+                     f'{sharing}, {observes}, "{view}"}},')
+        o.append("};")
+        o.append("")
+        o.append("/// The C++-only analysis policies of the registry (entries with runs_under): an oracle, a")
+        o.append("/// baseline or a static mapping built from runs of the registry policy `runs_under`; no")
+        o.append("/// policy_e member, no RTL module. golden_only: the shared run needs the golden scheduler")
+        o.append("/// (it sets something gs_top has no port for); otherwise any scheduler runs it.")
+        o.append("struct DerivedPolicyInfo {")
+        o.append("  const char* name; const char* aliases; const char* runs_under; const char* doc;")
+        o.append("  bool golden_only;")
+        o.append("  bool sm_sharing;")
+        o.append("};")
+        o.append("inline constexpr DerivedPolicyInfo kDerivedPolicies[] = {")
+        for p in self.derived_policies:
+            aliases = ",".join(p.get("aliases", []))
+            doc = p.get("doc", "").replace('"', '\\"')
+            o.append(f'    {{"{p["name"]}", "{aliases}", "{p["runs_under"]}", "{doc}", '
+                     f'{"true" if p.get("golden_only", False) else "false"}, '
+                     f'{"true" if p.get("sm_sharing", False) else "false"}}},')
         o.append("};")
         o.append("}  // namespace spec")
         o.append("")
@@ -869,6 +909,39 @@ def port_hpp(spec):
     return "\n".join(o) + "\n"
 
 
+def mix_strategies_hpp(spec):
+    """The C++-only analysis policies (entries with runs_under): each entry's `strategy` names
+    the maker make_mix_strategy_<strategy>() that its own file defines (cmodel/metrics/)."""
+    o = []
+    o.append("// GENERATED by rtl/spec/gen_spec.py from the [[policy]] registry of rtl/spec/gs_spec.toml -- do not edit.")
+    o.append("//")
+    o.append("// The analysis policies' strategies (registry entries with runs_under): the maker each entry")
+    o.append("// names with `strategy`, defined in that policy's own file (contract: metrics/mix_strategy.hpp).")
+    o.append("#pragma once")
+    o.append("#include <memory>")
+    o.append("#include <string>")
+    o.append("")
+    o.append("namespace gs {")
+    o.append("")
+    o.append("class MixStrategy;")
+    makers = []
+    for p in spec.derived_policies:
+        if p["strategy"] not in makers:
+            makers.append(p["strategy"])
+    for m in makers:
+        o.append(f"std::unique_ptr<MixStrategy> make_mix_strategy_{m}(const std::string& policy);")
+    o.append("")
+    o.append("/// A fresh strategy for analysis policy `policy` (its registry name), nullptr for any other name.")
+    o.append("inline std::unique_ptr<MixStrategy> make_mix_strategy(const std::string& policy) {")
+    for p in spec.derived_policies:
+        o.append(f'  if (policy == "{p["name"]}") return make_mix_strategy_{p["strategy"]}(policy);')
+    o.append("  return nullptr;")
+    o.append("}")
+    o.append("")
+    o.append("}  // namespace gs")
+    return "\n".join(o) + "\n"
+
+
 def write_if_changed(path, text):
     path = pathlib.Path(path)
     if path.exists() and path.read_text() == text:
@@ -906,6 +979,7 @@ def main():
     write_if_changed(sv_out / "gs_policies.sv", policies_sv(spec))
     write_if_changed(out / "gs_top_port.hpp", port_hpp(spec))
     write_if_changed(out / "gs_policy_twins.hpp", policy_twins_hpp(spec))
+    write_if_changed(out / "gs_mix_strategies.hpp", mix_strategies_hpp(spec))
     write_if_changed(out / "gs_policies.cmake", policy_cmake(spec))
     write_if_changed(out / "gs_policy_benches.cpp", policy_benches_cpp(spec))
     return 0

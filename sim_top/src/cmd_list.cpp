@@ -7,10 +7,6 @@
 #include <utility>
 
 #include "commands.hpp"
-#include "metrics/oracle.hpp"
-#include "metrics/ewm.hpp"
-#include "metrics/hetero_static.hpp"
-#include "metrics/pai_baselines.hpp"
 #include "common/error.hpp"
 #include "config/gpu_config.hpp"
 #include "gs_spec.hpp"
@@ -30,13 +26,22 @@ std::string shorten(std::string s, size_t max = 90) {
 }
 
 /// A policy's line: its registry doc (rtl/spec/gs_spec.toml, the one source of truth), its
-/// aliases, and whether it takes --sm-sharing.
-std::string policy_description(const std::string& p) {
+/// aliases, and how it runs; `long_form` adds the RTL module or the policy it runs under.
+std::string policy_description(const std::string& p, bool long_form) {
   for (const auto& info : gs::spec::kPolicies) {
     if (p != info.name) continue;
     std::string d = info.doc;
     if (*info.aliases) d += "; aliases " + std::string(info.aliases);
     if (info.sm_sharing) d += "; takes --sm-sharing";
+    if (long_form) d += std::string("; RTL module ") + info.module + (info.observes ? "; reads counter samples" : "");
+    return d;
+  }
+  for (const auto& info : gs::spec::kDerivedPolicies) {
+    if (p != info.name) continue;
+    std::string d = info.doc;
+    if (*info.aliases) d += "; aliases " + std::string(info.aliases);
+    d += info.golden_only ? "; C++ only (golden)" : "; any scheduler";
+    if (long_form) d += std::string("; analysis policy, runs under ") + info.runs_under;
     return d;
   }
   throw gs::InvariantError("gsim list: policy '" + p + "' is not in the registry");
@@ -49,7 +54,7 @@ std::string scheduler_description(const std::string& k) {
   return "scheduler implementation";
 }
 
-std::vector<Entry> entries_of(const std::string& what) {
+std::vector<Entry> entries_of(const std::string& what, bool long_form) {
   std::vector<Entry> out;
   if (what == "configs") {
     for (const std::string& n : gs::list_gpu_configs()) {
@@ -60,7 +65,7 @@ std::vector<Entry> entries_of(const std::string& what) {
       } catch (const gs::InputError& e) {
         d = std::string("(does not load: ") + e.what() + ")";
       }
-      out.emplace_back(n, shorten(d));
+      out.emplace_back(n, long_form ? d : shorten(d));
     }
   } else if (what == "mixes") {
     const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
@@ -74,37 +79,10 @@ std::vector<Entry> entries_of(const std::string& what) {
       } catch (const gs::InputError& e) {
         d = std::string("(does not load: ") + e.what() + ")";
       }
-      out.emplace_back(n, shorten(d));
+      out.emplace_back(n, long_form ? d : shorten(d));
     }
   } else if (what == "policies") {
-    for (const std::string& p : gs::list_policies()) out.emplace_back(p, policy_description(p));
-    out.emplace_back(gs::kOraclePolicy,
-                     "Warped-Slicer's Oracle: the best of every static CTA combination per SM (exhaustive search over "
-                     "golden left-over runs; C++ only, gsim run and sweep)");
-    out.emplace_back(gs::kSjfPolicy,
-                     "Pai et al.'s SJF: npq with priorities from the alone runtimes, shortest first (an oracle: the "
-                     "runtimes are known before the run; any scheduler)");
-    out.emplace_back(gs::kMpmaxPolicy,
-                     "Pai et al.'s Just-in-Time MPMax: FIFO, each kernel capped to leave one CTA of every co-runner "
-                     "room per SM (golden left-over with per-kernel caps; C++ only)");
-    out.emplace_back(gs::kSrtfZsPolicy,
-                     "Pai et al.'s zero-sampling SRTF: srtf given the alone runtimes instead of sampling and "
-                     "predicting (an oracle; golden srtf, C++ only)");
-    out.emplace_back(gs::kEwmPolicy,
-                     "SBM's EWM baseline: mwg with the computation-intensive task and occ_th chosen from standalone "
-                     "profiles of each task (golden, C++ only)");
-    out.emplace_back("hetero-agnostic",
-                     "HeteroCore's TLP-agnostic mapping: each of two kernels half of the big and half of the small SMs "
-                     "(Sec. 4.1; golden, C++ only)");
-    out.emplace_back("hetero-class",
-                     "HeteroCore's classification: the thick-TLP kernel on the big SMs, the lean one on the small SMs, "
-                     "from standalone profiles (Sec. 4.2.1; golden, C++ only)");
-    out.emplace_back("hetero-stp",
-                     "HeteroCore's STP-optimized static mapping: Algorithm 1 on standalone profiles (Sec. 4.2.2; "
-                     "golden, C++ only)");
-    out.emplace_back("hetero-balanced",
-                     "HeteroCore's STP/ANTT-balanced static mapping: the even split when both kernels gain on big "
-                     "SMs, else Algorithm 1 (Sec. 4.2.3; golden, C++ only)");
+    for (const std::string& p : gs::list_policies()) out.emplace_back(p, policy_description(p, long_form));
   } else if (what == "schedulers") {
     register_build_schedulers();
     for (const std::string& k : gs::list_scheduler_kinds())
@@ -112,7 +90,11 @@ std::vector<Entry> entries_of(const std::string& what) {
   } else {   // "kernels"
     for (const gs::KernelDesc& k : gs::load_kernel_library())
       out.emplace_back(k.name, k.suite + ", " + k.behaviour + ", " + std::to_string(k.threads_per_cta) +
-                                   " threads x " + std::to_string(k.grid_ctas) + " CTAs");
+                                   " threads x " + std::to_string(k.grid_ctas) + " CTAs" +
+                                   (long_form ? ", " + std::to_string(k.regs_per_thread) + " regs/thread, " +
+                                                    std::to_string(k.shmem_per_cta) + " B shared/CTA, " +
+                                                    std::to_string(k.insts_per_warp) + " warp insts/warp; " + k.source
+                                              : ""));
   }
   return out;
 }
@@ -126,9 +108,14 @@ Command add_list_command(CLI::App& top) {
   app->add_option("what", *what, "configs | kernels | mixes | policies | schedulers")
       ->required()
       ->check(CLI::IsMember({"configs", "kernels", "mixes", "policies", "schedulers"}));
-  app->add_flag("--names", *names_only, "Names only, one per line (for scripts)");
-  return {app, [what, names_only] {
-            const std::vector<Entry> entries = entries_of(*what);
+  auto long_form = std::make_shared<bool>(false);
+  CLI::Option* names = app->add_flag("--names", *names_only, "Names only, one per line (for scripts)");
+  app->add_flag("-l,--long", *long_form,
+                "Whole descriptions, not cut at 90 characters, and more per entry (a policy's RTL module or the "
+                "policy it runs under; a kernel's registers, shared memory, length and source)")
+      ->excludes(names);
+  return {app, [what, names_only, long_form] {
+            const std::vector<Entry> entries = entries_of(*what, *long_form);
             size_t w = 0;
             for (const Entry& e : entries) w = std::max(w, e.first.size());
             for (const Entry& e : entries) {

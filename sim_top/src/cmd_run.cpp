@@ -31,11 +31,8 @@
 #include "gpu/gpu.hpp"
 #include "metrics/counters_report.hpp"
 #include "metrics/counters_summary.hpp"
-#include "metrics/ewm.hpp"
-#include "metrics/hetero_static.hpp"
 #include "metrics/mix_runner.hpp"
-#include "metrics/oracle.hpp"
-#include "metrics/pai_baselines.hpp"
+#include "metrics/mix_strategy.hpp"
 #include "metrics/report.hpp"
 #include "workload/kernel_desc.hpp"
 
@@ -68,6 +65,7 @@ struct RunArgs {
   uint64_t wave_from = 0, wave_to = UINT64_MAX;   // --wave-from / --wave-to (cycles, inclusive)
   uint64_t window_cycles = 0, window_start = 0;    // --window-cycles / --window-start (fixed window)
   std::vector<std::string> sets;
+  std::vector<std::string> kernel_files;   // --kernels: the user's own kernel libraries
   // Options whose presence matters (an empty --json "" is an error, not "no file").
   CLI::Option *o_config = nullptr, *o_mix = nullptr, *o_kernel = nullptr, *o_scheduler = nullptr, *o_json = nullptr,
               *o_csv = nullptr, *o_counters = nullptr, *o_wave = nullptr, *o_progress = nullptr,
@@ -122,13 +120,15 @@ std::string format_timeline(const gs::RunInfo& info, const gs::GpuConfig& cfg, c
   return j.dump(1) + "\n";
 }
 
-/// The mix of `gsim run --kernel K`: K alone at cycle 0 in context 0.
+/// The mix of `gsim run --kernel K`: K alone at cycle 0 in context 0, for the config its suite
+/// file names.
 gs::Mix kernel_mix(const std::string& name, const std::vector<gs::KernelDesc>& lib) {
   gs::Mix m;
   m.name = "kernel:" + name;
   gs::MixEntry e;
   e.kernel = name;
   e.desc = gs::find_kernel(lib, name);
+  m.config = e.desc.preset;
   m.kernels.push_back(std::move(e));
   return m;
 }
@@ -200,27 +200,6 @@ void verify_wave(const std::string& path, uint64_t cycles) {
 #endif
 }
 
-/// `--policy oracle`: the chosen CTA combination and every candidate's mix IPC, after the table.
-std::string format_oracle(const gs::OracleRun& o, const gs::Mix& mix) {
-  std::string out = "\noracle: best of " + std::to_string(o.candidates.size()) +
-                    " CTA combinations (highest mix IPC, golden left-over with per-kernel caps):";
-  for (size_t i = 0; i < mix.kernels.size(); ++i)
-    out += " " + mix.kernels[i].kernel + " " + std::to_string(o.best_ctas[i]);
-  out += " CTAs per SM\n";
-  const int width = static_cast<int>(std::max<size_t>(11, 3 * mix.kernels.size()));
-  char buf[128];
-  std::snprintf(buf, sizeof buf, "  %-*s %8s %9s\n", width, "ctas_per_sm", "mix_IPC", "cycles");
-  out += buf;
-  for (const gs::OracleCandidate& c : o.candidates) {
-    std::string ctas;
-    for (uint32_t v : c.ctas) ctas += (ctas.empty() ? "" : ",") + std::to_string(v);
-    std::snprintf(buf, sizeof buf, "  %-*s %8.3f %9llu%s\n", width, ctas.c_str(), c.ipc,
-                  static_cast<unsigned long long>(c.cycles), c.ctas == o.best_ctas ? "  <- oracle" : "");
-    out += buf;
-  }
-  return out;
-}
-
 /// The partitions the policy put in force in the shared run (warped-slicer), after the table.
 std::string format_partitions(const gs::RunResult& r, const gs::Mix& mix) {
   if (r.partitions.empty()) return {};
@@ -254,9 +233,8 @@ std::string format_partitions(const gs::RunResult& r, const gs::Mix& mix) {
 
 /// --json: "partitions": [{"cycle", "mode", "window" (measured ones), "kernels": [{"kernel",
 /// "ctas_per_sm", "bypass", "window_insts" (measured ones)}]}] when the policy made any.
-std::string with_partitions_json(const std::string& json, const gs::RunResult& r, const gs::Mix& mix) {
-  if (r.partitions.empty()) return json;
-  nlohmann::ordered_json j = nlohmann::ordered_json::parse(json);
+void add_partitions_json(nlohmann::ordered_json& j, const gs::RunResult& r, const gs::Mix& mix) {
+  if (r.partitions.empty()) return;
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const gs::PartitionRecord& p : r.partitions) {
     nlohmann::ordered_json ks = nlohmann::ordered_json::array();
@@ -275,129 +253,24 @@ std::string with_partitions_json(const std::string& json, const gs::RunResult& r
   }
   j["partitions"] = list;
   if (r.partitions_dropped) j["partitions_dropped"] = r.partitions_dropped;
-  return j.dump(2) + "\n";
 }
 
-/// A static HeteroCore policy: the profiles, the mapping and why, after the table.
-std::string format_hetero(const gs::HeteroChoice& c, const gs::Mix& mix) {
-  std::string out = "\n" + c.policy + ": " + c.reason + "\n";
-  char buf[256];
-  if (!c.profiles.empty()) {
-    out += "  kernel            IPC_base  IPC_base_n   IPC_big  IPC_small  class (alone: conventional GPU, its first n = #small SMs, big SMs, small SMs)\n";
-    for (size_t i = 0; i < c.profiles.size(); ++i) {
-      const gs::HeteroProfile& p = c.profiles[i];
-      std::snprintf(buf, sizeof buf, "  %-16s %9.3f  %10s %9.3f  %9.3f  %s\n", mix.kernels.at(i).kernel.c_str(), p.ipc_base,
-                    p.ipc_base_n > 0 ? std::to_string(p.ipc_base_n).substr(0, 9).c_str() : "-", p.ipc_big, p.ipc_small,
-                    c.policy == "hetero-class" ? (p.lean ? "lean-TLP" : "thick-TLP") : "-");
-      out += buf;
-    }
-  }
-  if (c.stp_k0_big > 0 || c.stp_k1_big > 0) {
-    std::snprintf(buf, sizeof buf, "  Algorithm 1: STP with %s on the big SMs %.3f, with %s %.3f\n",
-                  mix.kernels.at(0).kernel.c_str(), c.stp_k0_big, mix.kernels.at(1).kernel.c_str(), c.stp_k1_big);
-    out += buf;
-  }
-  for (size_t k = 0; k < mix.kernels.size(); ++k) {
-    uint32_t big = 0, small = 0;
-    for (uint32_t s : c.big_sms) big += c.sm_kernels[s] >> k & 1u;
-    for (uint32_t s : c.small_sms) small += c.sm_kernels[s] >> k & 1u;
-    std::snprintf(buf, sizeof buf, "  %-16s %u big + %u small SMs\n", mix.kernels[k].kernel.c_str(), big, small);
-    out += buf;
-  }
-  return out;
-}
-
-/// --json of a static HeteroCore run: "hetero": {"policy", "reason", "big_kernel", "profiles":
-/// [{"kernel", "ipc_base", "ipc_base_n", "ipc_big", "ipc_small", "lean"}], "stp_k0_big",
-/// "stp_k1_big", "sms": [{"kernel", "big", "small"}]}.
-std::string with_hetero_json(const std::string& json, const gs::HeteroChoice& c, const gs::Mix& mix) {
-  nlohmann::ordered_json j = nlohmann::ordered_json::parse(json);
-  nlohmann::ordered_json profiles = nlohmann::ordered_json::array(), sms = nlohmann::ordered_json::array();
-  for (size_t i = 0; i < c.profiles.size(); ++i) {
-    const gs::HeteroProfile& p = c.profiles[i];
-    profiles.push_back({{"kernel", mix.kernels.at(i).kernel}, {"ipc_base", p.ipc_base}, {"ipc_base_n", p.ipc_base_n},
-                        {"ipc_big", p.ipc_big}, {"ipc_small", p.ipc_small}, {"lean", p.lean}});
-  }
-  for (size_t k = 0; k < mix.kernels.size(); ++k) {
-    uint32_t big = 0, small = 0;
-    for (uint32_t s : c.big_sms) big += c.sm_kernels[s] >> k & 1u;
-    for (uint32_t s : c.small_sms) small += c.sm_kernels[s] >> k & 1u;
-    sms.push_back({{"kernel", mix.kernels[k].kernel}, {"big", big}, {"small", small}});
-  }
-  j["hetero"] = {{"policy", c.policy},       {"reason", c.reason},         {"big_kernel", c.big_kernel},
-                 {"profiles", profiles},     {"stp_k0_big", c.stp_k0_big}, {"stp_k1_big", c.stp_k1_big},
-                 {"sms", sms}};
-  return j.dump(2) + "\n";
-}
-
-/// `--policy ewm`: the standalone profiles and the SBM_REG they gave, after the table.
-std::string format_ewm(const gs::EwmChoice& c, const gs::Mix& mix) {
-  std::string out = "\newm: standalone profiles (instructions in the sbm sample window, each task alone at a CTA cap):\n";
-  char buf[160];
-  for (const gs::EwmProfile& p : c.profiles) {
-    std::snprintf(buf, sizeof buf, "  task %u %-16s %2u CTAs/SM  %12llu\n", p.task + 1,
-                  mix.kernels.at(p.task).kernel.c_str(), p.cap, static_cast<unsigned long long>(p.insts));
-    out += buf;
-  }
-  std::snprintf(buf, sizeof buf, "ewm: SBM_REG MWG, CI task %u (%s), occ_th %u (occupancy %u and %u CTAs/SM)\n",
-                c.reg.ci ? 2u : 1u, mix.kernels.at(c.reg.ci ? 1 : 0).kernel.c_str(), unsigned(c.reg.occ_th), c.occ1,
-                c.occ2);
-  return out + buf;
-}
-
-/// --json of an ewm run: "ewm": {"ci", "occ_th", "occupancy", "profiles": [{"task", "kernel", "cap", "insts"}],
-/// "predicted"}.
-std::string with_ewm_json(const std::string& json, const gs::EwmChoice& c, const gs::Mix& mix) {
-  nlohmann::ordered_json j = nlohmann::ordered_json::parse(json);
-  nlohmann::ordered_json prof = nlohmann::ordered_json::array();
-  for (const gs::EwmProfile& p : c.profiles)
-    prof.push_back({{"task", p.task + 1}, {"kernel", mix.kernels.at(p.task).kernel}, {"cap", p.cap}, {"insts", p.insts}});
-  j["ewm"] = {{"arch", "MWG"},
-              {"ci", mix.kernels.at(c.reg.ci ? 1 : 0).kernel},
-              {"occ_th", c.reg.occ_th},
-              {"occupancy", {c.occ1, c.occ2}},
-              {"profiles", prof},
-              {"predicted", c.predicted}};
-  return j.dump(2) + "\n";
-}
-
-/// The --json of an oracle run: gsim run's, plus "oracle": {"ctas": {kernel: n}, "candidates": [...]}.
-std::string with_oracle_json(const std::string& json, const gs::OracleRun& o, const gs::Mix& mix) {
-  nlohmann::ordered_json j = nlohmann::ordered_json::parse(json);
-  nlohmann::ordered_json best = nlohmann::ordered_json::array();
-  for (size_t i = 0; i < mix.kernels.size(); ++i)
-    best.push_back({{"kernel", mix.kernels[i].kernel}, {"ctas_per_sm", o.best_ctas[i]}});
-  nlohmann::ordered_json cands = nlohmann::ordered_json::array();
-  for (const gs::OracleCandidate& c : o.candidates)
-    cands.push_back({{"ctas_per_sm", c.ctas}, {"ipc", c.ipc}, {"cycles", c.cycles}});
-  j["oracle"] = {{"objective", "mix IPC"}, {"best", best}, {"candidates", cands}};
-  return j.dump(2) + "\n";
-}
-
-/// `--policy sjf` / `--policy mpmax`: what the baseline decided before the shared run, after the
-/// table: SJF's priorities (from the alone turnarounds) or MPMax's CTA caps per SM.
-std::string format_pai_baseline(const std::string& policy, const std::vector<uint32_t>& values,
-                                const gs::MixRun& r, const gs::Mix& mix) {
-  std::string out = policy == gs::kSjfPolicy
-                        ? "\nsjf: npq priorities from the alone turnarounds (shortest first):"
-                        : "\nmpmax: CTAs per SM each kernel may hold while two or more have CTAs to issue:";
-  for (size_t i = 0; i < mix.kernels.size(); ++i) {
-    out += (i ? ", " : " ") + mix.kernels[i].kernel + " " + std::to_string(values[i]);
-    if (policy == gs::kSjfPolicy) out += " (" + std::to_string(r.alone[i].cycles()) + " cycles alone)";
-  }
-  return out + "\n";
-}
-
-/// The --json of an sjf or mpmax run: gsim run's plus "sjf": [{"kernel", "priority"}] or
-/// "mpmax": [{"kernel", "ctas_per_sm"}].
-std::string with_pai_baseline_json(const std::string& json, const std::string& policy,
-                                   const std::vector<uint32_t>& values, const gs::Mix& mix) {
-  nlohmann::ordered_json j = nlohmann::ordered_json::parse(json);
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  const char* field = policy == gs::kSjfPolicy ? "priority" : "ctas_per_sm";
-  for (size_t i = 0; i < mix.kernels.size(); ++i) list.push_back({{"kernel", mix.kernels[i].kernel}, {field, values[i]}});
-  j[policy] = list;
-  return j.dump(2) + "\n";
+/// After a --wave run: where the waveform is, the cycles it holds and the GTKWave command with
+/// the view of the policy's module (its registry entry's `view`; docs/waveforms.md).
+void print_wave_handoff(const std::string& wave, uint64_t from, uint64_t to, const std::string& policy) {
+  std::string view = "dispatch.gtkw";
+  for (const auto& info : gs::spec::kPolicies)
+    if (policy == info.name) view = info.view;
+  const std::filesystem::path views = std::filesystem::path(gs::data_dir()).parent_path() / "verif" / "waves";
+  std::error_code ec;
+  const std::filesystem::path shipped = views / view;
+  const std::string view_path =
+      std::filesystem::is_regular_file(shipped, ec) ? shipped.lexically_normal().string() : "verif/waves/" + view;
+  std::fprintf(stderr,
+               "gsim: waveform %s: the shared run's scheduler, cycles %llu..%llu (time axis: 1 ns = 1 cycle)\n"
+               "gsim: view it with: gtkwave %s %s\n",
+               wave.c_str(), static_cast<unsigned long long>(from), static_cast<unsigned long long>(to), wave.c_str(),
+               view_path.c_str());
 }
 
 std::string base_name(const std::string& config_name) { return config_name.substr(0, config_name.find_first_of("{@")); }
@@ -408,7 +281,7 @@ int run_action(const RunArgs& a) {
     throw gs::InputError("run: give --mix (a mix name or file) or --kernel (one kernel alone)");
   if (a.o_kernel->count() && a.o_kernel->as<std::string>().empty())
     throw gs::InputError("--kernel: the kernel name is empty ('gsim list kernels' lists them)");
-  const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
+  const std::vector<gs::KernelDesc> lib = gs::load_kernel_library(a.kernel_files);
   gs::Mix mix = a.o_kernel->count() ? kernel_mix(a.kernel, lib) : gs::load_mix(a.mix, lib);
   if (a.o_window_cycles->count() || a.o_window_start->count()) {
     gs::WindowOverride w;
@@ -423,7 +296,9 @@ int run_action(const RunArgs& a) {
       throw gs::InputError("--config is required: mix " + (mix.file.empty() ? mix.name : mix.file) +
                            " names no config ('gsim list configs' lists the presets)");
     config = mix.config;
-    if (!a.quiet) std::fprintf(stderr, "gsim: note: config %s, as named by mix %s\n", config.c_str(), mix.name.c_str());
+    if (!a.quiet)
+      std::fprintf(stderr, "gsim: note: config %s, as named by %s\n", config.c_str(),
+                   a.o_kernel->count() ? ("the suite file of kernel " + a.kernel).c_str() : ("mix " + mix.name).c_str());
   }
   const std::string config_path = gs::resolve_config_path(config);
   const gs::GpuConfig cfg = gs::load_gpu_config(config, a.sets);
@@ -432,41 +307,21 @@ int run_action(const RunArgs& a) {
                  mix.name.c_str(), mix.config.c_str(), cfg.name.c_str());
   gs::limits::check_mix_fits(cfg, mix);
 
-  // --policy oracle: an exhaustive search over golden Left-Over runs with per-kernel CTA caps
-  // (metrics/oracle.hpp); --policy mpmax: golden Left-Over with MPMax's caps; --policy sjf:
-  // NPQ with priorities from the alone runs (metrics/pai_baselines.hpp). Not registry policies.
-  const bool oracle = a.policy == gs::kOraclePolicy;
-  const bool mpmax = a.policy == gs::kMpmaxPolicy;
-  const bool sjf = a.policy == gs::kSjfPolicy;
-  const bool srtf_zs = a.policy == gs::kSrtfZsPolicy;
-  const bool ewm = a.policy == gs::kEwmPolicy;
-  const bool hetero = gs::is_hetero_static_policy(a.policy);
-  const bool capped = oracle || mpmax;   // golden only: per-kernel CTA caps
-  const bool golden_only = capped || srtf_zs || ewm || hetero;
-  if (capped && a.cta_limit)
-    throw gs::InputError("--cta-limit: --policy " + a.policy + " sets a CTA cap per kernel itself" +
-                         (oracle ? " (every CTA combination)" : " (MPMax's set-aside)"));
-  if (hetero && (a.cta_limit || a.sm_sharing == "exclusive"))
-    throw gs::InputError(std::string(a.cta_limit ? "--cta-limit" : "--sm-sharing exclusive") + ": --policy " + a.policy +
-                         " gives each kernel whole SMs of its own (a static mapping)");
-  if ((capped || sjf) && a.sm_sharing == "exclusive")
-    throw gs::InputError("--sm-sharing exclusive: --policy " + a.policy +
-                         (sjf ? " runs under npq with kernels sharing SMs, as Pai et al.'s SJF"
-                              : " partitions every SM between the kernels"));
-  if (golden_only && a.o_scheduler->count() && a.scheduler != "golden")
-    throw gs::InputError("--scheduler " + a.scheduler + ": --policy " + a.policy + " is C++ only (" +
-                         (srtf_zs ? std::string("golden srtf given the alone runtimes, which gs_top has no port for")
-                          : ewm   ? std::string("golden mwg given an SBM_REG from standalone profiles, which gs_top has "
-                                                "no port for")
-                          : hetero ? std::string("golden left-over with a static SM mapping, which gs_top has no mask for")
-                                  : std::string("golden runs with per-kernel CTA caps, which gs_top has no register for")) +
+  // An analysis policy (oracle, sjf, ...: a registry entry with runs_under) runs the mix its own
+  // way around the scheduler policy it names (metrics/mix_strategy.hpp); it decides CTA caps or
+  // the SM mapping itself, so it takes neither --cta-limit nor --sm-sharing exclusive.
+  const std::string policy = gs::canonical_policy_name(a.policy);
+  const gs::spec::DerivedPolicyInfo* derived = gs::find_derived_policy(policy);
+  std::unique_ptr<gs::MixStrategy> strategy = gs::make_mix_strategy_for(policy);
+  if (derived && (a.cta_limit || (a.sm_sharing == "exclusive" && !derived->sm_sharing)))
+    throw gs::InputError(std::string(a.cta_limit ? "--cta-limit" : "--sm-sharing exclusive") + ": --policy " + policy +
+                         " runs under " + derived->runs_under + " and decides CTA caps and SM sharing itself (" +
+                         derived->doc + ")");
+  if (derived && derived->golden_only && a.o_scheduler->count() && a.scheduler != "golden")
+    throw gs::InputError("--scheduler " + a.scheduler + ": --policy " + policy + " is C++ only (" + derived->doc +
                          "); use --scheduler golden or leave --scheduler out");
   gs::SchedOptions sched;
-  sched.policy = capped || hetero ? gs::kAlonePolicy
-                 : sjf             ? gs::kSjfRunsUnder
-                 : srtf_zs         ? "srtf"
-                 : ewm             ? "mwg"
-                                   : a.policy;
+  sched.policy = derived ? derived->runs_under : policy;
   sched.preempt = parse_preempt(a.preempt);
   sched.sm_sharing = a.sm_sharing == "exclusive" ? gs::SmSharing::kExclusive : gs::SmSharing::kShared;
   sched.seed = a.seed;
@@ -484,21 +339,22 @@ int run_action(const RunArgs& a) {
                          std::to_string(a.wave_to) + ": the window would be empty");
   gs::limits::check_scheduler_config(cfg, sched);   // options against the policy, before any alone run
   const std::string scheduler =
-      golden_only ? "golden" : choose_scheduler(a.o_scheduler->count() > 0, a.scheduler, cfg, sched, mix, want_wave, a.quiet);
+      derived && derived->golden_only ? "golden" : choose_scheduler(a.o_scheduler->count() > 0, a.scheduler, cfg, sched, mix, want_wave, a.quiet);
   if (want_wave && scheduler == "golden")
     throw gs::InputError("--wave: the golden scheduler has no waveform; use --scheduler rtl or lockstep");
 
   // ---- outputs, before anything is simulated
   std::vector<gs::NamedPath> inputs = {{"--config", config_path}};
   if (!mix.file.empty()) inputs.push_back({"--mix", mix.file});
-  const std::string kernels_dir = gs::data_dir() + "/workloads/kernels";
-  for (const std::string& stem : gs::json_stems_in(kernels_dir))
-    inputs.push_back({"kernel library file", kernels_dir + "/" + stem + ".json"});
+  for (const std::string& file : gs::kernel_library_files(a.kernel_files)) inputs.push_back({"kernel library file", file});
   std::vector<gs::NamedPath> outputs;
+  bool to_stdout = false;
+  if (want_wave && a.wave == "-") throw gs::InputError("--wave -: a waveform is a binary FST file; give a file name");
   for (const auto& [opt, path] : {std::pair<CLI::Option*, std::string>{a.o_json, a.json}, {a.o_csv, a.csv},
                                   {a.o_counters, a.counters}, {a.o_wave, a.wave}, {a.o_ctas, a.ctas},
                                   {a.o_timeline, a.timeline}}) {
     if (!opt->count()) continue;
+    to_stdout |= gs::is_stdout_path(path);
     gs::check_output_path(opt->get_name(), path, inputs, outputs);
     outputs.push_back({opt->get_name(), path});
   }
@@ -527,24 +383,18 @@ int run_action(const RunArgs& a) {
   ProgressReporter progress(po);
   if (po.every)
     std::fprintf(stderr, "gsim: %zu kernel(s) run alone under %s first, then the mix under %s (scheduler %s)\n",
-                 mix.kernels.size(), gs::kAlonePolicy, a.policy.c_str(), scheduler.c_str());
-  const gs::CycleHook hook = [&progress](const gs::RunPhase& p, uint64_t cycle) {
+                 mix.kernels.size(), gs::kAlonePolicy, policy.c_str(), scheduler.c_str());
+  gs::RunPhase phase_now;   // the run a --max-cycles or watchdog stop is named after (kernel left empty)
+  const gs::CycleHook hook = [&progress, &phase_now](const gs::RunPhase& p, uint64_t cycle) {
+    phase_now.shared = p.shared;
+    phase_now.index = p.index;
+    phase_now.count = p.count;
     progress.on_cycle(p.shared, p.index, p.count, p.kernel, cycle);
   };
 
   gs::AloneRunCache cache;
   gs::MixRun result;
-  gs::OracleRun oracle_run;
-  gs::EwmChoice ewm_choice;
-  gs::HeteroChoice hetero_choice;
-  std::vector<uint32_t> sjf_priorities;
-  const gs::OracleProgress oracle_progress = [&](size_t i, size_t n, const std::vector<uint32_t>& c) {
-    if (a.quiet) return;
-    std::string ctas;
-    for (uint32_t v : c) ctas += (ctas.empty() ? "" : ",") + std::to_string(v);
-    progress.finish();
-    std::fprintf(stderr, "gsim: oracle: CTA combination %zu of %zu (%s per SM)\n", i + 1, n, ctas.c_str());
-  };
+  gs::StrategyReport report;
   try {
     if (want_wave)  // alone runs first, so a stop there is named as such (the waveform records the shared run)
       for (std::size_t i = 0; i < mix.kernels.size(); ++i) {
@@ -562,24 +412,13 @@ int run_action(const RunArgs& a) {
                                   "no waveform: --wave records the shared run, which never started");
         }
       }
-    if (oracle) {
-      oracle_run = gs::run_oracle(cfg, mix, sched, run, cache, hook, oracle_progress);
-      result = oracle_run.best;
-    } else if (mpmax) {
-      result = gs::run_mpmax(cfg, mix, sched, run, cache, hook);
-    } else if (srtf_zs) {
-      result = gs::run_srtf_zs(cfg, mix, sched, run, cache, hook);
-    } else if (ewm) {
-      if (!a.quiet) std::fprintf(stderr, "gsim: ewm: profiling both tasks standalone (sbm window of config %s)\n",
-                                 cfg.name.c_str());
-      result = gs::run_ewm(cfg, mix, sched, run, cache, hook, &ewm_choice);
-    } else if (hetero) {
-      if (!a.quiet && a.policy != "hetero-agnostic")
-        std::fprintf(stderr, "gsim: %s: profiling each kernel alone (conventional GPU %s, big SMs, small SMs)\n",
-                     a.policy.c_str(), cfg.hetero.baseline_config.c_str());
-      result = gs::run_hetero_static(cfg, mix, a.policy, sched, run, cache, hook, &hetero_choice);
-    } else if (sjf) {
-      result = gs::run_sjf(cfg, mix, scheduler, sched, run, cache, hook, &sjf_priorities);
+    if (strategy) {
+      const gs::StrategyRun r{cfg, mix, scheduler, sched, run, cache, hook, [&](const std::string& note) {
+                                if (a.quiet) return;
+                                progress.finish();
+                                std::fprintf(stderr, "gsim: %s\n", note.c_str());
+                              }};
+      result = strategy->run(r, report);
     } else {
       result = gs::run_mix_with_alone(cfg, mix, scheduler, sched, run, cache, hook);
     }
@@ -587,8 +426,15 @@ int run_action(const RunArgs& a) {
     // the shared run stopped at --max-cycles or the watchdog: the waveform is closed and kept
     progress.finish();
     const std::string what = err.what();
-    if (!want_wave || what.rfind("alone run of kernel", 0) == 0) throw;
-    throw gs::WatchdogError(what + (what.empty() || what.back() == '\n' ? "" : "\n") + "waveform kept: " + a.wave +
+    if (what.rfind("alone run of kernel", 0) == 0) throw;
+    if (!phase_now.shared && phase_now.index >= 1 && phase_now.index <= mix.kernels.size())
+      throw gs::WatchdogError("alone run of kernel " + mix.kernels[phase_now.index - 1].kernel + " (" +
+                              std::to_string(phase_now.index) + " of " + std::to_string(phase_now.count) +
+                              ", before the shared run): " + what);
+    const std::string shared = "shared run of mix " + mix.name + " (" + std::to_string(mix.kernels.size()) +
+                               " kernel(s) under " + policy + "): " + what;
+    if (!want_wave) throw gs::WatchdogError(shared);
+    throw gs::WatchdogError(shared + (what.empty() || what.back() == '\n' ? "" : "\n") + "waveform kept: " + a.wave +
                             " (closed when the run stopped; the scheduler line above gives the cycles it holds; " +
                             "1 ns = 1 cycle). Results incomplete: the shared run did not finish, so there are no " +
                             "metrics; the state above lists each kernel's progress.");
@@ -617,37 +463,37 @@ int run_action(const RunArgs& a) {
                    static_cast<unsigned long long>(a.wave_from),
                    static_cast<unsigned long long>(result.shared.cycles ? result.shared.cycles - 1 : 0));
   } else if (want_wave) {
-    verify_wave(a.wave, a.wave_to < result.shared.cycles ? a.wave_to + 1 : result.shared.cycles);
+    const uint64_t wave_end = a.wave_to < result.shared.cycles ? a.wave_to + 1 : result.shared.cycles;
+    verify_wave(a.wave, wave_end);
+    if (!a.quiet) print_wave_handoff(a.wave, a.wave_from, wave_end - 1, sched.policy);
   }
 
   gs::RunInfo info;
   info.config = cfg.name;
   info.mix = mix.name;
   // A capped run is not the policy's own result: it is reported as POLICY{cta_limit=N}.
-  info.policy = a.cta_limit ? a.policy + "{cta_limit=" + std::to_string(a.cta_limit) + "}" : a.policy;
+  info.policy = a.cta_limit ? policy + "{cta_limit=" + std::to_string(a.cta_limit) + "}" : policy;
   info.scheduler = scheduler;
   info.preempt = a.preempt;
   info.sm_sharing = a.sm_sharing;
   info.seed = a.seed;
   info.version = version_string();
 
-  const gs::CountersSummary counters = gs::summarize_counters(cfg, result.shared);
-  std::fputs(gs::format_table(info, result.metrics, &counters).c_str(), stdout);
-  std::fputs(format_partitions(result.shared, mix).c_str(), stdout);
-  if (oracle) std::fputs(format_oracle(oracle_run, mix).c_str(), stdout);
-  const std::vector<uint32_t> decided = sjf ? sjf_priorities : mpmax ? gs::mpmax_caps(cfg, mix) : std::vector<uint32_t>{};
-  if (sjf || mpmax) std::fputs(format_pai_baseline(a.policy, decided, result, mix).c_str(), stdout);
-  if (ewm) std::fputs(format_ewm(ewm_choice, mix).c_str(), stdout);
-  if (hetero) std::fputs(format_hetero(hetero_choice, mix).c_str(), stdout);
-  std::fflush(stdout);
+  gs::CountersSummary counters = gs::summarize_counters(cfg, result.shared, &mix);
+  counters.alone = result.alone_counters;
+  // An output given as `-` is standard output; the table then stays off it, so what a pipe reads
+  // is that document alone (--json - | jq ...).
+  if (!to_stdout) {
+    std::fputs(gs::format_table(info, result.metrics, &counters).c_str(), stdout);
+    std::fputs(format_partitions(result.shared, mix).c_str(), stdout);
+    std::fputs(report.text.c_str(), stdout);
+    std::fflush(stdout);
+  }
   if (a.o_json->count()) {
-    std::string json = gs::format_json(info, result.metrics, &counters);
-    json = with_partitions_json(json, result.shared, mix);
-    if (oracle) json = with_oracle_json(json, oracle_run, mix);
-    if (sjf || mpmax) json = with_pai_baseline_json(json, a.policy, decided, mix);
-    if (ewm) json = with_ewm_json(json, ewm_choice, mix);
-    if (hetero) json = with_hetero_json(json, hetero_choice, mix);
-    gs::write_file_atomically("--json", a.json, json);
+    nlohmann::ordered_json json = gs::json_report(info, result.metrics, &counters);
+    add_partitions_json(json, result.shared, mix);
+    if (!report.json_key.empty()) json[report.json_key] = std::move(report.json);
+    gs::write_file_atomically("--json", a.json, json.dump(2) + "\n");
   }
   if (a.o_csv->count()) gs::write_file_atomically("--csv", a.csv, gs::format_csv(info, result.metrics));
   if (a.o_counters->count())
@@ -668,8 +514,15 @@ Command add_run_command(CLI::App& top) {
                                    "GPU config: preset name (gsim list configs) or JSON file; "
                                    "optional when the mix names one");
   args->o_mix = app->add_option("--mix", args->mix, "Workload mix: name (gsim list mixes) or JSON file");
-  args->o_kernel = app->add_option("--kernel", args->kernel, "Run one kernel alone instead of a mix (gsim list kernels)")
+  args->o_kernel = app->add_option("--kernel", args->kernel,
+                                   "Run one kernel alone instead of a mix (gsim list kernels); its config defaults to "
+                                   "the preset its suite file names")
                        ->excludes(args->o_mix);
+  app->add_option("--kernels", args->kernel_files,
+                  "A kernel library file of your own (the format of sim_top/workloads/kernels/*.json), read beside "
+                  "the shipped ones; repeatable (docs/workloads.md, \"Describe your own kernel\")")
+      ->type_name("FILE.json")
+      ->allow_extra_args(false);
   app->add_option("--set", args->sets,
                   "Change a config field: key=value, e.g. --set l2_assoc=16 --set sm_types[0].count=8 "
                   "(repeatable; the results name the config as changed)")

@@ -36,6 +36,7 @@ Command add_unit_command(CLI::App& top);
 Command add_sweep_command(CLI::App& top);
 Command add_profile_command(CLI::App& top);
 Command add_accuracy_command(CLI::App& top);
+Command add_show_command(CLI::App& top);
 
 /// Exit code of `gsim sweep` when some of its runs failed (the others completed; docs/sweep.md).
 constexpr int kExitRunsFailed = 6;

@@ -10,7 +10,8 @@
 //   5 no forward progress / --max-cycles exceeded (gs::WatchdogError, with the state dump)
 //   6 gsim sweep: some runs failed, the others completed (gsim::kExitRunsFailed, docs/sweep.md)
 //   130 interrupted by Ctrl-C / SIGTERM (gs::Interrupted; outputs untouched, waveform closed)
-// `gsim` alone lists the subcommands; `gsim --version` prints the version and git commit.
+// `gsim` alone lists the subcommands; `gsim --version` (-V) prints the version and git commit.
+// CLI11's own parse errors get the same prefix, and an unknown option the closest known one.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
@@ -19,6 +20,7 @@
 
 #include "commands.hpp"
 #include "common/error.hpp"
+#include "config/json_reader.hpp"
 
 namespace {
 
@@ -43,17 +45,39 @@ std::string unknown_subcommand(int argc, char** argv, const std::vector<gsim::Co
   return std::string("unknown subcommand '") + argv[1] + "' (known: " + known + ")";
 }
 
+/// A CLI11 parse error in gsim's words: "gsim: error: " + CLI11's message, and for an unknown
+/// option (`--polcy even`) the option named with the closest option of the subcommand.
+std::string parse_error_message(const CLI::App& app, const CLI::ParseError& e) {
+  std::string msg = e.what();
+  const std::vector<CLI::App*> chosen = app.get_subcommands();
+  const CLI::App* cmd = chosen.empty() ? &app : chosen.front();
+  const std::string where = chosen.empty() ? "gsim" : "gsim " + cmd->get_name();
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) == nullptr) return msg + " (" + where + " --help lists the options)";
+  std::vector<std::string> known;
+  for (const CLI::Option* o : cmd->get_options())
+    for (const std::string& n : o->get_lnames()) known.push_back("--" + n);
+  for (const std::string& extra : app.remaining(true)) {
+    if (extra.size() < 2 || extra[0] != '-') continue;
+    const std::string opt = extra.substr(0, extra.find('='));
+    std::string m = "unknown option '" + opt + "' for " + where;
+    const std::vector<std::string> close = gs::closest_names(opt, known, 1);
+    if (!close.empty()) m += " (did you mean '" + close.front() + "'?)";
+    return m + "; " + where + " --help lists the options";
+  }
+  return msg + " (" + where + " --help lists the options)";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"gsim: GPU multiprogramming scheduler simulator (gsched). See docs/cli.md.", "gsim"};
   app.require_subcommand(0, 1);
-  app.set_version_flag("--version", gsim::version_string());
+  app.set_version_flag("-V,--version", gsim::version_string());
   const std::vector<gsim::Command> commands = {gsim::add_run_command(app), gsim::add_occupancy_command(app),
                                                gsim::add_list_command(app), gsim::add_bench_command(app),
                                                gsim::add_unit_command(app), gsim::add_sweep_command(app),
                                                gsim::add_profile_command(app),
-                                               gsim::add_accuracy_command(app)};
+                                               gsim::add_accuracy_command(app), gsim::add_show_command(app)};
   if (argc < 2) {   // bare `gsim`: what it can do
     std::printf("%s\nusage: gsim <subcommand> [options]   (gsim <subcommand> --help for its options)\n\nsubcommands:\n",
                 gsim::version_string().c_str());
@@ -67,8 +91,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);   // prints help for --help, else the parse error
-    return code == 0 ? kOk : kInput;
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);   // --help, --version
+    return fail(kInput, parse_error_message(app, e).c_str());
   }
 
   try {

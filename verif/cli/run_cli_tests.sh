@@ -328,7 +328,7 @@ assert list(j)[-2:] == ["counters", "gsim_version"], list(j)
 d = c["dram"]
 assert d["bytes"] == sum(d["channel_bytes"]) and len(d["channel_bytes"]) == d["channels"]
 assert 0 < d["bandwidth_share"] <= 1 and 0 <= d["row_buffer_hit_rate"] <= 1
-group_keys = ["sms", "instructions", "cycles", "ipc", "active_sm_cycles", "ipc_per_active_sm", "l1_accesses",
+group_keys = ["sms", "instructions", "thread_instructions", "cycles", "ipc", "thread_ipc", "active_sm_cycles", "ipc_per_active_sm", "l1_accesses",
               "l1_hits", "l1_hit_rate", "l2_accesses", "l2_hits", "l2_hit_rate", "dram_bytes", "dram_share_of_peak",
               "stall_cycles", "stall_shares", "ctas_started", "ctas_finished", "ctas_preempted_drain",
               "ctas_preempted_switch", "switch_fallbacks", "context_bytes", "context_cycles"]
@@ -341,6 +341,11 @@ for kc, k in zip(c["kernels"], j["kernels"]):
         if sum(g["stall_cycles"].values()):
             assert abs(sum(g["stall_shares"].values()) - 1) < 1e-5
     assert sum(t["instructions"] for t in kc["sm_types"]) == kc["all"]["instructions"]
+    # thread IPC: every warp instruction carries 1..32 threads (docs/metrics.md, "Counters")
+    a = kc["all"]
+    assert a["instructions"] <= a["thread_instructions"] <= 32 * a["instructions"], a
+    assert a["thread_instructions"] > a["instructions"], "a kernel of more than one thread per warp"
+    assert abs(a["thread_ipc"] - a["thread_instructions"] / a["cycles"]) < 1e-5, a
 # The documented header, verbatim.
 doc = open(sys.argv[3]).read()
 header = re.search(r"### Counters CSV.*?```\n(config,[^\n]*)\n```", doc, re.S).group(1)
@@ -639,5 +644,107 @@ for r in rows:
 EOF
 expect_fail "bench --sms on a config with two SM types" 2 "one SM type" bench --config heterocore --sms 8 --cycles 100
 expect_fail "bench --kernels beyond its bound" 2 "--kernels" bench --kernels 33 --cycles 100
+
+
+# ---------------------------------------------------------------- the user's view (issue 43)
+# Every name and alias of the policy registry is accepted; an unknown one names the closest.
+gsim list policies --names
+cp "$OUT" "$TMP/policy_names"
+for alias in ppq ppq-exclusive; do
+  gsim run --mix test-pair --policy "$alias" --scheduler golden -q --json "$TMP/alias.json"
+  if [ "$RC" -eq 0 ] && grep -q '"policy": "ppq-excl"' "$TMP/alias.json"; then ok "--policy $alias is ppq-excl";
+  else bad "--policy $alias is ppq-excl" "exit $RC"; fi
+done
+for p in oracle sjf mpmax srtf-zs ewm hetero-agnostic hetero-class hetero-stp hetero-balanced; do
+  grep -qx "$p" "$TMP/policy_names" && ok "gsim list policies names $p" || bad "gsim list policies names $p"
+done
+expect_fail "--policy PPQ suggests ppq" 2 "did you mean 'ppq'" run --mix test-pair --policy PPQ --scheduler golden
+grep -q "oracle" "$ERR" && grep -q "hetero-balanced" "$ERR" && ok "the unknown-policy message lists every policy" ||
+  bad "the unknown-policy message lists every policy"
+expect_fail "--policy oracle refuses --scheduler rtl" 2 "is C++ only" run --mix test-pair --policy oracle --scheduler rtl
+expect_fail "an analysis policy refuses --cta-limit" 2 "decides CTA caps" run --mix test-pair --policy mpmax --cta-limit 2 --scheduler golden
+gsim list policies --long
+grep -q "^oracle .*runs under left-over" "$OUT" && grep -q "^warped-slicer .*RTL module gs_policy_warped_slicer" "$OUT" &&
+  ok "gsim list policies --long" || bad "gsim list policies --long"
+# CLI11's errors in gsim's words.
+expect_fail "a mistyped option names the closest" 2 "did you mean '--policy'" run --polcy even
+grep -q "^gsim: error: unknown option '--polcy'" "$ERR" && ok "a parse error has the gsim: error: prefix" ||
+  bad "a parse error has the gsim: error: prefix"
+gsim -V
+if [ "$RC" -eq 0 ] && grep -q "^gsim [0-9]" "$OUT"; then ok "gsim -V"; else bad "gsim -V" "exit $RC"; fi
+# --json - writes the document to stdout, and nothing else goes there.
+gsim run --mix test-pair --scheduler golden -q --json -
+if [ "$RC" -eq 0 ] && python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['mix']=='test-pair'" "$OUT"; then
+  ok "--json - is standard output"; else bad "--json - is standard output" "exit $RC"; fi
+[ ! -e ./- ] && ok "--json - writes no file named -" || bad "--json - writes no file named -"
+expect_fail "two outputs to standard output" 2 "only one output" run --mix test-pair --scheduler golden -q --json - --csv -
+# --kernel: the suite's preset is the config, and it is simulated once.
+gsim run --kernel test.memory --scheduler golden --json "$TMP/k.json"
+if [ "$RC" -eq 0 ] && grep -q "config warped-slicer, as named by the suite file of kernel test.memory" "$ERR" &&
+   python3 - "$TMP/k.json" <<'EOF'; then ok "--kernel: the suite's config, one simulation"; else bad "--kernel: the suite's config, one simulation" "exit $RC"; fi
+import json, sys
+j = json.load(open(sys.argv[1]))
+k = j["kernels"][0]
+assert j["config"] == "warped-slicer" and k["cycles_alone"] == k["cycles_shared"], k
+a, s = j["counters"]["kernels"][0]["alone"], j["counters"]["kernels"][0]["all"]
+assert a == s, (a, s)
+EOF
+# The user's own kernels: a library file beside the shipped ones, and an inline descriptor.
+cat > "$TMP/mine.json" <<'EOF'
+{"suite": "mine", "source": "test", "preset": "warped-slicer",
+ "kernels": [{"name": "my.stream", "behaviour": "memory", "threads_per_cta": 128, "grid_ctas": 32,
+              "insts_per_warp": 200, "ldst_permille": 200, "pattern": "streaming"}]}
+EOF
+gsim run --kernels "$TMP/mine.json" --kernel my.stream --scheduler golden -q --json "$TMP/mine_run.json"
+if [ "$RC" -eq 0 ] && grep -q '"mix": "kernel:my.stream"' "$TMP/mine_run.json"; then ok "--kernels FILE adds the user's kernels";
+else bad "--kernels FILE adds the user's kernels" "exit $RC"; fi
+sed 's/my.stream/HOT/' "$TMP/mine.json" > "$TMP/dup.json"
+expect_fail "--kernels: a library name twice names both files" 2 "already defined in" run --kernels "$TMP/dup.json" --kernel HOT --scheduler golden
+sed 's/"grid_ctas": 32/"grid_ctas": 0/' "$TMP/mine.json" > "$TMP/badk.json"
+expect_fail "--kernels: a bad field names the file and field" 2 "grid_ctas" run --kernels "$TMP/badk.json" --kernel my.stream --scheduler golden
+cat > "$TMP/inline.json" <<'EOF'
+{"name": "inline", "config": "warped-slicer",
+ "kernels": [{"kernel": "test.compute"},
+             {"kernel": {"name": "my.inline", "behaviour": "memory", "threads_per_cta": 128, "grid_ctas": 16,
+                         "insts_per_warp": 100, "ldst_permille": 100}, "context": 1}]}
+EOF
+gsim run --mix "$TMP/inline.json" --scheduler golden -q --json "$TMP/inline_run.json"
+if [ "$RC" -eq 0 ] && grep -q '"name": "my.inline"' "$TMP/inline_run.json"; then ok "a mix with an inline descriptor";
+else bad "a mix with an inline descriptor" "exit $RC"; fi
+sed 's/my.inline/hot/' "$TMP/inline.json" > "$TMP/inline_dup.json"
+expect_fail "an inline descriptor may not take a library name" 2 "name of a library kernel" run --mix "$TMP/inline_dup.json" --scheduler golden
+# Thread IPC and the alone runs' counters in --json.
+python3 - "$TMP/inline_run.json" <<'EOF' && ok "thread IPC and alone counters in --json" || bad "thread IPC and alone counters in --json"
+import json, sys
+j = json.load(open(sys.argv[1]))
+for kc in j["counters"]["kernels"]:
+    for g in (kc["all"], kc["alone"]):
+        assert g["thread_ipc"] > g["ipc"] > 0, g
+EOF
+# --max-cycles names the run it stopped.
+expect_fail "--max-cycles names the alone run" 5 "alone run of kernel test.compute (1 of 2" run --mix test-pair --scheduler golden -q --max-cycles 50
+# NTT below 1 (docs/metrics.md, "NTT below 1"): test.memory finishes sooner beside test.compute,
+# because its slowest CTA is faster when its CTAs start staggered.
+gsim run --mix test-pair --scheduler golden -q --json "$TMP/ntt.json" --ctas "$TMP/ntt_shared.csv"
+gsim run --kernel test.memory --scheduler golden -q --ctas "$TMP/ntt_alone.csv"
+python3 - "$TMP/ntt.json" "$TMP/ntt_shared.csv" "$TMP/ntt_alone.csv" <<'EOF' && ok "NTT below 1" || bad "NTT below 1"
+import csv, json, sys
+j = json.load(open(sys.argv[1]))
+m = [k for k in j["kernels"] if k["name"] == "test.memory"][0]
+assert m["ntt"] < 1 and j["stp"] > 2, (m, j["stp"])
+def durations(f):
+    return sorted(int(r["end_cycle"]) - int(r["start_cycle"]) for r in csv.DictReader(open(f)) if r["kernel"] == "test.memory")
+shared, alone = durations(sys.argv[2]), durations(sys.argv[3])
+assert max(shared) < max(alone) and min(shared) > min(alone), (min(shared), max(shared), min(alone), max(alone))
+EOF
+
+# gsim show config: every field, its value and its source.
+gsim show config heterocore --set 'sm_types[*].l1_assoc=8'
+if [ "$RC" -eq 0 ] && grep -Eq "^  sm_types\[1\]\.l1_assoc +8 +--set sm_types\[\*\]\.l1_assoc=8$" "$OUT" &&
+   grep -Eq "^  core_clock_mhz +700 +file$" "$OUT" && grep -Eq "^  sm_types\[0\]\.cta_launch_cycles +0 +default$" "$OUT" &&
+   grep -q "^and the config it reads, .*heterocore-baseline.json" "$OUT"; then ok "gsim show config: values and sources";
+else bad "gsim show config: values and sources" "exit $RC"; fi
+expect_fail "gsim show config: an unknown preset" 2 "no such config" show config nope
+expect_fail "gsim show config: a bad --set" 2 "l2_assoc" show config warped-slicer --set l2_assoc=-1
 
 summary

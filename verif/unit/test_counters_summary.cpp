@@ -251,7 +251,7 @@ TEST_CASE("counter reports: CSV header and rows, JSON keys, table lines", "[coun
   }
 
   const std::string t = format_counters_table(s);
-  CHECK(t.find("kernel  L1_hit%") != std::string::npos);
+  CHECK(t.find("kernel  IPC(thread)  L1_hit%") != std::string::npos);
   CHECK(t.find("\nA ") != std::string::npos);
   CHECK(t.find("row-buffer hits 75.0%") != std::string::npos);
   // No access bypassed a cache: the JSON groups have no bypass keys, the table no BYPASS line,

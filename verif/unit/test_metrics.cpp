@@ -173,9 +173,9 @@ TEST_CASE("table report lists every kernel and the mix figures", "[metrics][repo
   const gs::MixMetrics m = gs::compute_mix_metrics(worked_pair(), 520);
   const std::string t = gs::format_table(worked_info(), m);
   CHECK(t.find("config warped-slicer, mix pair, policy left-over, scheduler golden, preempt drain, seed 7") == 0);
-  CHECK(t.find("kernel  arrival  cycles_alone  cycles_shared    NTT     IPC  instructions\n") != std::string::npos);
-  CHECK(t.find("A             0           100            150  1.500  20.000          3000\n") != std::string::npos);
-  CHECK(t.find("B            20           200            500  2.500  14.000          7000\n") != std::string::npos);
+  CHECK(t.find("kernel  arrival  cycles_alone  cycles_shared    NTT  IPC(warp)  warp_insts\n") != std::string::npos);
+  CHECK(t.find("A             0           100            150  1.500     20.000        3000\n") != std::string::npos);
+  CHECK(t.find("B            20           200            500  2.500     14.000        7000\n") != std::string::npos);
   CHECK(t.find("STP      1.067") != std::string::npos);
   CHECK(t.find("ANTT     2.000") != std::string::npos);
   CHECK(t.find("StrictF  0.600") != std::string::npos);
@@ -244,7 +244,10 @@ TEST_CASE("a kernel alone in its own mix has NTT 1", "[metrics][mix_runner]") {
   mix.kernels.push_back(small_kernel_entry(0));
   gs::AloneRunCache cache;
   const gs::MixRun r = gs::run_mix_with_alone(cfg, mix, "golden", golden_left_over(1), gs::RunOptions{}, cache);
-  CHECK(cache.runs() == 1);
+  CHECK(cache.runs() == 0);   // simulated once: its shared run is its alone run (same_as_alone_run)
+  CHECK(gs::same_as_alone_run(mix, golden_left_over(1)));
+  REQUIRE(r.alone_counters.size() == 1);
+  CHECK(r.alone_counters[0].instructions == r.alone[0].instructions);
   REQUIRE(r.metrics.kernels.size() == 1);
   const gs::KernelMetrics& k = r.metrics.kernels[0];
   CHECK(k.cycles_alone > 0);

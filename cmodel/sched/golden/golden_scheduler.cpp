@@ -492,6 +492,5 @@ std::unique_ptr<SchedulerPort> make_golden_scheduler(const SchedOptions& opt) {
   return std::make_unique<GoldenScheduler>(opt);
 }
 
-std::vector<std::string> list_policies() { return golden_policy_names(); }
 
 }  // namespace gs
