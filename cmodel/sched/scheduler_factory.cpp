@@ -49,6 +49,12 @@ std::vector<std::string> list_policies() {
   return names;
 }
 
+std::vector<std::string> list_scheduler_policies() {
+  std::vector<std::string> names;
+  for (const spec::PolicyInfo& p : spec::kPolicies) names.emplace_back(p.name);
+  return names;
+}
+
 std::string canonical_policy_name(const std::string& name) {
   std::string found;
   std::vector<std::string> every;   // names and aliases, for the suggestion

@@ -174,6 +174,9 @@ std::unique_ptr<SchedulerPort> make_scheduler(const std::string& kind, const Sch
 /// Every policy name of the registry (gsim list policies): the scheduler policies in policy_e
 /// order, then the analysis policies (entries with runs_under, metrics/mix_strategy.hpp).
 std::vector<std::string> list_policies();
+/// The scheduler policies only (registry entries with an RTL module, policy_e order): what the
+/// golden and RTL schedulers run, and what the lockstep regressions loop over.
+std::vector<std::string> list_scheduler_policies();
 /// The registry name of `name`, a policy's name or one of its aliases (both kinds of entry).
 /// Throws InputError naming the known policies, their aliases and the closest name otherwise.
 std::string canonical_policy_name(const std::string& name);

@@ -48,7 +48,7 @@ static_assert(port_width::cfg_hc_big_i == MaxSms && port_width::cfg_hc_base_i ==
 
 // Policy names, aliases and encodings come from the registry in rtl/spec/gs_spec.toml, the
 // source of gs_pkg::policy_e as well: one list for gsim, the golden model and the RTL.
-std::vector<std::string> rtl_policies() { return golden_policy_names(); }
+std::vector<std::string> rtl_policies() { return list_scheduler_policies(); }
 
 uint32_t policy_code(const std::string& policy) { return static_cast<uint32_t>(parse_policy(policy)); }
 

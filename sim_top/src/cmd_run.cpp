@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "run_wave.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "common/parallel_for.hpp"
@@ -36,10 +37,6 @@
 #include "metrics/report.hpp"
 #include "workload/kernel_desc.hpp"
 
-#if defined(GS_HAVE_RTL) && __has_include("gtkwave/fstapi.h")
-#include "gtkwave/fstapi.h"   // the FST reader that comes with Verilator's writer
-#define GSIM_CAN_READ_FST 1
-#endif
 
 namespace gsim {
 
@@ -133,72 +130,6 @@ gs::Mix kernel_mix(const std::string& name, const std::vector<gs::KernelDesc>& l
   return m;
 }
 
-/// The FST writer does not report write errors (a disk that fills up mid-run leaves a stub and
-/// exit 0). Read the finished waveform back: it must open and reach the run's last cycle;
-/// otherwise it is removed and the run fails (exit 2).
-#if defined(GSIM_CAN_READ_FST)
-/// The block structure of an FST file (fstapi.h, FST_BL_*): blocks of [type byte, 8-byte big-endian
-/// length counting itself, payload] from a 329-byte header to the end of the file, with a geometry
-/// and a hierarchy block and no block the writer marked as skipped. Checked before the reader
-/// is let at the file: fstReaderOpen() loops forever on some truncated files.
-std::string fst_structure_problem(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "it cannot be opened";
-  const std::string d((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  bool geometry = false, hierarchy = false;
-  size_t pos = 0;
-  while (pos < d.size()) {
-    if (pos + 9 > d.size()) return "it ends inside a block header";
-    const unsigned type = static_cast<unsigned char>(d[pos]);
-    uint64_t len = 0;
-    for (int i = 1; i <= 8; ++i) len = (len << 8) | static_cast<unsigned char>(d[pos + i]);
-    if (pos == 0 && (type != FST_BL_HDR || len != 329)) return "it has no FST header";
-    if (len < 8 || len > d.size() - pos - 1) return "a block runs past the end of the file";
-    if (type == FST_BL_SKIP) return "it holds a block the writer could not finish";
-    geometry |= type == FST_BL_GEOM;
-    hierarchy |= type == FST_BL_HIER || type == FST_BL_HIER_LZ4 || type == FST_BL_HIER_LZ4DUO;
-    pos += 1 + len;
-  }
-  if (!geometry || !hierarchy) return "it has no signal hierarchy";
-  return {};
-}
-#endif
-
-/// "" when `path` is a structurally complete FST (or this build cannot tell), else the problem.
-std::string wave_problem(const std::string& path) {
-#if defined(GSIM_CAN_READ_FST)
-  return fst_structure_problem(path);
-#else
-  (void)path;
-  return {};
-#endif
-}
-
-/// `cycles`: the last cycle the waveform must reach plus one (the run's length, or the end of
-/// the --wave-from/--wave-to window).
-void verify_wave(const std::string& path, uint64_t cycles) {
-#if defined(GSIM_CAN_READ_FST)
-  std::string problem = fst_structure_problem(path);
-  void* ctx = problem.empty() ? fstReaderOpen(path.c_str()) : nullptr;
-  if (!problem.empty()) {
-  } else if (!ctx) {
-    problem = "it does not read back as an FST file";
-  } else {
-    const uint64_t end = fstReaderGetEndTime(ctx);
-    fstReaderClose(ctx);
-    if (cycles > 1 && end + 10 < (cycles - 1) * 10)
-      problem = "it ends at time " + std::to_string(end) + " instead of " + std::to_string((cycles - 1) * 10);
-  }
-  if (problem.empty()) return;
-  std::error_code ec;
-  std::filesystem::remove(path, ec);
-  throw gs::InputError("--wave " + path + ": the waveform was not written completely (" + problem + "; " +
-                       std::to_string(gs::free_bytes_for(path) >> 20) +
-                       " MiB free now: was the disk full?); removed it, no results written");
-#else
-  (void)path, (void)cycles;
-#endif
-}
 
 /// The partitions the policy put in force in the shared run (warped-slicer), after the table.
 std::string format_partitions(const gs::RunResult& r, const gs::Mix& mix) {
@@ -255,23 +186,6 @@ void add_partitions_json(nlohmann::ordered_json& j, const gs::RunResult& r, cons
   if (r.partitions_dropped) j["partitions_dropped"] = r.partitions_dropped;
 }
 
-/// After a --wave run: where the waveform is, the cycles it holds and the GTKWave command with
-/// the view of the policy's module (its registry entry's `view`; docs/waveforms.md).
-void print_wave_handoff(const std::string& wave, uint64_t from, uint64_t to, const std::string& policy) {
-  std::string view = "dispatch.gtkw";
-  for (const auto& info : gs::spec::kPolicies)
-    if (policy == info.name) view = info.view;
-  const std::filesystem::path views = std::filesystem::path(gs::data_dir()).parent_path() / "verif" / "waves";
-  std::error_code ec;
-  const std::filesystem::path shipped = views / view;
-  const std::string view_path =
-      std::filesystem::is_regular_file(shipped, ec) ? shipped.lexically_normal().string() : "verif/waves/" + view;
-  std::fprintf(stderr,
-               "gsim: waveform %s: the shared run's scheduler, cycles %llu..%llu (time axis: 1 ns = 1 cycle)\n"
-               "gsim: view it with: gtkwave %s %s\n",
-               wave.c_str(), static_cast<unsigned long long>(from), static_cast<unsigned long long>(to), wave.c_str(),
-               view_path.c_str());
-}
 
 std::string base_name(const std::string& config_name) { return config_name.substr(0, config_name.find_first_of("{@")); }
 
@@ -358,6 +272,12 @@ int run_action(const RunArgs& a) {
     gs::check_output_path(opt->get_name(), path, inputs, outputs);
     outputs.push_back({opt->get_name(), path});
   }
+  if (want_wave)   // the view and its window, written beside it (run_wave.hpp)
+    for (const char* ext : {".gtkw", ".tcl"}) {
+      const std::string what = std::string("--wave (its ") + (ext[1] == 'g' ? "view" : "window") + ")";
+      gs::check_output_path(what, wave_view_path(a.wave, ext), inputs, outputs);
+      outputs.push_back({what, wave_view_path(a.wave, ext)});
+    }
   if (want_wave) {
     const unsigned long long free = gs::free_bytes_for(a.wave);
     if (free < kWaveMinFreeBytes)
@@ -465,7 +385,7 @@ int run_action(const RunArgs& a) {
   } else if (want_wave) {
     const uint64_t wave_end = a.wave_to < result.shared.cycles ? a.wave_to + 1 : result.shared.cycles;
     verify_wave(a.wave, wave_end);
-    if (!a.quiet) print_wave_handoff(a.wave, a.wave_from, wave_end - 1, sched.policy);
+    hand_off_wave(a.wave, a.wave_from, wave_end - 1, sched.policy, a.quiet);
   }
 
   gs::RunInfo info;

@@ -19,23 +19,11 @@ namespace gs {
 using namespace golden;
 
 Policy parse_policy(const std::string& name) {
-  std::string known;
-  for (uint8_t i = 0; i < std::size(spec::kPolicies); ++i) {
-    const spec::PolicyInfo& p = spec::kPolicies[i];
-    if (name == p.name) return static_cast<Policy>(i);
-    std::istringstream aliases(p.aliases);
-    for (std::string a; std::getline(aliases, a, ',');)
-      if (name == a) return static_cast<Policy>(i);
-    known += (known.empty() ? "" : ", ") + std::string(p.name);
-    if (*p.aliases) known += " (alias " + std::string(p.aliases) + ")";
-  }
-  throw InputError("--policy", "policy", "unknown policy '" + name + "' (known: " + known + ")");
-}
-
-std::vector<std::string> golden_policy_names() {
-  std::vector<std::string> names;
-  for (const auto& p : spec::kPolicies) names.emplace_back(p.name);
-  return names;
+  const std::string canonical = canonical_policy_name(name);   // InputError for an unknown name
+  for (uint8_t i = 0; i < std::size(spec::kPolicies); ++i)
+    if (canonical == spec::kPolicies[i].name) return static_cast<Policy>(i);
+  throw InputError("--policy " + name + ": an analysis policy (cmodel/metrics/mix_strategy.hpp), not one a scheduler "
+                   "runs; gsim run and gsim sweep run it");
 }
 
 std::string policy_name(Policy p) { return spec::kPolicies[uint8_t(p)].name; }

@@ -50,8 +50,6 @@ namespace gs {
 /// Policy name or alias (gsim --policy) -> gs_pkg::policy_e, from the registry in
 /// rtl/spec/gs_spec.toml (gs::spec::kPolicies). Throws InputError for an unknown name.
 golden::Policy parse_policy(const std::string& name);
-/// Canonical policy names, in gs_pkg::policy_e order.
-std::vector<std::string> golden_policy_names();
 /// The canonical name of a policy.
 std::string policy_name(golden::Policy p);
 

@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
     const gs::GpuConfig cfg = gs::cosim::case_config(gs::load_gpu_config(config));
     const auto lib = gs::load_kernel_library();
     gen.contexts = cfg.max_contexts;
-    if (policies.empty()) policies = gs::list_policies();
+    if (policies.empty()) policies = gs::list_scheduler_policies();
     uint32_t failures = 0;
     std::printf("RTL evaluation: %s\n", full_eval ? "every edge (--rtl-full-eval)" : "fixed-point skip");
     std::printf("%-12s %-7s %-9s %6s %6s %12s %12s\n", "policy", "preempt", "sharing", "mixes", "fails", "cycles",

@@ -35,7 +35,7 @@ struct CaseSpec {
 std::vector<CaseSpec> case_list(uint32_t seeds) {
   std::vector<CaseSpec> cases;
   for (uint64_t s = 1; s <= seeds; ++s)
-    for (const auto& p : gs::list_policies())
+    for (const auto& p : gs::list_scheduler_policies())
       for (auto m : {gs::PreemptMode::kDrain, gs::PreemptMode::kSwitch})
         for (auto x : {gs::SmSharing::kShared, gs::SmSharing::kExclusive})
           if (x == gs::SmSharing::kShared || gs::policy_takes_sm_sharing(p)) cases.push_back({p, m, x, s});
