@@ -79,7 +79,8 @@ struct AccuracyPoint {
   uint64_t predicted = 0;       // Pred_Cycles
   uint64_t actual = 0;
   double ratio = 0;             // predicted / actual
-  uint32_t t = 0, done = 0, total = 0, resident = 0;   // Eq. 2's inputs
+  uint64_t t = 0;               // Eq. 2's t: a CTA's duration, 64-bit (traces in ns or scaled exceed 2**32)
+  uint32_t done = 0, total = 0, resident = 0;   // Eq. 2's other inputs
   bool last_slice = false;
 };
 
