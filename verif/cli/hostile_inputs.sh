@@ -303,7 +303,7 @@ if grep -qx lockstep "$OUT"; then
 fi
 
 # --- output and numeric hardening ---
-# (issue 42) One rule for every output file (cmodel/common/output_file.hpp, docs/cli.md "Output
+# One rule for every output file (cmodel/common/output_file.hpp, docs/cli.md "Output
 # files: the rule"): never an input of the run (also through a config's hetero.baseline_config
 # or the kernel library), never a non-regular file, never another output; "-" is stdout, once.
 # The outputs are refused before anything is simulated. Inputs live in $TMP (a kernel library
@@ -357,7 +357,7 @@ popd >/dev/null
   ok "accuracy --csv -: the CSV alone on stdout, the summary on stderr" ||
   bad "accuracy --csv -: the CSV alone on stdout, the summary on stderr" "stdout: $(head -c 200 "$OUT")"
 [ ! -e "$TMP/cwd/-" ] && ok "accuracy --csv - writes no file named '-'" || bad "accuracy --csv - writes no file named '-'"
-# 64-bit time (issue 42): the same trace in units 10^7 times smaller gives the same ratios
+# 64-bit time (CTA durations beyond 2^32): the same trace with every time multiplied by 10^7 gives the same ratios
 python3 - "$TMP/trace.csv" "$TMP/trace7.csv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -373,7 +373,7 @@ gsim accuracy --config warped-slicer --ctas "$TMP/trace7.csv" -q --group g
 cmp -s "$OUT" "$TMP/acc1.txt" && ok "accuracy: a trace scaled by 10^7 (CTAs beyond 2^32) gives the same summary" ||
   bad "accuracy: a trace scaled by 10^7 (CTAs beyond 2^32) gives the same summary" "$(diff "$TMP/acc1.txt" "$OUT" | head -5)"
 # gsim unit: every value range-checked after conversion, named with its range (exit 2)
-unitfile() { # unitfile NAME VECTOR PYTHON: a copy of verif/vectors/VECTOR.json changed by PYTHON (u = the dict)
+unitfile() { # unitfile NAME VECTOR PYTHON: a copy of the unit vector VECTOR (verif/vectors) changed by PYTHON (u = the dict)
   python3 - "$REPO/verif/vectors/$2.json" "$TMP/$1.json" "$3" <<'PY'
 import json, sys
 u = json.load(open(sys.argv[1]))
