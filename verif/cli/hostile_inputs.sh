@@ -333,7 +333,10 @@ expect 2 "kernel library file"         "${PROF[@]}" --config warped-slicer --out
 unset GSCHED_DATA_DIR
 cmp -s "$TMP/data/workloads/kernels/test.json" "$TMP/ktest.orig" && ok "profile --out naming a kernel library file leaves it intact" ||
   bad "profile --out naming a kernel library file leaves it intact"
+mkdir "$TMP/cwd"
+pushd "$TMP/cwd" >/dev/null   # a regression would write -.csv and -.json here, not in the caller's directory
 expect 2 "only one output may go to standard output" "${PROF[@]}" --config warped-slicer --out -
+popd >/dev/null
 expect 2 "empty"                       "${PROF[@]}" --config warped-slicer --out ""
 mkdir "$TMP/pdir.csv"
 expect 2 "is a directory"              "${PROF[@]}" --config warped-slicer --out "$TMP/pdir"
@@ -349,7 +352,6 @@ cp "$TMP/pair.json" "$TMP/pair.keep"
 expect 2 "same file as the input --mix" accuracy --config warped-slicer --mix "$TMP/pair.json" -q --csv "$TMP/pair.json"
 cmp -s "$TMP/pair.json" "$TMP/pair.keep" && ok "accuracy --csv naming its mix leaves it intact" ||
   bad "accuracy --csv naming its mix leaves it intact"
-mkdir "$TMP/cwd"
 pushd "$TMP/cwd" >/dev/null
 expect 0 "Simple Slicing predictor accuracy" "${ACC[@]}" --csv -
 popd >/dev/null
@@ -372,6 +374,21 @@ cp "$OUT" "$TMP/acc1.txt"
 gsim accuracy --config warped-slicer --ctas "$TMP/trace7.csv" -q --group g
 cmp -s "$OUT" "$TMP/acc1.txt" && ok "accuracy: a trace scaled by 10^7 (CTAs beyond 2^32) gives the same summary" ||
   bad "accuracy: a trace scaled by 10^7 (CTAs beyond 2^32) gives the same summary" "$(diff "$TMP/acc1.txt" "$OUT" | head -5)"
+# the trace reader takes the full 64-bit range of stamps and names the field beyond it
+python3 - "$TMP/trace.csv" "$TMP/trace64.csv" "$TMP/trace65.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for out, base in ((sys.argv[2], 10**19), (sys.argv[3], 2**64 - 100)):
+    with open(out, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["kernel", "cta", "sm", "start_cycle", "end_cycle"])
+        for r in rows:
+            w.writerow([r["kernel"], r["cta"], r["sm"], base + int(r["start_cycle"]), base + int(r["end_cycle"])])
+PY
+gsim accuracy --config warped-slicer --ctas "$TMP/trace64.csv" -q --group g
+cmp -s "$OUT" "$TMP/acc1.txt" && ok "accuracy: stamps of 20 digits (a trace starting at 10^19) read whole" ||
+  bad "accuracy: stamps of 20 digits (a trace starting at 10^19) read whole" "exit $RC $(head -c 300 "$ERR")"
+expect 2 "beyond 2^64-1"                accuracy --config warped-slicer --ctas "$TMP/trace65.csv" -q
 # gsim unit: every value range-checked after conversion, named with its range (exit 2)
 unitfile() { # unitfile NAME VECTOR PYTHON: a copy of the unit vector VECTOR (verif/vectors) changed by PYTHON (u = the dict)
   python3 - "$REPO/verif/vectors/$2.json" "$TMP/$1.json" "$3" <<'PY'
