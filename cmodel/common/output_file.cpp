@@ -10,8 +10,14 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "config/gpu_config.hpp"
+#include "config/json_reader.hpp"
 
 namespace gs {
 
@@ -30,13 +36,37 @@ std::string dir_of(const std::string& path) {
 
 }  // namespace
 
+bool is_stdout_path(const std::string& path) { return path == "-"; }
+
+std::vector<NamedPath> config_input_files(const std::string& option, const std::string& path_or_name) {
+  std::vector<NamedPath> out;
+  try {
+    const std::string path = resolve_config_path(path_or_name);
+    out.push_back({option, path});
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+    if (j.is_object() && j.contains("hetero") && j.at("hetero").is_object() &&
+        j.at("hetero").contains("baseline_config") && j.at("hetero").at("baseline_config").is_string()) {
+      const std::string ref = j.at("hetero").at("baseline_config").get<std::string>();
+      try {
+        out.push_back({option + " hetero.baseline_config", resolve_config_path(ref)});
+      } catch (const std::exception&) {   // the loader reports a bad reference
+      }
+    }
+  } catch (const std::exception&) {   // the loader reports a bad name or file
+  }
+  return out;
+}
+
 void check_output_path(const std::string& option, const std::string& path, const std::vector<NamedPath>& inputs,
                        const std::vector<NamedPath>& outputs) {
   if (path.empty()) refuse(option, path, "the output file name is empty");
-  if (is_stdout_path(path)) {
-    for (const NamedPath& o : outputs)
-      if (is_stdout_path(o.second))
-        refuse(option, path, "standard output is already the output of " + o.first + " (only one output may go there)");
+  if (is_stdout_path(path)) {   // standard output: no file, no input clash; one output at most
+    for (const NamedPath& out : outputs)
+      if (is_stdout_path(out.second))
+        refuse(option, path, "only one output may go to standard output (" + out.first + " already does)");
     return;
   }
   std::error_code ec;
@@ -57,6 +87,7 @@ void check_output_path(const std::string& option, const std::string& path, const
     }
   }
   for (const NamedPath& out : outputs) {
+    if (is_stdout_path(out.second)) continue;
     std::error_code e2;
     const bool same = fs::weakly_canonical(path, e2) == fs::weakly_canonical(out.second, e2) ||
                       (exists && fs::equivalent(path, out.second, e2));
@@ -72,6 +103,7 @@ void check_output_path(const std::string& option, const std::string& path, const
 
 void write_file_atomically(const std::string& option, const std::string& path, const std::string& text) {
   if (is_stdout_path(path)) {
+    std::fflush(stdout);   // whatever was printed before comes first
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
       refuse(option, path, std::string("cannot write to standard output: ") + std::strerror(errno));
     return;

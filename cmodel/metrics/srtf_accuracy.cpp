@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <tuple>
@@ -81,10 +82,18 @@ std::vector<std::string> split_line(std::string line) {
   return out;
 }
 
+/// A whole number of the full 64-bit range (cycle and ns stamps of long traces exceed 2^32).
 uint64_t parse_whole(const std::string& s, const std::string& where, const std::string& field) {
-  if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos)
+  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
     throw InputError(where + ": field '" + field + "' is '" + s + "', not a whole number");
-  return std::stoull(s);
+  uint64_t v = 0;
+  for (const char c : s) {
+    const uint64_t d = uint64_t(c - '0');
+    if (v > (UINT64_MAX - d) / 10)
+      throw InputError(where + ": field '" + field + "' is " + s + ", beyond 2^64-1 = 18446744073709551615");
+    v = v * 10 + d;
+  }
+  return v;
 }
 
 std::vector<std::string> lines_of(const std::string& text) {

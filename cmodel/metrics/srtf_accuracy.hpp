@@ -8,7 +8,9 @@
 // lowest slot free on that SM, below spec::MaxCtasPerSm), ONKERNELEND at the kernel's last CTA
 // end (on every SM) -- and replays it through golden::srtf_reference()
 // (cmodel/sched/golden/gs_srtf_predict.hpp: Algorithm 1 and Eq. 2 with the twin's integer
-// arithmetic). Every block end gives one prediction, Pred_Cycles; it is compared with the
+// arithmetic, but in absolute 64-bit time: cycles, t and active intervals are not wrapped at
+// 2^CycleW, so a trace in ns or scaled by 10^7 gives the ratios of the unscaled one;
+// Pred_Cycles saturates at 2^SrtfPredW - 1 as the twin's does). Every block end gives one prediction, Pred_Cycles; it is compared with the
 // actual runtime (ActualRuntime) as predicted / actual.
 //
 // Modes (the paper's two): slice-aware "SS" keeps every block end's prediction (t re-sampled
@@ -79,7 +81,8 @@ struct AccuracyPoint {
   uint64_t predicted = 0;       // Pred_Cycles
   uint64_t actual = 0;
   double ratio = 0;             // predicted / actual
-  uint32_t t = 0, done = 0, total = 0, resident = 0;   // Eq. 2's inputs
+  uint64_t t = 0;               // Eq. 2's t: a CTA's duration, 64-bit (traces in ns or scaled exceed 2**32)
+  uint32_t done = 0, total = 0, resident = 0;   // Eq. 2's other inputs
   bool last_slice = false;
 };
 

@@ -32,7 +32,6 @@ the sweeps' alone runs. --out OUT writes OUT.png and OUT.svg: the mean gains per
 (bars).
 """
 import argparse
-import csv
 import os
 import sys
 from collections import OrderedDict
@@ -49,23 +48,20 @@ ORDER = ("hetero-agnostic", "hetero-class", "hetero-stp", "hetero-balanced", "he
 
 
 def fail(msg):
-    sys.stderr.write("hetero_pairs.py: %s\n" % msg)
-    sys.exit(2)
+    plotlib.fail("hetero_pairs.py", msg)
 
 
 def read_windows(out_dir):
-    """{(mix, policy): {kernel: {"ipc", "ipc_alone"}}} from OUT_DIR/windows.csv."""
+    """{(mix, policy): {kernel: {"ipc", "ipc_alone"}}} from OUT_DIR/windows.csv; a malformed file
+    is a plotlib.InputError naming the file, the line and the field."""
     path = os.path.join(out_dir, "windows.csv")
     if not os.path.exists(path):
         fail("%s: no windows.csv (is it the output folder of a fixed-window sweep?)" % out_dir)
     runs = OrderedDict()
-    with open(path, newline="") as f:
-        for r in csv.DictReader(f):
-            try:
-                k = runs.setdefault((r["mix"], r["policy"]), OrderedDict())
-                k[r["kernel"]] = {"ipc": float(r["ipc"]), "ipc_alone": float(r["ipc_alone"])}
-            except (KeyError, ValueError) as e:
-                fail("%s: malformed row (%s)" % (path, e))
+    for r in plotlib.read_csv(path, {"mix", "policy", "kernel", "ipc", "ipc_alone"}, numbers=("ipc", "ipc_alone"),
+                              what="a fixed-window sweep's windows.csv"):
+        k = runs.setdefault((r["mix"], r["policy"]), OrderedDict())
+        k[r["kernel"]] = {"ipc": r["ipc"], "ipc_alone": r["ipc_alone"]}
     return runs
 
 
@@ -185,6 +181,7 @@ def main():
     ap.add_argument("--single", action="store_true",
                     help="Fig. 9 too: each kernel alone on the heterogeneous GPU against the conventional one")
     a = ap.parse_args()
+    plotlib.inputs(a.hetero_dir, a.base_dir)
     policies, pairs, _ = analyse(a.hetero_dir, a.base_dir)
     if not pairs:
         fail("%s: no runs" % a.hetero_dir)
@@ -219,4 +216,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(plotlib.run("hetero_pairs.py", main))

@@ -21,7 +21,18 @@ STYLE = {"compute-sat": "-", "compute-nonsat": "--", "memory": ":", "cache": "-.
 
 
 def load(path):
-    return plotlib.load_json(path, "gsched-profile-1", "profile.py", "a gsim profile file")
+    """The profile as plain data, every field the plot reads checked (plotlib.InputError names the
+    file and the field otherwise)."""
+    doc = plotlib.load_json(path, "gsched-profile-1", "profile.py", "a gsim profile file")
+    prof = {"config": doc.text("config"), "warmup": doc.integer("warmup"), "sample": doc.integer("sample"),
+            "kernels": []}
+    for k in doc.objects("kernels"):
+        points = [{key: p.integer(key) if key == "ctas" else p.num(key) for key in
+                   ("ctas", "ipc", "mem_stall", "l1_miss", "l2_miss")} for p in k.objects("points")]
+        prof["kernels"].append({"name": k.text("name"), "behaviour": k.text("behaviour"), "points": points})
+    if not prof["kernels"]:
+        raise plotlib.InputError(f"{path}: field 'kernels' is empty (no kernel to draw)")
+    return prof
 
 
 def main():
@@ -30,9 +41,8 @@ def main():
     ap.add_argument("--out", required=True, help="output path without extension (.png and .svg are written)")
     ap.add_argument("--title", default=None)
     args = ap.parse_args()
+    plotlib.inputs(args.json)
     prof = load(args.json)
-    if not prof["kernels"]:
-        sys.exit(f"profile.py: {args.json}: no kernels")
 
     plt = plotlib.pyplot("profile.py")
     fig, axes = plt.subplots(2, 2, figsize=(13, 7), sharex=True)
@@ -61,4 +71,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(plotlib.run("profile.py", main))

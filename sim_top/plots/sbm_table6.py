@@ -28,7 +28,6 @@ the best window's, and the mean per window (Fig. 11's "IPC normalized to the opt
 IPC"), with the configuration each window made SBM choose.
 """
 import argparse
-import csv
 import json
 import os
 import re
@@ -41,21 +40,25 @@ POLICIES = (("sbm-base", "BASE"), ("mwg", "MWG"), ("ewm", "EWM"), ("sbm", "SBM")
 
 
 def fail(msg):
-    sys.stderr.write("sbm_table6.py: error: " + msg + "\n")
-    sys.exit(2)
+    plotlib.fail("sbm_table6.py", msg)
+
+
+def read_run(out_dir, run_id):
+    """The run JSON of a sweep row (plotlib.Node: a missing field names the file and the field)."""
+    return plotlib.read_json(os.path.join(out_dir, "runs", run_id + ".json"), "a gsim run --json result")
 
 
 def chosen_config(run):
     """Table 3's name of the configuration in force at the end of a run, from its partitions."""
-    parts = run.get("partitions") or []
-    if not parts:
+    parts = run.objects("partitions", [])
+    if not len(parts):
         return "-"
     return partition_config(parts[-1])
 
 
 def partition_config(last):
     """Table 3's name of one partition record's configuration (with the quotas when shared)."""
-    ks = last["kernels"]
+    ks = last.objects("kernels")
     if len(ks) != 2:
         return "-"
     bypassed = [i + 1 for i, k in enumerate(ks) if k.get("bypass", "none") != "none"]
@@ -64,17 +67,20 @@ def partition_config(last):
             return "Base"
         level = ks[bypassed[0] - 1]["bypass"]
         return "B%d_%s" % (bypassed[0], "L12" if level == "l1l2" else "L2")
-    quotas = "%d+%d" % (ks[0].get("ctas_per_sm", 0), ks[1].get("ctas_per_sm", 0))
+    quotas = "%d+%d" % tuple(k.integer("ctas_per_sm") if "ctas_per_sm" in k else 0 for k in ks)
     return ("MWGB%d" % bypassed[0] if bypassed else "MWG") + " " + quotas
 
 
 def paper_config(mix_file):
     try:
         with open(mix_file) as f:
-            notes = json.load(f).get("notes", [])
+            doc = json.load(f)
     except (OSError, ValueError):
         return "?"
+    notes = doc.get("notes", []) if isinstance(doc, dict) else []
     for n in notes if isinstance(notes, list) else [notes]:
+        if not isinstance(n, str):
+            continue
         m = re.search(r"SBM chose ([A-Za-z0-9_]+)", n)
         if m:
             return m.group(1)
@@ -84,39 +90,28 @@ def paper_config(mix_file):
 def read_sweep(out_dir):
     """application -> {policy: {"ipc", "antt_sbm", "config", ...}}, in windows.csv order."""
     path = os.path.join(out_dir, "windows.csv")
-    try:
-        f = open(path, newline="")
-    except OSError as e:
-        fail("%s: %s (run the sweep first)" % (path, e.strerror))
+    if not os.path.exists(path):
+        fail("%s: no such file (run the sweep first)" % path)
     apps = OrderedDict()
-    with f:
-        reader = csv.DictReader(f)
-        need = {"run_id", "mix", "policy", "mix_ipc", "antt_sbm"}
-        if need - set(reader.fieldnames or ()):
-            fail("%s: missing columns %s" % (path, ", ".join(sorted(need - set(reader.fieldnames or ())))))
-        for row in reader:
-            app = row["mix"]
-            pol = row["policy"]
-            if pol not in dict(POLICIES):
-                continue
-            rec = apps.setdefault(app, {}).setdefault(pol, {})
-            if rec:
-                continue   # one row per kernel: the run's figures are on every row
-            rec["ipc"] = float(row["mix_ipc"])
-            rec["run_id"] = row["run_id"]
-            rec["antt_sbm"] = float(row["antt_sbm"])
-            run_path = os.path.join(out_dir, "runs", row["run_id"] + ".json")
-            try:
-                with open(run_path) as rf:
-                    run = json.load(rf)
-            except (OSError, ValueError) as e:
-                fail("%s: %s" % (run_path, e))
-            rec["config"] = chosen_config(run)
-            if "ewm" in run:
-                rec["ewm"] = "CI %s occ_th %d" % (run["ewm"]["ci"], run["ewm"]["occ_th"])
-            args = run.get("sweep_inputs", {}).get("args", [])
-            if "--mix" in args:
-                rec["mix_file"] = args[args.index("--mix") + 1]
+    need = {"run_id", "mix", "policy", "mix_ipc", "antt_sbm"}
+    for row in plotlib.read_csv(path, need, numbers=("mix_ipc", "antt_sbm"), what="a fixed-window sweep's windows.csv"):
+        app = row["mix"]
+        pol = row["policy"]
+        if pol not in dict(POLICIES):
+            continue
+        rec = apps.setdefault(app, {}).setdefault(pol, {})
+        if rec:
+            continue   # one row per kernel: the run's figures are on every row
+        rec["ipc"] = row["mix_ipc"]
+        rec["run_id"] = row["run_id"]
+        rec["antt_sbm"] = row["antt_sbm"]
+        run = read_run(out_dir, row["run_id"])
+        rec["config"] = chosen_config(run)
+        if "ewm" in run:
+            rec["ewm"] = "CI %s occ_th %d" % (run["ewm"]["ci"], run["ewm"].integer("occ_th"))
+        args = run.get("sweep_inputs", {}).get("args", []) if "sweep_inputs" in run else []
+        if "--mix" in args:
+            rec["mix_file"] = args[list(args).index("--mix") + 1]
     if not apps:
         fail("%s: no runs of %s" % (path, ", ".join(p for p, _ in POLICIES)))
     return apps
@@ -181,40 +176,41 @@ def plot(apps, out, key="ipc", ylabel="IPC normalized to BASE"):
     plotlib.save(fig, out)
 
 
-def window_label(config):
-    """'sbm-gcn32{sbm.warmup_cycles=0,sbm.sample_cycles=15000}' -> '0K+15K' (the config's own: 'defaults')."""
+def window_label(config, where="config"):
+    """'sbm-gcn32{sbm.warmup_cycles=0,sbm.sample_cycles=15000}' -> '0K+15K' (the config's own: 'defaults');
+    `where` names the field in errors."""
     m = re.search(r"\{(.*)\}", config)
     if not m:
         return "defaults"
     kv = dict(x.split("=", 1) for x in re.split(r"[,;] ?", m.group(1)) if "=" in x)
-    warm = int(kv.get("sbm.warmup_cycles", -1))
-    sample = int(kv.get("sbm.sample_cycles", -1))
+    try:
+        warm = int(kv.get("sbm.warmup_cycles", -1))
+        sample = int(kv.get("sbm.sample_cycles", -1))
+    except ValueError:
+        raise plotlib.InputError("%s is '%s': sbm.warmup_cycles and sbm.sample_cycles must be integers" % (where, config))
     k = lambda v: "?" if v < 0 else ("%gK" % (v / 1000))
     return "%s+%s" % (k(warm), k(sample))
 
 
 def fig11(out_dir, markdown):
     path = os.path.join(out_dir, "windows.csv")
-    try:
-        f = open(path, newline="")
-    except OSError as e:
-        fail("%s: %s (run the sweep first)" % (path, e.strerror))
+    if not os.path.exists(path):
+        fail("%s: no such file (run the sweep first)" % path)
     ipc = OrderedDict()      # application -> {window: ipc}
     chose = OrderedDict()    # application -> {window: configuration}
     windows = []
-    with f:
-        for row in csv.DictReader(f):
-            if row.get("policy") != "sbm":
-                continue
-            w = window_label(row["config"])
-            if w not in windows:
-                windows.append(w)
-            app = row["mix"].replace("sbm-t6-", "")
-            if w in ipc.setdefault(app, {}):
-                continue
-            ipc[app][w] = float(row["mix_ipc"])
-            with open(os.path.join(out_dir, "runs", row["run_id"] + ".json")) as rf:
-                chose.setdefault(app, {})[w] = chosen_config(json.load(rf))
+    for row in plotlib.read_csv(path, {"run_id", "mix", "policy", "config", "mix_ipc"}, numbers=("mix_ipc",),
+                                what="a fixed-window sweep's windows.csv"):
+        if row["policy"] != "sbm":
+            continue
+        w = window_label(row["config"], "%s line %d: field 'config'" % (path, row.line))
+        if w not in windows:
+            windows.append(w)
+        app = row["mix"].replace("sbm-t6-", "")
+        if w in ipc.setdefault(app, {}):
+            continue
+        ipc[app][w] = row["mix_ipc"]
+        chose.setdefault(app, {})[w] = chosen_config(read_run(out_dir, row["run_id"]))
     if not ipc:
         fail("%s: no sbm runs" % path)
     head = ["application"] + windows + ["chosen (" + ", ".join(windows) + ")"]
@@ -247,15 +243,14 @@ def phases(out_dir, markdown):
     for app, pols in apps.items():
         if "sbm" not in pols:
             continue
-        run_path = os.path.join(out_dir, "runs", pols["sbm"]["run_id"] + ".json")
-        with open(run_path) as rf:
-            parts = json.load(rf).get("partitions") or []
+        parts = read_run(out_dir, pols["sbm"]["run_id"]).objects("partitions", [])
         measured = [p for p in parts if "window" in p]
         ipcs, chosen_ipc = [], "-"
-        final = partition_config(parts[-1]) if parts else "-"
+        final = partition_config(parts[-1]) if len(parts) else "-"
         for p in measured:
-            span = p["window"][1] - p["window"][0]
-            ipc = sum(k.get("window_insts", 0) for k in p["kernels"]) / span if span > 0 else 0.0
+            span = p["window"].num(1) - p["window"].num(0)
+            ks = p.objects("kernels")
+            ipc = sum(k.num("window_insts") if "window_insts" in k else 0 for k in ks) / span if span > 0 else 0.0
             ipcs.append(ipc)
             if partition_config(p) == final:
                 chosen_ipc = "%.2f" % ipc
@@ -279,6 +274,7 @@ def main():
     ap.add_argument("--phases", action="store_true",
                     help="SBM's profiling phases per application: sample IPCs, the choice, its window IPC")
     a = ap.parse_args()
+    plotlib.inputs(a.sweep_dir)
     if a.phases:
         phases(a.sweep_dir, a.markdown)
         return
@@ -295,4 +291,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(plotlib.run("sbm_table6.py", main))

@@ -15,7 +15,6 @@ paper counts for mpmax; already so when gsim accuracy ran with --last-slice). --
 the medians and 0.5x..2x shares as a Markdown table.
 """
 import argparse
-import csv
 import sys
 from collections import OrderedDict
 
@@ -27,31 +26,20 @@ NEED = ("group", "kernel", "mode", "ratio", "last_slice")
 
 
 def read(paths, last_slice):
-    """{(group, kernel): {mode: [ratio, ...]}} in order of first appearance."""
+    """{(group, kernel): {mode: [ratio, ...]}} in order of first appearance; a malformed file is a
+    plotlib.InputError naming the file, the line and the field."""
     data = OrderedDict()
     for path in paths:
-        try:
-            with open(path, newline="") as f:
-                rows = csv.DictReader(f)
-                missing = [c for c in NEED if c not in (rows.fieldnames or [])]
-                if missing:
-                    sys.exit(f"srtf_accuracy.py: {path}: not a gsim accuracy --csv file (no column {missing[0]!r})")
-                for i, r in enumerate(rows, start=2):
-                    if r["mode"] not in MODES:
-                        sys.exit(f"srtf_accuracy.py: {path} line {i}: mode {r['mode']!r} (expected SS or unaware)")
-                    try:
-                        ratio = float(r["ratio"])
-                    except ValueError:
-                        sys.exit(f"srtf_accuracy.py: {path} line {i}: ratio {r['ratio']!r} is not a number")
-                    if ratio <= 0:
-                        sys.exit(f"srtf_accuracy.py: {path} line {i}: ratio {ratio} (must be > 0)")
-                    if last_slice and r["mode"] == "SS" and r["last_slice"] != "1":
-                        continue
-                    data.setdefault((r["group"], r["kernel"]), {m: [] for m in MODES})[r["mode"]].append(ratio)
-        except OSError as e:
-            sys.exit(f"srtf_accuracy.py: {path}: {e}")
+        for r in plotlib.read_csv(path, NEED, numbers=("ratio",), what="a gsim accuracy --csv file"):
+            if r["mode"] not in MODES:
+                raise plotlib.InputError(f"{path} line {r.line}: field 'mode' is '{r['mode']}', expected SS or unaware")
+            if r["ratio"] <= 0:
+                raise plotlib.InputError(f"{path} line {r.line}: field 'ratio' is {r['ratio']}, must be > 0")
+            if last_slice and r["mode"] == "SS" and r["last_slice"] != "1":
+                continue
+            data.setdefault((r["group"], r["kernel"]), {m: [] for m in MODES})[r["mode"]].append(r["ratio"])
     if not data:
-        sys.exit("srtf_accuracy.py: no predictions in " + ", ".join(paths))
+        raise plotlib.InputError("no predictions in " + ", ".join(paths))
     return data
 
 
@@ -88,6 +76,7 @@ def main():
     ap.add_argument("--markdown", action="store_true", help="print medians and 0.5x-2x shares as a Markdown table")
     ap.add_argument("--title", default=None)
     args = ap.parse_args()
+    plotlib.inputs(*args.csv)
     data = read(args.csv, args.last_slice)
     if args.markdown:
         print(markdown(data))
@@ -148,4 +137,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(plotlib.run("srtf_accuracy.py", main))

@@ -26,7 +26,6 @@ groups, columns: policies), the form docs use. Input: the results.csv of `gsim s
       --baseline left-over --gain --by kernels --markdown --out ppq_gain
 """
 import argparse
-import csv
 import math
 import sys
 from collections import defaultdict, OrderedDict
@@ -38,15 +37,11 @@ KERNEL_METRICS = ("ntt", "ntt-top")
 
 
 def read_rows(path):
-    try:
-        with open(path, newline="") as f:
-            rows = list(csv.DictReader(f))
-    except OSError as e:
-        sys.exit(f"sweep_bars.py: {path}: {e}")
+    """The rows of a sweep's results.csv, the columns read checked (priority an integer, the
+    metrics numbers); a malformed file is a plotlib.InputError naming the file, line and field."""
     need = {"run_id", "config", "mix", "policy", "preempt", "seed", "sm_sharing", "kernel", "priority", "ntt"} | set(RUN_METRICS)
-    if not rows or not need <= set(rows[0]):
-        sys.exit(f"sweep_bars.py: {path}: not a gsim sweep results.csv (columns {sorted(need)})")
-    return rows
+    return plotlib.read_csv(path, need, numbers=("ntt",) + tuple(RUN_METRICS), integers=("priority",),
+                            what="a gsim sweep results.csv")
 
 
 def top_priority_rows(rows, path):
@@ -59,8 +54,8 @@ def top_priority_rows(rows, path):
         top = max(int(k["priority"]) for k in kernels)
         best = [k for k in kernels if int(k["priority"]) == top]
         if len(best) != 1:
-            sys.exit(f"sweep_bars.py: {path}: run {run_id}: {len(best)} kernels share the highest priority {top}; "
-                     "--metric ntt-top needs one prioritized kernel per run")
+            raise plotlib.InputError(f"{path}: run {run_id}: {len(best)} kernels share the highest priority {top}; "
+                                     "--metric ntt-top needs one prioritized kernel per run")
         out.append(best[0])
     return out
 
@@ -123,6 +118,7 @@ def main():
     ap.add_argument("--markdown", action="store_true", help="print the table of the bars as Markdown")
     ap.add_argument("--title", default=None)
     args = ap.parse_args()
+    plotlib.inputs(args.csv)
     if args.metric == "ntt" and not args.kernel:
         sys.exit("sweep_bars.py: --metric ntt needs --kernel NAME")
     if not args.out and not args.markdown:
@@ -218,4 +214,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(plotlib.run("sweep_bars.py", main))

@@ -18,7 +18,6 @@ are read as one (a run id seen twice keeps its last row). --out OUT writes OUT.p
 one panel per metric, a bar per policy and arrival. Input: the results.csv of `gsim sweep`.
 """
 import argparse
-import csv
 import math
 import sys
 from collections import OrderedDict
@@ -30,29 +29,18 @@ METRICS = (("stp", "STP", "higher is better"), ("antt", "ANTT", "lower is better
 
 
 def read_runs(paths):
-    """run_id -> (policy label, arrival, {metric: value}) from one row per run."""
+    """run_id -> (policy label, arrival, {metric: value}) from one row per run; a malformed file is a
+    plotlib.InputError naming the file, line and field."""
     runs = OrderedDict()
+    need = {"run_id", "mix", "policy", "sm_sharing", "stp", "antt", "strictf"}
     for path in paths:
-        try:
-            with open(path, newline="") as f:
-                reader = csv.DictReader(f)
-                need = {"run_id", "mix", "policy", "sm_sharing", "stp", "antt", "strictf"}
-                missing = need - set(reader.fieldnames or ())
-                if missing:
-                    sys.exit(f"sweep_geomean.py: {path}: not a gsim sweep results.csv (no column {sorted(missing)[0]})")
-                for r in reader:
-                    label = r["policy"] + (" (SMs exclusive)" if r["sm_sharing"] == "exclusive" else "")
-                    mix = r["mix"]
-                    arrival = mix.rsplit("_at", 1)[1] if "_at" in mix else "-"
-                    try:
-                        vals = {m: float(r[m]) for m, _, _ in METRICS}
-                    except ValueError as e:
-                        sys.exit(f"sweep_geomean.py: {path}: run {r['run_id']}: {e}")
-                    runs[r["run_id"]] = (label, arrival, vals)
-        except OSError as e:
-            sys.exit(f"sweep_geomean.py: {e}")
+        for r in plotlib.read_csv(path, need, numbers=[m for m, _, _ in METRICS], what="a gsim sweep results.csv"):
+            label = r["policy"] + (" (SMs exclusive)" if r["sm_sharing"] == "exclusive" else "")
+            mix = r["mix"]
+            arrival = mix.rsplit("_at", 1)[1] if "_at" in mix else "-"
+            runs[r["run_id"]] = (label, arrival, {m: r[m] for m, _, _ in METRICS})
     if not runs:
-        sys.exit("sweep_geomean.py: no runs in " + ", ".join(paths))
+        raise plotlib.InputError("no runs in " + ", ".join(paths))
     return runs
 
 
@@ -130,6 +118,7 @@ def main():
     ap.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     ap.add_argument("--out", help="write OUT.png and OUT.svg")
     a = ap.parse_args()
+    plotlib.inputs(*a.csv)
     t = tables(read_runs(a.csv), a.by_arrival)
     if a.markdown or not a.out:
         print(markdown(t))
@@ -139,4 +128,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(plotlib.run("sweep_geomean.py", main))

@@ -18,8 +18,43 @@ import sys
 import plotlib
 
 
+COLUMNS = ["kernel", "cta", "sm", "start_cycle", "end_cycle", "saved"]
+
+
 def load(path):
-    return plotlib.load_json(path, "gsched-timeline-1", "timeline.py", "a gsim --timeline file")
+    """The timeline as plain data, every field the plot reads checked (plotlib.InputError names
+    the file and the field otherwise)."""
+    doc = plotlib.load_json(path, "gsched-timeline-1", "timeline.py", "a gsim --timeline file")
+    if doc["cta_columns"] != COLUMNS:
+        raise plotlib.InputError(f"{path}: field 'cta_columns' is {doc['cta_columns']!r}, expected {COLUMNS}")
+    t = {key: doc[key] for key in ("mix", "config", "policy", "preempt", "sm_sharing", "seed")}
+    t["sms"], t["cycles"] = doc.integer("sms"), doc.integer("cycles")
+    if t["sms"] < 1:
+        raise plotlib.InputError(f"{path}: field 'sms' is {t['sms']}, expected at least 1")
+    t["kernels"] = [{"id": k.integer("id"), "name": k.text("name"), "priority": k["priority"],
+                     "arrival_cycle": k.integer("arrival_cycle")} for k in doc.objects("kernels")]
+    ids = {k["id"] for k in t["kernels"]}
+    t["ctas"] = []
+    rows = doc.items_of("ctas")
+    for i, row in enumerate(rows):
+        if not isinstance(row, plotlib.Node) or len(row) != len(COLUMNS):
+            raise plotlib.InputError(f"{path}: field 'ctas[{i}]' is {row!r}, expected [{', '.join(COLUMNS)}]")
+        c = dict(zip(["kernel", "cta", "sm", "start", "end", "saved"], (row.integer(j) if j < 5 else row[j]
+                                                                         for j in range(len(COLUMNS)))))
+        if c["sm"] < 0 or c["sm"] >= t["sms"]:
+            raise plotlib.InputError(f"{path}: field 'ctas[{i}][2]' (sm) is {c['sm']}, the run has {t['sms']} SMs")
+        if c["kernel"] not in ids:
+            raise plotlib.InputError(f"{path}: field 'ctas[{i}][0]' (kernel) is {c['kernel']}, not a kernel id of 'kernels'")
+        if c["end"] < c["start"]:
+            raise plotlib.InputError(f"{path}: field 'ctas[{i}][4]' (end_cycle) is {c['end']}, before its start {c['start']}")
+        t["ctas"].append(c)
+    t["preemptions"] = []
+    for j, p in enumerate(doc.objects("preemptions", [])):
+        sm = p.integer("sm")
+        if sm < 0 or sm >= t["sms"]:
+            raise plotlib.InputError(f"{path}: field 'preemptions[{j}].sm' is {sm}, the run has {t['sms']} SMs")
+        t["preemptions"].append({"cycle": p.integer("cycle"), "mode": p.text("mode"), "sm": sm})
+    return t
 
 
 def lanes(ctas, sms):
@@ -50,15 +85,13 @@ def main():
     ap.add_argument("--to", dest="stop", type=int, default=None, help="last cycle shown (default: end of run)")
     ap.add_argument("--title", default=None)
     args = ap.parse_args()
+    plotlib.inputs(args.timeline)
 
+    t = load(args.timeline)
     plt = plotlib.pyplot("timeline.py")
     from matplotlib.collections import PolyCollection
 
-    t = load(args.timeline)
-    cols = t["cta_columns"]
-    ctas = [dict(zip(["kernel", "cta", "sm", "start", "end", "saved"], row)) for row in t["ctas"]]
-    if cols != ["kernel", "cta", "sm", "start_cycle", "end_cycle", "saved"]:
-        sys.exit(f"timeline.py: {args.timeline}: unexpected cta_columns {cols}")
+    ctas = t["ctas"]
     sms = t["sms"]
     stop = args.stop if args.stop is not None else t["cycles"]
     if stop <= args.start:
@@ -111,4 +144,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(plotlib.run("timeline.py", main))

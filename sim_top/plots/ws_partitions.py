@@ -15,11 +15,12 @@ Prints one row per pair; --markdown prints the table as Markdown.
 """
 import argparse
 import glob
-import json
 import math
 import os
 import re
 import sys
+
+import plotlib
 
 # Warped-Slicer (ISCA 2016) Table III: (first, second) -> (Dyn, Even); "spatial" or (a, b).
 PAPER = {
@@ -57,28 +58,29 @@ def main():
     ap.add_argument("sweep_dir", help="output directory of gsim sweep sim_top/sweeps/warped-slicer-pairs.json")
     ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args()
+    plotlib.inputs(args.sweep_dir)
     runs = sorted(glob.glob(os.path.join(args.sweep_dir, "runs", "*.json")))
     if not runs:
-        sys.exit(f"ws_partitions.py: {args.sweep_dir}/runs holds no run JSON (run the sweep first)")
+        plotlib.fail("ws_partitions.py", f"{args.sweep_dir}/runs holds no run JSON (run the sweep first)")
     pairs = {}
     for path in runs:
-        with open(path) as f:
-            d = json.load(f)
-        m = re.match(r"pair_(.+)_(.+)_at\d+$", d["mix"])
+        d = plotlib.read_json(path, "a gsim run --json result")   # a missing field names the file and the field
+        m = re.match(r"pair_(.+)_(.+)_at\d+$", d.text("mix"))
         if not m:
             continue
         key = (m.group(1), m.group(2))
         row = pairs.setdefault(key, {"cycles": {}})
-        row["cycles"][d["policy"]] = d["cycles"]
-        if d["policy"] == "warped-slicer":
-            both = [p for p in d.get("partitions", []) if len(p["kernels"]) == 2]
+        policy = d.text("policy")
+        row["cycles"][policy] = d.num("cycles")
+        if policy == "warped-slicer":
+            both = [p for p in d.objects("partitions", []) if len(p.objects("kernels")) == 2]
             if both:
                 p = both[0]
-                row["ws"] = "spatial" if p["mode"] == "spatial" else tuple(k["ctas_per_sm"] for k in p["kernels"])
+                row["ws"] = "spatial" if p["mode"] == "spatial" else tuple(k.integer("ctas_per_sm") for k in p["kernels"])
             else:
                 row["ws"] = "none"
-        if d["policy"] == "oracle":
-            row["oracle"] = tuple(k["ctas_per_sm"] for k in d["oracle"]["best"])
+        if policy == "oracle":
+            row["oracle"] = tuple(k.integer("ctas_per_sm") for k in d["oracle"].objects("best"))
     policies = ["even", "spatial", "warped-slicer", "oracle"]
     header = ["pair", "paper Dyn", "paper Even", "warped-slicer", "oracle"] + [f"IPC {p}" for p in policies]
     rows = []
@@ -109,4 +111,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(plotlib.run("ws_partitions.py", main))

@@ -179,9 +179,20 @@ int accuracy_action(const AccuracyArgs& a) {
   }
 
   // ---- outputs, checked before anything is simulated
+  // every file the run reads (common/output_file.hpp's rule): never overwritten by --csv
   std::vector<gs::NamedPath> inputs;
   for (const std::string& f : a.ctas) inputs.push_back({"--ctas", f});
+  for (const gs::Mix& m : mixes)
+    if (!m.file.empty()) inputs.push_back({"--mix", m.file});
+  if (need_config)
+    for (const gs::NamedPath& f : gs::config_input_files(a.o_config->count() ? "--config" : "the mix's config", config))
+      inputs.push_back(f);
+  for (const std::string& f : gs::kernel_library_files()) inputs.push_back({"kernel library file", f});
+  if (!a.h100.empty())
+    for (const char* name : {"/alone.csv", "/alone.csv.gz"}) inputs.push_back({"--h100-traces", a.h100 + name});
   if (a.o_csv->count()) gs::check_output_path("--csv", a.csv, inputs, {});
+  // --csv -: the CSV alone on standard output, the summary goes to stderr
+  FILE* summary_out = a.o_csv->count() && gs::is_stdout_path(a.csv) ? stderr : stdout;
 
   gs::AccuracyOptions opt;
   opt.actual = a.actual == "turnaround" ? gs::ActualRuntime::kTurnaround : gs::ActualRuntime::kSmActive;
@@ -258,11 +269,11 @@ int accuracy_action(const AccuracyArgs& a) {
     add(gs::trace_from_run(r, plan[i].mix, cfg.num_sms(), plan[i].group, plan[i].mix.name));
   }
 
-  std::printf("Simple Slicing predictor accuracy: predicted / actual runtime (actual: %s)%s\n",
-              opt.actual == gs::ActualRuntime::kSmActive ? "the kernel's active cycles on the SM" : "kernel turnaround",
-              opt.last_slice_only ? "; SS: last slice only" : "");
-  std::fputs(gs::format_accuracy_summary(gs::summarize_accuracy(points)).c_str(), stdout);
-  std::fflush(stdout);
+  std::fprintf(summary_out, "Simple Slicing predictor accuracy: predicted / actual runtime (actual: %s)%s\n",
+               opt.actual == gs::ActualRuntime::kSmActive ? "the kernel's active cycles on the SM" : "kernel turnaround",
+               opt.last_slice_only ? "; SS: last slice only" : "");
+  std::fputs(gs::format_accuracy_summary(gs::summarize_accuracy(points)).c_str(), summary_out);
+  std::fflush(summary_out);
   if (a.o_csv->count()) {
     gs::write_file_atomically("--csv", a.csv, gs::format_accuracy_csv(points));
     if (!a.quiet) std::fprintf(stderr, "gsim accuracy: wrote %zu predictions to %s\n", points.size(), a.csv.c_str());

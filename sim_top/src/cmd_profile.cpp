@@ -39,6 +39,7 @@ struct ProfileArgs {
   uint32_t max_ctas = 0;          // 0 = the kernel's occupancy
   uint64_t warmup = 20000, sample = 50000, seed = 1;
   bool quiet = false;
+  CLI::Option* o_out = nullptr;
 };
 
 /// One CTA count's figures.
@@ -227,9 +228,18 @@ int profile_action(const ProfileArgs& a) {
   if (!skipped.empty() && !a.quiet)
     std::fprintf(stderr, "gsim: note: skipped %zu kernel(s) that fit no SM of %s: %s\n", skipped.size(),
                  cfg.name.c_str(), gs::join_names(skipped).c_str());
-  if (!a.out.empty()) {   // the outputs must be writable before hours of simulation
-    gs::check_output_path("--out", a.out + ".csv", {}, {});
-    gs::check_output_path("--out", a.out + ".json", {}, {});
+  // The outputs, checked before hours of simulation by the rule of common/output_file.hpp: never
+  // one of the run's inputs (the config, the config it references, the kernel library), never a
+  // non-regular file. "--out -" would send both files to standard output: refused by the rule.
+  const bool want_out = a.o_out->count() > 0;
+  if (want_out && a.out.empty()) throw gs::InputError("--out \"\": the output file name is empty");
+  const std::string out_csv = gs::is_stdout_path(a.out) ? a.out : a.out + ".csv";
+  const std::string out_json = gs::is_stdout_path(a.out) ? a.out : a.out + ".json";
+  if (want_out) {
+    std::vector<gs::NamedPath> inputs = gs::config_input_files("--config", a.config);
+    for (const std::string& f : gs::kernel_library_files()) inputs.push_back({"kernel library file", f});
+    gs::check_output_path("--out", out_csv, inputs, {});
+    gs::check_output_path("--out", out_json, inputs, {{"--out", out_csv}});
   }
 
   uint32_t total = 0, done = 0;
@@ -250,9 +260,9 @@ int profile_action(const ProfileArgs& a) {
   }
   if (!a.quiet) std::fprintf(stderr, "\n");
   std::fputs(format_table(profiles).c_str(), stdout);
-  if (!a.out.empty()) {
-    gs::write_file_atomically("--out", a.out + ".csv", format_csv(cfg.name, profiles));
-    gs::write_file_atomically("--out", a.out + ".json", format_json(cfg.name, a, profiles));
+  if (want_out) {
+    gs::write_file_atomically("--out", out_csv, format_csv(cfg.name, profiles));
+    gs::write_file_atomically("--out", out_json, format_json(cfg.name, a, profiles));
     if (!a.quiet)
       std::fprintf(stderr, "gsim: wrote %s.csv and %s.json (plot: python3 sim_top/plots/profile.py %s.json --out %s)\n",
                    a.out.c_str(), a.out.c_str(), a.out.c_str(), a.out.c_str());
@@ -275,7 +285,7 @@ Command add_profile_command(CLI::App& top) {
       ->check(whole_number(0, 1ull << 40));
   app->add_option("--sample", args->sample, "Cycles of the measurement window")->check(whole_number(1, 1ull << 40));
   app->add_option("--seed", args->seed, "Simulation seed")->check(whole_number());
-  app->add_option("--out", args->out, "Write OUT.csv and OUT.json (plot: sim_top/plots/profile.py OUT.json)");
+  args->o_out = app->add_option("--out", args->out, "Write OUT.csv and OUT.json (plot: sim_top/plots/profile.py OUT.json)");
   app->add_flag("-q,--quiet", args->quiet, "No progress on stderr");
   app->footer(
       "Each CTA count is one alone run (golden scheduler, Left-Over, --cta-limit j) read over cycles "

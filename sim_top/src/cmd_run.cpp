@@ -214,7 +214,6 @@ int run_action(const RunArgs& a) {
       std::fprintf(stderr, "gsim: note: config %s, as named by %s\n", config.c_str(),
                    a.o_kernel->count() ? ("the suite file of kernel " + a.kernel).c_str() : ("mix " + mix.name).c_str());
   }
-  const std::string config_path = gs::resolve_config_path(config);
   const gs::GpuConfig cfg = gs::load_gpu_config(config, a.sets);
   if (!mix.config.empty() && a.o_config->count() && base_name(cfg.name) != mix.config)
     std::fprintf(stderr, "gsim: warning: mix %s was written for config '%s' (its \"config\" field), running it on '%s'\n",
@@ -258,7 +257,7 @@ int run_action(const RunArgs& a) {
     throw gs::InputError("--wave: the golden scheduler has no waveform; use --scheduler rtl or lockstep");
 
   // ---- outputs, before anything is simulated
-  std::vector<gs::NamedPath> inputs = {{"--config", config_path}};
+  std::vector<gs::NamedPath> inputs = gs::config_input_files("--config", config);   // and the configs it reads
   if (!mix.file.empty()) inputs.push_back({"--mix", mix.file});
   for (const std::string& file : gs::kernel_library_files(a.kernel_files)) inputs.push_back({"kernel library file", file});
   std::vector<gs::NamedPath> outputs;

@@ -23,15 +23,8 @@ struct UnitArgs {
 int unit_action(const UnitArgs& a) {
   register_build_schedulers();
   const std::string text = read_text_file(a.input, "--input");
-  // Malformed JSON (an empty file included) is reported with file:line:column here, before
-  // the unit runner sees it.
-  (void)gs::parse_json_strict(text, a.input);
-  std::string out;
-  try {
-    out = gs::run_unit(a.block, text, a.input);
-  } catch (const nlohmann::json::exception& e) {   // a field of the wrong JSON type
-    throw gs::InputError(a.input + ": " + e.what());
-  }
+  // parsing and range checks: gs::run_unit_checked (unit/unit_runner.hpp), also driven by the fuzz target
+  const std::string out = gs::run_unit_checked(a.block, text, a.input);
   std::fputs(out.c_str(), stdout);
   // The sides are printed either way; a disagreement is the lockstep checker's exit code.
   const nlohmann::json result = nlohmann::json::parse(out);

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "common/error.hpp"
+#include "unit/unit_numbers.hpp"
 #include "sched/golden/gs_preempt_ctrl.hpp"
 
 namespace gs {
@@ -54,13 +55,11 @@ DssInput parse_dss(const json& in, const std::string& file) {
     return obj.at(key);
   };
   try {
-    d.num_sms = need(in, "num_sms", "").get<uint32_t>();
-    if (d.num_sms == 0 || d.num_sms > MaxSms)
-      throw InputError(file, "num_sms", "must be 1.." + std::to_string(MaxSms) + " (RTL MaxSms)");
+    d.num_sms = uint32_t(unit_uint(need(in, "num_sms", ""), file, "num_sms", 1, MaxSms, "RTL MaxSms"));
     d.event = need(in, "event", "").get<std::string>();
     if (d.event != "arrival" && d.event != "sm_idle")
       throw InputError(file, "event", "must be \"arrival\" or \"sm_idle\", not \"" + d.event + "\"");
-    if (in.contains("max_cycles")) d.max_cycles = in.at("max_cycles").get<uint32_t>();
+    if (in.contains("max_cycles")) d.max_cycles = uint32_t(unit_uint(in.at("max_cycles"), file, "max_cycles", 1, 1000000, "a decision takes a few cycles per SM"));
     const json& ks = need(in, "kernels", "");
     if (!ks.is_array() || ks.empty() || ks.size() > MaxKernels)
       throw InputError(file, "kernels", "must list 1.." + std::to_string(MaxKernels) + " kernels (RTL MaxKernels)");
@@ -68,11 +67,9 @@ DssInput parse_dss(const json& in, const std::string& file) {
     for (size_t i = 0; i < ks.size(); ++i) {
       const std::string w = "kernels[" + std::to_string(i) + "].";
       DssInput::Kernel k;
-      const uint32_t id = need(ks[i], "id", w).get<uint32_t>();
-      if (id >= 255) throw InputError(file, w + "id", "must be 0..254");
+      const uint32_t id = uint32_t(unit_uint(need(ks[i], "id", w), file, w + "id", 0, 254));
       k.id = static_cast<KernelId>(id);
-      const int32_t t = need(ks[i], "tokens", w).get<int32_t>();
-      if (t < -32768 || t > 32767) throw InputError(file, w + "tokens", "must fit 16-bit signed");
+      const int32_t t = int32_t(unit_int(need(ks[i], "tokens", w), file, w + "tokens", -32768, 32767, "16-bit signed"));
       k.tokens = static_cast<int16_t>(t);
       if (ks[i].contains("pending")) k.pending = ks[i].at("pending").get<bool>();
       if (slot_of.count(k.id)) throw InputError(file, w + "id", "duplicate kernel id " + std::to_string(id));
@@ -84,7 +81,7 @@ DssInput parse_dss(const json& in, const std::string& file) {
       throw InputError(file, "sms", "must list exactly num_sms = " + std::to_string(d.num_sms) + " SMs");
     auto slot = [&](const json& v, const std::string& field) {
       if (v.is_null()) return -1;
-      const auto it = slot_of.find(static_cast<KernelId>(v.get<uint32_t>()));
+      const auto it = slot_of.find(static_cast<KernelId>(unit_uint(v, file, field, 0, 254)));
       if (it == slot_of.end()) throw InputError(file, field, "kernel " + v.dump() + " is not in \"kernels\"");
       return it->second;
     };

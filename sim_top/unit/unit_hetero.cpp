@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "unit/unit_numbers.hpp"
 
 namespace gs {
 
@@ -25,11 +26,7 @@ uint64_t get_uint(const json& obj, const std::string& key, const std::string& wh
     if (required) throw InputError(file, where + key, "missing");
     return dflt;
   }
-  const json& v = obj.at(key);
-  if (!v.is_number_unsigned() || v.get<uint64_t>() < lo || v.get<uint64_t>() > hi)
-    throw InputError(file, where + key, "must be an integer " + std::to_string(lo) + ".." + std::to_string(hi) +
-                                            ", not " + v.dump());
-  return v.get<uint64_t>();
+  return unit_uint(obj.at(key), file, where + key, lo, hi);
 }
 
 double get_ipc(const json& obj, const std::string& key, const std::string& where, const std::string& file) {
@@ -76,13 +73,8 @@ json run_hetero_unit(HeteroSelUnit& unit, const json& input, const std::string& 
     }
     names.push_back(name);
     const double ipc_b = get_ipc(k, "ipc_big", where, file), ipc_s = get_ipc(k, "ipc_small", where, file);
-    const double insts_b = std::llround(ipc_b * double(window)), insts_s = std::llround(ipc_s * double(window));
-    const double top = std::ldexp(1.0, int(spec::HcInstW));
-    if (insts_b >= top || insts_s >= top)
-      throw InputError(file, where + (insts_b >= top ? "ipc_big" : "ipc_small"),
-                       "IPC x window_cycles does not fit HcInstW = " + std::to_string(spec::HcInstW) + " bits");
-    in.big_insts[c] = uint64_t(insts_b);
-    in.small_insts[c] = uint64_t(insts_s);
+    in.big_insts[c] = unit_insts(ipc_b, window, spec::HcInstW, "HcInstW", file, where + "ipc_big");
+    in.small_insts[c] = unit_insts(ipc_s, window, spec::HcInstW, "HcInstW", file, where + "ipc_small");
     in.cta_big[c] = uint32_t(get_uint(k, "ctas_big", where, file, 0, max_cta, 0, true));
     in.cta_small[c] = uint32_t(get_uint(k, "ctas_small", where, file, 0, max_cta, 0, true));
     in.cta_base[c] = uint32_t(get_uint(k, "ctas_base", where, file, 0, max_cta, 0, true));

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "common/error.hpp"
+#include "config/json_reader.hpp"
 #include "unit/unit_dss.hpp"
 #include "unit/unit_hetero.hpp"
 #include "unit/unit_sbm.hpp"
@@ -78,6 +79,15 @@ std::string run_unit(const std::string& block, const std::string& input_json_tex
   }
   if (!sides().empty()) out["match"] = match;
   return out.dump(2) + "\n";
+}
+
+std::string run_unit_checked(const std::string& block, const std::string& input_json_text, const std::string& file) {
+  (void)parse_json_strict(input_json_text, file);
+  try {
+    return run_unit(block, input_json_text, file);
+  } catch (const json::exception& e) {   // a field of the wrong JSON type
+    throw InputError(file + ": " + e.what());
+  }
 }
 
 }  // namespace gs

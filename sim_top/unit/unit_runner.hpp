@@ -23,6 +23,12 @@ namespace gs {
 
 std::string run_unit(const std::string& block, const std::string& input_json_text, const std::string& file);
 
+/// What `gsim unit <block> --input F` does with F's text: strict JSON first (an empty or malformed
+/// file is reported with file:line:column), then run_unit(); a field of the wrong JSON type is
+/// an InputError naming the file too. Every malformed input throws InputError, nothing else
+/// (the fuzz target verif/fuzz/gs_fuzz_loaders.cpp holds it to that).
+std::string run_unit_checked(const std::string& block, const std::string& input_json_text, const std::string& file);
+
 /// Golden result of one unit on a parsed, validated input (what run_unit reports as "golden").
 nlohmann::json run_unit_golden(const std::string& block, const nlohmann::json& input, const std::string& file);
 

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "common/error.hpp"
+#include "unit/unit_numbers.hpp"
 
 namespace gs {
 
@@ -62,18 +63,12 @@ SbmInput parse_sbm(const json& input, const std::string& file) {
       throw InputError(file, k, "unknown key (known: occupancy, window_cycles, ipc)");
   if (!input.contains("occupancy")) throw InputError(file, "occupancy", "missing");
   const json& o = input.at("occupancy");
-  if (!o.is_array() || o.size() != 2 || !o[0].is_number_unsigned() || !o[1].is_number_unsigned())
+  if (!o.is_array() || o.size() != 2)
     throw InputError(file, "occupancy", "must be [occ1, occ2], workgroups of each task that fit one SM, not " + o.dump());
-  in.occ1 = o[0].get<uint32_t>();
-  in.occ2 = o[1].get<uint32_t>();
-  if (in.occ1 > spec::MaxCtasPerSm || in.occ2 > spec::MaxCtasPerSm)
-    throw InputError(file, "occupancy", "at most MaxCtasPerSm = " + std::to_string(spec::MaxCtasPerSm) + " each");
-  if (input.contains("window_cycles")) {
-    const json& w = input.at("window_cycles");
-    if (!w.is_number_unsigned() || w.get<uint64_t>() == 0 || w.get<uint64_t>() > (uint64_t(1) << 30))
-      throw InputError(file, "window_cycles", "must be 1..2^30 cycles, not " + w.dump());
-    in.window = w.get<uint64_t>();
-  }
+  in.occ1 = uint32_t(unit_uint(o[0], file, "occupancy[0]", 0, spec::MaxCtasPerSm, "MaxCtasPerSm"));
+  in.occ2 = uint32_t(unit_uint(o[1], file, "occupancy[1]", 0, spec::MaxCtasPerSm, "MaxCtasPerSm"));
+  if (input.contains("window_cycles"))
+    in.window = unit_uint(input.at("window_cycles"), file, "window_cycles", 1, uint64_t(1) << 30, "cycles, 2^30 at most");
   if (!input.contains("ipc") || !input.at("ipc").is_object()) throw InputError(file, "ipc", "missing or not an object");
   for (const auto& [k, v] : input.at("ipc").items()) {
     const std::string where = "ipc." + k;
@@ -91,10 +86,7 @@ SbmInput parse_sbm(const json& input, const std::string& file) {
 }
 
 uint64_t to_insts(double ipc, uint64_t window, const std::string& where, const std::string& file) {
-  const double v = std::llround(ipc * double(window));
-  if (v >= double(uint64_t(1) << spec::SbmInstW))
-    throw InputError(file, where, "IPC x window_cycles does not fit SbmInstW = " + std::to_string(spec::SbmInstW) + " bits");
-  return uint64_t(v);
+  return unit_insts(ipc, window, spec::SbmInstW, "SbmInstW", file, where);
 }
 
 }  // namespace

@@ -302,4 +302,131 @@ if grep -qx lockstep "$OUT"; then
   fi
 fi
 
+# --- output and numeric hardening ---
+# One rule for every output file (cmodel/common/output_file.hpp, docs/cli.md "Output
+# files: the rule"): never an input of the run (also through a config's hetero.baseline_config
+# or the kernel library), never a non-regular file, never another output; "-" is stdout, once.
+# The outputs are refused before anything is simulated. Inputs live in $TMP (a kernel library
+# copy in $TMP/data), so a regression overwrites nothing of the source tree.
+PROF=(profile --kernel test.memory --max-ctas 1 --warmup 100 --sample 200 -q)
+cp "$DATA/configs/warped-slicer.json" "$TMP/wscfg.json"
+cp "$TMP/wscfg.json" "$TMP/wscfg.orig"
+expect 2 "same file as the input --config" "${PROF[@]}" --config "$TMP/wscfg.json" --out "$TMP/wscfg"
+cmp -s "$TMP/wscfg.json" "$TMP/wscfg.orig" && ok "profile --out naming its config leaves it intact" ||
+  bad "profile --out naming its config leaves it intact"
+cp "$DATA/configs/heterocore-baseline.json" "$TMP/hbase.json"
+cp "$TMP/hbase.json" "$TMP/hbase.orig"
+python3 - "$DATA/configs/heterocore.json" "$TMP/hcfg.json" "$TMP/hbase.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["hetero"]["baseline_config"] = sys.argv[3]
+json.dump(c, open(sys.argv[2], "w"), indent=1)
+PY
+expect 2 "hetero.baseline_config"      "${PROF[@]}" --config "$TMP/hcfg.json" --out "$TMP/hbase"
+cmp -s "$TMP/hbase.json" "$TMP/hbase.orig" && ok "profile --out naming the config's baseline_config leaves it intact" ||
+  bad "profile --out naming the config's baseline_config leaves it intact"
+mkdir -p "$TMP/data"
+cp -r "$DATA/configs" "$DATA/workloads" "$TMP/data/"
+cp "$TMP/data/workloads/kernels/test.json" "$TMP/ktest.orig"
+export GSCHED_DATA_DIR="$TMP/data"
+expect 2 "kernel library file"         "${PROF[@]}" --config warped-slicer --out "$TMP/data/workloads/kernels/test"
+unset GSCHED_DATA_DIR
+cmp -s "$TMP/data/workloads/kernels/test.json" "$TMP/ktest.orig" && ok "profile --out naming a kernel library file leaves it intact" ||
+  bad "profile --out naming a kernel library file leaves it intact"
+mkdir "$TMP/cwd"
+pushd "$TMP/cwd" >/dev/null   # a regression would write -.csv and -.json here, not in the caller's directory
+expect 2 "only one output may go to standard output" "${PROF[@]}" --config warped-slicer --out -
+popd >/dev/null
+expect 2 "empty"                       "${PROF[@]}" --config warped-slicer --out ""
+mkdir "$TMP/pdir.csv"
+expect 2 "is a directory"              "${PROF[@]}" --config warped-slicer --out "$TMP/pdir"
+# gsim accuracy --csv: a CTA trace of a short run as input
+gsim run --config warped-slicer --kernel test.memory --scheduler golden -q --ctas "$TMP/trace.csv"
+cp "$TMP/trace.csv" "$TMP/trace.orig"
+ACC=(accuracy --config warped-slicer --ctas "$TMP/trace.csv" -q)
+expect 2 "same file as the input --ctas" "${ACC[@]}" --csv "$TMP/trace.csv"
+cmp -s "$TMP/trace.csv" "$TMP/trace.orig" && ok "accuracy --csv naming its trace leaves it intact" ||
+  bad "accuracy --csv naming its trace leaves it intact"
+expect 2 "same file as the input --config" accuracy --config "$TMP/wscfg.json" --ctas "$TMP/trace.csv" -q --csv "$TMP/wscfg.json"
+cp "$TMP/pair.json" "$TMP/pair.keep"
+expect 2 "same file as the input --mix" accuracy --config warped-slicer --mix "$TMP/pair.json" -q --csv "$TMP/pair.json"
+cmp -s "$TMP/pair.json" "$TMP/pair.keep" && ok "accuracy --csv naming its mix leaves it intact" ||
+  bad "accuracy --csv naming its mix leaves it intact"
+pushd "$TMP/cwd" >/dev/null
+expect 0 "Simple Slicing predictor accuracy" "${ACC[@]}" --csv -
+popd >/dev/null
+[ "$(head -n 1 "$OUT" | cut -d, -f1-3)" = "group,trace,kernel" ] && ! grep -q "Simple Slicing" "$OUT" &&
+  ok "accuracy --csv -: the CSV alone on stdout, the summary on stderr" ||
+  bad "accuracy --csv -: the CSV alone on stdout, the summary on stderr" "stdout: $(head -c 200 "$OUT")"
+[ ! -e "$TMP/cwd/-" ] && ok "accuracy --csv - writes no file named '-'" || bad "accuracy --csv - writes no file named '-'"
+# 64-bit time (CTA durations beyond 2^32): the same trace with every time multiplied by 10^7 gives the same ratios
+python3 - "$TMP/trace.csv" "$TMP/trace7.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+with open(sys.argv[2], "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["kernel", "cta", "sm", "start_cycle", "end_cycle"])
+    for r in rows:
+        w.writerow([r["kernel"], r["cta"], r["sm"], int(r["start_cycle"]) * 10**7, int(r["end_cycle"]) * 10**7])
+PY
+gsim accuracy --config warped-slicer --ctas "$TMP/trace.csv" -q --group g
+cp "$OUT" "$TMP/acc1.txt"
+gsim accuracy --config warped-slicer --ctas "$TMP/trace7.csv" -q --group g
+cmp -s "$OUT" "$TMP/acc1.txt" && ok "accuracy: a trace scaled by 10^7 (CTAs beyond 2^32) gives the same summary" ||
+  bad "accuracy: a trace scaled by 10^7 (CTAs beyond 2^32) gives the same summary" "$(diff "$TMP/acc1.txt" "$OUT" | head -5)"
+# the trace reader takes the full 64-bit range of stamps and names the field beyond it
+python3 - "$TMP/trace.csv" "$TMP/trace64.csv" "$TMP/trace65.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for out, base in ((sys.argv[2], 10**19), (sys.argv[3], 2**64 - 100)):
+    with open(out, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["kernel", "cta", "sm", "start_cycle", "end_cycle"])
+        for r in rows:
+            w.writerow([r["kernel"], r["cta"], r["sm"], base + int(r["start_cycle"]), base + int(r["end_cycle"])])
+PY
+gsim accuracy --config warped-slicer --ctas "$TMP/trace64.csv" -q --group g
+cmp -s "$OUT" "$TMP/acc1.txt" && ok "accuracy: stamps of 20 digits (a trace starting at 10^19) read whole" ||
+  bad "accuracy: stamps of 20 digits (a trace starting at 10^19) read whole" "exit $RC $(head -c 300 "$ERR")"
+expect 2 "beyond 2^64-1"                accuracy --config warped-slicer --ctas "$TMP/trace65.csv" -q
+# gsim unit: every value range-checked after conversion, named with its range (exit 2)
+unitfile() { # unitfile NAME VECTOR PYTHON: a copy of the unit vector VECTOR (verif/vectors) changed by PYTHON (u = the dict)
+  python3 - "$REPO/verif/vectors/$2.json" "$TMP/$1.json" "$3" <<'PY'
+import json, sys
+u = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(u, open(sys.argv[2], "w"))
+PY
+}
+unitfile het_1e15 hetero_thick_lean 'u["kernels"][0]["ipc_big"] = 1e15'
+unitfile het_1e300 hetero_thick_lean 'u["kernels"][1]["ipc_small"] = 1e300'
+unitfile het_ctas hetero_thick_lean 'u["kernels"][0]["ctas_big"] = 2**32 + 8'
+unitfile het_win hetero_thick_lean 'u["window_cycles"] = 2**32 + 8'
+unitfile het_sms hetero_thick_lean 'u["sms_small"] = 2**64 - 1'
+unitfile sbm_occ sbm_fw_mm 'u["occupancy"] = [2**32 + 8, 8]'
+unitfile sbm_1e300 sbm_fw_mm 'u["ipc"]["Base"] = [1e300, 1.0]'
+unitfile sbm_1e15 sbm_fw_mm 'u["ipc"]["MWGB2"][0] = [1.5, 1e15]'
+unitfile sbm_win sbm_fw_mm 'u["window_cycles"] = 2**32 + 8'
+unitfile dss_sms dss_idle 'u["num_sms"] = 2**32 + 4'
+unitfile dss_tok dss_idle 'u["kernels"][1]["tokens"] = 2**32 + 1'
+unitfile dss_id dss_idle 'u["kernels"][1]["id"] = 2**32 + 1'
+unitfile dss_max dss_idle 'u["max_cycles"] = -1'
+unitfile dss_float dss_idle 'u["num_sms"] = 1e300'
+expect 2 "field 'kernels[0].ipc_big': IPC 1e+15 x window_cycles 20000 does not fit HcInstW" unit hetero --input "$TMP/het_1e15.json"
+expect 2 "field 'kernels[1].ipc_small'" unit hetero --input "$TMP/het_1e300.json"
+expect 2 "field 'kernels[0].ctas_big': must be an integer 0.." unit hetero --input "$TMP/het_ctas.json"
+expect 2 "field 'window_cycles': must be an integer 1..1073741824" unit hetero --input "$TMP/het_win.json"
+expect 2 "field 'sms_small'"           unit hetero --input "$TMP/het_sms.json"
+expect 2 "field 'occupancy[0]': must be an integer 0.." unit sbm --input "$TMP/sbm_occ.json"
+expect 2 "field 'ipc.Base'"            unit sbm --input "$TMP/sbm_1e300.json"
+expect 2 "field 'ipc.MWGB2[0]'"        unit sbm --input "$TMP/sbm_1e15.json"
+expect 2 "field 'window_cycles': must be an integer 1..1073741824" unit sbm --input "$TMP/sbm_win.json"
+expect 2 "field 'num_sms': must be an integer 1.." unit dss --input "$TMP/dss_sms.json"
+expect 2 "field 'kernels[1].tokens': must be an integer -32768..32767" unit dss --input "$TMP/dss_tok.json"
+expect 2 "field 'kernels[1].id': must be an integer 0..254" unit dss --input "$TMP/dss_id.json"
+expect 2 "field 'max_cycles'"          unit dss --input "$TMP/dss_max.json"
+expect 2 "field 'num_sms'"             unit dss --input "$TMP/dss_float.json"
+expect 0 "stdout:\"mapping\""          unit hetero --input "$REPO/verif/vectors/hetero_thick_lean.json"
+expect 0 "stdout:\"sbm_reg\""          unit sbm --input "$REPO/verif/vectors/sbm_fw_mm.json"
+
 summary

@@ -1,23 +1,28 @@
-// gsched: fuzz target for the config, kernel-descriptor and mix loaders.
+// gsched: fuzz target for the config, kernel-descriptor and mix loaders and the inputs of
+// `gsim unit` (its parsing and range checks, gs::run_unit_checked in sim_top/unit/unit_runner.hpp).
 //
-// Contract under test: whatever bytes a config, kernel or mix file holds, loading it either
+// Contract under test: whatever bytes a config, kernel, mix or unit input file holds, loading it either
 // succeeds or throws gs::InputError -- never another exception, a crash, a hang or unbounded
 // memory (the sanitizer build turns memory errors and undefined behaviour into failures). A
 // config that loads is also built into a Gpu with a small mix and stepped a few hundred
 // cycles under the golden scheduler, so a config the loader accepts must be one the model
-// can run (or one it rejects with InputError/WatchdogError).
+// can run (or one it rejects with InputError/WatchdogError). A unit input that is accepted is
+// run by the golden side of its block (dss, waterfill, srtf-predict, sbm, hetero), exactly as
+// `gsim unit BLOCK --input F` runs it.
 //
 // Two drivers, one TestOneInput():
 //   * default (g++, any build): a seeded random mutator. Seeds are the shipped configs,
-//     kernel files and mixes; each iteration mutates one (byte flips, insertions, deletions,
+//     kernel files and mixes, and the unit vectors (verif/vectors/<block>_*.json); each iteration mutates one (byte flips, insertions, deletions,
 //     number tokens replaced by extreme values, chunks spliced from other seeds). Bounded by
 //     --seconds and --iterations; deterministic for a given --seed. Used by CTest
 //     (fuzz_loaders, in the asan preset).
 //   * libFuzzer: build with clang++ -fsanitize=fuzzer,address,undefined -DGS_LIBFUZZER
-//     (LLVMFuzzerTestOneInput below); the first input byte picks the loader.
+//     (LLVMFuzzerTestOneInput below); the first input byte picks the loader (and, for a unit
+//     input, the second the block).
 // Usage: gs_fuzz_loaders [--seconds S] [--iterations N] [--seed X] [--corpus-out DIR]
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -28,6 +33,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include "common/error.hpp"
@@ -36,11 +42,19 @@
 #include "config/limits.hpp"
 #include "gpu/gpu.hpp"
 #include "sched/scheduler_port.hpp"
+#include "unit/unit_runner.hpp"
 #include "workload/kernel_desc.hpp"
 
 namespace {
 
-enum Target : uint8_t { kConfig = 0, kKernels = 1, kMix = 2 };
+enum Target : uint8_t { kConfig = 0, kKernels = 1, kMix = 2, kUnit = 3 };
+constexpr int kTargets = 4;
+
+/// The decision units `gsim unit` knows (gs::list_units()).
+const std::vector<std::string>& unit_blocks() {
+  static const std::vector<std::string> b = gs::list_units();
+  return b;
+}
 
 std::string g_tmp;   // private directory for the files the loaders read
 
@@ -82,10 +96,14 @@ void exercise_config(const gs::GpuConfig& cfg) {
   }
 }
 
-/// One input: returns normally when the loader accepted or properly refused it.
-void test_one(Target t, const std::string& text) {
+/// One input: returns normally when the loader accepted or properly refused it. `block` is the
+/// decision unit of a kUnit input.
+void test_one(Target t, const std::string& text, const std::string& block = "") {
   try {
     switch (t) {
+      case kUnit:
+        (void)gs::run_unit_checked(block, text, "fuzz-unit.json");
+        break;
       case kConfig: {
         const gs::GpuConfig cfg = gs::parse_gpu_config(text, "fuzz-config.json");
         exercise_config(cfg);
@@ -186,8 +204,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     char tmpl[] = "/tmp/gs_fuzz_XXXXXX";
     g_tmp = mkdtemp(tmpl);
   }
-  if (size == 0) return 0;
-  test_one(static_cast<Target>(data[0] % 3), std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
+  if (size < 2) return 0;
+  const Target t = static_cast<Target>(data[0] % kTargets);
+  test_one(t, std::string(reinterpret_cast<const char*>(data) + 2, size - 2),
+           t == kUnit ? unit_blocks()[data[1] % unit_blocks().size()] : std::string());
   return 0;
 }
 #else
@@ -208,57 +228,82 @@ int main(int argc, char** argv) {
   if (!mkdtemp(tmpl)) return 2;
   g_tmp = tmpl;
 
-  std::vector<std::pair<Target, std::string>> seeds;
+  struct Seed {
+    Target target;
+    std::string text, block;   // block: the decision unit of a kUnit seed
+  };
+  std::vector<Seed> seeds;
   std::vector<std::string> texts;
   const std::string data = gs::data_dir();
   auto add_dir = [&](const std::string& dir, Target t) {
     for (const std::string& stem : gs::json_stems_in(dir)) {
-      seeds.emplace_back(t, read_file(dir + "/" + stem + ".json"));
-      texts.push_back(seeds.back().second);
+      std::string block;
+      if (t == kUnit) {   // verif/vectors/<block>_*.json, the block with '-' written '_' (srtf_predict_)
+        for (const std::string& b : unit_blocks()) {
+          std::string prefix = b + "_";
+          for (char& c : prefix)
+            if (c == '-') c = '_';
+          if (stem.rfind(prefix, 0) == 0) block = b;
+        }
+        if (block.empty()) continue;
+      }
+      seeds.push_back({t, read_file(dir + "/" + stem + ".json"), block});
+      texts.push_back(seeds.back().text);
     }
   };
   add_dir(data + "/configs", kConfig);
   add_dir(data + "/workloads/kernels", kKernels);
   add_dir(data + "/workloads/mixes", kMix);
+  add_dir(GS_UNIT_VECTORS_DIR, kUnit);
   if (seeds.empty()) {
     std::fprintf(stderr, "gs_fuzz_loaders: no seed files under %s\n", data.c_str());
     return 2;
   }
-  // Seeds themselves must load.
-  for (const auto& s : seeds) test_one(s.first, s.second);
+  for (int t = 0; t < kTargets; ++t)
+    if (std::none_of(seeds.begin(), seeds.end(), [&](const Seed& s) { return s.target == t; })) {
+      std::fprintf(stderr, "gs_fuzz_loaders: no seed file for target %d (unit vectors: %s)\n", t, GS_UNIT_VECTORS_DIR);
+      return 2;
+    }
+  // Seeds themselves must load (a unit seed must also give a result, not a refusal).
+  for (const Seed& s : seeds) {
+    test_one(s.target, s.text, s.block);
+    if (s.target == kUnit) (void)gs::run_unit_checked(s.block, s.text, "seed");
+  }
 
   Rng rng{seed * 0x9E3779B97F4A7C15ull + 1};
   const auto t0 = std::chrono::steady_clock::now();
   uint64_t n = 0;
-  const char* names[] = {"config", "kernels", "mix"};
-  uint64_t per[3] = {0, 0, 0};
+  const char* names[] = {"config", "kernels", "mix", "unit"};
+  uint64_t per[kTargets] = {0, 0, 0, 0};
   for (; n < iterations; ++n) {
     if ((n & 63) == 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= seconds)
       break;
     // Each loader equally often, whatever the number of its seed files.
-    const Target t = static_cast<Target>(rng.below(3));
+    const Target t = static_cast<Target>(rng.below(kTargets));
     std::vector<size_t> of_t;
     for (size_t i = 0; i < seeds.size(); ++i)
-      if (seeds[i].first == t) of_t.push_back(i);
+      if (seeds[i].target == t) of_t.push_back(i);
     if (of_t.empty()) continue;
-    const auto& s = seeds[of_t[rng.below(of_t.size())]];
-    const std::string input = mutate(s.second, rng, texts);
-    ++per[s.first];
+    const Seed& s = seeds[of_t[rng.below(of_t.size())]];
+    const std::string input = mutate(s.text, rng, texts);
+    ++per[s.target];
     try {
-      test_one(s.first, input);
+      test_one(s.target, input, s.block);
     } catch (const std::exception& e) {
       const std::string out = g_tmp + "/finding.json";
       std::ofstream(out, std::ios::binary) << input;
-      std::fprintf(stderr, "gs_fuzz_loaders: FINDING after %llu inputs (%s loader): %s: %s\ninput saved to %s\n",
-                   (unsigned long long)n, names[s.first], typeid(e).name(), e.what(), out.c_str());
+      std::fprintf(stderr, "gs_fuzz_loaders: FINDING after %llu inputs (%s loader%s%s): %s: %s\ninput saved to %s\n",
+                   (unsigned long long)n, names[s.target], s.block.empty() ? "" : ", block ", s.block.c_str(),
+                   typeid(e).name(), e.what(), out.c_str());
       return 1;
     }
   }
   std::filesystem::remove_all(g_tmp);
-  std::printf("gs_fuzz_loaders: %llu inputs (config %llu, kernels %llu, mix %llu) in %.1f s, seed %llu: no finding\n",
+  std::printf("gs_fuzz_loaders: %llu inputs (config %llu, kernels %llu, mix %llu, unit %llu) in %.1f s, seed %llu: "
+              "no finding\n",
               (unsigned long long)n, (unsigned long long)per[0], (unsigned long long)per[1],
-              (unsigned long long)per[2],
+              (unsigned long long)per[2], (unsigned long long)per[3],
               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), (unsigned long long)seed);
   return 0;
 }

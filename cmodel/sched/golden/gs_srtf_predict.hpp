@@ -167,7 +167,7 @@ struct SrtfPrediction {
   uint32_t event = 0;     // index in the event list
   uint32_t slot = 0;
   uint64_t active = 0;    // Active_Kernel_Cycles at the end
-  uint32_t t = 0;
+  uint64_t t = 0;         // the twin's is CycleW bits; srtf_reference's is 64-bit (a trace's CTA can exceed 2**32)
   uint32_t done = 0, total = 0, resident = 0;   // Done_Blocks, Total_Blocks, Eq. 2's divisor
   uint64_t pred = 0;      // Pred_Cycles (Eq. 2)
   bool operator==(const SrtfPrediction& o) const {
@@ -192,7 +192,8 @@ inline std::vector<SrtfPrediction> srtf_reference(const std::vector<SrtfTimedEv>
   struct Slot {
     bool running = false, reslice = false;
     uint64_t active = 0, active_from = 0;
-    uint32_t done = 0, total = 0, resident = 0, t = 0;
+    uint32_t done = 0, total = 0, resident = 0;
+    uint64_t t = 0;   // absolute 64-bit time, like the cycles: a block of 2**32 cycles or more is not wrapped
   };
   std::array<Slot, K> s{};
   std::array<uint64_t, B> block_start{};
@@ -224,7 +225,7 @@ inline std::vector<SrtfPrediction> srtf_reference(const std::vector<SrtfTimedEv>
         if (k.resident > 0) k.active += e.cycle - k.active_from;
         k.active_from = e.cycle;
         ++k.done;
-        if (k.reslice) k.t = static_cast<uint32_t>(e.cycle - block_start[e.blk]);
+        if (k.reslice) k.t = e.cycle - block_start[e.blk];
         k.reslice = false;
         const uint32_t res = k.resident == 0 ? 1 : k.resident;
         if (k.resident > 0) --k.resident;
@@ -237,7 +238,10 @@ inline std::vector<SrtfPrediction> srtf_reference(const std::vector<SrtfTimedEv>
         p.done = k.done;
         p.total = k.total;
         p.resident = res;
-        p.pred = std::min<uint64_t>(p.active + left * k.t / res, SrtfPredictTwin::kPredMax);
+        // Eq. 2 in 128 bits: left * t can exceed 64 bits for long traces; saturates as the twin does
+        const unsigned __int128 pred = static_cast<unsigned __int128>(p.active) +
+                                       static_cast<unsigned __int128>(left) * k.t / res;
+        p.pred = static_cast<uint64_t>(std::min<unsigned __int128>(pred, SrtfPredictTwin::kPredMax));
         out.push_back(p);
         break;
       }
