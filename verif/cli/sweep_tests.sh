@@ -219,7 +219,8 @@ bad_file "window_start alone on mixes without a window" "field 'window_start'" \
   '{"name": "b", "configs": ["warped-slicer"], "mixes": ["test-pair"], "window_start": 10}'
 
 # every shipped sweep file is valid and is in docs/sweep.md's table with the runs it lists
-# (listed from the repository root: the sbm-table6 sweeps name their mixes by path from there)
+# (listed from the repository root, the sweep file named relative to it; the same from
+# outside the repository is checked below, "relative paths")
 for f in "$SWEEPS"/*.json; do
   name=sim_top/sweeps/$(basename "$f")
   pushd "$REPO" >/dev/null
