@@ -240,11 +240,12 @@ void claim_out_dir(const std::string& out_dir, const std::string& sweep_name) {
     if (ec) throw gs::InputError("--out " + out_dir + ": cannot read the directory: " + ec.message());
     for (; it != fs::directory_iterator(); it.increment(ec)) {
       const std::string name = it->path().filename().string();
-      if (name.rfind(std::string(kMarker) + ".tmp-", 0) == 0) continue;   // another process marking it now
+      if (name == kMarker) return;   // marked since the check above (another process of the sweep)
+      if (name.rfind("." + std::string(kMarker) + ".tmp-", 0) == 0) continue;   // another process marking it now
       empty = false;
       if (!sweep_entry(name) && foreign.empty()) foreign = name;
     }
-    if (!empty && (!older_sweep || !foreign.empty()))
+    if (!empty && (!older_sweep || !foreign.empty()) && !fs::is_regular_file(marker, ec))
       throw gs::InputError("--out " + out_dir + ": the directory exists and was not made by gsim sweep (it has no " +
                            kMarker + (foreign.empty() ? std::string() : " and holds " + foreign) +
                            "); a sweep would replace its results.csv: give a new or empty directory");
