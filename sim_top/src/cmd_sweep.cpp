@@ -107,8 +107,8 @@ constexpr const char* kWinRunTailKeys[] = {"ipc", "antt_sbm", "antt", "stp", "st
 /// A fixed-window result (gsim run --json of a mix with window_cycles) goes to windows.csv.
 bool is_window_result(const nlohmann::json& doc) { return doc.contains("window_cycles"); }
 
-/// The type a results.csv / windows.csv key must have in a result: names are strings, counts
-/// whole numbers, figures numbers.
+/// The type a results.csv / windows.csv key must have in a result: names are non-empty strings,
+/// counts and cycles whole numbers, figures numbers (or null, a ratio without a value).
 bool key_has_its_type(const std::string& key, const nlohmann::json& v) {
   static const std::set<std::string> strings = {"config", "mix", "policy", "preempt", "sm_sharing", "name"};
   static const std::set<std::string> whole = {"seed",          "window_cycles", "arrival_cycle", "priority",
@@ -116,7 +116,7 @@ bool key_has_its_type(const std::string& key, const nlohmann::json& v) {
                                               "completions",   "instructions",  "instructions_alone"};
   if (strings.count(key)) return v.is_string() && !v.get_ref<const std::string&>().empty();
   if (whole.count(key)) return v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0);
-  return v.is_number();
+  return v.is_number() || v.is_null();   // null: how JSON writes a ratio without a value (x/0)
 }
 
 template <size_t R, size_t K, size_t T>
@@ -144,11 +144,11 @@ bool has_keys(const nlohmann::json& doc, const char* const (&run)[R], const char
         const nlohmann::json& all = kn.at("all");
         if (!all.is_object()) return false;
         for (const char* k : {"ipc", "thread_ipc", "l1_hit_rate", "l2_hit_rate", "dram_share_of_peak"})
-          if (all.contains(k) && !all.at(k).is_number()) return false;
+          if (all.contains(k) && !all.at(k).is_number() && !all.at(k).is_null()) return false;
         if (all.contains("stall_shares")) {
           if (!all.at("stall_shares").is_object()) return false;
           for (const auto& [k, v] : all.at("stall_shares").items())
-            if (!v.is_number()) return false;
+            if (!v.is_number() && !v.is_null()) return false;
         }
       }
     }
