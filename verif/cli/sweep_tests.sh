@@ -6,7 +6,12 @@
 # result file rewritten), interrupts a longer sweep and resumes it (every run exactly once, no
 # temporaries left), changes an input (only its runs run again), and checks that bad sweep
 # files are exit 2 naming the file and the field, and that a failing run is exit 6 with
-# failures.txt while the other runs complete. Prints one line per check and "N passed, M
+# failures.txt while the other runs complete. Then the hardening of issues 42 and 43: bounded
+# plans (nesting, run and combos limits, linear duplicate checks, SIGTERM while planning),
+# output directories that are not a sweep's refused and only the sweep's own files removed,
+# resume against every input file and the result schema, no-run sweeps and windows past
+# max_cycles refused, Slurm --time formats and '%' in --out, relative paths from outside the
+# repository, and the per-kernel counter columns. Prints one line per check and "N passed, M
 # failed"; exits non-zero if any check failed.
 set -euo pipefail
 
