@@ -23,6 +23,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <set>
+#include <signal.h>
 
 #include <nlohmann/json.hpp>
 
@@ -70,14 +72,17 @@ std::string hex64(uint64_t v) {
   return buf;
 }
 
-/// Fingerprint of what a run reads: its arguments and the bytes of its input files (each
-/// length-prefixed, so no two different input sets concatenate to the same bytes).
+/// Fingerprint of what a run reads: the gsim version that runs it, its arguments and the bytes
+/// of its input files (each length-prefixed, so no two different input sets concatenate to the
+/// same bytes).
 std::string inputs_fingerprint(const Run& run, std::map<std::string, std::string>& file_cache) {
   uint64_t h = sweep::kFnvOffset;
   auto add = [&h](const std::string& bytes) {
     h = sweep::fnv1a64(std::to_string(bytes.size()) + ":", h);
     h = sweep::fnv1a64(bytes, h);
   };
+  static const std::string version = version_string();
+  add(version);
   for (const std::string& a : run.args) add(a);
   for (const std::string& f : run.input_files) {
     auto it = file_cache.find(f);
@@ -102,17 +107,52 @@ constexpr const char* kWinRunTailKeys[] = {"ipc", "antt_sbm", "antt", "stp", "st
 /// A fixed-window result (gsim run --json of a mix with window_cycles) goes to windows.csv.
 bool is_window_result(const nlohmann::json& doc) { return doc.contains("window_cycles"); }
 
+/// The type a results.csv / windows.csv key must have in a result: names are non-empty strings,
+/// counts and cycles whole numbers, figures numbers (or null, a ratio without a value).
+bool key_has_its_type(const std::string& key, const nlohmann::json& v) {
+  static const std::set<std::string> strings = {"config", "mix", "policy", "preempt", "sm_sharing", "name"};
+  static const std::set<std::string> whole = {"seed",          "window_cycles", "arrival_cycle", "priority",
+                                              "cycles_alone",  "cycles_shared", "cycles",        "launches",
+                                              "completions",   "instructions",  "instructions_alone"};
+  if (strings.count(key)) return v.is_string() && !v.get_ref<const std::string&>().empty();
+  if (whole.count(key)) return v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0);
+  return v.is_number() || v.is_null();   // null: how JSON writes a ratio without a value (x/0)
+}
+
 template <size_t R, size_t K, size_t T>
 bool has_keys(const nlohmann::json& doc, const char* const (&run)[R], const char* const (&kernel)[K],
               const char* const (&tail)[T]) {
   for (const char* k : run)
-    if (!doc.contains(k)) return false;
+    if (!doc.contains(k) || !key_has_its_type(k, doc.at(k))) return false;
   for (const char* k : tail)
-    if (!doc.contains(k)) return false;
-  if (!doc.contains("kernels") || !doc.at("kernels").is_array()) return false;
-  for (const nlohmann::json& kn : doc.at("kernels"))
+    if (!doc.contains(k) || !key_has_its_type(k, doc.at(k))) return false;
+  if (!doc.contains("kernels") || !doc.at("kernels").is_array() || doc.at("kernels").empty()) return false;
+  for (const nlohmann::json& kn : doc.at("kernels")) {
+    if (!kn.is_object()) return false;
     for (const char* k : kernel)
-      if (!kn.contains(k)) return false;
+      if (!kn.contains(k) || !key_has_its_type(k, kn.at(k))) return false;
+  }
+  // the per-kernel counters columns: optional, but numbers where given
+  if (doc.contains("counters")) {
+    const nlohmann::json& c = doc.at("counters");
+    if (!c.is_object()) return false;
+    if (c.contains("kernels")) {
+      if (!c.at("kernels").is_array()) return false;
+      for (const nlohmann::json& kn : c.at("kernels")) {
+        if (!kn.is_object()) return false;
+        if (!kn.contains("all")) continue;
+        const nlohmann::json& all = kn.at("all");
+        if (!all.is_object()) return false;
+        for (const char* k : {"ipc", "thread_ipc", "l1_hit_rate", "l2_hit_rate", "dram_share_of_peak"})
+          if (all.contains(k) && !all.at(k).is_number() && !all.at(k).is_null()) return false;
+        if (all.contains("stall_shares")) {
+          if (!all.at("stall_shares").is_object()) return false;
+          for (const auto& [k, v] : all.at("stall_shares").items())
+            if (!v.is_number() && !v.is_null()) return false;
+        }
+      }
+    }
+  }
   return true;
 }
 
@@ -170,12 +210,79 @@ void lock_out_dir(const std::string& out_dir) {
   // fd stays open (and locked) until exit
 }
 
-/// Removes the temporaries a killed sweep may have left: every dot file in <out>/runs.
+/// The marker of a sweep's output directory (docs/sweep.md, "Output directory").
+constexpr const char* kMarker = ".gsim-sweep";
+
+/// What a sweep writes at the top of its output directory (and an older gsim's sweep wrote).
+bool sweep_entry(const std::string& name) {
+  static const std::set<std::string> ours = {"runs", "mixes", "slurm", "results.csv", "windows.csv", "failures.txt",
+                                             ".lock", kMarker};
+  if (ours.count(name)) return true;
+  for (const char* f : {"results.csv", "windows.csv", "failures.txt", kMarker})   // write_file_atomically's temporaries
+    if (name.rfind("." + std::string(f) + ".tmp-", 0) == 0) return true;
+  return false;
+}
+
+/// Takes `out_dir` for the sweep, or refuses it: a new or empty directory is made ours (the
+/// marker), one with the marker is ours, one an older gsim's sweep made (.lock, runs/ and only a
+/// sweep's files) is marked and taken. Anything else -- a directory of other results -- is exit
+/// 2 before anything in it is written or removed.
+void claim_out_dir(const std::string& out_dir, const std::string& sweep_name) {
+  std::error_code ec;
+  const std::string marker = out_dir + "/" + kMarker;
+  if (fs::exists(out_dir, ec)) {
+    if (!fs::is_directory(out_dir, ec)) throw gs::InputError("--out " + out_dir + ": exists and is not a directory");
+    if (fs::is_regular_file(marker, ec)) return;
+    const bool older_sweep = fs::is_regular_file(out_dir + "/.lock", ec) && fs::is_directory(out_dir + "/runs", ec);
+    bool empty = true;
+    std::string foreign;
+    fs::directory_iterator it(out_dir, ec);
+    if (ec) throw gs::InputError("--out " + out_dir + ": cannot read the directory: " + ec.message());
+    for (; it != fs::directory_iterator(); it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      if (name == kMarker) return;   // marked since the check above (another process of the sweep)
+      if (name.rfind("." + std::string(kMarker) + ".tmp-", 0) == 0) continue;   // another process marking it now
+      empty = false;
+      if (!sweep_entry(name) && foreign.empty()) foreign = name;
+    }
+    if (!empty && (!older_sweep || !foreign.empty()) && !fs::is_regular_file(marker, ec))
+      throw gs::InputError("--out " + out_dir + ": the directory exists and was not made by gsim sweep (it has no " +
+                           kMarker + (foreign.empty() ? std::string() : " and holds " + foreign) +
+                           "); a sweep would replace its results.csv: give a new or empty directory");
+  }
+  make_dir(out_dir);
+  gs::write_file_atomically("sweep marker", marker, "gsim sweep " + sweep_name + "\n");
+}
+
+/// True when `pid` is a process of this machine other than this one.
+bool other_live_process(long pid) {
+  if (pid <= 0 || pid == static_cast<long>(::getpid())) return false;
+  return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+}
+
+/// Removes the temporaries a killed sweep may have left in <out>/runs, and nothing else: a
+/// child's ".<run-id>.<pid>.part.json" / ".stderr" (unless that sweep process still lives),
+/// an older gsim's ".<run-id>.part.json" / ".stderr", and a result's write_file_atomically
+/// temporary ".<run-id>.json.tmp-XXXXXX".
 void remove_stale_temporaries(const std::string& runs_dir) {
   std::error_code ec;
   for (const fs::directory_entry& e : fs::directory_iterator(runs_dir, ec)) {
     const std::string name = e.path().filename().string();
-    if (!name.empty() && name[0] == '.' && e.is_regular_file(ec)) fs::remove(e.path(), ec);
+    if (name.size() < 2 || name[0] != '.' || !e.is_regular_file(ec)) continue;
+    std::string stem;
+    for (const std::string suffix : {sweep::kPartSuffix, sweep::kStderrSuffix})
+      if (name.size() > suffix.size() + 1 && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+        stem = name.substr(1, name.size() - suffix.size() - 1);
+    if (!stem.empty()) {
+      const size_t dot = stem.rfind('.');
+      const std::string tail = dot == std::string::npos ? std::string() : stem.substr(dot + 1);
+      if (!tail.empty() && tail.size() <= 10 && tail.find_first_not_of("0123456789") == std::string::npos &&
+          other_live_process(std::stol(tail)))
+        continue;   // a running sweep's (--run-index tasks share the directory)
+      fs::remove(e.path(), ec);
+    } else if (name.find(".json.tmp-") != std::string::npos) {
+      fs::remove(e.path(), ec);
+    }
   }
 }
 
@@ -188,13 +295,36 @@ std::string csv_field(const std::string& s) {
 
 std::string json_scalar(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
+/// The per-kernel counter columns appended to results.csv and windows.csv (docs/sweep.md): from
+/// the result's counters.kernels[i].all; a cell is empty where the result lacks the key.
+constexpr const char* kCounterHeader =
+    ",ipc_warp,ipc_thread,l1_hit_rate,l2_hit_rate,dram_share_of_peak,stall_memory_share,stall_dependency_share,"
+    "stall_functional_unit_share,stall_idle_share";
+
+std::string counter_cells(const nlohmann::json& r, size_t i, const nlohmann::json& kernel) {
+  const nlohmann::json* all = nullptr;
+  if (r.contains("counters") && r.at("counters").contains("kernels")) {
+    const nlohmann::json& ks = r.at("counters").at("kernels");
+    if (i < ks.size() && ks[i].contains("all") && ks[i].value("name", std::string()) == kernel.value("name", std::string()))
+      all = &ks[i].at("all");
+  }
+  const auto cell = [](const nlohmann::json* obj, const char* key) {
+    return obj != nullptr && obj->contains(key) ? "," + json_scalar(obj->at(key)) : std::string(",");
+  };
+  std::string out;
+  for (const char* k : {"ipc", "thread_ipc", "l1_hit_rate", "l2_hit_rate", "dram_share_of_peak"}) out += cell(all, k);
+  const nlohmann::json* stalls = all != nullptr && all->contains("stall_shares") ? &all->at("stall_shares") : nullptr;
+  for (const char* k : {"memory", "dependency", "functional_unit", "idle"}) out += cell(stalls, k);
+  return out;
+}
+
 /// One table of current results, one row per kernel per run: results.csv (run-to-completion
 /// mixes) when `windows` is false, windows.csv (fixed-window mixes) when it is (docs/sweep.md).
 template <size_t R, size_t K, size_t T>
 std::string format_table(const sweep::Plan& plan, const std::vector<std::string>& fingerprints, bool windows,
                          const char* header, const char* const (&run_keys)[R], const char* const (&kernel_keys)[K],
                          const char* const (&tail_keys)[T]) {
-  std::string out = header;
+  std::string out = std::string(header) + kCounterHeader + "\n";
   for (size_t i = 0; i < plan.runs.size(); ++i) {
     const Run& run = plan.runs[i];
     const std::string path = plan.out_dir + "/runs/" + run.id + ".json";
@@ -205,10 +335,11 @@ std::string format_table(const sweep::Plan& plan, const std::vector<std::string>
     for (const char* k : run_keys) head += "," + csv_field(json_scalar(r.at(k)));
     std::string tail;
     for (const char* k : tail_keys) tail += "," + json_scalar(r.at(k));
-    for (const nlohmann::json& kernel : r.at("kernels")) {
+    const nlohmann::json& kernels = r.at("kernels");
+    for (size_t k = 0; k < kernels.size(); ++k) {
       out += head;
-      for (const char* k : kernel_keys) out += "," + csv_field(json_scalar(kernel.at(k)));
-      out += tail + "\n";
+      for (const char* key : kernel_keys) out += "," + csv_field(json_scalar(kernels[k].at(key)));
+      out += tail + counter_cells(r, k, kernels[k]) + "\n";
     }
   }
   return out;
@@ -219,14 +350,14 @@ void write_tables(const sweep::Plan& plan, const std::vector<std::string>& finge
   write_if_changed("results.csv", plan.out_dir + "/results.csv",
                    format_table(plan, fingerprints, false,
                                 "run_id,config,mix,policy,preempt,seed,sm_sharing,kernel,arrival,priority,cycles_alone,"
-                                "cycles_shared,ntt,stp,antt,strictf,cycles\n",
+                                "cycles_shared,ntt,stp,antt,strictf,cycles",
                                 kCsvRunKeys, kCsvKernelKeys, kCsvRunTailKeys));
   if (plan.has_window_mixes)
     write_if_changed("windows.csv", plan.out_dir + "/windows.csv",
                      format_table(plan, fingerprints, true,
                                   "run_id,config,mix,policy,preempt,seed,sm_sharing,window_cycles,kernel,arrival,priority,"
                                   "launches,completions,instructions,instructions_alone,ipc,ipc_alone,ntt,mix_ipc,"
-                                  "antt_sbm,antt,stp,strictf\n",
+                                  "antt_sbm,antt,stp,strictf",
                                   kWinRunKeys, kWinKernelKeys, kWinRunTailKeys));
 }
 
@@ -248,6 +379,24 @@ std::string format_failures(const std::vector<sweep::Failure>& failures) {
   return out;
 }
 
+/// Refuses to replace a file at a generated mix's path that gsim sweep did not generate (a mix
+/// put there by hand): a generated mix's first note says so.
+void refuse_foreign_mix(const sweep::GeneratedMix& m) {
+  std::error_code ec;
+  if (!fs::exists(m.path, ec)) return;
+  bool ours = false;
+  try {
+    const std::string text = gs::read_text_file(m.path);
+    if (text == m.text) return;
+    const nlohmann::json doc = nlohmann::json::parse(text);
+    ours = doc.at("notes").at(0).get<std::string>().rfind("Generated by gsim sweep", 0) == 0;
+  } catch (const std::exception&) {
+  }
+  if (!ours)
+    throw gs::InputError("--out: " + m.path + " exists and was not generated by gsim sweep; the sweep would replace "
+                         "it with its generated mix " + m.name + ": move that file or give another --out");
+}
+
 /// The output directory made ready for runs, and what is left to do.
 struct Prepared {
   std::string runs_dir;
@@ -260,9 +409,11 @@ struct Prepared {
 Prepared prepare_out_dir(const sweep::Plan& plan) {
   Prepared p;
   p.runs_dir = plan.out_dir + "/runs";
+  claim_out_dir(plan.out_dir, plan.name);
   make_dir(p.runs_dir);
   lock_out_dir(plan.out_dir);
   if (!plan.generated_mixes.empty()) make_dir(plan.out_dir + "/mixes");
+  for (const sweep::GeneratedMix& m : plan.generated_mixes) refuse_foreign_mix(m);
   for (const sweep::GeneratedMix& m : plan.generated_mixes) write_if_changed("generated mix", m.path, m.text);
   remove_stale_temporaries(p.runs_dir);
   std::map<std::string, std::string> file_cache;
@@ -309,6 +460,7 @@ int run_indexed(const SweepArgs& a, const sweep::Plan& plan, const std::string& 
   std::vector<std::string> fingerprints;
   std::map<std::string, std::string> file_cache;
   const std::string runs_dir = plan.out_dir + "/runs";
+  claim_out_dir(plan.out_dir, plan.name);
   make_dir(runs_dir);
   size_t pos = 0;
   while (pos <= a.run_index.size()) {
@@ -406,14 +558,15 @@ int run_slurm(const SweepArgs& a, const sweep::Plan& plan, const std::string& pr
   if (!a.dry_run && sbatch.empty())
     throw gs::InputError("--backend slurm: sbatch is not on PATH (run on a Slurm login node, or use --dry-run to "
                          "write the script only)");
-  const Prepared p = prepare_out_dir(plan);
   const std::string slurm_dir = plan.out_dir + "/slurm";
-  make_dir(slurm_dir);
+  // before prepare_out_dir, which removes stale temporaries: an earlier job's tasks may be writing
   if (!a.dry_run)
     if (const std::string id = earlier_job_still_queued(slurm_dir); !id.empty())
       throw gs::InputError("--out " + plan.out_dir + ": Slurm job " + id +
                            " of an earlier sweep into this directory is still queued or running; wait for it or "
                            "cancel it (scancel " + id + "), then run this command again");
+  const Prepared p = prepare_out_dir(plan);
+  make_dir(slurm_dir);
   const uint32_t already = static_cast<uint32_t>(plan.runs.size() - p.pending.size());
   if (p.pending.empty()) {
     if (!a.quiet) std::fprintf(stderr, "gsim: sweep %s: all %zu runs already done; nothing to submit\n", plan.name.c_str(), plan.runs.size());
@@ -512,6 +665,10 @@ int sweep_action(const SweepArgs& a) {
   if (a.backend != "slurm")
     for (const CLI::Option* o : a.slurm_only)
       if (o->count()) throw gs::InputError(o->get_name() + ": only with --backend slurm");
+  for (const CLI::Option* o : a.slurm_only)
+    if (o->count() && ((o->get_name() == "--time" && a.slurm.time_limit.empty()) ||
+                       (o->get_name() == "--partition" && a.slurm.partition.empty())))
+      throw gs::InputError(o->get_name() + ": the value is empty");
   if (a.backend == "slurm" && a.o_jobs->count())
     throw gs::InputError("--jobs: not with --backend slurm (each array task runs its runs one after another)");
   const sweep::Plan plan = sweep::load_sweep_plan(a.file, a.out);

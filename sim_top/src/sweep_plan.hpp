@@ -28,6 +28,12 @@ struct GeneratedMix {
   std::string text;   // the mix JSON, in the format of sim_top/workloads/mixes/
 };
 
+/// Limits on what a sweep file may ask for (docs/sweep.md, "Limits"), checked before anything
+/// of the plan is allocated or a mix is generated.
+constexpr uint64_t kMaxRuns = 100000;            // runs of one sweep (counted, not enumerated)
+constexpr uint64_t kMaxComboPicks = 1000000;     // product of the "combos" list lengths
+constexpr int kMaxNesting = 64;                  // lists/objects inside each other in the sweep file
+
 struct Plan {
   std::string name;      // the sweep's "name"
   std::string file;      // the sweep file
@@ -38,7 +44,11 @@ struct Plan {
 };
 
 /// Reads, validates and expands `file`; `out_dir` "" = sweep-results/<name>. Throws
-/// gs::InputError naming the file, the field ("policies[2]") and the reason.
+/// gs::InputError naming the file, the field ("policies[2]") and the reason, and
+/// gs::Interrupted when SIGINT/SIGTERM arrive while it plans.
+/// A relative config or mix path in the file is looked up against the sweep file's directory,
+/// then the data directory (gs::data_dir()), then the working directory; the runs get the path
+/// found.
 Plan load_sweep_plan(const std::string& file, const std::string& out_dir);
 
 /// FNV-1a, 64 bits: a fast fingerprint to notice changed inputs. Not a cryptographic hash.

@@ -201,8 +201,11 @@ RunnerResult run_loop(const std::string& sweep_name, const std::vector<const Run
       c.run = pending[next];
       c.fingerprint = fingerprints[next];
       ++next;
-      c.json_tmp = opt.runs_dir + "/." + c.run->id + ".part.json";
-      c.stderr_tmp = opt.runs_dir + "/." + c.run->id + ".stderr";
+      // the pid in the name: two processes that run the same run (two --run-index of one run)
+      // never share a temporary
+      const std::string stem = opt.runs_dir + "/." + c.run->id + "." + std::to_string(::getpid());
+      c.json_tmp = stem + kPartSuffix;
+      c.stderr_tmp = stem + kStderrSuffix;
       c.pid = spawn_child(opt.program, c);
       running.push_back(std::move(c));
     }
@@ -227,7 +230,13 @@ RunnerResult run_loop(const std::string& sweep_name, const std::vector<const Run
     ++finished;
     const std::string final_path = opt.runs_dir + "/" + c.run->id + ".json";
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-      gs::write_file_atomically("sweep result", final_path, result_with_inputs(c.json_tmp, *c.run, c.fingerprint));
+      try {
+        gs::write_file_atomically("sweep result", final_path, result_with_inputs(c.json_tmp, *c.run, c.fingerprint));
+      } catch (...) {   // not written: its temporaries go too (the caller stops the others)
+        remove_quietly(c.json_tmp);
+        remove_quietly(c.stderr_tmp);
+        throw;
+      }
       ++res.completed;
     } else {
       Failure f;

@@ -8,6 +8,11 @@
 
 namespace gsim::sweep {
 
+/// The temporaries of a running child in <out>/runs: "." + run id + "." + pid of the sweep that
+/// started it + one of these (only files of this form are removed as stale; docs/sweep.md).
+constexpr const char* kPartSuffix = ".part.json";
+constexpr const char* kStderrSuffix = ".stderr";
+
 /// A run that exited non-zero.
 struct Failure {
   std::string id;

@@ -42,6 +42,45 @@ std::string trim(std::string s) {
   return s.substr(b);
 }
 
+bool all_digits(const std::string& s) {
+  return !s.empty() && s.size() <= 9 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// A Slurm time limit in one of sbatch's formats: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS
+/// (whole numbers; seconds and minutes after the first field below 60, hours after a day below 24).
+bool slurm_time(const std::string& t) {
+  std::string rest = t;
+  bool days = false;
+  if (const size_t dash = t.find('-'); dash != std::string::npos) {
+    if (!all_digits(t.substr(0, dash))) return false;
+    days = true;
+    rest = t.substr(dash + 1);
+  }
+  std::vector<std::string> parts;
+  size_t pos = 0;
+  while (true) {
+    const size_t colon = rest.find(':', pos);
+    parts.push_back(rest.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos));
+    if (colon == std::string::npos) break;
+    pos = colon + 1;
+  }
+  if (parts.size() > 3 || std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return !all_digits(p); }))
+    return false;
+  // without a day: MM, MM:SS, HH:MM:SS; with one: D-HH, D-HH:MM, D-HH:MM:SS
+  for (size_t i = 1; i < parts.size(); ++i)
+    if (std::stoul(parts[i]) >= 60) return false;
+  if (days && std::stoul(parts[0]) >= 24) return false;
+  if (!days && parts.size() == 3 && parts[0].size() > 9) return false;
+  return true;
+}
+
+/// `s` with every '%' doubled: #SBATCH --output expands %A, %a, ... and takes %% as a '%'.
+std::string escape_percent(const std::string& s) {
+  std::string out;
+  for (const char c : s) out += c == '%' ? std::string("%%") : std::string(1, c);
+  return out;
+}
+
 }  // namespace
 
 uint32_t runs_per_task(const SlurmOptions& opt, size_t pending) {
@@ -52,8 +91,9 @@ uint32_t runs_per_task(const SlurmOptions& opt, size_t pending) {
 void check_slurm_options(const SlurmOptions& opt) {
   if (!opt.partition.empty() && !plain_slurm_word(opt.partition))
     throw gs::InputError("--partition: \"" + opt.partition + "\" is not a partition name ([A-Za-z0-9_.,:+-]+)");
-  if (!opt.time_limit.empty() && !plain_slurm_word(opt.time_limit))
-    throw gs::InputError("--time: \"" + opt.time_limit + "\" is not a Slurm time limit (e.g. 01:30:00 or 2-00:00:00)");
+  if (!opt.time_limit.empty() && !slurm_time(opt.time_limit))
+    throw gs::InputError("--time: \"" + opt.time_limit + "\" is not a Slurm time limit: give MM, MM:SS, HH:MM:SS, D-HH, "
+                         "D-HH:MM or D-HH:MM:SS (e.g. 90, 01:30:00, 2-00:00:00)");
 }
 
 std::string sbatch_script(const SlurmJob& job, const SlurmOptions& opt) {
@@ -67,7 +107,7 @@ std::string sbatch_script(const SlurmJob& job, const SlurmOptions& opt) {
   s += "#SBATCH --job-name=gsim-sweep-" + job.sweep_name + "\n";
   s += "#SBATCH --array=0-" + std::to_string(tasks - 1) +
        (opt.array_max > 0 ? "%" + std::to_string(opt.array_max) : std::string()) + "\n";
-  s += "#SBATCH --output=" + slurm_dir + "/%A_%a.out\n";
+  s += "#SBATCH --output=" + escape_percent(slurm_dir) + "/%A_%a.out\n";   // a '%' of --out is no pattern
   s += "#SBATCH --chdir=" + job.work_dir + "\n";
   s += "#SBATCH --ntasks=1\n";
   s += "#SBATCH --cpus-per-task=1\n";

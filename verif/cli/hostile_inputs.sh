@@ -429,4 +429,21 @@ expect 2 "field 'num_sms'"             unit dss --input "$TMP/dss_float.json"
 expect 0 "stdout:\"mapping\""          unit hetero --input "$REPO/verif/vectors/hetero_thick_lean.json"
 expect 0 "stdout:\"sbm_reg\""          unit sbm --input "$REPO/verif/vectors/sbm_fw_mm.json"
 
+# --- sweep hardening ---
+# gsim sweep (docs/sweep.md, "Limits", "Output directory"): hostile sweep files are exit 2 at
+# once, never a stack overflow, an allocation failure or an endless enumeration.
+python3 -c "print('{\"name\": \"h\", \"configs\": [\"warped-slicer\"], \"mixes\": [\"test-pair\"], \"sets\": ' + '[' * 200000 + ']' * 200000 + '}')" >"$TMP/sweep-deep.json"
+expect 2 "field 'sets': lists and objects nested deeper than 64" sweep "$TMP/sweep-deep.json" --list
+python3 -c "import json; json.dump({'name': 'h', 'configs': ['warped-slicer'], 'mixes': ['test-pair'], 'policies': ['left-over', 'even', 'spatial'], 'seeds': list(range(1000000))}, open('$TMP/sweep-3m.json', 'w'))"
+expect 2 "3000000 runs" sweep "$TMP/sweep-3m.json" --list
+python3 -c "
+import json
+k = ['test.compute', 'test.memory', 'test.cache', 'test.shmem', 'test.tiny', 'test.stream', 'AES-d', 'AES-e'] * 3
+json.dump({'name': 'h', 'configs': ['warped-slicer'], 'combos': {'kernels': [k[:21]] * 8}}, open('$TMP/sweep-combos.json', 'w'))"
+expect 2 "field 'combos.kernels'" sweep "$TMP/sweep-combos.json" --list
+expect 2 "is not a Slurm time limit" sweep "$REPO/sim_top/sweeps/smoke.json" --backend slurm --dry-run --time 1:2:3:4 --out "$TMP/sweep-slurm"
+mkdir -p "$TMP/sweep-foreign" && echo keep >"$TMP/sweep-foreign/results.csv"
+expect 2 "was not made by gsim sweep" sweep "$REPO/sim_top/sweeps/smoke.json" --out "$TMP/sweep-foreign"
+check "gsim sweep into a foreign directory leaves its results.csv" '[ "$(cat "$TMP/sweep-foreign/results.csv")" = keep ]'
+
 summary

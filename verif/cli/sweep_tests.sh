@@ -6,7 +6,12 @@
 # result file rewritten), interrupts a longer sweep and resumes it (every run exactly once, no
 # temporaries left), changes an input (only its runs run again), and checks that bad sweep
 # files are exit 2 naming the file and the field, and that a failing run is exit 6 with
-# failures.txt while the other runs complete. Prints one line per check and "N passed, M
+# failures.txt while the other runs complete. Then the hardening of issues 42 and 43: bounded
+# plans (nesting, run and combos limits, linear duplicate checks, SIGTERM while planning),
+# output directories that are not a sweep's refused and only the sweep's own files removed,
+# resume against every input file and the result schema, no-run sweeps and windows past
+# max_cycles refused, Slurm --time formats and '%' in --out, relative paths from outside the
+# repository, and the per-kernel counter columns. Prints one line per check and "N passed, M
 # failed"; exits non-zero if any check failed.
 set -euo pipefail
 
@@ -29,6 +34,9 @@ sweep() {
 # "inode mtime name" of every result file, to tell whether any was rewritten
 stamps() { (cd "$1/runs" && stat -c '%i %Y.%y %n' -- *.json); }
 
+# the per-kernel counter columns appended to results.csv and windows.csv (docs/sweep.md)
+COUNTER_COLUMNS=",ipc_warp,ipc_thread,l1_hit_rate,l2_hit_rate,dram_share_of_peak,stall_memory_share,stall_dependency_share,stall_functional_unit_share,stall_idle_share"
+
 # ---------------------------------------------------------------- smoke: run, CSV, --list
 sweep "$SWEEPS/smoke.json" -j2 --out smoke
 check "smoke sweep exits 0" '[ "$RC" -eq 0 ]' "exit $RC"
@@ -36,7 +44,7 @@ check "smoke sweep: 8 result files" '[ "$(results smoke)" -eq 8 ]' "got $(result
 # 8 runs: test-pair (2 kernels) and test-staggered (3 kernels), 4 runs each -> 20 rows
 check "smoke sweep: 20 CSV rows, one per kernel per run" '[ "$(csv_rows smoke)" -eq 20 ]' "got $(csv_rows smoke)"
 check "results.csv header" \
-  '[ "$(head -1 smoke/results.csv)" = "run_id,config,mix,policy,preempt,seed,sm_sharing,kernel,arrival,priority,cycles_alone,cycles_shared,ntt,stp,antt,strictf,cycles" ]'
+  '[ "$(head -1 smoke/results.csv)" = "run_id,config,mix,policy,preempt,seed,sm_sharing,kernel,arrival,priority,cycles_alone,cycles_shared,ntt,stp,antt,strictf,cycles$COUNTER_COLUMNS" ]'
 check "a result records its inputs" \
   'grep -q "\"inputs_fnv1a64\": \"[0-9a-f]\{16\}\"" smoke/runs/warped-slicer__test-pair__even__drain__s2.json'
 # the sweep's result is gsim run's JSON plus sweep_inputs: the figures match a direct run
@@ -57,7 +65,7 @@ check "a sweep with a fixed-window mix exits 0" '[ "$RC" -eq 0 ]' "exit $RC: $(c
 check "fixed-window rows go to windows.csv (2 runs x 2 kernels), the others to results.csv" \
   '[ "$(tail -n +2 win/windows.csv | wc -l)" -eq 4 ] && [ "$(tail -n +2 win/results.csv | wc -l)" -eq 4 ] && ! grep -q "__win__" win/results.csv'
 check "windows.csv header" \
-  '[ "$(head -1 win/windows.csv)" = "run_id,config,mix,policy,preempt,seed,sm_sharing,window_cycles,kernel,arrival,priority,launches,completions,instructions,instructions_alone,ipc,ipc_alone,ntt,mix_ipc,antt_sbm,antt,stp,strictf" ]'
+  '[ "$(head -1 win/windows.csv)" = "run_id,config,mix,policy,preempt,seed,sm_sharing,window_cycles,kernel,arrival,priority,launches,completions,instructions,instructions_alone,ipc,ipc_alone,ntt,mix_ipc,antt_sbm,antt,stp,strictf$COUNTER_COLUMNS" ]'
 "$GSIM" run --config warped-slicer --mix window_mix.json --policy even --scheduler golden --quiet --json wdirect.json >/dev/null
 check "a windows.csv row holds gsim run's window figures" \
   'python3 -c "
@@ -216,7 +224,8 @@ bad_file "window_start alone on mixes without a window" "field 'window_start'" \
   '{"name": "b", "configs": ["warped-slicer"], "mixes": ["test-pair"], "window_start": 10}'
 
 # every shipped sweep file is valid and is in docs/sweep.md's table with the runs it lists
-# (listed from the repository root: the sbm-table6 sweeps name their mixes by path from there)
+# (listed from the repository root, the sweep file named relative to it; the same from
+# outside the repository is checked below, "relative paths")
 for f in "$SWEEPS"/*.json; do
   name=sim_top/sweeps/$(basename "$f")
   pushd "$REPO" >/dev/null
@@ -307,5 +316,208 @@ assert len(hp) == 8 and set(hp.values()) == {1}, hp
 PYEOF'
 check "groups: results.csv gives the prioritized kernel priority 1" \
   '[ "$(grep -c ",test\.[a-z]*,1000,1," groups/results.csv)" -eq 16 ]' "got $(grep -c ",1000,1," groups/results.csv)"
+
+# ---------------------------------------------------------------- hardening (issues 42 and 43)
+# 1. bounded plans: nesting, run count, combos counted before they are enumerated, linear
+# duplicate checks, SIGTERM while planning
+python3 -c "print('{\"name\": \"b\", \"configs\": [\"warped-slicer\"], \"mixes\": [\"test-pair\"], \"sets\": ' + '[' * 100000 + ']' * 100000 + '}')" >deep.json
+sweep deep.json --out deepout
+check "deeply nested sets: exit 2 naming the file, the field and the limit of 64" \
+  '[ "$RC" -eq 2 ] && grep -q "deep.json: field '"'"'sets'"'"': .*nested deeper than 64" "$ERR" && [ ! -e deepout ]' "exit $RC"
+python3 -c "
+import json
+json.dump({'name': 'b', 'configs': ['warped-slicer'], 'mixes': ['test-pair'], 'seeds': list(range(3000000))}, open('runs3m.json', 'w'))
+json.dump({'name': 'b', 'configs': ['warped-slicer'], 'mixes': ['test-pair'], 'seeds': list(range(1200000)) + [7]}, open('dupseeds.json', 'w'))
+json.dump({'name': 'b', 'configs': ['warped-slicer'], 'mixes': ['test-pair'], 'seeds': list(range(100000))}, open('runs100k.json', 'w'))
+json.dump({'name': 'b', 'configs': ['warped-slicer'], 'mixes': ['test-pair'], 'seeds': list(range(100001))}, open('runs100k1.json', 'w'))
+"
+start=$SECONDS
+RC=0; timeout -s KILL 30 "$GSIM" sweep runs3m.json --list --out big >"$TMP/stdout" 2>"$ERR" || RC=$?
+check "3,000,000 runs: exit 2 at once naming the limit of 100000 runs" \
+  '[ "$RC" -eq 2 ] && grep -q "runs3m.json: .*3000000 runs.*limit of 100000" "$ERR" && [ $((SECONDS - start)) -le 20 ]' "exit $RC after $((SECONDS - start)) s"
+sweep runs100k1.json --list --out big
+check "100,001 runs: exit 2 (the limit is 100,000)" '[ "$RC" -eq 2 ] && grep -q "100001 runs" "$ERR"' "exit $RC"
+sweep runs100k.json --list --out big
+check "100,000 runs: listed" '[ "$RC" -eq 0 ] && [ "$(wc -l <"$TMP/stdout")" -eq 100000 ]' "exit $RC"
+start=$SECONDS
+RC=0; timeout -s KILL 30 "$GSIM" sweep dupseeds.json --list --out big >"$TMP/stdout" 2>"$ERR" || RC=$?
+check "1.2M seeds with a duplicate at the end: found at once (linear check), exit 2 naming seeds[1200000]" \
+  '[ "$RC" -eq 2 ] && grep -q "field '"'"'seeds\[1200000\]'"'"': 7 is listed twice" "$ERR" && [ $((SECONDS - start)) -le 10 ]' \
+  "exit $RC after $((SECONDS - start)) s"
+K21=$("$GSIM" list kernels | awk '{print $1}' | head -21 | python3 -c "import json, sys; print(json.dumps([l.strip() for l in sys.stdin]))")
+echo "{\"name\": \"c\", \"configs\": [\"warped-slicer\"], \"combos\": {\"kernels\": [$K21, $K21, $K21, $K21, $K21, $K21, $K21, $K21]}}" >combos8.json
+start=$SECONDS
+RC=0; timeout -s KILL 30 "$GSIM" sweep combos8.json --list --out big >"$TMP/stdout" 2>"$ERR" || RC=$?
+check "combos of eight 21-kernel lists: counted (21^8), exit 2 at once naming combos.kernels and the limit" \
+  '[ "$RC" -eq 2 ] && grep -q "combos8.json: field '"'"'combos.kernels'"'"': .*37822859361 combinations.*limit of 1000000" "$ERR" && [ $((SECONDS - start)) -le 5 ]' \
+  "exit $RC after $((SECONDS - start)) s"
+# a plan that takes seconds to load (60,000 config variants, each loaded): SIGTERM stops it
+python3 -c "
+import json
+json.dump({'name': 'slow', 'configs': ['warped-slicer'], 'mixes': ['test-pair'],
+           'sets': [['warped_slicer.sample_cycles=%d' % (1000 + i)] for i in range(60000)]}, open('slowplan.json', 'w'))"
+"$GSIM" sweep slowplan.json --list --out slowplan >"$TMP/stdout" 2>"$ERR" &
+pid=$!
+sleep 1
+kill -TERM "$pid"
+start=$SECONDS
+RC=0; wait "$pid" || RC=$?
+check "SIGTERM while planning: exit 130 at once, nothing written" \
+  '[ "$RC" -eq 130 ] && grep -q "stopped while planning" "$ERR" && [ $((SECONDS - start)) -le 3 ] && [ ! -s "$TMP/stdout" ]' \
+  "exit $RC after $((SECONDS - start)) s"
+
+# 4. a sweep of no run; a window longer than the runs may last
+bad_file "pairs that give no mix: no run" "field 'pairs': the sweep has no run" \
+  '{"name": "b", "configs": ["warped-slicer"], "pairs": {"kernels": ["test.compute"], "with": ["test.compute"]}}'
+bad_file "combos that give no mix: no run" "field 'combos': the sweep has no run" \
+  '{"name": "b", "configs": ["warped-slicer"], "combos": {"kernels": [["test.compute"], ["test.compute"]]}}'
+bad_file "window_cycles longer than max_cycles" "field 'window_cycles': the window of test-pair ends at cycle 50000" \
+  '{"name": "b", "configs": ["warped-slicer"], "mixes": ["test-pair"], "window_cycles": 50000, "max_cycles": 10000}'
+bad_file "a mix's own window longer than max_cycles" "field 'mixes[0]': the window of win ends at cycle 20000" \
+  "{\"name\": \"b\", \"configs\": [\"warped-slicer\"], \"mixes\": [\"$TMP/window_mix.json\"], \"max_cycles\": 19999}"
+bad_file "pairs.window_cycles longer than max_cycles" "field 'pairs.window_cycles'" \
+  '{"name": "b", "configs": ["warped-slicer"], "max_cycles": 1000, "pairs": {"kernels": ["test.compute", "test.memory"], "window_cycles": 1001}}'
+printf '%s\n' "{\"name\": \"wfit\", \"configs\": [\"warped-slicer\"], \"mixes\": [\"$TMP/window_mix.json\"], \"max_cycles\": 20000}" >wfit.json
+sweep wfit.json --out wfit
+check "a window that ends at max_cycles runs" '[ "$RC" -eq 0 ] && [ "$(results wfit)" -eq 1 ]' "exit $RC"
+
+# 2. outputs never destroy
+mkdir -p foreign/runs
+echo "precious,results" >foreign/results.csv
+echo "notes" >foreign/notes.txt
+cp foreign/results.csv foreign.csv.orig
+sweep "$SWEEPS/smoke.json" --out foreign
+check "--out a directory not made by gsim sweep: exit 2, its files untouched" \
+  '[ "$RC" -eq 2 ] && grep -q "foreign: the directory exists and was not made by gsim sweep" "$ERR" && cmp -s foreign/results.csv foreign.csv.orig && [ -f foreign/notes.txt ] && [ ! -e foreign/.gsim-sweep ] && [ ! -e foreign/.lock ]' "exit $RC"
+mkdir -p notsweep && echo x >notsweep/data.txt
+sweep "$SWEEPS/smoke.json" --out notsweep
+check "--out a directory of other files: exit 2" '[ "$RC" -eq 2 ] && [ "$(ls -A notsweep)" = data.txt ]' "exit $RC"
+mkdir -p emptydir
+sweep "$SWEEPS/smoke.json" -j2 --out emptydir
+check "--out an empty directory: taken and marked" '[ "$RC" -eq 0 ] && [ -f emptydir/.gsim-sweep ] && [ "$(results emptydir)" -eq 8 ]' "exit $RC"
+# an older gsim's sweep directory (.lock, runs/, results.csv; no marker) is taken
+mkdir -p older/runs && touch older/.lock && echo "run_id" >older/results.csv
+sweep "$SWEEPS/smoke.json" -j2 --out older
+check "--out an older sweep's directory (no marker): taken" '[ "$RC" -eq 0 ] && [ -f older/.gsim-sweep ]' "exit $RC"
+# only the sweep's own temporaries are removed from runs/
+touch smoke/runs/.keep-me smoke/runs/.warped-slicer__test-pair__even__drain__s2.999999999.part.json smoke/runs/.x.part.json
+sweep "$SWEEPS/smoke.json" --out smoke
+check "stale temporaries of the sweep removed, other dot files left alone" \
+  '[ "$RC" -eq 0 ] && [ -f smoke/runs/.keep-me ] && [ ! -e smoke/runs/.warped-slicer__test-pair__even__drain__s2.999999999.part.json ] && [ ! -e smoke/runs/.x.part.json ]' "exit $RC"
+rm -f smoke/runs/.keep-me
+# a result that cannot be written: exit 2, no temporaries left behind
+mkdir -p unwritable/runs/warped-slicer__test-pair__left-over__drain__s1.json && touch unwritable/.gsim-sweep
+printf '%s\n' '{"name": "u", "configs": ["warped-slicer"], "mixes": ["test-pair"]}' >unwritable.json
+sweep unwritable.json --out unwritable
+check "a result that cannot be written: exit 2, no .part.json/.stderr left" \
+  '[ "$RC" -eq 2 ] && [ "$(temporaries unwritable)" -eq 0 ]' "exit $RC, $(ls -A unwritable/runs | tr '\n' ' ')"
+# temporaries carry the sweep's pid: two processes of the same run never share one
+"$GSIM" sweep "$SWEEPS/ppq-k20c.json" -j1 --out pidtmp -q >/dev/null 2>"$ERR" &
+pid=$!
+for _ in $(seq 1 200); do ls -A pidtmp/runs 2>/dev/null | grep -q '\.stderr$' && break; sleep 0.05; done
+tmpnames=$(ls -A pidtmp/runs 2>/dev/null | grep '^\.' || true)
+kill -TERM "$pid"; wait "$pid" || true
+check "a running child's temporaries are named with the sweep's pid" \
+  'echo "$tmpnames" | grep -q "^\.tanasic-k20c__.*\.$pid\.stderr$"' "temporaries: $tmpnames"
+rm -rf twice
+"$GSIM" sweep "$SWEEPS/ppq-k20c.json" --out twice --run-index 0 >/dev/null 2>twice1.err &
+p1=$!
+"$GSIM" sweep "$SWEEPS/ppq-k20c.json" --out twice --run-index 0 >/dev/null 2>twice2.err &
+p2=$!
+r1=0; wait "$p1" || r1=$?
+r2=0; wait "$p2" || r2=$?
+check "two --run-index of the same run at once: both exit 0, one result, no temporaries" \
+  '[ "$r1" -eq 0 ] && [ "$r2" -eq 0 ] && [ "$(results twice)" -eq 1 ] && [ "$(temporaries twice)" -eq 0 ]' "exit $r1 and $r2: $(cat twice1.err twice2.err)"
+# a generated mix never replaces a mix it did not generate
+printf '%s\n' '{"name": "gen", "configs": ["warped-slicer"], "pairs": {"kernels": ["test.compute", "test.memory"]}}' >gen.json
+sweep gen.json -j2 --out gen
+printf '%s\n' '{"name": "mine", "kernels": [{"kernel": "test.compute"}, {"kernel": "test.cache", "context": 1}]}' >gen/mixes/pair_test.compute_test.memory_at0.json
+cp gen/mixes/pair_test.compute_test.memory_at0.json mine.orig
+sweep gen.json -j2 --out gen
+check "a hand-made mix where a generated one goes: exit 2, left as it is" \
+  '[ "$RC" -eq 2 ] && grep -q "was not generated by gsim sweep" "$ERR" && cmp -s mine.orig gen/mixes/pair_test.compute_test.memory_at0.json' "exit $RC"
+printf '%s\n' "{\"name\": \"gen2\", \"configs\": [\"warped-slicer\"], \"mixes\": [\"$TMP/gen/mixes/pair_test.compute_test.memory_at0.json\"], \"pairs\": {\"kernels\": [\"test.compute\", \"test.memory\"]}}" >gen2.json
+sweep gen2.json --list --out gen
+check "a generated mix at the path of a listed mix: exit 2 naming both" \
+  '[ "$RC" -eq 2 ] && grep -q "field '"'"'pairs'"'"': the generated mix .* would replace the mix mixes\[0\] lists" "$ERR"' "exit $RC"
+sweep gen.json --list --out "$REPO/sim_top/workloads"
+check "generated mixes into the shipped mixes directory: exit 2" \
+  '[ "$RC" -eq 2 ] && grep -q "would replace a shipped mix" "$ERR"' "exit $RC"
+
+# 3. resume checks what it can: every input file (a config's hetero.baseline_config too) and
+# the stored result's schema
+python3 - "$DATA/configs" <<'PYEOF'
+import json, sys
+d = sys.argv[1]
+c = json.load(open(d + "/heterocore.json"))
+c["hetero"]["baseline_config"] = __import__("os").getcwd() + "/hcb.json"
+json.dump(c, open("hc.json", "w"), indent=2)
+open("hcb.json", "w").write(open(d + "/heterocore-baseline.json").read())
+PYEOF
+printf '%s\n' "{\"name\": \"hb\", \"configs\": [\"$TMP/hc.json\"], \"mixes\": [\"test-pair\"]}" >hb.json
+sweep hb.json --out hb
+echo >>hcb.json   # the baseline config changes (one byte)
+sweep hb.json --out hb
+check "a change to a config's hetero.baseline_config file reruns the run" '[ "$RC" -eq 0 ] && grep -q "1 ran, 0 already done" "$ERR"' "exit $RC: $(cat "$ERR")"
+python3 - <<'PYEOF'
+import json
+def edit(run, f):
+    p = "smoke/runs/warped-slicer__%s.json" % run
+    d = json.load(open(p)); f(d); json.dump(d, open(p, "w"), indent=2)
+edit("test-pair__even__drain__s1", lambda d: d.__setitem__("kernels", []))
+edit("test-pair__even__drain__s2", lambda d: d.__setitem__("stp", "fast"))
+edit("test-staggered__even__drain__s1", lambda d: d.pop("antt"))
+edit("test-staggered__even__drain__s2", lambda d: d["kernels"][0].__setitem__("cycles_alone", "x"))
+PYEOF
+sweep "$SWEEPS/smoke.json" -j2 --out smoke
+check "stored results that fail their schema (no kernels, text for stp, a missing key, text for a count) run again" \
+  '[ "$RC" -eq 0 ] && grep -q "4 ran, 4 already done" "$ERR" && [ "$(csv_rows smoke)" -eq 20 ] && ! grep -q "fast\|,x," smoke/results.csv' "exit $RC: $(cat "$ERR")"
+
+# 5. --backend slurm --dry-run: --time in Slurm's formats, a '%' of --out escaped
+for t in 90 10:30 01:30:00 2-12 2-12:30 2-12:30:00; do
+  sweep "$SWEEPS/smoke.json" --backend slurm --dry-run --time "$t" --out "time-ok"
+  check "--time $t: taken" '[ "$RC" -eq 0 ] && grep -qx "#SBATCH --time=$t" time-ok/slurm/sweep.sbatch' "exit $RC"
+done
+for t in 1:2:3:4 2-25 10:75 1-2-3 abc 01:30: -5; do
+  sweep "$SWEEPS/smoke.json" --backend slurm --dry-run --time "$t" --out "time-bad"
+  check "--time '$t': exit 2 naming Slurm's formats" '[ "$RC" -eq 2 ] && grep -q "is not a Slurm time limit: give MM, MM:SS" "$ERR"' "exit $RC"
+done
+sweep "$SWEEPS/smoke.json" --backend slurm --dry-run --time "" --out "time-bad"
+check "--time '': exit 2" '[ "$RC" -eq 2 ] && grep -q -- "--time: the value is empty" "$ERR"' "exit $RC"
+sweep "$SWEEPS/smoke.json" --backend slurm --dry-run --out "pct%Adir"
+check "a '%' in --out is '%%' in #SBATCH --output" \
+  '[ "$RC" -eq 0 ] && grep -qxF "#SBATCH --output=$TMP/pct%%Adir/slurm/%A_%a.out" "pct%Adir/slurm/sweep.sbatch"' "exit $RC"
+
+# 6. relative paths in a sweep file: its own directory, then the data directory, then the
+# working directory (this script runs in $TMP, outside the repository)
+sweep "$SWEEPS/sbm-table6.json" --list --out sbm
+check "a shipped sweep with mix paths lists its 68 runs from outside the repository" \
+  '[ "$RC" -eq 0 ] && [ "$(grep -c -- "--mix $REPO/sim_top/workloads/mixes/sbm-table6/" "$TMP/stdout")" -eq 68 ]' "exit $RC"
+mkdir -p sub && cp window_mix.json sub/own_mix.json
+printf '%s\n' '{"name": "rel", "configs": ["warped-slicer"], "mixes": ["own_mix.json", "workloads/mixes/test-pair.json"]}' >sub/rel.json
+sweep sub/rel.json --list --out rel
+check "a mix path relative to the sweep file's directory, then to the data directory" \
+  '[ "$RC" -eq 0 ] && grep -q -- "--mix sub/own_mix.json " "$TMP/stdout" && grep -q -- "--mix $DATA/workloads/mixes/test-pair.json " "$TMP/stdout"' "exit $RC"
+printf '%s\n' '{"name": "rel", "configs": ["warped-slicer"], "mixes": ["sim_top/workloads/mixes/dct_conv.json"]}' >sugg.json
+sweep sugg.json --list --out rel
+check "a missing mix path: the places looked at, and the shipped mix of that file name" \
+  '[ "$RC" -eq 2 ] && grep -q "field '"'"'mixes\[0\]'"'"': .*no such mix file; looked for it relative to" "$ERR" && grep -q "Did you mean workloads/mixes/sbm-table6/dct_conv.json" "$ERR"' "exit $RC"
+
+# 7. results.csv's per-kernel counter columns hold the result's counters.kernels[i].all
+check "results.csv counter columns = the result's counters (ipc_thread empty without thread_ipc)" 'python3 - <<'"'"'PYEOF'"'"'
+import csv, json
+rows = list(csv.DictReader(open("smoke/results.csv")))
+assert rows
+for r in rows:
+    d = json.load(open("smoke/runs/%s.json" % r["run_id"]))
+    i = [k["name"] for k in d["kernels"]].index(r["kernel"])
+    a = d["counters"]["kernels"][i]["all"]
+    assert float(r["ipc_warp"]) == a["ipc"], r
+    assert r["ipc_thread"] == ("" if "thread_ipc" not in a else str(a["thread_ipc"])) or float(r["ipc_thread"]) == a["thread_ipc"], r
+    for k in ("l1_hit_rate", "l2_hit_rate", "dram_share_of_peak"):
+        assert float(r[k]) == a[k], (k, r)
+    for k in ("memory", "dependency", "functional_unit", "idle"):
+        assert float(r["stall_%s_share" % k]) == a["stall_shares"][k], (k, r)
+PYEOF'
 
 summary
