@@ -140,15 +140,17 @@ bool has_keys(const nlohmann::json& doc, const char* const (&run)[R], const char
       if (!c.at("kernels").is_array()) return false;
       for (const nlohmann::json& kn : c.at("kernels")) {
         if (!kn.is_object()) return false;
-        if (!kn.contains("all")) continue;
-        const nlohmann::json& all = kn.at("all");
-        if (!all.is_object()) return false;
-        for (const char* k : {"ipc", "thread_ipc", "l1_hit_rate", "l2_hit_rate", "dram_share_of_peak"})
-          if (all.contains(k) && !all.at(k).is_number() && !all.at(k).is_null()) return false;
-        if (all.contains("stall_shares")) {
-          if (!all.at("stall_shares").is_object()) return false;
-          for (const auto& [k, v] : all.at("stall_shares").items())
-            if (!v.is_number() && !v.is_null()) return false;
+        for (const char* group : {"all", "alone"}) {
+          if (!kn.contains(group)) continue;
+          const nlohmann::json& all = kn.at(group);
+          if (!all.is_object()) return false;
+          for (const char* k : {"ipc", "thread_ipc", "l1_hit_rate", "l2_hit_rate", "dram_share_of_peak"})
+            if (all.contains(k) && !all.at(k).is_number() && !all.at(k).is_null()) return false;
+          if (all.contains("stall_shares")) {
+            if (!all.at("stall_shares").is_object()) return false;
+            for (const auto& [k, v] : all.at("stall_shares").items())
+              if (!v.is_number() && !v.is_null()) return false;
+          }
         }
       }
     }
@@ -296,25 +298,30 @@ std::string csv_field(const std::string& s) {
 std::string json_scalar(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 /// The per-kernel counter columns appended to results.csv and windows.csv (docs/sweep.md): from
-/// the result's counters.kernels[i].all; a cell is empty where the result lacks the key.
+/// the result's counters.kernels[i].all (the shared run), then the same of .alone (its alone
+/// run); a cell is empty where the result lacks the key.
 constexpr const char* kCounterHeader =
     ",ipc_warp,ipc_thread,l1_hit_rate,l2_hit_rate,dram_share_of_peak,stall_memory_share,stall_dependency_share,"
-    "stall_functional_unit_share,stall_idle_share";
+    "stall_functional_unit_share,stall_idle_share,ipc_warp_alone,ipc_thread_alone,l1_hit_rate_alone,"
+    "l2_hit_rate_alone,dram_share_of_peak_alone,stall_memory_share_alone,stall_dependency_share_alone,"
+    "stall_functional_unit_share_alone,stall_idle_share_alone";
 
 std::string counter_cells(const nlohmann::json& r, size_t i, const nlohmann::json& kernel) {
-  const nlohmann::json* all = nullptr;
+  const nlohmann::json* k = nullptr;
   if (r.contains("counters") && r.at("counters").contains("kernels")) {
     const nlohmann::json& ks = r.at("counters").at("kernels");
-    if (i < ks.size() && ks[i].contains("all") && ks[i].value("name", std::string()) == kernel.value("name", std::string()))
-      all = &ks[i].at("all");
+    if (i < ks.size() && ks[i].value("name", std::string()) == kernel.value("name", std::string())) k = &ks[i];
   }
   const auto cell = [](const nlohmann::json* obj, const char* key) {
     return obj != nullptr && obj->contains(key) ? "," + json_scalar(obj->at(key)) : std::string(",");
   };
   std::string out;
-  for (const char* k : {"ipc", "thread_ipc", "l1_hit_rate", "l2_hit_rate", "dram_share_of_peak"}) out += cell(all, k);
-  const nlohmann::json* stalls = all != nullptr && all->contains("stall_shares") ? &all->at("stall_shares") : nullptr;
-  for (const char* k : {"memory", "dependency", "functional_unit", "idle"}) out += cell(stalls, k);
+  for (const char* group : {"all", "alone"}) {
+    const nlohmann::json* g = k != nullptr && k->contains(group) ? &k->at(group) : nullptr;
+    for (const char* key : {"ipc", "thread_ipc", "l1_hit_rate", "l2_hit_rate", "dram_share_of_peak"}) out += cell(g, key);
+    const nlohmann::json* stalls = g != nullptr && g->contains("stall_shares") ? &g->at("stall_shares") : nullptr;
+    for (const char* key : {"memory", "dependency", "functional_unit", "idle"}) out += cell(stalls, key);
+  }
   return out;
 }
 

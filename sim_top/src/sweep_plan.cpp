@@ -34,6 +34,7 @@ struct SweepSpec {
   // "sets": config override variants, each a list of gsim run --set KEY=VALUE; {{}}: none
   std::vector<std::vector<std::string>> sets = {{}};
   std::vector<std::string> configs, mixes, policies = {"left-over"}, preempt = {"drain"}, sm_sharing;
+  std::vector<std::string> kernel_files;   // "kernels": the user's kernel libraries (gsim run --kernels)
   std::vector<uint64_t> seeds = {1};
   uint64_t max_cycles = 0;   // 0 = gsim run's default
   gs::WindowOverride window;   // "window_cycles"/"window_start": every mix's fixed window (gsim run --window-*)
@@ -122,6 +123,7 @@ SweepSpec read_spec(const json& doc, const std::string& file) {
     }
   }
   string_list(r, "mixes", s.mixes, false);
+  string_list(r, "kernels", s.kernel_files, false);
   string_list(r, "policies", s.policies, false);
   string_list(r, "preempt", s.preempt, false);
   string_list(r, "sm_sharing", s.sm_sharing, false);
@@ -588,7 +590,15 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
   };
   check_hint(s.pair_config, "pairs.config");
 
-  const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
+  // "kernels": the user's kernel libraries, each run reads them beside the shipped ones
+  std::vector<std::string> kernel_files;
+  for (size_t i = 0; i < s.kernel_files.size(); ++i)
+    kernel_files.push_back(in_field(file, element("kernels", i), [&] {
+      const std::string p = find_relative(s.kernel_files[i], sweep_dir);
+      if (p.empty()) throw gs::InputError(s.kernel_files[i] + ": no such kernel library file; " + looked_in(sweep_dir));
+      return p;
+    }));
+  const std::vector<gs::KernelDesc> lib = in_field(file, "kernels", [&] { return gs::load_kernel_library(kernel_files); });
   std::vector<MixRef> mixes;
   // the sweep's "window_cycles"/"window_start" on one mix, checked as gsim run --window-* checks them
   const auto apply_window = [&](MixRef& m) {
@@ -747,9 +757,7 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
   }
 
   // ---- the Cartesian product
-  std::vector<std::string> library_files;
-  const std::string kernels_dir = gs::data_dir() + "/workloads/kernels";
-  for (const std::string& stem : gs::json_stems_in(kernels_dir)) library_files.push_back(kernels_dir + "/" + stem + ".json");
+  const std::vector<std::string> library_files = gs::kernel_library_files(kernel_files);
   std::unordered_map<std::string, std::string> seen;   // run id -> its command, to name a clash
   plan.runs.reserve(run_count);
   for (const ConfigEntry& c : configs)
@@ -765,6 +773,7 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
               run.args = {"run", "--config", c.arg, "--mix", m.arg, "--policy", policy, "--preempt", preempt,
                           "--seed", std::to_string(seed)};
               for (const std::string& kv : c.sets) run.args.insert(run.args.end(), {"--set", kv});
+              for (const std::string& k : kernel_files) run.args.insert(run.args.end(), {"--kernels", k});
               if (!share.empty()) run.args.insert(run.args.end(), {"--sm-sharing", share});
               run.args.insert(run.args.end(), {"--scheduler", s.scheduler});
               if (s.max_cycles) run.args.insert(run.args.end(), {"--max-cycles", std::to_string(s.max_cycles)});

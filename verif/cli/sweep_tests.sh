@@ -35,7 +35,7 @@ sweep() {
 stamps() { (cd "$1/runs" && stat -c '%i %Y.%y %n' -- *.json); }
 
 # the per-kernel counter columns appended to results.csv and windows.csv (docs/sweep.md)
-COUNTER_COLUMNS=",ipc_warp,ipc_thread,l1_hit_rate,l2_hit_rate,dram_share_of_peak,stall_memory_share,stall_dependency_share,stall_functional_unit_share,stall_idle_share"
+COUNTER_COLUMNS=",ipc_warp,ipc_thread,l1_hit_rate,l2_hit_rate,dram_share_of_peak,stall_memory_share,stall_dependency_share,stall_functional_unit_share,stall_idle_share,ipc_warp_alone,ipc_thread_alone,l1_hit_rate_alone,l2_hit_rate_alone,dram_share_of_peak_alone,stall_memory_share_alone,stall_dependency_share_alone,stall_functional_unit_share_alone,stall_idle_share_alone"
 
 # ---------------------------------------------------------------- smoke: run, CSV, --list
 sweep "$SWEEPS/smoke.json" -j2 --out smoke
@@ -45,6 +45,13 @@ check "smoke sweep: 8 result files" '[ "$(results smoke)" -eq 8 ]' "got $(result
 check "smoke sweep: 20 CSV rows, one per kernel per run" '[ "$(csv_rows smoke)" -eq 20 ]' "got $(csv_rows smoke)"
 check "results.csv header" \
   '[ "$(head -1 smoke/results.csv)" = "run_id,config,mix,policy,preempt,seed,sm_sharing,kernel,arrival,priority,cycles_alone,cycles_shared,ntt,stp,antt,strictf,cycles$COUNTER_COLUMNS" ]'
+check "results.csv: thread IPC of the shared and the alone run on every row" \
+  'python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open(\"smoke/results.csv\")))
+assert rows and all(float(r[\"ipc_thread\"]) > float(r[\"ipc_warp\"]) > 0 for r in rows)
+assert all(float(r[\"ipc_thread_alone\"]) > float(r[\"ipc_warp_alone\"]) > 0 for r in rows)
+"'
 check "a result records its inputs" \
   'grep -q "\"inputs_fnv1a64\": \"[0-9a-f]\{16\}\"" smoke/runs/warped-slicer__test-pair__even__drain__s2.json'
 # the sweep's result is gsim run's JSON plus sweep_inputs: the figures match a direct run
@@ -519,5 +526,26 @@ for r in rows:
     for k in ("memory", "dependency", "functional_unit", "idle"):
         assert float(r["stall_%s_share" % k]) == a["stall_shares"][k], (k, r)
 PYEOF'
+
+# ---------------------------------------------------------------- "kernels": the user's own libraries
+mkdir -p "$TMP/userk"
+cat > "$TMP/userk/mine.json" <<'EOF'
+{"suite": "mine", "source": "test", "preset": "warped-slicer",
+ "kernels": [{"name": "my.stream", "behaviour": "memory", "threads_per_cta": 128, "grid_ctas": 32,
+              "insts_per_warp": 200, "ldst_permille": 200, "pattern": "streaming"}]}
+EOF
+cat > "$TMP/userk/sw.json" <<'EOF'
+{"name": "userk", "configs": ["warped-slicer"], "kernels": ["mine.json"],
+ "pairs": {"kernels": ["my.stream", "test.compute"]}, "scheduler": "golden"}
+EOF
+sweep "$TMP/userk/sw.json" --out "$TMP/userk/res"
+check "a sweep's \"kernels\": pairs of the user's kernel run" \
+  '[ "$RC" -eq 0 ] && grep -q ",my.stream," "$TMP/userk/res/results.csv" && grep -q -- "--kernels" "$TMP/userk/res/runs/"*.json'
+sed -i 's/"insts_per_warp": 200/"insts_per_warp": 300/' "$TMP/userk/mine.json"
+sweep "$TMP/userk/sw.json" --out "$TMP/userk/res"
+check "a changed kernel library of the sweep: its runs run again" '[ "$RC" -eq 0 ] && grep -q "2 ran, 0 already done" "$ERR"' "$(cat "$ERR")"
+sed 's/mine.json/nope.json/' "$TMP/userk/sw.json" > "$TMP/userk/bad.json"
+sweep "$TMP/userk/bad.json" --list
+check "a missing kernel library names the field" '[ "$RC" -eq 2 ] && grep -q "field .kernels\[0\]." "$ERR"' "$(cat "$ERR")"
 
 summary
