@@ -22,6 +22,7 @@ namespace {
 
 struct OccupancyArgs {
   std::string config, kernel;
+  std::vector<std::string> kernel_files;   // --kernels: the user's kernel libraries
 };
 
 std::string pad(const std::string& s, size_t w, bool left) {
@@ -30,9 +31,18 @@ std::string pad(const std::string& s, size_t w, bool left) {
 }
 
 int occupancy_action(const OccupancyArgs& a) {
-  const gs::GpuConfig cfg = gs::load_gpu_config(a.config);
-  const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
+  const std::vector<gs::KernelDesc> lib = gs::load_kernel_library(a.kernel_files);
   const gs::KernelDesc& k = gs::find_kernel(lib, a.kernel);
+  std::string config = a.config;
+  if (config.empty()) {   // the preset the kernel's suite file names
+    if (k.preset.empty())
+      throw gs::InputError("--config is required: the suite file of kernel " + k.name +
+                           " names no preset ('gsim list configs' lists them)");
+    config = k.preset;
+    std::fprintf(stderr, "gsim: note: config %s, as named by the suite file of kernel %s\n", config.c_str(),
+                 k.name.c_str());
+  }
+  const gs::GpuConfig cfg = gs::load_gpu_config(config);
 
   const std::vector<std::string> titles = {"sm_type", "count", "max_ctas", "limiter", "shmem_config_B",
                                            "storage_%", "context_B", "save_time_us"};
@@ -83,8 +93,14 @@ Command add_occupancy_command(CLI::App& top) {
   auto args = std::make_shared<OccupancyArgs>();
   CLI::App* app = top.add_subcommand(
       "occupancy", "Resident CTAs per SM of one kernel, the limiting resource, and its context-switch cost");
-  app->add_option("--config", args->config, "GPU config: preset name (gsim list configs) or JSON file")->required();
+  app->add_option("--config", args->config,
+                  "GPU config: preset name (gsim list configs) or JSON file; default: the preset the kernel's "
+                  "suite file names");
   app->add_option("--kernel", args->kernel, "Kernel name (gsim list kernels)")->required();
+  app->add_option("--kernels", args->kernel_files,
+                  "A kernel library file of your own, read beside the shipped ones; repeatable (as gsim run --kernels)")
+      ->type_name("FILE.json")
+      ->allow_extra_args(false);
   app->footer(
       "Columns: max_ctas = resident CTAs per SM running the kernel alone; limiter = the resource that runs out "
       "first; shmem_config_B = shared-memory carve-out chosen; storage_% = context of max_ctas CTAs over register "

@@ -747,4 +747,12 @@ else bad "gsim show config: values and sources" "exit $RC"; fi
 expect_fail "gsim show config: an unknown preset" 2 "no such config" show config nope
 expect_fail "gsim show config: a bad --set" 2 "l2_assoc" show config warped-slicer --set l2_assoc=-1
 
+# gsim occupancy: the suite's preset when --config is not given; the user's kernels too.
+gsim occupancy --kernel HOT
+if [ "$RC" -eq 0 ] && grep -q "^kernel HOT on config warped-slicer" "$OUT" && grep -q "as named by the suite file of kernel HOT" "$ERR"; then
+  ok "occupancy without --config: the suite's preset"; else bad "occupancy without --config: the suite's preset" "exit $RC"; fi
+gsim occupancy --kernels "$TMP/mine.json" --kernel my.stream
+if [ "$RC" -eq 0 ] && grep -q "^kernel my.stream on config warped-slicer" "$OUT"; then ok "occupancy --kernels FILE";
+else bad "occupancy --kernels FILE" "exit $RC"; fi
+
 summary
