@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check the alone calibration targets (issue 38) against the kernel library.
+"""Check the alone calibration targets (each stand-in kernel against its paper) against the kernel library.
 
 Reads sim_top/workloads/calibration/targets.json and the five paper suites of
 sim_top/workloads/kernels/ (warped-slicer, pai, sbm, heterocore, tanasic) and checks:
@@ -114,8 +114,8 @@ def check_target(t, where, metrics, names, err):
 
 def main():
     ap = argparse.ArgumentParser(
-        description="Validate sim_top/workloads/calibration/targets.json (issue 38's alone "
-                    "targets) against the kernel library: every kernel of the warped-slicer, "
+        description="Validate sim_top/workloads/calibration/targets.json (the alone "
+                    "calibration targets) against the kernel library: every kernel of the warped-slicer, "
                     "pai, sbm, heterocore and tanasic suites covered, names exist, metrics in "
                     "the vocabulary, bands well formed, sources non-empty. Exit 0 if valid, "
                     "1 with one line per problem (file, kernel, field), 2 on unreadable input.")
