@@ -8,6 +8,8 @@
 // are in the same file.
 #include "rtl_sched/mismatch_wave.hpp"
 
+#include <cctype>
+
 #include <algorithm>
 #include <climits>
 #include <cstdio>
@@ -48,6 +50,7 @@ constexpr uint64_t kFlagsBit = kTrBin | kTrRjustify;
 constexpr uint64_t kFlagsDec = kTrDec | kTrRjustify;
 constexpr uint64_t kFlagsEnum = kTrEnum | kTrBin | kTrRjustify;  // what GTKWave sets for an FST enum
 constexpr uint64_t kFlagsComment = kTrBlank;
+constexpr uint64_t kFlagsText = kTrRjustify;   // a string variable: GTKWave shows its text
 constexpr uint64_t kFlagsFiltered = kTrFtranslated | kTrBin | kTrRjustify;  // through a translate filter file
 
 std::string bits(uint64_t v, unsigned width) {
@@ -120,6 +123,7 @@ struct Change {
   uint64_t time;
   fstHandle handle;  // writer handle
   std::string value;
+  bool text = false;   // a string variable (FST_VT_GEN_STRING): the value as written
 };
 
 struct Copier {
@@ -137,8 +141,12 @@ struct Copier {
   }
   void mine_upto(uint64_t t) {
     for (; next < mine->size() && (*mine)[next].time <= t; ++next) {
-      time((*mine)[next].time);
-      fstWriterEmitValueChange(w, (*mine)[next].handle, (*mine)[next].value.c_str());
+      const Change& ch = (*mine)[next];
+      time(ch.time);
+      if (ch.text)
+        fstWriterEmitVariableLengthValueChange(w, ch.handle, ch.value.data(), static_cast<uint32_t>(ch.value.size()));
+      else
+        fstWriterEmitValueChange(w, ch.handle, ch.value.c_str());
     }
   }
 };
@@ -150,6 +158,21 @@ void on_value(void* user, uint64_t t, fstHandle h, const unsigned char* value) {
     c->time(t);
     fstWriterEmitValueChange(c->w, c->map[h], value);
   }
+}
+
+/// Whether the mismatch is of a table entry or register (the state check), not of a gs_top port.
+bool is_state_mismatch(const MismatchWaveSpec& spec) {
+  for (const Field& f : fields())
+    if (spec.signal == f.port) return false;
+  return true;
+}
+
+/// The state signal's name as one FST variable under ref.state / dut.state ("SMST[3].owner" ->
+/// "SMST_3__owner"): GTKWave reads '.' and '[' in a name as hierarchy and bit range.
+std::string state_var(const std::string& signal) {
+  std::string v;
+  for (char ch : signal) v += std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' ? ch : '_';
+  return v;
 }
 
 std::string abs_path(const std::string& p) {
@@ -233,9 +256,14 @@ bool write_fst(const MismatchWaveSpec& spec, const std::vector<DecisionWindow::E
     }
   }
 
-  // ref / dut decision records (same fields, same port names) and the lockstep scope.
+  // ref / dut decision records (same fields, same port names) and the lockstep scope. A state
+  // mismatch (a table entry or register differed) also gets ref.state.<name> and dut.state.<name>:
+  // text variables holding the two values the state check compared, from the mismatch cycle on
+  // (the check compares them there; earlier values are not recorded).
   std::vector<Change> mine;
   std::map<std::string, fstHandle> ref_h, dut_h;
+  const bool state = is_state_mismatch(spec);
+  fstHandle state_h[2] = {0, 0};
   for (const char* side : {"ref", "dut"}) {
     fstWriterSetScope(w, FST_ST_VCD_MODULE, side, nullptr);
     auto& hm = std::string(side) == "ref" ? ref_h : dut_h;
@@ -245,7 +273,17 @@ bool write_fst(const MismatchWaveSpec& spec, const std::vector<DecisionWindow::E
       if (f.kind == Field::kLevel) fstWriterEmitEnumTableRef(w, level_table);
       hm[f.port] = fstWriterCreateVar(w, FST_VT_SV_LOGIC, FST_VD_OUTPUT, f.width, f.port, 0);
     }
+    if (state) {
+      fstWriterSetScope(w, FST_ST_VCD_MODULE, "state", nullptr);
+      state_h[side[0] == 'd'] = fstWriterCreateVar(w, FST_VT_GEN_STRING, FST_VD_IMPLICIT, 0, state_var(spec.signal).c_str(), 0);
+      fstWriterSetUpscope(w);
+    }
     fstWriterSetUpscope(w);
+  }
+  if (state) {
+    const uint64_t t = spec.mismatch * kUnitsPerCycle;
+    mine.push_back({t, state_h[0], spec.ref_value, true});
+    mine.push_back({t, state_h[1], spec.dut_value, true});
   }
   fstWriterSetScope(w, FST_ST_VCD_MODULE, "lockstep", nullptr);
   const fstHandle cycle_h = fstWriterCreateVar(w, FST_VT_SV_LOGIC, FST_VD_IMPLICIT, 32, "cycle", 0);
@@ -334,6 +372,10 @@ void write_gtkw(const MismatchWaveSpec& spec, const std::string& fst, const std:
     }
   };
   if (diff) pair(*diff);
+  if (is_state_mismatch(spec))   // the table entry or register the state check found different
+    for (const char* side : {"ref", "dut"})
+      row(os, cur, kFlagsText, std::string("+{") + (side[0] == 'r' ? "REF " : "DUT ") + spec.signal + "} " + side +
+                                   ".state." + state_var(spec.signal));
   row(os, cur, kFlagsComment, "-decision records: REF (golden) / DUT (RTL)");
   for (const Field& f : fields())
     if (&f != diff) pair(f);

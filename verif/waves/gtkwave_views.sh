@@ -8,15 +8,19 @@
 #   * the time axis reads cycles: GTKWave's "To:" box shows "<cycles> ns";
 #   * the mismatch view (gs_wave_mutant_demo: golden vs the traced GS_MUT_DISPATCH_RESERVED
 #     mutant) opens with the exact command the mismatch report prints, its marker sits on the
-#     mismatch cycle and the REF and DUT rows of the differing signal differ there.
+#     mismatch cycle and the REF and DUT rows of the differing signal differ there;
+#   * a mismatch the state check finds (gs_mutation_check, GS_MUT_WS_OCC_IGNORES_SLOTS: a policy
+#     register differs) opens with its printed command and its first REF/DUT rows are that
+#     register (ref.state.* / dut.state.*), different at the marker.
 # Screenshots of each view go to $GS_WAVE_SHOTS when set (docs/waveforms.md uses them).
 # Exit 77 (ctest: skipped) with a message when gtkwave or xvfb-run is not installed
 # (scripts/install_deps.sh installs both).
-# Usage: gtkwave_views.sh <gsim> <gs_wave_views> <gs_wave_mutant_demo>
+# Usage: gtkwave_views.sh <gsim> <gs_wave_views> <gs_wave_mutant_demo> <gs_mutation_check>
 set -euo pipefail
 gsim=$1
 views=$2
 demo=$3
+mutation_check=$4
 here=$(cd "$(dirname "$0")" && pwd)
 for tool in gtkwave xvfb-run; do
   if ! command -v "$tool" >/dev/null 2>&1; then
@@ -105,5 +109,23 @@ shot=""
 gtkwave_show "$tmp/smst_m.txt" "$shot" "$tmp/$fst" "$tmp/smst_mismatch.gtkw" || fail=1
 "$views" --fst "$tmp/$fst" --shown "$tmp/smst_m.txt" "$tmp/smst_mismatch.gtkw" || fail=1
 [ -n "$shots" ] && cp "$tmp/demo.txt" "$shots/mismatch_report.txt"
+# A state-check mismatch: the register that differed is the view's first REF/DUT pair.
+mkdir -p "$tmp/state" && (cd "$tmp/state" && "$mutation_check" --mutant GS_MUT_WS_OCC_IGNORES_SLOTS --seeds 1 \
+  >"$tmp/state/report.txt" 2>&1) || true
+scmd=$(sed -n 's/^open it with:  //p' "$tmp/state/report.txt" | head -1)
+sfirst=$(sed -n 's/^waveform (cycles \([0-9]*\)\.\.\([0-9]*\).*/\1/p' "$tmp/state/report.txt" | head -1)
+slast=$(sed -n 's/^waveform (cycles \([0-9]*\)\.\.\([0-9]*\).*/\2/p' "$tmp/state/report.txt" | head -1)
+if grep -q "mismatch at cycle .*: state " "$tmp/state/report.txt" && [ -n "$scmd" ] && [ -n "$slast" ]; then
+  times=""
+  for c in $(seq "$sfirst" "$slast"); do times="$times $((c * 1000))"; done
+  # shellcheck disable=SC2086  # the printed command, word for word
+  (cd "$tmp/state" && gtkwave_show "$tmp/state/shown.txt" "" ${scmd#gtkwave }) || fail=1
+  sgtkw=${scmd##* }
+  grep -m1 '^+{REF' "$tmp/state/$sgtkw" | grep -q ' ref\.state\.' ||
+    { echo "FAIL: the state mismatch view's first REF row is not the register"; fail=1; }
+  (cd "$tmp/state" && "$views" --fst "${sgtkw%.gtkw}.fst" --shown "$tmp/state/shown.txt" --marker-pair "$sgtkw") || fail=1
+else
+  echo "FAIL: gs_mutation_check gave no state mismatch with a waveform:"; cat "$tmp/state/report.txt"; fail=1
+fi
 [ "$fail" -eq 0 ] && echo "gtkwave_views: all views decode in GTKWave" || echo "gtkwave_views: FAILED"
 exit "$fail"
