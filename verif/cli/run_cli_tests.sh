@@ -646,7 +646,7 @@ expect_fail "bench --sms on a config with two SM types" 2 "one SM type" bench --
 expect_fail "bench --kernels beyond its bound" 2 "--kernels" bench --kernels 33 --cycles 100
 
 
-# ---------------------------------------------------------------- the user's view (issue 43)
+# ---------------------------------------------------------------- the user's view: names, own kernels, outputs
 # Every name and alias of the policy registry is accepted; an unknown one names the closest.
 gsim list policies --names
 cp "$OUT" "$TMP/policy_names"

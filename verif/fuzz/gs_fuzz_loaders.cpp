@@ -1,5 +1,6 @@
-// gsched: fuzz target for the config, kernel-descriptor and mix loaders and the inputs of
-// `gsim unit` (its parsing and range checks, gs::run_unit_checked in sim_top/unit/unit_runner.hpp).
+// gsched: fuzz target for the config, kernel-descriptor and mix loaders, the inputs of
+// `gsim unit` (its parsing and range checks, gs::run_unit_checked in sim_top/unit/unit_runner.hpp)
+// and sweep files (gsim sweep's planner, gsim::sweep::load_sweep_plan in sim_top/src/sweep_plan.hpp).
 //
 // Contract under test: whatever bytes a config, kernel, mix or unit input file holds, loading it either
 // succeeds or throws gs::InputError -- never another exception, a crash, a hang or unbounded
@@ -8,11 +9,13 @@
 // cycles under the golden scheduler, so a config the loader accepts must be one the model
 // can run (or one it rejects with InputError/WatchdogError). A unit input that is accepted is
 // run by the golden side of its block (dss, waterfill, srtf-predict, sbm, hetero), exactly as
-// `gsim unit BLOCK --input F` runs it.
+// `gsim unit BLOCK --input F` runs it. A sweep file is planned as `gsim sweep F --list` plans it
+// (every name resolved, every config and mix loaded, the limits on runs and nesting checked).
 //
 // Two drivers, one TestOneInput():
 //   * default (g++, any build): a seeded random mutator. Seeds are the shipped configs,
-//     kernel files and mixes, and the unit vectors (verif/vectors/<block>_*.json); each iteration mutates one (byte flips, insertions, deletions,
+//     kernel files and mixes, the unit vectors (verif/vectors/<block>_*.json) and the shipped
+//     sweep files (sim_top/sweeps/); each iteration mutates one (byte flips, insertions, deletions,
 //     number tokens replaced by extreme values, chunks spliced from other seeds). Bounded by
 //     --seconds and --iterations; deterministic for a given --seed. Used by CTest
 //     (fuzz_loaders, in the asan preset).
@@ -42,13 +45,14 @@
 #include "config/limits.hpp"
 #include "gpu/gpu.hpp"
 #include "sched/scheduler_port.hpp"
+#include "sweep_plan.hpp"
 #include "unit/unit_runner.hpp"
 #include "workload/kernel_desc.hpp"
 
 namespace {
 
-enum Target : uint8_t { kConfig = 0, kKernels = 1, kMix = 2, kUnit = 3 };
-constexpr int kTargets = 4;
+enum Target : uint8_t { kConfig = 0, kKernels = 1, kMix = 2, kUnit = 3, kSweep = 4 };
+constexpr int kTargets = 5;
 
 /// The decision units `gsim unit` knows (gs::list_units()).
 const std::vector<std::string>& unit_blocks() {
@@ -112,6 +116,11 @@ void test_one(Target t, const std::string& text, const std::string& block = "") 
       case kKernels: {
         const std::string p = write_tmp("kernels.json", text);
         (void)gs::load_kernel_file(p);
+        break;
+      }
+      case kSweep: {
+        const std::string p = write_tmp("sweep.json", text);
+        (void)gsim::sweep::load_sweep_plan(p, g_tmp + "/sweep-out");
         break;
       }
       case kMix: {
@@ -255,6 +264,7 @@ int main(int argc, char** argv) {
   add_dir(data + "/workloads/kernels", kKernels);
   add_dir(data + "/workloads/mixes", kMix);
   add_dir(GS_UNIT_VECTORS_DIR, kUnit);
+  add_dir(data + "/sweeps", kSweep);
   if (seeds.empty()) {
     std::fprintf(stderr, "gs_fuzz_loaders: no seed files under %s\n", data.c_str());
     return 2;
@@ -273,8 +283,8 @@ int main(int argc, char** argv) {
   Rng rng{seed * 0x9E3779B97F4A7C15ull + 1};
   const auto t0 = std::chrono::steady_clock::now();
   uint64_t n = 0;
-  const char* names[] = {"config", "kernels", "mix", "unit"};
-  uint64_t per[kTargets] = {0, 0, 0, 0};
+  const char* names[] = {"config", "kernels", "mix", "unit", "sweep"};
+  uint64_t per[kTargets] = {0, 0, 0, 0, 0};
   for (; n < iterations; ++n) {
     if ((n & 63) == 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= seconds)
@@ -300,10 +310,10 @@ int main(int argc, char** argv) {
     }
   }
   std::filesystem::remove_all(g_tmp);
-  std::printf("gs_fuzz_loaders: %llu inputs (config %llu, kernels %llu, mix %llu, unit %llu) in %.1f s, seed %llu: "
-              "no finding\n",
+  std::printf("gs_fuzz_loaders: %llu inputs (config %llu, kernels %llu, mix %llu, unit %llu, sweep %llu) in %.1f s, "
+              "seed %llu: no finding\n",
               (unsigned long long)n, (unsigned long long)per[0], (unsigned long long)per[1],
-              (unsigned long long)per[2], (unsigned long long)per[3],
+              (unsigned long long)per[2], (unsigned long long)per[3], (unsigned long long)per[4],
               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), (unsigned long long)seed);
   return 0;
 }
