@@ -37,9 +37,12 @@ Command add_sweep_command(CLI::App& top);
 Command add_profile_command(CLI::App& top);
 Command add_accuracy_command(CLI::App& top);
 Command add_show_command(CLI::App& top);
+Command add_calibrate_command(CLI::App& top);
 
 /// Exit code of `gsim sweep` when some of its runs failed (the others completed; docs/sweep.md).
 constexpr int kExitRunsFailed = 6;
+/// Exit code of `gsim calibrate --check` when a measured target is outside its band (docs/cli.md).
+constexpr int kExitOutOfBand = 7;
 
 // --- helpers shared by the subcommands (common.cpp) ---
 

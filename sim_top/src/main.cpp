@@ -9,6 +9,7 @@
 //   4 model invariant violated (gs::InvariantError)
 //   5 no forward progress / --max-cycles exceeded (gs::WatchdogError, with the state dump)
 //   6 gsim sweep: some runs failed, the others completed (gsim::kExitRunsFailed, docs/sweep.md)
+//   7 gsim calibrate --check: a kernel out of its band (gsim::kExitOutOfBand)
 //   130 interrupted by Ctrl-C / SIGTERM (gs::Interrupted; outputs untouched, waveform closed)
 // `gsim` alone lists the subcommands; `gsim --version` (-V) prints the version and git commit.
 // CLI11's own parse errors get the same prefix, and an unknown option the closest known one.
@@ -77,7 +78,8 @@ int main(int argc, char** argv) {
                                                gsim::add_list_command(app), gsim::add_bench_command(app),
                                                gsim::add_unit_command(app), gsim::add_sweep_command(app),
                                                gsim::add_profile_command(app),
-                                               gsim::add_accuracy_command(app), gsim::add_show_command(app)};
+                                               gsim::add_accuracy_command(app), gsim::add_show_command(app),
+                                               gsim::add_calibrate_command(app)};
   if (argc < 2) {   // bare `gsim`: what it can do
     std::printf("%s\nusage: gsim <subcommand> [options]   (gsim <subcommand> --help for its options)\n\nsubcommands:\n",
                 gsim::version_string().c_str());

@@ -755,4 +755,18 @@ gsim occupancy --kernels "$TMP/mine.json" --kernel my.stream
 if [ "$RC" -eq 0 ] && grep -q "^kernel my.stream on config warped-slicer" "$OUT"; then ok "occupancy --kernels FILE";
 else bad "occupancy --kernels FILE" "exit $RC"; fi
 
+# gsim calibrate: stand-ins alone against the papers' alone figures (docs/workloads.md "Alone targets").
+gsim calibrate --kernel HOT --kernel BLK -q --json "$TMP/calib.json"
+if [ "$RC" -eq 0 ] && grep -Eq "^HOT +ipc_thread +262.5..437.5 +[0-9.]+ +ok " "$OUT" && grep -q "targets: .* in band" "$OUT" &&
+   python3 - "$TMP/calib.json" <<'EOF'; then ok "calibrate: a row per target, JSON rows"; else bad "calibrate: a row per target, JSON rows" "exit $RC"; fi
+import json, sys
+rows = json.load(open(sys.argv[1]))
+assert {r["kernel"] for r in rows} == {"HOT", "BLK"}, rows
+assert all(r["status"] in ("ok", "OUT", "not measured") for r in rows)
+assert any(r["metric"] == "ipc_thread" and r["ours"] > 0 for r in rows)
+EOF
+expect_fail "calibrate --check names the kernels out of band" 7 "out of band: BLK" calibrate --kernel HOT --kernel BLK -q --check
+expect_fail "calibrate --kernel without targets" 2 "no targets for it" calibrate --kernel test.compute
+expect_fail "calibrate --suite unknown" 2 "no such suite" calibrate --suite nope
+
 summary

@@ -1,0 +1,251 @@
+// gsim calibrate: every stand-in kernel alone on its suite's preset against the paper's alone
+// figures (sim_top/workloads/calibration/targets.json; docs/workloads.md, "Alone targets").
+//
+// For each kernel of the targets file (or those --suite / --kernel select) it runs the kernel
+// alone under golden Left-Over on the suite's preset (one simulation: the shared run is the
+// alone run) and measures the targets whose metric it knows here: ipc_thread, l2_mpki,
+// runtime_cycles and cta_mean_cycles (against value x scale where the library shortened the
+// kernel), cta_rsd_pct, ctas_per_sm (on the config and SM type the target names) and
+// dominant_stall. The other metrics (the Fig. 3a class, SBM's CI and cache classes, HeteroCore's
+// TLP class and ratios) need profiles over several runs or configs and are listed as not
+// measured. Prints one row per target; --check exits kExitOutOfBand naming every kernel with a
+// measured target outside its band. Calibration is on alone behaviour only: nothing here runs
+// a pair or a mix.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "common/error.hpp"
+#include "common/output_file.hpp"
+#include "config/gpu_config.hpp"
+#include "config/json_reader.hpp"
+#include "gpu/occupancy.hpp"
+#include "metrics/mix_runner.hpp"
+#include "workload/kernel_desc.hpp"
+
+namespace gsim {
+
+namespace {
+
+using Json = nlohmann::json;
+
+struct CalibrateArgs {
+  std::string targets, json;
+  std::vector<std::string> suites, kernels;
+  bool check = false, quiet = false;
+  CLI::Option* o_json = nullptr;
+};
+
+/// One target's outcome.
+struct Row {
+  std::string kernel, metric, source, status;   // status: "ok", "OUT", "not measured"
+  double lo = 0, hi = 0, ours = 0;
+  std::string class_band, class_ours;           // class metrics
+  bool numeric = true, measured = false, known_gap = false;
+};
+
+/// What one alone run of a kernel gives (measured once, read by every target of the kernel).
+struct AloneFigures {
+  gs::MixRun run;
+  std::vector<double> cta_cycles;   // finished CTAs' durations
+};
+
+AloneFigures run_alone(const gs::GpuConfig& cfg, const gs::KernelDesc& k) {
+  gs::Mix mix;
+  mix.name = "calibrate:" + k.name;
+  gs::MixEntry e;
+  e.kernel = k.name;
+  e.desc = k;
+  mix.kernels.push_back(e);
+  gs::SchedOptions sched;
+  sched.policy = gs::kAlonePolicy;
+  gs::AloneRunCache cache;
+  AloneFigures f;
+  f.run = gs::run_mix_with_alone(cfg, mix, "golden", sched, gs::RunOptions{}, cache);
+  for (const gs::CtaRecord& c : f.run.shared.ctas)
+    if (!c.saved) f.cta_cycles.push_back(double(c.end_cycle - c.start_cycle));
+  return f;
+}
+
+std::string fmt(double v) {
+  char buf[32];
+  if (v != 0 && (std::fabs(v) >= 1e6 || std::fabs(v) < 1e-2)) std::snprintf(buf, sizeof buf, "%.4g", v);
+  else std::snprintf(buf, sizeof buf, "%.3f", v);
+  std::string s = buf;
+  if (s.find('.') != std::string::npos && s.find('e') == std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  return s;
+}
+
+/// Measures `t` of kernel `k` from its alone figures (run on demand, once per kernel) and from
+/// the occupancy calculator; sets row.measured when the metric is one measured here.
+void measure(const Json& t, const gs::KernelDesc& k, const gs::GpuConfig& preset,
+             const std::function<const AloneFigures&()>& alone, Row& row) {
+  const std::string& m = row.metric;
+  const double scale = t.contains("scale") ? t.at("scale").get<double>() : 1.0;
+  const Json& band = t.at("band");
+  if (!band.at(0).is_string()) {   // numbers; null: open on that side
+    row.lo = band.at(0).is_null() ? -HUGE_VAL : band.at(0).get<double>() * scale;
+    row.hi = band.at(1).is_null() ? HUGE_VAL : band.at(1).get<double>() * scale;
+  } else {
+    row.numeric = false;
+    for (const Json& c : band) row.class_band += (row.class_band.empty() ? "" : "|") + c.get<std::string>();
+  }
+  if (m == "ctas_per_sm") {
+    std::string config = preset.name, type;
+    if (t.contains("at")) {
+      config = t.at("at").value("config", config);
+      type = t.at("at").value("sm_type", "");
+    }
+    const gs::GpuConfig cfg = config == preset.name ? preset : gs::load_gpu_config(config);
+    const gs::SmTypeConfig* st = &cfg.sm_types.front();
+    for (const gs::SmTypeConfig& s : cfg.sm_types)
+      if (s.name == type) st = &s;
+    row.ours = gs::occupancy(k, cfg, *st).max_ctas;
+    row.measured = true;
+    return;
+  }
+  static const char* const kAloneMetrics[] = {"ipc_thread", "l2_mpki", "runtime_cycles", "cta_mean_cycles",
+                                              "cta_rsd_pct", "dominant_stall"};
+  if (std::find(std::begin(kAloneMetrics), std::end(kAloneMetrics), m) == std::end(kAloneMetrics)) return;
+  const AloneFigures& f = alone();
+  const gs::CounterGroup& g = f.run.alone_counters.at(0);
+  row.measured = true;
+  if (m == "ipc_thread") {
+    row.ours = g.thread_ipc();
+  } else if (m == "l2_mpki") {
+    row.ours = g.instructions ? 1000.0 * double(g.l2_accesses - g.l2_hits) / double(g.instructions) : 0.0;
+  } else if (m == "runtime_cycles") {
+    row.ours = double(f.run.alone.at(0).cycles());
+  } else if (m == "dominant_stall") {
+    const gs::StallBreakdown& s = g.stalls;
+    const std::pair<uint64_t, const char*> parts[] = {
+        {s.memory, "memory"}, {s.dependency, "dependency"}, {s.functional_unit, "functional_unit"}, {s.idle, "idle"}};
+    row.class_ours = std::max_element(std::begin(parts), std::end(parts),
+                                      [](const auto& a, const auto& b) { return a.first < b.first; })
+                         ->second;
+  } else {   // cta_mean_cycles, cta_rsd_pct
+    double mean = 0, var = 0;
+    for (double c : f.cta_cycles) mean += c;
+    mean = f.cta_cycles.empty() ? 0 : mean / double(f.cta_cycles.size());
+    for (double c : f.cta_cycles) var += (c - mean) * (c - mean);
+    var = f.cta_cycles.empty() ? 0 : var / double(f.cta_cycles.size());
+    row.ours = m == "cta_mean_cycles" ? mean : (mean > 0 ? 100.0 * std::sqrt(var) / mean : 0.0);
+  }
+}
+
+int calibrate_action(const CalibrateArgs& a) {
+  const std::string file = a.targets.empty() ? gs::data_dir() + "/workloads/calibration/targets.json" : a.targets;
+  const Json doc = gs::parse_json_strict(read_text_file(file, "--targets"), file);
+  if (!doc.is_object() || !doc.contains("kernels") || !doc.at("kernels").is_object() || !doc.contains("suites"))
+    throw gs::InputError(file, "kernels", "expected the targets format (scripts/check_targets.py validates it)");
+  if (a.o_json->count()) gs::check_output_path("--json", a.json, {{"--targets", file}});
+  const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
+  for (const std::string& k : a.kernels)
+    if (!doc.at("kernels").contains(k)) throw gs::InputError("--kernel " + k + ": no targets for it in " + file);
+  for (const std::string& s : a.suites)
+    if (!doc.at("suites").contains(s)) throw gs::InputError("--suite " + s + ": no such suite in " + file);
+
+  std::vector<Row> rows;
+  std::map<std::string, gs::GpuConfig> presets;
+  for (const auto& [name, entry] : doc.at("kernels").items()) {
+    const std::string suite = entry.value("suite", "");
+    if (!a.suites.empty() && std::find(a.suites.begin(), a.suites.end(), suite) == a.suites.end()) continue;
+    if (!a.kernels.empty() && std::find(a.kernels.begin(), a.kernels.end(), name) == a.kernels.end()) continue;
+    const gs::KernelDesc& k = gs::find_kernel(lib, name);
+    const std::string preset_name = doc.at("suites").at(suite).at("preset").get<std::string>();
+    if (!presets.count(preset_name)) presets.emplace(preset_name, gs::load_gpu_config(preset_name));
+    const gs::GpuConfig& preset = presets.at(preset_name);
+    std::unique_ptr<AloneFigures> figures;
+    const auto alone = [&]() -> const AloneFigures& {
+      if (!figures) {
+        if (!a.quiet) std::fprintf(stderr, "gsim: calibrate: %s alone on %s\n", name.c_str(), preset_name.c_str());
+        throw_if_interrupted("gsim calibrate");
+        figures = std::make_unique<AloneFigures>(run_alone(preset, k));
+      }
+      return *figures;
+    };
+    for (const Json& t : entry.at("targets")) {
+      Row row;
+      row.kernel = name;
+      row.metric = t.at("metric").get<std::string>();
+      row.source = t.value("source", "");
+      row.known_gap = t.contains("known_gap");
+      try {
+        measure(t, k, preset, alone, row);
+      } catch (const Json::exception& e) {
+        throw gs::InputError(file, "kernels." + name, std::string("a target is malformed: ") + e.what());
+      }
+      if (!row.measured) row.status = "not measured";
+      else if (row.numeric) row.status = row.ours >= row.lo && row.ours <= row.hi ? "ok" : "OUT";
+      else row.status = row.class_band.find(row.class_ours) != std::string::npos ? "ok" : "OUT";
+      rows.push_back(row);
+    }
+  }
+
+  // --json -: the document alone on standard output, the table on stderr
+  FILE* table = a.o_json->count() && gs::is_stdout_path(a.json) ? stderr : stdout;
+  size_t w = 6;
+  for (const Row& r : rows) w = std::max(w, r.kernel.size());
+  std::fprintf(table, "%-*s  %-15s  %-23s  %-14s  %-12s  %s\n", int(w), "kernel", "metric", "band (paper)", "ours", "status",
+              "source");
+  size_t ok = 0, out = 0, none = 0;
+  std::vector<std::string> out_kernels;
+  Json j = Json::array();
+  for (const Row& r : rows) {
+    const std::string band = r.numeric ? fmt(r.lo) + ".." + fmt(r.hi) : r.class_band;
+    const std::string ours = !r.measured ? "-" : r.numeric ? fmt(r.ours) : r.class_ours;
+    const std::string status = r.status + (r.status == "OUT" && r.known_gap ? " (known gap)" : "");
+    std::fprintf(table, "%-*s  %-15s  %-23s  %-14s  %-12s  %s\n", int(w), r.kernel.c_str(), r.metric.c_str(), band.c_str(),
+                ours.c_str(), status.c_str(), r.source.c_str());
+    ok += r.status == "ok";
+    none += !r.measured;
+    if (r.status == "OUT") {
+      ++out;
+      if (out_kernels.empty() || out_kernels.back() != r.kernel) out_kernels.push_back(r.kernel);
+    }
+    Json jr = {{"kernel", r.kernel}, {"metric", r.metric}, {"status", r.status}, {"source", r.source}};
+    if (r.numeric) jr["band"] = {r.lo, r.hi};
+    else jr["band"] = r.class_band;
+    if (r.measured) jr["ours"] = r.numeric ? Json(r.ours) : Json(r.class_ours);
+    if (r.known_gap) jr["known_gap"] = true;
+    j.push_back(jr);
+  }
+  std::fprintf(table, "\n%zu targets: %zu in band, %zu out of band, %zu not measured by gsim calibrate yet (%s)\n", rows.size(),
+              ok, out, none, file.c_str());
+  if (a.o_json->count()) gs::write_file_atomically("--json", a.json, j.dump(1) + "\n");
+  if (a.check && out) {
+    std::string names;
+    for (const std::string& k : out_kernels) names += (names.empty() ? "" : ", ") + k;
+    std::fprintf(stderr, "gsim: calibrate --check: %zu kernel(s) out of band: %s\n", out_kernels.size(), names.c_str());
+    return kExitOutOfBand;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command add_calibrate_command(CLI::App& top) {
+  auto args = std::make_shared<CalibrateArgs>();
+  CLI::App* app = top.add_subcommand(
+      "calibrate", "Each stand-in kernel alone on its suite's preset against the paper's alone figures");
+  app->add_option("--targets", args->targets,
+                  "Targets file (default: <data dir>/workloads/calibration/targets.json; docs/workloads.md)");
+  app->add_option("--suite", args->suites, "Only this suite's kernels (repeatable)")->allow_extra_args(false);
+  app->add_option("--kernel", args->kernels, "Only this kernel (repeatable)")->allow_extra_args(false);
+  app->add_flag("--check", args->check,
+                "Exit 7 naming every kernel with a measured target outside its band (after the table)");
+  args->o_json = app->add_option("--json", args->json, "Write the rows as JSON to this file (- for standard output)");
+  app->add_flag("-q,--quiet", args->quiet, "No progress lines on stderr");
+  return {app, [args] { return calibrate_action(*args); }};
+}
+
+}  // namespace gsim
