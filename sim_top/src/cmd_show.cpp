@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <map>
 #include <memory>
-#include <regex>
 
 #include "commands.hpp"
 #include "config/gpu_config.hpp"
@@ -22,7 +21,18 @@ namespace {
 /// ("sm_types[0].count" or "sm_types[*].count").
 bool set_names(const std::string& key, const std::string& field) {
   if (key == field) return true;
-  return key == std::regex_replace(field, std::regex(R"(\[[0-9]+\])"), "[*]");   // sm_types[*].x: every i
+  std::string any;   // the field with every index written [*]: sm_types[*].x names sm_types[i].x
+  for (size_t i = 0; i < field.size(); ++i) {
+    const size_t close = field.find(']', i);
+    if (field[i] == '[' && close != std::string::npos &&
+        field.find_first_not_of("0123456789", i + 1) == close && close > i + 1) {
+      any += "[*]";
+      i = close;
+    } else {
+      any += field[i];
+    }
+  }
+  return key == any;
 }
 
 int show_config(const std::string& name, const std::vector<std::string>& sets) {
