@@ -5,10 +5,11 @@
 // alone under golden Left-Over on the suite's preset (one simulation: the shared run is the
 // alone run) and measures the targets whose metric it knows here: ipc_thread, l2_mpki,
 // runtime_cycles and cta_mean_cycles (against value x scale where the library shortened the
-// kernel), cta_rsd_pct, ctas_per_sm (on the config and SM type the target names) and
-// dominant_stall. The other metrics (the Fig. 3a class, SBM's CI and cache classes, HeteroCore's
-// TLP class and ratios) need profiles over several runs or configs and are listed as not
-// measured. Prints one row per target; --check exits kExitOutOfBand naming every kernel with a
+// kernel), cta_rsd_pct, ctas_per_sm (on the config and SM type the target names),
+// dominant_stall, and from the kernel's gsim profile curve (IPC at 1..N CTAs per SM,
+// profile_curve.hpp) the Fig. 3a class, SBM's CI class and norm_ipc_at. The others (SBM's cache
+// class, HeteroCore's TLP class and ratios) need runs on other configs or with bypass and are
+// listed as not measured. Prints one row per target; --check exits kExitOutOfBand naming every kernel with a
 // measured target outside its band. Calibration is on alone behaviour only: nothing here runs
 // a pair or a mix.
 #include <CLI/CLI.hpp>
@@ -27,6 +28,7 @@
 #include "config/json_reader.hpp"
 #include "gpu/occupancy.hpp"
 #include "metrics/mix_runner.hpp"
+#include "profile_curve.hpp"
 #include "workload/kernel_desc.hpp"
 
 namespace gsim {
@@ -85,10 +87,23 @@ std::string fmt(double v) {
   return s;
 }
 
-/// Measures `t` of kernel `k` from its alone figures (run on demand, once per kernel) and from
-/// the occupancy calculator; sets row.measured when the metric is one measured here.
+/// p(j) of the curve at j = frac x N CTAs per SM, linearly between the integer counts (p(0) = 0).
+double norm_ipc_at(const std::vector<Point>& curve, double frac) {
+  double peak = 0;
+  for (const Point& p : curve) peak = std::max(peak, p.ipc);
+  const double j = frac * double(curve.size());
+  if (peak <= 0 || j <= 0) return 0;
+  const size_t lo = std::min(curve.size(), size_t(std::floor(j)));
+  const double at_lo = lo == 0 ? 0.0 : curve[lo - 1].ipc, at_hi = curve[std::min(curve.size(), lo + 1) - 1].ipc;
+  return (at_lo + (j - double(lo)) * (at_hi - at_lo)) / peak;
+}
+
+/// Measures `t` of kernel `k` from its alone figures and its profile curve (each run on demand,
+/// once per kernel) and from the occupancy calculator; sets row.measured when the metric is one
+/// measured here.
 void measure(const Json& t, const gs::KernelDesc& k, const gs::GpuConfig& preset,
-             const std::function<const AloneFigures&()>& alone, Row& row) {
+             const std::function<const AloneFigures&()>& alone, const std::function<const std::vector<Point>&()>& curve,
+             Row& row) {
   const std::string& m = row.metric;
   const double scale = t.contains("scale") ? t.at("scale").get<double>() : 1.0;
   const Json& band = t.at("band");
@@ -111,6 +126,21 @@ void measure(const Json& t, const gs::KernelDesc& k, const gs::GpuConfig& preset
       if (s.name == type) st = &s;
     row.ours = gs::occupancy(k, cfg, *st).max_ctas;
     row.measured = true;
+    return;
+  }
+  if (m == "class" || m == "ci" || m == "norm_ipc_at") {
+    const std::vector<Point>& c = curve();
+    if (c.size() < 2) return;   // one CTA per SM: no curve to classify
+    row.measured = true;
+    if (m == "norm_ipc_at") {
+      row.ours = norm_ipc_at(c, t.at("at").at("ctas_frac").get<double>());
+      return;
+    }
+    const gs::CounterGroup& g = alone().run.alone_counters.at(0);
+    const double mpki = g.instructions ? 1000.0 * double(g.l2_accesses - g.l2_hits) / double(g.instructions) : 0.0;
+    const std::string cls = fig3a_class(c, mpki);
+    // SBM Table 2: CNS = non-saturating, CUF = IPC falling at high TLP (the cache rule), CS = the rest
+    row.class_ours = m == "class" ? cls : cls == "compute-nonsat" ? "CNS" : cls == "cache" ? "CUF" : "CS";
     return;
   }
   static const char* const kAloneMetrics[] = {"ipc_thread", "l2_mpki", "runtime_cycles", "cta_mean_cycles",
@@ -165,6 +195,19 @@ int calibrate_action(const CalibrateArgs& a) {
     if (!presets.count(preset_name)) presets.emplace(preset_name, gs::load_gpu_config(preset_name));
     const gs::GpuConfig& preset = presets.at(preset_name);
     std::unique_ptr<AloneFigures> figures;
+    std::unique_ptr<std::vector<Point>> points;
+    const auto curve = [&]() -> const std::vector<Point>& {
+      if (!points) {
+        const uint32_t n = occupancy_of(preset, k);
+        if (!a.quiet) std::fprintf(stderr, "gsim: calibrate: %s at 1..%u CTAs per SM on %s\n", name.c_str(), n, preset_name.c_str());
+        points = std::make_unique<std::vector<Point>>();
+        for (uint32_t j = 1; j <= n; ++j) {
+          throw_if_interrupted("gsim calibrate");
+          points->push_back(measure_point(preset, k, j, ProfileWindow{}));
+        }
+      }
+      return *points;
+    };
     const auto alone = [&]() -> const AloneFigures& {
       if (!figures) {
         if (!a.quiet) std::fprintf(stderr, "gsim: calibrate: %s alone on %s\n", name.c_str(), preset_name.c_str());
@@ -180,7 +223,7 @@ int calibrate_action(const CalibrateArgs& a) {
       row.source = t.value("source", "");
       row.known_gap = t.contains("known_gap");
       try {
-        measure(t, k, preset, alone, row);
+        measure(t, k, preset, alone, curve, row);
       } catch (const Json::exception& e) {
         throw gs::InputError(file, "kernels." + name, std::string("a target is malformed: ") + e.what());
       }

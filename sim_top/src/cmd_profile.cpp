@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "profile_curve.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "config/gpu_config.hpp"
@@ -42,94 +43,11 @@ struct ProfileArgs {
   CLI::Option* o_out = nullptr;
 };
 
-/// One CTA count's figures.
-struct Point {
-  uint32_t ctas = 0;
-  uint64_t window_start = 0, window_end = 0;   // cycles the figures cover
-  bool whole_run = false;                      // the kernel ended before the window did: read over its run
-  uint64_t instructions = 0;
-  double ipc = 0, mem_stall = 0, l1_miss = 0, l2_miss = 0;
-};
-
 struct KernelProfile {
   std::string name, suite, behaviour;
   uint32_t occupancy = 0;   // resident CTAs per SM alone (the curve's natural end)
   std::vector<Point> points;
 };
-
-double ratio(uint64_t a, uint64_t b) { return b ? double(a) / double(b) : 0.0; }
-
-/// The kernel-total counters of the run's only kernel.
-gs::KernelSmCounters totals(const gs::Gpu& gpu) { return gpu.counters().kernel_total(0); }
-
-Point measure(const gs::GpuConfig& cfg, const gs::KernelDesc& k, uint32_t ctas, const ProfileArgs& a) {
-  gs::Mix mix;
-  mix.name = "profile:" + k.name;
-  gs::MixEntry e;
-  e.kernel = k.name;
-  e.desc = k;
-  mix.kernels.push_back(std::move(e));
-  gs::SchedOptions sched;
-  sched.policy = "left-over";
-  sched.cta_limit = ctas;
-  sched.seed = a.seed;
-  gs::limits::check_scheduler_config(cfg, sched);
-  auto port = gs::make_scheduler("golden", sched);
-  gs::RunOptions opt;
-  opt.seed = a.seed;
-  opt.sched = sched;
-  gs::Gpu gpu(cfg, mix, *port, opt);
-
-  Point p;
-  p.ctas = ctas;
-  bool running = true;
-  while (running && gpu.cycle() < a.warmup) {
-    running = gpu.step();
-    throw_if_interrupted("gsim profile");
-  }
-  gs::KernelSmCounters start = totals(gpu);
-  p.window_start = gpu.cycle();
-  while (running && gpu.cycle() < a.warmup + a.sample) {
-    running = gpu.step();
-    throw_if_interrupted("gsim profile");
-  }
-  // A kernel that ends before the window does is read over its whole run: a window cut short
-  // by the end would see only its last, draining CTAs.
-  if (!running) {
-    p.whole_run = true;
-    start = gs::KernelSmCounters{};
-    p.window_start = 0;
-  }
-  p.window_end = gpu.cycle();
-  const gs::KernelSmCounters end = totals(gpu);
-  const uint64_t cycles = p.window_end - p.window_start;
-  if (cycles == 0) throw gs::InvariantError("gsim profile: an empty measurement window for " + k.name);
-  p.instructions = end.insts_issued - start.insts_issued;
-  p.ipc = ratio(p.instructions, cycles);
-  const auto mem = static_cast<int>(gs::StallReason::kMemLatency);
-  uint64_t scheduler_cycles = 0;   // warp-scheduler cycles of the window, over every SM
-  for (const gs::SmTypeConfig& t : gpu.config().sm_types) scheduler_cycles += uint64_t(t.count) * t.warp_schedulers * cycles;
-  p.mem_stall = ratio(end.stall_cycles[mem] - start.stall_cycles[mem], scheduler_cycles);
-  p.l1_miss = ratio(end.l1_misses - start.l1_misses, end.l1_accesses - start.l1_accesses);
-  p.l2_miss = ratio(end.l2_misses - start.l2_misses, end.l2_accesses - start.l2_accesses);
-  return p;
-}
-
-/// Resident CTAs per SM of `k` alone: the most over the SM types it fits (an InputError when
-/// it fits none, as gsim occupancy).
-uint32_t occupancy_of(const gs::GpuConfig& cfg, const gs::KernelDesc& k) {
-  uint32_t best = 0;
-  std::string why;
-  for (const gs::SmTypeConfig& t : cfg.sm_types) {
-    try {
-      best = std::max(best, gs::occupancy(k, cfg, t).max_ctas);
-    } catch (const gs::InputError& e) {
-      why = e.what();
-    }
-  }
-  if (best == 0) throw gs::InputError("kernel '" + k.name + "' fits on no SM of config '" + cfg.name + "': " + why);
-  return best;
-}
 
 std::string format_table(const std::vector<KernelProfile>& profiles) {
   std::string out;
@@ -254,7 +172,7 @@ int profile_action(const ProfileArgs& a) {
     for (uint32_t j = 1; j <= n; ++j) {
       if (!a.quiet) std::fprintf(stderr, "\rgsim profile: %s, %u/%u CTAs per SM (%u/%u runs)   ", k.name.c_str(), j, n,
                                  ++done, total);
-      kp.points.push_back(measure(cfg, k, j, a));
+      kp.points.push_back(measure_point(cfg, k, j, {a.warmup, a.sample, a.seed}));
     }
     profiles.push_back(std::move(kp));
   }
