@@ -758,6 +758,7 @@ else bad "occupancy --kernels FILE" "exit $RC"; fi
 # gsim calibrate: stand-ins alone against the papers' alone figures (docs/workloads.md "Alone targets").
 gsim calibrate --kernel HOT --kernel BLK -q --json "$TMP/calib.json"
 if [ "$RC" -eq 0 ] && grep -Eq "^HOT +ipc_thread +262.5..437.5 +[0-9.]+ +ok " "$OUT" && grep -q "targets: .* in band" "$OUT" &&
+   grep -Eq "^HOT +class +compute-nonsat +compute-nonsat +ok " "$OUT" && grep -Eq "^BLK +class +memory +memory +ok " "$OUT" &&
    python3 - "$TMP/calib.json" <<'EOF'; then ok "calibrate: a row per target, JSON rows"; else bad "calibrate: a row per target, JSON rows" "exit $RC"; fi
 import json, sys
 rows = json.load(open(sys.argv[1]))
