@@ -770,4 +770,17 @@ expect_fail "calibrate --check names the kernels out of band" 7 "out of band: BL
 expect_fail "calibrate --kernel without targets" 2 "no targets for it" calibrate --kernel test.compute
 expect_fail "calibrate --suite unknown" 2 "no such suite" calibrate --suite nope
 
+# calibrate compares a class with each value of its band, not a substring of them.
+cat > "$TMP/targets.json" <<'EOF'
+{"suites": {"warped-slicer": {"preset": "warped-slicer"}},
+ "kernels": {"HOT": {"suite": "warped-slicer", "targets": [
+   {"metric": "dominant_stall", "value": "dependency", "band": ["dependency"], "source": "test"},
+   {"metric": "dominant_stall", "value": "x", "band": ["nodependency"], "source": "test"},
+   {"metric": "ipc_thread", "value": 1, "band": [null, 1], "source": "test"}]}}}
+EOF
+gsim calibrate --targets "$TMP/targets.json" -q
+if [ "$RC" -eq 0 ] && grep -Eq "^HOT +dominant_stall +dependency +dependency +ok" "$OUT" &&
+   grep -Eq "^HOT +dominant_stall +nodependency +dependency +OUT" "$OUT" && grep -Eq "^HOT +ipc_thread +-inf..1 +[0-9.]+ +OUT" "$OUT"; then
+  ok "calibrate: a class matches a band value exactly; an open band side"; else bad "calibrate: a class matches a band value exactly; an open band side" "exit $RC"; fi
+
 summary
