@@ -108,6 +108,9 @@ KernelDesc parse_kernel_desc(const nlohmann::json& v, const std::string& file, c
 std::vector<KernelDesc> load_kernel_file(const std::string& path);
 /// Finds a kernel by name; throws InputError listing close names when unknown.
 const KernelDesc& find_kernel(const std::vector<KernelDesc>& lib, const std::string& name);
+/// The mix of one kernel alone: `k` at cycle 0 in context 0, named "kernel:<name>", for the
+/// config its suite file names (gsim run --kernel, occupancy, profile, accuracy, calibrate).
+Mix single_kernel_mix(const KernelDesc& k);
 /// Loads a mix (path or name in <data>/workloads/mixes), resolving kernels. Throws InputError.
 Mix load_mix(const std::string& path_or_name, const std::vector<KernelDesc>& lib);
 /// Validates and resolves a mix document as load_mix does; `path` names it in errors and becomes

@@ -104,6 +104,17 @@ std::vector<std::string> bypass_level_names() {
   return names;
 }
 
+Mix single_kernel_mix(const KernelDesc& k) {
+  Mix m;
+  m.name = "kernel:" + k.name;
+  m.config = k.preset;
+  MixEntry e;
+  e.kernel = k.name;
+  e.desc = k;
+  m.kernels.push_back(std::move(e));
+  return m;
+}
+
 Mix load_mix(const std::string& path_or_name, const std::vector<KernelDesc>& lib) {
   if (path_or_name.empty()) throw InputError("mix name is empty; available mixes: " + join_names(list_mixes()));
   const bool is_path = looks_like_path(path_or_name);

@@ -56,16 +56,6 @@ struct Planned {
   std::string group;
 };
 
-gs::Mix single_kernel_mix(const gs::KernelDesc& k) {
-  gs::Mix m;
-  m.name = "kernel:" + k.name;
-  gs::MixEntry e;
-  e.kernel = k.name;
-  e.desc = k;
-  m.kernels.push_back(std::move(e));
-  return m;
-}
-
 /// The text of DIR/alone.csv, or of DIR/alone.csv.gz through `gzip -dc`; "" when neither exists.
 std::string read_h100_alone(const std::string& dir, std::string& path) {
   std::error_code ec;
@@ -171,7 +161,7 @@ int accuracy_action(const AccuracyArgs& a) {
   if (runs) {
     if (a.policy != gs::kMpmaxPolicy) check_scheduler_and_policy("golden", a.policy);
     const std::vector<gs::KernelDesc> chosen = select_kernels(lib, a.kernels, a.suite);
-    for (const gs::KernelDesc& k : chosen) plan.push_back({single_kernel_mix(k), a.o_group->count() ? a.group : "single-sim"});
+    for (const gs::KernelDesc& k : chosen) plan.push_back({gs::single_kernel_mix(k), a.o_group->count() ? a.group : "single-sim"});
     for (const gs::Mix& m : mixes) plan.push_back({m, a.o_group->count()                ? a.group
                                                        : a.policy == gs::kMpmaxPolicy ? "mpmax"
                                                                                       : "multi-sim"});

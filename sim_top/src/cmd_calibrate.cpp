@@ -59,13 +59,8 @@ struct AloneFigures {
 };
 
 AloneFigures run_alone(const gs::GpuConfig& cfg, const gs::KernelDesc& k, gs::BypassLevel bypass = gs::BypassLevel::kNone) {
-  gs::Mix mix;
-  mix.name = "calibrate:" + k.name;
-  gs::MixEntry e;
-  e.kernel = k.name;
-  e.desc = k;
-  e.bypass = bypass;
-  mix.kernels.push_back(e);
+  gs::Mix mix = gs::single_kernel_mix(k);
+  mix.kernels[0].bypass = bypass;
   gs::SchedOptions sched;
   sched.policy = gs::kAlonePolicy;
   gs::AloneRunCache cache;

@@ -117,20 +117,6 @@ std::string format_timeline(const gs::RunInfo& info, const gs::GpuConfig& cfg, c
   return j.dump(1) + "\n";
 }
 
-/// The mix of `gsim run --kernel K`: K alone at cycle 0 in context 0, for the config its suite
-/// file names.
-gs::Mix kernel_mix(const std::string& name, const std::vector<gs::KernelDesc>& lib) {
-  gs::Mix m;
-  m.name = "kernel:" + name;
-  gs::MixEntry e;
-  e.kernel = name;
-  e.desc = gs::find_kernel(lib, name);
-  m.config = e.desc.preset;
-  m.kernels.push_back(std::move(e));
-  return m;
-}
-
-
 /// The partitions the policy put in force in the shared run (warped-slicer), after the table.
 std::string format_partitions(const gs::RunResult& r, const gs::Mix& mix) {
   if (r.partitions.empty()) return {};
@@ -196,7 +182,7 @@ int run_action(const RunArgs& a) {
   if (a.o_kernel->count() && a.o_kernel->as<std::string>().empty())
     throw gs::InputError("--kernel: the kernel name is empty ('gsim list kernels' lists them)");
   const std::vector<gs::KernelDesc> lib = gs::load_kernel_library(a.kernel_files);
-  gs::Mix mix = a.o_kernel->count() ? kernel_mix(a.kernel, lib) : gs::load_mix(a.mix, lib);
+  gs::Mix mix = a.o_kernel->count() ? gs::single_kernel_mix(gs::find_kernel(lib, a.kernel)) : gs::load_mix(a.mix, lib);
   if (a.o_window_cycles->count() || a.o_window_start->count()) {
     gs::WindowOverride w;
     if (a.o_window_cycles->count()) w.cycles = a.window_cycles;

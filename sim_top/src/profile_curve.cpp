@@ -23,12 +23,8 @@ gs::KernelSmCounters totals(const gs::Gpu& gpu) { return gpu.counters().kernel_t
 }  // namespace
 
 Point measure_point(const gs::GpuConfig& cfg, const gs::KernelDesc& k, uint32_t ctas, const ProfileWindow& a) {
-  gs::Mix mix;
+  gs::Mix mix = gs::single_kernel_mix(k);
   mix.name = "profile:" + k.name;
-  gs::MixEntry e;
-  e.kernel = k.name;
-  e.desc = k;
-  mix.kernels.push_back(std::move(e));
   gs::SchedOptions sched;
   sched.policy = "left-over";
   sched.cta_limit = ctas;
