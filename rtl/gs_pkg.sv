@@ -344,7 +344,7 @@ package gs_pkg;
   } wf_res_t;
   localparam int WfResW = 60;
 
-  // static configuration a policy may read (registered in gs_top) (8389 bits = PolicyCfgW)
+  // the GPU a policy schedules (registered in gs_top); its own settings come on set_i (8135 bits = PolicyCfgW)
   typedef struct packed {
     logic [SmIdW + 1-1:0] num_sms;  // SMs in use, 1..MaxSms
     cta_cnt_t cta_limit;  // CTAs of one kernel per SM (0 = none), any policy
@@ -354,22 +354,11 @@ package gs_pkg;
     logic [MaxSms * RegW-1:0] sm_regs;
     logic [MaxSms * ShmemW-1:0] sm_shmem;
     logic [MaxSms * CtaCntW-1:0] sm_ctas;
-    cycle_t ws_warmup;  // warped-slicer: cycles before a profiling sample (config warped_slicer.warmup_cycles)
-    cycle_t ws_sample;  // warped-slicer: profiling sample length (config warped_slicer.sample_cycles)
-    cycle_t ws_delay;  // warped-slicer: cycles from the water-filler's result to the partition (config warped_slicer.partition_delay_cycles; Sec. V-H)
-    sched_cnt_t ws_sched;  // warp schedulers of SM 0 (phi_mem's denominator: scheduler cycles)
-    logic [8-1:0] ws_phase_pct;  // warped-slicer phase monitor: a kernel's instructions per window changing by more than this percentage is a phase change (0 = no monitor; config warped_slicer.phase_change_pct)
-    logic [4-1:0] ws_phase_windows;  // ... in this many windows in a row re-profiles the set (config warped_slicer.phase_windows)
-    logic [SaThrW-1:0] sa_thr;  // srtf-adaptive: share when the largest SRTF slowdown exceeds the smallest by more than this, UQ.SaThrFracW (config srtf.adaptive_threshold)
-    cta_cnt_t sa_res;  // srtf-adaptive: while sharing, the shortest kernel's CTAs per SM (config srtf.adaptive_residency)
-    cycle_t sbm_warmup;  // sbm: cycles of a profiling phase before its window (config sbm.warmup_cycles; 15K in Sec. 6.5)
-    cycle_t sbm_sample;  // sbm: the measured window of a profiling phase (config sbm.sample_cycles; 40K - 15K in Sec. 6.5)
-    cycle_t hc_warmup;  // hetero-dynamic: spatial profiling's warm-up (config hetero.warmup_cycles; 20K in Sec. 4.3)
-    cycle_t hc_sample;  // hetero-dynamic: spatial profiling's measured window (config hetero.sample_cycles; 20K in Sec. 4.3)
-    logic [MaxSms-1:0] hc_big;  // hetero-dynamic: SM s is a big SM (bit s; config SM type named big)
-    wf_res_t hc_base;  // hetero-dynamic: a conventional SM's capacities (config hetero.baseline_config), for #CTA^base
+    sched_cnt_t warp_scheds;  // warp schedulers of SM 0 (Warped-Slicer's phi_mem denominator: scheduler cycles)
+    logic [MaxSms-1:0] sm_big;  // SM s is a big SM (bit s; config: the SM type named big; HeteroCore)
+    wf_res_t base_sm;  // a conventional SM's capacities (config hetero.baseline_config; zeros without one): HeteroCore's #CTA^base
   } policy_cfg_t;
-  localparam int PolicyCfgW = 8389;
+  localparam int PolicyCfgW = 8135;
 
   // read-only view of the framework tables (registered state) (16848 bits = PolicyViewW)
   typedef struct packed {
@@ -671,6 +660,46 @@ package gs_pkg;
     logic even;  // the selection kept the profiling split
   } hc_state_t;
   localparam int HcStateW = 928;
+
+  // gs_policy_warped_slicer's settings (config object 'warped_slicer') (108 bits = WarpedSlicerCfgW)
+  typedef struct packed {
+    cycle_t warmup_cycles;  // cycles before each profiling sample (CTA counts settle, caches warm; Sec. V: 20K)
+    cycle_t sample_cycles;  // the profiling sample window (Sec. V: 5K); with the observation epoch it bounds the instructions one SM may issue in a window (docs/rtl/gs_policy_warped_slicer.md)
+    cycle_t partition_delay_cycles;  // Sec. V-H's algorithm delay: cycles from the water-filler's result to the partition, counted on the observation epochs' stamps (rounded up to epochs); 0 = none
+    logic [8-1:0] phase_change_pct;  // phase monitor (Sec. IV-B): a kernel's instructions per sample-long window changing by more than this percentage against the first window after a partition; 0 = no monitor
+    logic [4-1:0] phase_windows;  // ... in this many windows in a row profiles the kernel set again
+  } warped_slicer_cfg_t;
+  localparam int WarpedSlicerCfgW = 108;
+
+  // gs_policy_srtf's settings (config object 'srtf') (18 bits = SrtfCfgW)
+  typedef struct packed {
+    logic [SaThrW-1:0] adaptive_threshold;  // srtf-adaptive (Sec. 5.1.2): share SMs when the largest slowdown of the SRTF order exceeds the smallest by more than this ("we use 0.5")
+    cta_cnt_t adaptive_residency;  // srtf-adaptive: while sharing, the shortest kernel's CTAs per SM ("a fixed residency limit of 3")
+  } srtf_cfg_t;
+  localparam int SrtfCfgW = 18;
+
+  // gs_policy_sbm's settings (config object 'sbm') (64 bits = SbmCfgW)
+  typedef struct packed {
+    cycle_t warmup_cycles;  // cycles of each profiling phase before its window (Sec. 6.5's 15K-40K period: 15K warm-up)
+    cycle_t sample_cycles;  // the measured window of each profiling phase (40K - 15K)
+  } sbm_cfg_t;
+  localparam int SbmCfgW = 64;
+
+  // gs_policy_hetero's settings (config object 'hetero') (64 bits = HeteroCfgW)
+  typedef struct packed {
+    cycle_t warmup_cycles;  // hetero-dynamic: spatial profiling's warm-up (Sec. 4.3: "the first 20K cycles for warmup")
+    cycle_t sample_cycles;  // hetero-dynamic: its measured window ("the next 20K cycles")
+  } hetero_cfg_t;
+  localparam int HeteroCfgW = 64;
+
+  // every policy module's settings, section by section (gs_top's cfg_settings_i; gs_policies hands each module its section) (254 bits = PolicySettingsW)
+  typedef struct packed {
+    warped_slicer_cfg_t warped_slicer;
+    srtf_cfg_t srtf;
+    sbm_cfg_t sbm;
+    hetero_cfg_t hetero;
+  } policy_settings_t;
+  localparam int PolicySettingsW = 254;
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

@@ -11,6 +11,10 @@ module gs_policies #(
   input  logic                  rst_ni,
   input  gs_pkg::policy_e       policy_i,
   input  gs_pkg::policy_cfg_t   cfg_i,
+  // each module with settings gets its section; a build without some modules reads fewer
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  gs_pkg::policy_settings_t set_i,
+  /* verilator lint_on UNUSEDSIGNAL */
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
@@ -127,7 +131,7 @@ module gs_policies #(
   if (PolicySet[8]) begin : g_warped_slicer
     gs_policy_warped_slicer u_policy (
       .clk_i, .rst_ni, .en_i(policy_i == gs_pkg::POL_WARPED_SLICER), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,
-      .out_o(out_warped_slicer), .state_o(state_warped_slicer), .prof_o(prof_warped_slicer), .prof_i(prof_rd)
+      .out_o(out_warped_slicer), .set_i(set_i.warped_slicer), .state_o(state_warped_slicer), .prof_o(prof_warped_slicer), .prof_i(prof_rd)
     );
   end else begin : g_no_warped_slicer
     assign out_warped_slicer = '0;
@@ -141,7 +145,7 @@ module gs_policies #(
   if (PolicySet[9] || PolicySet[10]) begin : g_srtf
     gs_policy_srtf u_policy (
       .clk_i, .rst_ni, .en_i(policy_i == gs_pkg::POL_SRTF || policy_i == gs_pkg::POL_SRTF_ADAPTIVE), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,
-      .out_o(out_srtf), .state_o(state_srtf)
+      .out_o(out_srtf), .set_i(set_i.srtf), .state_o(state_srtf)
     );
   end else begin : g_no_srtf
     assign out_srtf = '0;
@@ -155,7 +159,7 @@ module gs_policies #(
   if (PolicySet[11] || PolicySet[12] || PolicySet[13]) begin : g_sbm
     gs_policy_sbm u_policy (
       .clk_i, .rst_ni, .en_i(policy_i == gs_pkg::POL_SBM || policy_i == gs_pkg::POL_SBM_BASE || policy_i == gs_pkg::POL_MWG), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,
-      .out_o(out_sbm), .state_o(state_sbm), .prof_o(prof_sbm), .prof_i(prof_rd)
+      .out_o(out_sbm), .set_i(set_i.sbm), .state_o(state_sbm), .prof_o(prof_sbm), .prof_i(prof_rd)
     );
   end else begin : g_no_sbm
     assign out_sbm = '0;
@@ -170,7 +174,7 @@ module gs_policies #(
   if (PolicySet[14]) begin : g_hetero
     gs_policy_hetero u_policy (
       .clk_i, .rst_ni, .en_i(policy_i == gs_pkg::POL_HETERO_DYNAMIC), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,
-      .out_o(out_hetero), .state_o(state_hetero), .prof_o(prof_hetero), .prof_i(prof_rd)
+      .out_o(out_hetero), .set_i(set_i.hetero), .state_o(state_hetero), .prof_o(prof_hetero), .prof_i(prof_rd)
     );
   end else begin : g_no_hetero
     assign out_hetero = '0;

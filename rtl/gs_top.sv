@@ -30,20 +30,10 @@ module gs_top #(
   input  logic [gs_pkg::MaxSms*gs_pkg::RegW-1:0]    cfg_sm_regs_i,
   input  logic [gs_pkg::MaxSms*gs_pkg::ShmemW-1:0]  cfg_sm_shmem_i,
   input  logic [gs_pkg::MaxSms*gs_pkg::CtaCntW-1:0] cfg_sm_ctas_i,
-  input  gs_pkg::cycle_t         cfg_ws_warmup_i,     // warped-slicer: warm-up cycles before a profiling sample
-  input  gs_pkg::cycle_t         cfg_ws_sample_i,     // warped-slicer: sample window cycles
-  input  gs_pkg::cycle_t         cfg_ws_delay_i,      // warped-slicer: cycles from the water-filler's result to the partition
-  input  gs_pkg::sched_cnt_t     cfg_ws_sched_i,      // warped-slicer: warp schedulers of SM 0
-  input  logic [7:0]             cfg_ws_phase_pct_i,  // warped-slicer: phase-change threshold in % (0 = no monitor)
-  input  logic [3:0]             cfg_ws_phase_windows_i,   // warped-slicer: changed windows in a row that re-profile
-  input  logic [gs_pkg::SaThrW-1:0] cfg_sa_thr_i,     // srtf-adaptive: slowdown-gap threshold, UQ.SaThrFracW
-  input  gs_pkg::cta_cnt_t       cfg_sa_res_i,        // srtf-adaptive: the shortest kernel's CTAs per SM while sharing
-  input  gs_pkg::cycle_t         cfg_sbm_warmup_i,    // sbm: cycles of a profiling phase before its window
-  input  gs_pkg::cycle_t         cfg_sbm_sample_i,    // sbm: a profiling phase's window
-  input  gs_pkg::cycle_t         cfg_hc_warmup_i,     // hetero-dynamic: spatial profiling's warm-up
-  input  gs_pkg::cycle_t         cfg_hc_sample_i,     // hetero-dynamic: spatial profiling's measured window
-  input  logic [gs_pkg::MaxSms-1:0] cfg_hc_big_i,     // hetero-dynamic: SM s is a big SM (bit s)
-  input  gs_pkg::wf_res_t        cfg_hc_base_i,       // hetero-dynamic: a conventional SM's capacities
+  input  gs_pkg::sched_cnt_t     cfg_warp_scheds_i,   // warp schedulers of SM 0
+  input  logic [gs_pkg::MaxSms-1:0] cfg_sm_big_i,     // SM s is a big SM (bit s; the SM type named big)
+  input  gs_pkg::wf_res_t        cfg_base_sm_i,       // a conventional SM's capacities (HeteroCore's #CTA^base)
+  input  gs_pkg::policy_settings_t cfg_settings_i,    // every policy module's settings (the registry's sections)
   // kernel launch
   input  logic                   launch_valid_i,
   input  gs_pkg::kernel_id_t     launch_kernel_i,
@@ -113,16 +103,10 @@ module gs_top #(
   logic [gs_pkg::MaxSms*gs_pkg::RegW-1:0] cfg_sm_regs_q;
   logic [gs_pkg::MaxSms*gs_pkg::ShmemW-1:0] cfg_sm_shmem_q;
   logic [gs_pkg::MaxSms*gs_pkg::CtaCntW-1:0] cfg_sm_ctas_q;
-  gs_pkg::cycle_t cfg_ws_warmup_q, cfg_ws_sample_q, cfg_ws_delay_q;
-  gs_pkg::sched_cnt_t cfg_ws_sched_q;
-  logic [7:0] cfg_ws_phase_pct_q;
-  logic [3:0] cfg_ws_phase_windows_q;
-  logic [gs_pkg::SaThrW-1:0] cfg_sa_thr_q;
-  gs_pkg::cta_cnt_t cfg_sa_res_q;
-  gs_pkg::cycle_t cfg_sbm_warmup_q, cfg_sbm_sample_q;
-  gs_pkg::cycle_t cfg_hc_warmup_q, cfg_hc_sample_q;
-  logic [gs_pkg::MaxSms-1:0] cfg_hc_big_q;
-  gs_pkg::wf_res_t cfg_hc_base_q;
+  gs_pkg::sched_cnt_t cfg_warp_scheds_q;
+  logic [gs_pkg::MaxSms-1:0] cfg_sm_big_q;
+  gs_pkg::wf_res_t cfg_base_sm_q;
+  gs_pkg::policy_settings_t cfg_settings_q;
   always_ff @(posedge clk_i) begin
     cfg_num_sms_q <= cfg_num_sms_i;
     cfg_policy_q <= cfg_policy_i;
@@ -134,20 +118,10 @@ module gs_top #(
     cfg_sm_regs_q <= cfg_sm_regs_i;
     cfg_sm_shmem_q <= cfg_sm_shmem_i;
     cfg_sm_ctas_q <= cfg_sm_ctas_i;
-    cfg_ws_warmup_q <= cfg_ws_warmup_i;
-    cfg_ws_sample_q <= cfg_ws_sample_i;
-    cfg_ws_delay_q <= cfg_ws_delay_i;
-    cfg_ws_sched_q <= cfg_ws_sched_i;
-    cfg_ws_phase_pct_q <= cfg_ws_phase_pct_i;
-    cfg_ws_phase_windows_q <= cfg_ws_phase_windows_i;
-    cfg_sa_thr_q <= cfg_sa_thr_i;
-    cfg_sa_res_q <= cfg_sa_res_i;
-    cfg_sbm_warmup_q <= cfg_sbm_warmup_i;
-    cfg_sbm_sample_q <= cfg_sbm_sample_i;
-    cfg_hc_warmup_q <= cfg_hc_warmup_i;
-    cfg_hc_sample_q <= cfg_hc_sample_i;
-    cfg_hc_big_q <= cfg_hc_big_i;
-    cfg_hc_base_q <= cfg_hc_base_i;
+    cfg_warp_scheds_q <= cfg_warp_scheds_i;
+    cfg_sm_big_q <= cfg_sm_big_i;
+    cfg_base_sm_q <= cfg_base_sm_i;
+    cfg_settings_q <= cfg_settings_i;
   end
 
   // ------------------------------------------------------------------ command path
@@ -305,20 +279,9 @@ module gs_top #(
     pol_cfg.sm_regs = cfg_sm_regs_q;
     pol_cfg.sm_shmem = cfg_sm_shmem_q;
     pol_cfg.sm_ctas = cfg_sm_ctas_q;
-    pol_cfg.ws_warmup = cfg_ws_warmup_q;
-    pol_cfg.ws_sample = cfg_ws_sample_q;
-    pol_cfg.ws_delay = cfg_ws_delay_q;
-    pol_cfg.ws_sched = cfg_ws_sched_q;
-    pol_cfg.ws_phase_pct = cfg_ws_phase_pct_q;
-    pol_cfg.ws_phase_windows = cfg_ws_phase_windows_q;
-    pol_cfg.sa_thr = cfg_sa_thr_q;
-    pol_cfg.sa_res = cfg_sa_res_q;
-    pol_cfg.sbm_warmup = cfg_sbm_warmup_q;
-    pol_cfg.sbm_sample = cfg_sbm_sample_q;
-    pol_cfg.hc_warmup = cfg_hc_warmup_q;
-    pol_cfg.hc_sample = cfg_hc_sample_q;
-    pol_cfg.hc_big = cfg_hc_big_q;
-    pol_cfg.hc_base = cfg_hc_base_q;
+    pol_cfg.warp_scheds = cfg_warp_scheds_q;
+    pol_cfg.sm_big = cfg_sm_big_q;
+    pol_cfg.base_sm = cfg_base_sm_q;
     pol_view.ksrt = ksrt;
     pol_view.smst = smst;
     pol_view.resident = resident;
@@ -361,7 +324,8 @@ module gs_top #(
   logic [gs_pkg::PolicyStateW-1:0] policy_state;
   /* verilator lint_on UNUSEDSIGNAL */
   gs_policies #(.PolicySet(PolicySet)) u_policies (
-    .clk_i, .rst_ni, .policy_i(cfg_policy_q), .cfg_i(pol_cfg), .view_i(pol_view), .event_i(pol_event),
+    .clk_i, .rst_ni, .policy_i(cfg_policy_q), .cfg_i(pol_cfg), .set_i(cfg_settings_q),
+    .view_i(pol_view), .event_i(pol_event),
     .accept_i(preempt_accept), .out_o(pol), .state_o(policy_state)
   );
 

@@ -17,6 +17,7 @@
 #include "common/error.hpp"
 #include "config/json_reader.hpp"
 #include "config/limits.hpp"
+#include "sched/scheduler_port.hpp"
 
 #ifndef GS_DATA_DIR
 #define GS_DATA_DIR "sim_top"
@@ -222,39 +223,16 @@ GpuConfig parse_gpu_config(const std::string& json_text, const std::string& file
   r.u32("tWR", cfg.tWR, 1, 10000);
   r.u32("max_active_kernels", cfg.max_active_kernels, 1, limits::kMaxActiveKernels, limits::kMaskReason);
   r.u32("max_contexts", cfg.max_contexts, 1, limits::kMaxContexts, limits::kMaskReason);
-  if (const json* ws = r.object("warped_slicer")) {
-    ObjectReader w(*ws, file, "warped_slicer");
-    // a window is measured on 32-bit cycle stamps (CycleW): differences must stay exact
-    w.u32("warmup_cycles", cfg.warped_slicer.warmup_cycles, 0, 1u << 30, "cycle stamps are CycleW = 32 bits");
-    w.u32("sample_cycles", cfg.warped_slicer.sample_cycles, 1, 1u << 30, "cycle stamps are CycleW = 32 bits");
-    w.u32("partition_delay_cycles", cfg.warped_slicer.partition_delay_cycles, 0, 1u << 30,
-          "cycle stamps are CycleW = 32 bits");
-    w.u32("phase_change_pct", cfg.warped_slicer.phase_change_pct, 0, 255, "policy_cfg_t.ws_phase_pct is 8 bits");
-    w.u32("phase_windows", cfg.warped_slicer.phase_windows, 1, 15, "policy_cfg_t.ws_phase_windows is 4 bits");
-    w.reject_unknown_keys();
-  }
-  if (const json* sb = r.object("sbm")) {
-    ObjectReader w(*sb, file, "sbm");
-    w.u32("warmup_cycles", cfg.sbm.warmup_cycles, 0, 1u << 30, "cycle stamps are CycleW = 32 bits");
-    w.u32("sample_cycles", cfg.sbm.sample_cycles, 1, 1u << 30, "cycle stamps are CycleW = 32 bits");
-    w.reject_unknown_keys();
-  }
-  if (const json* he = r.object("hetero")) {
-    ObjectReader w(*he, file, "hetero");
-    w.str("baseline_config", cfg.hetero.baseline_config);
-    w.u32("warmup_cycles", cfg.hetero.warmup_cycles, 0, 1u << 30, "cycle stamps are CycleW = 32 bits");
-    w.u32("sample_cycles", cfg.hetero.sample_cycles, 1, 1u << 30, "cycle stamps are CycleW = 32 bits");
-    w.reject_unknown_keys();
-  }
-  if (const json* sr = r.object("srtf")) {
-    ObjectReader w(*sr, file, "srtf");
-    static_assert(spec::SaThrFracW == 8, "SrtfConfig::adaptive_threshold_q8 holds 8 fraction bits");
-    w.fixed("adaptive_threshold", cfg.srtf.adaptive_threshold_q8, spec::SaThrFracW, (1u << spec::SaThrW) - 1,
-            "policy_cfg_t.sa_thr is UQ4.8 (SaThrW = 12)");
-    w.u32("adaptive_residency", cfg.srtf.adaptive_residency, 1, spec::MaxCtasPerSm,
-          "policy_cfg_t.sa_res counts the CTAs of one SM (MaxCtasPerSm)");
-    w.reject_unknown_keys();
-  }
+  // the policies' settings sections, generated from the registry with their ranges
+  spec::read_policy_settings(
+      [&](const char* section, auto&& read) {
+        if (const json* obj = r.object(section)) {
+          ObjectReader w(*obj, file, section);
+          read(w);
+          w.reject_unknown_keys();
+        }
+      },
+      cfg.settings);
   r.reject_unknown_keys({{"num_sms", "the SM count is the sum of sm_types[].count"},
                          {"sm_type_of", "sm_type_of is derived from sm_types[].count, in order"},
                          {"file", "the file name is set by the loader"}});
@@ -342,24 +320,24 @@ std::string resolve_config_path(const std::string& path_or_name) {
 
 namespace {
 
-/// HeteroConfig::base_sm from the config hetero.baseline_config names: its SM type (a
+/// GpuConfig::base_sm from the config hetero.baseline_config names: its SM type (a
 /// conventional GPU has one). The baseline's own "hetero" is not followed.
 void load_hetero_baseline(GpuConfig& cfg) {
-  if (cfg.hetero.baseline_config.empty()) return;
+  if (cfg.settings.hetero.baseline_config.empty()) return;
   const std::string where = cfg.file.empty() ? cfg.name : cfg.file;
   GpuConfig base;
   try {
-    base = parse_gpu_config(read_text_file(resolve_config_path(cfg.hetero.baseline_config)),
-                            resolve_config_path(cfg.hetero.baseline_config));
+    base = parse_gpu_config(read_text_file(resolve_config_path(cfg.settings.hetero.baseline_config)),
+                            resolve_config_path(cfg.settings.hetero.baseline_config));
   } catch (const InputError& e) {
     throw InputError(where, "hetero.baseline_config", std::string("cannot load it: ") + e.what());
   }
   if (base.sm_types.size() != 1)
     throw InputError(where, "hetero.baseline_config",
-                     cfg.hetero.baseline_config + " has " + std::to_string(base.sm_types.size()) +
+                     cfg.settings.hetero.baseline_config + " has " + std::to_string(base.sm_types.size()) +
                          " SM types; the conventional GPU has one");
   const SmTypeConfig& t = base.sm_types[0];
-  cfg.hetero.base_sm = {t.max_threads, t.max_warps, t.registers, t.shared_mem_bytes, t.max_ctas};
+  cfg.base_sm = {t.max_threads, t.max_warps, t.registers, t.shared_mem_bytes, t.max_ctas};
 }
 
 }  // namespace
@@ -449,6 +427,46 @@ void apply_override(json& node, const std::vector<PathStep>& steps, size_t k, co
 
 }  // namespace
 
+namespace {
+
+// --set policy.<policy>.<setting>=v names a setting by its policy: the field <section>.<setting>
+// of the policy's settings section (the registry's `settings`; an analysis policy's is that of
+// the policy it runs under). Any other key is a field path as it stands.
+std::string settings_field_path(const std::string& key, const std::string& opt) {
+  const std::string prefix = "policy.";
+  if (key.compare(0, prefix.size(), prefix) != 0) return key;
+  const std::string rest = key.substr(prefix.size());
+  const size_t dot = rest.find('.');
+  if (dot == std::string::npos || dot == 0 || dot + 1 == rest.size())
+    throw InputError(opt + ": expected policy.<policy>.<setting>=value, e.g. --set policy.warped-slicer.sample_cycles=2000");
+  std::string name;
+  try {
+    name = canonical_policy_name(rest.substr(0, dot));
+  } catch (const InputError& e) {
+    throw InputError(opt + ": " + e.what());
+  }
+  for (const auto& d : spec::kDerivedPolicies)
+    if (name == d.name) name = d.runs_under;
+  std::string section, with;
+  for (const auto& p : spec::kPolicies) {
+    if (name == p.name) section = p.settings;
+    if (*p.settings) with += (with.empty() ? "" : ", ") + std::string(p.name);
+  }
+  if (section.empty())
+    throw InputError(opt + ": policy " + name + " has no settings (policies with settings: " + with + ")");
+  const std::string setting = rest.substr(dot + 1);
+  std::string names;
+  for (const auto& s : spec::kSettings) {
+    if (section != s.section) continue;
+    if (setting == s.name) return section + "." + setting;
+    names += (names.empty() ? "" : ", ") + std::string(s.name);
+  }
+  throw InputError(opt + ": policy " + name + " has no setting '" + setting + "' (section " + section + ": " + names +
+                   "; docs/config_schema.md)");
+}
+
+}  // namespace
+
 GpuConfig load_gpu_config(const std::string& path_or_name, const std::vector<std::string>& overrides) {
   if (overrides.empty()) return load_gpu_config(path_or_name);
   const std::string path = resolve_config_path(path_or_name);
@@ -468,7 +486,7 @@ GpuConfig load_gpu_config(const std::string& path_or_name, const std::vector<std
     } catch (const json::exception&) {
       value = text;   // not JSON: a bare word is a string (e.g. --set sm_types[0].warp_sched_policy=lrr)
     }
-    apply_override(doc, parse_override_path(key, opt), 0, value, opt);
+    apply_override(doc, parse_override_path(settings_field_path(key, opt), opt), 0, value, opt);
     label += (label.empty() ? "" : ",") + key + "=" + text;
   }
   const std::string base = load_gpu_config(path_or_name).name;   // as reported without overrides

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "gs_spec.hpp"
+
 namespace gs {
 
 enum class WarpSchedPolicy : uint8_t { kGto, kLrr };
@@ -70,59 +72,10 @@ struct SmTypeConfig {
   uint32_t cta_launch_cycles = 0;
 };
 
-/// Warped-Slicer's profiling phase (Xu et al. Sec. IV-A and V: 20K warm-up, 5K sample cycles):
-/// config field "warped_slicer": {"warmup_cycles", "sample_cycles"}; read by the warped-slicer
-/// policy (rtl/policy/gs_policy_warped_slicer.sv) through policy_cfg_t.ws_warmup / ws_sample.
-struct WarpedSlicerConfig {
-  uint32_t warmup_cycles = 20000;   // before each profiling sample (CTA counts settle, caches warm)
-  uint32_t sample_cycles = 5000;    // the sample window
-  /// Sec. V-H's algorithm delay: cycles from the water-filler's result to the partition (0 =
-  /// none), counted on the observation epochs' stamps as the warm-up is.
-  uint32_t partition_delay_cycles = 0;
-  /// Phase behaviour (Sec. IV-B): once partitioned, each kernel's instructions per sample-long
-  /// window are compared with the first window's; a change of more than phase_change_pct percent
-  /// in phase_windows windows in a row profiles the set again. 0 = no monitor.
-  uint32_t phase_change_pct = 0;
-  uint32_t phase_windows = 1;
-};
-
-/// SRTF/Adaptive (Pai et al. Sec. 5.1.2): config field "srtf": {"adaptive_threshold",
-/// "adaptive_residency"}; read by gs_policy_srtf through policy_cfg_t.sa_thr / sa_res.
-struct SrtfConfig {
-  /// Share when the largest slowdown of the SRTF order exceeds the smallest by more than this
-  /// ("we use 0.5"); UQ4.8 (spec SaThrW, SaThrFracW): the config value is rounded to 1/256.
-  uint32_t adaptive_threshold_q8 = 128;
-  /// While sharing, the shortest kernel's CTAs per SM ("a fixed residency limit of 3").
-  uint32_t adaptive_residency = 3;
-};
-
-/// SBM's profiling phases (Bitalebi et al. Sec. 6.5: a 40K-cycle phase whose first 15K cycles
-/// are warm-up, "15K-40K"): config field "sbm": {"warmup_cycles", "sample_cycles"}; read by
-/// gs_policy_sbm through policy_cfg_t.sbm_warmup / sbm_sample.
-struct SbmConfig {
-  uint32_t warmup_cycles = 15000;   // before each profiling window
-  uint32_t sample_cycles = 25000;   // the window (40K - 15K)
-};
-
-/// HeteroCore (Zhao et al., TPDS 2019), config field "hetero": {"baseline_config",
-/// "warmup_cycles", "sample_cycles"}.
-///   baseline_config: the conventional GPU a heterogeneous one is weighed against (a preset name
-///     or a config path; "" = none). The static policies (hetero-class, hetero-stp,
-///     hetero-balanced; metrics/hetero_static.hpp) run each kernel alone on it for IPC^base
-///     (Algorithm 1); hetero-dynamic counts a kernel's CTAs on one of its SMs (#CTA^base of the
-///     IPC^base estimate, Sec. 4.3) from base_sm, which load_gpu_config fills from its (one) SM type.
-///   warmup_cycles, sample_cycles: hetero-dynamic's spatial profiling, "the first 20K cycles for
-///     warmup, and we then measure performance during the next 20K cycles" (Sec. 4.3); read by
-///     gs_policy_hetero through policy_cfg_t.hc_warmup / hc_sample.
-/// A GPU's SMs of the SM type named "big" are its big SMs (sm_is_big; policy_cfg_t.hc_big), the
-/// others its small ones.
-struct HeteroConfig {
-  std::string baseline_config;
-  uint32_t warmup_cycles = 20000;
-  uint32_t sample_cycles = 20000;
-  struct BaseSm {
-    uint32_t threads = 0, warps = 0, regs = 0, shmem = 0, ctas = 0;
-  } base_sm;   // derived from baseline_config (zeros without one)
+/// A conventional SM's capacities: HeteroCore's #CTA^base (Sec. 4.3), derived from the config's
+/// hetero.baseline_config (its one SM type; zeros without one), policy_cfg_t.base_sm.
+struct BaseSm {
+  uint32_t threads = 0, warps = 0, regs = 0, shmem = 0, ctas = 0;
 };
 
 struct GpuConfig {
@@ -159,14 +112,14 @@ struct GpuConfig {
   // Scheduler hardware sizing (the RTL build parameters; one source of truth, rtl/spec/gs_spec.toml).
   uint32_t max_active_kernels = 8;    // KSRT entries
   uint32_t max_contexts = 8;          // command buffers
-  WarpedSlicerConfig warped_slicer;
-  SrtfConfig srtf;
-  SbmConfig sbm;
-  HeteroConfig hetero;
+  /// The policies' settings: one config object per section of the registry (rtl/spec/gs_spec.toml,
+  /// [[policy.setting]]; docs/config_schema.md), e.g. "warped_slicer": {"warmup_cycles": 20000}.
+  spec::PolicySettings settings;
+  BaseSm base_sm;   // derived from settings.hetero.baseline_config
 
   uint32_t num_sms() const { return static_cast<uint32_t>(sm_type_of.size()); }
   const SmTypeConfig& sm(uint32_t sm_index) const { return sm_types[sm_type_of[sm_index]]; }
-  /// A HeteroCore big SM: its SM type is named "big" (HeteroConfig).
+  /// A HeteroCore big SM: its SM type is named "big" (policy_cfg_t.sm_big).
   bool sm_is_big(uint32_t sm_index) const { return sm(sm_index).name == "big"; }
   /// Peak DRAM bandwidth of the whole GPU in bytes per second.
   double dram_peak_bytes_per_sec() const {

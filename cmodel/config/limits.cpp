@@ -92,7 +92,7 @@ void check_scheduler_config(const GpuConfig& cfg, const SchedOptions& opt) {
     throw InputError("scheduler options: sm_kernels (a static SM mapping) has " + std::to_string(opt.sm_kernels.size()) +
                      " entries; config " + (cfg.name.empty() ? cfg.file : cfg.name) + " has " +
                      std::to_string(cfg.num_sms()) + " SMs");
-  if (parse_policy(opt.policy) == golden::Policy::kHeteroDynamic && cfg.hetero.base_sm.ctas == 0) {
+  if (parse_policy(opt.policy) == golden::Policy::kHeteroDynamic && cfg.base_sm.ctas == 0) {
     // the IPC^base estimate needs #CTA^base (Sec. 4.3); without big SMs the split is kept anyway
     for (uint32_t s = 0; s < cfg.num_sms(); ++s)
       if (cfg.sm_is_big(s))

@@ -161,9 +161,9 @@ Gpu::Gpu(const GpuConfig& caller_cfg, const Mix& mix, SchedulerPort& sched, cons
   if (pol.observes && im.opt.obs_interval == 0)
     im.opt.obs_interval = std::max<uint64_t>(kDefaultObsInterval, uint64_t(cfg.num_sms()) * nk);
   // A profiling window spans at most max(sample, epoch) cycles (its first epoch always counts);
-  // the instructions of one SM in it must fit the register that holds them: warped-slicer's
-  // performance table (WfPerfW bits), sbm's profiling counters (ProfCntW bits; gs_policy_sbm
-  // reads them without a saturation check).
+  // the instructions of one SM in it must fit the register that holds them (a setting's `window`
+  // in the registry: e.g. warped-slicer's performance table, sbm's profiling counters, which
+  // gs_policy_sbm reads without a saturation check).
   const auto check_window_fits = [&](uint64_t sample_cycles, const char* field, unsigned bits, const char* holder,
                                      const char* width_name) {
     uint32_t sched_max = 0;
@@ -177,11 +177,12 @@ Gpu::Gpu(const GpuConfig& caller_cfg, const Mix& mix, SchedulerPort& sched, cons
                            std::to_string(limit) + ", " + width_name +
                            " in rtl/spec/gs_spec.toml): shorten the sample or the --obs-interval epoch");
   };
-  if (parse_policy(opt.sched.policy) == golden::Policy::kWarpedSlicer)
-    check_window_fits(cfg.warped_slicer.sample_cycles, "warped_slicer.sample_cycles", spec::WfPerfW,
-                      "the performance table", "WfPerfW");
-  if (parse_policy(opt.sched.policy) == golden::Policy::kSbm)
-    check_window_fits(cfg.sbm.sample_cycles, "sbm.sample_cycles", spec::ProfCntW, "a profiling counter", "ProfCntW");
+  for (uint32_t i = 0; i < spec::kSettingCount; ++i) {
+    const spec::SettingInfo& s = spec::kSettings[i];
+    if (s.window_bits != 0 && std::string(s.section) == pol.settings)
+      check_window_fits(spec::setting_value(cfg.settings, i), (std::string(s.section) + "." + s.name).c_str(),
+                        s.window_bits, s.window_holder, s.window_param);
+  }
   if (im.opt.obs_interval != 0) {
     const uint64_t per_epoch = uint64_t(cfg.num_sms()) * nk;
     if (im.opt.obs_interval < per_epoch || im.opt.obs_interval > kMaxObsInterval)

@@ -42,7 +42,7 @@ EwmChoice ewm_choose(const GpuConfig& cfg, const Mix& mix, const RunOptions& run
     throw InputError(where, "kernels",
                      "policy " + std::string(kEwmPolicy) + " maps two tasks (SBM's pairs); this mix has " +
                          std::to_string(mix.kernels.size()));
-  const uint64_t warm = cfg.sbm.warmup_cycles, sample = cfg.sbm.sample_cycles;
+  const uint64_t warm = cfg.settings.sbm.warmup_cycles, sample = cfg.settings.sbm.sample_cycles;
   const GpuConfig rc = run_config(cfg, mix);
   EwmChoice out;
   out.occ1 = occupancy(mix.kernels[0].desc, rc, rc.sm(0)).max_ctas;

@@ -78,12 +78,12 @@ HeteroChoice hetero_choose(const GpuConfig& cfg, const Mix& mix, const std::stri
     return c;
   }
 
-  if (cfg.hetero.baseline_config.empty())
+  if (cfg.settings.hetero.baseline_config.empty())
     throw InputError(cfg_where, "hetero.baseline_config",
                      "policy " + policy + " profiles on the conventional GPU: name it (e.g. \"heterocore-baseline\")");
   GpuConfig base;
   try {
-    base = load_gpu_config(cfg.hetero.baseline_config);
+    base = load_gpu_config(cfg.settings.hetero.baseline_config);
   } catch (const InputError& e) {
     throw InputError(cfg_where, "hetero.baseline_config", std::string("cannot load it: ") + e.what());
   }
@@ -205,7 +205,7 @@ class HeteroStaticStrategy final : public MixStrategy {
   explicit HeteroStaticStrategy(std::string policy) : policy_(std::move(policy)) {}
   MixRun run(const StrategyRun& r, StrategyReport& report) override {
     if (policy_ != "hetero-agnostic")
-      r.note(policy_ + ": profiling each kernel alone (conventional GPU " + r.cfg.hetero.baseline_config +
+      r.note(policy_ + ": profiling each kernel alone (conventional GPU " + r.cfg.settings.hetero.baseline_config +
              ", big SMs, small SMs)");
     HeteroChoice choice;
     MixRun result = run_hetero_static(r.cfg, r.mix, policy_, r.sched, r.run, r.cache, r.hook, &choice);

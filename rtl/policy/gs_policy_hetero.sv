@@ -11,7 +11,7 @@
 // kernel everywhere, as with one kernel.
 // One state machine:
 //   SCAN    one SM per cycle: SM s goes to the next group, round robin, of those the scan gives
-//           its type (config hc_big): the profiling split gives both types to every group (4 big
+//           its type (cfg_i.sm_big): the profiling split gives both types to every group (4 big
 //           + 4 small SMs each on 8 + 8, Sec. 4.3), the selection's scan the big SMs to the
 //           selected groups and the small SMs to the others. An SM holding CTAs of a kernel other
 //           than its new owner's is preempted (one victim slot, the lowest): with the configured
@@ -19,12 +19,12 @@
 //           (Sec. 4.3): drain a kernel that finished a CTA during the warm-up, context-switch
 //           any other (preempt_req_t.mode_sel). The victim's other CTAs there drain by
 //           eligibility. Until it is scanned, an SM of a profiling split takes no new CTAs.
-//   WARM    until an observation sample stamped hc_warmup cycles after the first one seen
+//   WARM    until an observation sample stamped set_i.warmup_cycles cycles after the first one seen
 //           (gs_prof_window); a CTA finished by group c sets fin[c]; the counters clear
-//   SAMPLE  the shared profiling counters add the window's samples (hc_sample cycles)
+//   SAMPLE  the shared profiling counters add the window's samples (set_i.sample_cycles cycles)
 //   SUM     one SM per cycle: its owner's instructions into that group's bsum (big SM) or ssum
 //   OCC     one CTA per cycle (gs_cta_fit): each group's CTAs per big SM (the first big SM's
-//           capacity), per small SM and per conventional SM (config hc_base): #CTA^big, ^small,
+//           capacity), per small SM and per conventional SM (cfg_i.base_sm): #CTA^big, ^small,
 //           ^base of the IPC^base estimate
 //   SEL     gs_hetero_sel on the registers: the groups for the big SMs, or the even split (every
 //           kernel thick; also when a group got no SM of a type: fewer big or small SMs than
@@ -41,6 +41,7 @@ module gs_policy_hetero (
   /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::policy_e       policy_i,
   input  gs_pkg::policy_cfg_t   cfg_i,
+  input  gs_pkg::hetero_cfg_t set_i,   // its settings (the registry's section hetero)
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
@@ -122,7 +123,7 @@ module gs_policy_hetero (
   logic [HKW-1:0] pos, cnt, seen, pos_nx;
   logic [GW-1:0] g;
   always_comb begin
-    is_big = cfg_i.hc_big[q.s];
+    is_big = cfg_i.sm_big[q.s];
     last_sm = JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms);
     mask = is_big ? q.mb : q.ms;
     pos = is_big ? q.cb : q.cs;
@@ -206,7 +207,7 @@ module gs_policy_hetero (
   end
   gs_prof_window u_window (
     .obs_i(obs), .phase_i(win_phase), .win_i({q.t0_valid, q.t0, q.t1, q.tl_valid, q.tl}),
-    .warmup_i(cfg_i.hc_warmup), .sample_i(cfg_i.hc_sample), .win_o(win_nx), .clear_o(prof_clear),
+    .warmup_i(set_i.warmup_cycles), .sample_i(set_i.sample_cycles), .win_o(win_nx), .clear_o(prof_clear),
     .run_o(counted), .done_o(win_done)
   );
 
@@ -228,7 +229,7 @@ module gs_policy_hetero (
     fs = '0;
     for (int s = N - 1; s >= 0; s--) begin
       if (JW'(s) < JW'(cfg_i.num_sms)) begin
-        if (cfg_i.hc_big[s]) begin
+        if (cfg_i.sm_big[s]) begin
           has_b = 1'b1;
           fb = SW'(s);
         end else begin
@@ -249,7 +250,7 @@ module gs_policy_hetero (
       end
     end
     if ((q.ty == 2'd0 && !has_b) || (q.ty == 2'd1 && !has_s)) cap = '0;
-    if (q.ty == 2'd2) cap = cfg_i.hc_base;
+    if (q.ty == 2'd2) cap = cfg_i.base_sm;
   end
   gs_cta_fit u_fit (.acc_i(q.acc), .cta_i(r_occ), .cap_i(cap), .sum_o(acc_sum), .fits_o(acc_fits));
 
@@ -388,9 +389,9 @@ module gs_policy_hetero (
           if (pres[g_sum]) begin
 `ifdef GS_MUT_HC_SUM_TYPE_SWAP
             // MUTATION: a big SM's instructions are summed as small-SM ones and the reverse
-            if (!cfg_i.hc_big[q.s])
+            if (!cfg_i.sm_big[q.s])
 `else
-            if (cfg_i.hc_big[q.s])
+            if (cfg_i.sm_big[q.s])
 `endif
               d.bsum[32'(g_sum)*IW +: IW] = q.bsum[32'(g_sum)*IW +: IW] + IW'(prof_i.insts);
             else

@@ -10,10 +10,10 @@
 //           (gs_cta_fit); sbm starts gs_sbm_ctrl at the end
 //   BYP     per SM, task 1 then task 2: one bypass write per cycle with the level of the
 //           configuration in force (gs_sbm_smc); held while the pair is not both in the KSRT
-//   WARM    (sbm, profiling) until an observation sample stamped sbm_warmup cycles after the
+//   WARM    (sbm, profiling) until an observation sample stamped set_i.warmup_cycles cycles after the
 //           first one seen here; the profiling counters clear
 //   SAMPLE  the profiling counters add the samples of the epochs after the window opened (the
-//           first always, later ones while within sbm_sample cycles; gs_prof_window)
+//           first always, later ones while within set_i.sample_cycles cycles; gs_prof_window)
 //   SUM     per SM, task 1 then task 2: one counter read per cycle into sum1, sum2
 //   RES     the window's instructions to gs_sbm_ctrl, which moves to the next phase (or ends
 //           with SBM_REG); then BYP for the new configuration
@@ -36,6 +36,7 @@ module gs_policy_sbm (
   /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::policy_e       policy_i,
   input  gs_pkg::policy_cfg_t   cfg_i,
+  input  gs_pkg::sbm_cfg_t set_i,   // its settings (the registry's section sbm)
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
@@ -149,7 +150,7 @@ module gs_policy_sbm (
   end
   gs_prof_window u_window (
     .obs_i(obs), .phase_i(win_phase), .win_i({q.t0_valid, q.t0, q.t1, q.tl_valid, q.tl}),
-    .warmup_i(cfg_i.sbm_warmup), .sample_i(cfg_i.sbm_sample), .win_o(win_nx), .clear_o(prof_clear),
+    .warmup_i(set_i.warmup_cycles), .sample_i(set_i.sample_cycles), .win_o(win_nx), .clear_o(prof_clear),
     .run_o(counted), .done_o(win_done)
   );
 

@@ -27,10 +27,10 @@
 // SRTF/Adaptive (policy_i == POL_SRTF_ADAPTIVE, Sec. 5.1.2, Fig. 13): the slowdowns of the
 //   SRTF order are estimated from the predictions: kernel i of P, in ascending rem, would finish
 //   after S_i = the sum of rem over P up to i, a slowdown of S_i / rem_i (1 for the first, the
-//   smallest). When the largest exceeds the smallest by more than cfg_i.sa_thr (UQ.SaThrFracW,
-//   "we use 0.5"), i.e. some (S_i - rem_i) * 2**SaThrFracW > sa_thr * rem_i, the next cycle
+//   smallest). When the largest exceeds the smallest by more than set_i.adaptive_threshold (UQ.SaThrFracW,
+//   "we use 0.5"), i.e. some (S_i - rem_i) * 2**SaThrFracW > adaptive_threshold * rem_i, the next cycle
 //   is in sharing mode (`share`): every SM may also issue the other kernels of P, in SRTF order
-//   (the SM driver's key), and best is held to cfg_i.sa_res CTAs per SM ("a fixed residency
+//   (the SM driver's key), and best is held to set_i.adaptive_residency CTAs per SM ("a fixed residency
 //   limit of 3 [...] for the fastest kernel"); the test runs every cycle on the refined
 //   predictions ("continues to monitor"), and a fair order returns to SRTF. Sampling on SM 0 is
 //   the same in both modes.
@@ -43,6 +43,7 @@ module gs_policy_srtf (
   /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::policy_e       policy_i,
   input  gs_pkg::policy_cfg_t   cfg_i,
+  input  gs_pkg::srtf_cfg_t set_i,   // its settings (the registry's section srtf)
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
@@ -144,9 +145,9 @@ module gs_policy_srtf (
           end
 `ifdef GS_MUT_SA_GAP_NO_SCALE
           // MUTATION: the threshold's fraction bits are ignored (0.5 reads as 128)
-          if (MW'(sum_before) > MW'(cfg_i.sa_thr) * MW'(rem_q[i*PW +: PW])) unfair = 1'b1;
+          if (MW'(sum_before) > MW'(set_i.adaptive_threshold) * MW'(rem_q[i*PW +: PW])) unfair = 1'b1;
 `else
-          if ((MW'(sum_before) << FW) > MW'(cfg_i.sa_thr) * MW'(rem_q[i*PW +: PW])) unfair = 1'b1;
+          if ((MW'(sum_before) << FW) > MW'(set_i.adaptive_threshold) * MW'(rem_q[i*PW +: PW])) unfair = 1'b1;
 `endif
         end
       end
@@ -170,9 +171,9 @@ module gs_policy_srtf (
       if (share_q && has_best && !(s == SampleSm && has_samp)) begin
         elig[s*K +: K] = shared;
         for (int k = 0; k < K; k++)
-          if (best == SW'(k) && resident[(s*K + k)*RW +: RW] >= cfg_i.sa_res) elig[s*K + k] = 1'b0;
+          if (best == SW'(k) && resident[(s*K + k)*RW +: RW] >= set_i.adaptive_residency) elig[s*K + k] = 1'b0;
 `ifdef GS_MUT_SA_NO_LIMIT
-        // MUTATION: best is not held to sa_res while sharing
+        // MUTATION: best is not held to adaptive_residency while sharing
         elig[s*K +: K] = shared;
 `endif
       end
@@ -180,7 +181,7 @@ module gs_policy_srtf (
   end
 
   // order: arrival (srtf); the SRTF order, then arrival (srtf-adaptive, so that best fills its
-  // sa_res CTAs first and the rest goes to the next shortest)
+  // adaptive_residency CTAs first and the rest goes to the next shortest)
   logic [K*gs_pkg::OrderKeyW-1:0] key, fifo_key;
   gs_order_keys u_keys (.prio_en_i(1'b0), .ksrt_i(view_i.ksrt), .rank_i(view_i.rank), .key_o(fifo_key));
   always_comb begin

@@ -11,22 +11,22 @@
 //           rows = num_sms div K, the CTA counts one round measures per kernel (Fig. 4; with
 //           fewer SMs than K x N_k the counts are measured in rounds, "time sharing one SM")
 //   AVG     CTA_avg = (sum of the round's quotas) * 2^WfAvgFracW / num_sms      (gs_seq_div)
-//   WARM    until an observation sample stamped ws_warmup cycles after the first one seen
+//   WARM    until an observation sample stamped set_i.warmup_cycles cycles after the first one seen
 //   SAMPLE  the profiling counters add the samples of the epochs after the window opened (the
-//           first always, later ones while within ws_sample cycles; gs_prof_window)
+//           first always, later ones while within set_i.sample_cycles cycles; gs_prof_window)
 //   READ    per SM of a complete row whose count j <= N_k: phi_mem = stall * 2^WfPhiFracW /
-//   PHI     (window * ws_sched) (gs_seq_div), P(k, j) = gs_wf_scale(insts, phi, j, CTA_avg)
+//   PHI     (window * cfg_i.warp_scheds) (gs_seq_div), P(k, j) = gs_wf_scale(insts, phi, j, CTA_avg)
 //           into the performance table; then the next round, or the profile is complete
 //   WFSTART gs_waterfill on the stored profiles of the target kernels, R_tot = SM 0
 //   WFWAIT  its result: T_k, or spatial
-//   DELAY   (ws_delay != 0) Sec. V-H's algorithm delay: until a sample stamped ws_delay cycles
+//   DELAY   (set_i.partition_delay_cycles != 0) Sec. V-H's algorithm delay: until a sample stamped partition_delay_cycles cycles
 //           after the first one seen here, as WARM counts
 //   PART    per SM, one quota write per target kernel (T_k; unlimited for spatial or a lone
 //           kernel) and at its first step the owner (spatial: kernel s mod K; else none)
-//   MON_*   (a shared partition and ws_phase_pct != 0) the phase monitor of Sec. IV-B: per
-//           window of ws_sample cycles, each kernel's instructions over every SM (one counter
+//   MON_*   (a shared partition and set_i.phase_change_pct != 0) the phase monitor of Sec. IV-B: per
+//           window of sample_cycles cycles, each kernel's instructions over every SM (one counter
 //           read per cycle), against the first window after the partition; a change of more
-//           than ws_phase_pct % in ws_phase_windows windows in a row profiles the set again
+//           than phase_change_pct % in phase_windows windows in a row profiles the set again
 // A set that only lost kernels (all profiled) goes straight to WFSTART; a lone kernel, more
 // than WfMaxKernels kernels or more kernels than SMs skip the profile (alone / spatial).
 // An owned SM issues its owner's CTAs only; an SM without owner every kernel's, within its
@@ -43,6 +43,7 @@ module gs_policy_warped_slicer (
   /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::policy_e       policy_i,
   input  gs_pkg::policy_cfg_t   cfg_i,
+  input  gs_pkg::warped_slicer_cfg_t set_i,   // its settings (the registry's section warped_slicer)
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
@@ -149,7 +150,7 @@ module gs_policy_warped_slicer (
   // DELAY counts Sec. V-H's algorithm delay on the stamps as WARM counts the warm-up (PW_TIMER)
   gs_prof_window u_window (
     .obs_i(obs), .phase_i(win_phase), .win_i({q.t0_valid, q.t0, q.t1, q.tl_valid, q.tl}),
-    .warmup_i(q.st == StDelay ? cfg_i.ws_delay : cfg_i.ws_warmup), .sample_i(cfg_i.ws_sample),
+    .warmup_i(q.st == StDelay ? set_i.partition_delay_cycles : set_i.warmup_cycles), .sample_i(set_i.sample_cycles),
     .win_o(win_nx), .clear_o(prof_clear), .run_o(counted), .done_o(win_done)
   );
 
@@ -251,7 +252,7 @@ module gs_policy_warped_slicer (
         StRead: if (j <= JW'(n_pos)) begin   // a measured SM: phi_mem
           div_start = 1'b1;
           div_num = {rd_stall, gs_pkg::WfPhiFracW'(0)};
-          div_den = gs_pkg::DivDW'(window) * gs_pkg::DivDW'(cfg_i.ws_sched);
+          div_den = gs_pkg::DivDW'(window) * gs_pkg::DivDW'(cfg_i.warp_scheds);
         end
         StWfStart: wf_start = !wf_busy && !wf_done;
         default: ;
@@ -326,7 +327,7 @@ module gs_policy_warped_slicer (
   logic perf_we;
   logic [PW-1:0] perf_wd;
   // the phase monitor's comparison (MON_CMP): a kernel's window differs from its reference by
-  // more than ws_phase_pct percent, exactly: |sum - ref| * 100 > pct * ref
+  // more than phase_change_pct percent, exactly: |sum - ref| * 100 > pct * ref
   localparam int SUW = gs_pkg::WsSumW;
   logic [SUW-1:0] mon_sum, mon_ref, mon_diff;
   logic changed;
@@ -341,7 +342,7 @@ module gs_policy_warped_slicer (
         mon_sum = q.sum_insts[c*SUW +: SUW];
         mon_ref = q.ref_insts[c*SUW +: SUW];
         mon_diff = mon_sum > mon_ref ? mon_sum - mon_ref : mon_ref - mon_sum;
-        if ((SUW + 7)'(mon_diff) * (SUW + 7)'(100) > (SUW + 7)'(cfg_i.ws_phase_pct) * (SUW + 7)'(mon_ref)) changed = 1'b1;
+        if ((SUW + 7)'(mon_diff) * (SUW + 7)'(100) > (SUW + 7)'(set_i.phase_change_pct) * (SUW + 7)'(mon_ref)) changed = 1'b1;
       end
     end
     strikes_nx = changed ? q.strikes + 1'b1 : 4'd0;
@@ -486,7 +487,7 @@ module gs_policy_warped_slicer (
             d.ref_insts = q.sum_insts;
             d.ref_valid = 1'b1;
             d.st = StMonOpen;
-          end else if (strikes_nx >= cfg_i.ws_phase_windows) begin   // a sustained phase change: profile again
+          end else if (strikes_nx >= set_i.phase_windows) begin   // a sustained phase change: profile again
             d.strikes = '0;
             d.s = '0;
             d.pos = '0;
@@ -514,7 +515,7 @@ module gs_policy_warped_slicer (
         StWfStart: if (wf_start) d.st = StWfWait;
         StWfWait: if (wf_done) begin
           d.mode = wf_spatial ? ModeSpatial : ModeShared;
-          if (cfg_i.ws_delay == '0) begin
+          if (set_i.partition_delay_cycles == '0) begin
             to_part();
           end else begin   // Sec. V-H's algorithm delay, counted on the epochs' stamps as the warm-up
             d.t0_valid = 1'b0;
@@ -530,7 +531,7 @@ module gs_policy_warped_slicer (
               d.done = q.target;
               d.ref_valid = 1'b0;
               d.strikes = '0;
-              d.st = (q.mode == ModeShared && cfg_i.ws_phase_pct != '0) ? StMonOpen : StIdle;
+              d.st = (q.mode == ModeShared && set_i.phase_change_pct != '0) ? StMonOpen : StIdle;
             end
           end else begin
             d.c = q.c + 1'b1;

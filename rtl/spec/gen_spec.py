@@ -70,6 +70,11 @@ def camel(member, prefix):
     return "k" + "".join(out)
 
 
+def pascal(name):
+    """warped_slicer -> WarpedSlicer (settings sections' C++ records and width params)."""
+    return "".join(w[:1].upper() + w[1:] for w in name.split("_"))
+
+
 def common_prefix(names):
     first = names[0]
     cut = first.find("_") + 1
@@ -238,10 +243,151 @@ class Spec:
             for rec in ("prof_ctl_t", "prof_rd_t"):
                 if rec not in self.records:
                     raise SpecError(f"{path}: policies that profile need records.{rec}")
+        self._parse_settings(all_policies)
         state_width = max([self.records[st]["width"] for st in module_state.values() if st] + [1])
         self.env["PolicyStateW"] = state_width
         self.params.append(["PolicyStateW", state_width, False,
                             "policy_state: the widest policy register record (see the registry's `state`)", None])
+
+    def _parse_settings(self, all_policies):
+        """The settings sections of the registry (`settings` and [[policy.setting]], see the
+        spec): one per module, each a packed record <section>_cfg_t, and policy_settings_t of
+        all of them (gs_top's cfg_settings_i)."""
+        path = self.path
+        self.sections = []
+        self.module_section = {}
+        for i, p in enumerate(all_policies):
+            where = f"{path}: policy[{i}] ({p.get('name')})"
+            if "settings" not in p:
+                if "setting" in p:
+                    raise SpecError(f"{where}: [[policy.setting]] entries need the entry's `settings` (the section name)")
+                continue
+            if "runs_under" in p:
+                raise SpecError(f"{where}.settings: an analysis policy has no settings of its own (it runs under "
+                                f"{p['runs_under']!r}, with that policy's settings)")
+            sec = p["settings"]
+            if not isinstance(sec, str) or not re.match(r"^[a-z][a-z0-9_]*$", sec):
+                raise SpecError(f"{where}.settings: expected a lower-case identifier (the config object's name)")
+            if p["module"] in self.module_section:
+                raise SpecError(f"{where}.settings: module {p['module']} has section "
+                                f"{self.module_section[p['module']]!r} in another entry (one section per module)")
+            if any(x["name"] == sec for x in self.sections):
+                raise SpecError(f"{where}.settings: section {sec!r} used by another module")
+            rows = p.get("setting", [])
+            if not rows:
+                raise SpecError(f"{where}: settings = {sec!r} declares no [[policy.setting]]")
+            settings = []
+            for j, st in enumerate(rows):
+                settings.append(self._parse_setting(st, f"{where}.setting[{j}]", sec, settings))
+            self.module_section[p["module"]] = sec
+            self.sections.append(dict(name=sec, module=p["module"], policy=p["name"], settings=settings,
+                                      record=f"{sec}_cfg_t", cpp=pascal(sec) + "Settings",
+                                      rtl=[x for x in settings if x["kind"] != "string"]))
+        # the records: one per section with RTL settings, and their concatenation
+        top = []
+        for sec in self.sections:
+            if not sec["rtl"]:
+                continue
+            fields = [dict(name=x["name"], type=x["sv"], width=x["width"], kind="vec", doc=x["doc"]) for x in sec["rtl"]]
+            width = sum(f["width"] for f in fields)
+            wparam = pascal(sec["name"]) + "CfgW"
+            self.records[sec["record"]] = dict(cpp="", width_param=wparam, fields=fields, width=width,
+                                               doc=f"{sec['module']}'s settings (config object {sec['name']!r})",
+                                               sv_only=True, cpp_only=False, port=None)
+            self.env[wparam] = width
+            top.append(dict(name=sec["name"], type=sec["record"], width=width, kind="rec", doc=""))
+        if not top:
+            top.append(dict(name="none", type="logic", width=1, kind="bool", doc="no policy has settings"))
+        width = sum(f["width"] for f in top)
+        self.records["policy_settings_t"] = dict(cpp="", width_param="PolicySettingsW", fields=top, width=width,
+                                                 doc="every policy module's settings, section by section (gs_top's "
+                                                     "cfg_settings_i; gs_policies hands each module its section)",
+                                                 sv_only=True, cpp_only=False, port=None)
+        self.env["PolicySettingsW"] = width
+
+    def _parse_setting(self, st, where, sec, earlier):
+        name = st.get("name")
+        if not isinstance(name, str) or not re.match(r"^[a-z][a-z0-9_]*$", name):
+            raise SpecError(f"{where}.name: expected a lower-case identifier")
+        if any(x["name"] == name for x in earlier):
+            raise SpecError(f"{where}: setting {name!r} declared twice in section {sec!r}")
+        known = {"name", "type", "frac", "default", "range", "range_reason", "unit", "doc", "bench", "regression",
+                 "window"}
+        for k in st:
+            if k not in known:
+                raise SpecError(f"{where}: unknown key {k!r} (known: {', '.join(sorted(known))})")
+        ty = st.get("type")
+        doc = st.get("doc", "")
+        if not isinstance(doc, str) or not doc:
+            raise SpecError(f"{where}.doc: a setting needs its doc (docs/config_schema.md shows it)")
+        out = dict(name=name, section=sec, doc=doc, unit=st.get("unit", ""), frac=0, window=None, frac_param="")
+        if ty == "string":
+            for k in ("frac", "range", "bench", "regression", "window"):
+                if k in st:
+                    raise SpecError(f"{where}.{k}: a string setting has no {k}")
+            if not isinstance(st.get("default", ""), str):
+                raise SpecError(f"{where}.default: expected a string")
+            out.update(kind="string", width=0, sv="", default=st.get("default", ""), min=0, max=0, reason="",
+                       bench=None, regression=None)
+            return out
+        vec = re.match(r"^logic\[(.+)\]$", ty or "")
+        if vec:
+            width = evaluate(vec.group(1), self.env, f"{where}.type")
+            sv = f"logic [{vec.group(1)}-1:0]"
+        elif ty in self.types:
+            width = self.types[ty]["width"]
+            sv = ty
+        else:
+            raise SpecError(f"{where}.type: {ty!r} is not a spec type, logic[W] or string")
+        if width > 32:
+            raise SpecError(f"{where}.type: {width} bits; a setting holds at most 32")
+        top = (1 << width) - 1
+        rec = f"{sec}_cfg_t.{name}"
+        if "frac" in st:
+            frac = evaluate(st["frac"], self.env, f"{where}.frac")
+            if not 0 < frac < width:
+                raise SpecError(f"{where}.frac: {frac} fraction bits of {width}")
+            if "range" in st:
+                raise SpecError(f"{where}.range: a fixed-point setting takes any value its bits hold")
+            d = st.get("default")
+            if not isinstance(d, (int, float)):
+                raise SpecError(f"{where}.default: expected a number")
+            raw = round(d * (1 << frac))
+            lo, hi = 0, top
+            reason = f"{rec} is UQ{width - frac}.{frac} ({st['frac']} = {frac})"
+            out.update(kind="fixed", frac=frac, frac_param=st["frac"])
+        else:
+            raw = st.get("default")
+            if not isinstance(raw, int) or isinstance(raw, bool):
+                raise SpecError(f"{where}.default: expected an integer")
+            rng = st.get("range", [0, top])
+            if not (isinstance(rng, list) and len(rng) == 2):
+                raise SpecError(f"{where}.range: expected [min, max]")
+            lo = evaluate(rng[0], self.env, f"{where}.range") if isinstance(rng[0], str) else rng[0]
+            hi = evaluate(rng[1], self.env, f"{where}.range") if isinstance(rng[1], str) else rng[1]
+            if not (isinstance(lo, int) and isinstance(hi, int) and 0 <= lo <= hi):
+                raise SpecError(f"{where}.range: expected 0 <= min <= max")
+            if hi > top:
+                raise SpecError(f"{where}.range: max {hi} does not fit the setting's {width} bits")
+            reason = st.get("range_reason", f"{rec} is {width} bits")
+            out.update(kind="uint")
+        if not lo <= raw <= hi:
+            raise SpecError(f"{where}.default: {st.get('default')} outside the range {lo}..{hi}")
+        bench = st.get("bench", [raw, raw])
+        if not (isinstance(bench, list) and len(bench) == 2 and all(isinstance(b, int) for b in bench)
+                and lo <= bench[0] <= bench[1] <= hi):
+            raise SpecError(f"{where}.bench: expected [lo, hi] inside {lo}..{hi}")
+        reg = st.get("regression")
+        if reg is not None and not (isinstance(reg, int) and lo <= reg <= hi):
+            raise SpecError(f"{where}.regression: expected an integer in {lo}..{hi}")
+        win = st.get("window")
+        if win is not None:
+            if not (isinstance(win, list) and len(win) == 2 and all(isinstance(w, str) for w in win)):
+                raise SpecError(f"{where}.window: expected [param, holder]")
+            win = dict(param=win[0], bits=evaluate(win[0], self.env, f"{where}.window"), holder=win[1])
+        out.update(width=width, sv=sv, default=raw, min=lo, max=hi, reason=reason, bench=bench, regression=reg,
+                   window=win)
+        return out
 
     def _check_port(self, name, port, fields, sv_only):
         """Validates a record's `port` table (see the records section of the spec)."""
@@ -280,6 +426,150 @@ class Spec:
                 out.extend(self.leaf_fields(f["type"], prefix + f["name"] + ".", at))
             else:
                 out.append((prefix + f["name"], at, f["width"]))
+        return out
+
+    def settings_cpp(self):
+        """The policies' settings in C++ (namespace gs::spec): a record per section, PolicySettings,
+        the table of every setting, the config loader, the RTL packing and the bench's draws."""
+        def cstr(t):
+            return '"' + t.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        o = [""]
+        o.append("// ---------------------------------------------------------------- policy settings")
+        o.append("// A policy module's settings section (the registry's `settings` and [[policy.setting]]):")
+        o.append("// the config object of that name, gs_pkg::<section>_cfg_t on the module's set_i port.")
+        for sec in self.sections:
+            o.append(f"/// {sec['module']}'s settings: config object \"{sec['name']}\" (gs_pkg::{sec['record']}).")
+            o.append(f"struct {sec['cpp']} {{")
+            for x in sec["settings"]:
+                if x["kind"] == "string":
+                    o.append(f"  std::string {x['name']} = {cstr(x['default'])};")
+                else:
+                    note = " (raw UQ, " + str(x["frac"]) + " fraction bits)" if x["kind"] == "fixed" else ""
+                    o.append(f"  uint32_t {x['name']} = {x['default']}u;  // {x['unit'] or 'value'}{note}")
+            o.append("};")
+        o.append("/// Every settings section: GpuConfig::settings, PolicyCfg::settings, the RTL's cfg_settings_i.")
+        o.append("struct PolicySettings {")
+        for sec in self.sections:
+            o.append(f"  {sec['cpp']} {sec['name']};")
+        o.append("};")
+        o.append("/// One setting (docs/config_schema.md's rows; --set policy.<policy>.<setting>). kind: \"uint\",")
+        o.append("/// \"fixed\" (raw = value x 2**frac) or \"string\"; min, max and def raw; window_bits: a sample")
+        o.append("/// window whose instructions (window x warp schedulers) must fit that many bits of window_holder.")
+        o.append("struct SettingInfo {")
+        o.append("  const char* section; const char* name; const char* kind; uint32_t width; uint32_t frac;")
+        o.append("  uint32_t min, max, def; const char* def_text; const char* unit; const char* doc; const char* reason;")
+        o.append("  uint32_t window_bits; const char* window_param; const char* window_holder;")
+        o.append("};")
+        rows = [x for sec in self.sections for x in sec["settings"]]
+        o.append("inline constexpr SettingInfo kSettings[] = {")
+        for x in rows:
+            w = x["window"] or dict(bits=0, param="", holder="")
+            d = 0 if x["kind"] == "string" else x["default"]
+            o.append(f"    {{{cstr(x['section'])}, {cstr(x['name'])}, {cstr(x['kind'])}, {x['width']}u, {x['frac']}u, "
+                     f"{x['min']}u, {x['max']}u, {d}u, {cstr(self._default_text(x))}, {cstr(x['unit'])}, {cstr(x['doc'])}, "
+                     f"{cstr(x['reason'])}, {w['bits']}u, {cstr(w['param'])}, {cstr(w['holder'])}}},")
+        if not rows:
+            o.append('    {"", "", "", 0u, 0u, 0u, 0u, 0u, "", "", "", "", 0u, "", ""},')
+        o.append("};")
+        o.append(f"inline constexpr uint32_t kSettingCount = {len(rows)}u;")
+        o.append("/// A numeric setting's raw value by its index in kSettings (0 for a string setting).")
+        o.append("inline uint32_t setting_value(const PolicySettings& s, uint32_t index) {")
+        o.append("  switch (index) {")
+        for i, x in enumerate(rows):
+            if x["kind"] != "string":
+                o.append(f"    case {i}: return s.{x['section']}.{x['name']};")
+        o.append("    default: return 0;")
+        o.append("  }")
+        o.append("}")
+        o.append("/// The loader of every section: section(name, f) calls f(reader) with the reader of the")
+        o.append("/// config's object `name` when the config has one (gpu_config.cpp: an ObjectReader of that")
+        o.append("/// object, which then rejects unknown keys); the reader checks each range and names the field.")
+        o.append("template <class Section>")
+        o.append("void read_policy_settings(Section&& section, PolicySettings& s) {")
+        for sec in self.sections:
+            o.append(f"  section({cstr(sec['name'])}, [&](auto& r) {{")
+            for x in sec["settings"]:
+                ref = f"s.{sec['name']}.{x['name']}"
+                if x["kind"] == "string":
+                    o.append(f"    r.str({cstr(x['name'])}, {ref});")
+                elif x["kind"] == "fixed":
+                    o.append(f"    r.fixed({cstr(x['name'])}, {ref}, {x['frac']}u, {x['max']}u, {cstr(x['reason'])});")
+                else:
+                    o.append(f"    r.u32({cstr(x['name'])}, {ref}, {x['min']}u, {x['max']}u, {cstr(x['reason'])});")
+            o.append("  });")
+        o.append("  (void)s;")
+        o.append("}")
+        o.append("/// A section's RTL settings as gs_pkg::<section>_cfg_t bits, MSB first: put(bits, width).")
+        o.append("/// section \"\" packs policy_settings_t (every section, gs_top's cfg_settings_i).")
+        o.append("template <class Put>")
+        o.append("void pack_settings(const PolicySettings& s, const char* section, Put&& put) {")
+        o.append("  const std::string want = section;")
+        for sec in self.sections:
+            if not sec["rtl"]:
+                continue
+            o.append(f"  if (want.empty() || want == {cstr(sec['name'])}) {{")
+            for x in sec["rtl"]:
+                o.append(f"    put(uint64_t(s.{sec['name']}.{x['name']}), {x['width']}u);")
+            o.append("  }")
+        if not any(sec["rtl"] for sec in self.sections):
+            o.append("  if (want.empty()) put(0u, 1u);")
+        o.append("  (void)s;")
+        o.append("}")
+        o.append("/// The policy bench's settings: each RTL setting drawn from its `bench` range; below(n)")
+        o.append("/// returns 0..n-1 and is called only for a range of more than one value.")
+        o.append("template <class Below>")
+        o.append("PolicySettings bench_settings(Below&& below) {")
+        o.append("  PolicySettings s;")
+        for sec in self.sections:
+            for x in sec["rtl"]:
+                lo, hi = x["bench"]
+                ref = f"s.{sec['name']}.{x['name']}"
+                o.append(f"  {ref} = {lo}u" + (f" + uint32_t(below({hi - lo + 1}u));" if hi > lo else ";"))
+        o.append("  (void)below;")
+        o.append("  return s;")
+        o.append("}")
+        o.append("/// The settings the random-mix lockstep regression runs with (`regression` in the registry).")
+        o.append("inline void apply_regression_settings(PolicySettings& s) {")
+        for sec in self.sections:
+            for x in sec["rtl"]:
+                if x["regression"] is not None:
+                    o.append(f"  s.{sec['name']}.{x['name']} = {x['regression']}u;")
+        o.append("  (void)s;")
+        o.append("}")
+        return o
+
+    @staticmethod
+    def _default_text(x):
+        if x["kind"] == "string":
+            return '"' + x["default"] + '"'
+        if x["kind"] == "fixed":
+            return ("%g" % (x["default"] / (1 << x["frac"])))
+        return str(x["default"])
+
+    def config_schema_rows(self):
+        """The rows of docs/config_schema.md for every setting (gen_spec.py --doc)."""
+        def rng(x):
+            if x["kind"] == "string":
+                return ""
+            if x["kind"] == "fixed":
+                return f"; 0 <= x < {1 << (x['width'] - x['frac'])}, rounded to the nearest 1/{1 << x['frac']}"
+            hi = x["max"]
+            hi_t = f"2^{hi.bit_length() - 1}" if hi > 1024 and hi & (hi - 1) == 0 else str(hi)
+            return f"; {x['min']}..{hi_t}"
+        out = ["| key | type | default | meaning / validation |", "|---|---|---|---|"]
+        for sec in self.sections:
+            pols = [p["name"] for p in self.policies if p["module"] == sec["module"]]
+            out.append(f"| `{sec['name']}` | object | see below | the settings of {', '.join('`' + n + '`' for n in pols)} "
+                       f"(docs/rtl/{sec['module']}.md) |")
+            for x in sec["settings"]:
+                ty = {"string": "string", "fixed": "number", "uint": "int"}[x["kind"]]
+                unit = f" [{x['unit']}]" if x["unit"] else ""
+                win = ""
+                if x["window"]:
+                    win = (f"; window x warp schedulers must fit {x['window']['holder']} "
+                           f"({x['window']['param']} = {x['window']['bits']} bits)")
+                out.append(f"| `{sec['name']}.{x['name']}` | {ty} | {self._default_text(x)} | "
+                           f"{x['doc']}{unit}{rng(x)}{win} |")
         return out
 
     # ------------------------------------------------------------------ SystemVerilog
@@ -412,6 +702,7 @@ class Spec:
         o.append("  bool sm_sharing;")
         o.append("  bool observes;")
         o.append("  const char* view;   // its GTKWave view in verif/waves/ (the entry's `view`, else dispatch.gtkw)")
+        o.append("  const char* settings;   // its module's settings section (kSettings), \"\" when it has none")
         o.append("};")
         o.append("inline constexpr PolicyInfo kPolicies[] = {")
         for p in self.policies:
@@ -423,8 +714,9 @@ class Spec:
             sharing = "true" if p.get("sm_sharing", False) else "false"
             observes = "true" if p.get("observes", False) else "false"
             view = p.get("view", "dispatch.gtkw")
+            sec = self.module_section.get(p["module"], "")
             o.append(f'    {{"{p["name"]}", "{aliases}", "{p["member"]}", "{p["module"]}", "{doc}", "{st or ""}", {fields}, '
-                     f'{sharing}, {observes}, "{view}"}},')
+                     f'{sharing}, {observes}, "{view}", "{sec}"}},')
         o.append("};")
         o.append("")
         o.append("/// The C++-only analysis policies of the registry (entries with runs_under): an oracle, a")
@@ -444,6 +736,7 @@ class Spec:
                      f'{"true" if p.get("golden_only", False) else "false"}, '
                      f'{"true" if p.get("sm_sharing", False) else "false"}}},')
         o.append("};")
+        o.extend(self.settings_cpp())
         o.append("}  // namespace spec")
         o.append("")
         # enums
@@ -604,6 +897,10 @@ def policies_sv(spec):
     o.append("  input  logic                  rst_ni,")
     o.append("  input  gs_pkg::policy_e       policy_i,")
     o.append("  input  gs_pkg::policy_cfg_t   cfg_i,")
+    o.append("  // each module with settings gets its section; a build without some modules reads fewer")
+    o.append("  /* verilator lint_off UNUSEDSIGNAL */")
+    o.append("  input  gs_pkg::policy_settings_t set_i,")
+    o.append("  /* verilator lint_on UNUSEDSIGNAL */")
     o.append("  input  gs_pkg::policy_view_t  view_i,")
     o.append("  input  gs_pkg::policy_event_t event_i,")
     o.append("  input  logic                  accept_i,")
@@ -646,7 +943,9 @@ def policies_sv(spec):
         o.append(f"  if ({built}) begin : g_{short}")
         o.append(f"    {mod} u_policy (")
         o.append(f"      .clk_i, .rst_ni, .en_i({en}), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,")
-        o.append(f"      .out_o(out_{short})" + (f", .state_o(state_{short})" if st else "")
+        sec = spec.module_section.get(mod)
+        o.append(f"      .out_o(out_{short})" + (f", .set_i(set_i.{sec})" if sec else "")
+                 + (f", .state_o(state_{short})" if st else "")
                  + (f", .prof_o(prof_{short}), .prof_i(prof_rd)" if prof else ""))
         o.append("    );")
         o.append(f"  end else begin : g_no_{short}")
@@ -944,12 +1243,43 @@ def write_if_changed(path, text):
     tmp.replace(path)
 
 
+DOC_BEGIN = "<!-- policy settings: generated by rtl/spec/gen_spec.py --doc from the registry; do not edit -->"
+DOC_END = "<!-- end of policy settings -->"
+
+
+def sync_doc(spec, path, write):
+    """The rows between DOC_BEGIN and DOC_END of a markdown table are the registry's settings."""
+    try:
+        text = path.read_text()
+    except OSError as e:
+        print(f"gen_spec.py: --doc {path}: cannot read: {e.strerror}", file=sys.stderr)
+        return 2
+    if text.count(DOC_BEGIN) != 1 or text.count(DOC_END) != 1 or text.index(DOC_BEGIN) > text.index(DOC_END):
+        print(f"gen_spec.py: --doc {path}: expected one line {DOC_BEGIN!r} and, after it, one {DOC_END!r}",
+              file=sys.stderr)
+        return 2
+    head, rest = text.split(DOC_BEGIN, 1)
+    body, tail = rest.split(DOC_END, 1)
+    want = "\n" + "\n".join(spec.config_schema_rows()) + "\n"
+    if body == want:
+        return 0
+    if write:
+        path.write_text(head + DOC_BEGIN + want + DOC_END + tail)
+        return 0
+    print(f"gen_spec.py: {path}: the policy-settings rows differ from the registry in {spec.path}; rerun "
+          f"python3 rtl/spec/gen_spec.py --spec {spec.path} --doc {path} --write-doc", file=sys.stderr)
+    return 1
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--spec", required=True, help="the spec (rtl/spec/gs_spec.toml)")
-    ap.add_argument("--out", required=True, help="output directory (gs_spec.hpp and the other C++/CMake files)")
+    ap.add_argument("--out", default="", help="output directory (gs_spec.hpp and the other C++/CMake files)")
     ap.add_argument("--sv-out", default="", help="directory of gs_pkg.sv and gs_policies.sv (default: --out)")
     ap.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE", help="override a [params] value")
+    ap.add_argument("--doc", metavar="MD", help="docs/config_schema.md: check that its policy-settings rows are the "
+                    "registry's (exit 1 when not), writing nothing else")
+    ap.add_argument("--write-doc", action="store_true", help="with --doc: rewrite those rows instead")
     args = ap.parse_args()
     overrides = {}
     for s in args.set:
@@ -962,6 +1292,11 @@ def main():
         spec = Spec(args.spec, overrides)
     except SpecError as e:
         print(f"gen_spec.py: {e}", file=sys.stderr)
+        return 2
+    if args.doc:
+        return sync_doc(spec, pathlib.Path(args.doc), args.write_doc)
+    if not args.out:
+        print("gen_spec.py: --out DIR is needed (or --doc)", file=sys.stderr)
         return 2
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

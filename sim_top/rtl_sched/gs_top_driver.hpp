@@ -77,20 +77,16 @@ class GsTopDriver final : public RtlModel {
     m.cfg_preempt_mode_i = cfg.preempt_mode;
     m.cfg_cta_limit_i = cfg.cta_limit;
     m.cfg_sm_exclusive_i = cfg.sm_exclusive;
-    m.cfg_ws_warmup_i = cfg.ws_warmup;
-    m.cfg_ws_sample_i = cfg.ws_sample;
-    m.cfg_ws_delay_i = cfg.ws_delay;
-    m.cfg_ws_sched_i = cfg.ws_sched;
-    m.cfg_ws_phase_pct_i = cfg.ws_phase_pct;
-    m.cfg_ws_phase_windows_i = cfg.ws_phase_windows;
-    m.cfg_sa_thr_i = cfg.sa_thr;
-    m.cfg_sa_res_i = cfg.sa_res;
-    m.cfg_sbm_warmup_i = cfg.sbm_warmup;
-    m.cfg_sbm_sample_i = cfg.sbm_sample;
-    m.cfg_hc_warmup_i = cfg.hc_warmup;
-    m.cfg_hc_sample_i = cfg.hc_sample;
-    m.cfg_hc_base_i = cfg.hc_base;
-    put_sm_array(m.cfg_hc_big_i, port_width::cfg_hc_big_i / kSms, cfg.hc_big);
+    m.cfg_warp_scheds_i = cfg.warp_scheds;
+    m.cfg_base_sm_i = cfg.base_sm;
+    put_sm_array(m.cfg_sm_big_i, port_width::cfg_sm_big_i / kSms, cfg.sm_big);
+    {
+      unsigned at = spec::PolicySettingsW;   // policy_settings_t, MSB first
+      spec::pack_settings(cfg.settings, "", [&](uint64_t bits, unsigned w) {
+        at -= w;
+        put_bits(m.cfg_settings_i, at, w, bits);
+      });
+    }
     put_sm_array(m.cfg_sm_threads_i, port_width::cfg_sm_threads_i / kSms, cfg.sm_threads);
     put_sm_array(m.cfg_sm_warps_i, port_width::cfg_sm_warps_i / kSms, cfg.sm_warps);
     put_sm_array(m.cfg_sm_regs_i, port_width::cfg_sm_regs_i / kSms, cfg.sm_regs);

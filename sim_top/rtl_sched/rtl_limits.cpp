@@ -30,19 +30,11 @@ static_assert(port_width::cfg_sm_regs_i / MaxSms >= spec::RegW, "cfg_sm_regs_i n
 static_assert(port_width::cfg_sm_shmem_i / MaxSms >= spec::ShmemW, "cfg_sm_shmem_i narrower than ShmemW");
 static_assert((1u << (port_width::cfg_sm_ctas_i / MaxSms)) > spec::MaxCtasPerSm, "cfg_sm_ctas_i cannot hold MaxCtasPerSm");
 static_assert((1u << port_width::cfg_cta_limit_i) > spec::MaxCtasPerSm, "cfg_cta_limit_i cannot hold MaxCtasPerSm");
-static_assert(port_width::cfg_ws_warmup_i >= 31 && port_width::cfg_ws_sample_i >= 31 && port_width::cfg_ws_delay_i >= 31,
-              "cfg_ws_*_i cannot hold the config's warped_slicer cycles (up to 2**30)");
-static_assert((1u << port_width::cfg_ws_sched_i) > 64, "cfg_ws_sched_i cannot hold warp_schedulers (up to 64)");
-static_assert((1u << port_width::cfg_ws_phase_pct_i) > 255 && (1u << port_width::cfg_ws_phase_windows_i) > 15,
-              "cfg_ws_phase_*_i cannot hold the config's warped_slicer.phase_change_pct / phase_windows");
-static_assert(port_width::cfg_sa_thr_i == spec::SaThrW && (1u << port_width::cfg_sa_res_i) > spec::MaxCtasPerSm,
-              "cfg_sa_*_i cannot hold the config's srtf.adaptive_threshold / adaptive_residency");
-static_assert(port_width::cfg_sbm_warmup_i >= 31 && port_width::cfg_sbm_sample_i >= 31,
-              "cfg_sbm_*_i cannot hold the config's sbm cycles (up to 2**30)");
-static_assert(port_width::cfg_hc_warmup_i >= 31 && port_width::cfg_hc_sample_i >= 31,
-              "cfg_hc_*_i cannot hold the config's hetero cycles (up to 2**30)");
-static_assert(port_width::cfg_hc_big_i == MaxSms && port_width::cfg_hc_base_i == spec::WfResW && spec::WfResW <= 64,
-              "cfg_hc_big_i is one bit per SM and cfg_hc_base_i a wf_res_t (held in 64 bits)");
+static_assert((1u << port_width::cfg_warp_scheds_i) > 64, "cfg_warp_scheds_i cannot hold warp_schedulers (up to 64)");
+static_assert(port_width::cfg_sm_big_i == MaxSms && port_width::cfg_base_sm_i == spec::WfResW && spec::WfResW <= 64,
+              "cfg_sm_big_i is one bit per SM and cfg_base_sm_i a wf_res_t (held in 64 bits)");
+// the settings: one policy_settings_t, packed by spec::pack_settings (ranges: the config loader)
+static_assert(port_width::cfg_settings_i == spec::PolicySettingsW, "cfg_settings_i is not a policy_settings_t");
 
 }  // namespace
 
@@ -99,23 +91,13 @@ PortConfig to_port_config(const GpuConfig& cfg, const SchedOptions& opt) {
   pc.preempt_mode = static_cast<uint32_t>(opt.preempt);
   pc.cta_limit = opt.cta_limit;
   pc.sm_exclusive = opt.sm_sharing == SmSharing::kExclusive;
-  pc.ws_warmup = cfg.warped_slicer.warmup_cycles;
-  pc.ws_sample = cfg.warped_slicer.sample_cycles;
-  pc.ws_delay = cfg.warped_slicer.partition_delay_cycles;
-  pc.ws_sched = cfg.sm(0).warp_schedulers;
-  pc.ws_phase_pct = cfg.warped_slicer.phase_change_pct;
-  pc.ws_phase_windows = cfg.warped_slicer.phase_windows;
-  pc.sa_thr = cfg.srtf.adaptive_threshold_q8;
-  pc.sa_res = cfg.srtf.adaptive_residency;
-  pc.sbm_warmup = cfg.sbm.warmup_cycles;
-  pc.sbm_sample = cfg.sbm.sample_cycles;
-  pc.hc_warmup = cfg.hetero.warmup_cycles;
-  pc.hc_sample = cfg.hetero.sample_cycles;
+  pc.warp_scheds = cfg.sm(0).warp_schedulers;
+  pc.settings = cfg.settings;
   {
-    const auto& b = cfg.hetero.base_sm;
-    pc.hc_base = 0;
+    const auto& b = cfg.base_sm;
+    pc.base_sm = 0;
     gs::pack(WfRes{b.threads, b.warps, b.regs, b.shmem, b.ctas},
-             [&](uint64_t val, unsigned w) { pc.hc_base = pc.hc_base << w | (val & ((uint64_t(1) << w) - 1)); });
+             [&](uint64_t val, unsigned w) { pc.base_sm = pc.base_sm << w | (val & ((uint64_t(1) << w) - 1)); });
   }
   for (uint32_t s = 0; s < cfg.num_sms(); ++s) {
     const SmTypeConfig& t = cfg.sm(s);
@@ -124,7 +106,7 @@ PortConfig to_port_config(const GpuConfig& cfg, const SchedOptions& opt) {
     pc.sm_regs.push_back(t.registers);
     pc.sm_shmem.push_back(t.shared_mem_bytes);
     pc.sm_ctas.push_back(t.max_ctas);
-    pc.hc_big.push_back(cfg.sm_is_big(s) ? 1 : 0);
+    pc.sm_big.push_back(cfg.sm_is_big(s) ? 1 : 0);
   }
   return pc;
 }

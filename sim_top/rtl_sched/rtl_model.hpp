@@ -28,16 +28,12 @@ struct PortConfig {
   uint32_t preempt_mode = 0;  // gs_pkg::preempt_mode_e encoding
   uint32_t cta_limit = 0;     // left-over: max CTAs of one kernel per SM (0 = none)
   bool sm_exclusive = false;  // one kernel per SM (SchedOptions::sm_sharing)
-  uint32_t ws_warmup = 0, ws_sample = 0, ws_delay = 0;   // warped-slicer profiling (GpuConfig::warped_slicer)
-  uint32_t ws_sched = 0;                    // warp schedulers of SM 0
-  uint32_t ws_phase_pct = 0, ws_phase_windows = 0;   // warped-slicer phase monitor
-  uint32_t sa_thr = 0, sa_res = 0;                    // srtf-adaptive (GpuConfig::srtf)
-  uint32_t sbm_warmup = 0, sbm_sample = 0;            // sbm profiling windows (GpuConfig::sbm)
-  uint32_t hc_warmup = 0, hc_sample = 0;              // hetero-dynamic profiling (GpuConfig::hetero)
-  uint64_t hc_base = 0;                               // a conventional SM's capacities, as wf_res_t bits
+  uint32_t warp_scheds = 0;                 // warp schedulers of SM 0
+  uint64_t base_sm = 0;                     // a conventional SM's capacities, as wf_res_t bits
+  spec::PolicySettings settings;            // every policy's settings (cfg_settings_i)
   // Per SM (index < num_sms); SMs beyond num_sms are driven with 0.
   std::vector<uint32_t> sm_threads, sm_warps, sm_regs, sm_shmem, sm_ctas;
-  std::vector<uint32_t> hc_big;   // 1 = a big SM (GpuConfig::sm_is_big)
+  std::vector<uint32_t> sm_big;   // 1 = a big SM (GpuConfig::sm_is_big)
 };
 
 class RtlModel {

@@ -34,6 +34,11 @@ std::string policy_description(const std::string& p, bool long_form) {
     if (*info.aliases) d += "; aliases " + std::string(info.aliases);
     if (info.sm_sharing) d += "; takes --sm-sharing";
     if (long_form) d += std::string("; RTL module ") + info.module + (info.observes ? "; reads counter samples" : "");
+    if (long_form && *info.settings) {   // --set policy.<name>.<setting>=v, docs/config_schema.md
+      d += std::string("; settings (config object ") + info.settings + "):";
+      for (const auto& s : gs::spec::kSettings)
+        if (std::string(s.section) == info.settings) d += std::string(" ") + s.name + "=" + s.def_text;
+    }
     return d;
   }
   for (const auto& info : gs::spec::kDerivedPolicies) {

@@ -429,8 +429,9 @@ Command add_run_command(CLI::App& top) {
       ->type_name("FILE.json")
       ->allow_extra_args(false);
   app->add_option("--set", args->sets,
-                  "Change a config field: key=value, e.g. --set l2_assoc=16 --set sm_types[0].count=8 "
-                  "(repeatable; the results name the config as changed)")
+                  "Change a config field: key=value, e.g. --set l2_assoc=16 --set sm_types[0].count=8, or a "
+                  "policy's setting: --set policy.warped-slicer.sample_cycles=2000 (repeatable; the results name "
+                  "the config as changed; gsim list policies --long shows the settings)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
   app->add_option("--policy", args->policy, "Scheduling policy (gsim list policies)")->capture_default_str();

@@ -577,8 +577,8 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
       c.cfg = in_field(file, s.sets.size() > 1 || !c.sets.empty() ? element("sets", v) : c.field,
                        [&] { return gs::load_gpu_config(c.arg, c.sets); });
       // a config that names another (hetero.baseline_config): the run reads that one too
-      if (!c.cfg.hetero.baseline_config.empty())
-        c.extra_files.push_back(in_field(file, c.field, [&] { return gs::resolve_config_path(c.cfg.hetero.baseline_config); }));
+      if (!c.cfg.settings.hetero.baseline_config.empty())
+        c.extra_files.push_back(in_field(file, c.field, [&] { return gs::resolve_config_path(c.cfg.settings.hetero.baseline_config); }));
       c.id = file_safe(std::filesystem::path(s.configs[i]).stem().string()) +
              (s.sets.size() > 1 ? "__set" + std::to_string(v) : "");
       configs.push_back(std::move(c));

@@ -744,6 +744,12 @@ if [ "$RC" -eq 0 ] && grep -Eq "^  sm_types\[1\]\.l1_assoc +8 +--set sm_types\[\
    grep -Eq "^  core_clock_mhz +700 +file$" "$OUT" && grep -Eq "^  sm_types\[0\]\.cta_launch_cycles +0 +default$" "$OUT" &&
    grep -q "^and the config it reads, .*heterocore-baseline.json" "$OUT"; then ok "gsim show config: values and sources";
 else bad "gsim show config: values and sources" "exit $RC"; fi
+# a policy's setting by its policy's name (the registry's settings section; docs/config_schema.md)
+gsim show config heterocore --set policy.hetero-dynamic.warmup_cycles=1000
+if [ "$RC" -eq 0 ] && grep -Eq "^  hetero\.warmup_cycles +1000 " "$OUT"; then ok "--set policy.<policy>.<setting>";
+else bad "--set policy.<policy>.<setting>" "exit $RC"; fi
+expect_fail "--set policy.<p>.<s>: a policy without settings" 2 "has no settings" show config warped-slicer --set policy.npq.x=1
+expect_fail "--set policy.<p>.<s>: out of range" 2 "warped_slicer.phase_windows" show config warped-slicer --set policy.warped-slicer.phase_windows=16
 expect_fail "gsim show config: an unknown preset" 2 "no such config" show config nope
 expect_fail "gsim show config: a bad --set" 2 "l2_assoc" show config warped-slicer --set l2_assoc=-1
 

@@ -57,10 +57,7 @@ CaseResult run_case(const GpuConfig& cfg, const Mix& mix, const SchedOptions& op
 }
 
 GpuConfig case_config(GpuConfig cfg) {
-  cfg.warped_slicer.warmup_cycles = kCaseProfileCycles;
-  cfg.warped_slicer.sample_cycles = kCaseProfileCycles;
-  cfg.hetero.warmup_cycles = kCaseProfileCycles;
-  cfg.hetero.sample_cycles = kCaseProfileCycles;
+  spec::apply_regression_settings(cfg.settings);   // each setting's `regression` in the registry
   return cfg;
 }
 

@@ -33,12 +33,11 @@ using SchedMaker = std::function<std::unique_ptr<SchedulerPort>(const SchedOptio
 CaseResult run_case(const GpuConfig& cfg, const Mix& mix, const SchedOptions& opt, const SchedMaker& make,
                     uint64_t max_cycles = 20'000'000);
 
-/// The config random-mix cases run on: `cfg` with Warped-Slicer's profiling windows shortened
-/// to kCaseProfileCycles each. A random mix lasts some 10^4 cycles; the default 20,000-cycle
-/// warm-up (docs/config_schema.md, warped_slicer) would end after most of them, and the profile,
-/// water-filling and quotas would never be checked.
-/// hetero-dynamic's spatial profiling (20K + 20K cycles by default) is shortened the same way.
-inline constexpr uint64_t kCaseProfileCycles = 1000;
+/// The config random-mix cases run on: `cfg` with each policy setting that has a `regression`
+/// value in the registry set to it (spec::apply_regression_settings): Warped-Slicer's and
+/// hetero-dynamic's profiling windows shortened to 1,000 cycles. A random mix lasts some 10^4
+/// cycles; the default 20,000-cycle warm-up (docs/config_schema.md) would end after most of
+/// them, and the profile, water-filling and quotas would never be checked.
 GpuConfig case_config(GpuConfig cfg);
 
 /// The config a case of `policy` runs on: `cfg` (a case_config()), except for hetero-dynamic on

@@ -371,15 +371,15 @@ TEST_CASE("data directory comes from GSCHED_DATA_DIR", "[config]") {
 
 TEST_CASE("srtf fields: the adaptive threshold in 1/256 and the residency, checked", "[config][errors]") {
   const gs::GpuConfig d = gs::parse_gpu_config(minimal_config().dump(), "d.json");
-  CHECK(d.srtf.adaptive_threshold_q8 == 128);   // Pai Sec. 5.1.2: "we use 0.5"
-  CHECK(d.srtf.adaptive_residency == 3);        // "a fixed residency limit of 3"
+  CHECK(d.settings.srtf.adaptive_threshold == 128);   // Pai Sec. 5.1.2: "we use 0.5"
+  CHECK(d.settings.srtf.adaptive_residency == 3);        // "a fixed residency limit of 3"
   json c = minimal_config();
   c["srtf"] = {{"adaptive_threshold", 0.3}, {"adaptive_residency", 5}};
   const gs::GpuConfig g = gs::parse_gpu_config(c.dump(), "g.json");
-  CHECK(g.srtf.adaptive_threshold_q8 == 77);    // 0.3 * 256 = 76.8, to the nearest step
-  CHECK(g.srtf.adaptive_residency == 5);
+  CHECK(g.settings.srtf.adaptive_threshold == 77);    // 0.3 * 256 = 76.8, to the nearest step
+  CHECK(g.settings.srtf.adaptive_residency == 5);
   c["srtf"] = {{"adaptive_threshold", 2}};
-  CHECK(gs::parse_gpu_config(c.dump(), "i.json").srtf.adaptive_threshold_q8 == 512);
+  CHECK(gs::parse_gpu_config(c.dump(), "i.json").settings.srtf.adaptive_threshold == 512);
   c["srtf"] = {{"adaptive_threshold", -0.5}};
   CHECK(contains(parse_error(c), "srtf.adaptive_threshold"));
   c["srtf"] = {{"adaptive_threshold", 16}};
@@ -396,15 +396,64 @@ TEST_CASE("srtf fields: the adaptive threshold in 1/256 and the residency, check
   CHECK(contains(parse_error(c), "adaptive_threshold"));   // unknown key, the valid ones listed
 }
 
+TEST_CASE("policy settings: every one of the registry is read, range-checked and set by --set policy.<p>.<s>",
+          "[config][errors]") {
+  // Each numeric setting at its maximum through --set policy.<policy>.<setting> (any policy of
+  // its module), read back through the generated table; one past it is refused naming the field.
+  for (const gs::spec::PolicyInfo& p : gs::spec::kPolicies) {
+    if (!*p.settings) continue;
+    for (uint32_t i = 0; i < gs::spec::kSettingCount; ++i) {
+      const gs::spec::SettingInfo& s = gs::spec::kSettings[i];
+      if (std::string(s.section) != p.settings || std::string(s.kind) == "string") continue;
+      const std::string key = std::string("policy.") + p.name + "." + s.name;
+      const std::string field = std::string(s.section) + "." + s.name;
+      std::ostringstream max_os;   // a fixed-point maximum exactly (4095 / 256 = 15.99609375)
+      max_os.precision(12);
+      if (std::string(s.kind) == "fixed") max_os << double(s.max) / double(1u << s.frac);
+      else max_os << s.max;
+      const std::string max_text = max_os.str();
+      INFO(key << "=" << max_text);
+      const gs::GpuConfig c = gs::load_gpu_config("warped-slicer", {key + "=" + max_text});
+      CHECK(gs::spec::setting_value(c.settings, i) == s.max);
+      CHECK(gs::spec::setting_value(gs::load_gpu_config("warped-slicer").settings, i) == s.def);
+      const std::string over = std::string(s.kind) == "fixed" ? std::to_string(1u << (s.width - s.frac))
+                                                              : std::to_string(uint64_t(s.max) + 1);
+      const std::string m = input_error_of([&] { gs::load_gpu_config("warped-slicer", {key + "=" + over}); });
+      CHECK(contains(m, field));
+      if (s.min > 0) {
+        const std::string low = input_error_of(
+            [&] { gs::load_gpu_config("warped-slicer", {key + "=" + std::to_string(s.min - 1)}); });
+        CHECK(contains(low, field));
+      }
+    }
+  }
+  // an alias and an analysis policy name their module's (or their scheduler's) section
+  CHECK(gs::load_gpu_config("warped-slicer", {"policy.srtf-adaptive.adaptive_residency=7"}).settings.srtf.adaptive_residency == 7);
+  CHECK(gs::load_gpu_config("warped-slicer", {"policy.ewm.sample_cycles=7000"}).settings.sbm.sample_cycles == 7000);
+  CHECK(gs::load_gpu_config("warped-slicer", {"sbm.sample_cycles=7000"}).settings.sbm.sample_cycles == 7000);
+  // the errors: a policy without settings, an unknown setting, an unknown policy, no setting
+  const std::string none = input_error_of([] { gs::load_gpu_config("warped-slicer", {"policy.ppq.x=1"}); });
+  CHECK(contains(none, "ppq-excl has no settings"));
+  CHECK(contains(none, "warped-slicer"));
+  const std::string unknown =
+      input_error_of([] { gs::load_gpu_config("warped-slicer", {"policy.sbm.sample=1"}); });
+  CHECK(contains(unknown, "no setting 'sample'"));
+  CHECK(contains(unknown, "sample_cycles"));
+  CHECK(contains(input_error_of([] { gs::load_gpu_config("warped-slicer", {"policy.sbn.sample_cycles=1"}); }),
+                 "did you mean 'sbm'"));
+  CHECK(contains(input_error_of([] { gs::load_gpu_config("warped-slicer", {"policy.sbm=1"}); }),
+                 "expected policy.<policy>.<setting>"));
+}
+
 TEST_CASE("sbm fields: the profiling phase's warm-up and window, checked", "[config][errors]") {
   const gs::GpuConfig d = gs::parse_gpu_config(minimal_config().dump(), "d.json");
-  CHECK(d.sbm.warmup_cycles == 15000);   // SBM Sec. 6.5: the 15K-40K profiling period
-  CHECK(d.sbm.sample_cycles == 25000);
+  CHECK(d.settings.sbm.warmup_cycles == 15000);   // SBM Sec. 6.5: the 15K-40K profiling period
+  CHECK(d.settings.sbm.sample_cycles == 25000);
   json c = minimal_config();
   c["sbm"] = {{"warmup_cycles", 0}, {"sample_cycles", 60000}};   // Fig. 11's 60K period
   const gs::GpuConfig g = gs::parse_gpu_config(c.dump(), "g.json");
-  CHECK(g.sbm.warmup_cycles == 0);
-  CHECK(g.sbm.sample_cycles == 60000);
+  CHECK(g.settings.sbm.warmup_cycles == 0);
+  CHECK(g.settings.sbm.sample_cycles == 60000);
   c["sbm"] = {{"sample_cycles", 0}};
   CHECK(contains(parse_error(c), "sbm.sample_cycles"));
   c["sbm"] = {{"warmup_cycles", -1}};

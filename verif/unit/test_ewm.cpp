@@ -20,8 +20,8 @@ namespace {
 
 GpuConfig short_window_config() {
   GpuConfig cfg = load_gpu_config("sbm-gcn32");
-  cfg.sbm.warmup_cycles = 2000;
-  cfg.sbm.sample_cycles = 4000;
+  cfg.settings.sbm.warmup_cycles = 2000;
+  cfg.settings.sbm.sample_cycles = 4000;
   return cfg;
 }
 

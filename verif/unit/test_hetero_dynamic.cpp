@@ -24,8 +24,8 @@ using golden::PolicyHetero;
 namespace {
 
 GpuConfig short_windows(GpuConfig cfg) {
-  cfg.hetero.warmup_cycles = 3000;
-  cfg.hetero.sample_cycles = 3000;
+  cfg.settings.hetero.warmup_cycles = 3000;
+  cfg.settings.hetero.sample_cycles = 3000;
   return cfg;
 }
 
@@ -69,7 +69,7 @@ TEST_CASE("hetero-dynamic: profiling split, Algorithm 2's mapping, CTAs on their
   const GpuConfig cfg = short_windows(load_gpu_config("heterocore"));
   REQUIRE(cfg.num_sms() == 16);
   for (uint32_t s = 0; s < 16; ++s) REQUIRE(cfg.sm_is_big(s) == (s < 8));
-  REQUIRE(cfg.hetero.base_sm.ctas > 0);   // from heterocore-baseline
+  REQUIRE(cfg.base_sm.ctas > 0);   // from heterocore-baseline
 
   // FDTD3D (thick-TLP) with SYRK (lean-TLP, Table 3): Algorithm 2 maps FDTD3D on the big SMs
   DynamicRun run(cfg, test::window_mix("hetero-dynamic-test", {"hc.FDTD3D", "hc.SYRK"}, 60000));
@@ -160,8 +160,8 @@ TEST_CASE("hetero-dynamic on a GPU of one SM type keeps its profiling split", "[
 
 TEST_CASE("hetero-dynamic on big SMs without a conventional GPU is refused naming the field", "[hetero][config]") {
   GpuConfig cfg = load_gpu_config("heterocore");
-  cfg.hetero.baseline_config.clear();
-  cfg.hetero.base_sm = {};
+  cfg.settings.hetero.baseline_config.clear();
+  cfg.base_sm = {};
   SchedOptions so;
   so.policy = "hetero-dynamic";
   try {

@@ -83,9 +83,9 @@ TEST_CASE("hetero static policies refuse what they cannot map", "[hetero]") {
                     Catch::Contains("sm_types") && Catch::Contains("big"));
   // profiling needs the conventional GPU
   GpuConfig cfg = load_gpu_config("heterocore");
-  cfg.hetero.baseline_config.clear();
+  cfg.settings.hetero.baseline_config.clear();
   CHECK_THROWS_WITH(hetero_choose(cfg, mix, "hetero-stp", RunOptions{}), Catch::Contains("hetero.baseline_config"));
-  cfg.hetero.baseline_config = "no-such-preset";
+  cfg.settings.hetero.baseline_config = "no-such-preset";
   CHECK_THROWS_WITH(hetero_choose(cfg, mix, "hetero-stp", RunOptions{}), Catch::Contains("hetero.baseline_config"));
   // three kernels
   Mix three = mix;
@@ -98,8 +98,8 @@ TEST_CASE("the heterocore presets name their conventional GPU; a wrong hetero fi
   for (const char* name : {"heterocore", "heterocore-4b12s", "heterocore-12b4s"}) {
     INFO(name);
     const GpuConfig c = load_gpu_config(name);
-    CHECK(c.hetero.baseline_config == "heterocore-baseline");
-    CHECK(load_gpu_config(c.hetero.baseline_config).num_sms() == c.num_sms());
+    CHECK(c.settings.hetero.baseline_config == "heterocore-baseline");
+    CHECK(load_gpu_config(c.settings.hetero.baseline_config).num_sms() == c.num_sms());
   }
   const std::string text = R"({"name": "x", "sm_types": [{"name": "sm", "count": 2}], "hetero": {"baseline": "y"}})";
   CHECK_THROWS_WITH(parse_gpu_config(text, "bad.json"), Catch::Contains("bad.json") && Catch::Contains("hetero.baseline"));

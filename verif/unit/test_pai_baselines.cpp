@@ -192,15 +192,15 @@ TEST_CASE("srtf-adaptive: shares while the SRTF order is unfair, the threshold d
   CHECK(first.ctas[0] == 3);
   CHECK(srtf.shared.partitions.empty());
   // a threshold no gap reaches: SRTF/Adaptive never shares and is SRTF cycle for cycle
-  cfg.srtf.adaptive_threshold_q8 = (1u << spec::SaThrW) - 1;
+  cfg.settings.srtf.adaptive_threshold = (1u << spec::SaThrW) - 1;
   AloneRunCache cache_never;
   const MixRun never = run_mix_with_alone(cfg, mix, "golden", so, RunOptions{}, cache_never);
   CHECK(never.shared.kernels[0].end_cycle == srtf.shared.kernels[0].end_cycle);
   CHECK(never.shared.kernels[1].end_cycle == srtf.shared.kernels[1].end_cycle);
   CHECK(never.shared.partitions.empty());
   // the residency limit moves the result: 1 CTA of the shortest kernel per SM is not 3
-  cfg.srtf.adaptive_threshold_q8 = 128;
-  cfg.srtf.adaptive_residency = 1;
+  cfg.settings.srtf.adaptive_threshold = 128;
+  cfg.settings.srtf.adaptive_residency = 1;
   AloneRunCache cache_one;
   const MixRun one = run_mix_with_alone(cfg, mix, "golden", so, RunOptions{}, cache_one);
   CHECK(one.shared.cycles != adaptive.shared.cycles);

@@ -18,8 +18,8 @@ using namespace gs;
 
 TEST_CASE("sbm: each profiling phase's measured window is on its partition and replays to SBM_REG", "[sbm]") {
   GpuConfig cfg = load_gpu_config("sbm-gcn32");
-  cfg.sbm.warmup_cycles = 2000;
-  cfg.sbm.sample_cycles = 4000;
+  cfg.settings.sbm.warmup_cycles = 2000;
+  cfg.settings.sbm.sample_cycles = 4000;
   const Mix mix = test::window_mix("sbm-phases-test", {"sbm.fw.128x1", "sbm.hist.128x1"}, 150000);
   SchedOptions so;
   so.policy = "sbm";
@@ -42,7 +42,7 @@ TEST_CASE("sbm: each profiling phase's measured window is on its partition and r
     CHECK(p->window_insts[0] > 0);
     CHECK(p->window_insts[1] > 0);
     // the window opens after the warm-up and holds at least the sample length
-    CHECK(p->window_to - p->window_from >= cfg.sbm.sample_cycles);
+    CHECK(p->window_to - p->window_from >= cfg.settings.sbm.sample_cycles);
     CHECK(p->window_from > prev_to);
     prev_to = p->window_to;
   }

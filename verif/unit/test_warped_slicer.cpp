@@ -61,8 +61,8 @@ Partition run_until_partitioned(Gpu& gpu, const GoldenScheduler& g, uint32_t ker
 
 TEST_CASE("warped-slicer: profile, water-fill and quotas in a run", "[sched][warped-slicer]") {
   GpuConfig cfg = load_gpu_config("warped-slicer");   // 16 SMs of 8 CTA slots
-  cfg.warped_slicer.warmup_cycles = 3000;
-  cfg.warped_slicer.sample_cycles = 3000;
+  cfg.settings.warped_slicer.warmup_cycles = 3000;
+  cfg.settings.warped_slicer.sample_cycles = 3000;
 
   SECTION("two kernels on 16 SMs: one round, the partition is Algorithm 1's on the measured curves") {
     const Mix mix = mix_of({"IMG", "HOT"}, 4000);
@@ -142,8 +142,8 @@ TEST_CASE("warped-slicer: profile, water-fill and quotas in a run", "[sched][war
     const Mix mix = mix_of({"IMG", "NN"}, 3000);
     for (uint32_t pct : {1u, 255u}) {
       GpuConfig c = cfg;
-      c.warped_slicer.phase_change_pct = pct;
-      c.warped_slicer.phase_windows = 2;
+      c.settings.warped_slicer.phase_change_pct = pct;
+      c.settings.warped_slicer.phase_windows = 2;
       RunOptions ro;
       ro.sched.policy = "warped-slicer";
       auto sched = make_scheduler("golden", ro.sched);
@@ -171,7 +171,7 @@ TEST_CASE("warped-slicer: profile, water-fill and quotas in a run", "[sched][war
     uint64_t at[2] = {0, 0};
     for (uint32_t delay : {0u, 5000u}) {
       GpuConfig c = cfg;
-      c.warped_slicer.partition_delay_cycles = delay;
+      c.settings.warped_slicer.partition_delay_cycles = delay;
       RunOptions ro;
       ro.sched.policy = "warped-slicer";
       auto sched = make_scheduler("golden", ro.sched);
@@ -206,7 +206,7 @@ TEST_CASE("warped-slicer: profile, water-fill and quotas in a run", "[sched][war
 
 TEST_CASE("warped-slicer: a window that could overflow the performance table is refused", "[sched][warped-slicer]") {
   GpuConfig cfg = load_gpu_config("warped-slicer");
-  cfg.warped_slicer.sample_cycles = 1u << 20;   // x 2 schedulers > 2^20 - 1 instructions
+  cfg.settings.warped_slicer.sample_cycles = 1u << 20;   // x 2 schedulers > 2^20 - 1 instructions
   const Mix mix = mix_of({"IMG", "HOT"}, 64);
   RunOptions ro;
   ro.sched.policy = "warped-slicer";

@@ -40,11 +40,11 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
   slots_ = cfg.max_active_kernels;
   contexts_ = cfg.max_contexts;
   caps_.assign(num_sms_, SmCaps{});
-  hc_big_.assign(num_sms_, 0);
+  sm_big_.assign(num_sms_, 0);
   for (uint32_t s = 0; s < num_sms_; ++s) {
     const SmTypeConfig& t = cfg.sm(s);
     caps_[s] = SmCaps{t.max_threads, t.max_warps, t.registers, t.shared_mem_bytes, t.max_ctas};
-    hc_big_[s] = cfg.sm_is_big(s);
+    sm_big_[s] = cfg.sm_is_big(s);
   }
   cycle_ = 0;
   tables_quiet_ = false;
@@ -65,29 +65,14 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
                        opt.cta_limit,
                        opt.sm_sharing == SmSharing::kExclusive,
                        &caps_,
-                       cfg.warped_slicer.warmup_cycles,
-                       cfg.warped_slicer.sample_cycles,
-                       cfg.warped_slicer.partition_delay_cycles,
                        cfg.sm(0).warp_schedulers,
-                       cfg.warped_slicer.phase_change_pct,
-                       cfg.warped_slicer.phase_windows,
-                       cfg.srtf.adaptive_threshold_q8,
-                       cfg.srtf.adaptive_residency,
-                       cfg.sbm.warmup_cycles,
-                       cfg.sbm.sample_cycles,
-                       cfg.hetero.warmup_cycles,
-                       cfg.hetero.sample_cycles,
-                       &hc_big_,
-                       WfRes{cfg.hetero.base_sm.threads, cfg.hetero.base_sm.warps, cfg.hetero.base_sm.regs,
-                             cfg.hetero.base_sm.shmem, cfg.hetero.base_sm.ctas}};
+                       &sm_big_,
+                       WfRes{cfg.base_sm.threads, cfg.base_sm.warps, cfg.base_sm.regs, cfg.base_sm.shmem,
+                             cfg.base_sm.ctas},
+                       cfg.settings};
   policy_twin_ = make_policy_twin(policy_);
   policy_twin_->reset(pol_cfg_);
-  static_assert(PolicySrtf::kPartShared == PartitionRecord::kShared && PolicySrtf::kPartAlone == PartitionRecord::kAlone,
-                "srtf-adaptive's sharing records use PartitionRecord's modes");
-  if (!opt_.srtf_known_cycles.empty())   // zero-sampling SRTF (check_scheduler_config: policy srtf)
-    static_cast<PolicySrtf&>(*policy_twin_).set_known(&opt_.srtf_known_cycles);
-  if (opt_.sbm_fixed_reg)   // EWM (check_scheduler_config: policy mwg)
-    static_cast<PolicySbm&>(*policy_twin_).set_fixed(&*opt_.sbm_fixed_reg);
+  policy_twin_->take_options(opt_);   // after reset(): an analysis policy's golden-only inputs
   slot_bypass_.assign(slots_, BypassLevel::kNone);
   pol_out_.size(num_sms_, slots_);
   pol_last_.size(num_sms_, slots_);

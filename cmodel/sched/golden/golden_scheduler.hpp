@@ -96,7 +96,7 @@ class GoldenScheduler final : public SchedulerPort {
   golden::Policy policy_ = golden::Policy::kLeftOver;
   uint32_t num_sms_ = 0, slots_ = 0, contexts_ = 0;
   std::vector<golden::SmCaps> caps_;
-  std::vector<uint8_t> hc_big_;   // PolicyCfg::hc_big: per SM, a big SM (GpuConfig::sm_is_big)
+  std::vector<uint8_t> sm_big_;   // PolicyCfg::sm_big: per SM, a big SM (GpuConfig::sm_is_big)
   uint64_t cycle_ = 0;
   bool tables_quiet_ = false;  // speed only: the last clock edge wrote no table (see step())
   bool driver_idle_ = false;   // speed only: the last cycle's SM driver issued nothing

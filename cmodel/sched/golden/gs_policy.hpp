@@ -23,7 +23,7 @@
 
 namespace gs::golden {
 
-/// policy_cfg_t: static configuration (registered in gs_top).
+/// policy_cfg_t: the GPU a policy schedules, and set_i: its settings (registered in gs_top).
 struct PolicyCfg {
   Policy policy = Policy::kLeftOver;          // policy_i (modules with several policies)
   uint32_t num_sms = 0;                       // num_sms
@@ -31,20 +31,12 @@ struct PolicyCfg {
   uint32_t cta_limit = 0;                     // cta_limit
   bool sm_exclusive = false;                  // sm_exclusive
   const std::vector<SmCaps>* caps = nullptr;  // sm_threads .. sm_ctas
-  uint32_t ws_warmup = 0;                     // ws_warmup: warped-slicer warm-up cycles
-  uint32_t ws_sample = 0;                     // ws_sample: warped-slicer sample cycles
-  uint32_t ws_delay = 0;                      // ws_delay: warped-slicer partition delay cycles
-  uint32_t ws_sched = 0;                      // ws_sched: warp schedulers of SM 0
-  uint32_t ws_phase_pct = 0;                  // ws_phase_pct: phase-change threshold in % (0 = no monitor)
-  uint32_t ws_phase_windows = 0;              // ws_phase_windows: changed windows in a row that re-profile
-  uint32_t sa_thr = 0;                        // sa_thr: srtf-adaptive slowdown-gap threshold, UQ.SaThrFracW
-  uint32_t sa_res = 0;                        // sa_res: srtf-adaptive residency of the shortest kernel while sharing
-  uint32_t sbm_warmup = 0;                    // sbm_warmup: sbm's cycles before a profiling window
-  uint32_t sbm_sample = 0;                    // sbm_sample: sbm's profiling window
-  uint32_t hc_warmup = 0;                     // hc_warmup: hetero-dynamic's spatial-profiling warm-up
-  uint32_t hc_sample = 0;                     // hc_sample: hetero-dynamic's measured window
-  const std::vector<uint8_t>* hc_big = nullptr;  // hc_big: per SM, 1 = a big SM
-  WfRes hc_base;                              // hc_base: a conventional SM's capacities
+  uint32_t warp_scheds = 0;                   // warp_scheds: warp schedulers of SM 0
+  const std::vector<uint8_t>* sm_big = nullptr;  // sm_big: per SM, 1 = a big SM
+  WfRes base_sm;                              // base_sm: a conventional SM's capacities
+  /// set_i: the module's settings section (spec::PolicySettings::<section>, the registry's
+  /// [[policy.setting]]); gs_top's cfg_settings_i carries every section.
+  spec::PolicySettings settings;
 };
 
 /// policy_view_t: read-only view of the framework tables (registered state).
@@ -108,6 +100,11 @@ class PolicyTwin {
   virtual ~PolicyTwin() = default;
   /// Reset (rst_ni low); cfg holds the run's sizes.
   virtual void reset(const PolicyCfg& cfg) = 0;
+  /// After reset(): the run's golden-only inputs of an analysis policy that runs under this one
+  /// (SchedOptions: zero-sampling SRTF's given runtimes, EWM's given SBM_REG), which no port of
+  /// the module carries; limits::check_scheduler_config() allows each with its policy only.
+  /// A twin that takes none ignores them (the default).
+  virtual void take_options(const SchedOptions& opt) { (void)opt; }
   /// out_o of this cycle (combinational in the RTL). `out` arrives cleared.
   virtual void comb(const PolicyCfg& cfg, const PolicyView& view, const PolicyEvent& ev, PolicyOut& out) const = 0;
   /// The next state (the twin's d) from its registered state q, this cycle's inputs, outputs

@@ -335,9 +335,9 @@ class PolicyHetero final : public PolicyTwin {
  private:
   static constexpr uint64_t kSumMask = (uint64_t(1) << spec::HcInstW) - 1;
 
-  /// cfg_i.hc_big[s] (no table: every SM a small one, as a GPU without big SMs)
+  /// cfg_i.sm_big[s] (no table: every SM a small one, as a GPU without big SMs)
   static bool is_big(const PolicyCfg& cfg, uint32_t s) {
-    return cfg.hc_big && s < cfg.num_sms && s < cfg.hc_big->size() && (*cfg.hc_big)[s] != 0;
+    return cfg.sm_big && s < cfg.num_sms && s < cfg.sm_big->size() && (*cfg.sm_big)[s] != 0;
   }
 
   Comb comb_values(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent& ev) const {
@@ -382,7 +382,7 @@ class PolicyHetero final : public PolicyTwin {
     ProfPhase phase = ProfPhase::kIdle;
     if (!c.start && !c.drop && q.st == kWarm) phase = ProfPhase::kWarm;
     if (!c.start && !c.drop && q.st == kSample) phase = ProfPhase::kSample;
-    c.win = prof_window(ev.obs, phase, ProfWinRegs::of(q), cfg.hc_warmup, cfg.hc_sample);
+    c.win = prof_window(ev.obs, phase, ProfWinRegs::of(q), cfg.settings.hetero.warmup_cycles, cfg.settings.hetero.sample_cycles);
 
     if (q.st == kOcc) {   // group c's CTAs on one SM of type ty
       const WfRes cta = (c.pres >> q.c & 1u) ? cta_res(v.ksrt->entry(c.cur[q.c])) : WfRes{0, 0, 0, 0, 1};
@@ -409,7 +409,7 @@ class PolicyHetero final : public PolicyTwin {
   /// OCC's capacity: the first big SM (ty 0), the first small SM (1), or a conventional SM (2);
   /// zero when the GPU has no SM of that type.
   WfRes occ_cap(const PolicyCfg& cfg) const {
-    if (q.ty == 2) return cfg.hc_base;
+    if (q.ty == 2) return cfg.base_sm;
     for (uint32_t s = 0; s < cfg.num_sms; ++s)
       if (is_big(cfg, s) == (q.ty == 0)) {
         const SmCaps& k = (*cfg.caps)[s];

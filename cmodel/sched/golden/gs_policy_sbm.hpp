@@ -228,6 +228,9 @@ class PolicySbm : public PolicyTwin {
   /// mwg only, SBM's EWM baseline (SchedOptions::sbm_fixed_reg): this SBM_REG instead of MWG's.
   /// Not a register: gs_policy_sbm has no port for it. `r` must outlive the run.
   void set_fixed(const SbmReg* r) { fixed_ = r; }
+  void take_options(const SchedOptions& opt) override {
+    if (opt.sbm_fixed_reg) set_fixed(&*opt.sbm_fixed_reg);
+  }
 
   Regs q, d;
   SbmCtrl ctrl;         // u_ctrl
@@ -274,7 +277,7 @@ class PolicySbm : public PolicyTwin {
     ProfPhase phase = ProfPhase::kIdle;
     if (!c.start && q.st == kWarm) phase = ProfPhase::kWarm;
     if (!c.start && q.st == kSample) phase = ProfPhase::kSample;
-    c.win = prof_window(ev.obs, phase, ProfWinRegs::of(q), cfg.sbm_warmup, cfg.sbm_sample);
+    c.win = prof_window(ev.obs, phase, ProfWinRegs::of(q), cfg.settings.sbm.warmup_cycles, cfg.settings.sbm.sample_cycles);
     if (c.start) return c;
     const WfRes cta = cta_res(v.ksrt->entry(q.c ? q.slot2 : q.slot1));
     c.acc_fits = cta_fit(q.acc, cta, sm0_res(cfg), c.acc_sum);

@@ -18,9 +18,9 @@
 // pending or running division.
 // SRTF/Adaptive (cfg.policy == kSrtfAdaptive, Sec. 5.1.2): kernel i of P in SRTF order would
 // finish after S_i = the sum of rem over P up to i (slowdown S_i / rem_i, the smallest 1);
-// some (S_i - rem_i) * 2**SaThrFracW > sa_thr * rem_i makes `share` set in the next cycle.
+// some (S_i - rem_i) * 2**SaThrFracW > adaptive_threshold * rem_i makes `share` set in the next cycle.
 // While share, the SMs other than a sampling SM 0 may issue every kernel of P, best held to
-// sa_res CTAs per SM, and the SM driver's key is {position in the SRTF order, rank}.
+// adaptive_residency CTAs per SM, and the SM driver's key is {position in the SRTF order, rank}.
 // Zero-sampling (Sec. 6.2.2, golden only, set_known()): every kernel's runtime is given, so a
 // kernel in the KSRT has rem = its given runtime from its launch on, nothing is sampled and
 // block ends change nothing (the divider never runs). gs_top has no port for it.
@@ -43,6 +43,8 @@ class PolicySrtf final : public PolicyTwin {
 
   static constexpr uint32_t kThrFracW = spec::SaThrFracW;
   static constexpr uint32_t kPartShared = 0, kPartAlone = 2;   // PartitionRecord::Mode (scheduler_port.hpp)
+  static_assert(kPartShared == PartitionRecord::kShared && kPartAlone == PartitionRecord::kAlone,
+                "srtf-adaptive's sharing records use PartitionRecord's modes");
 
   struct Regs {
     uint32_t pred_ok = 0, reslice = 0, pend = 0;   // bit masks over slots
@@ -66,6 +68,9 @@ class PolicySrtf final : public PolicyTwin {
   /// in SJF"): runtime of the kernel with id i (mix index) = (*cycles)[i]. nullptr = predict.
   /// `cycles` must outlive the run (SchedOptions::srtf_known_cycles).
   void set_known(const std::vector<uint64_t>* cycles) { known_ = cycles; }
+  void take_options(const SchedOptions& opt) override {
+    if (!opt.srtf_known_cycles.empty()) set_known(&opt.srtf_known_cycles);
+  }
 
   /// The kernel numbers comb() serves: best (valid if has_best) and the sampled one.
   struct Choice {
@@ -114,7 +119,7 @@ class PolicySrtf final : public PolicyTwin {
       }
       o.pos[i] = n;
       // both sides < 2**60 (static_assert below)
-      if ((sum_before << kThrFracW) > uint64_t(cfg.sa_thr) * q.rem[i]) o.unfair = true;
+      if ((sum_before << kThrFracW) > uint64_t(cfg.settings.srtf.adaptive_threshold) * q.rem[i]) o.unfair = true;
     }
     return o;
   }
@@ -137,7 +142,7 @@ class PolicySrtf final : public PolicyTwin {
       out.elig[s] = s == kSampleSm ? sample_sm : others;
       if (sharing && !(s == kSampleSm && c.has_samp)) {
         out.elig[s] = v.pending & q.pred_ok;
-        if (v.smst->resident(s, c.best) >= cfg.sa_res) out.elig[s] &= ~(1u << c.best);
+        if (v.smst->resident(s, c.best) >= cfg.settings.srtf.adaptive_residency) out.elig[s] &= ~(1u << c.best);
       }
     }
   }
@@ -147,7 +152,7 @@ class PolicySrtf final : public PolicyTwin {
     d.share = cfg.policy == Policy::kSrtfAdaptive && srtf_order(cfg, v).unfair;
     if (d.share || q.share) {   // what a sharing record names (partition_started), not a register
       const Choice c = choose(v);
-      rec_d_ = Record{d.share, d.share && c.has_best ? 1u << c.best : v.pending & q.pred_ok, cfg.sa_res};
+      rec_d_ = Record{d.share, d.share && c.has_best ? 1u << c.best : v.pending & q.pred_ok, cfg.settings.srtf.adaptive_residency};
     }
     if (known_) {   // zero-sampling: the given runtimes, from the launch on
       d.pred_ok = 0;

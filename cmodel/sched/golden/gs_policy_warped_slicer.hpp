@@ -12,12 +12,12 @@
 //      the epochs after the window opened while within the sample length
 //   -> READ / PHI: per profiled SM, phi_mem = stall * 2^8 / (window * schedulers) (gs_seq_div),
 //      P(k, j) = gs_wf_scale(insts, phi, j, CTA_avg); another round while some N_k is beyond it
-//   -> WFSTART / WFWAIT: gs_waterfill on the stored profiles -> (ws_delay != 0) DELAY: Sec. V-H's
+//   -> WFSTART / WFWAIT: gs_waterfill on the stored profiles -> (partition_delay_cycles != 0) DELAY: Sec. V-H's
 //      algorithm delay, counted as WARM counts -> PART: per SM and kernel one
 //      quota write (T_k, or unlimited for spatial / a lone kernel), the owner at its first step.
-//   -> (shared partition, ws_phase_pct != 0) MON_OPEN / MON_RUN / MON_SUM / MON_CMP: the phase
+//   -> (shared partition, phase_change_pct != 0) MON_OPEN / MON_RUN / MON_SUM / MON_CMP: the phase
 //      monitor of Sec. IV-B: each kernel's instructions over every SM per window, against the
-//      first window after the partition; ws_phase_windows changed windows in a row re-profile.
+//      first window after the partition; phase_windows changed windows in a row re-profile.
 // A set that only lost kernels, all profiled, goes straight to the water-filler.
 #pragma once
 #include <algorithm>
@@ -103,8 +103,9 @@ class PolicyWarpedSlicer final : public PolicyTwin {
         default: break;
       }
     }
-    return prof_window(ev.obs, phase, ProfWinRegs::of(q), q.st == kDelay ? cfg.ws_delay : cfg.ws_warmup,
-                       cfg.ws_sample);
+    const spec::WarpedSlicerSettings& set = cfg.settings.warped_slicer;
+    return prof_window(ev.obs, phase, ProfWinRegs::of(q), q.st == kDelay ? set.partition_delay_cycles : set.warmup_cycles,
+                       set.sample_cycles);
   }
   /// The CTA count SM (row) profiles this round, and whether that count is measured.
   uint32_t profile_j() const { return q.base + q.row + 1; }
@@ -127,7 +128,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
         if (profile_j() <= q.nsteps[k]) {   // a measured SM: phi_mem = stall * 2^Fphi / (window * schedulers)
           c.div_start = true;
           c.div_num = uint64_t(prof.stall(q.s, k)) << spec::WfPhiFracW;
-          c.div_den = uint64_t((q.tl - q.t1) & width_mask(spec::CycleW)) * cfg.ws_sched;
+          c.div_den = uint64_t((q.tl - q.t1) & width_mask(spec::CycleW)) * cfg.warp_scheds;
         }
         break;
       case kWfStart:
@@ -262,14 +263,14 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           bool changed = false;
           for (uint32_t i = 0; i < KW && i < q.nk; ++i) {
             const uint64_t diff = q.sum[i] > q.ref[i] ? q.sum[i] - q.ref[i] : q.ref[i] - q.sum[i];
-            changed |= diff * 100 > uint64_t(cfg.ws_phase_pct) * q.ref[i];
+            changed |= diff * 100 > uint64_t(cfg.settings.warped_slicer.phase_change_pct) * q.ref[i];
           }
           const uint32_t strikes = changed ? (q.strikes + 1) & 15u : 0;
           if (!q.ref_valid) {
             n.ref = q.sum;
             n.ref_valid = true;
             n.st = kMonOpen;
-          } else if (strikes >= cfg.ws_phase_windows) {   // a sustained phase change: profile again
+          } else if (strikes >= cfg.settings.warped_slicer.phase_windows) {   // a sustained phase change: profile again
             n.strikes = 0;
             n.s = n.pos = n.row = n.c = 0;
             n.acc = WfRes{};
@@ -309,7 +310,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
         case kWfWait:
           if (wf.q.done) {
             n.mode = wf.q.spatial ? kSpatial : kShared;
-            if (cfg.ws_delay == 0) {
+            if (cfg.settings.warped_slicer.partition_delay_cycles == 0) {
               to_part(n);
             } else {   // Sec. V-H's algorithm delay, counted on the epochs' stamps as the warm-up
               n.t0_valid = false;
@@ -328,7 +329,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
               n.done = q.target;
               n.ref_valid = false;
               n.strikes = 0;
-              n.st = q.mode == kShared && cfg.ws_phase_pct != 0 ? kMonOpen : kIdle;
+              n.st = q.mode == kShared && cfg.settings.warped_slicer.phase_change_pct != 0 ? kMonOpen : kIdle;
             }
           } else {
             n.c = q.c + 1;

@@ -39,6 +39,12 @@ struct HasEnI : std::false_type {};
 template <class V>
 struct HasEnI<V, std::void_t<decltype(std::declval<V&>().en_i)>> : std::true_type {};
 
+/// Whether the model has set_i: the modules with settings (and gs_policies) do.
+template <class V, class = void>
+struct HasSetI : std::false_type {};
+template <class V>
+struct HasSetI<V, std::void_t<decltype(std::declval<V&>().set_i)>> : std::true_type {};
+
 template <class V>
 class PolicyBench {
  public:
@@ -47,12 +53,13 @@ class PolicyBench {
     caps_.assign(num_sms, SmCaps{2048, 64, 65536, 49152, 16});
     // hetero-dynamic: every other SM a big one, with 1.5x the resources and twice the CTA slots
     // (within ThreadW, WarpW, RegW: the port holds what a config may give)
-    hc_big_.assign(num_sms, 0);
+    sm_big_.assign(num_sms, 0);
     if (policy == Policy::kHeteroDynamic)
-      for (uint32_t s = 1; s < num_sms; s += 2) hc_big_[s] = 1, caps_[s] = SmCaps{3072, 96, 98304, 98304, 32};
-    // short profiling phases (warped-slicer, sbm, hetero-dynamic) so a bench run passes through all of them
-    cfg_ = PolicyCfg{policy, num_sms, MaxKernels, 0, sm_exclusive, &caps_, 40, 60, 30, 2, 20, 2, 128, 3, 40, 60,
-                     40, 60, &hc_big_, WfRes{1536, 48, 32768, 49152, 8}};
+      for (uint32_t s = 1; s < num_sms; s += 2) sm_big_[s] = 1, caps_[s] = SmCaps{3072, 96, 98304, 98304, 32};
+    // the settings from each one's `bench` range in the registry: short profiling phases, so a
+    // bench run passes through all of them
+    cfg_ = PolicyCfg{policy, num_sms, MaxKernels, 0, sm_exclusive, &caps_, 2, &sm_big_, WfRes{1536, 48, 32768, 49152, 8},
+                     spec::bench_settings([&](uint32_t n) { return rng_.below(n); })};
     ksrt_.reset(MaxKernels);
     smst_.reset(num_sms, MaxKernels);
     ptbq_.reset(MaxKernels);
@@ -173,19 +180,18 @@ class PolicyBench {
     set_bits(d.cfg_i, L::num_sms_lsb, L::num_sms_width, cfg_.num_sms);
     set_bits(d.cfg_i, L::cta_limit_lsb, L::cta_limit_width, cfg_.cta_limit);
     set_bits(d.cfg_i, L::sm_exclusive_lsb, 1, cfg_.sm_exclusive);
-    set_bits(d.cfg_i, L::ws_warmup_lsb, L::ws_warmup_width, cfg_.ws_warmup);
-    set_bits(d.cfg_i, L::ws_sample_lsb, L::ws_sample_width, cfg_.ws_sample);
-    set_bits(d.cfg_i, L::ws_delay_lsb, L::ws_delay_width, cfg_.ws_delay);
-    set_bits(d.cfg_i, L::ws_sched_lsb, L::ws_sched_width, cfg_.ws_sched);
-    set_bits(d.cfg_i, L::ws_phase_pct_lsb, L::ws_phase_pct_width, cfg_.ws_phase_pct);
-    set_bits(d.cfg_i, L::ws_phase_windows_lsb, L::ws_phase_windows_width, cfg_.ws_phase_windows);
-    set_bits(d.cfg_i, L::sa_thr_lsb, L::sa_thr_width, cfg_.sa_thr);
-    set_bits(d.cfg_i, L::sa_res_lsb, L::sa_res_width, cfg_.sa_res);
-    set_bits(d.cfg_i, L::sbm_warmup_lsb, L::sbm_warmup_width, cfg_.sbm_warmup);
-    set_bits(d.cfg_i, L::sbm_sample_lsb, L::sbm_sample_width, cfg_.sbm_sample);
-    set_bits(d.cfg_i, L::hc_warmup_lsb, L::hc_warmup_width, cfg_.hc_warmup);
-    set_bits(d.cfg_i, L::hc_sample_lsb, L::hc_sample_width, cfg_.hc_sample);
-    put_rec(d.cfg_i, cfg_.hc_base, L::hc_base_lsb);
+    set_bits(d.cfg_i, L::warp_scheds_lsb, L::warp_scheds_width, cfg_.warp_scheds);
+    put_rec(d.cfg_i, cfg_.base_sm, L::base_sm_lsb);
+    if constexpr (HasSetI<V>::value) {
+      // a module alone reads its own section; gs_policies (HasEnI false) reads policy_settings_t
+      const char* section = HasEnI<V>::value ? spec::kPolicies[static_cast<uint32_t>(cfg_.policy)].settings : "";
+      unsigned at = 0;
+      spec::pack_settings(cfg_.settings, section, [&](uint64_t, unsigned w) { at += w; });
+      spec::pack_settings(cfg_.settings, section, [&](uint64_t bits, unsigned w) {
+        at -= w;
+        set_bits(d.set_i, at, w, bits);
+      });
+    }
     for (uint32_t s = 0; s < MaxSms; ++s) {
       const SmCaps c = s < cfg_.num_sms ? caps_[s] : SmCaps{};
       set_bits(d.cfg_i, L::sm_threads_lsb + s * ThreadW, ThreadW, c.threads);
@@ -193,7 +199,7 @@ class PolicyBench {
       set_bits(d.cfg_i, L::sm_regs_lsb + s * RegW, RegW, c.regs);
       set_bits(d.cfg_i, L::sm_shmem_lsb + s * ShmemW, ShmemW, c.shmem);
       set_bits(d.cfg_i, L::sm_ctas_lsb + s * CtaCntW, CtaCntW, c.ctas);
-      set_bits(d.cfg_i, L::hc_big_lsb + s, 1, s < cfg_.num_sms && hc_big_[s]);
+      set_bits(d.cfg_i, L::sm_big_lsb + s, 1, s < cfg_.num_sms && sm_big_[s]);
     }
   }
 
@@ -303,7 +309,7 @@ class PolicyBench {
   gs::Rng rng_;
   std::unique_ptr<PolicyTwin> twin_;
   std::vector<SmCaps> caps_;
-  std::vector<uint8_t> hc_big_;   // PolicyCfg::hc_big
+  std::vector<uint8_t> sm_big_;   // PolicyCfg::sm_big
   PolicyCfg cfg_;
   Ksrt ksrt_;
   Smst smst_;
