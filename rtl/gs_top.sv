@@ -332,9 +332,13 @@ module gs_top #(
   // per-SM per-kernel CTA quotas written by the policy (Even) and reported on the quota port
   logic [N*K*gs_pkg::CtaCntW-1:0] quota;
   gs_pkg::quota_t quota_rep;
+  // quota_pending: the change waiting for its report, read only by the lockstep state check
+  /* verilator lint_off UNUSEDSIGNAL */
+  gs_pkg::quota_wr_t quota_pending;
+  /* verilator lint_on UNUSEDSIGNAL */
   gs_quota_table u_quota_table (
     .clk_i, .rst_ni, .wr_i(pol.quota_wr), .slot_free_i(ksrt_free), .ksrt_i(ksrt),
-    .quota_o(quota), .rep_o(quota_rep)
+    .quota_o(quota), .rep_o(quota_rep), .pend_o(quota_pending)
   );
 
   gs_sm_driver u_sm_driver (

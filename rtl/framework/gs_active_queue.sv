@@ -25,19 +25,14 @@ module gs_active_queue (
 
   logic [K*SW-1:0] rank_q, rank_d;
   logic found;
+  logic [((K > 1) ? $clog2(K) : 1)-1:0] free_slot;
   gs_pkg::slot_t freed_rank, r;
   logic [SW:0] active_after;
 
+  // the lowest free slot (log depth)
+  gs_ffs #(.Width(K)) u_free_slot (.req_i(~ksrt_valid_i), .valid_o(found), .idx_o(free_slot));
   always_comb begin
-    // lowest free slot
-    found = 1'b0;
-    alloc_slot_o = '0;
-    for (int k = 0; k < K; k++) begin
-      if (!found && !ksrt_valid_i[k]) begin
-        found = 1'b1;
-        alloc_slot_o = SW'(k);
-      end
-    end
+    alloc_slot_o = SW'(free_slot);
     alloc_valid_o = head_valid_i && found;
     pop_o = alloc_valid_o;
   end

@@ -2,14 +2,15 @@
 //
 // quota[s][k]: at most that many CTAs of KSRT slot k may be resident on SM s while the selected
 // policy sets policy_out_t.quota_en (the SM driver enforces it). A policy writes one entry per
-// cycle (wr_i); an entry whose value changes is marked and reported on the quota port, one
-// report per cycle, lowest (SM, slot) first, naming the slot's kernel id (rep_o is the
-// registered gs_top quota_*_o). A finished kernel's column (slot_free_i) is cleared without a
-// report. Order within one clock edge: the report reads the marks of the registered state,
-// then the write (which may mark again), then the column clear.
-// Reset: every quota 0 (a kernel waits until its policy has written its quota), no marks.
-// Storage: quota 132 x 8 x 6 b + dirty 1,056 b + report 23 b (MaxSms x MaxKernels x CtaCntW, defaults).
-// Latency: a write at edge t is enforced from cycle t+1 and reported at the earliest at t+1.
+// cycle (wr_i); a write that changes its entry is held (pend_q) and reported at the next clock
+// edge (rep_o is the registered gs_top quota_*_o), naming the slot's kernel id. One write and
+// one report per cycle: at most one change ever waits, so one record holds it -- no mark per
+// entry, no search for the next one. A finished kernel's column (slot_free_i) is cleared, and a
+// change of it that waits is dropped, without a report. Order within one clock edge: the
+// report of the waiting change, then the write, then the column clear.
+// Reset: every quota 0 (a kernel waits until its policy has written its quota), nothing waits.
+// Storage: quota 132 x 8 x 6 b + waiting change 18 b + report 23 b (MaxSms x MaxKernels x CtaCntW, defaults).
+// Latency: a write at edge t is enforced from cycle t+1 and reported at edge t+1.
 module gs_quota_table (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -17,16 +18,16 @@ module gs_quota_table (
   input  gs_pkg::slot_mask_t   slot_free_i,
   input  logic [gs_pkg::MaxKernels*gs_pkg::KsrtW-1:0] ksrt_i,   // kernel id of a reported slot
   output logic [gs_pkg::MaxSms*gs_pkg::MaxKernels*gs_pkg::CtaCntW-1:0] quota_o,
-  output gs_pkg::quota_t       rep_o
+  output gs_pkg::quota_t       rep_o,
+  output gs_pkg::quota_wr_t    pend_o   // the waiting change (lockstep state check; no logic reads it)
 );
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
   localparam int CW = gs_pkg::CtaCntW;
 
   logic [N*K*CW-1:0] quota_q, quota_d, quota_a;
-  logic [N*K-1:0] dirty_q, dirty_d, dirty_a;
+  gs_pkg::quota_wr_t pend_q, pend_d, pend_a;   // the change that waits for its report
   gs_pkg::quota_t rep_q, rep_d;
-  logic found;
   /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e;   // only the kernel id is read
   /* verilator lint_on UNUSEDSIGNAL */
@@ -36,28 +37,20 @@ module gs_quota_table (
   // own block, so a Verilated model evaluates the large first block once per clock edge.
   always_comb begin
     quota_a = quota_q;
-    dirty_a = dirty_q;
 
-    // report the lowest changed quota (before this cycle's write, so a quota that changes
-    // again while being reported is re-marked and reported once more)
+    // report the waiting change (the quota it wrote is still the entry's: a later write of the
+    // entry waits in its place, a column clear drops it)
     rep_d = '0;
     rep_d.kernel = gs_pkg::KernelIdW'(gs_pkg::NoKernel);   // an idle report names no kernel
-    found = 1'b0;
-    e = '0;
-    if (dirty_q != '0) for (int s = 0; s < N; s++) begin
-      for (int k = 0; k < K; k++) begin
-        if (!found && dirty_q[s*K + k]) begin
-          found = 1'b1;
-          dirty_a[s*K + k] = 1'b0;
-          e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-          rep_d.valid = 1'b1;
-          rep_d.sm = gs_pkg::SmIdW'(s);
-          rep_d.kernel = e.kernel;
-          rep_d.max_ctas = quota_q[(s*K + k)*CW +: CW];
-        end
-      end
+    e = ksrt_i[pend_q.slot*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+    if (pend_q.valid) begin
+      rep_d.valid = 1'b1;
+      rep_d.sm = pend_q.sm;
+      rep_d.kernel = e.kernel;
+      rep_d.max_ctas = pend_q.max_ctas;
     end
 
+    pend_a = '0;
     if (wr_i.valid) begin
       for (int s = 0; s < N; s++) begin
         for (int k = 0; k < K; k++) begin
@@ -65,7 +58,12 @@ module gs_quota_table (
 `ifdef GS_MUT_QUOTA_NO_REPORT
             // MUTATION: a changed quota is enforced but never reported on the port
 `else
-            if (quota_q[(s*K + k)*CW +: CW] != wr_i.max_ctas) dirty_a[s*K + k] = 1'b1;
+`ifdef GS_MUT_QUOTA_REPORT_UNCHANGED
+            // MUTATION: a write that leaves its entry as it was is reported too
+            pend_a = wr_i;
+`else
+            if (quota_q[(s*K + k)*CW +: CW] != wr_i.max_ctas) pend_a = wr_i;
+`endif
 `endif
             quota_a[(s*K + k)*CW +: CW] = wr_i.max_ctas;
           end
@@ -74,22 +72,24 @@ module gs_quota_table (
     end
   end
 
-  // a finished kernel's column is cleared without a report
+  // a finished kernel's column is cleared without a report, its waiting change dropped
   always_comb begin
     quota_d = quota_a;
-    dirty_d = dirty_a;
+    pend_d = pend_a;
     for (int k = 0; k < K; k++) begin
       if (slot_free_i[k]) begin
-        for (int s = 0; s < N; s++) begin
-          quota_d[(s*K + k)*CW +: CW] = '0;
-          dirty_d[s*K + k] = 1'b0;
-        end
+        for (int s = 0; s < N; s++) quota_d[(s*K + k)*CW +: CW] = '0;
+`ifndef GS_MUT_QUOTA_CLEAR_KEEPS_PENDING
+        // (MUTATION GS_MUT_QUOTA_CLEAR_KEEPS_PENDING keeps it: a freed column's quota is reported)
+        if (pend_a.slot == gs_pkg::SlotW'(k)) pend_d.valid = 1'b0;
+`endif
       end
     end
   end
 
   assign quota_o = quota_q;
   assign rep_o = rep_q;
+  assign pend_o = pend_q;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -98,12 +98,12 @@ module gs_quota_table (
       /* verilator lint_off WIDTHCONCAT */
       quota_q <= '0;
       /* verilator lint_on WIDTHCONCAT */
-      dirty_q <= '0;
+      pend_q <= '0;
       rep_q <= '0;
       rep_q.kernel <= gs_pkg::KernelIdW'(gs_pkg::NoKernel);
     end else begin
       quota_q <= quota_d;
-      dirty_q <= dirty_d;
+      pend_q <= pend_d;
       rep_q <= rep_d;
     end
   end

@@ -51,12 +51,15 @@ module gs_sm_driver (
 
   gs_pkg::slot_mask_t work;
   /* verilator lint_off UNUSEDSIGNAL */
-  gs_pkg::ksrt_entry_t e;   // scratch entry reads (not every field is needed here)
+  gs_pkg::ksrt_entry_t e, ei;   // scratch entry reads (not every field is needed here)
   gs_pkg::smst_entry_t m;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [N-1:0] cand;
   logic [N*gs_pkg::SlotW-1:0] cand_slot;
-  logic has, fits, usable, quota_ok, owner_ok, found;   // owner_ok: the policy's elig_i bit
+  logic has, fits, usable, quota_ok, owner_ok;   // owner_ok: the policy's elig_i bit
+  logic [N-1:0] from_rr, cand_rr;
+  logic found, found_rr;
+  logic [((N > 1) ? $clog2(N) : 1)-1:0] first_rr, first_any;
   gs_pkg::slot_t best;
   logic [KW-1:0] best_key, key;
   gs_pkg::cta_cnt_t resid, quota, cap_ctas;
@@ -142,44 +145,40 @@ module gs_sm_driver (
       cand_slot[s*gs_pkg::SlotW +: gs_pkg::SlotW] = best;
     end
 
-    // round robin over SMs, starting at rr_q
-    found = 1'b0;
-    issue_sm_o = '0;
-    issue_slot_o = '0;
-    for (int s = 0; s < N; s++) begin
-      if (!found && cand[s] && gs_pkg::SmIdW'(s) >= rr_q) begin
-        found = 1'b1;
-        issue_sm_o = gs_pkg::SmIdW'(s);
-        issue_slot_o = cand_slot[s*gs_pkg::SlotW +: gs_pkg::SlotW];
-      end
-    end
-    for (int s = 0; s < N; s++) begin
-      if (!found && cand[s]) begin
-        found = 1'b1;
-        issue_sm_o = gs_pkg::SmIdW'(s);
-        issue_slot_o = cand_slot[s*gs_pkg::SlotW +: gs_pkg::SlotW];
-      end
-    end
+    cand_rr = cand & from_rr;
+  end
+
+  // round robin over SMs: the first candidate at or after rr_q, else the first one (two
+  // log-depth find-first-set trees instead of a scan)
+  for (genvar s = 0; s < N; s++) begin : g_from_rr
+    assign from_rr[s] = gs_pkg::SmIdW'(s) >= rr_q;
+  end
+  gs_ffs #(.Width(N)) u_first_from_rr (.req_i(cand_rr), .valid_o(found_rr), .idx_o(first_rr));
+  gs_ffs #(.Width(N)) u_first_any (.req_i(cand), .valid_o(found), .idx_o(first_any));
+
+  always_comb begin
+    issue_sm_o = gs_pkg::SmIdW'(found_rr ? first_rr : first_any);
+    issue_slot_o = cand_slot[issue_sm_o*gs_pkg::SlotW +: gs_pkg::SlotW];
     issue_valid_o = found;
 
     // the chosen kernel's record: PTBQ head first, else the next fresh CTA
-    e = '0;
+    ei = '0;
     issue_resume_o = 1'b0;
     dispatch_d = '0;
     for (int k = 0; k < K; k++) begin
       if (issue_slot_o == gs_pkg::SlotW'(k)) begin
-        e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+        ei = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
         issue_resume_o = found && (ptbq_count_i[k*gs_pkg::PtbqCntW +: gs_pkg::PtbqCntW] != '0);
-        dispatch_d.cta = issue_resume_o ? ptbq_head_i[k*gs_pkg::CtaIdW +: gs_pkg::CtaIdW] : e.next_cta;
+        dispatch_d.cta = issue_resume_o ? ptbq_head_i[k*gs_pkg::CtaIdW +: gs_pkg::CtaIdW] : ei.next_cta;
       end
     end
-    issue_res_o.threads = e.threads;
-    issue_res_o.warps = e.warps;
-    issue_res_o.regs = e.regs;
-    issue_res_o.shmem = e.shmem;
+    issue_res_o.threads = ei.threads;
+    issue_res_o.warps = ei.warps;
+    issue_res_o.regs = ei.regs;
+    issue_res_o.shmem = ei.shmem;
     dispatch_d.valid = found;
     dispatch_d.sm = issue_sm_o;
-    dispatch_d.kernel = found ? e.kernel : gs_pkg::KernelIdW'(gs_pkg::NoKernel);
+    dispatch_d.kernel = found ? ei.kernel : gs_pkg::KernelIdW'(gs_pkg::NoKernel);
     dispatch_d.resume = issue_resume_o;
     if (!found) dispatch_d.cta = '0;
 

@@ -3,7 +3,7 @@
 //
 // Contract: one fixed-size snapshot of the tables gs_top keeps, in the golden twins' terms
 // (cmodel/sched/golden): KSRT entries, SMST entries and resident CTA counts, PTBQ occupancy and
-// head, Active Queue ranks, CTA quotas, and the selected policy's registers (its `state` record's
+// head, Active Queue ranks, CTA quotas and the change waiting for its report, and the selected policy's registers (its `state` record's
 // bits, as golden::PolicyTwin::state() writes them). Sized for the RTL build (MaxSms x MaxKernels), filled
 // by the RTL driver (GsTopDriver::tables(), decoding gs_top's table signals with the generated
 // unpack functions), so the per-cycle path allocates nothing.
@@ -27,6 +27,7 @@ struct SchedTables {
   std::array<uint32_t, kSlots> ptbq_head{};        // CTA id at the head (meaningful when count > 0)
   std::array<uint32_t, kSlots> rank{};             // Active Queue arrival rank
   std::array<uint32_t, kSms * kSlots> quota{};     // [sm * kSlots + slot]
+  QuotaWr quota_pending;                           // the quota change waiting for its report
   golden::PolicyState policy_state;                // gs_top's policy_state
   /// Bumped by the producer whenever any table above changed (equal versions = equal tables).
   uint64_t version = 0;

@@ -191,6 +191,7 @@ class GsTopDriver final : public RtlModel {
       for (unsigned k = 0; k < kSlots; ++k) t.rec.rank[k] = uint32_t(get_bits(t.rank, k * SlotW, SlotW));
     if (t.changed(t.quota, r.gs_top__DOT__quota))
       for (unsigned i = 0; i < kSms * kSlots; ++i) t.rec.quota[i] = uint32_t(get_bits(t.quota, i * CtaCntW, CtaCntW));
+    if (t.changed(t.quota_pending, r.gs_top__DOT__quota_pending)) t.rec.quota_pending = get_rec<QuotaWr>(t.quota_pending);
     if (t.changed(t.policy_state, r.gs_top__DOT__policy_state))
       for (unsigned lsb = 0; lsb < PolicyStateW; lsb += 64) {
         const unsigned width = PolicyStateW - lsb < 64 ? PolicyStateW - lsb : 64;
@@ -262,6 +263,7 @@ class GsTopDriver final : public RtlModel {
     decltype(Root::gs_top__DOT__ptbq_head) ptbq_head{};
     decltype(Root::gs_top__DOT__rank) rank{};
     decltype(Root::gs_top__DOT__quota) quota{};
+    decltype(Root::gs_top__DOT__quota_pending) quota_pending{};
     decltype(Root::gs_top__DOT__policy_state) policy_state{};
     lockstep::SchedTables rec;
     bool first = true;     // nothing decoded yet

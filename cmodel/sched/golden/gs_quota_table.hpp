@@ -1,10 +1,10 @@
 // gsched golden twin of rtl/framework/gs_quota_table.sv (per-SM per-kernel CTA quotas).
 //
-// One write per cycle from the policy (QuotaWr); a changed entry is marked and reported, one
-// report per cycle, lowest (SM, slot) first, naming the slot's kernel; a finished kernel's
-// column is cleared without a report. A Moore block: quota_o and rep_o are registered,
-// quota() and report(). next() keeps the RTL's order: report (from the registered marks),
-// write, column clear.
+// One write per cycle from the policy (QuotaWr); a write that changes its entry waits (pend)
+// and is reported at the next edge, naming the slot's kernel (at most one change ever waits);
+// a finished kernel's column is cleared, and a waiting change of it dropped, without a report.
+// A Moore block: quota_o and rep_o are registered, quota() and report(). next() keeps the
+// RTL's order: report (of the waiting change), write, column clear.
 #pragma once
 #include <vector>
 
@@ -21,72 +21,56 @@ class QuotaTable {
   };
   struct Regs {
     std::vector<uint32_t> quota;  // quota_q [sm * slots + slot]
-    std::vector<uint8_t> dirty;   // dirty_q
+    QuotaWr pend;                 // pend_q: the change that waits for its report
     QuotaCmd rep;                 // rep_q
-    uint32_t dirty_count = 0;     // popcount of dirty_q, kept for speed (no RTL register)
   };
   struct D {
     ArrayD<uint32_t> quota;
-    ArrayD<uint8_t> dirty;
+    QuotaWr pend;
     QuotaCmd rep;
-    uint32_t dirty_count = 0;
   };
 
   void reset(uint32_t sms, uint32_t slots) {
     slots_ = slots;
     q = Regs{};
     q.quota.assign(sms * slots, 0);
-    q.dirty.assign(sms * slots, 0);
     d.quota.reset(q.quota.size());
-    d.dirty.reset(q.dirty.size());
   }
   const std::vector<uint32_t>& quota() const { return q.quota; }
   const QuotaCmd& report() const { return q.rep; }
 
+  const QuotaWr& pending() const { return q.pend; }
+
   void next(const In& in, D& n) const {
     QuotaCmd rep;
-    uint32_t dirty_count = q.dirty_count;
-    if (q.dirty_count != 0) {
-      for (uint32_t i = 0; i < q.dirty.size(); ++i)
-        if (q.dirty[i]) {
-          n.dirty.at(q.dirty, i) = 0;
-          --dirty_count;
-          rep.valid = true;
-          rep.sm = static_cast<SmId>(i / slots_);
-          rep.kernel = in.ksrt->entry(i % slots_).kernel;
-          rep.max_ctas = q.quota[i];
-          break;
-        }
+    if (q.pend.valid) {
+      rep.valid = true;
+      rep.sm = q.pend.sm;
+      rep.kernel = in.ksrt->entry(q.pend.slot).kernel;
+      rep.max_ctas = q.pend.max_ctas;
     }
+    QuotaWr pend;
     if (in.wr.valid) {
       const uint32_t i = in.wr.sm * slots_ + in.wr.slot;
       if (q.quota[i] != in.wr.max_ctas) {
-        if (!n.dirty.get(q.dirty, i)) {
-          n.dirty.at(q.dirty, i) = 1;
-          ++dirty_count;
-        }
+        pend = in.wr;
         n.quota.at(q.quota, i) = in.wr.max_ctas;
       }
     }
     if (in.slot_free != 0) {
       for (uint32_t k = 0; k < slots_; ++k)
         if (in.slot_free >> k & 1u)
-          for (uint32_t i = k; i < q.quota.size(); i += slots_) {
+          for (uint32_t i = k; i < q.quota.size(); i += slots_)
             if (n.quota.get(q.quota, i) != 0) n.quota.at(q.quota, i) = 0;
-            if (n.dirty.get(q.dirty, i)) {
-              n.dirty.at(q.dirty, i) = 0;
-              --dirty_count;
-            }
-          }
+      if (pend.valid && (in.slot_free >> pend.slot & 1u)) pend.valid = false;
     }
     n.rep = rep;
-    n.dirty_count = dirty_count;
+    n.pend = pend;
   }
   void commit() {
     d.quota.commit(q.quota);
-    d.dirty.commit(q.dirty);
     q.rep = d.rep;
-    q.dirty_count = d.dirty_count;
+    q.pend = d.pend;
   }
   /// One clock edge on its own (block benches, unit tests): next() then commit().
   void clock(const In& in) {
