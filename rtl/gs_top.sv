@@ -192,9 +192,7 @@ module gs_top #(
   // event decode: kernel id -> KSRT slot
   logic ev_valid, ev_hit, ev_finished, ev_saved, ev_done;
   gs_pkg::slot_t ev_slot;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t ev_entry;
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_pkg::cta_res_t ev_res;
   assign ev_valid = event_valid_i && (event_type_i != gs_pkg::EV_NONE);
   assign ev_finished = ev_valid && ev_hit && (event_type_i == gs_pkg::EV_CTA_FINISHED);
@@ -276,9 +274,7 @@ module gs_top #(
 
   // kernels with CTAs left to issue (fresh or preempted)
   gs_pkg::slot_mask_t pending;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t pe;
-  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     for (int k = 0; k < K; k++) begin
       pe = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
@@ -293,9 +289,7 @@ module gs_top #(
   gs_pkg::policy_cfg_t pol_cfg;
   gs_pkg::policy_view_t pol_view;
   gs_pkg::policy_event_t pol_event;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t oe;
-  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     pol_cfg.num_sms = cfg_num_sms_q;
     pol_cfg.cta_limit = cfg_cta_limit_q;
@@ -357,9 +351,7 @@ module gs_top #(
 
   // policy_state: the selected policy's registers, read only by the lockstep state check
   // (sim_top/rtl_sched/gs_top_state.vlt); nothing here reads it, so synthesis removes it.
-  /* verilator lint_off UNUSEDSIGNAL */
   logic [gs_pkg::PolicyStateW-1:0] policy_state;
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_policies #(.PolicySet(PolicySet)) u_policies (
     .clk_i, .rst_ni, .policy_i(cfg_policy_q), .cfg_i(pol_cfg), .view_i(pol_view), .event_i(pol_event),
     .accept_i(preempt_accept), .out_o(pol), .state_o(policy_state)
@@ -386,9 +378,7 @@ module gs_top #(
   // cache bypass: the policy's write is registered onto the bypass port, its slot named by the
   // kernel id (registered KSRT state, as every decision output)
   gs_pkg::bypass_t bypass_d, bypass_q;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t be;
-  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     be = '0;
     for (int k = 0; k < K; k++) begin

@@ -35,9 +35,7 @@ module gs_ksrt (
   gs_pkg::ksrt_entry_t e;
   logic [gs_pkg::TokenW-1:0] tok;
 
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t r;
-  /* verilator lint_on UNUSEDSIGNAL */
 
   // event lookup: kernel id -> slot
   always_comb begin
@@ -53,9 +51,7 @@ module gs_ksrt (
   end
 
   // valid bits and the slot freed by this cycle's finished CTA
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t f;
-  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     free_o = '0;
     valid_o = '0;
@@ -125,9 +121,7 @@ module gs_ksrt (
   // verif/waves/ksrt.gtkw and what the invariant reads.
   // Invariant (docs/verification.md): CTAs done <= CTAs issued <= grid for every valid slot
   for (genvar k = 0; k < K; k++) begin : g_view
-    /* verilator lint_off UNUSEDSIGNAL */
     gs_pkg::ksrt_entry_t entry;
-    /* verilator lint_on UNUSEDSIGNAL */
     assign entry = tbl_q[k*W +: W];
     assert property (@(posedge clk_i) disable iff (!rst_ni)
                      entry.valid |-> (entry.next_cta <= entry.grid && entry.done <= entry.grid))

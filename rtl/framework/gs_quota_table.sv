@@ -27,9 +27,7 @@ module gs_quota_table (
   logic [N*K-1:0] dirty_q, dirty_d, dirty_a;
   gs_pkg::quota_t rep_q, rep_d;
   logic found;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e;   // only the kernel id is read
-  /* verilator lint_on UNUSEDSIGNAL */
 
   // Report and write read registers and the policy's write only; the column clear of a
   // finishing kernel (slot_free_i, combinational from this cycle's event) comes after, in its
@@ -94,10 +92,8 @@ module gs_quota_table (
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       // A whole-table reset fill: with MaxKernels 16 (GS_MAX_KERNELS) wider than Verilator's
-      // 8k-bit sanity limit.
-      /* verilator lint_off WIDTHCONCAT */
+      // 8k-bit sanity limit (WIDTHCONCAT, waived in rtl/lint.vlt).
       quota_q <= '0;
-      /* verilator lint_on WIDTHCONCAT */
       dirty_q <= '0;
       rep_q <= '0;
       rep_q.kernel <= gs_pkg::KernelIdW'(gs_pkg::NoKernel);

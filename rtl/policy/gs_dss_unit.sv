@@ -59,10 +59,8 @@ module gs_dss_unit (
   gs_pkg::slot_mask_t own_found_q, own_found_d;
   logic [K*IW-1:0] own_sm_q, own_sm_d;
 
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e;
   gs_pkg::smst_entry_t m, mi, mr, mp;
-  /* verilator lint_on UNUSEDSIGNAL */
   logic kmax_valid, kmin_valid, changed, releasable, rel_ok;
   gs_pkg::token_upd_t tok_pre;
   gs_pkg::slot_t kmax, kmin, rmax, rmin;

@@ -9,9 +9,7 @@ module gs_order_keys (
   input  logic [gs_pkg::MaxKernels*gs_pkg::SlotW-1:0] rank_i,
   output logic [gs_pkg::MaxKernels*gs_pkg::OrderKeyW-1:0] key_o
 );
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e;   // only the priority is read
-  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     for (int k = 0; k < gs_pkg::MaxKernels; k++) begin
       e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];

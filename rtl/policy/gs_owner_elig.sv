@@ -6,9 +6,7 @@ module gs_owner_elig (
   input  logic [gs_pkg::MaxSms*gs_pkg::SmstW-1:0] smst_i,
   output logic [gs_pkg::MaxSms*gs_pkg::MaxKernels-1:0] elig_o
 );
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::smst_entry_t m;   // only the owner fields are read
-  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     for (int s = 0; s < gs_pkg::MaxSms; s++) begin
       m = smst_i[s*gs_pkg::SmstW +: gs_pkg::SmstW];

@@ -11,12 +11,10 @@ module gs_policy_dss (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  en_i,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::policy_e       policy_i,
   input  gs_pkg::policy_cfg_t   cfg_i,
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   input  logic                  accept_i,
   output gs_pkg::policy_out_t   out_o,
   output gs_pkg::dss_state_t   state_o   // the registers (lockstep state check; see gs_spec.toml)
@@ -28,9 +26,7 @@ module gs_policy_dss (
   assign trigger = event_i.ev_valid || event_i.alloc_valid || (event_i.slot_free != '0);
 
   gs_pkg::owner_wr_t owner_wr;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::token_upd_t tok_accepted;   // the unit's own masking; gs_top applies the contract's
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_pkg::token_upd_t tok;
   gs_pkg::preempt_req_t req;
   gs_dss_unit u_unit (

@@ -8,7 +8,6 @@
 // left_j < left_k, or left_j == left_k and rank_j < rank_k (left = grid - next_cta + PTBQ).
 // Combinational (MaxKernels^2 comparisons of CtaIdW+1-bit counts), no storage.
 module gs_policy_fewest_left (
-  /* verilator lint_off UNUSEDSIGNAL */
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  en_i,
@@ -17,7 +16,6 @@ module gs_policy_fewest_left (
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   output gs_pkg::policy_out_t   out_o
 );
   localparam int K = gs_pkg::MaxKernels;
@@ -37,9 +35,7 @@ module gs_policy_fewest_left (
   logic [K*LW-1:0] left;
   logic [K*gs_pkg::OrderKeyW-1:0] key;
   logic [gs_pkg::PrioW-1:0] pos;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e;   // grid and next_cta are read
-  /* verilator lint_on UNUSEDSIGNAL */
 
   always_comb begin
     for (int k = 0; k < K; k++) begin

@@ -38,19 +38,15 @@ module gs_policy_hetero (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  en_i,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::policy_e       policy_i,
   input  gs_pkg::policy_cfg_t   cfg_i,
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   output gs_pkg::policy_out_t   out_o,
   output gs_pkg::hc_state_t     state_o,  // the registers (lockstep state check; see gs_spec.toml)
   output gs_pkg::prof_ctl_t     prof_o,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::prof_rd_t      prof_i    // instructions only; the window is measured on stamps
-  /* verilator lint_on UNUSEDSIGNAL */
 );
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
@@ -74,9 +70,7 @@ module gs_policy_hetero (
   assign obs = event_i.obs;
 
   // ------------------------------------------------------------------ the set in the KSRT
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e;      // valid and kernel are read
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [KS:0] nact;                 // kernels in the KSRT
   logic [HK-1:0] pres;               // group c's kernel is in the KSRT ...
   logic [HK*KS-1:0] cur;             // ... at this slot
@@ -146,9 +140,7 @@ module gs_policy_hetero (
   end
 
   // the preemption of the scanned SM: a slot with CTAs there other than its new owner's
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::smst_entry_t m;     // state is read
-  /* verilator lint_on UNUSEDSIGNAL */
   logic found;
   gs_pkg::slot_t owner, victim;
   gs_pkg::cta_cnt_t res;
@@ -212,9 +204,7 @@ module gs_policy_hetero (
 
   // OCC: group c's CTAs on one SM of type ty, one more per cycle; the first big and the first
   // small SM stand for their type (every SM of a type has its capacities)
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e_occ;   // the per-CTA resources are read
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_pkg::wf_res_t r_occ, cap, acc_sum;
   logic acc_fits, has_b, has_s;
   logic [SW-1:0] fb, fs, sm_cap;
@@ -254,9 +244,7 @@ module gs_policy_hetero (
   gs_cta_fit u_fit (.acc_i(q.acc), .cta_i(r_occ), .cap_i(cap), .sum_o(acc_sum), .fits_o(acc_fits));
 
   // SEL: Algorithm 2's decision on the registers
-  /* verilator lint_off UNUSEDSIGNAL */
   logic [HK-1:0] sel_thick;   // the report's (docs/rtl/gs_hetero_sel.md); the decision needs big_o
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [HK-1:0] sel_big;
   logic sel_even, even_f;
   gs_hetero_sel u_sel (
@@ -303,9 +291,7 @@ module gs_policy_hetero (
   end
 
   // ------------------------------------------------------------------ next state
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e_nx;   // valid and kernel are read
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [HKW-1:0] c_nx;
   always_comb begin
     d = q;

@@ -6,7 +6,6 @@
 // time (gs_excl_elig), as on Tanasic's Kepler. Purely combinational; PPQ uses the same order.
 // Policy contract: docs/adding-a-policy.md.
 module gs_policy_npq (
-  /* verilator lint_off UNUSEDSIGNAL */
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  en_i,
@@ -15,7 +14,6 @@ module gs_policy_npq (
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   output gs_pkg::policy_out_t   out_o
 );
   logic [gs_pkg::MaxKernels*gs_pkg::OrderKeyW-1:0] key;

@@ -33,20 +33,16 @@ module gs_policy_sbm (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  en_i,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::policy_e       policy_i,
   input  gs_pkg::policy_cfg_t   cfg_i,
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   output gs_pkg::policy_out_t   out_o,
   output gs_pkg::sbm_state_t    state_o,  // the registers (lockstep state check; see gs_spec.toml)
   // the profiling counters gs_policies holds for every module that profiles (gs_prof_counters)
   output gs_pkg::prof_ctl_t     prof_o,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::prof_rd_t      prof_i    // SBM reads instructions only; the window is measured on stamps
-  /* verilator lint_on UNUSEDSIGNAL */
 );
   localparam int K = gs_pkg::MaxKernels;
   localparam int KS = gs_pkg::SlotW;
@@ -56,9 +52,7 @@ module gs_policy_sbm (
   localparam logic [2:0] StIdle = 3'd0, StOcc = 3'd1, StByp = 3'd2, StWarm = 3'd3, StSample = 3'd4,
                          StSum = 3'd5, StRes = 3'd6;
 
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::sbm_state_t q, d;   // q.ctrl is gs_sbm_ctrl's (state_o); unused here
-  /* verilator lint_on UNUSEDSIGNAL */
 
   logic [K*gs_pkg::KsrtW-1:0] ksrt;
   gs_pkg::obs_sample_t obs;
@@ -66,9 +60,7 @@ module gs_policy_sbm (
   assign obs = event_i.obs;
 
   // ------------------------------------------------------------------ the task pair
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e;     // valid and kernel are read
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [KS:0] nact;               // kernels in the KSRT
   gs_pkg::kernel_id_t ida, idb;    // the first two in slot order
   logic pres1, pres2;              // task 1 / task 2 is in the KSRT ...
@@ -154,9 +146,7 @@ module gs_policy_sbm (
   );
 
   // OCC: task c's workgroups, one more per cycle
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e_occ;   // the per-CTA resources are read
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_pkg::wf_res_t r_occ, sm0, acc_sum;
   logic acc_fits;
   always_comb begin
@@ -208,9 +198,7 @@ module gs_policy_sbm (
     end
   endtask
 
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e_nx;   // valid and kernel are read
-  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     d = q;
     {d.t0_valid, d.t0, d.t1, d.tl_valid, d.tl} = win_nx;   // the window registers (gs_prof_window)

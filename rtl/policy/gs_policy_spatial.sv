@@ -12,13 +12,11 @@ module gs_policy_spatial (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  en_i,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::policy_e       policy_i,
   input  gs_pkg::policy_cfg_t   cfg_i,
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   output gs_pkg::policy_out_t   out_o,
   output gs_pkg::spatial_state_t   state_o   // the registers (lockstep state check; see gs_spec.toml)
 );
@@ -31,9 +29,7 @@ module gs_policy_spatial (
   gs_pkg::scan_state_t scan_state;
   logic start, step;
   gs_pkg::sm_id_t sm;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::slot_t inner;   // always 0 with Inner = 1
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_pkg::slot_mask_t target;
   logic [KCW-1:0] nk;
   gs_repartition_scan #(.Inner(1)) u_scan (

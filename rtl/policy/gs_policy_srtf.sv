@@ -40,13 +40,11 @@ module gs_policy_srtf (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  en_i,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::policy_e       policy_i,
   input  gs_pkg::policy_cfg_t   cfg_i,
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   output gs_pkg::policy_out_t   out_o,
   output gs_pkg::srtf_state_t   state_o   // the registers (lockstep state check; see gs_spec.toml)
 );
@@ -197,9 +195,7 @@ module gs_policy_srtf (
   logic found;
   int rr_idx;
   logic [SW-1:0] pick;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e, ek;   // grid and done (e), valid (ek) are read
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [BW-1:0] left_blocks;
   logic [CW-1:0] pick_t;
   logic [RW-1:0] pick_res;

@@ -40,20 +40,16 @@ module gs_policy_warped_slicer (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  en_i,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::policy_e       policy_i,
   input  gs_pkg::policy_cfg_t   cfg_i,
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   output gs_pkg::policy_out_t   out_o,
   output gs_pkg::ws_state_t     state_o,  // the registers (lockstep state check; see gs_spec.toml)
   // the profiling counters gs_policies holds for every module that profiles (gs_prof_counters)
   output gs_pkg::prof_ctl_t     prof_o,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::prof_rd_t      prof_i    // cycles: the window is measured on stamps; sat cannot be reached
-  /* verilator lint_on UNUSEDSIGNAL */
 );
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
@@ -72,9 +68,7 @@ module gs_policy_warped_slicer (
                          StDelay = 4'd15;
   localparam logic [1:0] ModeShared = 2'd0, ModeSpatial = 2'd1, ModeAlone = 2'd2;
 
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ws_state_t q, d;   // q.div and q.wf are the submodules' (state_o); unused here
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [K*NS*PW-1:0] perf_q;   // P(k, j) at [(k*NS + j-1)*PW +: PW]: a memory, outside the state record
 
   // ------------------------------------------------------------------ views of the inputs
@@ -163,9 +157,7 @@ module gs_policy_warped_slicer (
     .busy_o(wf_busy), .done_o(wf_done), .ctas_o(wf_ctas), .spatial_o(wf_spatial), .state_o(wf_state)
   );
   // the water-filler's kernel c is the target's c-th kernel
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e_wf;   // the per-CTA resources are read
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_pkg::wf_res_t r_wf;
   always_comb begin
     wf_nsteps = '0;
@@ -186,9 +178,7 @@ module gs_policy_warped_slicer (
     end
   end
 
-  /* verilator lint_off UNUSEDSIGNAL */
   logic [gs_pkg::WfFactorW-1:0] scale_factor;   // unused: the scaled performance is stored
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [PW-1:0] insts_held, perf_scaled;
   logic [gs_pkg::WfPhiW-1:0] phi;
   logic [JW-1:0] j;                // the CTA count SM q.s profiles this round
@@ -267,9 +257,7 @@ module gs_policy_warped_slicer (
   // ------------------------------------------------------------------ decisions
   logic [K*gs_pkg::OrderKeyW-1:0] key;
   gs_order_keys u_keys (.prio_en_i(1'b0), .ksrt_i(ksrt), .rank_i(view_i.rank), .key_o(key));
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::smst_entry_t m;   // only the owner fields are read
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_pkg::slot_t k_c;       // PART: the target's q.c-th kernel
   always_comb begin
     out_o = '0;
@@ -311,9 +299,7 @@ module gs_policy_warped_slicer (
   // ------------------------------------------------------------------ next state
   gs_pkg::slot_mask_t ok;          // slots with a complete profile after this edge
   gs_pkg::slot_t k_occ;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e_occ;   // the per-CTA resources are read
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_pkg::wf_res_t r_occ, acc_sum;
   logic acc_fits;
   always_comb begin   // OCC: the kernel counted and what one of its CTAs takes

@@ -34,9 +34,7 @@ module gs_wf_scale (
 
   logic [QW-1:0] q, dpsi;
   logic [gs_pkg::WfPhiW-1:0] phi;
-  /* verilator lint_off UNUSEDSIGNAL */
   logic [MW-1:0] m;   // phi * |psi| / 2^FP <= |psi| (phi <= 1): the top bits stay 0
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [SW-1:0] scaled;
 
   always_comb begin

@@ -30,9 +30,7 @@ module gs_prof_counters (
   input  logic                         rst_ni,
   input  logic                         clear_i,
   input  logic                         run_i,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::obs_sample_t          obs_i,        // sm, insts and mem_stall are read
-  /* verilator lint_on UNUSEDSIGNAL */
   input  logic                         obs_hit_i,
   input  gs_pkg::slot_t                obs_slot_i,
   input  gs_pkg::sm_id_t               rd_sm_i,

@@ -21,9 +21,7 @@
 // differences wrap, as the counters of a long run do. Golden twin:
 // cmodel/sched/golden/gs_prof_window.hpp.
 module gs_prof_window (
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::obs_sample_t obs_i,      // valid and cycle are read
-  /* verilator lint_on UNUSEDSIGNAL */
   input  gs_pkg::prof_phase_e phase_i,
   input  gs_pkg::prof_win_t   win_i,      // the window registers
   input  gs_pkg::cycle_t      warmup_i,   // PW_WARM, PW_TIMER: cycles from t0
