@@ -1,4 +1,5 @@
-// gsched: gs_top -- the scheduler top: one decision port to the GPU model.
+// gs_top: the scheduler top: one decision port to the GPU model.
+// Contract and timing: docs/rtl/gs_top.md
 //
 // Composes the Tanasic framework (Fig. 4) -- Command Buffers, Active Queue, KSRT, SMST, PTBQ,
 // quota table, SM driver, preemption control -- with the policies of the build (gs_policies,

@@ -1,4 +1,5 @@
-// gsched: gs_ksrt -- Kernel Status Register Table (Tanasic Sec. 3.3, Fig. 4).
+// gs_ksrt: Kernel Status Register Table (Tanasic Sec. 3.3, Fig. 4).
+// Contract and timing: docs/rtl/gs_ksrt.md
 //
 // One Kernel Status Register per active kernel: kernel id, context, priority, DSS token count,
 // per-CTA threads/warps/registers/shared memory, grid size, next fresh CTA id and CTAs done.

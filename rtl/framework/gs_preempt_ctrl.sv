@@ -1,4 +1,5 @@
-// gsched: gs_preempt_ctrl -- preemption control (Tanasic Sec. 3.2).
+// gs_preempt_ctrl: preemption control (Tanasic Sec. 3.2).
+// Contract and timing: docs/rtl/gs_preempt_ctrl.md
 //
 // Turns a policy's preemption request (SM, victim slot or all, next slot) into
 //   * the SMST reservation (the SM driver stops issuing to a reserved SM),

@@ -1,4 +1,5 @@
-// gsched: gs_quota_table -- per-SM per-kernel CTA quotas (Warped-Slicer Sec. III-IV).
+// gs_quota_table: per-SM per-kernel CTA quotas (Warped-Slicer Sec. III-IV).
+// Contract and timing: docs/rtl/gs_quota_table.md
 //
 // quota[s][k]: at most that many CTAs of KSRT slot k may be resident on SM s while the selected
 // policy sets policy_out_t.quota_en (the SM driver enforces it). A policy writes one entry per

@@ -1,4 +1,5 @@
-// gsched: gs_sm_driver -- the SM driver (Tanasic Sec. 3.2, Fig. 3; Sec. 3.3).
+// gs_sm_driver: the SM driver (Tanasic Sec. 3.2, Fig. 3; Sec. 3.3).
+// Contract and timing: docs/rtl/gs_sm_driver.md
 //
 // Each cycle picks at most one (SM, kernel) pair and issues one CTA of that kernel:
 //   * kernel k has work: valid, and a preempted CTA in its PTBQ or next_cta < grid;

@@ -1,4 +1,5 @@
-// gsched: gs_smst -- SM Status Table (Tanasic Sec. 3.3, Fig. 4).
+// gs_smst: SM Status Table (Tanasic Sec. 3.3, Fig. 4).
+// Contract and timing: docs/rtl/gs_smst.md
 //
 // Per SM: state (idle / running / reserved), owner kernel slot (spatial and DSS assign whole
 // SMs), the slot the SM is reserved for (`next`), the resources in use (threads, warps,

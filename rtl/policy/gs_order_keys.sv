@@ -1,4 +1,5 @@
-// gsched: gs_order_keys -- the SM driver's per-slot order key, shared by every policy.
+// gs_order_keys: the SM driver's per-slot order key, shared by every policy.
+// Contract and timing: docs/rtl/gs_order_keys.md
 //
 // key[k] = {prio_en_i ? ~prio[k] : 0, rank[k]}: lower keys issue first, so with prio_en_i the
 // highest priority goes first (Tanasic's NPQ/PPQ order), ties and prio_en_i = 0 by arrival

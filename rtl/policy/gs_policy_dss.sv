@@ -1,6 +1,7 @@
-// gsched: gs_policy_dss -- Dynamic Spatial Sharing (Tanasic Sec. 3.4, Algorithm 1) on the
-// policy contract (docs/adding-a-policy.md).
+// gs_policy_dss: Dynamic Spatial Sharing (Tanasic Sec. 3.4, Algorithm 1) on the policy contract.
+// Contract and timing: docs/rtl/dss.md
 //
+// Policy contract: docs/adding-a-policy.md.
 // The decisions are gs_dss_unit's (token-based SM assignment, preemption of an SM of the
 // kernel with the fewest tokens); this module wires it to the contract: the unit is woken by
 // any event (a kernel admitted or finished, any SM event), an SM issues only CTAs of its owner

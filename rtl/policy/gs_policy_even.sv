@@ -1,4 +1,5 @@
-// gsched: gs_policy_even -- Even intra-SM partitioning (Warped-Slicer Sec. III, Fig. 2c).
+// gs_policy_even: Even intra-SM partitioning (Warped-Slicer Sec. III, Fig. 2c).
+// Contract and timing: docs/rtl/gs_policy_even.md
 //
 // Each of the K kernels with CTAs left to issue gets 1/K of every SM resource, expressed as a
 // per-SM per-kernel CTA quota that the framework's quota table (gs_quota_table) holds and

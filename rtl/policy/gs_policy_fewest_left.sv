@@ -1,7 +1,9 @@
-// gsched: gs_policy_fewest_left -- fewest CTAs left first: the kernel with the fewest CTAs
-// still to issue (fresh + preempted) goes first, a structural stand-in for shortest-job-first
-// (Pai et al. Sec. 6 compare against SJF with known runtimes; this needs no prediction).
-// Ties by arrival. Every SM eligible, no quota, no preemption. It is also the template of
+// gs_policy_fewest_left: fewest CTAs left first, a structural stand-in for shortest-job-first.
+// Contract and timing: docs/rtl/gs_policy_fewest_left.md
+//
+// The kernel with the fewest CTAs still to issue (fresh + preempted) goes first (Pai et al.
+// Sec. 6 compare against SJF with known runtimes; this needs no prediction). Ties by arrival.
+// Every SM eligible, no quota, no preemption. It is also the template of
 // docs/adding-a-policy.md: a policy is this module, its twin, its spec entry and its page.
 //
 // key[k] = {pos_k, rank_k}, pos_k = number of kernels j with CTAs to issue that come before k:

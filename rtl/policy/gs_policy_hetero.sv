@@ -1,39 +1,19 @@
-// gsched: gs_policy_hetero -- HeteroCore's dynamic TLP resource-aware scheduling (Zhao et al.,
-// "HeteroCore GPU to Exploit TLP-Resource Diversity", TPDS 2019, Sec. 4.3, Algorithm 2; Sec. 6.4
-// for four kernels) with its adaptive preemption: `--policy hetero-dynamic`.
+// gs_policy_hetero: HeteroCore's dynamic TLP resource-aware scheduling (--policy hetero-dynamic).
+// Contract and timing: docs/rtl/gs_policy_hetero.md
 //
-// The set: the kernels in the KSRT, 2..HcMaxKernels of them, numbered 0..nk-1 in KSRT slot order
-// when the set is taken (groups; ids holds each group's kernel id, so a kernel relaunched by the
-// fixed-window method stays its group). A kernel of another id arriving restarts (Algorithm 2
-// line 1); a member that is absent (between two instances, or finished for good) leaves the
-// mapping as it is and its SMs open to every kernel; a kernel outside the set with no new set to
-// profile (it is alone, or more than HcMaxKernels are in the KSRT) drops the mapping: every
-// kernel everywhere, as with one kernel.
-// One state machine:
-//   SCAN    one SM per cycle: SM s goes to the next group, round robin, of those the scan gives
-//           its type (config hc_big): the profiling split gives both types to every group (4 big
-//           + 4 small SMs each on 8 + 8, Sec. 4.3), the selection's scan the big SMs to the
-//           selected groups and the small SMs to the others. An SM holding CTAs of a kernel other
-//           than its new owner's is preempted (one victim slot, the lowest): with the configured
-//           mechanism for the profiling split; for the selection's mapping by adaptive preemption
-//           (Sec. 4.3): drain a kernel that finished a CTA during the warm-up, context-switch
-//           any other (preempt_req_t.mode_sel). The victim's other CTAs there drain by
-//           eligibility. Until it is scanned, an SM of a profiling split takes no new CTAs.
-//   WARM    until an observation sample stamped hc_warmup cycles after the first one seen
-//           (gs_prof_window); a CTA finished by group c sets fin[c]; the counters clear
-//   SAMPLE  the shared profiling counters add the window's samples (hc_sample cycles)
-//   SUM     one SM per cycle: its owner's instructions into that group's bsum (big SM) or ssum
-//   OCC     one CTA per cycle (gs_cta_fit): each group's CTAs per big SM (the first big SM's
-//           capacity), per small SM and per conventional SM (config hc_base): #CTA^big, ^small,
-//           ^base of the IPC^base estimate
-//   SEL     gs_hetero_sel on the registers: the groups for the big SMs, or the even split (every
-//           kernel thick; also when a group got no SM of a type: fewer big or small SMs than
-//           kernels); the even split keeps the profiling split (IDLE), else SCAN maps it
-// Then the mapping holds (IDLE) until the set changes. Order: arrival (gs_order_keys). No quota
-// table, owners, tokens or bypass. Time enters only through the samples' stamps (rule 6).
+// Zhao et al., "HeteroCore GPU to Exploit TLP-Resource Diversity", TPDS 2019, Sec. 4.3,
+// Algorithm 2; Sec. 6.4 for four kernels; with its adaptive preemption.
+// The set: the kernels in the KSRT, 2..HcMaxKernels of them (groups; a kernel relaunched by the
+// fixed-window method stays its group). One state machine (SCAN, WARM, SAMPLE, SUM, OCC, SEL;
+// the page tables each state): spatial profiling gives every group big and small SMs, the
+// window's instructions per group and SM type and the CTA counts go to gs_hetero_sel, and SCAN
+// maps its choice (big SMs to the selected groups), preempting an SM that holds another
+// kernel's CTAs by adaptive preemption (preempt_req_t.mode_sel). Then the mapping holds (IDLE)
+// until the set changes. Order: arrival (gs_order_keys). No quota table, owners, tokens or
+// bypass. Time enters only through the samples' stamps (docs/adding-a-policy.md rule 6).
 // Storage: hc_state_t (928 bits at MaxSms 132: 264 of them the per-SM groups). The profiling
-// counters are gs_policies' one gs_prof_counters (prof_o, prof_i). Full specification and
-// latency: docs/rtl/gs_policy_hetero.md. Golden twin: cmodel/sched/golden/gs_policy_hetero.hpp.
+// counters are gs_policies' one gs_prof_counters (prof_o, prof_i).
+// Policy contract: docs/adding-a-policy.md. Golden twin: cmodel/sched/golden/gs_policy_hetero.hpp.
 module gs_policy_hetero (
   input  logic                  clk_i,
   input  logic                  rst_ni,

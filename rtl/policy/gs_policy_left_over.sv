@@ -1,5 +1,5 @@
-// gsched: gs_policy_left_over -- Left-Over / FIFO (Warped-Slicer Sec. III, Fig. 2b; the
-// Hyper-Q default).
+// gs_policy_left_over: Left-Over / FIFO (Warped-Slicer Sec. III, Fig. 2b; the Hyper-Q default).
+// Contract and timing: docs/rtl/gs_policy_left_over.md
 //
 // Kernels are ordered by arrival (Active Queue rank): the SM driver gives every SM to the
 // oldest kernel whose CTA fits and a younger kernel only gets what older ones leave over.

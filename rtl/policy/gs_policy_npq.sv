@@ -1,4 +1,5 @@
-// gsched: gs_policy_npq -- non-preemptive priority queues (Tanasic Sec. 4.2, "NPQ").
+// gs_policy_npq: non-preemptive priority queues (Tanasic Sec. 4.2, "NPQ").
+// Contract and timing: docs/rtl/gs_policy_npq.md
 //
 // The SM driver issues the highest-priority kernel that fits (ties: oldest first); lower
 // priorities take what is left over. Running CTAs are never preempted, so a high-priority

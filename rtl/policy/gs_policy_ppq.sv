@@ -1,4 +1,5 @@
-// gsched: gs_policy_ppq -- preemptive priority queues (Tanasic Sec. 4.2-4.3, "PPQ").
+// gs_policy_ppq: preemptive priority queues (Tanasic Sec. 4.2-4.3, "PPQ").
+// Contract and timing: docs/rtl/gs_policy_ppq.md
 //
 // Kernel order as NPQ (highest priority first). When the highest priority among the kernels
 // with CTAs to issue rises (a more important kernel arrives), the SMs are scanned one per

@@ -1,34 +1,22 @@
-// gsched: gs_policy_sbm -- SBM (Bitalebi et al., "Selective Bypassing and Mapping", Sec. 3-4)
-// and its baselines BASE and MWG (Sec. 6.2): two tasks mapped on the SMs and their caches
-// bypassed by one SBM_REG (gs_sbm_smc), which SBM profiles at run time (gs_sbm_ctrl).
+// gs_policy_sbm: SBM (Bitalebi et al., "Selective Bypassing and Mapping") and BASE and MWG.
+// Contract and timing: docs/rtl/gs_policy_sbm.md
 //
-// The task pair: when the KSRT holds exactly two kernels and they are not the pair already
-// known, they become the pair (task 1 = the lower kernel id, the mix's first) and the flow
+// SBM (Sec. 3-4) and its baselines BASE and MWG (Sec. 6.2): two tasks mapped on the SMs and
+// their caches bypassed by one SBM_REG (gs_sbm_smc), which SBM profiles at run time
+// (gs_sbm_ctrl). The task pair: when the KSRT holds exactly two kernels and they are not the
+// pair already known, they become the pair (task 1 = the lower kernel id) and the flow
 // restarts; a task relaunched (the fixed-window method, same kernel id) stays the same task.
-// One state machine:
-//   OCC     occ1, occ2: each task's workgroups that fit SM 0 alone, one CTA per cycle
-//           (gs_cta_fit); sbm starts gs_sbm_ctrl at the end
-//   BYP     per SM, task 1 then task 2: one bypass write per cycle with the level of the
-//           configuration in force (gs_sbm_smc); held while the pair is not both in the KSRT
-//   WARM    (sbm, profiling) until an observation sample stamped sbm_warmup cycles after the
-//           first one seen here; the profiling counters clear
-//   SAMPLE  the profiling counters add the samples of the epochs after the window opened (the
-//           first always, later ones while within sbm_sample cycles; gs_prof_window)
-//   SUM     per SM, task 1 then task 2: one counter read per cycle into sum1, sum2
-//   RES     the window's instructions to gs_sbm_ctrl, which moves to the next phase (or ends
-//           with SBM_REG); then BYP for the new configuration
-// After the last BYP the configuration holds (IDLE) until the pair changes. sbm-base and mwg
-// apply their fixed configuration (Base; MWG with occ_th 0) the same way, without profiling.
-// Mapping: gs_sbm_smc's eligibility while exactly the pair is in the KSRT and its
-// occupancies are known; no issue at all while two kernels are in the KSRT and the mapping is
-// not (a new pair's OCC scan); every kernel everywhere otherwise (one task, or more than two:
-// SBM is defined for two tasks, Sec. 5). Order: arrival (gs_order_keys). No quota table, owners,
-// tokens or preemption. Time enters only through the samples' stamps (rule 6).
+// One state machine (OCC, BYP, WARM, SAMPLE, SUM, RES; the page tables each state) profiles
+// each of gs_sbm_ctrl's phases for one window and writes the bypass levels; after the last
+// the configuration holds (IDLE) until the pair changes. sbm-base and mwg apply their fixed
+// configuration the same way, without profiling. Mapping: gs_sbm_smc's while exactly the pair
+// is in the KSRT and its occupancies are known; no issue while two kernels are in and the
+// mapping is not; every kernel everywhere otherwise (SBM is defined for two tasks, Sec. 5).
+// Order: arrival (gs_order_keys). No quota table, owners, tokens or preemption. Time enters
+// only through the samples' stamps (docs/adding-a-policy.md rule 6).
 // Storage: sbm_state_t, 522 bits. The profiling counters are not here: gs_policies holds one
 // gs_prof_counters for every module that profiles (prof_o, prof_i), the one Warped-Slicer reads
-// too. Latency and the full specification:
-// docs/rtl/gs_policy_sbm.md. Policy contract: docs/adding-a-policy.md. Golden twin:
-// gs_policy_sbm.hpp.
+// too. Policy contract: docs/adding-a-policy.md. Golden twin: gs_policy_sbm.hpp.
 module gs_policy_sbm (
   input  logic                  clk_i,
   input  logic                  rst_ni,

@@ -1,6 +1,7 @@
-// gsched: gs_policy_spatial -- Spatial multitasking (Adriaens et al.; Warped-Slicer Sec. V
-// "Spatial"): the SMs are split evenly between the kernels with CTAs left to issue.
+// gs_policy_spatial: Spatial multitasking (Adriaens et al.; Warped-Slicer Sec. V "Spatial").
+// Contract and timing: docs/rtl/gs_policy_spatial.md
 //
+// The SMs are split evenly between the kernels with CTAs left to issue.
 // The kernels are numbered 0..K-1 by arrival (Active Queue rank); SM s is owned by kernel
 // number (s mod K), so the SM counts of two kernels differ by at most one and every kernel
 // gets an SM when K <= num_sms. The SM driver issues to an SM only CTAs of its owner

@@ -1,40 +1,20 @@
-// gsched: gs_policy_warped_slicer -- Warped-Slicer (Xu et al., ISCA 2016, Sec. IV): profile the
-// kernel set on the SMs (Fig. 4), scale each sample for memory-bandwidth contention (Eq. 3, 4),
-// water-fill one SM (Algorithm 1) and enforce the partition as per-SM CTA quotas, or fall back
-// to spatial multitasking when a kernel would lose too much.
+// gs_policy_warped_slicer: Warped-Slicer (Xu et al., ISCA 2016, Sec. IV).
+// Contract and timing: docs/rtl/gs_policy_warped_slicer.md
 //
-// One state machine; a change of the set of kernels with CTAs to issue (re)starts it:
-//   OCC     N_k per target kernel: the CTAs of k that fit SM 0 (at most WfMaxSteps), one per cycle
-//           (gs_cta_fit)
-//   SETUP   one SM per cycle: SM s runs kernel number s mod K (slot order) alone (owner write)
-//           with min(base + s div K + 1, N_k) CTAs (quota write); the first round also fixes
-//           rows = num_sms div K, the CTA counts one round measures per kernel (Fig. 4; with
-//           fewer SMs than K x N_k the counts are measured in rounds, "time sharing one SM")
-//   AVG     CTA_avg = (sum of the round's quotas) * 2^WfAvgFracW / num_sms      (gs_seq_div)
-//   WARM    until an observation sample stamped ws_warmup cycles after the first one seen
-//   SAMPLE  the profiling counters add the samples of the epochs after the window opened (the
-//           first always, later ones while within ws_sample cycles; gs_prof_window)
-//   READ    per SM of a complete row whose count j <= N_k: phi_mem = stall * 2^WfPhiFracW /
-//   PHI     (window * ws_sched) (gs_seq_div), P(k, j) = gs_wf_scale(insts, phi, j, CTA_avg)
-//           into the performance table; then the next round, or the profile is complete
-//   WFSTART gs_waterfill on the stored profiles of the target kernels, R_tot = SM 0
-//   WFWAIT  its result: T_k, or spatial
-//   DELAY   (ws_delay != 0) Sec. V-H's algorithm delay: until a sample stamped ws_delay cycles
-//           after the first one seen here, as WARM counts
-//   PART    per SM, one quota write per target kernel (T_k; unlimited for spatial or a lone
-//           kernel) and at its first step the owner (spatial: kernel s mod K; else none)
-//   MON_*   (a shared partition and ws_phase_pct != 0) the phase monitor of Sec. IV-B: per
-//           window of ws_sample cycles, each kernel's instructions over every SM (one counter
-//           read per cycle), against the first window after the partition; a change of more
-//           than ws_phase_pct % in ws_phase_windows windows in a row profiles the set again
-// A set that only lost kernels (all profiled) goes straight to WFSTART; a lone kernel, more
-// than WfMaxKernels kernels or more kernels than SMs skip the profile (alone / spatial).
+// Profile the kernel set on the SMs (Fig. 4), scale each sample for memory-bandwidth
+// contention (Eq. 3, 4; gs_wf_scale), water-fill one SM (Algorithm 1; gs_waterfill) and enforce
+// the partition as per-SM CTA quotas, or fall back to spatial multitasking when a kernel would
+// lose too much. One state machine, (re)started by a change of the set of kernels with CTAs to
+// issue: OCC, SETUP, AVG, WARM, SAMPLE, READ/PHI per profiling round, then WFSTART, WFWAIT,
+// DELAY (ws_delay != 0), PART, and with a shared partition the phase monitor MON_* (Sec. IV-B);
+// the page tables each state and its cycles. A set that only lost kernels (all profiled) goes
+// straight to WFSTART; a lone kernel, more than WfMaxKernels kernels or more kernels than SMs
+// skip the profile (alone / spatial).
 // An owned SM issues its owner's CTAs only; an SM without owner every kernel's, within its
 // quota: a CTA of kernel A is replaced only by one of A (Sec. III, Fig. 2e).
 // Time enters only through the observation samples' stamps (docs/adding-a-policy.md rule 6).
 // The profiling counters are not here: gs_policies holds one gs_prof_counters for every module
 // that profiles (prof_o, prof_i), the one SBM reads too.
-// Full specification, storage and latency: docs/rtl/gs_policy_warped_slicer.md.
 // Policy contract: docs/adding-a-policy.md. Golden twin: gs_policy_warped_slicer.hpp.
 module gs_policy_warped_slicer (
   input  logic                  clk_i,

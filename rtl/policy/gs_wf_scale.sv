@@ -1,6 +1,7 @@
-// gsched: gs_wf_scale -- Warped-Slicer's bandwidth scaling factor (Xu et al., Warped-Slicer,
-// ISCA 2016, Sec. IV-A, Eq. 3 simplified by Eq. 4), fixed point, combinational.
+// gs_wf_scale: Warped-Slicer's bandwidth scaling factor (Xu et al., ISCA 2016, Sec. IV-A).
+// Contract and timing: docs/rtl/gs_waterfill.md
 //
+// Eq. 3 simplified by Eq. 4, fixed point, combinational.
 //   psi    = CTA_i / CTA_avg - 1                       (Eq. 4)
 //   factor = 1 + phi_mem * psi                         (Eq. 3)
 //   P      = IPC_sampled * factor                      (Eq. 3: IPC_scaled)
