@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""House-style check of the RTL and the docs, on the tracked files (git ls-files):
+"""House-style check of the RTL and the docs (docs/style.md), on the tracked files (git ls-files):
   * every hand-written module file rtl/**/<module>.sv starts with the module header:
         // <module>: <one-line job>
         // Contract and timing: docs/rtl/<page>.md

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gsched: formats the C++ of the tree with the repository's .clang-format, or
+# gsched: formats the C++ of the tree with the repository's .clang-format (docs/style.md), or
 # checks it. The files: every tracked *.cpp, *.hpp and *.h under cmodel/, sim_top/, verif/ and
 # constraints/ (git ls-files: build trees and generated sources are never tracked).
 #
