@@ -1,4 +1,5 @@
-// gsched: gs_top -- the scheduler top: one decision port to the GPU model.
+// gs_top: the scheduler top: one decision port to the GPU model.
+// Contract and timing: docs/rtl/gs_top.md
 //
 // Composes the Tanasic framework (Fig. 4) -- Command Buffers, Active Queue, KSRT, SMST, PTBQ,
 // quota table, SM driver, preemption control -- with the policies of the build (gs_policies,
@@ -166,9 +167,7 @@ module gs_top #(
   // event decode: kernel id -> KSRT slot
   logic ev_valid, ev_hit, ev_finished, ev_saved, ev_done;
   gs_pkg::slot_t ev_slot;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t ev_entry;
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_pkg::cta_res_t ev_res;
   assign ev_valid = event_valid_i && (event_type_i != gs_pkg::EV_NONE);
   assign ev_finished = ev_valid && ev_hit && (event_type_i == gs_pkg::EV_CTA_FINISHED);
@@ -250,9 +249,7 @@ module gs_top #(
 
   // kernels with CTAs left to issue (fresh or preempted)
   gs_pkg::slot_mask_t pending;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t pe;
-  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     for (int k = 0; k < K; k++) begin
       pe = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
@@ -267,9 +264,7 @@ module gs_top #(
   gs_pkg::policy_cfg_t pol_cfg;
   gs_pkg::policy_view_t pol_view;
   gs_pkg::policy_event_t pol_event;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t oe;
-  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     pol_cfg.num_sms = cfg_num_sms_q;
     pol_cfg.cta_limit = cfg_cta_limit_q;
@@ -320,9 +315,7 @@ module gs_top #(
 
   // policy_state: the selected policy's registers, read only by the lockstep state check
   // (sim_top/rtl_sched/gs_top_state.vlt); nothing here reads it, so synthesis removes it.
-  /* verilator lint_off UNUSEDSIGNAL */
   logic [gs_pkg::PolicyStateW-1:0] policy_state;
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_policies #(.PolicySet(PolicySet)) u_policies (
     .clk_i, .rst_ni, .policy_i(cfg_policy_q), .cfg_i(pol_cfg), .set_i(cfg_settings_q),
     .view_i(pol_view), .event_i(pol_event),
@@ -333,9 +326,7 @@ module gs_top #(
   logic [N*K*gs_pkg::CtaCntW-1:0] quota;
   gs_pkg::quota_t quota_rep;
   // quota_pending: the change waiting for its report, read only by the lockstep state check
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::quota_wr_t quota_pending;
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_quota_table u_quota_table (
     .clk_i, .rst_ni, .wr_i(pol.quota_wr), .slot_free_i(ksrt_free), .ksrt_i(ksrt),
     .quota_o(quota), .rep_o(quota_rep), .pend_o(quota_pending)
@@ -354,9 +345,7 @@ module gs_top #(
   // cache bypass: the policy's write is registered onto the bypass port, its slot named by the
   // kernel id (registered KSRT state, as every decision output)
   gs_pkg::bypass_t bypass_d, bypass_q;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t be;
-  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     be = '0;
     for (int k = 0; k < K; k++) begin

@@ -4,6 +4,8 @@
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build verilator yosys catch2 libcli11-dev nlohmann-json3-dev
       python3
+      # the C++ format: .clang-format, scripts/format.sh (docs/style.md)
+      clang-format
       # area/timing flow (constraints/, docs/area-timing.md): OpenSTA (`sta`), the osu018 180 nm
       # cell library, nextpnr-ice40 (its chip databases are built in)
       opensta qflow-tech-osu018 nextpnr-ice40

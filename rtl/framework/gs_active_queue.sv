@@ -1,4 +1,5 @@
-// gsched: gs_active_queue -- the Active Queue (Tanasic Sec. 3.3, Fig. 4).
+// gs_active_queue: the Active Queue (Tanasic Sec. 3.3, Fig. 4).
+// Contract and timing: docs/rtl/gs_active_queue.md
 //
 // Admits the oldest launch of the Command Buffers into the lowest free KSRT slot (at most one
 // per cycle) and keeps the arrival order of the active kernels as a rank per slot

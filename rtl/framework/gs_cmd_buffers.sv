@@ -1,4 +1,5 @@
-// gsched: gs_cmd_buffers -- Command Buffers (Tanasic Sec. 3.3, Fig. 4).
+// gs_cmd_buffers: Command Buffers (Tanasic Sec. 3.3, Fig. 4).
+// Contract and timing: docs/rtl/gs_cmd_buffers.md
 //
 // One FIFO of kernel launches per context (CmdBufDepth each) plus an arrival-order FIFO of
 // context ids, so the Active Queue always admits the globally oldest launch (FIFO across

@@ -1,4 +1,5 @@
-// gsched: gs_ksrt -- Kernel Status Register Table (Tanasic Sec. 3.3, Fig. 4).
+// gs_ksrt: Kernel Status Register Table (Tanasic Sec. 3.3, Fig. 4).
+// Contract and timing: docs/rtl/gs_ksrt.md
 //
 // One Kernel Status Register per active kernel: kernel id, context, priority, DSS token count,
 // per-CTA threads/warps/registers/shared memory, grid size, next fresh CTA id and CTAs done.
@@ -35,9 +36,7 @@ module gs_ksrt (
   gs_pkg::ksrt_entry_t e;
   logic [gs_pkg::TokenW-1:0] tok;
 
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t r;
-  /* verilator lint_on UNUSEDSIGNAL */
 
   // event lookup: kernel id -> slot
   always_comb begin
@@ -53,9 +52,7 @@ module gs_ksrt (
   end
 
   // valid bits and the slot freed by this cycle's finished CTA
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t f;
-  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     free_o = '0;
     valid_o = '0;
@@ -125,9 +122,7 @@ module gs_ksrt (
   // verif/waves/ksrt.gtkw and what the invariant reads.
   // Invariant (docs/verification.md): CTAs done <= CTAs issued <= grid for every valid slot
   for (genvar k = 0; k < K; k++) begin : g_view
-    /* verilator lint_off UNUSEDSIGNAL */
     gs_pkg::ksrt_entry_t entry;
-    /* verilator lint_on UNUSEDSIGNAL */
     assign entry = tbl_q[k*W +: W];
     assert property (@(posedge clk_i) disable iff (!rst_ni)
                      entry.valid |-> (entry.next_cta <= entry.grid && entry.done <= entry.grid))

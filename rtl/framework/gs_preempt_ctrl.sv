@@ -1,4 +1,5 @@
-// gsched: gs_preempt_ctrl -- preemption control (Tanasic Sec. 3.2).
+// gs_preempt_ctrl: preemption control (Tanasic Sec. 3.2).
+// Contract and timing: docs/rtl/gs_preempt_ctrl.md
 //
 // Turns a policy's preemption request (SM, victim slot or all, next slot) into
 //   * the SMST reservation (the SM driver stops issuing to a reserved SM),
@@ -50,10 +51,8 @@ module gs_preempt_ctrl (
   logic [SCW-1:0] credit_q, credit_d;
   logic [N*CW-1:0] credited_q, credited_d;
 
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::smst_entry_t m;
   gs_pkg::ksrt_entry_t e;
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [PW-1:0] occ_max, occ;
   logic switch_ok;
   gs_pkg::preempt_mode_e mode;

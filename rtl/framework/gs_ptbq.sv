@@ -1,4 +1,5 @@
-// gsched: gs_ptbq -- Preempted Thread Block Queues (Tanasic Sec. 3.3, Fig. 4).
+// gs_ptbq: Preempted Thread Block Queues (Tanasic Sec. 3.3, Fig. 4).
+// Contract and timing: docs/rtl/gs_ptbq.md
 //
 // One FIFO of preempted CTA ids per KSRT slot. A context-switched CTA (kCtaSaved) is pushed;
 // the SM driver issues the head of a slot's queue before any fresh CTA of that kernel (pop),

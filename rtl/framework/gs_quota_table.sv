@@ -1,4 +1,5 @@
-// gsched: gs_quota_table -- per-SM per-kernel CTA quotas (Warped-Slicer Sec. III-IV).
+// gs_quota_table: per-SM per-kernel CTA quotas (Warped-Slicer Sec. III-IV).
+// Contract and timing: docs/rtl/gs_quota_table.md
 //
 // quota[s][k]: at most that many CTAs of KSRT slot k may be resident on SM s while the selected
 // policy sets policy_out_t.quota_en (the SM driver enforces it). A policy writes one entry per
@@ -28,9 +29,7 @@ module gs_quota_table (
   logic [N*K*CW-1:0] quota_q, quota_d, quota_a;
   gs_pkg::quota_wr_t pend_q, pend_d, pend_a;   // the change that waits for its report
   gs_pkg::quota_t rep_q, rep_d;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e;   // only the kernel id is read
-  /* verilator lint_on UNUSEDSIGNAL */
 
   // Report and write read registers and the policy's write only; the column clear of a
   // finishing kernel (slot_free_i, combinational from this cycle's event) comes after, in its
@@ -94,10 +93,8 @@ module gs_quota_table (
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       // A whole-table reset fill: with MaxKernels 16 (GS_MAX_KERNELS) wider than Verilator's
-      // 8k-bit sanity limit.
-      /* verilator lint_off WIDTHCONCAT */
+      // 8k-bit sanity limit (WIDTHCONCAT, waived in rtl/lint.vlt).
       quota_q <= '0;
-      /* verilator lint_on WIDTHCONCAT */
       pend_q <= '0;
       rep_q <= '0;
       rep_q.kernel <= gs_pkg::KernelIdW'(gs_pkg::NoKernel);

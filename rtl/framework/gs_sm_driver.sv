@@ -1,4 +1,5 @@
-// gsched: gs_sm_driver -- the SM driver (Tanasic Sec. 3.2, Fig. 3; Sec. 3.3).
+// gs_sm_driver: the SM driver (Tanasic Sec. 3.2, Fig. 3; Sec. 3.3).
+// Contract and timing: docs/rtl/gs_sm_driver.md
 //
 // Each cycle picks at most one (SM, kernel) pair and issues one CTA of that kernel:
 //   * kernel k has work: valid, and a preempted CTA in its PTBQ or next_cta < grid;
@@ -50,10 +51,8 @@ module gs_sm_driver (
   gs_pkg::dispatch_t dispatch_q, dispatch_d;
 
   gs_pkg::slot_mask_t work;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e, ei;   // scratch entry reads (not every field is needed here)
   gs_pkg::smst_entry_t m;
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [N-1:0] cand;
   logic [N*gs_pkg::SlotW-1:0] cand_slot;
   logic has, fits, usable, quota_ok, owner_ok;   // owner_ok: the policy's elig_i bit
@@ -69,9 +68,7 @@ module gs_sm_driver (
   logic [K*gs_pkg::ThreadW-1:0] k_threads;
   logic [K*gs_pkg::WarpW-1:0] k_warps;
   logic [K*gs_pkg::RegW-1:0] k_regs;
-  /* verilator lint_off UNUSEDSIGNAL */
   logic [K*gs_pkg::ShmemW-1:0] k_shmem;   // unread in the GS_MUT_SKIP_CAPACITY_CHECK mutant
-  /* verilator lint_on UNUSEDSIGNAL */
 
   always_comb begin
     // kernels with CTAs to issue
@@ -205,9 +202,7 @@ module gs_sm_driver (
 `ifndef SYNTHESIS
   // invariants (docs/verification.md): no SM over any capacity; no CTA issued to a reserved SM
   for (genvar s = 0; s < N; s++) begin : g_inv
-    /* verilator lint_off UNUSEDSIGNAL */
     gs_pkg::smst_entry_t ent;
-    /* verilator lint_on UNUSEDSIGNAL */
     assign ent = smst_i[s*gs_pkg::SmstW +: gs_pkg::SmstW];
     assert property (@(posedge clk_i) disable iff (!rst_ni)
         ent.threads <= cfg_sm_threads_i[s*gs_pkg::ThreadW +: gs_pkg::ThreadW]
@@ -218,9 +213,7 @@ module gs_sm_driver (
       else $error("gs_sm_driver: SM %0d over capacity: threads %0d warps %0d regs %0d shmem %0d ctas %0d",
                   s, ent.threads, ent.warps, ent.regs, ent.shmem, ent.ctas);
   end
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::smst_entry_t issued_m;
-  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     issued_m = '0;
     for (int s = 0; s < N; s++) begin

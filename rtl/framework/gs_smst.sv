@@ -1,4 +1,5 @@
-// gsched: gs_smst -- SM Status Table (Tanasic Sec. 3.3, Fig. 4).
+// gs_smst: SM Status Table (Tanasic Sec. 3.3, Fig. 4).
+// Contract and timing: docs/rtl/gs_smst.md
 //
 // Per SM: state (idle / running / reserved), owner kernel slot (spatial and DSS assign whole
 // SMs), the slot the SM is reserved for (`next`), the resources in use (threads, warps,
@@ -146,11 +147,9 @@ module gs_smst (
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       // Whole-table reset fills: at MaxSms 132 (and MaxKernels 16) wider than Verilator's 8k-bit
-      // sanity limit.
-      /* verilator lint_off WIDTHCONCAT */
+      // sanity limit (WIDTHCONCAT, waived in rtl/lint.vlt).
       tbl_q <= '0;
       res_q <= '0;
-      /* verilator lint_on WIDTHCONCAT */
     end else begin
       tbl_q <= tbl_d;
       res_q <= res_d;
@@ -164,9 +163,7 @@ module gs_smst (
   // Invariants: a preemption is only started on an SM that is not already being preempted,
   // and only a reserved SM reports kPreemptDone
   for (genvar s = 0; s < N; s++) begin : g_view
-    /* verilator lint_off UNUSEDSIGNAL */
     gs_pkg::smst_entry_t entry;
-    /* verilator lint_on UNUSEDSIGNAL */
     assign entry = tbl_q[s*W +: W];
     assert property (@(posedge clk_i) disable iff (!rst_ni)
                      (reserve_valid_i && reserve_sm_i == gs_pkg::SmIdW'(s)) |-> entry.state != gs_pkg::SM_RESERVED)

@@ -1,11 +1,12 @@
-// gsched: gs_cta_fit -- does one more CTA fit: acc + cta <= cap, per resource (threads, warps,
-// registers, shared memory, CTA slots).
+// gs_cta_fit: does one more CTA fit an SM: acc + cta <= cap, per resource.
+// Contract and timing: docs/rtl/policies.md
 //
-// The occupancy count of the policies that size a kernel on an SM one CTA per cycle
-// (gs_policy_warped_slicer's N_k, gs_policy_sbm's task occupancies, gs_policy_hetero's CTA
-// counts): acc is what the CTAs counted so far take, cta what one more takes (a CTA slot
-// each), cap the SM's capacity. sum_o is acc + cta (valid when fits_o). Purely combinational;
-// one module so that the policies count occupancy the same way (docs/adding-a-policy.md rule 5).
+// Resources: threads, warps, registers, shared memory, CTA slots. The occupancy count of the
+// policies that size a kernel on an SM one CTA per cycle (gs_policy_warped_slicer's N_k,
+// gs_policy_sbm's task occupancies, gs_policy_hetero's CTA counts): acc is what the CTAs
+// counted so far take, cta what one more takes (a CTA slot each), cap the SM's capacity. sum_o
+// is acc + cta (valid when fits_o). Purely combinational; one module so that the policies count
+// occupancy the same way (docs/adding-a-policy.md rule 5).
 // Golden twin: cta_fit() in cmodel/sched/golden/gs_cta_fit.hpp.
 module gs_cta_fit (
   input  gs_pkg::wf_res_t acc_i,

@@ -1,27 +1,13 @@
-// gsched: gs_dss_unit -- the Dynamic Spatial Sharing unit (Tanasic Sec. 3.4, Algorithm 1),
-// the decision core of gs_policy_dss (which adapts it to the policy contract).
+// gs_dss_unit: the Dynamic Spatial Sharing unit (Tanasic Sec. 3.4, Algorithm 1).
+// Contract and timing: docs/rtl/dss.md
 //
-// Tokens (KSRT, signed) are a kernel's SM budget: -1 when an SM is assigned to it, +1 when an
-// SM is taken away (preemption) or released (the kernel has nothing left to issue and no CTA
-// on the SM). The SM driver issues to an SM only CTAs of its owner (gs_owner_elig).
-// Invoked on events (kernel admitted or finished, any SM event); one pass is a serial scan
-// of the SMST, one SM per cycle (num_sms cycles), that records the first idle SM (no owner,
-// not reserved), the first releasable SM and, per kernel, an SM it owns (the last found);
-// then one ACT cycle applies at most one step of Algorithm 1, re-checking the SM's state:
-//   1. release a releasable SM                          (tokens[owner] + 1)
-//   2. else if an SM is idle: assign it to kmax          (tokens[kmax] - 1)
-//   3. else if tokens[kmax] > tokens[kmin] + 1: reserve an SM of kmin for kmax and preempt
-//      it (victim kmin, next kmax; the SM becomes kmax's when the preemption is done)
-//                                                        (tokens[kmin] + 1, tokens[kmax] - 1)
-// kmax = most tokens among kernels with CTAs to issue (ties: oldest); kmin = fewest tokens
-// among kernels owning a non-reserved SM (ties: youngest). A pass that changed something,
-// or saw a new event, is followed by another pass; otherwise the unit sleeps. Steady state:
-// token counts of the kernels sharing the GPU differ by at most one (Sec. 3.4).
-// Deviation from Algorithm 1 as printed: an idle SM is assigned even when max == min (a lone
-// kernel would otherwise never get an SM); the "change the reservation during preemption"
-// optimisation is not implemented.
-// Storage (MaxSms 132): FSM 2 + 8 b, dirty 1 b, idle/release finds 2 x 9 b, per kernel owned SM 8 x 8 b
-// and its found bit (8 b): DssStateW = 101 b.
+// The decision core of gs_policy_dss (which adapts it to the policy contract). Tokens (KSRT,
+// signed) are a kernel's SM budget; on an event (trigger_i) the unit scans the SMST one SM per
+// cycle, then one ACT cycle releases an SM, assigns an idle one, or reserves and preempts one
+// (req_o; the token pair on tok_o only when accepted); it sleeps when a pass changed nothing.
+// The pass, the deviations from Algorithm 1 as printed and why: docs/rtl/dss.md.
+// Latency: num_sms + 1 cycles per pass. Storage (MaxSms 132): DssStateW = 101 b (state_o).
+// Golden twin: cmodel/sched/golden/gs_dss_unit.hpp.
 module gs_dss_unit (
   input  logic clk_i,
   input  logic rst_ni,
@@ -59,10 +45,8 @@ module gs_dss_unit (
   gs_pkg::slot_mask_t own_found_q, own_found_d;
   logic [K*IW-1:0] own_sm_q, own_sm_d;
 
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e;
   gs_pkg::smst_entry_t m, mi, mr, mp;
-  /* verilator lint_on UNUSEDSIGNAL */
   logic kmax_valid, kmin_valid, changed, releasable, rel_ok;
   gs_pkg::token_upd_t tok_pre;
   gs_pkg::slot_t kmax, kmin, rmax, rmin;

@@ -1,9 +1,11 @@
-// gsched: gs_excl_elig -- one kernel per SM (gsim --sm-sharing exclusive), shared by the
-// policies whose registry entry has sm_sharing (left-over, npq, ppq): with en_i, KSRT slot k
-// may issue on SM s only while no other slot has CTAs resident there. This is the static
-// partitioning of Kepler that Tanasic's FCFS and NPQ baselines run under ("only thread blocks
-// from the same kernel can be scheduled to concurrently run on the same SM", Sec. 2.3): a
-// younger kernel gets an SM once the older kernel's CTAs have left it. Without en_i every bit
+// gs_excl_elig: one kernel per SM (gsim --sm-sharing exclusive), as an eligibility mask.
+// Contract and timing: docs/rtl/gs_excl_elig.md
+//
+// Shared by the policies whose registry entry has sm_sharing (left-over, npq, ppq): with en_i,
+// KSRT slot k may issue on SM s only while no other slot has CTAs resident there. This is the
+// static partitioning of Kepler that Tanasic's FCFS and NPQ baselines run under ("only thread
+// blocks from the same kernel can be scheduled to concurrently run on the same SM", Sec. 2.3):
+// a younger kernel gets an SM once the older kernel's CTAs have left it. Without en_i every bit
 // is set (the SM's leftover resources are shared).
 // Sound with one dispatch per cycle: the SM driver's issue updates the SMST resident counts at
 // the edge that registers it, so the next cycle's view already holds the new CTA.

@@ -1,32 +1,16 @@
-// gsched: gs_hetero_sel -- HeteroCore's big/small-SM mapping decision (Zhao et al., "HeteroCore
-// GPU to Exploit TLP-Resource Diversity", TPDS 2019, Sec. 4.3, Algorithm 2; Sec. 6.4 for more
-// than two kernels).
+// gs_hetero_sel: HeteroCore's big/small-SM mapping decision (Algorithm 2; Sec. 6.4).
+// Contract and timing: docs/rtl/gs_hetero_sel.md
 //
-// After spatial profiling, each of nk_i kernels ran on sms_big_i big SMs and sms_small_i small
-// SMs (the same counts for every kernel) and executed big_insts and small_insts warp
-// instructions on them in the measured window (one window length for all: instruction counts
-// stand for IPCs). Per kernel c, with per-SM rates on a common scale
-//     B_c = big_insts_c x sms_small_i,  S_c = small_insts_c x sms_big_i
-//   thick_c = B_c > S_c                                    (Algorithm 2 line 8: IPC^B > IPC^S)
-//   IPC^base_c = IPC_scaled x (B_c - S_c) + S_c,  IPC_scaled = (cta_base - cta_small) / D_c,
-//   D_c = cta_big - cta_small                              (the paper's estimate, Sec. 4.3)
-//   gain_c = (B_c - S_c) / IPC^base_c                      (what kernel c adds to STP on big SMs)
-// Every kernel thick (and nk_i >= 2): even_o, the profiling split stays (line 9). Otherwise the
-// nk_i / 2 kernels with the largest gain take the big SMs, the rest the small ones (big_o):
-// for two kernels STP_{K0(B)K1(S)} > STP_{K1(B)K0(S)} is exactly gain_0 > gain_1 (lines 11-17;
-// on a tie the algorithm's else branch maps K1 on the big SMs: the later kernel wins a tie);
-// for four, Sec. 6.4's "mapping that maximizes STP assuming that each kernel occupies either 4
-// big-SMs or 4 small-SMs" is the two largest gains, since the sum of S_c / IPC^base_c over all
-// kernels does not depend on the mapping.
-//
-// Fixed point, the same in the golden twin (cmodel/sched/golden/gs_hetero_sel.hpp):
-//   * B_c, S_c (HcRateW bits) are shifted right by one amount, common to all kernels, so that
-//     the largest keeps HcSigW significant bits: b_c, s_c. thick_c compares the unshifted rates.
-//   * N_c = (cta_base_c - cta_small_c)(b_c - s_c) + s_c D_c = IPC^base_c x D_c, signed.
-//     D_c <= 0 (a big SM holds no more of the kernel's CTAs than a small one: IPC_scaled is
-//     undefined) takes IPC^base = b_c (N_c = b_c, D_c = 1). N_c < 1 is held at 1 (an estimate
-//     of zero or below; the formula assumes positive IPCs).
-//   * G_c = (b_c - s_c) D_c, and gain_i > gain_j  <=>  G_i N_j > G_j N_i (N > 0): no division.
+// Zhao et al., "HeteroCore GPU to Exploit TLP-Resource Diversity", TPDS 2019, Sec. 4.3,
+// Algorithm 2; Sec. 6.4 for more than two kernels.
+// After spatial profiling, each of nk_i kernels ran on sms_big_i big and sms_small_i small SMs
+// and executed big_insts and small_insts warp instructions there in one window (instruction
+// counts stand for IPCs). Every kernel thick (and nk_i >= 2): even_o, the profiling split
+// stays. Otherwise the nk_i / 2 kernels with the largest STP gain take the big SMs (big_o), the
+// rest the small ones; on a tie the later kernel wins (the algorithm's else branch).
+// Integers only, the same in the golden twin (cmodel/sched/golden/gs_hetero_sel.hpp): the rates
+// are shifted to HcSigW significant bits and gains compared by cross-multiplication, so no
+// divider; the page has the formulas and the fixed point.
 // Purely combinational (decision latency 0); the caller registers the result. Kernels
 // c >= nk_i are ignored and never in big_o. Storage: none.
 module gs_hetero_sel (

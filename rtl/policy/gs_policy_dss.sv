@@ -1,6 +1,7 @@
-// gsched: gs_policy_dss -- Dynamic Spatial Sharing (Tanasic Sec. 3.4, Algorithm 1) on the
-// policy contract (docs/adding-a-policy.md).
+// gs_policy_dss: Dynamic Spatial Sharing (Tanasic Sec. 3.4, Algorithm 1) on the policy contract.
+// Contract and timing: docs/rtl/dss.md
 //
+// Policy contract: docs/adding-a-policy.md.
 // The decisions are gs_dss_unit's (token-based SM assignment, preemption of an SM of the
 // kernel with the fewest tokens); this module wires it to the contract: the unit is woken by
 // any event (a kernel admitted or finished, any SM event), an SM issues only CTAs of its owner
@@ -11,12 +12,10 @@ module gs_policy_dss (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  en_i,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::policy_e       policy_i,
   input  gs_pkg::policy_cfg_t   cfg_i,
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   input  logic                  accept_i,
   output gs_pkg::policy_out_t   out_o,
   output gs_pkg::dss_state_t   state_o   // the registers (lockstep state check; see gs_spec.toml)
@@ -28,9 +27,7 @@ module gs_policy_dss (
   assign trigger = event_i.ev_valid || event_i.alloc_valid || (event_i.slot_free != '0);
 
   gs_pkg::owner_wr_t owner_wr;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::token_upd_t tok_accepted;   // the unit's own masking; gs_top applies the contract's
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_pkg::token_upd_t tok;
   gs_pkg::preempt_req_t req;
   gs_dss_unit u_unit (

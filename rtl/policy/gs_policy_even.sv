@@ -1,4 +1,5 @@
-// gsched: gs_policy_even -- Even intra-SM partitioning (Warped-Slicer Sec. III, Fig. 2c).
+// gs_policy_even: Even intra-SM partitioning (Warped-Slicer Sec. III, Fig. 2c).
+// Contract and timing: docs/rtl/gs_policy_even.md
 //
 // Each of the K kernels with CTAs left to issue gets 1/K of every SM resource, expressed as a
 // per-SM per-kernel CTA quota that the framework's quota table (gs_quota_table) holds and
@@ -19,13 +20,11 @@ module gs_policy_even (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  en_i,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::policy_e       policy_i,
   input  gs_pkg::policy_cfg_t   cfg_i,
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   output gs_pkg::policy_out_t   out_o,
   output gs_pkg::scan_state_t   state_o   // the registers (lockstep state check; see gs_spec.toml)
 );
@@ -36,9 +35,7 @@ module gs_policy_even (
 
   // one (SM, slot) pair per step
   logic step;
-  /* verilator lint_off UNUSEDSIGNAL */
   logic start;   // a restart needs nothing here: the first step rewrites the first pair
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_pkg::sm_id_t scan_sm;
   gs_pkg::slot_t scan_slot;
   gs_pkg::slot_mask_t target;
@@ -49,9 +46,7 @@ module gs_policy_even (
     .state_o
   );
 
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e;
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_pkg::threads_t cap_t, q_t;
   gs_pkg::warps_t cap_w, q_w;
   gs_pkg::regs_t cap_r, q_r;

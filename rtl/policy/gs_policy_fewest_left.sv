@@ -1,14 +1,15 @@
-// gsched: gs_policy_fewest_left -- fewest CTAs left first: the kernel with the fewest CTAs
-// still to issue (fresh + preempted) goes first, a structural stand-in for shortest-job-first
-// (Pai et al. Sec. 6 compare against SJF with known runtimes; this needs no prediction).
-// Ties by arrival. Every SM eligible, no quota, no preemption. It is also the template of
+// gs_policy_fewest_left: fewest CTAs left first, a structural stand-in for shortest-job-first.
+// Contract and timing: docs/rtl/gs_policy_fewest_left.md
+//
+// The kernel with the fewest CTAs still to issue (fresh + preempted) goes first (Pai et al.
+// Sec. 6 compare against SJF with known runtimes; this needs no prediction). Ties by arrival.
+// Every SM eligible, no quota, no preemption. It is also the template of
 // docs/adding-a-policy.md: a policy is this module, its twin, its spec entry and its page.
 //
 // key[k] = {pos_k, rank_k}, pos_k = number of kernels j with CTAs to issue that come before k:
 // left_j < left_k, or left_j == left_k and rank_j < rank_k (left = grid - next_cta + PTBQ).
 // Combinational (MaxKernels^2 comparisons of CtaIdW+1-bit counts), no storage.
 module gs_policy_fewest_left (
-  /* verilator lint_off UNUSEDSIGNAL */
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  en_i,
@@ -17,7 +18,6 @@ module gs_policy_fewest_left (
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   output gs_pkg::policy_out_t   out_o
 );
   localparam int K = gs_pkg::MaxKernels;
@@ -37,9 +37,7 @@ module gs_policy_fewest_left (
   logic [K*LW-1:0] left;
   logic [K*gs_pkg::OrderKeyW-1:0] key;
   logic [gs_pkg::PrioW-1:0] pos;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e;   // grid and next_cta are read
-  /* verilator lint_on UNUSEDSIGNAL */
 
   always_comb begin
     for (int k = 0; k < K; k++) begin

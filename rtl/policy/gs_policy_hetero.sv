@@ -1,57 +1,33 @@
-// gsched: gs_policy_hetero -- HeteroCore's dynamic TLP resource-aware scheduling (Zhao et al.,
-// "HeteroCore GPU to Exploit TLP-Resource Diversity", TPDS 2019, Sec. 4.3, Algorithm 2; Sec. 6.4
-// for four kernels) with its adaptive preemption: `--policy hetero-dynamic`.
+// gs_policy_hetero: HeteroCore's dynamic TLP resource-aware scheduling (--policy hetero-dynamic).
+// Contract and timing: docs/rtl/gs_policy_hetero.md
 //
-// The set: the kernels in the KSRT, 2..HcMaxKernels of them, numbered 0..nk-1 in KSRT slot order
-// when the set is taken (groups; ids holds each group's kernel id, so a kernel relaunched by the
-// fixed-window method stays its group). A kernel of another id arriving restarts (Algorithm 2
-// line 1); a member that is absent (between two instances, or finished for good) leaves the
-// mapping as it is and its SMs open to every kernel; a kernel outside the set with no new set to
-// profile (it is alone, or more than HcMaxKernels are in the KSRT) drops the mapping: every
-// kernel everywhere, as with one kernel.
-// One state machine:
-//   SCAN    one SM per cycle: SM s goes to the next group, round robin, of those the scan gives
-//           its type (cfg_i.sm_big): the profiling split gives both types to every group (4 big
-//           + 4 small SMs each on 8 + 8, Sec. 4.3), the selection's scan the big SMs to the
-//           selected groups and the small SMs to the others. An SM holding CTAs of a kernel other
-//           than its new owner's is preempted (one victim slot, the lowest): with the configured
-//           mechanism for the profiling split; for the selection's mapping by adaptive preemption
-//           (Sec. 4.3): drain a kernel that finished a CTA during the warm-up, context-switch
-//           any other (preempt_req_t.mode_sel). The victim's other CTAs there drain by
-//           eligibility. Until it is scanned, an SM of a profiling split takes no new CTAs.
-//   WARM    until an observation sample stamped set_i.warmup_cycles cycles after the first one seen
-//           (gs_prof_window); a CTA finished by group c sets fin[c]; the counters clear
-//   SAMPLE  the shared profiling counters add the window's samples (set_i.sample_cycles cycles)
-//   SUM     one SM per cycle: its owner's instructions into that group's bsum (big SM) or ssum
-//   OCC     one CTA per cycle (gs_cta_fit): each group's CTAs per big SM (the first big SM's
-//           capacity), per small SM and per conventional SM (cfg_i.base_sm): #CTA^big, ^small,
-//           ^base of the IPC^base estimate
-//   SEL     gs_hetero_sel on the registers: the groups for the big SMs, or the even split (every
-//           kernel thick; also when a group got no SM of a type: fewer big or small SMs than
-//           kernels); the even split keeps the profiling split (IDLE), else SCAN maps it
-// Then the mapping holds (IDLE) until the set changes. Order: arrival (gs_order_keys). No quota
-// table, owners, tokens or bypass. Time enters only through the samples' stamps (rule 6).
+// Zhao et al., "HeteroCore GPU to Exploit TLP-Resource Diversity", TPDS 2019, Sec. 4.3,
+// Algorithm 2; Sec. 6.4 for four kernels; with its adaptive preemption.
+// The set: the kernels in the KSRT, 2..HcMaxKernels of them (groups; a kernel relaunched by the
+// fixed-window method stays its group). One state machine (SCAN, WARM, SAMPLE, SUM, OCC, SEL;
+// the page tables each state): spatial profiling gives every group big and small SMs, the
+// window's instructions per group and SM type and the CTA counts go to gs_hetero_sel, and SCAN
+// maps its choice (big SMs to the selected groups), preempting an SM that holds another
+// kernel's CTAs by adaptive preemption (preempt_req_t.mode_sel). Then the mapping holds (IDLE)
+// until the set changes. Order: arrival (gs_order_keys). No quota table, owners, tokens or
+// bypass. Time enters only through the samples' stamps (docs/adding-a-policy.md rule 6).
 // Storage: hc_state_t (928 bits at MaxSms 132: 264 of them the per-SM groups). The profiling
-// counters are gs_policies' one gs_prof_counters (prof_o, prof_i). Full specification and
-// latency: docs/rtl/gs_policy_hetero.md. Golden twin: cmodel/sched/golden/gs_policy_hetero.hpp.
+// counters are gs_policies' one gs_prof_counters (prof_o, prof_i).
+// Policy contract: docs/adding-a-policy.md. Golden twin: cmodel/sched/golden/gs_policy_hetero.hpp.
 module gs_policy_hetero (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  en_i,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::policy_e       policy_i,
   input  gs_pkg::policy_cfg_t   cfg_i,
   input  gs_pkg::hetero_cfg_t set_i,   // its settings (the registry's section hetero)
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   output gs_pkg::policy_out_t   out_o,
   output gs_pkg::hc_state_t     state_o,  // the registers (lockstep state check; see gs_spec.toml)
   output gs_pkg::prof_ctl_t     prof_o,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::prof_rd_t      prof_i    // instructions only; the window is measured on stamps
-  /* verilator lint_on UNUSEDSIGNAL */
 );
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
@@ -75,9 +51,7 @@ module gs_policy_hetero (
   assign obs = event_i.obs;
 
   // ------------------------------------------------------------------ the set in the KSRT
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e;      // valid and kernel are read
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [KS:0] nact;                 // kernels in the KSRT
   logic [HK-1:0] pres;               // group c's kernel is in the KSRT ...
   logic [HK*KS-1:0] cur;             // ... at this slot
@@ -147,9 +121,7 @@ module gs_policy_hetero (
   end
 
   // the preemption of the scanned SM: a slot with CTAs there other than its new owner's
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::smst_entry_t m;     // state is read
-  /* verilator lint_on UNUSEDSIGNAL */
   logic found;
   gs_pkg::slot_t owner, victim;
   gs_pkg::cta_cnt_t res;
@@ -213,9 +185,7 @@ module gs_policy_hetero (
 
   // OCC: group c's CTAs on one SM of type ty, one more per cycle; the first big and the first
   // small SM stand for their type (every SM of a type has its capacities)
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e_occ;   // the per-CTA resources are read
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_pkg::wf_res_t r_occ, cap, acc_sum;
   logic acc_fits, has_b, has_s;
   logic [SW-1:0] fb, fs, sm_cap;
@@ -255,9 +225,7 @@ module gs_policy_hetero (
   gs_cta_fit u_fit (.acc_i(q.acc), .cta_i(r_occ), .cap_i(cap), .sum_o(acc_sum), .fits_o(acc_fits));
 
   // SEL: Algorithm 2's decision on the registers
-  /* verilator lint_off UNUSEDSIGNAL */
   logic [HK-1:0] sel_thick;   // the report's (docs/rtl/gs_hetero_sel.md); the decision needs big_o
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [HK-1:0] sel_big;
   logic sel_even, even_f;
   gs_hetero_sel u_sel (
@@ -304,9 +272,7 @@ module gs_policy_hetero (
   end
 
   // ------------------------------------------------------------------ next state
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e_nx;   // valid and kernel are read
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [HKW-1:0] c_nx;
   always_comb begin
     d = q;

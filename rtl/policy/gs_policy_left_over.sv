@@ -1,5 +1,5 @@
-// gsched: gs_policy_left_over -- Left-Over / FIFO (Warped-Slicer Sec. III, Fig. 2b; the
-// Hyper-Q default).
+// gs_policy_left_over: Left-Over / FIFO (Warped-Slicer Sec. III, Fig. 2b; the Hyper-Q default).
+// Contract and timing: docs/rtl/gs_policy_left_over.md
 //
 // Kernels are ordered by arrival (Active Queue rank): the SM driver gives every SM to the
 // oldest kernel whose CTA fits and a younger kernel only gets what older ones leave over.
@@ -8,7 +8,6 @@
 // (gs_excl_elig): FCFS as Tanasic runs it (Sec. 2.3), otherwise leftovers are shared.
 // Purely combinational. Policy contract: docs/adding-a-policy.md.
 module gs_policy_left_over (
-  /* verilator lint_off UNUSEDSIGNAL */
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  en_i,
@@ -17,7 +16,6 @@ module gs_policy_left_over (
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   output gs_pkg::policy_out_t   out_o
 );
   logic [gs_pkg::MaxKernels*gs_pkg::OrderKeyW-1:0] key;

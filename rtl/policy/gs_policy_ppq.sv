@@ -1,4 +1,5 @@
-// gsched: gs_policy_ppq -- preemptive priority queues (Tanasic Sec. 4.2-4.3, "PPQ").
+// gs_policy_ppq: preemptive priority queues (Tanasic Sec. 4.2-4.3, "PPQ").
+// Contract and timing: docs/rtl/gs_policy_ppq.md
 //
 // Kernel order as NPQ (highest priority first). When the highest priority among the kernels
 // with CTAs to issue rises (a more important kernel arrives), the SMs are scanned one per
@@ -19,11 +20,9 @@ module gs_policy_ppq (
   input  logic                  rst_ni,
   input  logic                  en_i,
   input  gs_pkg::policy_e       policy_i,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::policy_cfg_t   cfg_i,
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   input  logic                  accept_i,
   output gs_pkg::policy_out_t   out_o,
   output gs_pkg::ppq_state_t   state_o   // the registers (lockstep state check; see gs_spec.toml)
@@ -39,10 +38,8 @@ module gs_policy_ppq (
   gs_pkg::slot_t next_q, next_d;
   logic seen_valid_q, seen_valid_d;
 
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e;
   gs_pkg::smst_entry_t m;
-  /* verilator lint_on UNUSEDSIGNAL */
   logic top_valid, start, has_low, has_high;
   gs_pkg::prio_t top, low_prio;
   gs_pkg::slot_t top_slot, low_slot;

@@ -1,53 +1,37 @@
-// gsched: gs_policy_sbm -- SBM (Bitalebi et al., "Selective Bypassing and Mapping", Sec. 3-4)
-// and its baselines BASE and MWG (Sec. 6.2): two tasks mapped on the SMs and their caches
-// bypassed by one SBM_REG (gs_sbm_smc), which SBM profiles at run time (gs_sbm_ctrl).
+// gs_policy_sbm: SBM (Bitalebi et al., "Selective Bypassing and Mapping") and BASE and MWG.
+// Contract and timing: docs/rtl/gs_policy_sbm.md
 //
-// The task pair: when the KSRT holds exactly two kernels and they are not the pair already
-// known, they become the pair (task 1 = the lower kernel id, the mix's first) and the flow
+// SBM (Sec. 3-4) and its baselines BASE and MWG (Sec. 6.2): two tasks mapped on the SMs and
+// their caches bypassed by one SBM_REG (gs_sbm_smc), which SBM profiles at run time
+// (gs_sbm_ctrl). The task pair: when the KSRT holds exactly two kernels and they are not the
+// pair already known, they become the pair (task 1 = the lower kernel id) and the flow
 // restarts; a task relaunched (the fixed-window method, same kernel id) stays the same task.
-// One state machine:
-//   OCC     occ1, occ2: each task's workgroups that fit SM 0 alone, one CTA per cycle
-//           (gs_cta_fit); sbm starts gs_sbm_ctrl at the end
-//   BYP     per SM, task 1 then task 2: one bypass write per cycle with the level of the
-//           configuration in force (gs_sbm_smc); held while the pair is not both in the KSRT
-//   WARM    (sbm, profiling) until an observation sample stamped set_i.warmup_cycles cycles after the
-//           first one seen here; the profiling counters clear
-//   SAMPLE  the profiling counters add the samples of the epochs after the window opened (the
-//           first always, later ones while within set_i.sample_cycles cycles; gs_prof_window)
-//   SUM     per SM, task 1 then task 2: one counter read per cycle into sum1, sum2
-//   RES     the window's instructions to gs_sbm_ctrl, which moves to the next phase (or ends
-//           with SBM_REG); then BYP for the new configuration
-// After the last BYP the configuration holds (IDLE) until the pair changes. sbm-base and mwg
-// apply their fixed configuration (Base; MWG with occ_th 0) the same way, without profiling.
-// Mapping: gs_sbm_smc's eligibility while exactly the pair is in the KSRT and its
-// occupancies are known; no issue at all while two kernels are in the KSRT and the mapping is
-// not (a new pair's OCC scan); every kernel everywhere otherwise (one task, or more than two:
-// SBM is defined for two tasks, Sec. 5). Order: arrival (gs_order_keys). No quota table, owners,
-// tokens or preemption. Time enters only through the samples' stamps (rule 6).
+// One state machine (OCC, BYP, WARM, SAMPLE, SUM, RES; the page tables each state) profiles
+// each of gs_sbm_ctrl's phases for one window and writes the bypass levels; after the last
+// the configuration holds (IDLE) until the pair changes. sbm-base and mwg apply their fixed
+// configuration the same way, without profiling. Mapping: gs_sbm_smc's while exactly the pair
+// is in the KSRT and its occupancies are known; no issue while two kernels are in and the
+// mapping is not; every kernel everywhere otherwise (SBM is defined for two tasks, Sec. 5).
+// Order: arrival (gs_order_keys). No quota table, owners, tokens or preemption. Time enters
+// only through the samples' stamps (docs/adding-a-policy.md rule 6).
 // Storage: sbm_state_t, 522 bits. The profiling counters are not here: gs_policies holds one
 // gs_prof_counters for every module that profiles (prof_o, prof_i), the one Warped-Slicer reads
-// too. Latency and the full specification:
-// docs/rtl/gs_policy_sbm.md. Policy contract: docs/adding-a-policy.md. Golden twin:
-// gs_policy_sbm.hpp.
+// too. Policy contract: docs/adding-a-policy.md. Golden twin: gs_policy_sbm.hpp.
 module gs_policy_sbm (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  en_i,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::policy_e       policy_i,
   input  gs_pkg::policy_cfg_t   cfg_i,
   input  gs_pkg::sbm_cfg_t set_i,   // its settings (the registry's section sbm)
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   output gs_pkg::policy_out_t   out_o,
   output gs_pkg::sbm_state_t    state_o,  // the registers (lockstep state check; see gs_spec.toml)
   // the profiling counters gs_policies holds for every module that profiles (gs_prof_counters)
   output gs_pkg::prof_ctl_t     prof_o,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::prof_rd_t      prof_i    // SBM reads instructions only; the window is measured on stamps
-  /* verilator lint_on UNUSEDSIGNAL */
 );
   localparam int K = gs_pkg::MaxKernels;
   localparam int KS = gs_pkg::SlotW;
@@ -57,9 +41,7 @@ module gs_policy_sbm (
   localparam logic [2:0] StIdle = 3'd0, StOcc = 3'd1, StByp = 3'd2, StWarm = 3'd3, StSample = 3'd4,
                          StSum = 3'd5, StRes = 3'd6;
 
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::sbm_state_t q, d;   // q.ctrl is gs_sbm_ctrl's (state_o); unused here
-  /* verilator lint_on UNUSEDSIGNAL */
 
   logic [K*gs_pkg::KsrtW-1:0] ksrt;
   gs_pkg::obs_sample_t obs;
@@ -67,9 +49,7 @@ module gs_policy_sbm (
   assign obs = event_i.obs;
 
   // ------------------------------------------------------------------ the task pair
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e;     // valid and kernel are read
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [KS:0] nact;               // kernels in the KSRT
   gs_pkg::kernel_id_t ida, idb;    // the first two in slot order
   logic pres1, pres2;              // task 1 / task 2 is in the KSRT ...
@@ -155,9 +135,7 @@ module gs_policy_sbm (
   );
 
   // OCC: task c's workgroups, one more per cycle
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e_occ;   // the per-CTA resources are read
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_pkg::wf_res_t r_occ, sm0, acc_sum;
   logic acc_fits;
   always_comb begin
@@ -209,9 +187,7 @@ module gs_policy_sbm (
     end
   endtask
 
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e_nx;   // valid and kernel are read
-  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     d = q;
     {d.t0_valid, d.t0, d.t1, d.tl_valid, d.tl} = win_nx;   // the window registers (gs_prof_window)

@@ -1,6 +1,7 @@
-// gsched: gs_policy_spatial -- Spatial multitasking (Adriaens et al.; Warped-Slicer Sec. V
-// "Spatial"): the SMs are split evenly between the kernels with CTAs left to issue.
+// gs_policy_spatial: Spatial multitasking (Adriaens et al.; Warped-Slicer Sec. V "Spatial").
+// Contract and timing: docs/rtl/gs_policy_spatial.md
 //
+// The SMs are split evenly between the kernels with CTAs left to issue.
 // The kernels are numbered 0..K-1 by arrival (Active Queue rank); SM s is owned by kernel
 // number (s mod K), so the SM counts of two kernels differ by at most one and every kernel
 // gets an SM when K <= num_sms. The SM driver issues to an SM only CTAs of its owner
@@ -12,13 +13,11 @@ module gs_policy_spatial (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  en_i,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::policy_e       policy_i,
   input  gs_pkg::policy_cfg_t   cfg_i,
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   output gs_pkg::policy_out_t   out_o,
   output gs_pkg::spatial_state_t   state_o   // the registers (lockstep state check; see gs_spec.toml)
 );
@@ -31,9 +30,7 @@ module gs_policy_spatial (
   gs_pkg::scan_state_t scan_state;
   logic start, step;
   gs_pkg::sm_id_t sm;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::slot_t inner;   // always 0 with Inner = 1
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_pkg::slot_mask_t target;
   logic [KCW-1:0] nk;
   gs_repartition_scan #(.Inner(1)) u_scan (

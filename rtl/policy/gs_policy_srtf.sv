@@ -1,53 +1,35 @@
-// gsched: gs_policy_srtf -- Shortest Remaining Time First (Pai, Govindarajan, Thazhuthaveetil,
-// "Preemptive Thread Block Scheduling with Online Structural Runtime Prediction for Concurrent
-// GPGPU Kernels", PACT 2014, Sec. 5.1.1), with a kernel-level Simple Slicing prediction of each
-// kernel's remaining time (Sec. 4, Eq. 1/2). Golden twin: cmodel/sched/golden/gs_policy_srtf.hpp;
-// docs/rtl/gs_policy_srtf.md has the reading of the paper and what differs from it.
+// gs_policy_srtf: Shortest Remaining Time First and SRTF/Adaptive (Pai et al., PACT 2014).
+// Contract and timing: docs/rtl/gs_policy_srtf.md
 //
-// Decision (combinational, from registers and the framework tables):
-//   P = kernels with a prediction and CTAs to issue, U = kernels with CTAs to issue and none yet;
-//   best = the kernel of P with the least predicted remaining time (ties: the older);
-//   SM 0 serves the oldest kernel of U while P and U are both non-empty ("we sample B on a
-//   single SM (here, SM0)"; the sampling delay is the time the blocks resident there take to
-//   leave; one kernel sampled at a time, in arrival order), otherwise best; every other SM
-//   serves best ("SMs ... after a hand-off delay during which A's blocks are still executing,
-//   also switch"). With P empty every SM serves U in arrival order. A refined prediction that
-//   reverses the order moves the SMs back. Nothing is preempted and no quota is set.
-// Prediction (Eq. 1 with R the blocks resident per SM and N the blocks left per SM): at a
-//   block end of kernel k, t <- end - start of the block if Reslice (then cleared: "the
-//   duration of the first thread block of a slice"), res <- k's blocks resident on that SM
-//   with the ending one; the slot then waits for the divider, which computes
-//   rem = (grid - done) * t / (res * num_sms) (done from the KSRT when the division starts),
-//   saturated at 2**SrtfPredW - 1. A launch or a kernel end sets Reslice for every running
-//   kernel (Sec. 4: they "mark the boundaries of slices for all running kernels"); a launch
-//   clears its slot; a launch or end drops the slot's pending or running division.
-// Divider: restoring, one of SrtfDivW quotient bits per cycle, shared by the slots in round
-//   robin. Latency: a block end in cycle c is in rem from c + SrtfDivW + 2 with the divider
-//   free, at most (MaxKernels + 1) * (SrtfDivW + 1) cycles later (constraints/latency.json).
-// SRTF/Adaptive (policy_i == POL_SRTF_ADAPTIVE, Sec. 5.1.2, Fig. 13): the slowdowns of the
-//   SRTF order are estimated from the predictions: kernel i of P, in ascending rem, would finish
-//   after S_i = the sum of rem over P up to i, a slowdown of S_i / rem_i (1 for the first, the
-//   smallest). When the largest exceeds the smallest by more than set_i.adaptive_threshold (UQ.SaThrFracW,
-//   "we use 0.5"), i.e. some (S_i - rem_i) * 2**SaThrFracW > adaptive_threshold * rem_i, the next cycle
-//   is in sharing mode (`share`): every SM may also issue the other kernels of P, in SRTF order
-//   (the SM driver's key), and best is held to set_i.adaptive_residency CTAs per SM ("a fixed residency
-//   limit of 3 [...] for the fastest kernel"); the test runs every cycle on the refined
-//   predictions ("continues to monitor"), and a fair order returns to SRTF. Sampling on SM 0 is
-//   the same in both modes.
+// Pai, Govindarajan, Thazhuthaveetil, "Preemptive Thread Block Scheduling with Online
+// Structural Runtime Prediction for Concurrent GPGPU Kernels", PACT 2014, Sec. 5.1.1 (SRTF) and
+// 5.1.2 (SRTF/Adaptive, policy_i == POL_SRTF_ADAPTIVE), with a kernel-level Simple Slicing
+// prediction of each kernel's remaining time (Sec. 4, Eq. 1/2). The page has the reading of the
+// paper and what differs from it.
+// Decision (combinational, from registers and the framework tables): every SM serves best, the
+// predicted kernel with the least remaining time (ties: the older), but SM 0 samples the oldest
+// kernel without a prediction while there is one (with no prediction at all, every SM serves
+// those in arrival order); in SRTF/Adaptive's sharing mode (the estimated slowdowns differ by
+// more than set_i.adaptive_threshold) every SM may also issue the other predicted kernels and best
+// is held to set_i.adaptive_residency CTAs per SM. Nothing is preempted and no quota is set.
+// Prediction: at a block end, rem = (grid - done) * t / (res * num_sms), saturated at
+// 2**SrtfPredW - 1, from a restoring divider (one of SrtfDivW quotient bits per cycle) shared
+// by the slots in round robin. Latency: a block end in cycle c is in rem from c + SrtfDivW + 2
+// with the divider free, at most (MaxKernels + 1) * (SrtfDivW + 1) cycles later
+// (constraints/latency.json).
 // Storage (defaults, MaxKernels 8): SrtfStateW = 806 b (t 256, rem 384, res 48, three masks 24,
 //   share 1, divider 90, round robin 3). Policy contract: docs/adding-a-policy.md.
+// Golden twin: cmodel/sched/golden/gs_policy_srtf.hpp.
 module gs_policy_srtf (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  en_i,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::policy_e       policy_i,
   input  gs_pkg::policy_cfg_t   cfg_i,
   input  gs_pkg::srtf_cfg_t set_i,   // its settings (the registry's section srtf)
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   output gs_pkg::policy_out_t   out_o,
   output gs_pkg::srtf_state_t   state_o   // the registers (lockstep state check; see gs_spec.toml)
 );
@@ -198,9 +180,7 @@ module gs_policy_srtf (
   logic found;
   int rr_idx;
   logic [SW-1:0] pick;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e, ek;   // grid and done (e), valid (ek) are read
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [BW-1:0] left_blocks;
   logic [CW-1:0] pick_t;
   logic [RW-1:0] pick_res;

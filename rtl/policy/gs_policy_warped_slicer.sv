@@ -1,60 +1,36 @@
-// gsched: gs_policy_warped_slicer -- Warped-Slicer (Xu et al., ISCA 2016, Sec. IV): profile the
-// kernel set on the SMs (Fig. 4), scale each sample for memory-bandwidth contention (Eq. 3, 4),
-// water-fill one SM (Algorithm 1) and enforce the partition as per-SM CTA quotas, or fall back
-// to spatial multitasking when a kernel would lose too much.
+// gs_policy_warped_slicer: Warped-Slicer (Xu et al., ISCA 2016, Sec. IV).
+// Contract and timing: docs/rtl/gs_policy_warped_slicer.md
 //
-// One state machine; a change of the set of kernels with CTAs to issue (re)starts it:
-//   OCC     N_k per target kernel: the CTAs of k that fit SM 0 (at most WfMaxSteps), one per cycle
-//           (gs_cta_fit)
-//   SETUP   one SM per cycle: SM s runs kernel number s mod K (slot order) alone (owner write)
-//           with min(base + s div K + 1, N_k) CTAs (quota write); the first round also fixes
-//           rows = num_sms div K, the CTA counts one round measures per kernel (Fig. 4; with
-//           fewer SMs than K x N_k the counts are measured in rounds, "time sharing one SM")
-//   AVG     CTA_avg = (sum of the round's quotas) * 2^WfAvgFracW / num_sms      (gs_seq_div)
-//   WARM    until an observation sample stamped set_i.warmup_cycles cycles after the first one seen
-//   SAMPLE  the profiling counters add the samples of the epochs after the window opened (the
-//           first always, later ones while within set_i.sample_cycles cycles; gs_prof_window)
-//   READ    per SM of a complete row whose count j <= N_k: phi_mem = stall * 2^WfPhiFracW /
-//   PHI     (window * cfg_i.warp_scheds) (gs_seq_div), P(k, j) = gs_wf_scale(insts, phi, j, CTA_avg)
-//           into the performance table; then the next round, or the profile is complete
-//   WFSTART gs_waterfill on the stored profiles of the target kernels, R_tot = SM 0
-//   WFWAIT  its result: T_k, or spatial
-//   DELAY   (set_i.partition_delay_cycles != 0) Sec. V-H's algorithm delay: until a sample stamped partition_delay_cycles cycles
-//           after the first one seen here, as WARM counts
-//   PART    per SM, one quota write per target kernel (T_k; unlimited for spatial or a lone
-//           kernel) and at its first step the owner (spatial: kernel s mod K; else none)
-//   MON_*   (a shared partition and set_i.phase_change_pct != 0) the phase monitor of Sec. IV-B: per
-//           window of sample_cycles cycles, each kernel's instructions over every SM (one counter
-//           read per cycle), against the first window after the partition; a change of more
-//           than phase_change_pct % in phase_windows windows in a row profiles the set again
-// A set that only lost kernels (all profiled) goes straight to WFSTART; a lone kernel, more
-// than WfMaxKernels kernels or more kernels than SMs skip the profile (alone / spatial).
+// Profile the kernel set on the SMs (Fig. 4), scale each sample for memory-bandwidth
+// contention (Eq. 3, 4; gs_wf_scale), water-fill one SM (Algorithm 1; gs_waterfill) and enforce
+// the partition as per-SM CTA quotas, or fall back to spatial multitasking when a kernel would
+// lose too much. One state machine, (re)started by a change of the set of kernels with CTAs to
+// issue: OCC, SETUP, AVG, WARM, SAMPLE, READ/PHI per profiling round, then WFSTART, WFWAIT,
+// DELAY (partition_delay_cycles != 0), PART, and with a shared partition the phase monitor MON_* (Sec. IV-B);
+// the page tables each state and its cycles. A set that only lost kernels (all profiled) goes
+// straight to WFSTART; a lone kernel, more than WfMaxKernels kernels or more kernels than SMs
+// skip the profile (alone / spatial).
 // An owned SM issues its owner's CTAs only; an SM without owner every kernel's, within its
 // quota: a CTA of kernel A is replaced only by one of A (Sec. III, Fig. 2e).
 // Time enters only through the observation samples' stamps (docs/adding-a-policy.md rule 6).
 // The profiling counters are not here: gs_policies holds one gs_prof_counters for every module
 // that profiles (prof_o, prof_i), the one SBM reads too.
-// Full specification, storage and latency: docs/rtl/gs_policy_warped_slicer.md.
 // Policy contract: docs/adding-a-policy.md. Golden twin: gs_policy_warped_slicer.hpp.
 module gs_policy_warped_slicer (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  en_i,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::policy_e       policy_i,
   input  gs_pkg::policy_cfg_t   cfg_i,
   input  gs_pkg::warped_slicer_cfg_t set_i,   // its settings (the registry's section warped_slicer)
   input  gs_pkg::policy_view_t  view_i,
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   output gs_pkg::policy_out_t   out_o,
   output gs_pkg::ws_state_t     state_o,  // the registers (lockstep state check; see gs_spec.toml)
   // the profiling counters gs_policies holds for every module that profiles (gs_prof_counters)
   output gs_pkg::prof_ctl_t     prof_o,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::prof_rd_t      prof_i    // cycles: the window is measured on stamps; sat cannot be reached
-  /* verilator lint_on UNUSEDSIGNAL */
 );
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
@@ -73,9 +49,7 @@ module gs_policy_warped_slicer (
                          StDelay = 4'd15;
   localparam logic [1:0] ModeShared = 2'd0, ModeSpatial = 2'd1, ModeAlone = 2'd2;
 
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ws_state_t q, d;   // q.div and q.wf are the submodules' (state_o); unused here
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [K*NS*PW-1:0] perf_q;   // P(k, j) at [(k*NS + j-1)*PW +: PW]: a memory, outside the state record
 
   // ------------------------------------------------------------------ views of the inputs
@@ -164,9 +138,7 @@ module gs_policy_warped_slicer (
     .busy_o(wf_busy), .done_o(wf_done), .ctas_o(wf_ctas), .spatial_o(wf_spatial), .state_o(wf_state)
   );
   // the water-filler's kernel c is the target's c-th kernel
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e_wf;   // the per-CTA resources are read
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_pkg::wf_res_t r_wf;
   always_comb begin
     wf_nsteps = '0;
@@ -187,9 +159,7 @@ module gs_policy_warped_slicer (
     end
   end
 
-  /* verilator lint_off UNUSEDSIGNAL */
   logic [gs_pkg::WfFactorW-1:0] scale_factor;   // unused: the scaled performance is stored
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [PW-1:0] insts_held, perf_scaled;
   logic [gs_pkg::WfPhiW-1:0] phi;
   logic [JW-1:0] j;                // the CTA count SM q.s profiles this round
@@ -268,9 +238,7 @@ module gs_policy_warped_slicer (
   // ------------------------------------------------------------------ decisions
   logic [K*gs_pkg::OrderKeyW-1:0] key;
   gs_order_keys u_keys (.prio_en_i(1'b0), .ksrt_i(ksrt), .rank_i(view_i.rank), .key_o(key));
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::smst_entry_t m;   // only the owner fields are read
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_pkg::slot_t k_c;       // PART: the target's q.c-th kernel
   always_comb begin
     out_o = '0;
@@ -312,9 +280,7 @@ module gs_policy_warped_slicer (
   // ------------------------------------------------------------------ next state
   gs_pkg::slot_mask_t ok;          // slots with a complete profile after this edge
   gs_pkg::slot_t k_occ;
-  /* verilator lint_off UNUSEDSIGNAL */
   gs_pkg::ksrt_entry_t e_occ;   // the per-CTA resources are read
-  /* verilator lint_on UNUSEDSIGNAL */
   gs_pkg::wf_res_t r_occ, acc_sum;
   logic acc_fits;
   always_comb begin   // OCC: the kernel counted and what one of its CTAs takes

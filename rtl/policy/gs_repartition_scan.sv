@@ -1,6 +1,7 @@
-// gsched: gs_repartition_scan -- the "repartition when the kernel set changes" sequencer that
-// gs_policy_even and gs_policy_spatial share.
+// gs_repartition_scan: the "repartition when the kernel set changes" sequencer.
+// Contract and timing: docs/rtl/gs_repartition_scan.md
 //
+// Shared by gs_policy_even and gs_policy_spatial.
 // A scan starts when the set of kernels with CTAs to issue (pending_i) differs from the set
 // the last completed scan was for (done), and is not the set a running scan is already for
 // (target). It then steps through SMs 0..cfg_num_sms_i-1, Inner steps per SM (inner_o =

@@ -1,28 +1,18 @@
-// gsched: gs_sbm_ctrl -- SBM's profiling flow (Bitalebi et al., Sec. 3.2): Algorithm 1 (cache
-// friendliness) and Algorithm 2 (Compute Unit utilization) as a sequence of profiling phases,
-// ending in SBM_REG (Table 4).
+// gs_sbm_ctrl: SBM's profiling flow (Bitalebi et al., Sec. 3.2), ending in SBM_REG (Table 4).
+// Contract and timing: docs/rtl/gs_sbm_ctrl.md
 //
+// Algorithm 1 (cache friendliness) and Algorithm 2 (Compute Unit utilization) as a sequence of
+// profiling phases, at most nine: Base, B1_L12, B2_L12, B1_L2, B2_L2 (Algorithm 1), then up to
+// four tuning phases (Algorithm 2, occ_th = 0..3); the page has each phase's configuration and
+// every choice the prose of Sec. 3.2 leaves open.
 // The policy (gs_policy_sbm) runs each phase's configuration (cfg_o) for one profiling window
 // and hands back the instructions both tasks issued in it (res_valid_i, res1_i, res2_i; every
-// window is as long, so instructions compare as IPC does). Phases, at most nine:
-//   0 Base, 1 B1_L12, 2 B2_L12, 3 B1_L2, 4 B2_L2      Algorithm 1, line 1
-//     after 4: the better L12 phase if it beats both L2 phases (bypassing L1 and L2 pays),
-//     else the best of B1_L2, B2_L2 and Base (ties keep Base, then B1)       lines 2-4
-//   5 + t, t = 0..3: tuning phase t                   Algorithm 2
-//     both tasks on every SM, occ_th = t; the task Algorithm 1 bypassed bypasses L1 and L2
-//     (MWGB), or none does (MWG, when Algorithm 1 kept Base). Phase 5 names the Computation
-//     Intensive task: the one with more instructions (ties: task 1). The next phase runs while
-//     the IPC improved and the occupancy limit allows one more step: the other task keeps at
-//     least one workgroup per SM ((occ_other >> 1) > t + 1) and CI at most its occupancy.
-//   end: SBM_REG = the best tuning phase (MWG/MWGB, CI, occ_th) if its IPC beats Algorithm
-//     1's choice, else Algorithm 1's choice (Base, B_L2 or B_L12 with $F).
-// $F names the task that keeps its caches: B1_* bypasses task 1, so $F = task 2.
-// start_i (re)starts at phase 0 (a new task pair); occ1_i/occ2_i are the tasks' occupancies
-// of one SM, read while tuning. Integer comparisons only; the twin is gs_sbm_ctrl.hpp.
+// window is as long, so instructions compare as IPC does). start_i (re)starts at phase 0 (a new
+// task pair); occ1_i/occ2_i are the tasks' occupancies of one SM, read while tuning. Integer
+// comparisons only; the twin is gs_sbm_ctrl.hpp.
 // Storage: sbm_ctrl_state_t, 230 bits (SbmIpcW = 41).
 // Latency: a result at edge t gives the next phase's cfg_o from cycle t+1 (or, after the last
 // phase, busy_o low and the final SBM_REG on cfg_o from t+1).
-// Docs: docs/rtl/gs_sbm_ctrl.md.
 module gs_sbm_ctrl (
   input  logic                          clk_i,
   input  logic                          rst_ni,

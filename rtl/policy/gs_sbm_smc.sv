@@ -1,6 +1,7 @@
-// gsched: gs_sbm_smc -- SBM's Selective Mapping Controller (Bitalebi et al., Sec. 4, Fig. 6):
-// the workgroup mapping and the per-task bypass level of two tasks under one SBM_REG.
+// gs_sbm_smc: SBM's Selective Mapping Controller (Bitalebi et al., Sec. 4, Fig. 6).
+// Contract and timing: docs/rtl/gs_policy_sbm.md
 //
+// The workgroup mapping and the per-task bypass level of two tasks under one SBM_REG.
 // Mapping (elig_o, bit s*MaxKernels+k: slot k may issue on SM s), while on_i (the pair is in
 // the KSRT and its occupancies are known); every slot everywhere otherwise:
 //   Base, B_L2, B_L12  separate SMs (Sec. 6.2's BASE): task 1 on SMs 0 .. h-1, task 2 on
@@ -13,7 +14,7 @@
 // driver issues at most one CTA per cycle.
 // Bypass (lvl1_o, lvl2_o): the task that is not $F bypasses the L2 (B_L2) or L1 and L2 (B_L12,
 // MWGB); Base and MWG bypass nothing (Fig. 6b).
-// Purely combinational. Golden twin: gs_sbm_smc.hpp. Docs: docs/rtl/gs_policy_sbm.md.
+// Purely combinational. Golden twin: gs_sbm_smc.hpp.
 module gs_sbm_smc (
   input  gs_pkg::sbm_reg_t                  reg_i,
   input  logic                              on_i,

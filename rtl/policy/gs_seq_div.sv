@@ -1,4 +1,5 @@
-// gsched: gs_seq_div -- unsigned sequential division, one quotient bit per cycle (restoring).
+// gs_seq_div: unsigned sequential division, one quotient bit per cycle (restoring).
+// Contract and timing: docs/rtl/gs_policy_warped_slicer.md
 //
 // quo_o = floor(num_i / den_i) for quotients below 2**DivQW; a quotient that would not fit
 // (num_i >= den_i * 2**DivQW, or den_i = 0) gives all ones at once -- the caller's saturation,

@@ -1,45 +1,27 @@
-// gsched: gs_srtf_predict -- the Simple Slicing runtime predictor of one SM for the kernels of
-// up to MaxKernels KSRT slots (Pai et al., "Preemptive Thread Block Scheduling with Online
-// Structural Runtime Prediction for Concurrent GPGPU Kernels", PACT 2014, Sec. 4: Table 1,
-// Algorithm 1, Eq. 2). The SRTF policy asks it how long each kernel will run; one instance per
-// SM (Sec. 3.4.2: "we implement per-SM predictors"; docs/rtl/gs_srtf_predict.md).
+// gs_srtf_predict: the Simple Slicing runtime predictor of one SM (Pai et al., PACT 2014, Sec. 4).
+// Contract and timing: docs/rtl/gs_srtf_predict.md
 //
-// Table 1's state per slot k: Active_Kernel_Cycles (`active`), Done_Blocks (`done`),
-// Total_Blocks (`total`), Resident_Blocks (`resident`), t, Pred_Cycles (`pred`), Reslice; and
-// Block_Start[l] per block slot l of the SM (one block occupies a slot at a time, whatever its
-// kernel, so the SM keeps MaxCtasPerSm stamps, not MaxKernels x MaxCtasPerSm).
+// Pai et al., "Preemptive Thread Block Scheduling with Online Structural Runtime Prediction
+// for Concurrent GPGPU Kernels", PACT 2014, Sec. 4: Table 1, Algorithm 1, Eq. 2, for the
+// kernels of up to MaxKernels KSRT slots. The SRTF policy asks it how long each kernel will
+// run; one instance per SM (Sec. 3.4.2: "we implement per-SM predictors").
+// Table 1's state per slot (Active_Kernel_Cycles, Done_Blocks, Total_Blocks, Resident_Blocks,
+// t, Pred_Cycles, Reslice) and one Block_Start stamp per block slot of the SM (one block holds
+// a slot at a time, whatever its kernel: MaxCtasPerSm stamps, not MaxKernels x MaxCtasPerSm).
 // Events, at most one per cycle, each with its cycle stamp ev_cycle_i (Algorithm 1's clock()):
-//   ONLAUNCH(k)       (Algorithm 1 lines 1-4) the slot's state is cleared, Total_Blocks <-
-//                     ev_total_i (the SM's share, ceil(Kernel.Blocks / N_SM), computed by the
-//                     caller once per launch), Resident_Blocks <- 0; Reslice for every running
-//                     kernel, the new one included (Sec. 4: "kernel launches and kernel endings
-//                     mark the boundaries of slices for all running kernels"; line 4 names only
-//                     the launched kernel);
-//   ONKERNELEND(k)    (lines 5-7) the slot stops running; Reslice for every other running kernel;
-//   ONBLOCKSTART(k,l) (lines 8-9) Block_Start[l] <- clock(); Resident_Blocks + 1;
-//   ONBLOCKEND(k,l)   (lines 10-13) Done_Blocks + 1; if Reslice, t <- clock() - Block_Start[l]
-//                     and Reslice <- false (Sec. 4: "set to false after every prediction", and
-//                     one prediction follows every block end); Resident_Blocks - 1; the prediction
-//                     of this end is queued for the divider.
-// Readings pinned here (docs/rtl/gs_srtf_predict.md has them all):
-//   * Active_Kernel_Cycles counts the cycles in which the slot has a block resident (Sec. 4:
-//     "incremented on every cycle that it has a warp running on an SM"), from the stamps: no
-//     counter moves every cycle (docs/adding-a-policy.md rule 6);
-//   * Resident_Blocks is the blocks resident now (Table 1), not the Kernel.Residency line 2
-//     starts it at (Sec. 3.4.3: co-runners hold residency below R); Eq. 2 divides by the count
-//     at the block end, the ending block included (>= 1), which is R for a kernel alone at
-//     full residency;
-//   * Total_Blocks - Done_Blocks stops at 0 (Total_Blocks is an estimate, Sec. 4: "can be less
-//     than or more than the actual number"): then Pred_Cycles = Active_Kernel_Cycles.
-// Eq. 2: Pred_Cycles = Active_Kernel_Cycles + floor((Total_Blocks - Done_Blocks) * t /
-// Resident_Blocks), saturated at 2**SrtfPredW-1. The quotient comes from a restoring divider,
-// one of SrtfDivW quotient bits per cycle, shared by the slots in round robin.
-// Latency: a block end in cycle c leaves its prediction in pred_o from cycle c + SrtfDivW + 2
-// when the divider is free, at most c + (MaxKernels + 1) * (SrtfDivW + 1) (every other slot's
-// division first); a later end of the same slot before its division starts is merged (the
-// prediction is of the latest end). busy_o low: every prediction is current.
+// ONLAUNCH, ONKERNELEND, ONBLOCKSTART, ONBLOCKEND (ev_kind_i); every block end makes a
+// prediction. The readings of Algorithm 1 and Eq. 2 pinned here are listed on the page; one
+// says why: Active_Kernel_Cycles is counted from the stamps, so no counter moves every cycle
+// (docs/adding-a-policy.md rule 6).
+// Eq. 2's quotient comes from a restoring divider, one of SrtfDivW quotient bits per cycle,
+// shared by the slots in round robin. Latency: a block end in cycle c leaves its prediction in
+// pred_o from cycle c + SrtfDivW + 2 when the divider is free, at most c + (MaxKernels + 1) *
+// (SrtfDivW + 1) (every other slot's division first); a later end of the same slot before its
+// division starts is merged (the prediction is of the latest end). busy_o low: every
+// prediction is current.
 // Storage (defaults, MaxKernels 8, MaxCtasPerSm 32): 2,877 bits (SrtfPredStateW), of which
 // Block_Start 1,024 b, per-slot state 1,728 b, divider 125 b.
+// Golden twin: cmodel/sched/golden/gs_srtf_predict.hpp.
 module gs_srtf_predict (
   input  logic clk_i,
   input  logic rst_ni,

@@ -1,21 +1,13 @@
-// gsched: gs_waterfill -- Warped-Slicer's water-filling partition of one SM between up to
-// WfMaxKernels kernels (Xu et al., Warped-Slicer, ISCA 2016, Sec. IV, Algorithm 1).
+// gs_waterfill: Warped-Slicer's water-filling partition of one SM (Xu et al., ISCA 2016).
+// Contract and timing: docs/rtl/gs_waterfill.md
 //
+// Sec. IV, Algorithm 1, between up to WfMaxKernels kernels.
 // Input per kernel i: its CTA's resource vector R_i and its performance P(i,j) with j = 1..N_i
 // CTAs (N_i = nsteps, 0 = no kernel in slot i). Output: T_i (ctas_o), the CTAs of each kernel
-// that share the SM, and spatial_o, the fallback to spatial multitasking.
-// The reading of Algorithm 1 (docs/rtl/gs_waterfill.md has the full list):
-//   * M_i / Q_i hold only the strict running maxima of P(i,1..N_i); j = 1 is always the first
-//     step. They are kept as one bit per (i,j) (step_q: "j is in M_i", then Q_i = P(i,j)) and the
-//     peak max_j P(i,j); T_i always sits on a step, so Q_i(g_i) = P(i,T_i);
-//   * every kernel starts with 1 CTA; R_L = R_tot - sum R_i, every component (threads, warps,
-//     registers, shared memory, CTA slots). If the first CTAs do not fit together the loop is
-//     skipped and the result is spatial;
-//   * each FILL cycle is one iteration of the while loop: among kernels not Full with a next
-//     step, S = the lowest P(i,T_i) / max_i (cross-multiplied, exact; ties: lowest index); if
-//     R_S * dT fits R_L (every component), T_S += dT, else Full(S). No candidate: CHECK;
-//   * CHECK: spatial when some kernel loses more than WfLossPct/100 / K of its peak, exactly
-//     100 * K * (max_i - Q_i) > WfLossPct * max_i (K = kernels present).
+// that share the SM, and spatial_o, the fallback to spatial multitasking (some kernel would
+// lose more than WfLossPct/100 / K of its peak). The reading of Algorithm 1 (its printed
+// indices mix 0- and 1-based) is pinned on the page; the comparisons are cross-multiplied,
+// exact, as in the golden twin (cmodel/sched/golden/gs_waterfill.hpp).
 // Timing: start_i sampled in IDLE; SCAN builds the steps, one j per cycle for all kernels
 // (WfMaxSteps cycles); FILL one iteration per cycle plus the one that finds no candidate; one
 // CHECK cycle; done_o is high for one cycle WfMaxSteps + iterations + 3 cycles after the start

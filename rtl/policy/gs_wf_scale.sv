@@ -1,6 +1,7 @@
-// gsched: gs_wf_scale -- Warped-Slicer's bandwidth scaling factor (Xu et al., Warped-Slicer,
-// ISCA 2016, Sec. IV-A, Eq. 3 simplified by Eq. 4), fixed point, combinational.
+// gs_wf_scale: Warped-Slicer's bandwidth scaling factor (Xu et al., ISCA 2016, Sec. IV-A).
+// Contract and timing: docs/rtl/gs_waterfill.md
 //
+// Eq. 3 simplified by Eq. 4, fixed point, combinational.
 //   psi    = CTA_i / CTA_avg - 1                       (Eq. 4)
 //   factor = 1 + phi_mem * psi                         (Eq. 3)
 //   P      = IPC_sampled * factor                      (Eq. 3: IPC_scaled)
@@ -34,9 +35,7 @@ module gs_wf_scale (
 
   logic [QW-1:0] q, dpsi;
   logic [gs_pkg::WfPhiW-1:0] phi;
-  /* verilator lint_off UNUSEDSIGNAL */
   logic [MW-1:0] m;   // phi * |psi| / 2^FP <= |psi| (phi <= 1): the top bits stay 0
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [SW-1:0] scaled;
 
   always_comb begin

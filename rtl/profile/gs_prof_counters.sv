@@ -1,20 +1,17 @@
-// gsched: gs_prof_counters -- per-SM, per-kernel-slot profiling counters (Warped-Slicer Sec. IV-A).
+// gs_prof_counters: per-SM, per-kernel-slot profiling counters (Warped-Slicer Sec. IV-A).
+// Contract and timing: docs/rtl/gs_prof_counters.md
 //
 // What Warped-Slicer's profiling phase reads to build its performance curves (Fig. 4) and the
 // scaling factor's phi_mem (Eq. 3), and what SBM's fixed-window IPC and HeteroCore's SM-type
 // choice read too: per SM s and KSRT slot k, the warp instructions issued and the memory-stall
-// cycles (every warp of the kernel waiting on global memory) over a window, and the window's
-// length in cycles. They are fed by the observation channel: one ObsSample per cycle at most,
-// the per-epoch counts of one SM and kernel (docs/architecture.md, "The observation channel"),
-// with the sample's KSRT slot looked up by gs_top (obs_hit_i, obs_slot_i).
-//
-// Control, from the policy that owns the profiling phase:
-//   clear_i  zeroes every counter, the window length and the saturation flag (a sample in the
-//            same cycle is dropped: the window starts empty on the next cycle);
-//   run_i    while high, samples are added and the window length counts cycles; while low the
-//            counters are frozen (a policy reads a stable window at its own pace).
-// Resident CTAs per SM and kernel are not counted here: the SMST keeps them (gs_smst, the
-// per-SM resident counts), and a second copy could disagree.
+// cycles over a window, and the window's length in cycles. Fed by the observation channel (one
+// ObsSample per cycle at most; docs/architecture.md, "The observation channel"), with the
+// sample's KSRT slot looked up by gs_top (obs_hit_i, obs_slot_i).
+// Control, from the policy that owns the profiling phase: clear_i zeroes every counter, the
+// window length and the saturation flag; while run_i is high samples are added and the window
+// counts cycles, while low the counters are frozen (a policy reads a stable window at its own
+// pace). Resident CTAs per SM and kernel are not counted here: the SMST keeps them (gs_smst),
+// and a second copy could disagree.
 // A count that would pass 2**ProfCntW-1 stays there and sets sat_o (sticky until clear_i): a
 // limit reached is a reported event, never a wrap.
 // Reads: rd_insts_o / rd_stall_o are the registered counters of (rd_sm_i, rd_slot_i),
@@ -30,9 +27,7 @@ module gs_prof_counters (
   input  logic                         rst_ni,
   input  logic                         clear_i,
   input  logic                         run_i,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::obs_sample_t          obs_i,        // sm, insts and mem_stall are read
-  /* verilator lint_on UNUSEDSIGNAL */
   input  logic                         obs_hit_i,
   input  gs_pkg::slot_t                obs_slot_i,
   input  gs_pkg::sm_id_t               rd_sm_i,

@@ -1,29 +1,19 @@
-// gsched: gs_prof_window -- a profiling phase's window on the observation stamps, and the next
-// value of the window registers.
+// gs_prof_window: a profiling phase's window on the observation stamps (next window registers).
+// Contract and timing: docs/rtl/gs_prof_counters.md
 //
-// The policies that profile (gs_policy_warped_slicer, gs_policy_sbm, gs_policy_hetero) time their
-// phases on the observation channel's epoch stamps, not on a cycle counter of their own: a
-// warm-up of warmup_i cycles from the first stamp seen (t0), then a window opened by the stamp
-// that ended the warm-up (t1, when the profiling counters clear) and `sample_i` cycles long. The
-// epoch that straddles the window's end is counted whole (the counters add whole epochs), so the
-// window's last counted stamp (tl) may lie past t1 + sample_i; a later sample of that same epoch,
-// from another SM, is counted too. The registers (prof_win_t: t0, t1, tl) are the policy's own
+// The policies that profile (gs_policy_warped_slicer, gs_policy_sbm, gs_policy_hetero) time
+// their phases on the observation channel's epoch stamps, not on a cycle counter of their own:
+// a warm-up of warmup_i cycles from the first stamp seen (t0), then a window opened by the
+// stamp that ended the warm-up (t1, when the profiling counters clear) and sample_i cycles
+// long; epochs are counted whole. The registers (prof_win_t: t0, t1, tl) are the policy's own
 // five state fields (lockstep-checked); this block gives their next value, so every policy
-// steps them the same way. Purely combinational. Per phase (phase_i, prof_phase_e), on a sample:
-//   PW_WARM    the first stamp is t0; the sample warmup_i cycles after it clears the counters,
-//              opens the window (t1, tl cleared) and ends the phase (done_o)
-//   PW_TIMER   the same count without a window (Warped-Slicer's algorithm delay): done_o only
-//   PW_OPEN    the sample opens the window at once (clear_o, t1) and ends the phase
-//   PW_SAMPLE  a sample inside the window is counted (run_o; tl = its stamp); one of a later
-//              epoch ends the phase (one stamped t1, the window's own epoch, does neither)
-//   PW_IDLE    nothing: the registers hold
+// steps them the same way. Purely combinational. Per phase (phase_i, prof_phase_e: PW_WARM,
+// PW_TIMER, PW_OPEN, PW_SAMPLE, PW_IDLE) what a sample does is tabled in the page above.
 // The caller enters PW_WARM and PW_TIMER with t0_valid cleared. Stamps are modulo 2**CycleW:
 // differences wrap, as the counters of a long run do. Golden twin:
 // cmodel/sched/golden/gs_prof_window.hpp.
 module gs_prof_window (
-  /* verilator lint_off UNUSEDSIGNAL */
   input  gs_pkg::obs_sample_t obs_i,      // valid and cycle are read
-  /* verilator lint_on UNUSEDSIGNAL */
   input  gs_pkg::prof_phase_e phase_i,
   input  gs_pkg::prof_win_t   win_i,      // the window registers
   input  gs_pkg::cycle_t      warmup_i,   // PW_WARM, PW_TIMER: cycles from t0
