@@ -55,8 +55,10 @@ class Recorder : public gs::SchedulerPort {
 };
 
 int usage(const char* msg) {
-  std::fprintf(stderr, "gs_launch_latency: %s\nusage: gs_launch_latency [--scheduler S] [--mix M]... [--policy P]... "
-               "[--max-cycles N] [--json F]\n", msg);
+  std::fprintf(stderr,
+               "gs_launch_latency: %s\nusage: gs_launch_latency [--scheduler S] [--mix M]... [--policy P]... "
+               "[--max-cycles N] [--json F]\n",
+               msg);
   return 2;
 }
 
@@ -80,15 +82,22 @@ int main(int argc, char** argv) {
       return true;
     };
     std::string v;
-    if (a == "--scheduler") { if (!value(scheduler)) return usage("--scheduler needs a value"); }
-    else if (a == "--mix") { if (!value(v)) return usage("--mix needs a value"); mixes.push_back(v); }
-    else if (a == "--policy") { if (!value(v)) return usage("--policy needs a value"); policies.push_back(v); }
-    else if (a == "--json") { if (!value(json_path)) return usage("--json needs a value"); }
-    else if (a == "--max-cycles") {
+    if (a == "--scheduler") {
+      if (!value(scheduler)) return usage("--scheduler needs a value");
+    } else if (a == "--mix") {
+      if (!value(v)) return usage("--mix needs a value");
+      mixes.push_back(v);
+    } else if (a == "--policy") {
+      if (!value(v)) return usage("--policy needs a value");
+      policies.push_back(v);
+    } else if (a == "--json") {
+      if (!value(json_path)) return usage("--json needs a value");
+    } else if (a == "--max-cycles") {
       if (!value(v)) return usage("--max-cycles needs a value");
       char* end = nullptr;
       max_cycles = std::strtoull(v.c_str(), &end, 10);
-      if (v.empty() || *end || max_cycles == 0) return usage(("--max-cycles: '" + v + "' is not a positive integer").c_str());
+      if (v.empty() || *end || max_cycles == 0)
+        return usage(("--max-cycles: '" + v + "' is not a positive integer").c_str());
     } else return usage(("unknown argument '" + a + "'").c_str());
   }
   if (mixes.empty()) mixes = {"default", "test-staggered", "ppq-priority"};
@@ -113,7 +122,8 @@ int main(int argc, char** argv) {
         gs::Gpu gpu(cfg, mix, rec, ro);
         while (rec.dispatch_.size() < mix.kernels.size() && gpu.cycle() < max_cycles && gpu.step()) {
         }
-        nlohmann::json run = {{"config", cfg.name}, {"mix", mix.name}, {"policy", policy}, {"kernels", nlohmann::json::array()}};
+        nlohmann::json run = {
+            {"config", cfg.name}, {"mix", mix.name}, {"policy", policy}, {"kernels", nlohmann::json::array()}};
         for (size_t k = 0; k < mix.kernels.size(); ++k) {
           const auto id = static_cast<gs::KernelId>(k);
           nlohmann::json kj = {{"name", mix.kernels[k].kernel}, {"arrival", mix.kernels[k].arrival_cycle}};
@@ -121,7 +131,8 @@ int main(int argc, char** argv) {
           if (rec.dispatch_.count(id)) {
             kj["first_dispatch"] = rec.dispatch_[id];
             kj["arrival_to_dispatch"] = rec.dispatch_[id] - mix.kernels[k].arrival_cycle;
-            kj["port_to_dispatch"] = rec.launch_.count(id) ? nlohmann::json(rec.dispatch_[id] - rec.launch_[id]) : nlohmann::json(nullptr);
+            kj["port_to_dispatch"] = rec.launch_.count(id) ? nlohmann::json(rec.dispatch_[id] - rec.launch_[id])
+                                                           : nlohmann::json(nullptr);
           } else {
             kj["first_dispatch"] = nullptr;
             kj["arrival_to_dispatch"] = nullptr;
@@ -132,7 +143,8 @@ int main(int argc, char** argv) {
                       mix.name.c_str(), policy.c_str(), mix.kernels[k].kernel.c_str(),
                       static_cast<unsigned long long>(mix.kernels[k].arrival_cycle),
                       kj["launch_cycle"].is_null() ? "-" : std::to_string(kj["launch_cycle"].get<uint64_t>()).c_str(),
-                      kj["first_dispatch"].is_null() ? "-" : std::to_string(kj["first_dispatch"].get<uint64_t>()).c_str());
+                      kj["first_dispatch"].is_null() ? "-"
+                                                     : std::to_string(kj["first_dispatch"].get<uint64_t>()).c_str());
         }
         doc["runs"].push_back(run);
       }

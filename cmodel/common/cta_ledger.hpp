@@ -18,10 +18,10 @@ class CtaLedger {
   enum class State : uint8_t { kNotStarted = 0, kRunning = 1, kSaved = 2, kDone = 3 };
   enum class Fault : uint8_t {
     kNone,
-    kBeyondGrid,    // the CTA id is not below the grid
-    kNotFresh,      // a fresh issue of a CTA that was issued before
-    kNotSaved,      // a resume of a CTA that was not saved
-    kNotRunning,    // a finish or save of a CTA that is not running
+    kBeyondGrid,  // the CTA id is not below the grid
+    kNotFresh,    // a fresh issue of a CTA that was issued before
+    kNotSaved,    // a resume of a CTA that was not saved
+    kNotRunning,  // a finish or save of a CTA that is not running
   };
 
   /// A kernel of `grid` CTAs is admitted: every CTA not started.

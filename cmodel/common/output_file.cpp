@@ -52,10 +52,10 @@ std::vector<NamedPath> config_input_files(const std::string& option, const std::
       const std::string ref = j.at("hetero").at("baseline_config").get<std::string>();
       try {
         out.push_back({option + " hetero.baseline_config", resolve_config_path(ref)});
-      } catch (const std::exception&) {   // the loader reports a bad reference
+      } catch (const std::exception&) {  // the loader reports a bad reference
       }
     }
-  } catch (const std::exception&) {   // the loader reports a bad name or file
+  } catch (const std::exception&) {  // the loader reports a bad name or file
   }
   return out;
 }
@@ -63,7 +63,7 @@ std::vector<NamedPath> config_input_files(const std::string& option, const std::
 void check_output_path(const std::string& option, const std::string& path, const std::vector<NamedPath>& inputs,
                        const std::vector<NamedPath>& outputs) {
   if (path.empty()) refuse(option, path, "the output file name is empty");
-  if (is_stdout_path(path)) {   // standard output: no file, no input clash; one output at most
+  if (is_stdout_path(path)) {  // standard output: no file, no input clash; one output at most
     for (const NamedPath& out : outputs)
       if (is_stdout_path(out.second))
         refuse(option, path, "only one output may go to standard output (" + out.first + " already does)");
@@ -73,17 +73,19 @@ void check_output_path(const std::string& option, const std::string& path, const
   const fs::file_status st = fs::status(path, ec);
   const bool exists = fs::exists(st);
   if (exists && !fs::is_regular_file(st)) {
-    const char* kind = fs::is_directory(st) ? "a directory"
+    const char* kind = fs::is_directory(st)                                 ? "a directory"
                        : fs::is_character_file(st) || fs::is_block_file(st) ? "a device"
-                       : fs::is_fifo(st) ? "a FIFO" : fs::is_socket(st) ? "a socket" : "not a regular file";
+                       : fs::is_fifo(st)                                    ? "a FIFO"
+                       : fs::is_socket(st)                                  ? "a socket"
+                                                                            : "not a regular file";
     refuse(option, path, std::string("is ") + kind + "; gsim writes only regular files (it would replace it)");
   }
   if (exists) {
     for (const NamedPath& in : inputs) {
       std::error_code e2;
       if (!in.second.empty() && fs::equivalent(path, in.second, e2))
-        refuse(option, path, "is the same file as the input " + in.first + " " + in.second +
-                                 "; writing it would destroy the input");
+        refuse(option, path,
+               "is the same file as the input " + in.first + " " + in.second + "; writing it would destroy the input");
     }
   }
   for (const NamedPath& out : outputs) {
@@ -103,7 +105,7 @@ void check_output_path(const std::string& option, const std::string& path, const
 
 void write_file_atomically(const std::string& option, const std::string& path, const std::string& text) {
   if (is_stdout_path(path)) {
-    std::fflush(stdout);   // whatever was printed before comes first
+    std::fflush(stdout);  // whatever was printed before comes first
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
       refuse(option, path, std::string("cannot write to standard output: ") + std::strerror(errno));
     return;
@@ -111,7 +113,8 @@ void write_file_atomically(const std::string& option, const std::string& path, c
   const std::string dir = dir_of(path);
   std::string tmpl = (fs::path(dir) / ("." + fs::path(path).filename().string() + ".tmp-XXXXXX")).string();
   const int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) refuse(option, path, std::string("cannot create a temporary file in ") + dir + ": " + std::strerror(errno));
+  if (fd < 0)
+    refuse(option, path, std::string("cannot create a temporary file in ") + dir + ": " + std::strerror(errno));
   auto fail = [&](const char* step) {
     const int err = errno;
     ::close(fd);

@@ -125,10 +125,10 @@ class ParallelFor {
     }
   }
 
-  std::vector<std::exception_ptr> errors_;       // per thread, the exception its block threw
-  std::vector<std::thread> workers_;             // threads 1..T-1; the caller is thread 0
-  std::atomic<uint64_t> job_{0};                 // bumped once per run() (and at shutdown)
-  std::atomic<unsigned> done_{0};                // workers finished with the current job
+  std::vector<std::exception_ptr> errors_;  // per thread, the exception its block threw
+  std::vector<std::thread> workers_;        // threads 1..T-1; the caller is thread 0
+  std::atomic<uint64_t> job_{0};            // bumped once per run() (and at shutdown)
+  std::atomic<unsigned> done_{0};           // workers finished with the current job
   std::atomic<unsigned> sleepers_{0};
   std::atomic<bool> stop_{false};
   std::mutex mutex_;

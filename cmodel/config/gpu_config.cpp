@@ -33,17 +33,15 @@ bool is_pow2(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
 std::string configs_dir() { return data_dir() + "/configs"; }
 
-std::string stem_of(const std::string& file) {
-  return std::filesystem::path(file).stem().string();
-}
+std::string stem_of(const std::string& file) { return std::filesystem::path(file).stem().string(); }
 
 // Sets = size / (line * assoc) must be a whole power of two (index bits of a set-associative cache).
-void check_cache_geometry(const std::string& file, const std::string& size_field, uint32_t size,
-                          uint32_t assoc, uint32_t line_bytes) {
+void check_cache_geometry(const std::string& file, const std::string& size_field, uint32_t size, uint32_t assoc,
+                          uint32_t line_bytes) {
   if (size % line_bytes != 0) {
     throw InputError(file, size_field,
-                     std::to_string(size) + " bytes is not a multiple of line_bytes (" +
-                         std::to_string(line_bytes) + ")");
+                     std::to_string(size) + " bytes is not a multiple of line_bytes (" + std::to_string(line_bytes) +
+                         ")");
   }
   const uint32_t lines = size / line_bytes;
   if (lines % assoc != 0) {
@@ -101,8 +99,8 @@ SmTypeConfig parse_sm_type(const json& v, const std::string& file, const std::st
 
   // Cross-field rules of one SM type.
   if (t.max_threads % warp_size != 0) {
-    r.fail("max_threads", std::to_string(t.max_threads) + " is not a multiple of warp_size (" +
-                              std::to_string(warp_size) + ")");
+    r.fail("max_threads",
+           std::to_string(t.max_threads) + " is not a multiple of warp_size (" + std::to_string(warp_size) + ")");
   }
   if (t.max_warps > t.max_threads / warp_size) {
     r.fail("max_warps", std::to_string(t.max_warps) + " warp slots can never be filled: max_threads / warp_size = " +
@@ -111,11 +109,12 @@ SmTypeConfig parse_sm_type(const json& v, const std::string& file, const std::st
   }
   if (t.warp_group_slots != 0 && t.warp_group_slots >= t.max_warps) {
     r.fail("warp_group_slots", std::to_string(t.warp_group_slots) + " is not below max_warps (" +
-                                   std::to_string(t.max_warps) + "): the second warp-slot group would be empty (0 = one group)");
+                                   std::to_string(t.max_warps) +
+                                   "): the second warp-slot group would be empty (0 = one group)");
   }
   if (t.warp_schedulers > t.max_warps) {
-    r.fail("warp_schedulers", std::to_string(t.warp_schedulers) + " schedulers but only " +
-                                  std::to_string(t.max_warps) + " warp slots");
+    r.fail("warp_schedulers",
+           std::to_string(t.warp_schedulers) + " schedulers but only " + std::to_string(t.max_warps) + " warp slots");
   }
   const std::pair<const char*, uint32_t> lanes[] = {
       {"alu_lanes", t.alu_lanes}, {"sfu_lanes", t.sfu_lanes}, {"ldst_lanes", t.ldst_lanes}};
@@ -135,8 +134,8 @@ SmTypeConfig parse_sm_type(const json& v, const std::string& file, const std::st
       if (!seen.insert(o).second) r.fail("shared_mem_options", "value " + std::to_string(o) + " listed twice");
     }
     if (!seen.count(t.shared_mem_bytes)) {
-      r.fail("shared_mem_options", "must contain shared_mem_bytes (" + std::to_string(t.shared_mem_bytes) +
-                                       "), the default configuration");
+      r.fail("shared_mem_options",
+             "must contain shared_mem_bytes (" + std::to_string(t.shared_mem_bytes) + "), the default configuration");
     }
     // Stored default first, then ascending: the occupancy code takes options[0] as the default.
     std::vector<uint32_t> ordered{t.shared_mem_bytes};
@@ -148,15 +147,16 @@ SmTypeConfig parse_sm_type(const json& v, const std::string& file, const std::st
   if (t.l1_carveout == L1Carveout::kDynamic) {
     // The unified array: the carve-out menu is shared_mem_options, the scheduler's capacity its
     // largest entry, and every carve-out must leave the L1 something to index.
-    if (t.shared_mem_options.empty())
-      r.fail("l1_carveout", "\"dynamic\" needs the carve-out menu shared_mem_options");
+    if (t.shared_mem_options.empty()) r.fail("l1_carveout", "\"dynamic\" needs the carve-out menu shared_mem_options");
     const uint32_t largest = *std::max_element(t.shared_mem_options.begin(), t.shared_mem_options.end());
     if (t.shared_mem_bytes != largest)
       r.fail("shared_mem_bytes", "with l1_carveout \"dynamic\" it is the SM's shared-memory capacity, the largest "
-                                 "carve-out of shared_mem_options (" + std::to_string(largest) + ")");
+                                 "carve-out of shared_mem_options (" +
+                                     std::to_string(largest) + ")");
     if (largest > t.l1_size_bytes)
-      r.fail("shared_mem_options", "carve-out " + std::to_string(largest) + " exceeds the unified array l1_size_bytes (" +
-                                       std::to_string(t.l1_size_bytes) + ")");
+      r.fail("shared_mem_options", "carve-out " + std::to_string(largest) +
+                                       " exceeds the unified array l1_size_bytes (" + std::to_string(t.l1_size_bytes) +
+                                       ")");
   }
   return t;
 }
@@ -182,13 +182,16 @@ GpuConfig parse_gpu_config(const std::string& json_text, const std::string& file
   r.notes("notes");
   r.u32("core_clock_mhz", cfg.core_clock_mhz, 1, 100000);
   r.u32("warp_size", cfg.warp_size, 1, 64);
-  if (!is_pow2(cfg.warp_size)) r.fail("warp_size", "must be a power of two (got " + std::to_string(cfg.warp_size) + ")");
+  if (!is_pow2(cfg.warp_size))
+    r.fail("warp_size", "must be a power of two (got " + std::to_string(cfg.warp_size) + ")");
   r.u32("line_bytes", cfg.line_bytes, 16, 4096);
-  if (!is_pow2(cfg.line_bytes)) r.fail("line_bytes", "must be a power of two (got " + std::to_string(cfg.line_bytes) + ")");
+  if (!is_pow2(cfg.line_bytes))
+    r.fail("line_bytes", "must be a power of two (got " + std::to_string(cfg.line_bytes) + ")");
 
   const json* types = r.array("sm_types");
-  if (!types) r.fail("sm_types", "required field is missing: a GPU needs at least one SM type, e.g. "
-                                 "\"sm_types\": [{\"name\": \"sm\", \"count\": 16}]");
+  if (!types)
+    r.fail("sm_types", "required field is missing: a GPU needs at least one SM type, e.g. "
+                       "\"sm_types\": [{\"name\": \"sm\", \"count\": 16}]");
   if (types->empty()) r.fail("sm_types", "no SM types: the GPU would have 0 SMs");
   std::set<std::string> type_names;
   for (size_t i = 0; i < types->size(); ++i) {
@@ -438,7 +441,8 @@ std::string settings_field_path(const std::string& key, const std::string& opt) 
   const std::string rest = key.substr(prefix.size());
   const size_t dot = rest.find('.');
   if (dot == std::string::npos || dot == 0 || dot + 1 == rest.size())
-    throw InputError(opt + ": expected policy.<policy>.<setting>=value, e.g. --set policy.warped-slicer.sample_cycles=2000");
+    throw InputError(opt +
+                     ": expected policy.<policy>.<setting>=value, e.g. --set policy.warped-slicer.sample_cycles=2000");
   std::string name;
   try {
     name = canonical_policy_name(rest.substr(0, dot));
@@ -479,17 +483,18 @@ GpuConfig load_gpu_config(const std::string& path_or_name, const std::vector<std
     if (eq == std::string::npos || eq == 0)
       throw InputError(opt + ": expected key=value, e.g. --set l2_assoc=16 or --set sm_types[0].count=8");
     const std::string key = ov.substr(0, eq), text = ov.substr(eq + 1);
-    if (key == "name" || key == "file") throw InputError(opt + ": '" + key + "' cannot be set (the name records the change)");
+    if (key == "name" || key == "file")
+      throw InputError(opt + ": '" + key + "' cannot be set (the name records the change)");
     json value;
     try {
       value = json::parse(text);
     } catch (const json::exception&) {
-      value = text;   // not JSON: a bare word is a string (e.g. --set sm_types[0].warp_sched_policy=lrr)
+      value = text;  // not JSON: a bare word is a string (e.g. --set sm_types[0].warp_sched_policy=lrr)
     }
     apply_override(doc, parse_override_path(settings_field_path(key, opt), opt), 0, value, opt);
     label += (label.empty() ? "" : ",") + key + "=" + text;
   }
-  const std::string base = load_gpu_config(path_or_name).name;   // as reported without overrides
+  const std::string base = load_gpu_config(path_or_name).name;  // as reported without overrides
   const std::string file = path + " (with --set " + label + ")";
   GpuConfig cfg = parse_gpu_config(doc.dump(), file);
   cfg.name = base + "{" + label + "}";

@@ -35,14 +35,14 @@ enum class L1Carveout : uint8_t { kFixed, kDynamic };
 
 /// One kind of SM. A GPU may mix kinds (HeteroCore big/small SMs, ROADMAP item 4).
 struct SmTypeConfig {
-  std::string name = "sm";      // "sm", "big", "small", ...
-  uint32_t count = 1;           // how many SMs of this type
+  std::string name = "sm";  // "sm", "big", "small", ...
+  uint32_t count = 1;       // how many SMs of this type
   // Storage and slot capacities (Warped-Slicer Table I "Resources / Core").
   uint32_t max_threads = 1536;
   uint32_t max_ctas = 8;
-  uint32_t max_warps = 48;      // normally max_threads / warp_size
-  uint32_t registers = 32768;   // 32-bit registers in the register file
-  uint32_t reg_alloc_unit = 64; // registers are allocated per warp in multiples of this
+  uint32_t max_warps = 48;                               // normally max_threads / warp_size
+  uint32_t registers = 32768;                            // 32-bit registers in the register file
+  uint32_t reg_alloc_unit = 64;                          // registers are allocated per warp in multiples of this
   RegAllocScope reg_alloc_scope = RegAllocScope::kWarp;  // per warp (default) or per CTA (Tanasic)
   uint32_t shared_mem_bytes = 48 * 1024;
   uint32_t shmem_alloc_unit = 128;  // shared memory allocated per CTA in multiples of this
@@ -56,7 +56,7 @@ struct SmTypeConfig {
   // at a time and moves to the other, losing that cycle, when none of its group is ready. Warps
   // take the lowest free slot. 0 = one group (every other SM).
   uint32_t warp_group_slots = 0;
-  uint32_t alu_lanes = 32;      // SIMT width per scheduler; a warp instr occupies warp_size/alu_lanes cycles
+  uint32_t alu_lanes = 32;  // SIMT width per scheduler; a warp instr occupies warp_size/alu_lanes cycles
   uint32_t sfu_lanes = 4;
   uint32_t ldst_lanes = 16;
   uint32_t alu_latency = 10;
@@ -79,18 +79,18 @@ struct BaseSm {
 };
 
 struct GpuConfig {
-  std::string name;             // preset name, e.g. "warped-slicer"
-  std::string source;           // paper and table the numbers come from
-  std::string file;             // file it was loaded from (for error messages)
+  std::string name;    // preset name, e.g. "warped-slicer"
+  std::string source;  // paper and table the numbers come from
+  std::string file;    // file it was loaded from (for error messages)
   uint32_t core_clock_mhz = 1400;
   uint32_t warp_size = 32;
-  uint32_t line_bytes = 128;    // L1/L2 line size
+  uint32_t line_bytes = 128;  // L1/L2 line size
   std::vector<SmTypeConfig> sm_types;
-  std::vector<uint32_t> sm_type_of;   // derived: per SM index, index into sm_types
+  std::vector<uint32_t> sm_type_of;  // derived: per SM index, index into sm_types
 
   // Crossbar (SM <-> L2 slices).
-  uint32_t xbar_latency = 8;          // one-way traversal, core cycles
-  uint32_t xbar_bytes_per_cycle = 32; // per port (SM port and slice port), each direction
+  uint32_t xbar_latency = 8;           // one-way traversal, core cycles
+  uint32_t xbar_bytes_per_cycle = 32;  // per port (SM port and slice port), each direction
 
   // L2: one slice per memory channel.
   uint32_t l2_slice_bytes = 128 * 1024;
@@ -101,21 +101,21 @@ struct GpuConfig {
   // DRAM (GDDR5).
   uint32_t dram_channels = 6;
   uint32_t dram_banks = 16;
-  uint32_t dram_clock_mhz = 924;      // command clock
-  uint32_t dram_bus_bytes = 4;        // per channel, bytes per transfer (32-bit bus)
+  uint32_t dram_clock_mhz = 924;          // command clock
+  uint32_t dram_bus_bytes = 4;            // per channel, bytes per transfer (32-bit bus)
   uint32_t dram_transfers_per_clock = 4;  // GDDR5 quad data rate on the command clock
   uint32_t dram_row_bytes = 2048;
-  uint32_t dram_queue_depth = 32;     // per channel request queue (FR-FCFS window)
+  uint32_t dram_queue_depth = 32;  // per channel request queue (FR-FCFS window)
   // Timings in DRAM command-clock cycles (Warped-Slicer Table I, Pai Table 4, ...).
   uint32_t tCL = 12, tRP = 12, tRC = 40, tRAS = 28, tRCD = 12, tRRD = 6, tCCD = 2, tWR = 12;
 
   // Scheduler hardware sizing (the RTL build parameters; one source of truth, rtl/spec/gs_spec.toml).
-  uint32_t max_active_kernels = 8;    // KSRT entries
-  uint32_t max_contexts = 8;          // command buffers
+  uint32_t max_active_kernels = 8;  // KSRT entries
+  uint32_t max_contexts = 8;        // command buffers
   /// The policies' settings: one config object per section of the registry (rtl/spec/gs_spec.toml,
   /// [[policy.setting]]; docs/config_schema.md), e.g. "warped_slicer": {"warmup_cycles": 20000}.
   spec::PolicySettings settings;
-  BaseSm base_sm;   // derived from settings.hetero.baseline_config
+  BaseSm base_sm;  // derived from settings.hetero.baseline_config
 
   uint32_t num_sms() const { return static_cast<uint32_t>(sm_type_of.size()); }
   const SmTypeConfig& sm(uint32_t sm_index) const { return sm_types[sm_type_of[sm_index]]; }
@@ -126,9 +126,7 @@ struct GpuConfig {
     return double(dram_channels) * dram_bus_bytes * dram_transfers_per_clock * dram_clock_mhz * 1e6;
   }
   /// Peak DRAM bandwidth in bytes per core cycle (all channels).
-  double dram_peak_bytes_per_core_cycle() const {
-    return dram_peak_bytes_per_sec() / (double(core_clock_mhz) * 1e6);
-  }
+  double dram_peak_bytes_per_core_cycle() const { return dram_peak_bytes_per_sec() / (double(core_clock_mhz) * 1e6); }
 };
 
 /// Loads and validates a config. `path_or_name` is a file path or a preset name

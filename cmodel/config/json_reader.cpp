@@ -187,7 +187,7 @@ std::vector<std::string> json_stems_in(const std::string& dir) {
     if (entry.path().extension() != ".json") continue;
     stems.push_back(entry.path().stem().string());
   }
-  std::sort(stems.begin(), stems.end());   // directory order is not deterministic
+  std::sort(stems.begin(), stems.end());  // directory order is not deterministic
   return stems;
 }
 
@@ -201,11 +201,11 @@ std::vector<std::string> closest_names(const std::string& word, const std::vecto
     size_t d = edit_distance(w, lc);
     // A name that contains the word (or the reverse) is a good hint: "hot" -> "HOT", "lbm" ->
     // "lbm.StreamCollide".
-    if (w.size() >= 2 && (lc.find(w) != std::string::npos || w.find(lc) != std::string::npos)) d = std::min<size_t>(d, 1);
+    if (w.size() >= 2 && (lc.find(w) != std::string::npos || w.find(lc) != std::string::npos))
+      d = std::min<size_t>(d, 1);
     if (d <= limit) scored.emplace_back(d, c);
   }
-  std::stable_sort(scored.begin(), scored.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::string> out;
   for (size_t i = 0; i < scored.size() && i < max; ++i) out.push_back(scored[i].second);
   return out;
@@ -221,8 +221,7 @@ std::string join_names(const std::vector<std::string>& names) {
 }
 
 bool looks_like_path(const std::string& s) {
-  return s.find('/') != std::string::npos ||
-         (s.size() > 5 && s.compare(s.size() - 5, 5, ".json") == 0);
+  return s.find('/') != std::string::npos || (s.size() > 5 && s.compare(s.size() - 5, 5, ".json") == 0);
 }
 
 std::string json_type_name(const json& v) {
@@ -249,7 +248,7 @@ void expect_object(const json& v, const std::string& file, const std::string& pa
 // --- ObjectReader -------------------------------------------------------------------------
 
 namespace {
-std::vector<FieldRead>* g_field_sink = nullptr;   // FieldRecorder (gsim show config)
+std::vector<FieldRead>* g_field_sink = nullptr;  // FieldRecorder (gsim show config)
 }  // namespace
 
 FieldRecorder::FieldRecorder(std::vector<FieldRead>* sink) { g_field_sink = sink; }
@@ -264,9 +263,7 @@ ObjectReader::ObjectReader(const json& obj, std::string file, std::string path)
   expect_object(obj_, file_, path_);
 }
 
-std::string ObjectReader::field(const std::string& key) const {
-  return path_.empty() ? key : path_ + "." + key;
-}
+std::string ObjectReader::field(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
 
 void ObjectReader::fail(const std::string& key, const std::string& reason) const {
   throw InputError(file_, field(key), reason);
@@ -278,9 +275,7 @@ const json* ObjectReader::get(const std::string& key) {
   return it == obj_.end() ? nullptr : &*it;
 }
 
-bool ObjectReader::has(const std::string& key) {
-  return get(key) != nullptr;
-}
+bool ObjectReader::has(const std::string& key) { return get(key) != nullptr; }
 
 void ObjectReader::require(const std::string& key) {
   if (!get(key)) fail(key, "required field is missing");

@@ -66,10 +66,10 @@ class ObjectReader {
 
   bool has(const std::string& key);
   /// Integer fields with inclusive bounds; `why` (optional) explains the bound in the message.
-  void u32(const std::string& key, uint32_t& out, uint32_t min = 0,
-           uint32_t max = std::numeric_limits<uint32_t>::max(), const char* why = nullptr);
-  void u64(const std::string& key, uint64_t& out, uint64_t min = 0,
-           uint64_t max = std::numeric_limits<uint64_t>::max(), const char* why = nullptr);
+  void u32(const std::string& key, uint32_t& out, uint32_t min = 0, uint32_t max = std::numeric_limits<uint32_t>::max(),
+           const char* why = nullptr);
+  void u64(const std::string& key, uint64_t& out, uint64_t min = 0, uint64_t max = std::numeric_limits<uint64_t>::max(),
+           const char* why = nullptr);
   /// A non-negative number (integer or fraction) stored in unsigned fixed point with `frac_bits`
   /// fraction bits, rounded to the nearest step (ties up); the stored value must not pass
   /// `max_raw` (`why`, optional, explains that bound in the message).
@@ -100,8 +100,8 @@ class ObjectReader {
   const std::string& path() const { return path_; }
 
  private:
-  const nlohmann::json* get(const std::string& key);   // registers the key as known
-  void record(const std::string& key, const std::string& value) const;   // FieldRecorder
+  const nlohmann::json* get(const std::string& key);                    // registers the key as known
+  void record(const std::string& key, const std::string& value) const;  // FieldRecorder
   uint64_t integer(const std::string& key, const nlohmann::json& v, uint64_t min, uint64_t max,
                    const char* why = nullptr) const;
 

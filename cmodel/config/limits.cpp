@@ -77,21 +77,23 @@ void check_scheduler_config(const GpuConfig& cfg, const SchedOptions& opt) {
                 kCtaSlots);
   if (!opt.fixed_ctas.empty()) {
     if (parse_policy(opt.policy) != golden::Policy::kLeftOver)
-      throw InputError("scheduler options: fixed_ctas (the Oracle's per-kernel CTA caps) go with policy left-over, not " +
-                       opt.policy);
+      throw InputError(
+          "scheduler options: fixed_ctas (the Oracle's per-kernel CTA caps) go with policy left-over, not " +
+          opt.policy);
     for (size_t i = 0; i < opt.fixed_ctas.size(); ++i) {
       const std::string field = "fixed_ctas[" + std::to_string(i) + "]";
-      require_range([] { return std::string("scheduler options"); }, field.c_str(), opt.fixed_ctas[i], 1,
-                    kMaxCtasPerSm, kCtaSlots);
+      require_range([] { return std::string("scheduler options"); }, field.c_str(), opt.fixed_ctas[i], 1, kMaxCtasPerSm,
+                    kCtaSlots);
     }
   }
   if (!opt.srtf_known_cycles.empty() && parse_policy(opt.policy) != golden::Policy::kSrtf)
-    throw InputError("scheduler options: srtf_known_cycles (zero-sampling SRTF's given runtimes) go with policy srtf, not " +
-                     opt.policy);
+    throw InputError(
+        "scheduler options: srtf_known_cycles (zero-sampling SRTF's given runtimes) go with policy srtf, not " +
+        opt.policy);
   if (!opt.sm_kernels.empty() && opt.sm_kernels.size() != cfg.num_sms())
-    throw InputError("scheduler options: sm_kernels (a static SM mapping) has " + std::to_string(opt.sm_kernels.size()) +
-                     " entries; config " + (cfg.name.empty() ? cfg.file : cfg.name) + " has " +
-                     std::to_string(cfg.num_sms()) + " SMs");
+    throw InputError("scheduler options: sm_kernels (a static SM mapping) has " +
+                     std::to_string(opt.sm_kernels.size()) + " entries; config " +
+                     (cfg.name.empty() ? cfg.file : cfg.name) + " has " + std::to_string(cfg.num_sms()) + " SMs");
   if (parse_policy(opt.policy) == golden::Policy::kHeteroDynamic && cfg.base_sm.ctas == 0) {
     // the IPC^base estimate needs #CTA^base (Sec. 4.3); without big SMs the split is kept anyway
     for (uint32_t s = 0; s < cfg.num_sms(); ++s)
@@ -101,7 +103,8 @@ void check_scheduler_config(const GpuConfig& cfg, const SchedOptions& opt) {
                          "conventional GPU (e.g. \"heterocore-baseline\")");
   }
   if (opt.sbm_fixed_reg && parse_policy(opt.policy) != golden::Policy::kMwg)
-    throw InputError("scheduler options: sbm_fixed_reg (a given SBM_REG, EWM's) goes with policy mwg, not " + opt.policy);
+    throw InputError("scheduler options: sbm_fixed_reg (a given SBM_REG, EWM's) goes with policy mwg, not " +
+                     opt.policy);
   if (opt.sm_sharing == SmSharing::kExclusive) {
     const spec::PolicyInfo& p = spec::kPolicies[static_cast<uint8_t>(parse_policy(opt.policy))];
     if (!p.sm_sharing) {
@@ -176,12 +179,14 @@ void check_mix_fits(const GpuConfig& cfg, const Mix& mix) {
     const std::string at = "kernels[" + std::to_string(i) + "]";
     if (e.context >= cfg.max_contexts)
       throw InputError(file, at + ".context",
-                       "context " + std::to_string(e.context) + " but " + on + " has max_contexts = " +
-                           std::to_string(cfg.max_contexts) + " command buffers (0.." +
+                       "context " + std::to_string(e.context) + " but " + on +
+                           " has max_contexts = " + std::to_string(cfg.max_contexts) + " command buffers (0.." +
                            std::to_string(cfg.max_contexts - 1) +
                            "); an entry without 'context' takes its own index, so give launches beyond " +
-                           std::to_string(cfg.max_contexts) + " an explicit shared context, or raise max_contexts "
-                           "in the config (at most " + std::to_string(kMaxContexts) + ")");
+                           std::to_string(cfg.max_contexts) +
+                           " an explicit shared context, or raise max_contexts "
+                           "in the config (at most " +
+                           std::to_string(kMaxContexts) + ")");
     const CtaResources r = cta_resources(e.desc, cfg);
     const std::string k = "kernel '" + e.kernel + "'";
     auto width = [&](const char* what, uint64_t v, uint32_t max) {

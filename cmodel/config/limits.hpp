@@ -31,20 +31,20 @@ struct Mix;
 namespace limits {
 
 // ---- SM capacities (config sm_types[]): the widths of the SMST capacity fields.
-constexpr uint32_t kMaxSmThreads = golden::width_mask(spec::ThreadW);      // 4095
-constexpr uint32_t kMaxSmWarps = golden::width_mask(spec::WarpW);          // 127
-constexpr uint32_t kMaxSmRegisters = golden::width_mask(spec::RegW);       // 131071
-constexpr uint32_t kMaxSmSharedMem = golden::width_mask(spec::ShmemW);     // 131071
-constexpr uint32_t kMaxCtasPerSm = spec::MaxCtasPerSm;                     // 32
+constexpr uint32_t kMaxSmThreads = golden::width_mask(spec::ThreadW);   // 4095
+constexpr uint32_t kMaxSmWarps = golden::width_mask(spec::WarpW);       // 127
+constexpr uint32_t kMaxSmRegisters = golden::width_mask(spec::RegW);    // 131071
+constexpr uint32_t kMaxSmSharedMem = golden::width_mask(spec::ShmemW);  // 131071
+constexpr uint32_t kMaxCtasPerSm = spec::MaxCtasPerSm;                  // 32
 // ---- GPU-wide (config): golden run-time sizes.
-constexpr uint32_t kMaxSms = golden::kGoldenMaxSms;                           // 256
-constexpr uint32_t kMaxActiveKernels = golden::kGoldenMaxSlots;               // 32
-constexpr uint32_t kMaxContexts = golden::kGoldenMaxContexts;                 // 32
+constexpr uint32_t kMaxSms = golden::kGoldenMaxSms;              // 256
+constexpr uint32_t kMaxActiveKernels = golden::kGoldenMaxSlots;  // 32
+constexpr uint32_t kMaxContexts = golden::kGoldenMaxContexts;    // 32
 // ---- per launch (kernel descriptors, mix entries): launch_t field widths.
-constexpr uint32_t kMaxGridCtas = golden::width_mask(spec::CtaIdW);        // 1048575
-constexpr uint32_t kMaxPriority = golden::width_mask(spec::PrioW);         // 15
-constexpr uint32_t kMaxTokens = 4096;                                         // < 2^(kTokenW-1): signed budget
-constexpr uint32_t kMaxMixKernels = golden::width_mask(spec::KernelIdW);   // 255 (all ones = no kernel)
+constexpr uint32_t kMaxGridCtas = golden::width_mask(spec::CtaIdW);       // 1048575
+constexpr uint32_t kMaxPriority = golden::width_mask(spec::PrioW);        // 15
+constexpr uint32_t kMaxTokens = 4096;                                     // < 2^(kTokenW-1): signed budget
+constexpr uint32_t kMaxMixKernels = golden::width_mask(spec::KernelIdW);  // 255 (all ones = no kernel)
 // ---- host memory.
 constexpr uint64_t kMaxModelBytes = 4ull << 30;
 

@@ -33,7 +33,7 @@ struct Gpu::Impl {
     bool arrived = false, launched = false, finished = false, dispatched_any = false;
     bool relaunch_due = false;   // fixed window: finished, relaunch once its events reached the port
     uint32_t queued_events = 0;  // fixed window: its SM events still in event_q
-    CtaLedger ctas;  // the exactly-once record of this kernel's CTAs
+    CtaLedger ctas;              // the exactly-once record of this kernel's CTAs
     KernelResult result;
   };
 
@@ -45,16 +45,16 @@ struct Gpu::Impl {
   std::unique_ptr<MemoryIface> mem;
   std::vector<std::unique_ptr<Sm>> sms;
   std::vector<KernelState> kernels;
-  std::vector<uint32_t> arrival_order;      // mix indices sorted by (arrival, index)
+  std::vector<uint32_t> arrival_order;  // mix indices sorted by (arrival, index)
   size_t next_arrival = 0;
-  std::deque<KernelId> pending_launch;      // arrived, not yet accepted by the scheduler
-  std::deque<SmEvent> event_q;              // SM events waiting for the scheduler port
+  std::deque<KernelId> pending_launch;  // arrived, not yet accepted by the scheduler
+  std::deque<SmEvent> event_q;          // SM events waiting for the scheduler port
   std::unordered_map<uint64_t, SavedCta> saved;
-  std::vector<uint16_t> quota;              // [sm][kernel] max resident CTAs (0xFFFF = none)
+  std::vector<uint16_t> quota;  // [sm][kernel] max resident CTAs (0xFFFF = none)
   bool launch_ready = true;
-  uint64_t window = 0;                      // Mix::window_cycles (0: run every kernel once)
-  uint64_t window_start = 0;                // Mix::window_start: the run lasts window_start + window
-  std::vector<uint64_t> insts_at_start;     // [kernel] instructions before window_start (reserved)
+  uint64_t window = 0;                   // Mix::window_cycles (0: run every kernel once)
+  uint64_t window_start = 0;             // Mix::window_start: the run lasts window_start + window
+  std::vector<uint64_t> insts_at_start;  // [kernel] instructions before window_start (reserved)
   uint32_t kernels_finished = 0;
   uint64_t last_progress = 0;
   std::vector<CtaRecord> records;
@@ -74,7 +74,7 @@ struct Gpu::Impl {
       im->mem->tick_sm(s, now);
     }
   } tick_sm{this, 0};
-  std::unique_ptr<ParallelFor> pool;   // null with one thread
+  std::unique_ptr<ParallelFor> pool;  // null with one thread
 
   // Observation channel (RunOptions::obs_interval): the counters at the last sample, per
   // [sm][kernel], and the samples waiting for the port, in a ring that holds one epoch's worth.
@@ -136,13 +136,13 @@ Gpu::Gpu(const GpuConfig& caller_cfg, const Mix& mix, SchedulerPort& sched, cons
     k.result.ctas = k.grid;
     im.arrival_order.push_back(i);
   }
-  std::stable_sort(im.arrival_order.begin(), im.arrival_order.end(), [&](uint32_t a, uint32_t b) {
-    return mix.kernels[a].arrival_cycle < mix.kernels[b].arrival_cycle;
-  });
+  std::stable_sort(im.arrival_order.begin(), im.arrival_order.end(),
+                   [&](uint32_t a, uint32_t b) { return mix.kernels[a].arrival_cycle < mix.kernels[b].arrival_cycle; });
   im.quota.assign(size_t(cfg.num_sms()) * nk, 0xFFFF);
-  for (uint32_t i = 0; i < nk; ++i)   // a mix entry's cache bypass, on every SM (MixEntry::bypass)
+  for (uint32_t i = 0; i < nk; ++i)  // a mix entry's cache bypass, on every SM (MixEntry::bypass)
     if (mix.kernels[i].bypass != BypassLevel::kNone)
-      for (uint32_t s = 0; s < cfg.num_sms(); ++s) im.mem->set_bypass(s, static_cast<KernelId>(i), mix.kernels[i].bypass);
+      for (uint32_t s = 0; s < cfg.num_sms(); ++s)
+        im.mem->set_bypass(s, static_cast<KernelId>(i), mix.kernels[i].bypass);
   im.window = mix.window_cycles;
   im.window_start = mix.window_cycles != 0 ? mix.window_start : 0;
   im.insts_at_start.assign(nk, 0);
@@ -188,8 +188,8 @@ Gpu::Gpu(const GpuConfig& caller_cfg, const Mix& mix, SchedulerPort& sched, cons
     if (im.opt.obs_interval < per_epoch || im.opt.obs_interval > kMaxObsInterval)
       throw InputError("--obs-interval", "obs_interval",
                        std::to_string(im.opt.obs_interval) + " cycles: must be 0 (no samples) or " +
-                           std::to_string(per_epoch) + ".." + std::to_string(kMaxObsInterval) + " (at least SMs x kernels = " +
-                           std::to_string(cfg.num_sms()) + " x " + std::to_string(nk) +
+                           std::to_string(per_epoch) + ".." + std::to_string(kMaxObsInterval) +
+                           " (at least SMs x kernels = " + std::to_string(cfg.num_sms()) + " x " + std::to_string(nk) +
                            ", so one epoch's samples reach the port before the next epoch's)");
     im.obs_base.assign(per_epoch, Impl::ObsBase{});
     im.obs_ring.assign(per_epoch, ObsSample{});
@@ -203,7 +203,7 @@ bool Gpu::step() {
   auto& im = *impl_;
   if (im.window != 0 ? cycle_ >= im.window_start + im.window : im.kernels_finished == im.kernels.size()) return false;
   const uint64_t now = cycle_;
-  if (im.window_start != 0 && now == im.window_start)   // the measured window opens: what came before is not counted
+  if (im.window_start != 0 && now == im.window_start)  // the measured window opens: what came before is not counted
     for (uint32_t i = 0; i < im.kernels.size(); ++i) im.insts_at_start[i] = counters_.kernel_total(i).insts_issued;
   bool progress = false;
 
@@ -271,8 +271,9 @@ bool Gpu::step() {
   if (out.dispatch.valid) {
     const DispatchCmd& d = out.dispatch;
     auto fail = [&](const std::string& why) {
-      throw InvariantError("cycle " + std::to_string(now) + ": dispatch of kernel " + std::to_string(d.kernel) + " CTA " +
-                           std::to_string(d.cta) + " to SM " + std::to_string(d.sm) + (d.resume ? " (resume)" : "") + ": " + why);
+      throw InvariantError("cycle " + std::to_string(now) + ": dispatch of kernel " + std::to_string(d.kernel) +
+                           " CTA " + std::to_string(d.cta) + " to SM " + std::to_string(d.sm) +
+                           (d.resume ? " (resume)" : "") + ": " + why);
     };
     if (d.sm >= cfg_.num_sms()) fail("no such SM");
     if (d.kernel >= im.kernels.size() || !im.kernels[d.kernel].launched) fail("kernel was never launched");
@@ -284,8 +285,8 @@ bool Gpu::step() {
     Sm& sm = *im.sms[d.sm];
     if (!sm.fits(k.res)) {
       const SmUsage u = sm.used();
-      fail("does not fit: SM uses threads " + std::to_string(u.threads) + " warps " + std::to_string(u.warps) + " regs " +
-           std::to_string(u.regs) + " shmem " + std::to_string(u.shmem) + " ctas " + std::to_string(u.ctas));
+      fail("does not fit: SM uses threads " + std::to_string(u.threads) + " warps " + std::to_string(u.warps) +
+           " regs " + std::to_string(u.regs) + " shmem " + std::to_string(u.shmem) + " ctas " + std::to_string(u.ctas));
     }
     if (im.opt.sched.sm_sharing == SmSharing::kExclusive)
       for (uint32_t other = 0; other < im.kernels.size(); ++other)
@@ -303,7 +304,8 @@ bool Gpu::step() {
   }
   if (out.preempt.valid) {
     if (out.preempt.sm >= cfg_.num_sms())
-      throw InvariantError("cycle " + std::to_string(now) + ": preempt of SM " + std::to_string(out.preempt.sm) + ": no such SM");
+      throw InvariantError("cycle " + std::to_string(now) + ": preempt of SM " + std::to_string(out.preempt.sm) +
+                           ": no such SM");
     // A drain in a run configured for context switch is gs_preempt_ctrl's fallback when the
     // PTBQ cannot take the SM's CTAs: counted per victim kernel, and reported (switch_fallbacks).
     if (out.preempt.mode == PreemptMode::kDrain && im.opt.sched.preempt == PreemptMode::kSwitch) {
@@ -320,7 +322,8 @@ bool Gpu::step() {
   // 4. SMs and the memory system advance; SM events queue up for the scheduler.
   im.tick_sm.now = now;
   if (im.pool) im.pool->run(cfg_.num_sms(), im.tick_sm);
-  else for (uint32_t s = 0; s < cfg_.num_sms(); ++s) im.tick_sm(s);
+  else
+    for (uint32_t s = 0; s < cfg_.num_sms(); ++s) im.tick_sm(s);
   for (auto& sm : im.sms) progress |= sm->issued_last_tick() != 0;
   im.mem->tick_shared(now);
   for (auto& smp : im.sms) {
@@ -337,7 +340,8 @@ bool Gpu::step() {
         const CtaLedger::State st = k.ctas.state(e.cta);
         if (k.ctas.retire(e.cta, e.type == SmEventType::kCtaSaved) != CtaLedger::Fault::kNone)
           throw InvariantError("cycle " + std::to_string(now) + ": SM " + std::to_string(e.sm) + " retired kernel " +
-                               std::to_string(e.kernel) + " CTA " + std::to_string(e.cta) + " which is " + CtaLedger::name(st));
+                               std::to_string(e.kernel) + " CTA " + std::to_string(e.cta) + " which is " +
+                               CtaLedger::name(st));
         if (e.type == SmEventType::kCtaFinished) {
           if (k.ctas.done() == k.grid) {
             k.finished = true;
@@ -366,7 +370,8 @@ bool Gpu::step() {
     for (const auto& k : im.kernels) waiting_for_work &= (!k.arrived || k.finished);
   if (progress || waiting_for_work) im.last_progress = now;
   if (now - im.last_progress > im.opt.watchdog_cycles)
-    throw WatchdogError("no forward progress for " + std::to_string(im.opt.watchdog_cycles) + " cycles\n" + dump_state());
+    throw WatchdogError("no forward progress for " + std::to_string(im.opt.watchdog_cycles) + " cycles\n" +
+                        dump_state());
 
   if (impl_->opt.on_cycle) impl_->opt.on_cycle(now);
   ++cycle_;
@@ -385,7 +390,7 @@ void Gpu::relaunch(KernelId kid) {
   k.relaunch_due = false;
   k.finished = false;
   k.launched = false;
-  k.ctas.admit(k.grid);   // same grid: no allocation
+  k.ctas.admit(k.grid);  // same grid: no allocation
   --im.kernels_finished;
   im.pending_launch.push_back(kid);
 }
@@ -450,12 +455,13 @@ std::string Gpu::dump_state() const {
   os << "state at cycle " << cycle_ << " (watchdog window " << im.opt.watchdog_cycles << " cycles)\n";
   os << "kernels:\n";
   for (const auto& k : im.kernels) {
-    os << "  " << k.result.id << " " << k.result.name << ": arrived " << k.arrived << " launched " << k.launched << " done "
-       << k.ctas.done() << "/" << k.grid << " running " << k.ctas.count(CtaLedger::State::kRunning) << " saved "
-       << k.ctas.count(CtaLedger::State::kSaved) << " not started " << k.ctas.count(CtaLedger::State::kNotStarted) << "\n";
+    os << "  " << k.result.id << " " << k.result.name << ": arrived " << k.arrived << " launched " << k.launched
+       << " done " << k.ctas.done() << "/" << k.grid << " running " << k.ctas.count(CtaLedger::State::kRunning)
+       << " saved " << k.ctas.count(CtaLedger::State::kSaved) << " not started "
+       << k.ctas.count(CtaLedger::State::kNotStarted) << "\n";
   }
-  os << "pending launches " << im.pending_launch.size() << ", queued SM events " << im.event_q.size() << ", launch_ready "
-     << im.launch_ready << ", memory idle " << im.mem->idle() << "\n";
+  os << "pending launches " << im.pending_launch.size() << ", queued SM events " << im.event_q.size()
+     << ", launch_ready " << im.launch_ready << ", memory idle " << im.mem->idle() << "\n";
   os << "SMs:\n";
   for (const auto& sm : im.sms) os << sm->dump_state();
   os << "scheduler " << im.sched.name() << ":\n" << im.sched.dump_state();

@@ -37,10 +37,10 @@ class MemoryIface;
 
 struct RunOptions {
   uint64_t seed = 1;
-  SchedOptions sched;                   // passed to SchedulerPort::reset()
-  uint64_t max_cycles = 50'000'000;     // hard cap; exceeding it is an error
-  uint64_t watchdog_cycles = 500'000;   // no-progress window
-  uint64_t progress_every = 0;          // print a progress line every N cycles (0 = quiet)
+  SchedOptions sched;                  // passed to SchedulerPort::reset()
+  uint64_t max_cycles = 50'000'000;    // hard cap; exceeding it is an error
+  uint64_t watchdog_cycles = 500'000;  // no-progress window
+  uint64_t progress_every = 0;         // print a progress line every N cycles (0 = quiet)
   /// Observation epoch in cycles (0 = no samples): at the end of every epoch the model queues one
   /// ObsSample per SM and kernel whose counters moved, presented one per cycle on the scheduler
   /// port (gsim --obs-interval). At least SMs x kernels, so an epoch's samples drain before the next.
@@ -79,15 +79,15 @@ struct KernelResult {
   KernelId id = 0;
   uint64_t arrival_cycle = 0;
   uint64_t first_dispatch_cycle = 0;
-  uint64_t end_cycle = 0;               // cycle its last CTA finished
-  uint64_t instructions = 0;            // warp instructions (fixed window: from Mix::window_start on)
+  uint64_t end_cycle = 0;     // cycle its last CTA finished
+  uint64_t instructions = 0;  // warp instructions (fixed window: from Mix::window_start on)
   uint32_t ctas = 0;
-  uint32_t preemptions = 0;             // CTAs context-saved
+  uint32_t preemptions = 0;  // CTAs context-saved
   // Fixed-window method: instances given to the scheduler (the first launch and every
   // relaunch) and instances that finished inside the window; end_cycle is the last finish.
   uint32_t launches = 0;
   uint32_t completions = 0;
-  uint64_t cycles() const { return end_cycle - arrival_cycle; }   // turnaround (a run without window)
+  uint64_t cycles() const { return end_cycle - arrival_cycle; }  // turnaround (a run without window)
 };
 
 /// A preemption command the scheduler gave (applied at `cycle`; gsim run --timeline marks it).
@@ -95,19 +95,19 @@ struct PreemptRecord {
   uint64_t cycle = 0;
   SmId sm = 0;
   PreemptMode mode = PreemptMode::kDrain;
-  KernelId victim = kNoKernel;          // kNoKernel: every kernel on the SM
+  KernelId victim = kNoKernel;  // kNoKernel: every kernel on the SM
 };
 
 struct RunResult {
-  uint64_t cycles = 0;                  // until the last kernel finished (fixed window: the window)
-  uint64_t window_cycles = 0;           // Mix::window_cycles of the run (0: no window)
-  uint64_t window_start = 0;            // Mix::window_start of the run (instructions count from it)
+  uint64_t cycles = 0;         // until the last kernel finished (fixed window: the window)
+  uint64_t window_cycles = 0;  // Mix::window_cycles of the run (0: no window)
+  uint64_t window_start = 0;   // Mix::window_start of the run (instructions count from it)
   std::vector<KernelResult> kernels;
   CounterBank counters;
-  std::vector<DramChannelCounters> dram;   // per channel, at the end of the run
+  std::vector<DramChannelCounters> dram;  // per channel, at the end of the run
   std::vector<CtaRecord> ctas;
-  std::vector<PreemptRecord> preempts;  // in the order applied
-  std::vector<PartitionRecord> partitions;   // SchedulerPort::partitions(), when it records them
+  std::vector<PreemptRecord> preempts;      // in the order applied
+  std::vector<PartitionRecord> partitions;  // SchedulerPort::partitions(), when it records them
   uint64_t partitions_dropped = 0;
 };
 
@@ -142,7 +142,7 @@ class Gpu {
   void relaunch(KernelId k);
 
   struct Impl;
-  GpuConfig cfg_;               // the run's config: the caller's, with the shared-memory carve-out fixed
+  GpuConfig cfg_;  // the run's config: the caller's, with the shared-memory carve-out fixed
   std::unique_ptr<Impl> impl_;
   uint64_t cycle_ = 0;
   CounterBank counters_;

@@ -15,17 +15,17 @@
 namespace gs {
 
 struct MemAccess {
-  uint64_t line_addr = 0;   // byte address aligned to GpuConfig::line_bytes
-  KernelId kernel = 0;      // for per-kernel counters and the per-kernel bypass switch
+  uint64_t line_addr = 0;  // byte address aligned to GpuConfig::line_bytes
+  KernelId kernel = 0;     // for per-kernel counters and the per-kernel bypass switch
   bool write = false;
-  uint64_t tag = 0;         // opaque to the memory system; returned on completion
+  uint64_t tag = 0;  // opaque to the memory system; returned on completion
 };
 
 /// Bulk context traffic for preemption (Tanasic Sec. 3.2): `bytes` moved between an SM and
 /// DRAM through the crossbar, bypassing the caches; completes with `tag`.
 struct ContextTransfer {
   uint32_t bytes = 0;
-  bool save = true;         // true: SM -> DRAM (write), false: DRAM -> SM (read)
+  bool save = true;  // true: SM -> DRAM (write), false: DRAM -> SM (read)
   KernelId kernel = 0;
   uint64_t tag = 0;
 };
@@ -46,14 +46,20 @@ class MemoryIface {
   virtual void set_bypass(uint32_t sm, KernelId kernel, BypassLevel level) = 0;
   /// Bytes of `sm`'s unified L1/shared-memory array left to the L1 (l1_carveout "dynamic";
   /// the SM calls it when its shared-memory carve-out changes). Models without an L1 ignore it.
-  virtual void set_l1_capacity(uint32_t sm, uint32_t bytes) { (void)sm; (void)bytes; }
+  virtual void set_l1_capacity(uint32_t sm, uint32_t bytes) {
+    (void)sm;
+    (void)bytes;
+  }
   /// Advance one core cycle: tick_sm(s, cycle) for every SM, then tick_shared(cycle).
   virtual void tick(uint64_t cycle) = 0;
   /// The two halves of tick() for a caller that ticks SMs on several threads (Gpu, gsim
   /// --threads). tick_sm touches only SM `sm`'s own blocks (the responses that reached it, its
   /// L1's hit pipeline, its context engine), so SM s may run it right after its own tick while
   /// other SMs tick; tick_shared, on one thread after every SM's tick_sm, advances the rest.
-  virtual void tick_sm(uint32_t sm, uint64_t cycle) { (void)sm; (void)cycle; }
+  virtual void tick_sm(uint32_t sm, uint64_t cycle) {
+    (void)sm;
+    (void)cycle;
+  }
   virtual void tick_shared(uint64_t cycle) { tick(cycle); }
   /// True when nothing is in flight anywhere (used by the watchdog and drain checks).
   virtual bool idle() const = 0;

@@ -21,12 +21,10 @@ CtaResources cta_resources(const KernelDesc& k, const GpuConfig& cfg) {
   r.warps = k.warps_per_cta(cfg.warp_size);
   if (t.reg_alloc_scope == RegAllocScope::kCta) {
     // Tanasic Table 1 accounting: "# Regs/TB" = threads x registers per thread.
-    r.regs = static_cast<uint32_t>(round_up(uint64_t(k.regs_per_thread) * k.threads_per_cta,
-                                            t.reg_alloc_unit));
+    r.regs = static_cast<uint32_t>(round_up(uint64_t(k.regs_per_thread) * k.threads_per_cta, t.reg_alloc_unit));
   } else {
     // Hardware / GPGPU-Sim: a whole warp's worth of each thread's registers, per warp.
-    r.regs = r.warps * static_cast<uint32_t>(round_up(uint64_t(k.regs_per_thread) * cfg.warp_size,
-                                                      t.reg_alloc_unit));
+    r.regs = r.warps * static_cast<uint32_t>(round_up(uint64_t(k.regs_per_thread) * cfg.warp_size, t.reg_alloc_unit));
   }
   r.shmem = static_cast<uint32_t>(round_up(k.shmem_per_cta, t.shmem_alloc_unit));
   return r;
@@ -60,24 +58,18 @@ uint32_t unified_l1_bytes(const SmTypeConfig& t, uint32_t resident_shmem) {
   return t.l1_size_bytes - unified_l1_carveout(t, resident_shmem);
 }
 
-uint64_t sm_storage_bytes(const SmTypeConfig& t) {
-  return uint64_t(t.registers) * kRegisterBytes + max_shared_mem(t);
-}
+uint64_t sm_storage_bytes(const SmTypeConfig& t) { return uint64_t(t.registers) * kRegisterBytes + max_shared_mem(t); }
 
-uint64_t context_bytes(const CtaResources& r) {
-  return uint64_t(r.regs) * kRegisterBytes + r.shmem;
-}
+uint64_t context_bytes(const CtaResources& r) { return uint64_t(r.regs) * kRegisterBytes + r.shmem; }
 
 namespace {
 
 // One capacity check: "kernel 'X' cannot fit one CTA on an SM of type 'Y': registers need N,
 // capacity M".
-void require_fits(const KernelDesc& k, const SmTypeConfig& t, const char* resource, uint64_t need,
-                  uint64_t capacity) {
+void require_fits(const KernelDesc& k, const SmTypeConfig& t, const char* resource, uint64_t need, uint64_t capacity) {
   if (need <= capacity) return;
-  throw InputError("kernel '" + k.name + "' cannot fit one CTA on an SM of type '" + t.name +
-                   "': " + resource + " need " + std::to_string(need) + ", capacity " +
-                   std::to_string(capacity));
+  throw InputError("kernel '" + k.name + "' cannot fit one CTA on an SM of type '" + t.name + "': " + resource +
+                   " need " + std::to_string(need) + ", capacity " + std::to_string(capacity));
 }
 
 }  // namespace

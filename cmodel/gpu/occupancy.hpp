@@ -33,14 +33,14 @@ namespace gs {
 constexpr uint32_t kRegisterBytes = 4;
 
 struct Occupancy {
-  uint32_t max_ctas = 0;            // resident CTAs per SM when the kernel runs alone
-  std::string limiter;              // "threads", "warps", "registers", "shared memory", "CTA slots"
-  CtaResources per_cta;             // after allocation rounding
-  uint32_t shared_mem_config = 0;   // shared-memory carve-out the SM is configured with (bytes)
-  uint64_t sm_storage_bytes = 0;    // register file bytes + largest shared-memory size
-  uint64_t context_bytes = 0;       // registers (4 B each) + shared memory of max_ctas CTAs
-  double storage_share = 0.0;       // context_bytes / sm_storage_bytes (0..1)
-  double save_time_us = 0.0;        // context_bytes at peak DRAM bandwidth / num_sms
+  uint32_t max_ctas = 0;           // resident CTAs per SM when the kernel runs alone
+  std::string limiter;             // "threads", "warps", "registers", "shared memory", "CTA slots"
+  CtaResources per_cta;            // after allocation rounding
+  uint32_t shared_mem_config = 0;  // shared-memory carve-out the SM is configured with (bytes)
+  uint64_t sm_storage_bytes = 0;   // register file bytes + largest shared-memory size
+  uint64_t context_bytes = 0;      // registers (4 B each) + shared memory of max_ctas CTAs
+  double storage_share = 0.0;      // context_bytes / sm_storage_bytes (0..1)
+  double save_time_us = 0.0;       // context_bytes at peak DRAM bandwidth / num_sms
 };
 
 /// Rounds `v` up to a multiple of `unit` (unit 0 or 1: unchanged).

@@ -31,14 +31,8 @@ const char* sm_detail::cta_phase_name(CtaPhase s) {
   return "?";
 }
 
-Sm::Impl::Impl(uint32_t id_, const GpuConfig& cfg_, MemoryIface& mem_, CounterBank& counters_,
-               uint64_t seed_)
-    : id(id_),
-      cfg(cfg_),
-      t(cfg_.sm(id_)),
-      mem(mem_),
-      counters(counters_),
-      seed(seed_),
+Sm::Impl::Impl(uint32_t id_, const GpuConfig& cfg_, MemoryIface& mem_, CounterBank& counters_, uint64_t seed_)
+    : id(id_), cfg(cfg_), t(cfg_.sm(id_)), mem(mem_), counters(counters_), seed(seed_),
       alu_occupancy(std::max<uint32_t>(1, cfg_.warp_size / std::max<uint32_t>(1, cfg_.sm(id_).alu_lanes))),
       sfu_occupancy(std::max<uint32_t>(1, cfg_.warp_size / std::max<uint32_t>(1, cfg_.sm(id_).sfu_lanes))),
       ldst_occupancy(std::max<uint32_t>(1, cfg_.warp_size / std::max<uint32_t>(1, cfg_.sm(id_).ldst_lanes))),
@@ -77,37 +71,33 @@ const InstStream& Sm::Impl::stream_for(KernelId k, const KernelDesc& desc) {
   return *streams[k];
 }
 
-void Sm::Impl::start_cta(KernelId kernel, const KernelDesc& desc, const CtaResources& r, CtaId cta,
-                         uint64_t cycle, const SavedCta* resume) {
+void Sm::Impl::start_cta(KernelId kernel, const KernelDesc& desc, const CtaResources& r, CtaId cta, uint64_t cycle,
+                         const SavedCta* resume) {
   if (!fits(r)) {
     std::ostringstream m;
-    m << "SM " << id << ": CTA " << cta << " of kernel " << kernel << " (threads " << r.threads
-      << ", warps " << r.warps << ", regs " << r.regs << ", shmem " << r.shmem
-      << ") does not fit; used threads " << used.threads << "/" << t.max_threads << ", warps "
-      << used.warps << "/" << t.max_warps << ", regs " << used.regs << "/" << t.registers
-      << ", shmem " << used.shmem << "/" << shmem_capacity_for(r.shmem) << ", CTAs " << used.ctas
-      << "/" << t.max_ctas;
+    m << "SM " << id << ": CTA " << cta << " of kernel " << kernel << " (threads " << r.threads << ", warps " << r.warps
+      << ", regs " << r.regs << ", shmem " << r.shmem << ") does not fit; used threads " << used.threads << "/"
+      << t.max_threads << ", warps " << used.warps << "/" << t.max_warps << ", regs " << used.regs << "/" << t.registers
+      << ", shmem " << used.shmem << "/" << shmem_capacity_for(r.shmem) << ", CTAs " << used.ctas << "/" << t.max_ctas;
     throw InvariantError(m.str());
   }
   if (kernel >= counters.kernels())
     throw InvariantError("SM " + std::to_string(id) + ": kernel id " + std::to_string(kernel) +
-                         " outside the counter bank (" + std::to_string(counters.kernels()) +
-                         " kernels)");
+                         " outside the counter bank (" + std::to_string(counters.kernels()) + " kernels)");
   const InstStream& st = stream_for(kernel, desc);
   if (r.warps != st.warps_per_cta())
-    throw InvariantError("SM " + std::to_string(id) + ": CTA resources give " +
-                         std::to_string(r.warps) + " warps, kernel '" + desc.name + "' has " +
-                         std::to_string(st.warps_per_cta()));
+    throw InvariantError("SM " + std::to_string(id) + ": CTA resources give " + std::to_string(r.warps) +
+                         " warps, kernel '" + desc.name + "' has " + std::to_string(st.warps_per_cta()));
   if (resume && (resume->warp_pc.size() != r.warps || resume->kernel != kernel || resume->cta != cta))
-    throw InvariantError("SM " + std::to_string(id) + ": saved context of kernel " +
-                         std::to_string(kernel) + " CTA " + std::to_string(cta) + " does not match");
+    throw InvariantError("SM " + std::to_string(id) + ": saved context of kernel " + std::to_string(kernel) + " CTA " +
+                         std::to_string(cta) + " does not match");
   const uint32_t len = st.length(cta);
   if (resume)
     for (uint32_t pc : resume->warp_pc)
       if (pc > len)
-        throw InvariantError("SM " + std::to_string(id) + ": saved pc " + std::to_string(pc) +
-                             " of kernel " + std::to_string(kernel) + " CTA " + std::to_string(cta) +
-                             " beyond the warp length " + std::to_string(len));
+        throw InvariantError("SM " + std::to_string(id) + ": saved pc " + std::to_string(pc) + " of kernel " +
+                             std::to_string(kernel) + " CTA " + std::to_string(cta) + " beyond the warp length " +
+                             std::to_string(len));
   // Checks done: from here on nothing throws, so a refused CTA leaves the SM unchanged.
   uint32_t slot = 0;
   while (ctas[slot].state != CtaPhase::kFree) ++slot;  // fits() guarantees a free slot
@@ -146,7 +136,7 @@ void Sm::Impl::start_cta(KernelId kernel, const KernelDesc& desc, const CtaResou
     Warp& w = warps[wi];
     w.key = st.warp_key(cta, wc);
     w.pc = resume ? resume->warp_pc[wc] : 0;
-    w.accesses = w.pc ? st.accesses_before(w.key, w.pc) : 0;   // a resumed warp: rare, O(pc)
+    w.accesses = w.pc ? st.accesses_before(w.key, w.pc) : 0;  // a resumed warp: rare, O(pc)
     w.len = len;
     w.warp_in_cta = wc;
     w.dep = dep;
@@ -245,7 +235,7 @@ void Sm::Impl::free_cta(uint32_t slot) {
     sched_remove(wi);
     if (t.warp_group_slots == 0) {
       free_warps.push_back(wi);
-    } else {   // keep the lowest free slot on top, so the first group fills first (no allocation: capacity max_warps)
+    } else {  // keep the lowest free slot on top, so the first group fills first (no allocation: capacity max_warps)
       free_warps.insert(std::upper_bound(free_warps.begin(), free_warps.end(), wi, std::greater<uint16_t>()), wi);
     }
   }
@@ -265,16 +255,14 @@ void Sm::Impl::free_cta(uint32_t slot) {
 
 std::string Sm::Impl::dump() const {
   std::ostringstream o;
-  o << "SM " << id << " (" << t.name << "): used threads " << used.threads << " warps "
-    << used.warps << " regs " << used.regs << " shmem " << used.shmem << "/" << shmem_config
-    << " ctas " << used.ctas << "; ldst op " << ldst.op << (ldst.blocked ? " (blocked)" : "")
-    << " line " << ldst.next_line << "/" << ldst.lines << "\n";
+  o << "SM " << id << " (" << t.name << "): used threads " << used.threads << " warps " << used.warps << " regs "
+    << used.regs << " shmem " << used.shmem << "/" << shmem_config << " ctas " << used.ctas << "; ldst op " << ldst.op
+    << (ldst.blocked ? " (blocked)" : "") << " line " << ldst.next_line << "/" << ldst.lines << "\n";
   for (uint32_t slot = 0; slot < ctas.size(); ++slot) {
     const CtaSlot& c = ctas[slot];
     if (c.state == CtaPhase::kFree) continue;
-    o << "  slot " << slot << ": kernel " << c.kernel << " cta " << c.cta << " "
-      << cta_phase_name(c.state) << ", warps left " << c.warps_left << ", mem ops " << c.ops
-      << ", since " << c.start_cycle << ", pcs";
+    o << "  slot " << slot << ": kernel " << c.kernel << " cta " << c.cta << " " << cta_phase_name(c.state)
+      << ", warps left " << c.warps_left << ", mem ops " << c.ops << ", since " << c.start_cycle << ", pcs";
     for (uint16_t wi : c.warps) {
       const Warp& w = warps[wi];
       o << " " << w.pc << "/" << w.len;
@@ -284,12 +272,11 @@ std::string Sm::Impl::dump() const {
   }
   for (size_t i = 0; i < scheds.size(); ++i)
     o << "  scheduler " << i << ": " << scheds[i].warps.size() << " warps, sleeping until "
-      << (scheds[i].sleep_until == kNever ? std::string("memory") : std::to_string(scheds[i].sleep_until))
-      << "\n";
+      << (scheds[i].sleep_until == kNever ? std::string("memory") : std::to_string(scheds[i].sleep_until)) << "\n";
   for (const PreemptRec& p : preempts)
     if (p.active)
-      o << "  preempt " << (p.mode == PreemptMode::kSwitch ? "switch" : "drain") << " victim "
-        << p.victim << " remaining " << p.remaining << "\n";
+      o << "  preempt " << (p.mode == PreemptMode::kSwitch ? "switch" : "drain") << " victim " << p.victim
+        << " remaining " << p.remaining << "\n";
   return o.str();
 }
 
@@ -307,14 +294,13 @@ bool Sm::fits(const CtaResources& r) const { return impl_->fits(r); }
 uint32_t Sm::resident_ctas(KernelId kernel) const {
   return kernel < impl_->resident.size() ? impl_->resident[kernel] : 0;
 }
-void Sm::start_cta(KernelId kernel, const KernelDesc& desc, const CtaResources& r, CtaId cta,
-                   uint64_t cycle, const SavedCta* resume) {
+void Sm::start_cta(KernelId kernel, const KernelDesc& desc, const CtaResources& r, CtaId cta, uint64_t cycle,
+                   const SavedCta* resume) {
   impl_->start_cta(kernel, desc, r, cta, cycle, resume);
 }
 void Sm::preempt(PreemptMode mode, KernelId victim, uint64_t cycle) { impl_->preempt(mode, victim, cycle); }
 void Sm::tick(uint64_t cycle) { impl_->tick(cycle); }
-void Sm::take_events(std::vector<SmEvent>& events, std::vector<SavedCta>& saved,
-                     std::vector<CtaRecord>& records) {
+void Sm::take_events(std::vector<SmEvent>& events, std::vector<SavedCta>& saved, std::vector<CtaRecord>& records) {
   if (impl_->events.empty() && impl_->records.empty()) return;  // the common case, every cycle
   events.insert(events.end(), impl_->events.begin(), impl_->events.end());
   impl_->events.clear();

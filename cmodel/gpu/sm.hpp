@@ -29,7 +29,7 @@ class MemoryIface;
 struct SavedCta {
   KernelId kernel = 0;
   CtaId cta = 0;
-  std::vector<uint32_t> warp_pc;      // next instruction index per warp
+  std::vector<uint32_t> warp_pc;  // next instruction index per warp
   uint64_t first_start_cycle = 0;
 };
 
@@ -56,8 +56,8 @@ class Sm {
 
   /// Starts a CTA. `desc` must outlive the CTA. `resume` non-null restores a saved CTA.
   /// Throws InvariantError if it does not fit.
-  void start_cta(KernelId kernel, const KernelDesc& desc, const CtaResources& r, CtaId cta,
-                 uint64_t cycle, const SavedCta* resume);
+  void start_cta(KernelId kernel, const KernelDesc& desc, const CtaResources& r, CtaId cta, uint64_t cycle,
+                 const SavedCta* resume);
   /// Begins preempting `victim`'s CTAs (kNoKernel = all).
   void preempt(PreemptMode mode, KernelId victim, uint64_t cycle);
 
@@ -67,8 +67,7 @@ class Sm {
 
   /// Events produced since the last call (kCtaFinished, kCtaSaved, kPreemptDone), in order.
   /// Saved CTAs' progress is appended to `saved` alongside their kCtaSaved events.
-  void take_events(std::vector<SmEvent>& events, std::vector<SavedCta>& saved,
-                   std::vector<CtaRecord>& records);
+  void take_events(std::vector<SmEvent>& events, std::vector<SavedCta>& saved, std::vector<CtaRecord>& records);
 
   /// Instructions issued by this SM in the last tick (watchdog progress signal).
   uint32_t issued_last_tick() const;

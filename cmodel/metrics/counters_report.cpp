@@ -32,8 +32,8 @@ Json group_json(const CounterGroup& g, double peak, bool bypass, bool threads) {
   j["dram_bytes"] = g.dram_bytes;
   j["dram_share_of_peak"] = round6(g.dram_share_of_peak(peak));
   const StallBreakdown& s = g.stalls;
-  j["stall_cycles"] = Json{{"memory", s.memory}, {"dependency", s.dependency},
-                           {"functional_unit", s.functional_unit}, {"idle", s.idle}};
+  j["stall_cycles"] = Json{
+      {"memory", s.memory}, {"dependency", s.dependency}, {"functional_unit", s.functional_unit}, {"idle", s.idle}};
   j["stall_shares"] = Json{{"memory", round6(s.share(s.memory))},
                            {"dependency", round6(s.share(s.dependency))},
                            {"functional_unit", round6(s.share(s.functional_unit))},
@@ -53,16 +53,49 @@ std::string csv_row(const RunInfo& info, const std::string& kernel, const std::s
   const StallBreakdown& s = g.stalls;
   auto u = [](uint64_t v) { return std::to_string(v); };
   auto f = [](double v) { return format_fixed(round6(v), 6); };
-  const std::string fields[] = {
-      csv_field(info.config), csv_field(info.mix), csv_field(info.policy), csv_field(info.scheduler),
-      csv_field(info.preempt), csv_field(info.sm_sharing), u(info.seed), csv_field(kernel), csv_field(sm_type), u(g.sms), u(g.instructions),
-      u(g.cycles), f(g.ipc()), u(g.active_sm_cycles), f(g.ipc_per_active_sm()), u(g.l1_accesses), u(g.l1_hits),
-      f(g.l1_hit_rate()), u(g.l1_bypassed), u(g.l2_accesses), u(g.l2_hits), f(g.l2_hit_rate()), u(g.l2_bypassed),
-      u(g.dram_bytes),
-      f(g.dram_share_of_peak(peak)), row_buffer_hit_rate, u(s.memory), u(s.dependency), u(s.functional_unit),
-      u(s.idle), f(s.share(s.memory)), f(s.share(s.dependency)), f(s.share(s.functional_unit)), f(s.share(s.idle)),
-      u(g.ctas_started), u(g.ctas_finished), u(g.ctas_preempted_drain), u(g.ctas_preempted_switch),
-      u(g.switch_fallbacks), u(g.context_save_bytes), u(g.context_restore_bytes), u(g.context_save_cycles), u(g.context_restore_cycles)};
+  const std::string fields[] = {csv_field(info.config),
+                                csv_field(info.mix),
+                                csv_field(info.policy),
+                                csv_field(info.scheduler),
+                                csv_field(info.preempt),
+                                csv_field(info.sm_sharing),
+                                u(info.seed),
+                                csv_field(kernel),
+                                csv_field(sm_type),
+                                u(g.sms),
+                                u(g.instructions),
+                                u(g.cycles),
+                                f(g.ipc()),
+                                u(g.active_sm_cycles),
+                                f(g.ipc_per_active_sm()),
+                                u(g.l1_accesses),
+                                u(g.l1_hits),
+                                f(g.l1_hit_rate()),
+                                u(g.l1_bypassed),
+                                u(g.l2_accesses),
+                                u(g.l2_hits),
+                                f(g.l2_hit_rate()),
+                                u(g.l2_bypassed),
+                                u(g.dram_bytes),
+                                f(g.dram_share_of_peak(peak)),
+                                row_buffer_hit_rate,
+                                u(s.memory),
+                                u(s.dependency),
+                                u(s.functional_unit),
+                                u(s.idle),
+                                f(s.share(s.memory)),
+                                f(s.share(s.dependency)),
+                                f(s.share(s.functional_unit)),
+                                f(s.share(s.idle)),
+                                u(g.ctas_started),
+                                u(g.ctas_finished),
+                                u(g.ctas_preempted_drain),
+                                u(g.ctas_preempted_switch),
+                                u(g.switch_fallbacks),
+                                u(g.context_save_bytes),
+                                u(g.context_restore_bytes),
+                                u(g.context_save_cycles),
+                                u(g.context_restore_cycles)};
   std::string out;
   for (const std::string& field : fields) out += (out.empty() ? "" : ",") + field;
   return out + "\n";
@@ -95,13 +128,14 @@ Json counters_json(const CountersSummary& c) {
     Json jk;
     jk["name"] = k.name;
     jk["all"] = group_json(k.all, peak, bypass, c.thread_counts);
-    if (c.alone.size() == c.kernels.size())   // its alone run, the T_alone of the metrics
+    if (c.alone.size() == c.kernels.size())  // its alone run, the T_alone of the metrics
       jk["alone"] = group_json(c.alone[static_cast<size_t>(&k - c.kernels.data())], peak, bypass, c.thread_counts);
     Json types = Json::array();
     for (size_t t = 0; t < k.by_sm_type.size(); ++t) {
       Json jt;
       jt["sm_type"] = k.sm_type_names[t];
-      const Json group = group_json(k.by_sm_type[t], peak, bypass, c.thread_counts);   // named: items() does not extend its life
+      const Json group = group_json(k.by_sm_type[t], peak, bypass,
+                                    c.thread_counts);  // named: items() does not extend its life
       for (const auto& item : group.items()) jt[item.key()] = item.value();
       types.push_back(std::move(jt));
     }
@@ -137,8 +171,15 @@ std::string format_counters_csv(const RunInfo& info, const CountersSummary& c) {
 }
 
 std::string format_counters_table(const CountersSummary& c) {
-  const char* titles[] = {"kernel", "IPC(thread)", "L1_hit%", "L2_hit%", "DRAM_MB", "DRAM_%peak", "stall_mem/dep/fu/idle%",
-                          "preempted_drain/switch", "ctx_KiB"};
+  const char* titles[] = {"kernel",
+                          "IPC(thread)",
+                          "L1_hit%",
+                          "L2_hit%",
+                          "DRAM_MB",
+                          "DRAM_%peak",
+                          "stall_mem/dep/fu/idle%",
+                          "preempted_drain/switch",
+                          "ctx_KiB"};
   constexpr size_t kCols = sizeof titles / sizeof titles[0];
   const double peak = c.dram.peak_bytes_per_cycle;
   std::vector<std::vector<std::string>> rows;
@@ -146,8 +187,9 @@ std::string format_counters_table(const CountersSummary& c) {
   for (const KernelCounters& k : c.kernels) {
     const CounterGroup& g = k.all;
     const StallBreakdown& s = g.stalls;
-    rows.push_back({k.name, c.thread_counts ? format_fixed(g.thread_ipc(), 1) : "-", percent(g.l1_hit_rate()), percent(g.l2_hit_rate()),
-                    format_fixed(double(g.dram_bytes) / 1e6, 1), percent(g.dram_share_of_peak(peak)),
+    rows.push_back({k.name, c.thread_counts ? format_fixed(g.thread_ipc(), 1) : "-", percent(g.l1_hit_rate()),
+                    percent(g.l2_hit_rate()), format_fixed(double(g.dram_bytes) / 1e6, 1),
+                    percent(g.dram_share_of_peak(peak)),
                     format_fixed(100.0 * s.share(s.memory), 0) + "/" + format_fixed(100.0 * s.share(s.dependency), 0) +
                         "/" + format_fixed(100.0 * s.share(s.functional_unit), 0) + "/" +
                         format_fixed(100.0 * s.share(s.idle), 0),
@@ -172,7 +214,7 @@ std::string format_counters_table(const CountersSummary& c) {
   out += "DRAM     " + format_fixed(double(d.bytes()) / 1e6, 1) + " MB over " + std::to_string(d.channels) +
          " channels, " + percent(d.bandwidth_share()) + "% of peak, row-buffer hits " +
          percent(d.row_buffer_hit_rate()) + "%\n";
-  for (const KernelCounters& k : c.kernels)   // hit rates above are of the accesses that looked up
+  for (const KernelCounters& k : c.kernels)  // hit rates above are of the accesses that looked up
     if (k.all.l1_bypassed + k.all.l2_bypassed != 0)
       out += "BYPASS   " + k.name + ": " + std::to_string(k.all.l1_bypassed) + " accesses around L1, " +
              std::to_string(k.all.l2_bypassed) + " around L2\n";

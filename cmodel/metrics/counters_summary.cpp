@@ -35,9 +35,8 @@ CountersSummary summarize_counters(const GpuConfig& cfg, const RunResult& run, c
   const CounterBank& bank = run.counters;
   if (bank.sms() != cfg.num_sms() || bank.kernels() != run.kernels.size())
     throw InvariantError("counter summary: the run counted " + std::to_string(bank.sms()) + " SMs x " +
-                         std::to_string(bank.kernels()) + " kernels, the config has " +
-                         std::to_string(cfg.num_sms()) + " SMs and the run " + std::to_string(run.kernels.size()) +
-                         " kernels");
+                         std::to_string(bank.kernels()) + " kernels, the config has " + std::to_string(cfg.num_sms()) +
+                         " SMs and the run " + std::to_string(run.kernels.size()) + " kernels");
   const size_t types = cfg.sm_types.size();
   if (mix && mix->kernels.size() != run.kernels.size())
     throw InvariantError("counter summary: a mix of " + std::to_string(mix->kernels.size()) + " kernels for a run of " +
@@ -51,7 +50,7 @@ CountersSummary summarize_counters(const GpuConfig& cfg, const RunResult& run, c
     kc.name = run.kernels[k].name;
     kc.all.sms = cfg.num_sms();
     // A kernel's window is its turnaround; under the fixed-window method, the window itself.
-    kc.all.cycles = run.window_cycles != 0 ? run.cycles : run.kernels[k].cycles();   // counters span the whole run
+    kc.all.cycles = run.window_cycles != 0 ? run.cycles : run.kernels[k].cycles();  // counters span the whole run
     kc.by_sm_type.assign(types, CounterGroup{});
     for (size_t t = 0; t < types; ++t) {
       kc.sm_type_names.push_back(cfg.sm_types[t].name);

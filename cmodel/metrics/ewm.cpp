@@ -49,7 +49,7 @@ EwmChoice ewm_choose(const GpuConfig& cfg, const Mix& mix, const RunOptions& run
   out.occ2 = occupancy(mix.kernels[1].desc, rc, rc.sm(0)).max_ctas;
   const uint32_t occ[2] = {out.occ1, out.occ2};
 
-  std::map<std::pair<uint32_t, uint32_t>, uint64_t> measured;   // (task, cap) -> sample instructions
+  std::map<std::pair<uint32_t, uint32_t>, uint64_t> measured;  // (task, cap) -> sample instructions
   auto insts = [&](uint32_t task, uint32_t cap) {
     auto it = measured.find({task, cap});
     if (it != measured.end()) return it->second;
@@ -72,7 +72,7 @@ EwmChoice ewm_choose(const GpuConfig& cfg, const Mix& mix, const RunOptions& run
   const uint32_t occ_ci = r.ci ? occ[1] : occ[0], occ_other = r.ci ? occ[0] : occ[1];
   uint32_t t_best = 0;
   for (uint32_t t = 1; t <= 3; ++t) {
-    if (!((occ_other >> 1) > t && (occ_ci >> 1) + t <= occ_ci)) break;   // the occupancy limit
+    if (!((occ_other >> 1) > t && (occ_ci >> 1) + t <= occ_ci)) break;  // the occupancy limit
     SbmReg step = r;
     step.occ_th = t;
     const uint64_t p = predicted(step);
@@ -106,7 +106,8 @@ namespace {
 
 /// The standalone profiles and the SBM_REG they gave, after the table.
 std::string format_ewm(const EwmChoice& c, const Mix& mix) {
-  std::string out = "\newm: standalone profiles (instructions in the sbm sample window, each task alone at a CTA cap):\n";
+  std::string out =
+      "\newm: standalone profiles (instructions in the sbm sample window, each task alone at a CTA cap):\n";
   char buf[160];
   for (const EwmProfile& p : c.profiles) {
     std::snprintf(buf, sizeof buf, "  task %u %-16s %2u CTAs/SM  %12llu\n", p.task + 1,
@@ -123,13 +124,11 @@ std::string format_ewm(const EwmChoice& c, const Mix& mix) {
 nlohmann::ordered_json ewm_json(const EwmChoice& c, const Mix& mix) {
   nlohmann::ordered_json prof = nlohmann::ordered_json::array();
   for (const EwmProfile& p : c.profiles)
-    prof.push_back({{"task", p.task + 1}, {"kernel", mix.kernels.at(p.task).kernel}, {"cap", p.cap}, {"insts", p.insts}});
-  return {{"arch", "MWG"},
-          {"ci", mix.kernels.at(c.reg.ci ? 1 : 0).kernel},
-          {"occ_th", c.reg.occ_th},
-          {"occupancy", {c.occ1, c.occ2}},
-          {"profiles", prof},
-          {"predicted", c.predicted}};
+    prof.push_back(
+        {{"task", p.task + 1}, {"kernel", mix.kernels.at(p.task).kernel}, {"cap", p.cap}, {"insts", p.insts}});
+  return {{"arch", "MWG"},          {"ci", mix.kernels.at(c.reg.ci ? 1 : 0).kernel},
+          {"occ_th", c.reg.occ_th}, {"occupancy", {c.occ1, c.occ2}},
+          {"profiles", prof},       {"predicted", c.predicted}};
 }
 
 class EwmStrategy final : public MixStrategy {

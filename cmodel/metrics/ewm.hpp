@@ -41,10 +41,10 @@ struct EwmProfile {
 
 /// EWM's decision and what it was made from.
 struct EwmChoice {
-  SbmReg reg;                     // arch MWG, fcache 0, ci, occ_th
-  uint32_t occ1 = 0, occ2 = 0;    // each task's CTAs per SM alone (SM 0)
+  SbmReg reg;                   // arch MWG, fcache 0, ci, occ_th
+  uint32_t occ1 = 0, occ2 = 0;  // each task's CTAs per SM alone (SM 0)
   std::vector<EwmProfile> profiles;
-  std::vector<uint64_t> predicted;   // I_ci + I_other per occ_th tried (index = occ_th)
+  std::vector<uint64_t> predicted;  // I_ci + I_other per occ_th tried (index = occ_th)
 };
 
 /// Standalone profiling and the choice. Throws InputError naming the mix unless it has exactly

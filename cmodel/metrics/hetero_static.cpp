@@ -20,7 +20,7 @@ double alone_ipc(const GpuConfig& cfg, const Mix& mix, const MixEntry& entry, co
   opt.seed = run_opt.sched.seed;
   if (!sms.empty()) {
     opt.sm_kernels.assign(cfg.num_sms(), 0);
-    for (uint32_t s : sms) opt.sm_kernels[s] = 1;   // kernel 0 of the alone mix
+    for (uint32_t s : sms) opt.sm_kernels[s] = 1;  // kernel 0 of the alone mix
   }
   RunOptions run = run_opt;
   run.sched = opt;
@@ -44,7 +44,8 @@ bool is_hetero_static_policy(const std::string& policy) {
 HeteroChoice hetero_choose(const GpuConfig& cfg, const Mix& mix, const std::string& policy, const RunOptions& run_opt) {
   const std::string where = mix.file.empty() ? mix.name : mix.file;
   const std::string cfg_where = cfg.file.empty() ? cfg.name : cfg.file;
-  if (!is_hetero_static_policy(policy)) throw InvariantError("hetero_choose: not a static HeteroCore policy: " + policy);
+  if (!is_hetero_static_policy(policy))
+    throw InvariantError("hetero_choose: not a static HeteroCore policy: " + policy);
   if (mix.kernels.size() != 2)
     throw InputError(where, "kernels",
                      "policy " + policy + " maps two kernels (HeteroCore Sec. 4); this mix has " +
@@ -57,7 +58,8 @@ HeteroChoice hetero_choose(const GpuConfig& cfg, const Mix& mix, const std::stri
   }
   if (c.big_sms.empty() || c.small_sms.empty())
     throw InputError(cfg_where, "sm_types",
-                     "policy " + policy + " needs SM types named \"big\" and \"small\" (a HeteroCore GPU, e.g. preset heterocore)");
+                     "policy " + policy +
+                         " needs SM types named \"big\" and \"small\" (a HeteroCore GPU, e.g. preset heterocore)");
 
   // the even split: kernel 0 the first half of each type (the larger half of an odd count)
   auto even = [&] {
@@ -161,12 +163,13 @@ std::string format_hetero(const HeteroChoice& c, const Mix& mix) {
   std::string out = "\n" + c.policy + ": " + c.reason + "\n";
   char buf[256];
   if (!c.profiles.empty()) {
-    out += "  kernel            IPC_base  IPC_base_n   IPC_big  IPC_small  class (alone: conventional GPU, its first n = #small SMs, big SMs, small SMs)\n";
+    out +=
+        "  kernel            IPC_base  IPC_base_n   IPC_big  IPC_small  class (alone: conventional GPU, its first n = #small SMs, big SMs, small SMs)\n";
     for (size_t i = 0; i < c.profiles.size(); ++i) {
       const HeteroProfile& p = c.profiles[i];
-      std::snprintf(buf, sizeof buf, "  %-16s %9.3f  %10s %9.3f  %9.3f  %s\n", mix.kernels.at(i).kernel.c_str(), p.ipc_base,
-                    p.ipc_base_n > 0 ? std::to_string(p.ipc_base_n).substr(0, 9).c_str() : "-", p.ipc_big, p.ipc_small,
-                    c.policy == "hetero-class" ? (p.lean ? "lean-TLP" : "thick-TLP") : "-");
+      std::snprintf(buf, sizeof buf, "  %-16s %9.3f  %10s %9.3f  %9.3f  %s\n", mix.kernels.at(i).kernel.c_str(),
+                    p.ipc_base, p.ipc_base_n > 0 ? std::to_string(p.ipc_base_n).substr(0, 9).c_str() : "-", p.ipc_big,
+                    p.ipc_small, c.policy == "hetero-class" ? (p.lean ? "lean-TLP" : "thick-TLP") : "-");
       out += buf;
     }
   }
@@ -189,15 +192,24 @@ nlohmann::ordered_json hetero_json(const HeteroChoice& c, const Mix& mix) {
   nlohmann::ordered_json profiles = nlohmann::ordered_json::array(), sms = nlohmann::ordered_json::array();
   for (size_t i = 0; i < c.profiles.size(); ++i) {
     const HeteroProfile& p = c.profiles[i];
-    profiles.push_back({{"kernel", mix.kernels.at(i).kernel}, {"ipc_base", p.ipc_base}, {"ipc_base_n", p.ipc_base_n},
-                        {"ipc_big", p.ipc_big}, {"ipc_small", p.ipc_small}, {"lean", p.lean}});
+    profiles.push_back({{"kernel", mix.kernels.at(i).kernel},
+                        {"ipc_base", p.ipc_base},
+                        {"ipc_base_n", p.ipc_base_n},
+                        {"ipc_big", p.ipc_big},
+                        {"ipc_small", p.ipc_small},
+                        {"lean", p.lean}});
   }
   for (size_t k = 0; k < mix.kernels.size(); ++k) {
     const auto [big, small] = sms_of(c, k);
     sms.push_back({{"kernel", mix.kernels[k].kernel}, {"big", big}, {"small", small}});
   }
-  return {{"policy", c.policy},   {"reason", c.reason},         {"big_kernel", c.big_kernel}, {"profiles", profiles},
-          {"stp_k0_big", c.stp_k0_big}, {"stp_k1_big", c.stp_k1_big}, {"sms", sms}};
+  return {{"policy", c.policy},
+          {"reason", c.reason},
+          {"big_kernel", c.big_kernel},
+          {"profiles", profiles},
+          {"stp_k0_big", c.stp_k0_big},
+          {"stp_k1_big", c.stp_k1_big},
+          {"sms", sms}};
 }
 
 class HeteroStaticStrategy final : public MixStrategy {

@@ -42,17 +42,17 @@ bool is_hetero_static_policy(const std::string& policy);
 /// One kernel's standalone IPCs (zero where the policy does not profile).
 struct HeteroProfile {
   double ipc_base = 0, ipc_base_n = 0, ipc_big = 0, ipc_small = 0;
-  bool lean = false;   // IPC^S >= IPC^base_n (hetero-class)
+  bool lean = false;  // IPC^S >= IPC^base_n (hetero-class)
 };
 
 /// The mapping and what it was made from.
 struct HeteroChoice {
   std::string policy;
-  std::vector<HeteroProfile> profiles;   // per kernel (empty: hetero-agnostic)
-  int big_kernel = -1;                   // the kernel on every big SM; -1: the even split
-  double stp_k0_big = 0, stp_k1_big = 0; // Algorithm 1's two estimates (hetero-stp, -balanced)
-  std::string reason;                    // one line: why this mapping
-  std::vector<uint32_t> sm_kernels;      // per SM: bit i = kernel i may issue there
+  std::vector<HeteroProfile> profiles;    // per kernel (empty: hetero-agnostic)
+  int big_kernel = -1;                    // the kernel on every big SM; -1: the even split
+  double stp_k0_big = 0, stp_k1_big = 0;  // Algorithm 1's two estimates (hetero-stp, -balanced)
+  std::string reason;                     // one line: why this mapping
+  std::vector<uint32_t> sm_kernels;       // per SM: bit i = kernel i may issue there
   std::vector<uint32_t> big_sms, small_sms;
 };
 

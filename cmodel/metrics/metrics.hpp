@@ -36,32 +36,32 @@ namespace gs {
 /// Per-kernel figures of one shared run and its matching alone run.
 struct KernelMetrics {
   std::string name;
-  uint64_t arrival_cycle = 0;     // in the shared run
-  uint32_t priority = 0;          // the mix entry's (NPQ/PPQ: higher = more important)
-  uint64_t instructions = 0;      // warp instructions in the shared run
-  uint64_t cycles_alone = 0;      // T_alone: turnaround when run alone (arrival 0)
-  uint64_t cycles_shared = 0;     // T_shared: turnaround in the mix
-  double ntt = 0;                 // T_shared / T_alone (fixed window: IPC_alone / IPC)
-  double ipc = 0;                 // instructions / cycles_shared (warp instructions per cycle; fixed window: / W)
+  uint64_t arrival_cycle = 0;  // in the shared run
+  uint32_t priority = 0;       // the mix entry's (NPQ/PPQ: higher = more important)
+  uint64_t instructions = 0;   // warp instructions in the shared run
+  uint64_t cycles_alone = 0;   // T_alone: turnaround when run alone (arrival 0)
+  uint64_t cycles_shared = 0;  // T_shared: turnaround in the mix
+  double ntt = 0;              // T_shared / T_alone (fixed window: IPC_alone / IPC)
+  double ipc = 0;              // instructions / cycles_shared (warp instructions per cycle; fixed window: / W)
   // Fixed window only:
-  uint64_t instructions_alone = 0;   // warp instructions of the alone run in the same window
-  double ipc_alone = 0;              // instructions_alone / W
-  uint32_t launches = 0;             // instances launched in the shared run (1 + relaunches)
-  uint32_t completions = 0;          // instances that finished inside the window
+  uint64_t instructions_alone = 0;  // warp instructions of the alone run in the same window
+  double ipc_alone = 0;             // instructions_alone / W
+  uint32_t launches = 0;            // instances launched in the shared run (1 + relaunches)
+  uint32_t completions = 0;         // instances that finished inside the window
 };
 
 /// Whole-mix figures.
 struct MixMetrics {
-  std::vector<KernelMetrics> kernels;   // in mix order
-  uint64_t cycles = 0;                  // shared run: cycle the last kernel finished (fixed window: W)
-  uint64_t window_cycles = 0;           // fixed window W; 0 = each kernel ran once (turnaround metrics)
-  uint64_t window_start = 0;            // fixed window: the cycle it opened (Mix::window_start)
-  uint64_t instructions = 0;            // sum over kernels
+  std::vector<KernelMetrics> kernels;  // in mix order
+  uint64_t cycles = 0;                 // shared run: cycle the last kernel finished (fixed window: W)
+  uint64_t window_cycles = 0;          // fixed window W; 0 = each kernel ran once (turnaround metrics)
+  uint64_t window_start = 0;           // fixed window: the cycle it opened (Mix::window_start)
+  uint64_t instructions = 0;           // sum over kernels
   double stp = 0;
   double antt = 0;
-  double antt_sbm = 0;                  // fixed window only: sum_i IPC_alone_i / IPC_i (SBM Sec. 6.2)
+  double antt_sbm = 0;  // fixed window only: sum_i IPC_alone_i / IPC_i (SBM Sec. 6.2)
   double strictf = 0;
-  double ipc = 0;                       // Warped-Slicer mix IPC
+  double ipc = 0;  // Warped-Slicer mix IPC
 };
 
 /// One kernel's raw inputs to compute_mix_metrics.

@@ -16,14 +16,14 @@ std::string alone_key(const GpuConfig& cfg, const MixEntry& e, const std::string
   return kind + '|' + cfg.name + '|' + cfg.file + '|' + e.kernel + '|' + std::to_string(e.grid_ctas) + '|' +
          std::to_string(e.tokens) + '|' + bypass_level_name(e.bypass) + '|' +
          std::to_string(static_cast<int>(opt.preempt)) + '|' + std::to_string(opt.seed) + '|' +
-         std::to_string(run.seed) + '|' + std::to_string(run.max_cycles) + '|' + std::to_string(run.watchdog_cycles) + '|' +
-         std::to_string(window_cycles) + '@' + std::to_string(window_start);
+         std::to_string(run.seed) + '|' + std::to_string(run.max_cycles) + '|' + std::to_string(run.watchdog_cycles) +
+         '|' + std::to_string(window_cycles) + '@' + std::to_string(window_start);
 }
 
 RunOptions alone_run_options(const RunOptions& shared, const SchedOptions& alone_sched) {
   RunOptions r = shared;
   r.sched = alone_sched;
-  r.on_cycle = nullptr;   // per-cycle hooks (waveforms, traces) belong to the shared run
+  r.on_cycle = nullptr;  // per-cycle hooks (waveforms, traces) belong to the shared run
   return r;
 }
 
@@ -46,20 +46,19 @@ Mix alone_mix(const Mix& mix, const MixEntry& entry) {
 SchedOptions alone_sched_options(const SchedOptions& shared_opt) {
   SchedOptions o = shared_opt;
   o.policy = kAlonePolicy;
-  o.cta_limit = 0;       // alone, the kernel gets the whole GPU
+  o.cta_limit = 0;  // alone, the kernel gets the whole GPU
   o.fixed_ctas.clear();
   o.srtf_known_cycles.clear();
   o.sbm_fixed_reg.reset();
-  o.sm_kernels.clear();   // a static SM mapping is of the shared run
-  o.sm_sharing = SmSharing::kShared;   // (one kernel: nothing to share)
-  o.wave_file.clear();   // a requested waveform is of the shared run only
+  o.sm_kernels.clear();               // a static SM mapping is of the shared run
+  o.sm_sharing = SmSharing::kShared;  // (one kernel: nothing to share)
+  o.wave_file.clear();                // a requested waveform is of the shared run only
   return o;
 }
 
 const KernelResult& AloneRunCache::get(const GpuConfig& cfg, const MixEntry& entry, const std::string& kind,
-                                       const SchedOptions& shared_opt, const RunOptions& run_opt,
-                                       const CycleHook& hook, const RunPhase& phase, uint64_t window_cycles,
-                                       uint64_t window_start) {
+                                       const SchedOptions& shared_opt, const RunOptions& run_opt, const CycleHook& hook,
+                                       const RunPhase& phase, uint64_t window_cycles, uint64_t window_start) {
   const SchedOptions opt = alone_sched_options(shared_opt);
   RunOptions run = alone_run_options(run_opt, opt);
   if (hook) run.on_cycle = [&hook, &phase](uint64_t c) { hook(phase, c + 1); };

@@ -51,9 +51,9 @@ class AloneRunCache {
                           const RunPhase& phase = {}, uint64_t window_cycles = 0, uint64_t window_start = 0);
   /// Records `result` as the alone result of `entry` (the arguments as for get()): a shared run
   /// that was the same simulation as the alone run (run_mix_with_alone, one kernel).
-  void put(const GpuConfig& cfg, const MixEntry& entry, const std::string& scheduler_kind, const SchedOptions& shared_opt,
-           const RunOptions& run_opt, uint64_t window_cycles, uint64_t window_start, const KernelResult& result,
-           const CounterGroup& counters);
+  void put(const GpuConfig& cfg, const MixEntry& entry, const std::string& scheduler_kind,
+           const SchedOptions& shared_opt, const RunOptions& run_opt, uint64_t window_cycles, uint64_t window_start,
+           const KernelResult& result, const CounterGroup& counters);
   /// The counters of the alone run whose result get() returned as `result` (the kernel on every
   /// SM; summarize_counters), nullptr for any other reference.
   const CounterGroup* counters_of(const KernelResult& result) const;
@@ -81,8 +81,8 @@ bool same_as_alone_run(const Mix& mix, const SchedOptions& sched_opt);
 
 struct MixRun {
   RunResult shared;
-  std::vector<KernelResult> alone;   // mix order
-  std::vector<CounterGroup> alone_counters;   // mix order: each alone run's counters (run_mix_with_alone)
+  std::vector<KernelResult> alone;           // mix order
+  std::vector<CounterGroup> alone_counters;  // mix order: each alone run's counters (run_mix_with_alone)
   MixMetrics metrics;
 };
 

@@ -37,8 +37,8 @@ struct StrategyReport {
 struct StrategyRun {
   const GpuConfig& cfg;
   const Mix& mix;
-  const std::string& scheduler;   // scheduler kind of the shared run
-  const SchedOptions& sched;      // sched.policy is the entry's runs_under
+  const std::string& scheduler;  // scheduler kind of the shared run
+  const SchedOptions& sched;     // sched.policy is the entry's runs_under
   const RunOptions& run;
   AloneRunCache& cache;
   const CycleHook& hook;

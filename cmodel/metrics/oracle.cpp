@@ -32,9 +32,9 @@ std::vector<std::vector<uint32_t>> oracle_candidates(const GpuConfig& cfg, const
   std::vector<std::vector<uint32_t>> out;
   std::vector<uint32_t> c(nk, 1);
   if (!fits(c))
-    throw InputError(where, "kernels", "one CTA of each of its " + std::to_string(nk) +
-                                           " kernels does not fit one SM of config " + cfg.name +
-                                           " together: no intra-SM partition (the Oracle needs one)");
+    throw InputError(where, "kernels",
+                     "one CTA of each of its " + std::to_string(nk) + " kernels does not fit one SM of config " +
+                         cfg.name + " together: no intra-SM partition (the Oracle needs one)");
   // Lexicographic odometer. Resource sums only grow with c, so when c_i = v does not fit with
   // every later kernel at 1, no larger v does: the loop over v stops there.
   std::function<void(size_t)> walk = [&](size_t i) {
@@ -63,7 +63,7 @@ OracleRun run_oracle(const GpuConfig& cfg, const Mix& mix, const SchedOptions& s
   const std::vector<std::vector<uint32_t>> cands = oracle_candidates(cfg, mix);
   OracleRun out;
   SchedOptions opt = sched_opt;
-  opt.policy = kAlonePolicy;   // Left-Over with the candidate's caps
+  opt.policy = kAlonePolicy;  // Left-Over with the candidate's caps
   opt.cta_limit = 0;
   opt.sm_sharing = SmSharing::kShared;
   for (size_t n = 0; n < cands.size(); ++n) {
@@ -89,7 +89,8 @@ namespace {
 std::string format_oracle(const OracleRun& o, const Mix& mix) {
   std::string out = "\noracle: best of " + std::to_string(o.candidates.size()) +
                     " CTA combinations (highest mix IPC, golden left-over with per-kernel caps):";
-  for (size_t i = 0; i < mix.kernels.size(); ++i) out += " " + mix.kernels[i].kernel + " " + std::to_string(o.best_ctas[i]);
+  for (size_t i = 0; i < mix.kernels.size(); ++i)
+    out += " " + mix.kernels[i].kernel + " " + std::to_string(o.best_ctas[i]);
   out += " CTAs per SM\n";
   const int width = static_cast<int>(std::max<size_t>(11, 3 * mix.kernels.size()));
   char buf[128];
@@ -122,7 +123,8 @@ class OracleStrategy final : public MixStrategy {
     const OracleProgress progress = [&r](size_t i, size_t n, const std::vector<uint32_t>& c) {
       std::string ctas;
       for (uint32_t v : c) ctas += (ctas.empty() ? "" : ",") + std::to_string(v);
-      r.note("oracle: CTA combination " + std::to_string(i + 1) + " of " + std::to_string(n) + " (" + ctas + " per SM)");
+      r.note("oracle: CTA combination " + std::to_string(i + 1) + " of " + std::to_string(n) + " (" + ctas +
+             " per SM)");
     };
     OracleRun o = run_oracle(r.cfg, r.mix, r.sched, r.run, r.cache, r.hook, progress);
     report.text = format_oracle(o, r.mix);

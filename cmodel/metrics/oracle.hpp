@@ -30,15 +30,15 @@ constexpr const char* kOraclePolicy = "oracle";
 constexpr uint64_t kMaxOracleCandidates = 4096;
 
 struct OracleCandidate {
-  std::vector<uint32_t> ctas;   // per kernel, mix order
-  uint64_t cycles = 0;          // shared run
-  double ipc = 0;               // mix IPC
+  std::vector<uint32_t> ctas;  // per kernel, mix order
+  uint64_t cycles = 0;         // shared run
+  double ipc = 0;              // mix IPC
 };
 
 struct OracleRun {
-  MixRun best;                               // the chosen candidate's run, alone runs and metrics
+  MixRun best;  // the chosen candidate's run, alone runs and metrics
   std::vector<uint32_t> best_ctas;
-  std::vector<OracleCandidate> candidates;   // enumeration order
+  std::vector<OracleCandidate> candidates;  // enumeration order
 };
 
 /// The candidates of `mix` on `cfg` (see the header comment). Throws InputError naming the mix

@@ -57,7 +57,7 @@ MixRun run_sjf(const GpuConfig& cfg, const Mix& mix, const std::string& schedule
   const std::vector<uint64_t> alone = alone_turnarounds(cfg, mix, scheduler_kind, sched_opt, run_opt, cache, hook);
   const uint32_t n = static_cast<uint32_t>(mix.kernels.size());
   const std::vector<uint32_t> prio = sjf_priorities(alone);
-  Mix ranked = mix;   // outlives the shared run (Gpu keeps pointers into its entries)
+  Mix ranked = mix;  // outlives the shared run (Gpu keeps pointers into its entries)
   for (uint32_t i = 0; i < n; ++i) ranked.kernels[i].priority = prio[i];
   SchedOptions opt = sched_opt;
   opt.policy = kSjfRunsUnder;
@@ -95,7 +95,7 @@ std::vector<uint32_t> mpmax_caps(const GpuConfig& cfg, const Mix& mix) {
 MixRun run_mpmax(const GpuConfig& cfg, const Mix& mix, const SchedOptions& sched_opt, const RunOptions& run_opt,
                  AloneRunCache& cache, const CycleHook& hook) {
   SchedOptions opt = sched_opt;
-  opt.policy = kAlonePolicy;   // FIFO issue order, with the caps
+  opt.policy = kAlonePolicy;  // FIFO issue order, with the caps
   opt.cta_limit = 0;
   opt.sm_sharing = SmSharing::kShared;
   opt.fixed_ctas = mpmax_caps(cfg, mix);
@@ -139,8 +139,8 @@ class SjfStrategy final : public MixStrategy {
   MixRun run(const StrategyRun& r, StrategyReport& report) override {
     std::vector<uint32_t> priorities;
     MixRun result = run_sjf(r.cfg, r.mix, r.scheduler, r.sched, r.run, r.cache, r.hook, &priorities);
-    report_per_kernel("sjf", "npq priorities from the alone turnarounds (shortest first)", "priority", priorities, result,
-                      r.mix, report);
+    report_per_kernel("sjf", "npq priorities from the alone turnarounds (shortest first)", "priority", priorities,
+                      result, r.mix, report);
     return result;
   }
 };
@@ -166,6 +166,8 @@ class SrtfZsStrategy final : public MixStrategy {
 
 std::unique_ptr<MixStrategy> make_mix_strategy_sjf(const std::string&) { return std::make_unique<SjfStrategy>(); }
 std::unique_ptr<MixStrategy> make_mix_strategy_mpmax(const std::string&) { return std::make_unique<MpmaxStrategy>(); }
-std::unique_ptr<MixStrategy> make_mix_strategy_srtf_zs(const std::string&) { return std::make_unique<SrtfZsStrategy>(); }
+std::unique_ptr<MixStrategy> make_mix_strategy_srtf_zs(const std::string&) {
+  return std::make_unique<SrtfZsStrategy>();
+}
 
 }  // namespace gs

@@ -12,7 +12,7 @@ namespace gs {
 
 double round6(double x) {
   const double r = std::round(x * 1e6) / 1e6;
-  return r == 0 ? 0.0 : r;   // no negative zero in reports
+  return r == 0 ? 0.0 : r;  // no negative zero in reports
 }
 
 std::string format_fixed(double x, int decimals) {
@@ -65,9 +65,9 @@ std::string window_table(const RunInfo& info, const MixMetrics& m) {
   std::vector<std::vector<std::string>> rows{
       {"kernel", "arrival", "launches", "completed", "warp_insts", "IPC(warp)", "IPC_alone", "IPC_alone/IPC"}};
   for (const KernelMetrics& k : m.kernels)
-    rows.push_back({k.name, std::to_string(k.arrival_cycle), std::to_string(k.launches),
-                    std::to_string(k.completions), std::to_string(k.instructions), format_fixed(k.ipc, 3),
-                    format_fixed(k.ipc_alone, 3), format_fixed(k.ntt, 3)});
+    rows.push_back({k.name, std::to_string(k.arrival_cycle), std::to_string(k.launches), std::to_string(k.completions),
+                    std::to_string(k.instructions), format_fixed(k.ipc, 3), format_fixed(k.ipc_alone, 3),
+                    format_fixed(k.ntt, 3)});
   std::string out = run_title(info) + aligned_rows(rows) + "\n";
   out += "WINDOW   " + std::to_string(m.window_cycles) + " cycles" +
          (m.window_start != 0 ? " from cycle " + std::to_string(m.window_start) : std::string()) +
@@ -119,7 +119,7 @@ std::string window_csv(const RunInfo& info, const MixMetrics& m) {
 
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";   // RFC 4180: inner quotes doubled
+  std::string q = "\"";  // RFC 4180: inner quotes doubled
   for (char c : s) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
 }
@@ -131,9 +131,8 @@ std::string format_table(const RunInfo& info, const MixMetrics& m, const Counter
     const char* title;
     bool left;
   };
-  const Column cols[] = {{"kernel", true},       {"arrival", false}, {"cycles_alone", false},
-                         {"cycles_shared", false}, {"NTT", false},   {"IPC(warp)", false},
-                         {"warp_insts", false}};
+  const Column cols[] = {{"kernel", true}, {"arrival", false},   {"cycles_alone", false}, {"cycles_shared", false},
+                         {"NTT", false},   {"IPC(warp)", false}, {"warp_insts", false}};
   constexpr size_t kCols = sizeof cols / sizeof cols[0];
 
   std::vector<std::vector<std::string>> rows;
@@ -158,8 +157,8 @@ std::string format_table(const RunInfo& info, const MixMetrics& m, const Counter
   };
 
   std::string out = "config " + info.config + ", mix " + info.mix + ", policy " + info.policy +
-                    (info.sm_sharing == "shared" ? "" : ", SMs " + info.sm_sharing) + ", scheduler " +
-                    info.scheduler + ", preempt " + info.preempt + ", seed " + std::to_string(info.seed) + "\n\n";
+                    (info.sm_sharing == "shared" ? "" : ", SMs " + info.sm_sharing) + ", scheduler " + info.scheduler +
+                    ", preempt " + info.preempt + ", seed " + std::to_string(info.seed) + "\n\n";
   std::vector<std::string> header;
   for (const Column& c : cols) header.emplace_back(c.title);
   out += line(header);
@@ -224,11 +223,9 @@ std::string format_csv(const RunInfo& info, const MixMetrics& m) {
   for (const KernelMetrics& k : m.kernels) {
     out += csv_field(info.config) + "," + csv_field(info.mix) + "," + csv_field(info.policy) + "," +
            csv_field(info.scheduler) + "," + csv_field(info.preempt) + "," + csv_field(info.sm_sharing) + "," +
-           std::to_string(info.seed) +
-           "," + csv_field(k.name) + "," + std::to_string(k.arrival_cycle) + "," + std::to_string(k.priority) + "," +
-           std::to_string(k.instructions) + "," + format_fixed(k.ipc, 6) + "," +
-           std::to_string(k.cycles_alone) + "," + std::to_string(k.cycles_shared) + "," +
-           format_fixed(k.ntt, 6) + "\n";
+           std::to_string(info.seed) + "," + csv_field(k.name) + "," + std::to_string(k.arrival_cycle) + "," +
+           std::to_string(k.priority) + "," + std::to_string(k.instructions) + "," + format_fixed(k.ipc, 6) + "," +
+           std::to_string(k.cycles_alone) + "," + std::to_string(k.cycles_shared) + "," + format_fixed(k.ntt, 6) + "\n";
   }
   return out;
 }

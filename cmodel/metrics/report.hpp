@@ -13,18 +13,18 @@
 
 namespace gs {
 
-struct CountersSummary;   // metrics/counters_summary.hpp
+struct CountersSummary;  // metrics/counters_summary.hpp
 
 /// What identifies a run in its reports.
 struct RunInfo {
-  std::string config;       // GPU config preset name
-  std::string mix;          // mix name
+  std::string config;  // GPU config preset name
+  std::string mix;     // mix name
   std::string policy;
-  std::string scheduler;    // golden | rtl | lockstep
-  std::string preempt;      // drain | switch
-  std::string sm_sharing = "shared";   // shared | exclusive (gsim --sm-sharing)
+  std::string scheduler;              // golden | rtl | lockstep
+  std::string preempt;                // drain | switch
+  std::string sm_sharing = "shared";  // shared | exclusive (gsim --sm-sharing)
   uint64_t seed = 1;
-  std::string version;      // "gsim 0.1 (git abc1234)"; JSON "gsim_version" when not empty
+  std::string version;  // "gsim 0.1 (git abc1234)"; JSON "gsim_version" when not empty
 };
 
 /// x rounded to 6 decimals (half away from zero); the value reports print.

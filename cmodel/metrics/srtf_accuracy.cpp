@@ -29,7 +29,7 @@ struct Ev {
   uint64_t cycle = 0;
   int order = 0;
   uint32_t kernel = 0;
-  uint32_t cta = 0;       // CTA index in the trace (block events)
+  uint32_t cta = 0;  // CTA index in the trace (block events)
   SrtfEvent kind = SrtfEvent::kLaunch;
   bool operator<(const Ev& o) const {
     return std::tie(cycle, order, kernel, cta) < std::tie(o.cycle, o.order, o.kernel, o.cta);
@@ -193,9 +193,9 @@ std::vector<AccuracyPoint> srtf_accuracy(const AccuracyTrace& tr, const Accuracy
 
     // block slots l, the slice each prediction falls in, the timed events of the predictor
     std::array<bool, B> busy{};
-    std::vector<uint32_t> blk_of(tr.ctas.size(), 0);   // only this SM's entries are used
+    std::vector<uint32_t> blk_of(tr.ctas.size(), 0);  // only this SM's entries are used
     std::vector<bool> running(nk, false);
-    std::vector<uint32_t> slice_start(nk, 0);           // event index of the kernel's latest boundary
+    std::vector<uint32_t> slice_start(nk, 0);  // event index of the kernel's latest boundary
     std::vector<uint32_t> slice_of_event(evs.size(), 0);
     std::vector<SrtfTimedEv> timed;
     timed.reserve(evs.size());
@@ -245,7 +245,8 @@ std::vector<AccuracyPoint> srtf_accuracy(const AccuracyTrace& tr, const Accuracy
       std::vector<std::vector<std::pair<uint64_t, uint64_t>>> iv(nk);
       for (uint32_t i : on_sm[sm]) iv[tr.ctas[i].kernel].push_back({tr.ctas[i].start_cycle, tr.ctas[i].end_cycle});
       for (uint32_t k = 0; k < nk; ++k)
-        actual[k] = opt.actual == ActualRuntime::kSmActive ? union_length(iv[k]) : kend[k] - tr.kernels[k].arrival_cycle;
+        actual[k] = opt.actual == ActualRuntime::kSmActive ? union_length(iv[k])
+                                                           : kend[k] - tr.kernels[k].arrival_cycle;
     }
     std::vector<int64_t> last_slice(nk, -1);
     for (const golden::SrtfPrediction& p : preds) last_slice[evs[p.event].kernel] = slice_of_event[p.event];
@@ -307,9 +308,11 @@ AccuracyTrace parse_cta_csv(const std::string& text, const std::string& path, st
     const std::string where = path + " line " + std::to_string(i + 1);
     const std::vector<std::string> f = split_line(lines[i]);
     if (f.size() != 5)
-      throw InputError(where + ": " + std::to_string(f.size()) + " fields, expected 5 (kernel,cta,sm,start_cycle,end_cycle)");
+      throw InputError(where + ": " + std::to_string(f.size()) +
+                       " fields, expected 5 (kernel,cta,sm,start_cycle,end_cycle)");
     AccuracyCta c;
-    const auto it = std::find_if(tr.kernels.begin(), tr.kernels.end(), [&](const AccuracyKernel& k) { return k.name == f[0]; });
+    const auto it = std::find_if(tr.kernels.begin(), tr.kernels.end(),
+                                 [&](const AccuracyKernel& k) { return k.name == f[0]; });
     if (it == tr.kernels.end())
       throw InputError(where + ": field 'kernel' is '" + f[0] + "', not a kernel of this trace (" + names + ")");
     c.kernel = static_cast<uint32_t>(it - tr.kernels.begin());
@@ -333,18 +336,20 @@ std::vector<AccuracyTrace> parse_h100_alone_csv(const std::string& text, const s
                                                 const std::string& group) {
   const std::vector<std::string> lines = lines_of(text);
   check_header(lines, path, "run,pos,kernel,block,sm,start_ns,end_ns");
-  std::map<uint64_t, AccuracyTrace> runs;   // by run number
+  std::map<uint64_t, AccuracyTrace> runs;  // by run number
   uint32_t max_sm = 0;
   for (size_t i = 1; i < lines.size(); ++i) {
     const std::string where = path + " line " + std::to_string(i + 1);
     const std::vector<std::string> f = split_line(lines[i]);
     if (f.size() != 7)
-      throw InputError(where + ": " + std::to_string(f.size()) + " fields, expected 7 (run,pos,kernel,block,sm,start_ns,end_ns)");
+      throw InputError(where + ": " + std::to_string(f.size()) +
+                       " fields, expected 7 (run,pos,kernel,block,sm,start_ns,end_ns)");
     const uint64_t run = parse_whole(f[0], where, "run");
     if (f[2].empty()) throw InputError(where + ": field 'kernel' is empty");
     AccuracyTrace& tr = runs[run];
     const std::string name = "h100." + f[2];
-    auto it = std::find_if(tr.kernels.begin(), tr.kernels.end(), [&](const AccuracyKernel& k) { return k.name == name; });
+    auto it = std::find_if(tr.kernels.begin(), tr.kernels.end(),
+                           [&](const AccuracyKernel& k) { return k.name == name; });
     if (it == tr.kernels.end()) {
       tr.kernels.push_back({name, UINT64_MAX, 0});
       it = tr.kernels.end() - 1;
@@ -378,9 +383,10 @@ std::vector<AccuracyTrace> parse_h100_alone_csv(const std::string& text, const s
 std::vector<AccuracySummary> summarize_accuracy(const std::vector<AccuracyPoint>& points) {
   std::vector<std::tuple<std::string, std::string, AccuracyMode>> order;
   std::map<std::tuple<std::string, std::string, AccuracyMode>, std::vector<double>> by;
-  std::vector<std::pair<std::string, std::string>> gk;   // (group, kernel) in order of first appearance
+  std::vector<std::pair<std::string, std::string>> gk;  // (group, kernel) in order of first appearance
   for (const AccuracyPoint& p : points) {
-    if (std::find(gk.begin(), gk.end(), std::make_pair(p.group, p.kernel)) == gk.end()) gk.push_back({p.group, p.kernel});
+    if (std::find(gk.begin(), gk.end(), std::make_pair(p.group, p.kernel)) == gk.end())
+      gk.push_back({p.group, p.kernel});
     by[{p.group, p.kernel, p.mode}].push_back(p.ratio);
   }
   std::vector<AccuracySummary> out;
@@ -409,10 +415,11 @@ std::vector<AccuracySummary> summarize_accuracy(const std::vector<AccuracyPoint>
 
 std::string format_accuracy_csv(const std::vector<AccuracyPoint>& points, bool header) {
   std::string out;
-  if (header) out = "group,trace,kernel,sm,cycle,mode,ratio,predicted,actual,t,done_blocks,total_blocks,resident,last_slice\n";
+  if (header)
+    out = "group,trace,kernel,sm,cycle,mode,ratio,predicted,actual,t,done_blocks,total_blocks,resident,last_slice\n";
   for (const AccuracyPoint& p : points)
-    out += csv_field(p.group) + "," + csv_field(p.trace) + "," + csv_field(p.kernel) + "," + std::to_string(p.sm) + "," +
-           std::to_string(p.cycle) + "," + accuracy_mode_name(p.mode) + "," + format_fixed(p.ratio, 6) + "," +
+    out += csv_field(p.group) + "," + csv_field(p.trace) + "," + csv_field(p.kernel) + "," + std::to_string(p.sm) +
+           "," + std::to_string(p.cycle) + "," + accuracy_mode_name(p.mode) + "," + format_fixed(p.ratio, 6) + "," +
            std::to_string(p.predicted) + "," + std::to_string(p.actual) + "," + std::to_string(p.t) + "," +
            std::to_string(p.done) + "," + std::to_string(p.total) + "," + std::to_string(p.resident) + "," +
            (p.last_slice ? "1" : "0") + "\n";

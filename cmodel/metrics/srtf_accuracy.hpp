@@ -36,12 +36,12 @@ struct KernelDesc;
 
 struct AccuracyKernel {
   std::string name;
-  uint64_t arrival_cycle = 0;   // ONLAUNCH on every SM
-  uint32_t grid_ctas = 0;       // Kernel.Blocks; Total_Blocks = ceil(grid_ctas / num_sms)
+  uint64_t arrival_cycle = 0;  // ONLAUNCH on every SM
+  uint32_t grid_ctas = 0;      // Kernel.Blocks; Total_Blocks = ceil(grid_ctas / num_sms)
 };
 
 struct AccuracyCta {
-  uint32_t kernel = 0;          // index into AccuracyTrace::kernels
+  uint32_t kernel = 0;  // index into AccuracyTrace::kernels
   uint32_t cta = 0;
   uint32_t sm = 0;
   uint64_t start_cycle = 0, end_cycle = 0;
@@ -49,9 +49,9 @@ struct AccuracyCta {
 
 /// One run: its kernels, every CTA, and where it came from.
 struct AccuracyTrace {
-  std::string group;            // box group of Fig. 11: "single-sim", "single-gpu", "multi-sim", ...
-  std::string name;             // the run: mix or kernel name, trace file and run number
-  uint32_t num_sms = 0;         // N_SM of Algorithm 1 line 3
+  std::string group;     // box group of Fig. 11: "single-sim", "single-gpu", "multi-sim", ...
+  std::string name;      // the run: mix or kernel name, trace file and run number
+  uint32_t num_sms = 0;  // N_SM of Algorithm 1 line 3
   std::vector<AccuracyKernel> kernels;
   std::vector<AccuracyCta> ctas;
 };
@@ -68,7 +68,7 @@ const char* accuracy_mode_name(AccuracyMode m);
 
 struct AccuracyOptions {
   ActualRuntime actual = ActualRuntime::kSmActive;
-  bool last_slice_only = false;   // drop SS predictions outside the last slice (unaware rows stay)
+  bool last_slice_only = false;  // drop SS predictions outside the last slice (unaware rows stay)
 };
 
 /// One prediction, predicted / actual.
@@ -76,13 +76,13 @@ struct AccuracyPoint {
   std::string group, trace, kernel;
   uint32_t kernel_index = 0;
   uint32_t sm = 0;
-  uint64_t cycle = 0;           // the block end that made it
+  uint64_t cycle = 0;  // the block end that made it
   AccuracyMode mode = AccuracyMode::kSliceAware;
-  uint64_t predicted = 0;       // Pred_Cycles
+  uint64_t predicted = 0;  // Pred_Cycles
   uint64_t actual = 0;
-  double ratio = 0;             // predicted / actual
-  uint64_t t = 0;               // Eq. 2's t: a CTA's duration, 64-bit (traces in ns or scaled exceed 2**32)
-  uint32_t done = 0, total = 0, resident = 0;   // Eq. 2's other inputs
+  double ratio = 0;  // predicted / actual
+  uint64_t t = 0;    // Eq. 2's t: a CTA's duration, 64-bit (traces in ns or scaled exceed 2**32)
+  uint32_t done = 0, total = 0, resident = 0;  // Eq. 2's other inputs
   bool last_slice = false;
 };
 

@@ -57,7 +57,7 @@ std::vector<std::string> list_scheduler_policies() {
 
 std::string canonical_policy_name(const std::string& name) {
   std::string found;
-  std::vector<std::string> every;   // names and aliases, for the suggestion
+  std::vector<std::string> every;  // names and aliases, for the suggestion
   std::string known;
   for_each_policy_entry([&](const char* n, const char* aliases) {
     every.emplace_back(n);

@@ -123,11 +123,11 @@ struct SchedEvalStats {
 struct PartitionRecord {
   static constexpr uint32_t kMaxKernels = 32;
   enum Mode : uint8_t { kShared = 0, kSpatial = 1, kAlone = 2 };
-  uint64_t cycle = 0;   // the cycle whose clock edge put it in force
+  uint64_t cycle = 0;  // the cycle whose clock edge put it in force
   Mode mode = kShared;
-  uint32_t count = 0;   // kernels it covers
+  uint32_t count = 0;  // kernels it covers
   std::array<KernelId, kMaxKernels> kernel{};
-  std::array<uint32_t, kMaxKernels> ctas{};   // CTAs per SM (kShared only)
+  std::array<uint32_t, kMaxKernels> ctas{};  // CTAs per SM (kShared only)
   /// Each kernel's cache bypass level the policy last wrote (SBM's configurations; kNone else).
   std::array<BypassLevel, kMaxKernels> bypass{};
   /// kSpatial: the SMs each kernel owns, big and small ones (HeteroCore's SM types; the SMs of a

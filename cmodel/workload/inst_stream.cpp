@@ -19,13 +19,11 @@ const char* inst_type_name(InstType t) {
 }
 
 namespace {
-uint64_t lines_in(uint64_t bytes, uint32_t line_bytes) {
-  return std::max<uint64_t>(1, bytes / line_bytes);
-}
+uint64_t lines_in(uint64_t bytes, uint32_t line_bytes) { return std::max<uint64_t>(1, bytes / line_bytes); }
 }  // namespace
 
-InstStream::InstStream(const KernelDesc& k, uint64_t kernel_seed, uint64_t addr_base,
-                       uint32_t line_bytes, uint32_t warp_size)
+InstStream::InstStream(const KernelDesc& k, uint64_t kernel_seed, uint64_t addr_base, uint32_t line_bytes,
+                       uint32_t warp_size)
     : desc_(&k), seed_(kernel_seed), addr_base_(addr_base), line_bytes_(line_bytes) {
   if (k.sfu_permille + k.ldst_permille + k.shmem_permille > 1000)
     throw InputError("kernel '" + k.name + "': sfu + ldst + shmem per-mille exceeds 1000");
@@ -54,8 +52,8 @@ uint32_t InstStream::length(uint32_t cta) const {
   return static_cast<uint32_t>(std::max<int64_t>(1, len));
 }
 
-uint64_t InstStream::line_addr(uint64_t warp_key, uint32_t cta, uint32_t warp, uint32_t i,
-                               uint32_t n, uint32_t j) const {
+uint64_t InstStream::line_addr(uint64_t warp_key, uint32_t cta, uint32_t warp, uint32_t i, uint32_t n,
+                               uint32_t j) const {
   const KernelDesc& k = *desc_;
   uint64_t line = 0;
   switch (k.pattern) {
@@ -70,9 +68,7 @@ uint64_t InstStream::line_addr(uint64_t warp_key, uint32_t cta, uint32_t warp, u
       line = uint64_t(cta) * tile_lines_ + pos % tile_lines_;
       break;
     }
-    case MemPattern::kRandom:
-      line = (Rng::mix(warp_key ^ 0xA5A5A5A5ull, i) + j) % footprint_lines_;
-      break;
+    case MemPattern::kRandom: line = (Rng::mix(warp_key ^ 0xA5A5A5A5ull, i) + j) % footprint_lines_; break;
     case MemPattern::kPerCtaWs:
       line = uint64_t(cta) * ws_lines_ + (Rng::mix(warp_key ^ 0x5A5A5A5Aull, i) + j) % ws_lines_;
       break;

@@ -28,9 +28,9 @@ namespace gs {
 enum class InstType : uint8_t {
   kAlu = 0,
   kSfu,
-  kLoad,      // global load
-  kStore,     // global store
-  kShared,    // shared-memory op
+  kLoad,    // global load
+  kStore,   // global store
+  kShared,  // shared-memory op
   kCount
 };
 const char* inst_type_name(InstType t);
@@ -39,8 +39,7 @@ class InstStream {
  public:
   /// `kernel_seed` selects the stream; `addr_base` is the first byte of the kernel's address
   /// region (line-aligned); `line_bytes` and `warp_size` come from the GpuConfig.
-  InstStream(const KernelDesc& k, uint64_t kernel_seed, uint64_t addr_base, uint32_t line_bytes,
-             uint32_t warp_size);
+  InstStream(const KernelDesc& k, uint64_t kernel_seed, uint64_t addr_base, uint32_t line_bytes, uint32_t warp_size);
 
   /// Instructions each warp of CTA `cta` executes: insts_per_warp, times (cta mod
   /// cta_work_cycle + 1) when cta_work_cycle is set, varied per CTA by up to
@@ -48,9 +47,7 @@ class InstStream {
   uint32_t length(uint32_t cta) const;
 
   /// Per-warp hash key; computing it once per warp makes type()/line() cheap per instruction.
-  uint64_t warp_key(uint32_t cta, uint32_t warp) const {
-    return Rng::mix(Rng::mix(seed_, 0x100000000ull + cta), warp);
-  }
+  uint64_t warp_key(uint32_t cta, uint32_t warp) const { return Rng::mix(Rng::mix(seed_, 0x100000000ull + cta), warp); }
   InstType type(uint64_t warp_key, uint32_t i) const {
     const uint64_t h = hash(warp_key, i);
     const uint32_t r = static_cast<uint32_t>((h & 0xFFFFFFFFu) % 1000);
@@ -67,8 +64,7 @@ class InstStream {
   /// Byte address of line j (0 <= j < lines_per_access()) of the global access at index i,
   /// which is the warp's n-th global access (n = accesses_before(warp_key, i); the SM keeps n
   /// per warp so the per-cycle path never scans).
-  uint64_t line_addr(uint64_t warp_key, uint32_t cta, uint32_t warp, uint32_t i, uint32_t n,
-                     uint32_t j) const;
+  uint64_t line_addr(uint64_t warp_key, uint32_t cta, uint32_t warp, uint32_t i, uint32_t n, uint32_t j) const;
   uint64_t line_addr(uint32_t cta, uint32_t warp, uint32_t i, uint32_t j) const {
     const uint64_t key = warp_key(cta, warp);
     return line_addr(key, cta, warp, i, accesses_before(key, i), j);

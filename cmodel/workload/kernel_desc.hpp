@@ -11,38 +11,38 @@
 #include <string>
 #include <vector>
 
-#include "gs_spec.hpp"   // BypassLevel
+#include "gs_spec.hpp"  // BypassLevel
 
 namespace gs {
 
 enum class MemPattern : uint8_t {
-  kStreaming,   // each warp walks its own slice of a large array once (no reuse)
-  kTiled,       // CTA re-reads a tile of tile_bytes repeatedly (reuse inside the CTA)
-  kRandom,      // uniformly random lines over footprint_bytes (shared by all CTAs)
-  kPerCtaWs,    // each CTA has a private working set of ws_bytes, touched at random
+  kStreaming,  // each warp walks its own slice of a large array once (no reuse)
+  kTiled,      // CTA re-reads a tile of tile_bytes repeatedly (reuse inside the CTA)
+  kRandom,     // uniformly random lines over footprint_bytes (shared by all CTAs)
+  kPerCtaWs,   // each CTA has a private working set of ws_bytes, touched at random
 };
 
 struct KernelDesc {
-  std::string name;             // "HOT", "sgemm.mysgemmNT", ...
-  std::string suite;            // "warped-slicer", "pai", "tanasic", "heterocore", "sbm", "test"
-  std::string source;           // paper table it comes from
-  std::string behaviour;        // documented class, e.g. "compute-nonsat", "memory", "cache"
-  std::string preset;           // the GPU config its suite file names ("" = none): gsim's default for it
+  std::string name;       // "HOT", "sgemm.mysgemmNT", ...
+  std::string suite;      // "warped-slicer", "pai", "tanasic", "heterocore", "sbm", "test"
+  std::string source;     // paper table it comes from
+  std::string behaviour;  // documented class, e.g. "compute-nonsat", "memory", "cache"
+  std::string preset;     // the GPU config its suite file names ("" = none): gsim's default for it
   // Per-CTA resources and grid.
   uint32_t threads_per_cta = 256;
   uint32_t regs_per_thread = 16;
-  uint32_t shmem_per_cta = 0;   // bytes
+  uint32_t shmem_per_cta = 0;  // bytes
   uint32_t grid_ctas = 1;
   // Synthetic instruction stream, per warp.
-  uint32_t insts_per_warp = 1000;   // dynamic warp instructions each warp of a CTA executes
-  uint32_t cta_spread_pct = 0;      // +- spread of insts_per_warp across CTAs (CTA-duration spread)
-  uint32_t cta_work_cycle = 0;      // 0 = off; else CTA c runs insts_per_warp x (c mod this + 1)
-  uint32_t sfu_permille = 0;        // share of SFU instructions
-  uint32_t ldst_permille = 0;       // share of global loads/stores
-  uint32_t shmem_permille = 0;      // share of shared-memory instructions
-  uint32_t shmem_conflict_ways = 1; // bank-conflict degree: a shared-memory access is replayed this many times
-  uint32_t store_permille = 0;      // of the global ldst instructions, share that are stores
-  uint32_t dep_distance = 4;        // a result is consumed this many instructions later
+  uint32_t insts_per_warp = 1000;    // dynamic warp instructions each warp of a CTA executes
+  uint32_t cta_spread_pct = 0;       // +- spread of insts_per_warp across CTAs (CTA-duration spread)
+  uint32_t cta_work_cycle = 0;       // 0 = off; else CTA c runs insts_per_warp x (c mod this + 1)
+  uint32_t sfu_permille = 0;         // share of SFU instructions
+  uint32_t ldst_permille = 0;        // share of global loads/stores
+  uint32_t shmem_permille = 0;       // share of shared-memory instructions
+  uint32_t shmem_conflict_ways = 1;  // bank-conflict degree: a shared-memory access is replayed this many times
+  uint32_t store_permille = 0;       // of the global ldst instructions, share that are stores
+  uint32_t dep_distance = 4;         // a result is consumed this many instructions later
   MemPattern pattern = MemPattern::kStreaming;
   uint64_t footprint_bytes = 64ull << 20;  // kRandom / kStreaming address range
   uint32_t tile_bytes = 16 * 1024;         // kTiled per-CTA tile
@@ -54,7 +54,7 @@ struct KernelDesc {
 
 /// One kernel launch in a mix.
 struct MixEntry {
-  std::string kernel;           // kernel name in the library
+  std::string kernel;  // kernel name in the library
   uint64_t arrival_cycle = 0;
   /// Non-zero: the entry arrives when kernels[0] has run this percentage of its alone
   /// turnaround (Pai et al. Sec. 6.2.5, "the second kernel arrives at 25% and 50% of the runtime
@@ -62,14 +62,14 @@ struct MixEntry {
   /// resolved by run_mix_with_alone() after the alone runs (metrics/mix_runner.hpp); a Gpu
   /// refuses a mix with one unresolved.
   uint32_t arrival_pct = 0;
-  uint32_t context = 0;         // command buffer (process / stream) it is launched into
-  uint32_t priority = 0;        // NPQ/PPQ: higher value = more important
-  uint32_t tokens = 0;          // DSS token budget (0 = policy default)
-  uint32_t grid_ctas = 0;       // 0 = the descriptor's grid size
+  uint32_t context = 0;    // command buffer (process / stream) it is launched into
+  uint32_t priority = 0;   // NPQ/PPQ: higher value = more important
+  uint32_t tokens = 0;     // DSS token budget (0 = policy default)
+  uint32_t grid_ctas = 0;  // 0 = the descriptor's grid size
   /// Cache bypass of its accesses from every SM, set when the run starts (the memory model's
   /// per-SM, per-kernel level; a scheduler's BypassCmd may change it later).
   BypassLevel bypass = BypassLevel::kNone;
-  KernelDesc desc;              // resolved descriptor (filled by the loader)
+  KernelDesc desc;  // resolved descriptor (filled by the loader)
 };
 
 /// Mix-file name of a bypass level: its bypass_level_e member without "BYPASS_", lower case
@@ -81,7 +81,7 @@ std::vector<std::string> bypass_level_names();
 struct Mix {
   std::string name;
   std::string file;
-  std::string config;           // preset the mix was written for ("" = any); a hint for tools
+  std::string config;  // preset the mix was written for ("" = any); a hint for tools
   /// Fixed-window method (SBM Sec. 6.2 IPC/ANTT, HeteroCore Sec. 5 "Performance and Power
   /// Metrics"): when non-zero, every kernel relaunches (same id, context and priority) each time
   /// it finishes, the run stops after this many cycles, and the metrics are taken over the

@@ -79,7 +79,7 @@ KernelDesc parse_kernel(const json& v, const std::string& file, const std::strin
 
   r.u32("insts_per_warp", k.insts_per_warp, 1, 1u << 26);
   r.u32("cta_spread_pct", k.cta_spread_pct, 0, 100);
-  r.u32("cta_work_cycle", k.cta_work_cycle, 0, 32);   // x insts_per_warp (< 2^26) stays below 2^31
+  r.u32("cta_work_cycle", k.cta_work_cycle, 0, 32);  // x insts_per_warp (< 2^26) stays below 2^31
   r.u32("sfu_permille", k.sfu_permille, 0, 1000);
   r.u32("ldst_permille", k.ldst_permille, 0, 1000);
   r.u32("shmem_permille", k.shmem_permille, 0, 1000);
@@ -159,7 +159,7 @@ std::vector<std::string> kernel_library_files(const std::vector<std::string>& us
 
 std::vector<KernelDesc> load_kernel_library(const std::vector<std::string>& user_files) {
   std::vector<KernelDesc> lib;
-  std::vector<std::string> origin;   // file of each kernel, for duplicate messages
+  std::vector<std::string> origin;  // file of each kernel, for duplicate messages
   for (const std::string& path : kernel_library_files(user_files)) {
     std::vector<KernelDesc> suite = load_kernel_file(path);
     for (size_t j = 0; j < suite.size(); ++j) {

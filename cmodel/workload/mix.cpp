@@ -100,7 +100,8 @@ std::string bypass_level_name(BypassLevel level) {
 
 std::vector<std::string> bypass_level_names() {
   std::vector<std::string> names;
-  for (const spec::EnumMember& m : spec::kBypassLevelMembers) names.push_back(bypass_level_name(static_cast<BypassLevel>(m.value)));
+  for (const spec::EnumMember& m : spec::kBypassLevelMembers)
+    names.push_back(bypass_level_name(static_cast<BypassLevel>(m.value)));
   return names;
 }
 

@@ -89,8 +89,7 @@ std::string LockstepChecker::history() const {
 std::string LockstepChecker::report() const {
   std::ostringstream os;
   os << "lockstep mismatch at cycle " << mismatch_.cycle << (mismatch_.in_state ? ": state " : ": signal ")
-     << mismatch_.signal
-     << "  REF=" << mismatch_.ref << "  DUT=" << mismatch_.dut << "\n"
+     << mismatch_.signal << "  REF=" << mismatch_.ref << "  DUT=" << mismatch_.dut << "\n"
      << "  REF " << format_outputs(mismatch_ref_) << "\n"
      << "  DUT " << format_outputs(mismatch_dut_) << "\n"
      << "last " << ring_count_ << " cycles with inputs or decisions (oldest first):\n"

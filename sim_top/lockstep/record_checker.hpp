@@ -19,9 +19,9 @@ namespace gs::lockstep {
 /// One difference between REF (golden) and DUT (RTL).
 struct Mismatch {
   uint64_t cycle = 0;
-  std::string signal;  // gs_top port ("dispatch_sm_o") or table entry field ("KSRT[2].next_cta")
-  std::string ref;     // golden value
-  std::string dut;     // RTL value
+  std::string signal;     // gs_top port ("dispatch_sm_o") or table entry field ("KSRT[2].next_cta")
+  std::string ref;        // golden value
+  std::string dut;        // RTL value
   bool in_state = false;  // found by the state check (a table), not on the port
 };
 

@@ -24,11 +24,11 @@ struct SchedTables {
   std::array<SmstEntry, kSms> smst{};
   std::array<uint32_t, kSms * kSlots> resident{};  // [sm * kSlots + slot]
   std::array<uint32_t, kSlots> ptbq_count{};
-  std::array<uint32_t, kSlots> ptbq_head{};        // CTA id at the head (meaningful when count > 0)
-  std::array<uint32_t, kSlots> rank{};             // Active Queue arrival rank
-  std::array<uint32_t, kSms * kSlots> quota{};     // [sm * kSlots + slot]
-  QuotaWr quota_pending;                           // the quota change waiting for its report
-  golden::PolicyState policy_state;                // gs_top's policy_state
+  std::array<uint32_t, kSlots> ptbq_head{};     // CTA id at the head (meaningful when count > 0)
+  std::array<uint32_t, kSlots> rank{};          // Active Queue arrival rank
+  std::array<uint32_t, kSms * kSlots> quota{};  // [sm * kSlots + slot]
+  QuotaWr quota_pending;                        // the quota change waiting for its report
+  golden::PolicyState policy_state;             // gs_top's policy_state
   /// Bumped by the producer whenever any table above changed (equal versions = equal tables).
   uint64_t version = 0;
 };

@@ -156,7 +156,8 @@ bool StateChecker::check_policy(uint64_t cycle, const GoldenScheduler& ref, cons
   for (uint32_t i = 0; i < info.state_field_count; ++i) {
     const spec::FieldInfo& f = info.state_fields[i];
     bool same = true;
-    for (uint32_t b = 0; b < f.width && same; ++b) same = ref_policy_state_.bit(f.lsb + b) == dut.policy_state.bit(f.lsb + b);
+    for (uint32_t b = 0; b < f.width && same; ++b)
+      same = ref_policy_state_.bit(f.lsb + b) == dut.policy_state.bit(f.lsb + b);
     if (same) continue;
     fail_named(cycle, kPolicy, where + "." + f.name, state_bits_str(ref_policy_state_, f.lsb, f.width),
                state_bits_str(dut.policy_state, f.lsb, f.width));

@@ -67,7 +67,7 @@ class StateChecker {
   void fail_named(uint64_t cycle, Table t, std::string signal, std::string ref, std::string dut);
 
   TableCounts tables_[kTables];
-  golden::PolicyState ref_policy_state_;   // scratch for the golden's state (no allocation per call)
+  golden::PolicyState ref_policy_state_;  // scratch for the golden's state (no allocation per call)
   Mismatch mismatch_;
   uint64_t cycles_checked_ = 0;
 };

@@ -81,7 +81,7 @@ class GsTopDriver final : public RtlModel {
     m.cfg_base_sm_i = cfg.base_sm;
     put_sm_array(m.cfg_sm_big_i, port_width::cfg_sm_big_i / kSms, cfg.sm_big);
     {
-      unsigned at = spec::PolicySettingsW;   // policy_settings_t, MSB first
+      unsigned at = spec::PolicySettingsW;  // policy_settings_t, MSB first
       spec::pack_settings(cfg.settings, "", [&](uint64_t bits, unsigned w) {
         at -= w;
         put_bits(m.cfg_settings_i, at, w, bits);
@@ -182,16 +182,19 @@ class GsTopDriver final : public RtlModel {
     if (t.changed(t.smst, r.gs_top__DOT__smst))
       for (unsigned s = 0; s < kSms; ++s) t.rec.smst[s] = get_rec<SmstEntry>(t.smst, s * SmstW);
     if (t.changed(t.resident, r.gs_top__DOT__resident))
-      for (unsigned i = 0; i < kSms * kSlots; ++i) t.rec.resident[i] = uint32_t(get_bits(t.resident, i * CtaCntW, CtaCntW));
+      for (unsigned i = 0; i < kSms * kSlots; ++i)
+        t.rec.resident[i] = uint32_t(get_bits(t.resident, i * CtaCntW, CtaCntW));
     if (t.changed(t.ptbq_count, r.gs_top__DOT__ptbq_count))
-      for (unsigned k = 0; k < kSlots; ++k) t.rec.ptbq_count[k] = uint32_t(get_bits(t.ptbq_count, k * PtbqCntW, PtbqCntW));
+      for (unsigned k = 0; k < kSlots; ++k)
+        t.rec.ptbq_count[k] = uint32_t(get_bits(t.ptbq_count, k * PtbqCntW, PtbqCntW));
     if (t.changed(t.ptbq_head, r.gs_top__DOT__ptbq_head))
       for (unsigned k = 0; k < kSlots; ++k) t.rec.ptbq_head[k] = uint32_t(get_bits(t.ptbq_head, k * CtaIdW, CtaIdW));
     if (t.changed(t.rank, r.gs_top__DOT__rank))
       for (unsigned k = 0; k < kSlots; ++k) t.rec.rank[k] = uint32_t(get_bits(t.rank, k * SlotW, SlotW));
     if (t.changed(t.quota, r.gs_top__DOT__quota))
       for (unsigned i = 0; i < kSms * kSlots; ++i) t.rec.quota[i] = uint32_t(get_bits(t.quota, i * CtaCntW, CtaCntW));
-    if (t.changed(t.quota_pending, r.gs_top__DOT__quota_pending)) t.rec.quota_pending = get_rec<QuotaWr>(t.quota_pending);
+    if (t.changed(t.quota_pending, r.gs_top__DOT__quota_pending))
+      t.rec.quota_pending = get_rec<QuotaWr>(t.quota_pending);
     if (t.changed(t.policy_state, r.gs_top__DOT__policy_state))
       for (unsigned lsb = 0; lsb < PolicyStateW; lsb += 64) {
         const unsigned width = PolicyStateW - lsb < 64 ? PolicyStateW - lsb : 64;

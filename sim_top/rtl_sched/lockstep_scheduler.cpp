@@ -10,10 +10,7 @@ namespace gs {
 
 LockstepScheduler::LockstepScheduler(std::unique_ptr<SchedulerPort> ref, std::unique_ptr<RtlScheduler> dut,
                                      rtl::RtlModelMaker replay, uint64_t wave_window)
-    : ref_(std::move(ref)),
-      dut_(std::move(dut)),
-      replay_(std::move(replay)),
-      wave_window_(wave_window),
+    : ref_(std::move(ref)), dut_(std::move(dut)), replay_(std::move(replay)), wave_window_(wave_window),
       decisions_(wave_window) {
   golden_ = dynamic_cast<const GoldenScheduler*>(ref_.get());
 }

@@ -33,8 +33,8 @@ class GoldenScheduler;
 
 class LockstepScheduler final : public SchedulerPort {
  public:
-  LockstepScheduler(std::unique_ptr<SchedulerPort> ref, std::unique_ptr<RtlScheduler> dut,
-                    rtl::RtlModelMaker replay, uint64_t wave_window = 64);
+  LockstepScheduler(std::unique_ptr<SchedulerPort> ref, std::unique_ptr<RtlScheduler> dut, rtl::RtlModelMaker replay,
+                    uint64_t wave_window = 64);
 
   void reset(const GpuConfig& cfg, const SchedOptions& opt) override;
   SchedOutputs step(const SchedInputs& in) override;

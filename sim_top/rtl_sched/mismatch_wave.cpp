@@ -38,7 +38,7 @@ std::vector<DecisionWindow::Entry> DecisionWindow::entries() const {
 
 namespace {
 
-constexpr int kTimescale = -10;       // 100 ps: cycle c at 10*c = c ns (gs_top_driver.hpp)
+constexpr int kTimescale = -10;  // 100 ps: cycle c at 10*c = c ns (gs_top_driver.hpp)
 constexpr uint64_t kUnitsPerCycle = 10;
 constexpr uint64_t kGtkwPerCycle = 1000;  // GTKWave keeps 100 ps files in ps: .gtkw times
 
@@ -50,7 +50,7 @@ constexpr uint64_t kFlagsBit = kTrBin | kTrRjustify;
 constexpr uint64_t kFlagsDec = kTrDec | kTrRjustify;
 constexpr uint64_t kFlagsEnum = kTrEnum | kTrBin | kTrRjustify;  // what GTKWave sets for an FST enum
 constexpr uint64_t kFlagsComment = kTrBlank;
-constexpr uint64_t kFlagsText = kTrRjustify;   // a string variable: GTKWave shows its text
+constexpr uint64_t kFlagsText = kTrRjustify;                                // a string variable: GTKWave shows its text
 constexpr uint64_t kFlagsFiltered = kTrFtranslated | kTrBin | kTrRjustify;  // through a translate filter file
 
 std::string bits(uint64_t v, unsigned width) {
@@ -123,7 +123,7 @@ struct Change {
   uint64_t time;
   fstHandle handle;  // writer handle
   std::string value;
-  bool text = false;   // a string variable (FST_VT_GEN_STRING): the value as written
+  bool text = false;  // a string variable (FST_VT_GEN_STRING): the value as written
 };
 
 struct Copier {
@@ -145,8 +145,7 @@ struct Copier {
       time(ch.time);
       if (ch.text)
         fstWriterEmitVariableLengthValueChange(w, ch.handle, ch.value.data(), static_cast<uint32_t>(ch.value.size()));
-      else
-        fstWriterEmitValueChange(w, ch.handle, ch.value.c_str());
+      else fstWriterEmitValueChange(w, ch.handle, ch.value.c_str());
     }
   }
 };
@@ -205,12 +204,14 @@ bool write_fst(const MismatchWaveSpec& spec, const std::vector<DecisionWindow::E
   const fstEnumHandle kernel_table = 1, mode_table = 2, level_table = 3;
   fstWriterSetAttrBegin(w, FST_AT_MISC, FST_MT_ENUMTABLE,
                         enum_table_attr("gs_kernel_id", kernel_members(), KernelIdW).c_str(), kernel_table);
-  fstWriterSetAttrBegin(w, FST_AT_MISC, FST_MT_ENUMTABLE,
-                        enum_table_attr("preempt_mode_e", members_of(kPreemptModeMembers), port_width::preempt_mode_o).c_str(),
-                        mode_table);
-  fstWriterSetAttrBegin(w, FST_AT_MISC, FST_MT_ENUMTABLE,
-                        enum_table_attr("bypass_level_e", members_of(kBypassLevelMembers), port_width::bypass_level_o).c_str(),
-                        level_table);
+  fstWriterSetAttrBegin(
+      w, FST_AT_MISC, FST_MT_ENUMTABLE,
+      enum_table_attr("preempt_mode_e", members_of(kPreemptModeMembers), port_width::preempt_mode_o).c_str(),
+      mode_table);
+  fstWriterSetAttrBegin(
+      w, FST_AT_MISC, FST_MT_ENUMTABLE,
+      enum_table_attr("bypass_level_e", members_of(kBypassLevelMembers), port_width::bypass_level_o).c_str(),
+      level_table);
 
   if (r) {
     bool enum_ref_pending = false;
@@ -235,15 +236,12 @@ bool write_fst(const MismatchWaveSpec& spec, const std::vector<DecisionWindow::E
           }
           fstWriterSetAttrBegin(w, fstAttrType(h->u.attr.typ), h->u.attr.subtype, h->u.attr.name, h->u.attr.arg);
           break;
-        case FST_HT_ATTREND:
-          fstWriterSetAttrEnd(w);
-          break;
+        case FST_HT_ATTREND: fstWriterSetAttrEnd(w); break;
         case FST_HT_VAR: {
           std::string full;
           for (const auto& s : scope) full += s + ".";
           full += h->u.var.name;
-          if (!enum_ref_pending && is_kernel_var(full, h->u.var.length))
-            fstWriterEmitEnumTableRef(w, kernel_table);
+          if (!enum_ref_pending && is_kernel_var(full, h->u.var.length)) fstWriterEmitEnumTableRef(w, kernel_table);
           enum_ref_pending = false;
           const fstHandle alias = h->u.var.is_alias && h->u.var.handle < c.map.size() ? c.map[h->u.var.handle] : 0;
           const fstHandle nh = fstWriterCreateVar(w, fstVarType(h->u.var.typ), fstVarDir(h->u.var.direction),
@@ -275,7 +273,8 @@ bool write_fst(const MismatchWaveSpec& spec, const std::vector<DecisionWindow::E
     }
     if (state) {
       fstWriterSetScope(w, FST_ST_VCD_MODULE, "state", nullptr);
-      state_h[side[0] == 'd'] = fstWriterCreateVar(w, FST_VT_GEN_STRING, FST_VD_IMPLICIT, 0, state_var(spec.signal).c_str(), 0);
+      state_h[side[0] == 'd'] = fstWriterCreateVar(w, FST_VT_GEN_STRING, FST_VD_IMPLICIT, 0,
+                                                   state_var(spec.signal).c_str(), 0);
       fstWriterSetUpscope(w);
     }
     fstWriterSetUpscope(w);
@@ -372,10 +371,11 @@ void write_gtkw(const MismatchWaveSpec& spec, const std::string& fst, const std:
     }
   };
   if (diff) pair(*diff);
-  if (is_state_mismatch(spec))   // the table entry or register the state check found different
+  if (is_state_mismatch(spec))  // the table entry or register the state check found different
     for (const char* side : {"ref", "dut"})
-      row(os, cur, kFlagsText, std::string("+{") + (side[0] == 'r' ? "REF " : "DUT ") + spec.signal + "} " + side +
-                                   ".state." + state_var(spec.signal));
+      row(os, cur, kFlagsText,
+          std::string("+{") + (side[0] == 'r' ? "REF " : "DUT ") + spec.signal + "} " + side + ".state." +
+              state_var(spec.signal));
   row(os, cur, kFlagsComment, "-decision records: REF (golden) / DUT (RTL)");
   for (const Field& f : fields())
     if (&f != diff) pair(f);
@@ -415,8 +415,10 @@ std::string write_mismatch_wave(const MismatchWaveSpec& spec, const std::vector<
     const uint64_t from = records.empty() ? spec.mismatch : records.front().step;
     os << "waveform (cycles " << from << ".." << spec.mismatch << "; 1 ns = 1 cycle, marker at cycle " << spec.mismatch
        << "): " << fst << " -- REF and DUT decision records side by side (scopes ref, dut)"
-       << (merged ? ", DUT internals replayed on the traced model (TOP.gs_top)" : ", no DUT internals (this DUT build has no traced model)")
-       << "\n" << note << "open it with:  gtkwave " << fst << " " << gtkw << "\n";
+       << (merged ? ", DUT internals replayed on the traced model (TOP.gs_top)"
+                  : ", no DUT internals (this DUT build has no traced model)")
+       << "\n"
+       << note << "open it with:  gtkwave " << fst << " " << gtkw << "\n";
   } catch (const std::exception& e) {
     os << "waveform: could not write " << fst << ": " << e.what() << "\n";
   }

@@ -53,13 +53,13 @@ class DecisionWindow {
 };
 
 struct MismatchWaveSpec {
-  std::string base;            // file name without extension (in the working directory)
-  uint64_t first = 0;          // first cycle of the window
-  uint64_t mismatch = 0;       // the cycle whose outputs differed
-  std::string signal;          // the differing gs_top port, e.g. "dispatch_cta_o"
+  std::string base;       // file name without extension (in the working directory)
+  uint64_t first = 0;     // first cycle of the window
+  uint64_t mismatch = 0;  // the cycle whose outputs differed
+  std::string signal;     // the differing gs_top port, e.g. "dispatch_cta_o"
   std::string ref_value, dut_value;
-  std::string dut_fst;         // FST of the DUT replay over the window ("" = none); consumed
-  uint32_t num_sms = 0;        // SM state rows in the view
+  std::string dut_fst;   // FST of the DUT replay over the window ("" = none); consumed
+  uint32_t num_sms = 0;  // SM state rows in the view
 };
 
 /// Writes <base>.fst and <base>.gtkw (see above); returns the message lines for the mismatch

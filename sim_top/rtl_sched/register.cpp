@@ -25,7 +25,7 @@ void register_rtl_schedulers() {
     if (block == "srtf-predict") return rtl::run_rtl_srtf_predict_unit(input);
     if (block == "sbm") return rtl::run_rtl_sbm_unit(input);
     if (block == "hetero") return rtl::run_rtl_hetero_unit(input);
-    return rtl::run_rtl_unit(block, input);   // dss, or null
+    return rtl::run_rtl_unit(block, input);  // dss, or null
   });
 }
 

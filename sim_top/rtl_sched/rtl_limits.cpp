@@ -28,7 +28,8 @@ static_assert(port_width::cfg_sm_threads_i / MaxSms >= spec::ThreadW, "cfg_sm_th
 static_assert(port_width::cfg_sm_warps_i / MaxSms >= spec::WarpW, "cfg_sm_warps_i narrower than WarpW");
 static_assert(port_width::cfg_sm_regs_i / MaxSms >= spec::RegW, "cfg_sm_regs_i narrower than RegW");
 static_assert(port_width::cfg_sm_shmem_i / MaxSms >= spec::ShmemW, "cfg_sm_shmem_i narrower than ShmemW");
-static_assert((1u << (port_width::cfg_sm_ctas_i / MaxSms)) > spec::MaxCtasPerSm, "cfg_sm_ctas_i cannot hold MaxCtasPerSm");
+static_assert((1u << (port_width::cfg_sm_ctas_i / MaxSms)) > spec::MaxCtasPerSm,
+              "cfg_sm_ctas_i cannot hold MaxCtasPerSm");
 static_assert((1u << port_width::cfg_cta_limit_i) > spec::MaxCtasPerSm, "cfg_cta_limit_i cannot hold MaxCtasPerSm");
 static_assert((1u << port_width::cfg_warp_scheds_i) > 64, "cfg_warp_scheds_i cannot hold warp_schedulers (up to 64)");
 static_assert(port_width::cfg_sm_big_i == MaxSms && port_width::cfg_base_sm_i == spec::WfResW && spec::WfResW <= 64,

@@ -24,16 +24,16 @@ namespace gs::rtl {
 /// Values for gs_top's static configuration ports (already validated against the RTL limits).
 struct PortConfig {
   uint32_t num_sms = 0;
-  uint32_t policy = 0;        // gs_pkg::policy_e encoding
-  uint32_t preempt_mode = 0;  // gs_pkg::preempt_mode_e encoding
-  uint32_t cta_limit = 0;     // left-over: max CTAs of one kernel per SM (0 = none)
-  bool sm_exclusive = false;  // one kernel per SM (SchedOptions::sm_sharing)
-  uint32_t warp_scheds = 0;                 // warp schedulers of SM 0
-  uint64_t base_sm = 0;                     // a conventional SM's capacities, as wf_res_t bits
-  spec::PolicySettings settings;            // every policy's settings (cfg_settings_i)
+  uint32_t policy = 0;            // gs_pkg::policy_e encoding
+  uint32_t preempt_mode = 0;      // gs_pkg::preempt_mode_e encoding
+  uint32_t cta_limit = 0;         // left-over: max CTAs of one kernel per SM (0 = none)
+  bool sm_exclusive = false;      // one kernel per SM (SchedOptions::sm_sharing)
+  uint32_t warp_scheds = 0;       // warp schedulers of SM 0
+  uint64_t base_sm = 0;           // a conventional SM's capacities, as wf_res_t bits
+  spec::PolicySettings settings;  // every policy's settings (cfg_settings_i)
   // Per SM (index < num_sms); SMs beyond num_sms are driven with 0.
   std::vector<uint32_t> sm_threads, sm_warps, sm_regs, sm_shmem, sm_ctas;
-  std::vector<uint32_t> sm_big;   // 1 = a big SM (GpuConfig::sm_is_big)
+  std::vector<uint32_t> sm_big;  // 1 = a big SM (GpuConfig::sm_is_big)
 };
 
 class RtlModel {

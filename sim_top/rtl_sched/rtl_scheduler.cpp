@@ -70,8 +70,8 @@ std::string RtlScheduler::name() const { return label_ + "/" + opt_.policy; }
 
 std::string RtlScheduler::dump_state() const {
   std::ostringstream os;
-  os << name() << " (" << (model_ ? model_->model_name() : "no model") << ", " << rtl::describe_build()
-     << "): cycle " << steps() << ", last outputs " << lockstep::format_outputs(last_out_) << ", " << input_log_.size()
+  os << name() << " (" << (model_ ? model_->model_name() : "no model") << ", " << rtl::describe_build() << "): cycle "
+     << steps() << ", last outputs " << lockstep::format_outputs(last_out_) << ", " << input_log_.size()
      << " input cycles so far, " << model_skipped() << " cycles skipped at a fixed point";
   if (!opt_.wave_file.empty() && model_ && model_->cycle() > opt_.wave_from)  // kept: closed when the run stops
     os << "; waveform " << opt_.wave_file << " holds cycles " << opt_.wave_from << ".."

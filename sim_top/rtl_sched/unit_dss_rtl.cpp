@@ -23,7 +23,7 @@ using golden::TokenUpd;
 
 namespace {
 
-constexpr uint32_t kStIdle = 0;                                       // gs_dss_unit StIdle
+constexpr uint32_t kStIdle = 0;  // gs_dss_unit StIdle
 
 template <std::size_t N>
 void clear(VlWide<N>& p) {
@@ -32,9 +32,13 @@ void clear(VlWide<N>& p) {
 
 // Record layouts: the generated pack()/unpack() of rtl/spec/gs_spec.toml (rtl_bits.hpp).
 template <class Port>
-void pack_ksrt(Port& port, uint32_t k, const KsrtEntry& e) { put_rec(port, e, k * KsrtW); }
+void pack_ksrt(Port& port, uint32_t k, const KsrtEntry& e) {
+  put_rec(port, e, k * KsrtW);
+}
 template <class Port>
-void pack_smst(Port& port, uint32_t s, const SmstEntry& m) { put_rec(port, m, s * SmstW); }
+void pack_smst(Port& port, uint32_t s, const SmstEntry& m) {
+  put_rec(port, m, s * SmstW);
+}
 
 class RtlDssUnit final : public DssUnit {
  public:

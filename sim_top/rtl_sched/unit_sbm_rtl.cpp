@@ -13,7 +13,6 @@ namespace {
 
 class RtlSbmUnit final : public SbmCtrlUnit {
  public:
-
   SbmReg run(uint32_t occ1, uint32_t occ2, const SbmMeasure& measure, std::vector<SbmReg>& phases,
              uint32_t& cycles) override {
     Vgs_sbm_ctrl& d = blk_.dut();

@@ -14,7 +14,6 @@ namespace lay = gs::spec::layout::srtf_pred_state_t;
 
 class RtlSrtfPredictUnit final : public SrtfPredictUnit {
  public:
-
   void reset() override {
     drive(golden::SrtfEv{});
     blk_.dut().rst_ni = 0;

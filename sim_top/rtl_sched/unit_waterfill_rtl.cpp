@@ -13,7 +13,6 @@ namespace {
 
 class RtlWaterfillUnit final : public WaterfillUnit {
  public:
-
   golden::WfResult run(const golden::WfInputs& in) override {
     Vgs_waterfill& d = blk_.dut();
     drive(in);
@@ -32,7 +31,8 @@ class RtlWaterfillUnit final : public WaterfillUnit {
       if (d.done_o) break;
     }
     if (!d.done_o) throw InvariantError("gs_waterfill: no done_o within " + std::to_string(bound) + " cycles");
-    for (uint32_t i = 0; i < WfMaxKernels; ++i) r.ctas[i] = static_cast<uint32_t>(get_bits(d.ctas_o, i * WfStepW, WfStepW));
+    for (uint32_t i = 0; i < WfMaxKernels; ++i)
+      r.ctas[i] = static_cast<uint32_t>(get_bits(d.ctas_o, i * WfStepW, WfStepW));
     r.spatial = d.spatial_o;
     return r;
   }
@@ -44,7 +44,8 @@ class RtlWaterfillUnit final : public WaterfillUnit {
     for (uint32_t i = 0; i < WfMaxKernels; ++i) {
       set_bits(d.nsteps_i, i * WfStepW, WfStepW, in.k[i].nsteps);
       put_rec(d.cta_i, in.k[i].cta, i * WfResW);
-      for (uint32_t j = 0; j < WfMaxSteps; ++j) set_bits(d.perf_i, (i * WfMaxSteps + j) * WfPerfW, WfPerfW, in.k[i].perf[j]);
+      for (uint32_t j = 0; j < WfMaxSteps; ++j)
+        set_bits(d.perf_i, (i * WfMaxSteps + j) * WfPerfW, WfPerfW, in.k[i].perf[j]);
     }
   }
   void settle() { blk_.settle(); }

@@ -15,7 +15,7 @@
 #include "common/error.hpp"
 
 #if __has_include("gsim_version.hpp")
-#include "gsim_version.hpp"   // generated at build time: GSIM_VERSION, GSIM_GIT_COMMIT
+#include "gsim_version.hpp"  // generated at build time: GSIM_VERSION, GSIM_GIT_COMMIT
 #endif
 #ifndef GSIM_VERSION
 #define GSIM_VERSION "0.1"
@@ -33,8 +33,10 @@ unsigned usable_threads(unsigned requested, bool quiet) {
   const unsigned cpus = unsigned(CPU_COUNT(&set));
   if (cpus == 0 || requested <= cpus) return requested;
   if (!quiet)
-    std::fprintf(stderr, "gsim: note: --threads %u: this process may use %u CPUs; running %u threads (more would only wait for each other)\n",
-                 requested, cpus, cpus);
+    std::fprintf(
+        stderr,
+        "gsim: note: --threads %u: this process may use %u CPUs; running %u threads (more would only wait for each other)\n",
+        requested, cpus, cpus);
   return cpus;
 }
 
@@ -46,11 +48,11 @@ CLI::Validator whole_number(uint64_t min, uint64_t max) {
       [min, max](std::string& v) -> std::string {
         if (v.empty()) return "must be a whole number, got an empty value";
         if (v.find_first_not_of("0123456789") != std::string::npos)
-          return "must be a whole number " + std::string(min == 0 ? ">= 0" : "") + " in decimal digits, got '" + v + "'";
+          return "must be a whole number " + std::string(min == 0 ? ">= 0" : "") + " in decimal digits, got '" + v +
+                 "'";
         errno = 0;
         const unsigned long long x = std::strtoull(v.c_str(), nullptr, 10);
-        if (errno == ERANGE || v.size() > 20)
-          return "'" + v + "' is too large (at most " + std::to_string(max) + ")";
+        if (errno == ERANGE || v.size() > 20) return "'" + v + "' is too large (at most " + std::to_string(max) + ")";
         if (x < min || x > max)
           return "must be between " + std::to_string(min) + " and " + std::to_string(max) + ", got " + v;
         return {};
@@ -75,7 +77,7 @@ char g_wave[4096] = {0};
 char g_wave_hier[4100] = {0};
 
 extern "C" void on_stop_signal(int sig) {
-  if (g_stop.fetch_add(1) > 0) {   // second Ctrl-C: the user means it
+  if (g_stop.fetch_add(1) > 0) {  // second Ctrl-C: the user means it
     std::signal(sig, SIG_DFL);
     std::raise(sig);
   }
@@ -130,8 +132,8 @@ struct ProgressReporter::Impl {
   ProgressOptions opt;
   using Clock = std::chrono::steady_clock;
   Clock::time_point start = Clock::now(), last_print = start;
-  uint64_t cycles_done = 0;        // cycles of runs already finished
-  uint64_t alone_cycles = 0;       // sum of finished alone runs (estimate of the shared run)
+  uint64_t cycles_done = 0;   // cycles of runs already finished
+  uint64_t alone_cycles = 0;  // sum of finished alone runs (estimate of the shared run)
   uint32_t alone_runs = 0;
   bool shared = false;
   uint32_t index = 0, count = 0;
@@ -154,12 +156,12 @@ struct ProgressReporter::Impl {
     const double mean_alone = double(alone_cycles) / alone_runs;
     double left;
     if (shared) {
-      left = double(alone_cycles) - double(last_cycle);   // shared run ~ the alone runs back to back
+      left = double(alone_cycles) - double(last_cycle);  // shared run ~ the alone runs back to back
     } else {
       const double this_left = mean_alone > double(last_cycle) ? mean_alone - double(last_cycle) : 0.0;
       left = this_left + mean_alone * double(count - index) + mean_alone * count;
     }
-    if (left <= 0) return "ETA ?";   // this run already outlasted the estimate
+    if (left <= 0) return "ETA ?";  // this run already outlasted the estimate
     const double s = left / rate;
     char buf[48];
     if (s < 120) std::snprintf(buf, sizeof buf, "ETA ~%.0fs", s);
@@ -194,8 +196,9 @@ void ProgressReporter::on_cycle(bool shared, uint32_t index, uint32_t count, con
   if (interrupted()) {
     finish();
     throw gs::Interrupted("interrupted during the " +
-                          (shared ? std::string("shared run") : "alone run " + std::to_string(index) + "/" +
-                                                                    std::to_string(count) + " (" + kernel + ")") +
+                          (shared ? std::string("shared run")
+                                  : "alone run " + std::to_string(index) + "/" + std::to_string(count) + " (" + kernel +
+                                        ")") +
                           " at cycle " + std::to_string(cycle));
   }
   if (shared != im.shared || index != im.index) im.phase_change(shared, index);

@@ -78,16 +78,18 @@ std::string read_h100_alone(const std::string& dir, std::string& path) {
       throw gs::InputError("--h100-traces " + path + ": more than 256 MiB uncompressed");
     }
   }
-  if (::pclose(p) != 0) throw gs::InputError("--h100-traces " + path + ": gzip -dc failed (is it a gzip file? is gzip installed?)");
+  if (::pclose(p) != 0)
+    throw gs::InputError("--h100-traces " + path + ": gzip -dc failed (is it a gzip file? is gzip installed?)");
   return text;
 }
 
 /// Runs `mix` on `cfg` under the golden scheduler and returns the run's CTA records.
-gs::RunResult simulate(const gs::GpuConfig& cfg, const gs::Mix& mix, const AccuracyArgs& a, size_t index, size_t count) {
+gs::RunResult simulate(const gs::GpuConfig& cfg, const gs::Mix& mix, const AccuracyArgs& a, size_t index,
+                       size_t count) {
   gs::SchedOptions sched;
   sched.policy = a.policy;
   sched.seed = a.seed;
-  if (a.policy == gs::kMpmaxPolicy) {   // Just-in-Time MPMax: golden left-over with its caps (pai_baselines.hpp)
+  if (a.policy == gs::kMpmaxPolicy) {  // Just-in-Time MPMax: golden left-over with its caps (pai_baselines.hpp)
     sched.policy = gs::kAlonePolicy;
     sched.fixed_ctas = gs::mpmax_caps(cfg, mix);
   }
@@ -101,7 +103,8 @@ gs::RunResult simulate(const gs::GpuConfig& cfg, const gs::Mix& mix, const Accur
   const Clock::time_point start = Clock::now();
   Clock::time_point last = start;
   const std::string label = "run " + std::to_string(index + 1) + "/" + std::to_string(count) + " (" + mix.name + ")";
-  if (!a.quiet) std::fprintf(stderr, "gsim accuracy: %s on %s under %s\n", label.c_str(), cfg.name.c_str(), a.policy.c_str());
+  if (!a.quiet)
+    std::fprintf(stderr, "gsim accuracy: %s on %s under %s\n", label.c_str(), cfg.name.c_str(), a.policy.c_str());
   opt.on_cycle = [&](uint64_t cycle) {
     if ((cycle & 0xffff) != 0) return;
     throw_if_interrupted("gsim accuracy, " + label + " at cycle " + std::to_string(cycle));
@@ -137,7 +140,8 @@ int accuracy_action(const AccuracyArgs& a) {
   for (const std::string& m : a.mixes) {
     gs::Mix mix = gs::load_mix(m, lib);
     if (mix.window_cycles)
-      throw gs::InputError("--mix " + m + ": a fixed-window mix relaunches its kernels; the accuracy replay needs each "
+      throw gs::InputError("--mix " + m +
+                           ": a fixed-window mix relaunches its kernels; the accuracy replay needs each "
                            "kernel to run once");
     mixes.push_back(std::move(mix));
   }
@@ -147,12 +151,14 @@ int accuracy_action(const AccuracyArgs& a) {
     for (const gs::Mix& m : mixes)
       if (!m.config.empty()) {
         config = m.config;
-        if (!a.quiet) std::fprintf(stderr, "gsim: note: config %s, as named by mix %s\n", config.c_str(), m.name.c_str());
+        if (!a.quiet)
+          std::fprintf(stderr, "gsim: note: config %s, as named by mix %s\n", config.c_str(), m.name.c_str());
         break;
       }
   const bool need_config = runs || !a.ctas.empty();
   if (need_config && config.empty())
-    throw gs::InputError("--config is required for --kernel, --kernels, --mix and --ctas ('gsim list configs' lists the presets)");
+    throw gs::InputError(
+        "--config is required for --kernel, --kernels, --mix and --ctas ('gsim list configs' lists the presets)");
   gs::GpuConfig cfg;
   if (need_config) cfg = gs::load_gpu_config(config);
 
@@ -161,10 +167,10 @@ int accuracy_action(const AccuracyArgs& a) {
   if (runs) {
     if (a.policy != gs::kMpmaxPolicy) check_scheduler_and_policy("golden", a.policy);
     const std::vector<gs::KernelDesc> chosen = select_kernels(lib, a.kernels, a.suite);
-    for (const gs::KernelDesc& k : chosen) plan.push_back({gs::single_kernel_mix(k), a.o_group->count() ? a.group : "single-sim"});
-    for (const gs::Mix& m : mixes) plan.push_back({m, a.o_group->count()                ? a.group
-                                                       : a.policy == gs::kMpmaxPolicy ? "mpmax"
-                                                                                      : "multi-sim"});
+    for (const gs::KernelDesc& k : chosen)
+      plan.push_back({gs::single_kernel_mix(k), a.o_group->count() ? a.group : "single-sim"});
+    for (const gs::Mix& m : mixes)
+      plan.push_back({m, a.o_group->count() ? a.group : a.policy == gs::kMpmaxPolicy ? "mpmax" : "multi-sim"});
     for (const Planned& p : plan) gs::limits::check_mix_fits(cfg, p.mix);
   }
 
@@ -198,8 +204,10 @@ int accuracy_action(const AccuracyArgs& a) {
     std::string path;
     const std::string text = read_h100_alone(a.h100, path);
     if (text.empty() && !std::filesystem::is_regular_file(path)) {
-      std::fprintf(stderr, "gsim: note: --h100-traces %s: no alone.csv or alone.csv.gz there; the single-gpu group is "
-                           "skipped\n", a.h100.c_str());
+      std::fprintf(stderr,
+                   "gsim: note: --h100-traces %s: no alone.csv or alone.csv.gz there; the single-gpu group is "
+                   "skipped\n",
+                   a.h100.c_str());
     } else {
       const std::vector<gs::AccuracyTrace> traces = gs::parse_h100_alone_csv(text, path, "single-gpu");
       if (!a.quiet) std::fprintf(stderr, "gsim accuracy: %s: %zu runs\n", path.c_str(), traces.size());
@@ -247,8 +255,10 @@ int accuracy_action(const AccuracyArgs& a) {
       for (const gs::AccuracyCta& c : tr.ctas)
         tr.kernels[c.kernel].arrival_cycle = std::min(tr.kernels[c.kernel].arrival_cycle, c.start_cycle);
       if (!a.quiet)
-        std::fprintf(stderr, "gsim: note: --ctas %s: kernels arrive at their first CTA's start, grid sizes from the "
-                             "kernel library (give --mix for the mix's arrivals)\n", f.c_str());
+        std::fprintf(stderr,
+                     "gsim: note: --ctas %s: kernels arrive at their first CTA's start, grid sizes from the "
+                     "kernel library (give --mix for the mix's arrivals)\n",
+                     f.c_str());
     }
     add(tr);
   }
@@ -260,7 +270,8 @@ int accuracy_action(const AccuracyArgs& a) {
   }
 
   std::fprintf(summary_out, "Simple Slicing predictor accuracy: predicted / actual runtime (actual: %s)%s\n",
-               opt.actual == gs::ActualRuntime::kSmActive ? "the kernel's active cycles on the SM" : "kernel turnaround",
+               opt.actual == gs::ActualRuntime::kSmActive ? "the kernel's active cycles on the SM"
+                                                          : "kernel turnaround",
                opt.last_slice_only ? "; SS: last slice only" : "");
   std::fputs(gs::format_accuracy_summary(gs::summarize_accuracy(points)).c_str(), summary_out);
   std::fflush(summary_out);
@@ -285,13 +296,15 @@ Command add_accuracy_command(CLI::App& top) {
   app->add_option("--mix", args->mixes,
                   "Run this mix (gsim list mixes); may be given several times. With --ctas: the one mix the CTA "
                   "files were written for (arrivals, grid sizes), nothing is run");
-  app->add_option("--ctas", args->ctas, "Read a `gsim run --ctas` file instead of simulating; may be given several times");
+  app->add_option("--ctas", args->ctas,
+                  "Read a `gsim run --ctas` file instead of simulating; may be given several times");
   args->o_h100 = app->add_option("--h100-traces", args->h100,
                                  "Directory with the real H100 traces (alone.csv or alone.csv.gz, e.g. "
                                  "../shared/traces/h100): the single-gpu group; skipped with a note when absent");
   app->add_option("--policy", args->policy,
                   "Policy of the simulated runs (gsim list policies; mpmax: Pai et al.'s Just-in-Time MPMax, the "
-                  "paper's mpmax group)")->capture_default_str();
+                  "paper's mpmax group)")
+      ->capture_default_str();
   app->add_option("--seed", args->seed, "Simulation seed")->check(whole_number())->capture_default_str();
   app->add_option("--max-cycles", args->max_cycles, "Stop with an error (exit 5) after this many cycles per run")
       ->check(whole_number(1))

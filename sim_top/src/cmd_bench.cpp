@@ -51,21 +51,21 @@ constexpr uint32_t kMaxBenchKernels = gs::golden::kGoldenMaxSlots;
 struct BenchArgs {
   std::string config = kBenchConfig, mix = kBenchMix, policy = "left-over", scheduler;
   uint64_t cycles = kBenchCycles;
-  uint32_t sms = 0;       // --sms: scale the config to this many SMs (0 = as it is)
-  uint32_t kernels = 0;   // --kernels: a mix of this many processes (0 = the mix as it is)
+  uint32_t sms = 0;      // --sms: scale the config to this many SMs (0 = as it is)
+  uint32_t kernels = 0;  // --kernels: a mix of this many processes (0 = the mix as it is)
   uint64_t seed = 1;
-  uint64_t obs_interval = 0;   // --obs-interval: observation epoch (0 = no samples)
-  unsigned threads = 1;        // --threads: SM ticks of a cycle on N threads
+  uint64_t obs_interval = 0;  // --obs-interval: observation epoch (0 = no samples)
+  unsigned threads = 1;       // --threads: SM ticks of a cycle on N threads
   bool scheduler_given = false;
   bool json = false;
-  bool full_eval = false;   // --rtl-full-eval: no fixed-point skip
+  bool full_eval = false;       // --rtl-full-eval: no fixed-point skip
   bool no_state_check = false;  // --no-state-check: lockstep compares the port only
 };
 
 struct BenchResult {
   uint64_t cycles = 0;
-  uint32_t mix_runs = 0;   // how many times the mix was started
-  uint64_t insts = 0;      // warp instructions issued, all SMs
+  uint32_t mix_runs = 0;    // how many times the mix was started
+  uint64_t insts = 0;       // warp instructions issued, all SMs
   gs::SchedEvalStats eval;  // summed over the mix runs
   double seconds = 0;
 };
@@ -129,8 +129,8 @@ gs::GpuConfig scaled_config(const std::string& name, uint32_t sms, uint32_t kern
       throw gs::InputError("--sms", "sms",
                            "config '" + base.name + "' has " + std::to_string(base.sm_types.size()) +
                                " SM types; --sms scales a config with one SM type (e.g. warped-slicer, h100)");
-    const uint32_t channels = std::max<uint32_t>(
-        1, uint32_t((uint64_t(base.dram_channels) * sms + base.num_sms() - 1) / base.num_sms()));
+    const uint32_t channels = std::max<uint32_t>(1, uint32_t((uint64_t(base.dram_channels) * sms + base.num_sms() - 1) /
+                                                             base.num_sms()));
     set.push_back("sm_types[0].count=" + std::to_string(sms));
     set.push_back("dram_channels=" + std::to_string(channels));
   }

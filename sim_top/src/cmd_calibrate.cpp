@@ -46,19 +46,20 @@ struct CalibrateArgs {
 
 /// One target's outcome.
 struct Row {
-  std::string kernel, metric, source, status;   // status: "ok", "OUT", "not measured"
+  std::string kernel, metric, source, status;  // status: "ok", "OUT", "not measured"
   double lo = 0, hi = 0, ours = 0;
-  std::string class_band, class_ours;           // class metrics
+  std::string class_band, class_ours;  // class metrics
   bool numeric = true, measured = false, known_gap = false;
 };
 
 /// What one alone run of a kernel gives (measured once, read by every target of the kernel).
 struct AloneFigures {
   gs::MixRun run;
-  std::vector<double> cta_cycles;   // finished CTAs' durations
+  std::vector<double> cta_cycles;  // finished CTAs' durations
 };
 
-AloneFigures run_alone(const gs::GpuConfig& cfg, const gs::KernelDesc& k, gs::BypassLevel bypass = gs::BypassLevel::kNone) {
+AloneFigures run_alone(const gs::GpuConfig& cfg, const gs::KernelDesc& k,
+                       gs::BypassLevel bypass = gs::BypassLevel::kNone) {
   gs::Mix mix = gs::single_kernel_mix(k);
   mix.kernels[0].bypass = bypass;
   gs::SchedOptions sched;
@@ -103,7 +104,7 @@ void measure(const Json& t, const gs::KernelDesc& k, const gs::GpuConfig& preset
   const std::string& m = row.metric;
   const double scale = t.contains("scale") ? t.at("scale").get<double>() : 1.0;
   const Json& band = t.at("band");
-  if (!band.at(0).is_string()) {   // numbers; null: open on that side
+  if (!band.at(0).is_string()) {  // numbers; null: open on that side
     row.lo = band.at(0).is_null() ? -HUGE_VAL : band.at(0).get<double>() * scale;
     row.hi = band.at(1).is_null() ? HUGE_VAL : band.at(1).get<double>() * scale;
   } else {
@@ -124,7 +125,7 @@ void measure(const Json& t, const gs::KernelDesc& k, const gs::GpuConfig& preset
     row.measured = true;
     return;
   }
-  if (m == "cache") {   // thread IPC alone over the same with every access around L1 and L2: CF at >= 1.05
+  if (m == "cache") {  // thread IPC alone over the same with every access around L1 and L2: CF at >= 1.05
     const double with = alone().run.alone_counters.at(0).thread_ipc();
     const double without = bypassed().run.alone_counters.at(0).thread_ipc();
     row.class_ours = without > 0 && with / without >= 1.05 ? "CF" : "not-CF";
@@ -133,7 +134,7 @@ void measure(const Json& t, const gs::KernelDesc& k, const gs::GpuConfig& preset
   }
   if (m == "class" || m == "ci" || m == "norm_ipc_at") {
     const std::vector<Point>& c = curve();
-    if (c.size() < 2) return;   // one CTA per SM: no curve to classify
+    if (c.size() < 2) return;  // one CTA per SM: no curve to classify
     row.measured = true;
     if (m == "norm_ipc_at") {
       row.ours = norm_ipc_at(c, t.at("at").at("ctas_frac").get<double>());
@@ -146,8 +147,8 @@ void measure(const Json& t, const gs::KernelDesc& k, const gs::GpuConfig& preset
     row.class_ours = m == "class" ? cls : cls == "compute-nonsat" ? "CNS" : cls == "cache" ? "CUF" : "CS";
     return;
   }
-  static const char* const kAloneMetrics[] = {"ipc_thread", "l2_mpki", "runtime_cycles", "cta_mean_cycles",
-                                              "cta_rsd_pct", "dominant_stall"};
+  static const char* const kAloneMetrics[] = {"ipc_thread",      "l2_mpki",     "runtime_cycles",
+                                              "cta_mean_cycles", "cta_rsd_pct", "dominant_stall"};
   if (std::find(std::begin(kAloneMetrics), std::end(kAloneMetrics), m) == std::end(kAloneMetrics)) return;
   const AloneFigures& f = alone();
   const gs::CounterGroup& g = f.run.alone_counters.at(0);
@@ -162,10 +163,10 @@ void measure(const Json& t, const gs::KernelDesc& k, const gs::GpuConfig& preset
     const gs::StallBreakdown& s = g.stalls;
     const std::pair<uint64_t, const char*> parts[] = {
         {s.memory, "memory"}, {s.dependency, "dependency"}, {s.functional_unit, "functional_unit"}, {s.idle, "idle"}};
-    row.class_ours = std::max_element(std::begin(parts), std::end(parts),
-                                      [](const auto& a, const auto& b) { return a.first < b.first; })
-                         ->second;
-  } else {   // cta_mean_cycles, cta_rsd_pct
+    row.class_ours = std::max_element(std::begin(parts), std::end(parts), [](const auto& a, const auto& b) {
+                       return a.first < b.first;
+                     })->second;
+  } else {  // cta_mean_cycles, cta_rsd_pct
     double mean = 0, var = 0;
     for (double c : f.cta_cycles) mean += c;
     mean = f.cta_cycles.empty() ? 0 : mean / double(f.cta_cycles.size());
@@ -202,7 +203,8 @@ int calibrate_action(const CalibrateArgs& a) {
     std::unique_ptr<AloneFigures> bypass_figures;
     const auto bypassed = [&]() -> const AloneFigures& {
       if (!bypass_figures) {
-        if (!a.quiet) std::fprintf(stderr, "gsim: calibrate: %s alone around L1 and L2 on %s\n", name.c_str(), preset_name.c_str());
+        if (!a.quiet)
+          std::fprintf(stderr, "gsim: calibrate: %s alone around L1 and L2 on %s\n", name.c_str(), preset_name.c_str());
         throw_if_interrupted("gsim calibrate");
         bypass_figures = std::make_unique<AloneFigures>(run_alone(preset, k, gs::BypassLevel::kL1L2));
       }
@@ -211,7 +213,9 @@ int calibrate_action(const CalibrateArgs& a) {
     const auto curve = [&]() -> const std::vector<Point>& {
       if (!points) {
         const uint32_t n = occupancy_of(preset, k);
-        if (!a.quiet) std::fprintf(stderr, "gsim: calibrate: %s at 1..%u CTAs per SM on %s\n", name.c_str(), n, preset_name.c_str());
+        if (!a.quiet)
+          std::fprintf(stderr, "gsim: calibrate: %s at 1..%u CTAs per SM on %s\n", name.c_str(), n,
+                       preset_name.c_str());
         points = std::make_unique<std::vector<Point>>();
         for (uint32_t j = 1; j <= n; ++j) {
           throw_if_interrupted("gsim calibrate");
@@ -241,7 +245,8 @@ int calibrate_action(const CalibrateArgs& a) {
       }
       if (!row.measured) row.status = "not measured";
       else if (row.numeric) row.status = row.ours >= row.lo && row.ours <= row.hi ? "ok" : "OUT";
-      else row.status = ("|" + row.class_band + "|").find("|" + row.class_ours + "|") != std::string::npos ? "ok" : "OUT";
+      else
+        row.status = ("|" + row.class_band + "|").find("|" + row.class_ours + "|") != std::string::npos ? "ok" : "OUT";
       rows.push_back(row);
     }
   }
@@ -250,8 +255,8 @@ int calibrate_action(const CalibrateArgs& a) {
   FILE* table = a.o_json->count() && gs::is_stdout_path(a.json) ? stderr : stdout;
   size_t w = 6;
   for (const Row& r : rows) w = std::max(w, r.kernel.size());
-  std::fprintf(table, "%-*s  %-15s  %-23s  %-14s  %-12s  %s\n", int(w), "kernel", "metric", "band (paper)", "ours", "status",
-              "source");
+  std::fprintf(table, "%-*s  %-15s  %-23s  %-14s  %-12s  %s\n", int(w), "kernel", "metric", "band (paper)", "ours",
+               "status", "source");
   size_t ok = 0, out = 0, none = 0;
   std::vector<std::string> out_kernels;
   Json j = Json::array();
@@ -259,8 +264,8 @@ int calibrate_action(const CalibrateArgs& a) {
     const std::string band = r.numeric ? fmt(r.lo) + ".." + fmt(r.hi) : r.class_band;
     const std::string ours = !r.measured ? "-" : r.numeric ? fmt(r.ours) : r.class_ours;
     const std::string status = r.status + (r.status == "OUT" && r.known_gap ? " (known gap)" : "");
-    std::fprintf(table, "%-*s  %-15s  %-23s  %-14s  %-12s  %s\n", int(w), r.kernel.c_str(), r.metric.c_str(), band.c_str(),
-                ours.c_str(), status.c_str(), r.source.c_str());
+    std::fprintf(table, "%-*s  %-15s  %-23s  %-14s  %-12s  %s\n", int(w), r.kernel.c_str(), r.metric.c_str(),
+                 band.c_str(), ours.c_str(), status.c_str(), r.source.c_str());
     ok += r.status == "ok";
     none += !r.measured;
     if (r.status == "OUT") {
@@ -274,8 +279,8 @@ int calibrate_action(const CalibrateArgs& a) {
     if (r.known_gap) jr["known_gap"] = true;
     j.push_back(jr);
   }
-  std::fprintf(table, "\n%zu targets: %zu in band, %zu out of band, %zu not measured by gsim calibrate yet (%s)\n", rows.size(),
-              ok, out, none, file.c_str());
+  std::fprintf(table, "\n%zu targets: %zu in band, %zu out of band, %zu not measured by gsim calibrate yet (%s)\n",
+               rows.size(), ok, out, none, file.c_str());
   if (a.o_json->count()) gs::write_file_atomically("--json", a.json, j.dump(1) + "\n");
   if (a.check && out) {
     std::string names;

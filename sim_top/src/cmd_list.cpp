@@ -17,7 +17,7 @@ namespace gsim {
 
 namespace {
 
-using Entry = std::pair<std::string, std::string>;   // name, description
+using Entry = std::pair<std::string, std::string>;  // name, description
 
 std::string shorten(std::string s, size_t max = 90) {
   if (const auto cut = s.find("; see "); cut != std::string::npos) s.erase(cut);
@@ -34,7 +34,7 @@ std::string policy_description(const std::string& p, bool long_form) {
     if (*info.aliases) d += "; aliases " + std::string(info.aliases);
     if (info.sm_sharing) d += "; takes --sm-sharing";
     if (long_form) d += std::string("; RTL module ") + info.module + (info.observes ? "; reads counter samples" : "");
-    if (long_form && *info.settings) {   // --set policy.<name>.<setting>=v, docs/config_schema.md
+    if (long_form && *info.settings) {  // --set policy.<name>.<setting>=v, docs/config_schema.md
       d += std::string("; settings (config object ") + info.settings + "):";
       for (const auto& s : gs::spec::kSettings)
         if (std::string(s.section) == info.settings) d += std::string(" ") + s.name + "=" + s.def_text;
@@ -92,10 +92,10 @@ std::vector<Entry> entries_of(const std::string& what, bool long_form) {
     register_build_schedulers();
     for (const std::string& k : gs::list_scheduler_kinds())
       out.emplace_back(k, scheduler_description(k) + (k == default_scheduler_kind() ? " [default]" : ""));
-  } else {   // "kernels"
+  } else {  // "kernels"
     for (const gs::KernelDesc& k : gs::load_kernel_library())
-      out.emplace_back(k.name, k.suite + ", " + k.behaviour + ", " + std::to_string(k.threads_per_cta) +
-                                   " threads x " + std::to_string(k.grid_ctas) + " CTAs" +
+      out.emplace_back(k.name, k.suite + ", " + k.behaviour + ", " + std::to_string(k.threads_per_cta) + " threads x " +
+                                   std::to_string(k.grid_ctas) + " CTAs" +
                                    (long_form ? ", " + std::to_string(k.regs_per_thread) + " regs/thread, " +
                                                     std::to_string(k.shmem_per_cta) + " B shared/CTA, " +
                                                     std::to_string(k.insts_per_warp) + " warp insts/warp; " + k.source

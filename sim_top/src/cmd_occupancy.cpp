@@ -22,7 +22,7 @@ namespace {
 
 struct OccupancyArgs {
   std::string config, kernel;
-  std::vector<std::string> kernel_files;   // --kernels: the user's kernel libraries
+  std::vector<std::string> kernel_files;  // --kernels: the user's kernel libraries
 };
 
 std::string pad(const std::string& s, size_t w, bool left) {
@@ -34,7 +34,7 @@ int occupancy_action(const OccupancyArgs& a) {
   const std::vector<gs::KernelDesc> lib = gs::load_kernel_library(a.kernel_files);
   const gs::KernelDesc& k = gs::find_kernel(lib, a.kernel);
   std::string config = a.config;
-  if (config.empty()) {   // the preset the kernel's suite file names
+  if (config.empty()) {  // the preset the kernel's suite file names
     if (k.preset.empty())
       throw gs::InputError("--config is required: the suite file of kernel " + k.name +
                            " names no preset ('gsim list configs' lists them)");
@@ -44,10 +44,10 @@ int occupancy_action(const OccupancyArgs& a) {
   }
   const gs::GpuConfig cfg = gs::load_gpu_config(config);
 
-  const std::vector<std::string> titles = {"sm_type", "count", "max_ctas", "limiter", "shmem_config_B",
-                                           "storage_%", "context_B", "save_time_us"};
+  const std::vector<std::string> titles = {"sm_type",        "count",     "max_ctas",  "limiter",
+                                           "shmem_config_B", "storage_%", "context_B", "save_time_us"};
   std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> misfits;   // "type: reason" for types the CTA does not fit
+  std::vector<std::string> misfits;  // "type: reason" for types the CTA does not fit
   const gs::CtaResources r = gs::cta_resources(k, cfg);
   for (const gs::SmTypeConfig& t : cfg.sm_types) {
     try {

@@ -37,7 +37,7 @@ namespace {
 struct ProfileArgs {
   std::string config, suite, out;
   std::vector<std::string> kernels;
-  uint32_t max_ctas = 0;          // 0 = the kernel's occupancy
+  uint32_t max_ctas = 0;  // 0 = the kernel's occupancy
   uint64_t warmup = 20000, sample = 50000, seed = 1;
   bool quiet = false;
   CLI::Option* o_out = nullptr;
@@ -45,7 +45,7 @@ struct ProfileArgs {
 
 struct KernelProfile {
   std::string name, suite, behaviour;
-  uint32_t occupancy = 0;   // resident CTAs per SM alone (the curve's natural end)
+  uint32_t occupancy = 0;  // resident CTAs per SM alone (the curve's natural end)
   std::vector<Point> points;
 };
 
@@ -74,9 +74,9 @@ std::string format_csv(const std::string& config, const std::vector<KernelProfil
   for (const KernelProfile& kp : profiles)
     for (const Point& p : kp.points)
       out += config + "," + kp.name + "," + kp.suite + "," + kp.behaviour + "," + std::to_string(p.ctas) + "," +
-             std::to_string(p.window_start) + "," + std::to_string(p.window_end) + "," +
-             (p.whole_run ? "1" : "0") + "," + std::to_string(p.instructions) + "," + gs::format_fixed(p.ipc, 6) +
-             "," + gs::format_fixed(p.mem_stall, 6) + "," + gs::format_fixed(p.l1_miss, 6) + "," +
+             std::to_string(p.window_start) + "," + std::to_string(p.window_end) + "," + (p.whole_run ? "1" : "0") +
+             "," + std::to_string(p.instructions) + "," + gs::format_fixed(p.ipc, 6) + "," +
+             gs::format_fixed(p.mem_stall, 6) + "," + gs::format_fixed(p.l1_miss, 6) + "," +
              gs::format_fixed(p.l2_miss, 6) + "\n";
   return out;
 }
@@ -120,8 +120,8 @@ int profile_action(const ProfileArgs& a) {
   const std::vector<gs::KernelDesc> chosen = select_kernels(lib, a.kernels, a.suite);
   struct Planned {
     gs::KernelDesc kernel;
-    uint32_t occupancy = 0;   // resident CTAs per SM alone
-    uint32_t ctas = 0;        // CTA counts 1..ctas are run
+    uint32_t occupancy = 0;  // resident CTAs per SM alone
+    uint32_t ctas = 0;       // CTA counts 1..ctas are run
   };
   std::vector<Planned> plan;
   std::vector<std::string> skipped;
@@ -130,7 +130,7 @@ int profile_action(const ProfileArgs& a) {
     try {
       occ = occupancy_of(cfg, k);
     } catch (const gs::InputError& e) {
-      if (a.suite.empty()) throw;   // a kernel named on the command line must fit
+      if (a.suite.empty()) throw;  // a kernel named on the command line must fit
       skipped.push_back(k.name);
       continue;
     }
@@ -140,9 +140,9 @@ int profile_action(const ProfileArgs& a) {
     throw gs::InputError("--kernels " + a.suite + ": no kernel of it fits an SM of config '" + cfg.name + "'");
   for (const auto& [k, occ, n] : plan)
     if (n > gs::limits::kMaxCtasPerSm)
-      throw gs::InputError("kernel '" + k.name + "': " + std::to_string(n) + " CTAs per SM, above the --cta-limit bound " +
-                           std::to_string(gs::limits::kMaxCtasPerSm) + "; give --max-ctas " +
-                           std::to_string(gs::limits::kMaxCtasPerSm) + " or less");
+      throw gs::InputError("kernel '" + k.name + "': " + std::to_string(n) +
+                           " CTAs per SM, above the --cta-limit bound " + std::to_string(gs::limits::kMaxCtasPerSm) +
+                           "; give --max-ctas " + std::to_string(gs::limits::kMaxCtasPerSm) + " or less");
   if (!skipped.empty() && !a.quiet)
     std::fprintf(stderr, "gsim: note: skipped %zu kernel(s) that fit no SM of %s: %s\n", skipped.size(),
                  cfg.name.c_str(), gs::join_names(skipped).c_str());
@@ -170,8 +170,9 @@ int profile_action(const ProfileArgs& a) {
     kp.behaviour = k.behaviour;
     kp.occupancy = occ;
     for (uint32_t j = 1; j <= n; ++j) {
-      if (!a.quiet) std::fprintf(stderr, "\rgsim profile: %s, %u/%u CTAs per SM (%u/%u runs)   ", k.name.c_str(), j, n,
-                                 ++done, total);
+      if (!a.quiet)
+        std::fprintf(stderr, "\rgsim profile: %s, %u/%u CTAs per SM (%u/%u runs)   ", k.name.c_str(), j, n, ++done,
+                     total);
       kp.points.push_back(measure_point(cfg, k, j, {a.warmup, a.sample, a.seed}));
     }
     profiles.push_back(std::move(kp));
@@ -203,7 +204,8 @@ Command add_profile_command(CLI::App& top) {
       ->check(whole_number(0, 1ull << 40));
   app->add_option("--sample", args->sample, "Cycles of the measurement window")->check(whole_number(1, 1ull << 40));
   app->add_option("--seed", args->seed, "Simulation seed")->check(whole_number());
-  args->o_out = app->add_option("--out", args->out, "Write OUT.csv and OUT.json (plot: sim_top/plots/profile.py OUT.json)");
+  args->o_out = app->add_option("--out", args->out,
+                                "Write OUT.csv and OUT.json (plot: sim_top/plots/profile.py OUT.json)");
   app->add_flag("-q,--quiet", args->quiet, "No progress on stderr");
   app->footer(
       "Each CTA count is one alone run (golden scheduler, Left-Over, --cta-limit j) read over cycles "

@@ -53,24 +53,24 @@ struct RunArgs {
   uint32_t cta_limit = 0;
   uint64_t max_cycles = gs::RunOptions{}.max_cycles;
   uint64_t obs_interval = 0;
-  unsigned threads = 1;   // --threads: SM ticks of a cycle on N threads
+  unsigned threads = 1;  // --threads: SM ticks of a cycle on N threads
   uint64_t watchdog_cycles = gs::RunOptions{}.watchdog_cycles;
   uint64_t progress_every = 0;
   bool quiet = false;
   bool full_eval = false;
   bool no_state_check = false;
-  uint64_t wave_from = 0, wave_to = UINT64_MAX;   // --wave-from / --wave-to (cycles, inclusive)
-  uint64_t window_cycles = 0, window_start = 0;    // --window-cycles / --window-start (fixed window)
+  uint64_t wave_from = 0, wave_to = UINT64_MAX;  // --wave-from / --wave-to (cycles, inclusive)
+  uint64_t window_cycles = 0, window_start = 0;  // --window-cycles / --window-start (fixed window)
   std::vector<std::string> sets;
-  std::vector<std::string> kernel_files;   // --kernels: the user's own kernel libraries
+  std::vector<std::string> kernel_files;  // --kernels: the user's own kernel libraries
   // Options whose presence matters (an empty --json "" is an error, not "no file").
   CLI::Option *o_config = nullptr, *o_mix = nullptr, *o_kernel = nullptr, *o_scheduler = nullptr, *o_json = nullptr,
-              *o_csv = nullptr, *o_counters = nullptr, *o_wave = nullptr, *o_progress = nullptr,
-              *o_ctas = nullptr, *o_timeline = nullptr, *o_window_cycles = nullptr, *o_window_start = nullptr;
+              *o_csv = nullptr, *o_counters = nullptr, *o_wave = nullptr, *o_progress = nullptr, *o_ctas = nullptr,
+              *o_timeline = nullptr, *o_window_cycles = nullptr, *o_window_start = nullptr;
 };
 
 gs::PreemptMode parse_preempt(const std::string& s) {
-  return s == "switch" ? gs::PreemptMode::kSwitch : gs::PreemptMode::kDrain;   // CLI11 checked the set
+  return s == "switch" ? gs::PreemptMode::kSwitch : gs::PreemptMode::kDrain;  // CLI11 checked the set
 }
 
 /// `--ctas`: one CSV row per CTA the shared run finished or preempted, in the order the SMs
@@ -101,17 +101,24 @@ std::string format_timeline(const gs::RunInfo& info, const gs::GpuConfig& cfg, c
   j["cycles"] = r.cycles;
   nlohmann::json kernels = nlohmann::json::array();
   for (const gs::KernelResult& k : r.kernels)
-    kernels.push_back({{"id", k.id}, {"name", k.name}, {"priority", mix.kernels.at(k.id).priority},
-                       {"arrival_cycle", k.arrival_cycle}, {"end_cycle", k.end_cycle}, {"ctas", k.ctas}});
+    kernels.push_back({{"id", k.id},
+                       {"name", k.name},
+                       {"priority", mix.kernels.at(k.id).priority},
+                       {"arrival_cycle", k.arrival_cycle},
+                       {"end_cycle", k.end_cycle},
+                       {"ctas", k.ctas}});
   j["kernels"] = std::move(kernels);
   // Columns, not objects: a 132-SM run has tens of thousands of CTAs.
   j["cta_columns"] = {"kernel", "cta", "sm", "start_cycle", "end_cycle", "saved"};
   nlohmann::json ctas = nlohmann::json::array();
-  for (const gs::CtaRecord& c : r.ctas) ctas.push_back({c.kernel, c.cta, c.sm, c.start_cycle, c.end_cycle, c.saved ? 1 : 0});
+  for (const gs::CtaRecord& c : r.ctas)
+    ctas.push_back({c.kernel, c.cta, c.sm, c.start_cycle, c.end_cycle, c.saved ? 1 : 0});
   j["ctas"] = std::move(ctas);
   nlohmann::json pre = nlohmann::json::array();
   for (const gs::PreemptRecord& p : r.preempts)
-    pre.push_back({{"cycle", p.cycle}, {"sm", p.sm}, {"mode", p.mode == gs::PreemptMode::kSwitch ? "switch" : "drain"},
+    pre.push_back({{"cycle", p.cycle},
+                   {"sm", p.sm},
+                   {"mode", p.mode == gs::PreemptMode::kSwitch ? "switch" : "drain"},
                    {"victim", p.victim == gs::kNoKernel ? nlohmann::json(nullptr) : nlohmann::json(p.victim)}});
   j["preemptions"] = std::move(pre);
   return j.dump(1) + "\n";
@@ -131,10 +138,11 @@ std::string format_partitions(const gs::RunResult& r, const gs::Mix& mix) {
       if (p.mode == gs::PartitionRecord::kShared) out += " " + std::to_string(p.ctas[i]);
       if (p.sms_big[i] + p.sms_small[i] > 0)
         out += " " + std::to_string(p.sms_big[i]) + " big + " + std::to_string(p.sms_small[i]) + " small SMs";
-      if (p.bypass[i] != gs::BypassLevel::kNone) out += std::string(" (bypass ") + gs::bypass_level_name(p.bypass[i]) + ")";
+      if (p.bypass[i] != gs::BypassLevel::kNone)
+        out += std::string(" (bypass ") + gs::bypass_level_name(p.bypass[i]) + ")";
     }
     out += "\n";
-    if (p.measured) {   // a profiling policy's window under this partition (sbm's phases)
+    if (p.measured) {  // a profiling policy's window under this partition (sbm's phases)
       out += "  " + std::string(19, ' ') + "measured over stamps " + std::to_string(p.window_from) + ".." +
              std::to_string(p.window_to) + ":";
       for (uint32_t i = 0; i < p.count; ++i)
@@ -198,11 +206,13 @@ int run_action(const RunArgs& a) {
     config = mix.config;
     if (!a.quiet)
       std::fprintf(stderr, "gsim: note: config %s, as named by %s\n", config.c_str(),
-                   a.o_kernel->count() ? ("the suite file of kernel " + a.kernel).c_str() : ("mix " + mix.name).c_str());
+                   a.o_kernel->count() ? ("the suite file of kernel " + a.kernel).c_str()
+                                       : ("mix " + mix.name).c_str());
   }
   const gs::GpuConfig cfg = gs::load_gpu_config(config, a.sets);
   if (!mix.config.empty() && a.o_config->count() && base_name(cfg.name) != mix.config)
-    std::fprintf(stderr, "gsim: warning: mix %s was written for config '%s' (its \"config\" field), running it on '%s'\n",
+    std::fprintf(stderr,
+                 "gsim: warning: mix %s was written for config '%s' (its \"config\" field), running it on '%s'\n",
                  mix.name.c_str(), mix.config.c_str(), cfg.name.c_str());
   gs::limits::check_mix_fits(cfg, mix);
 
@@ -224,7 +234,7 @@ int run_action(const RunArgs& a) {
   sched.preempt = parse_preempt(a.preempt);
   sched.sm_sharing = a.sm_sharing == "exclusive" ? gs::SmSharing::kExclusive : gs::SmSharing::kShared;
   sched.seed = a.seed;
-  sched.cta_limit = a.cta_limit;   // the shared run only: alone runs always get the whole GPU
+  sched.cta_limit = a.cta_limit;  // the shared run only: alone runs always get the whole GPU
   sched.wave_file = a.wave;
   sched.wave_from = a.wave_from;
   sched.wave_to = a.wave_to;
@@ -236,28 +246,34 @@ int run_action(const RunArgs& a) {
   if (a.wave_from > a.wave_to)
     throw gs::InputError("--wave-from " + std::to_string(a.wave_from) + " is after --wave-to " +
                          std::to_string(a.wave_to) + ": the window would be empty");
-  gs::limits::check_scheduler_config(cfg, sched);   // options against the policy, before any alone run
-  const std::string scheduler =
-      derived && derived->golden_only ? "golden" : choose_scheduler(a.o_scheduler->count() > 0, a.scheduler, cfg, sched, mix, want_wave, a.quiet);
+  gs::limits::check_scheduler_config(cfg, sched);  // options against the policy, before any alone run
+  const std::string scheduler = derived && derived->golden_only
+                                    ? "golden"
+                                    : choose_scheduler(a.o_scheduler->count() > 0, a.scheduler, cfg, sched, mix,
+                                                       want_wave, a.quiet);
   if (want_wave && scheduler == "golden")
     throw gs::InputError("--wave: the golden scheduler has no waveform; use --scheduler rtl or lockstep");
 
   // ---- outputs, before anything is simulated
-  std::vector<gs::NamedPath> inputs = gs::config_input_files("--config", config);   // and the configs it reads
+  std::vector<gs::NamedPath> inputs = gs::config_input_files("--config", config);  // and the configs it reads
   if (!mix.file.empty()) inputs.push_back({"--mix", mix.file});
-  for (const std::string& file : gs::kernel_library_files(a.kernel_files)) inputs.push_back({"kernel library file", file});
+  for (const std::string& file : gs::kernel_library_files(a.kernel_files))
+    inputs.push_back({"kernel library file", file});
   std::vector<gs::NamedPath> outputs;
   bool to_stdout = false;
   if (want_wave && a.wave == "-") throw gs::InputError("--wave -: a waveform is a binary FST file; give a file name");
-  for (const auto& [opt, path] : {std::pair<CLI::Option*, std::string>{a.o_json, a.json}, {a.o_csv, a.csv},
-                                  {a.o_counters, a.counters}, {a.o_wave, a.wave}, {a.o_ctas, a.ctas},
+  for (const auto& [opt, path] : {std::pair<CLI::Option*, std::string>{a.o_json, a.json},
+                                  {a.o_csv, a.csv},
+                                  {a.o_counters, a.counters},
+                                  {a.o_wave, a.wave},
+                                  {a.o_ctas, a.ctas},
                                   {a.o_timeline, a.timeline}}) {
     if (!opt->count()) continue;
     to_stdout |= gs::is_stdout_path(path);
     gs::check_output_path(opt->get_name(), path, inputs, outputs);
     outputs.push_back({opt->get_name(), path});
   }
-  if (want_wave)   // the view and its window, written beside it (run_wave.hpp)
+  if (want_wave)  // the view and its window, written beside it (run_wave.hpp)
     for (const char* ext : {".gtkw", ".tcl"}) {
       const std::string what = std::string("--wave (its ") + (ext[1] == 'g' ? "view" : "window") + ")";
       gs::check_output_path(what, wave_view_path(a.wave, ext), inputs, outputs);
@@ -268,7 +284,8 @@ int run_action(const RunArgs& a) {
     if (free < kWaveMinFreeBytes)
       throw gs::InputError("--wave " + a.wave + ": only " + std::to_string(free >> 20) +
                            " MiB free on its file system; a waveform needs at least " +
-                           std::to_string(kWaveMinFreeBytes >> 20) + " MiB (refusing rather than leaving a broken file)");
+                           std::to_string(kWaveMinFreeBytes >> 20) +
+                           " MiB (refusing rather than leaving a broken file)");
     set_wave_cleanup(a.wave);
   }
 
@@ -278,7 +295,7 @@ int run_action(const RunArgs& a) {
   run.obs_interval = a.obs_interval;
   run.threads = usable_threads(a.threads, a.quiet);
   run.watchdog_cycles = a.watchdog_cycles;
-  run.progress_every = 0;   // progress comes from the reporter below
+  run.progress_every = 0;  // progress comes from the reporter below
 
   ProgressOptions po;
   if (!a.quiet) {
@@ -289,7 +306,7 @@ int run_action(const RunArgs& a) {
   if (po.every)
     std::fprintf(stderr, "gsim: %zu kernel(s) run alone under %s first, then the mix under %s (scheduler %s)\n",
                  mix.kernels.size(), gs::kAlonePolicy, policy.c_str(), scheduler.c_str());
-  gs::RunPhase phase_now;   // the run a --max-cycles or watchdog stop is named after (kernel left empty)
+  gs::RunPhase phase_now;  // the run a --max-cycles or watchdog stop is named after (kernel left empty)
   const gs::CycleHook hook = [&progress, &phase_now](const gs::RunPhase& p, uint64_t cycle) {
     phase_now.shared = p.shared;
     phase_now.index = p.index;
@@ -364,7 +381,8 @@ int run_action(const RunArgs& a) {
   progress.finish();
   if (want_wave && a.wave_from >= result.shared.cycles) {
     if (!a.quiet)
-      std::fprintf(stderr, "gsim: note: --wave-from %llu is past the shared run's last cycle (%llu): no waveform written\n",
+      std::fprintf(stderr,
+                   "gsim: note: --wave-from %llu is past the shared run's last cycle (%llu): no waveform written\n",
                    static_cast<unsigned long long>(a.wave_from),
                    static_cast<unsigned long long>(result.shared.cycles ? result.shared.cycles - 1 : 0));
   } else if (want_wave) {
@@ -414,7 +432,8 @@ int run_action(const RunArgs& a) {
 Command add_run_command(CLI::App& top) {
   auto args = std::make_shared<RunArgs>();
   args->scheduler = default_scheduler_kind();
-  CLI::App* app = top.add_subcommand("run", "Run a mix: each kernel alone, then all together; print STP, ANTT, StrictF");
+  CLI::App* app = top.add_subcommand("run",
+                                     "Run a mix: each kernel alone, then all together; print STP, ANTT, StrictF");
   args->o_config = app->add_option("--config", args->config,
                                    "GPU config: preset name (gsim list configs) or JSON file; "
                                    "optional when the mix names one");
@@ -516,7 +535,8 @@ Command add_run_command(CLI::App& top) {
                 "(docs/cosim.md)");
   args->o_wave = app->add_option("--wave", args->wave,
                                  "Dump the shared run's scheduler waveform to this FST file (rtl, lockstep)");
-  app->add_option("--wave-from", args->wave_from, "With --wave: first cycle to dump (default: 0)")->check(whole_number());
+  app->add_option("--wave-from", args->wave_from, "With --wave: first cycle to dump (default: 0)")
+      ->check(whole_number());
   app->add_option("--wave-to", args->wave_to, "With --wave: last cycle to dump (default: the end of the run)")
       ->check(whole_number());
   return {app, [args] { return run_action(*args); }};

@@ -21,11 +21,11 @@ namespace {
 /// ("sm_types[0].count" or "sm_types[*].count").
 bool set_names(const std::string& key, const std::string& field) {
   if (key == field) return true;
-  std::string any;   // the field with every index written [*]: sm_types[*].x names sm_types[i].x
+  std::string any;  // the field with every index written [*]: sm_types[*].x names sm_types[i].x
   for (size_t i = 0; i < field.size(); ++i) {
     const size_t close = field.find(']', i);
-    if (field[i] == '[' && close != std::string::npos &&
-        field.find_first_not_of("0123456789", i + 1) == close && close > i + 1) {
+    if (field[i] == '[' && close != std::string::npos && field.find_first_not_of("0123456789", i + 1) == close &&
+        close > i + 1) {
       any += "[*]";
       i = close;
     } else {
@@ -63,7 +63,7 @@ int show_config(const std::string& name, const std::vector<std::string>& sets) {
     size_t w = 5, vw = 5;
     for (const std::string& field : order[file]) {
       w = std::max(w, field.size());
-      vw = std::max(vw, std::min<size_t>(last[file][field]->value.size(), 24));   // a long text overflows
+      vw = std::max(vw, std::min<size_t>(last[file][field]->value.size(), 24));  // a long text overflows
     }
     std::printf("  %-*s  %-*s  %s\n", int(w), "field", int(vw), "value", "source");
     for (const std::string& field : order[file]) {
@@ -84,7 +84,8 @@ Command add_show_command(CLI::App& top) {
   auto what = std::make_shared<std::string>();
   auto name = std::make_shared<std::string>();
   auto sets = std::make_shared<std::vector<std::string>>();
-  CLI::App* app = top.add_subcommand("show", "Show what a name resolves to: every field of a config, its value and source");
+  CLI::App* app = top.add_subcommand("show",
+                                     "Show what a name resolves to: every field of a config, its value and source");
   app->add_option("what", *what, "config")->required()->check(CLI::IsMember({"config"}));
   app->add_option("name", *name, "Config preset name (gsim list configs) or JSON file")->required();
   app->add_option("--set", *sets, "Change a config field first, as gsim run --set does (repeatable)")

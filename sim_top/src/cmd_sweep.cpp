@@ -49,7 +49,7 @@ struct SweepArgs {
   bool list = false, quiet = false, dry_run = false;
   sweep::SlurmOptions slurm;
   CLI::Option *o_jobs = nullptr, *o_out = nullptr, *o_run_index = nullptr;
-  std::vector<CLI::Option*> slurm_only;   // options that mean something with --backend slurm only
+  std::vector<CLI::Option*> slurm_only;  // options that mean something with --backend slurm only
 };
 
 unsigned available_cpus() {
@@ -62,7 +62,8 @@ unsigned available_cpus() {
 std::string self_exe() {
   char buf[PATH_MAX];
   const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) throw gs::InputError("sweep: cannot find the gsim binary (/proc/self/exe): " + std::string(std::strerror(errno)));
+  if (n <= 0)
+    throw gs::InputError("sweep: cannot find the gsim binary (/proc/self/exe): " + std::string(std::strerror(errno)));
   return std::string(buf, static_cast<size_t>(n));
 }
 
@@ -99,9 +100,8 @@ constexpr const char* kCsvKernelKeys[] = {"name", "arrival_cycle", "priority", "
 constexpr const char* kCsvRunTailKeys[] = {"stp", "antt", "strictf", "cycles"};
 // The same for a fixed-window mix's result (windows.csv): figures over the window, no turnarounds.
 constexpr const char* kWinRunKeys[] = {"config", "mix", "policy", "preempt", "seed", "sm_sharing", "window_cycles"};
-constexpr const char* kWinKernelKeys[] = {"name",        "arrival_cycle", "priority",           "launches",
-                                          "completions", "instructions",  "instructions_alone", "ipc",
-                                          "ipc_alone",   "ntt"};
+constexpr const char* kWinKernelKeys[] = {"name",         "arrival_cycle",      "priority", "launches",  "completions",
+                                          "instructions", "instructions_alone", "ipc",      "ipc_alone", "ntt"};
 constexpr const char* kWinRunTailKeys[] = {"ipc", "antt_sbm", "antt", "stp", "strictf"};
 
 /// A fixed-window result (gsim run --json of a mix with window_cycles) goes to windows.csv.
@@ -111,12 +111,12 @@ bool is_window_result(const nlohmann::json& doc) { return doc.contains("window_c
 /// counts and cycles whole numbers, figures numbers (or null, a ratio without a value).
 bool key_has_its_type(const std::string& key, const nlohmann::json& v) {
   static const std::set<std::string> strings = {"config", "mix", "policy", "preempt", "sm_sharing", "name"};
-  static const std::set<std::string> whole = {"seed",          "window_cycles", "arrival_cycle", "priority",
-                                              "cycles_alone",  "cycles_shared", "cycles",        "launches",
-                                              "completions",   "instructions",  "instructions_alone"};
+  static const std::set<std::string> whole = {
+      "seed",   "window_cycles", "arrival_cycle", "priority",     "cycles_alone",      "cycles_shared",
+      "cycles", "launches",      "completions",   "instructions", "instructions_alone"};
   if (strings.count(key)) return v.is_string() && !v.get_ref<const std::string&>().empty();
   if (whole.count(key)) return v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0);
-  return v.is_number() || v.is_null();   // null: how JSON writes a ratio without a value (x/0)
+  return v.is_number() || v.is_null();  // null: how JSON writes a ratio without a value (x/0)
 }
 
 template <size_t R, size_t K, size_t T>
@@ -172,7 +172,7 @@ bool result_is_current(const std::string& path, const Run& run, const std::strin
     const nlohmann::json doc = nlohmann::json::parse(gs::read_text_file(path));
     const nlohmann::json& in = doc.at("sweep_inputs");
     return in.at("args") == nlohmann::json(run.args) && in.at("inputs_fnv1a64") == fingerprint && has_csv_keys(doc);
-  } catch (const std::exception&) {   // torn by hand, not JSON, no sweep_inputs: run it again
+  } catch (const std::exception&) {  // torn by hand, not JSON, no sweep_inputs: run it again
     return false;
   }
 }
@@ -217,10 +217,10 @@ constexpr const char* kMarker = ".gsim-sweep";
 
 /// What a sweep writes at the top of its output directory (and an older gsim's sweep wrote).
 bool sweep_entry(const std::string& name) {
-  static const std::set<std::string> ours = {"runs", "mixes", "slurm", "results.csv", "windows.csv", "failures.txt",
-                                             ".lock", kMarker};
+  static const std::set<std::string> ours = {"runs",        "mixes",        "slurm", "results.csv",
+                                             "windows.csv", "failures.txt", ".lock", kMarker};
   if (ours.count(name)) return true;
-  for (const char* f : {"results.csv", "windows.csv", "failures.txt", kMarker})   // write_file_atomically's temporaries
+  for (const char* f : {"results.csv", "windows.csv", "failures.txt", kMarker})  // write_file_atomically's temporaries
     if (name.rfind("." + std::string(f) + ".tmp-", 0) == 0) return true;
   return false;
 }
@@ -242,8 +242,8 @@ void claim_out_dir(const std::string& out_dir, const std::string& sweep_name) {
     if (ec) throw gs::InputError("--out " + out_dir + ": cannot read the directory: " + ec.message());
     for (; it != fs::directory_iterator(); it.increment(ec)) {
       const std::string name = it->path().filename().string();
-      if (name == kMarker) return;   // marked since the check above (another process of the sweep)
-      if (name.rfind("." + std::string(kMarker) + ".tmp-", 0) == 0) continue;   // another process marking it now
+      if (name == kMarker) return;  // marked since the check above (another process of the sweep)
+      if (name.rfind("." + std::string(kMarker) + ".tmp-", 0) == 0) continue;  // another process marking it now
       empty = false;
       if (!sweep_entry(name) && foreign.empty()) foreign = name;
     }
@@ -280,7 +280,7 @@ void remove_stale_temporaries(const std::string& runs_dir) {
       const std::string tail = dot == std::string::npos ? std::string() : stem.substr(dot + 1);
       if (!tail.empty() && tail.size() <= 10 && tail.find_first_not_of("0123456789") == std::string::npos &&
           other_live_process(std::stol(tail)))
-        continue;   // a running sweep's (--run-index tasks share the directory)
+        continue;  // a running sweep's (--run-index tasks share the directory)
       fs::remove(e.path(), ec);
     } else if (name.find(".json.tmp-") != std::string::npos) {
       fs::remove(e.path(), ec);
@@ -318,7 +318,8 @@ std::string counter_cells(const nlohmann::json& r, size_t i, const nlohmann::jso
   std::string out;
   for (const char* group : {"all", "alone"}) {
     const nlohmann::json* g = k != nullptr && k->contains(group) ? &k->at(group) : nullptr;
-    for (const char* key : {"ipc", "thread_ipc", "l1_hit_rate", "l2_hit_rate", "dram_share_of_peak"}) out += cell(g, key);
+    for (const char* key : {"ipc", "thread_ipc", "l1_hit_rate", "l2_hit_rate", "dram_share_of_peak"})
+      out += cell(g, key);
     const nlohmann::json* stalls = g != nullptr && g->contains("stall_shares") ? &g->at("stall_shares") : nullptr;
     for (const char* key : {"memory", "dependency", "functional_unit", "idle"}) out += cell(stalls, key);
   }
@@ -360,12 +361,13 @@ void write_tables(const sweep::Plan& plan, const std::vector<std::string>& finge
                                 "cycles_shared,ntt,stp,antt,strictf,cycles",
                                 kCsvRunKeys, kCsvKernelKeys, kCsvRunTailKeys));
   if (plan.has_window_mixes)
-    write_if_changed("windows.csv", plan.out_dir + "/windows.csv",
-                     format_table(plan, fingerprints, true,
-                                  "run_id,config,mix,policy,preempt,seed,sm_sharing,window_cycles,kernel,arrival,priority,"
-                                  "launches,completions,instructions,instructions_alone,ipc,ipc_alone,ntt,mix_ipc,"
-                                  "antt_sbm,antt,stp,strictf",
-                                  kWinRunKeys, kWinKernelKeys, kWinRunTailKeys));
+    write_if_changed(
+        "windows.csv", plan.out_dir + "/windows.csv",
+        format_table(plan, fingerprints, true,
+                     "run_id,config,mix,policy,preempt,seed,sm_sharing,window_cycles,kernel,arrival,priority,"
+                     "launches,completions,instructions,instructions_alone,ipc,ipc_alone,ntt,mix_ipc,"
+                     "antt_sbm,antt,stp,strictf",
+                     kWinRunKeys, kWinKernelKeys, kWinRunTailKeys));
 }
 
 std::string format_failures(const std::vector<sweep::Failure>& failures) {
@@ -400,15 +402,17 @@ void refuse_foreign_mix(const sweep::GeneratedMix& m) {
   } catch (const std::exception&) {
   }
   if (!ours)
-    throw gs::InputError("--out: " + m.path + " exists and was not generated by gsim sweep; the sweep would replace "
-                         "it with its generated mix " + m.name + ": move that file or give another --out");
+    throw gs::InputError("--out: " + m.path +
+                         " exists and was not generated by gsim sweep; the sweep would replace "
+                         "it with its generated mix " +
+                         m.name + ": move that file or give another --out");
 }
 
 /// The output directory made ready for runs, and what is left to do.
 struct Prepared {
   std::string runs_dir;
-  std::vector<std::string> fingerprints;   // per plan run
-  std::vector<uint32_t> pending;           // plan indices of the runs without a current result
+  std::vector<std::string> fingerprints;  // per plan run
+  std::vector<uint32_t> pending;          // plan indices of the runs without a current result
 };
 
 /// Makes <out>/runs, takes the directory's lock, writes the generated mixes, removes stale
@@ -445,10 +449,9 @@ int finish(const SweepArgs& a, const sweep::Plan& plan, const Prepared& p, uint3
     gs::write_file_atomically("failures.txt", failures_path, format_failures(failures));
   }
   if (!a.quiet || !failures.empty())
-    std::fprintf(stderr, "gsim: sweep %s: %u ran, %u already done, %zu failed%s; %s/results.csv%s\n",
-                 plan.name.c_str(), ran, already, failures.size(),
-                 failures.empty() ? "" : (" (listed in " + failures_path + ")").c_str(), plan.out_dir.c_str(),
-                 plan.has_window_mixes ? (" and " + plan.out_dir + "/windows.csv").c_str() : "");
+    std::fprintf(stderr, "gsim: sweep %s: %u ran, %u already done, %zu failed%s; %s/results.csv%s\n", plan.name.c_str(),
+                 ran, already, failures.size(), failures.empty() ? "" : (" (listed in " + failures_path + ")").c_str(),
+                 plan.out_dir.c_str(), plan.has_window_mixes ? (" and " + plan.out_dir + "/windows.csv").c_str() : "");
   return failures.empty() ? 0 : kExitRunsFailed;
 }
 
@@ -571,12 +574,15 @@ int run_slurm(const SweepArgs& a, const sweep::Plan& plan, const std::string& pr
     if (const std::string id = earlier_job_still_queued(slurm_dir); !id.empty())
       throw gs::InputError("--out " + plan.out_dir + ": Slurm job " + id +
                            " of an earlier sweep into this directory is still queued or running; wait for it or "
-                           "cancel it (scancel " + id + "), then run this command again");
+                           "cancel it (scancel " +
+                           id + "), then run this command again");
   const Prepared p = prepare_out_dir(plan);
   make_dir(slurm_dir);
   const uint32_t already = static_cast<uint32_t>(plan.runs.size() - p.pending.size());
   if (p.pending.empty()) {
-    if (!a.quiet) std::fprintf(stderr, "gsim: sweep %s: all %zu runs already done; nothing to submit\n", plan.name.c_str(), plan.runs.size());
+    if (!a.quiet)
+      std::fprintf(stderr, "gsim: sweep %s: all %zu runs already done; nothing to submit\n", plan.name.c_str(),
+                   plan.runs.size());
     return a.dry_run ? 0 : finish(a, plan, p, 0, {});
   }
 
@@ -590,7 +596,8 @@ int run_slurm(const SweepArgs& a, const sweep::Plan& plan, const std::string& pr
   job.total = static_cast<uint32_t>(plan.runs.size());
   for (const std::string* path : {&job.out_dir, &job.work_dir})
     if (path->find_first_of(" \t\n\"'") != std::string::npos)
-      throw gs::InputError("--backend slurm: \"" + *path + "\" holds a blank or a quote, which #SBATCH lines cannot "
+      throw gs::InputError("--backend slurm: \"" + *path +
+                           "\" holds a blank or a quote, which #SBATCH lines cannot "
                            "carry; give --out and run from a directory without them");
   const std::string script = job.out_dir + "/slurm/sweep.sbatch";
   gs::write_file_atomically("sbatch script", script, sweep::sbatch_script(job, a.slurm));
@@ -599,7 +606,8 @@ int run_slurm(const SweepArgs& a, const sweep::Plan& plan, const std::string& pr
   if (a.dry_run) {
     std::printf("%s\nsbatch --parsable %s\n", script.c_str(), script.c_str());
     if (!a.quiet)
-      std::fprintf(stderr, "gsim: sweep %s: %zu runs to run (%u already done) in %u array tasks; not submitted (--dry-run)\n",
+      std::fprintf(stderr,
+                   "gsim: sweep %s: %zu runs to run (%u already done) in %u array tasks; not submitted (--dry-run)\n",
                    plan.name.c_str(), p.pending.size(), already, tasks);
     return 0;
   }
@@ -607,9 +615,11 @@ int run_slurm(const SweepArgs& a, const sweep::Plan& plan, const std::string& pr
   const std::string job_id = sweep::submit(sbatch, script, slurm_dir);
   gs::write_file_atomically("Slurm job id", slurm_dir + "/job_id", job_id + "\n");
   if (!a.quiet)
-    std::fprintf(stderr, "gsim: sweep %s: %zu runs, %u already done, %zu to run in Slurm job %s (%u array tasks); "
-                 "results in %s\n", plan.name.c_str(), plan.runs.size(), already, p.pending.size(), job_id.c_str(),
-                 tasks, plan.out_dir.c_str());
+    std::fprintf(stderr,
+                 "gsim: sweep %s: %zu runs, %u already done, %zu to run in Slurm job %s (%u array tasks); "
+                 "results in %s\n",
+                 plan.name.c_str(), plan.runs.size(), already, p.pending.size(), job_id.c_str(), tasks,
+                 plan.out_dir.c_str());
 
   // progress: the pending runs that have a current result by now
   std::vector<bool> done(p.pending.size(), false);
@@ -624,9 +634,10 @@ int run_slurm(const SweepArgs& a, const sweep::Plan& plan, const std::string& pr
         ++ran;
       }
     }
-    if (!a.quiet && ran != printed && (printed == UINT32_MAX || ran / step != printed / step || ran == p.pending.size())) {
-      std::fprintf(stderr, "sweep %s: %u/%zu done (Slurm job %s)\n", plan.name.c_str(), already + ran,
-                   plan.runs.size(), job_id.c_str());
+    if (!a.quiet && ran != printed &&
+        (printed == UINT32_MAX || ran / step != printed / step || ran == p.pending.size())) {
+      std::fprintf(stderr, "sweep %s: %u/%zu done (Slurm job %s)\n", plan.name.c_str(), already + ran, plan.runs.size(),
+                   job_id.c_str());
       printed = ran;
     }
   };
@@ -636,7 +647,7 @@ int run_slurm(const SweepArgs& a, const sweep::Plan& plan, const std::string& pr
       std::string out, err;
       if (sweep::run_tool({scancel, job_id}, slurm_dir, out, err) == 0) {
         std::error_code ec;
-        fs::remove(slurm_dir + "/job_id", ec);   // cancelled: no longer blocks the directory
+        fs::remove(slurm_dir + "/job_id", ec);  // cancelled: no longer blocks the directory
       }
     }
     write_tables(plan, p.fingerprints);
@@ -694,25 +705,31 @@ int sweep_action(const SweepArgs& a) {
 
 Command add_sweep_command(CLI::App& top) {
   auto args = std::make_shared<SweepArgs>();
-  CLI::App* app = top.add_subcommand("sweep", "Run every combination of a sweep file in parallel, resumably (docs/sweep.md)");
+  CLI::App* app = top.add_subcommand("sweep",
+                                     "Run every combination of a sweep file in parallel, resumably (docs/sweep.md)");
   app->add_option("file", args->file, "Sweep file (JSON, docs/sweep.md)")->required();
   args->o_jobs = app->add_option("-j,--jobs", args->jobs, "Runs at a time (default: the CPUs this process may use)")
                      ->check(whole_number(1, 256));
-  args->o_out = app->add_option("--out", args->out, "Output directory (default: sweep-results/<name> in the current directory)");
+  args->o_out = app->add_option("--out", args->out,
+                                "Output directory (default: sweep-results/<name> in the current directory)");
   app->add_flag("--list", args->list, "Print the expanded runs, one gsim command line each, and exit");
   app->add_flag("-q,--quiet", args->quiet, "No progress on stderr (failures still)");
-  app->add_option("--backend", args->backend, "Where the runs run: local (child processes, default) or slurm (a job array)");
+  app->add_option("--backend", args->backend,
+                  "Where the runs run: local (child processes, default) or slurm (a job array)");
   args->slurm_only = {
       app->add_option("--partition", args->slurm.partition, "Slurm partition (default: the cluster's)"),
       app->add_option("--time", args->slurm.time_limit, "Slurm time limit per array task, e.g. 01:00:00"),
       app->add_option("--array-max", args->slurm.array_max, "Array tasks running at once (%N; default: no limit)")
           ->check(whole_number(1, 1000000)),
-      app->add_option("--chunk", args->slurm.chunk, "Runs per array task (default: as few as keep the array within 1000 tasks)")
+      app->add_option("--chunk", args->slurm.chunk,
+                      "Runs per array task (default: as few as keep the array within 1000 tasks)")
           ->check(whole_number(1, 100000000)),
-      app->add_flag("--dry-run", args->dry_run, "Write the sbatch script, print its path and the sbatch command; submit nothing"),
+      app->add_flag("--dry-run", args->dry_run,
+                    "Write the sbatch script, print its path and the sbatch command; submit nothing"),
   };
   // internal: what a Slurm array task runs (docs/sweep.md, "Slurm")
-  args->o_run_index = app->add_option("--run-index", args->run_index, "Run these runs of the plan (I,J,...) and nothing else")
+  args->o_run_index = app->add_option("--run-index", args->run_index,
+                                      "Run these runs of the plan (I,J,...) and nothing else")
                           ->group("");
   return {app, [args] { return sweep_action(*args); }};
 }

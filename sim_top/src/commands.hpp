@@ -24,8 +24,8 @@ struct SchedOptions;
 namespace gsim {
 
 struct Command {
-  CLI::App* app = nullptr;       // the subcommand (parsed() tells whether it was chosen)
-  std::function<int()> action;   // runs it; returns the exit code
+  CLI::App* app = nullptr;      // the subcommand (parsed() tells whether it was chosen)
+  std::function<int()> action;  // runs it; returns the exit code
 };
 
 Command add_run_command(CLI::App& top);
@@ -70,8 +70,8 @@ std::string read_text_file(const std::string& path, const std::string& option);
 /// The kernels `--kernel NAME` (each of `names`, library order kept as given) and `--kernels
 /// SUITE|all` (`suite`, empty = none) select from `lib`; throws gs::InputError for an unknown
 /// kernel or suite (naming the suites there are).
-std::vector<gs::KernelDesc> select_kernels(const std::vector<gs::KernelDesc>& lib, const std::vector<std::string>& names,
-                                           const std::string& suite);
+std::vector<gs::KernelDesc> select_kernels(const std::vector<gs::KernelDesc>& lib,
+                                           const std::vector<std::string>& names, const std::string& suite);
 
 // --- command-line hardening and conveniences (cli_support.cpp) ---
 
@@ -101,8 +101,8 @@ void set_wave_cleanup(const std::string& path);
 /// Progress of a `gsim run` on stderr: phase (alone run k/n or shared), simulated cycles,
 /// simulated cycles per second and an estimated time to the end.
 struct ProgressOptions {
-  bool live = false;          // one status line rewritten in place (stderr is a terminal)
-  uint64_t every = 0;         // or: one line per `every` simulated cycles (--progress=N)
+  bool live = false;   // one status line rewritten in place (stderr is a terminal)
+  uint64_t every = 0;  // or: one line per `every` simulated cycles (--progress=N)
 };
 class ProgressReporter {
  public:

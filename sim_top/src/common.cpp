@@ -56,12 +56,12 @@ void check_scheduler_and_policy(const std::string& kind, const std::string& poli
   const auto kinds = gs::list_scheduler_kinds();
   if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
     throw gs::InputError("--scheduler: unknown scheduler '" + kind + "' (this build has: " + join(kinds) + ")");
-  (void)gs::canonical_policy_name(policy);   // a name or alias of the registry, or an InputError listing them
+  (void)gs::canonical_policy_name(policy);  // a name or alias of the registry, or an InputError listing them
 }
 
 
-std::vector<gs::KernelDesc> select_kernels(const std::vector<gs::KernelDesc>& lib, const std::vector<std::string>& names,
-                                           const std::string& suite) {
+std::vector<gs::KernelDesc> select_kernels(const std::vector<gs::KernelDesc>& lib,
+                                           const std::vector<std::string>& names, const std::string& suite) {
   std::vector<gs::KernelDesc> chosen;
   for (const std::string& name : names) chosen.push_back(gs::find_kernel(lib, name));
   if (suite.empty()) return chosen;
@@ -134,12 +134,14 @@ std::string choose_scheduler(bool given, const std::string& scheduler, const gs:
   if (why.empty()) return kind;
   const std::string where = "config " + cfg.file + ": ";
   if (given)
-    throw gs::InputError("--scheduler " + kind + ": " + where + why + " (use --scheduler golden, which has no such limit)");
-  if (want_wave)
-    throw gs::InputError("--wave needs the RTL scheduler, but " + where + why);
+    throw gs::InputError("--scheduler " + kind + ": " + where + why +
+                         " (use --scheduler golden, which has no such limit)");
+  if (want_wave) throw gs::InputError("--wave needs the RTL scheduler, but " + where + why);
   if (!quiet)
-    std::fprintf(stderr, "gsim: note: running the golden scheduler: this config or mix exceeds the RTL build (%s); "
-                         "give --scheduler to choose\n", why.c_str());
+    std::fprintf(stderr,
+                 "gsim: note: running the golden scheduler: this config or mix exceeds the RTL build (%s); "
+                 "give --scheduler to choose\n",
+                 why.c_str());
   return "golden";
 }
 

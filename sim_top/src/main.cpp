@@ -26,7 +26,13 @@
 namespace {
 
 enum ExitCode : int {
-  kOk = 0, kInternal = 1, kInput = 2, kMismatch = 3, kInvariant = 4, kWatchdog = 5, kInterrupted = 130
+  kOk = 0,
+  kInternal = 1,
+  kInput = 2,
+  kMismatch = 3,
+  kInvariant = 4,
+  kWatchdog = 5,
+  kInterrupted = 130
 };
 
 int fail(int code, const char* what) {
@@ -74,13 +80,12 @@ int main(int argc, char** argv) {
   CLI::App app{"gsim: GPU multiprogramming scheduler simulator (gsched). See docs/cli.md.", "gsim"};
   app.require_subcommand(0, 1);
   app.set_version_flag("-V,--version", gsim::version_string());
-  const std::vector<gsim::Command> commands = {gsim::add_run_command(app), gsim::add_occupancy_command(app),
-                                               gsim::add_list_command(app), gsim::add_bench_command(app),
-                                               gsim::add_unit_command(app), gsim::add_sweep_command(app),
-                                               gsim::add_profile_command(app),
-                                               gsim::add_accuracy_command(app), gsim::add_show_command(app),
-                                               gsim::add_calibrate_command(app)};
-  if (argc < 2) {   // bare `gsim`: what it can do
+  const std::vector<gsim::Command> commands = {gsim::add_run_command(app),     gsim::add_occupancy_command(app),
+                                               gsim::add_list_command(app),    gsim::add_bench_command(app),
+                                               gsim::add_unit_command(app),    gsim::add_sweep_command(app),
+                                               gsim::add_profile_command(app), gsim::add_accuracy_command(app),
+                                               gsim::add_show_command(app),    gsim::add_calibrate_command(app)};
+  if (argc < 2) {  // bare `gsim`: what it can do
     std::printf("%s\nusage: gsim <subcommand> [options]   (gsim <subcommand> --help for its options)\n\nsubcommands:\n",
                 gsim::version_string().c_str());
     for (const gsim::Command& c : commands)
@@ -93,7 +98,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);   // --help, --version
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);  // --help, --version
     return fail(kInput, parse_error_message(app, e).c_str());
   }
 

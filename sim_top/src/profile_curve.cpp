@@ -63,8 +63,9 @@ Point measure_point(const gs::GpuConfig& cfg, const gs::KernelDesc& k, uint32_t 
   p.instructions = end.insts_issued - start.insts_issued;
   p.ipc = ratio(p.instructions, cycles);
   const auto mem = static_cast<int>(gs::StallReason::kMemLatency);
-  uint64_t scheduler_cycles = 0;   // warp-scheduler cycles of the window, over every SM
-  for (const gs::SmTypeConfig& t : gpu.config().sm_types) scheduler_cycles += uint64_t(t.count) * t.warp_schedulers * cycles;
+  uint64_t scheduler_cycles = 0;  // warp-scheduler cycles of the window, over every SM
+  for (const gs::SmTypeConfig& t : gpu.config().sm_types)
+    scheduler_cycles += uint64_t(t.count) * t.warp_schedulers * cycles;
   p.mem_stall = ratio(end.stall_cycles[mem] - start.stall_cycles[mem], scheduler_cycles);
   p.l1_miss = ratio(end.l1_misses - start.l1_misses, end.l1_accesses - start.l1_accesses);
   p.l2_miss = ratio(end.l2_misses - start.l2_misses, end.l2_accesses - start.l2_accesses);
@@ -87,7 +88,8 @@ uint32_t occupancy_of(const gs::GpuConfig& cfg, const gs::KernelDesc& k) {
 
 std::string fig3a_class(const std::vector<Point>& curve, double l2_mpki) {
   if (curve.size() < 2) return {};
-  const auto peak = std::max_element(curve.begin(), curve.end(), [](const Point& a, const Point& b) { return a.ipc < b.ipc; });
+  const auto peak = std::max_element(curve.begin(), curve.end(),
+                                     [](const Point& a, const Point& b) { return a.ipc < b.ipc; });
   if (peak->ipc <= 0) return {};
   const double last = curve.back().ipc / peak->ipc, before_last = curve[curve.size() - 2].ipc / peak->ipc;
   if (peak != curve.end() - 1 && last <= 0.90) return "cache";

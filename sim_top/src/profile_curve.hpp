@@ -19,8 +19,8 @@ struct ProfileWindow {
 /// One CTA count's figures.
 struct Point {
   uint32_t ctas = 0;
-  uint64_t window_start = 0, window_end = 0;   // cycles the figures cover
-  bool whole_run = false;                      // the kernel ended before the window did: read over its run
+  uint64_t window_start = 0, window_end = 0;  // cycles the figures cover
+  bool whole_run = false;                     // the kernel ended before the window did: read over its run
   uint64_t instructions = 0;
   double ipc = 0, mem_stall = 0, l1_miss = 0, l2_miss = 0;
 };

@@ -14,7 +14,7 @@
 #include "gs_spec.hpp"
 
 #if defined(GS_HAVE_RTL) && __has_include("gtkwave/fstapi.h")
-#include "gtkwave/fstapi.h"   // the FST reader that comes with Verilator's writer
+#include "gtkwave/fstapi.h"  // the FST reader that comes with Verilator's writer
 #define GSIM_CAN_READ_FST 1
 #endif
 
@@ -58,12 +58,10 @@ std::string fst_structure_problem(const std::string& path) {
 // .gtkw's zoom is approximate; the Tcl file written beside it sets the window exactly
 // (gtkwave::setZoomRangeTimes; ctest wave_view_window).
 constexpr uint64_t kGtkwPerCycle = 1000;
-constexpr double kZoomScale = 1341.0 / 433500.0;   // 2^18.7228 = 433,500
+constexpr double kZoomScale = 1341.0 / 433500.0;  // 2^18.7228 = 433,500
 constexpr int kSstWidth = 260, kSignalsWidth = 680;
 
-std::filesystem::path views_dir() {
-  return std::filesystem::path(gs::data_dir()).parent_path() / "verif" / "waves";
-}
+std::filesystem::path views_dir() { return std::filesystem::path(gs::data_dir()).parent_path() / "verif" / "waves"; }
 
 std::string absolute(const std::string& p) {
   std::error_code ec;
@@ -89,7 +87,7 @@ std::string view_for_run(const std::string& text, const std::string& wave, const
     if (line.rfind("[timestart]", 0) == 0) line = "[timestart] " + std::to_string(from * kGtkwPerCycle);
     if (line.rfind("[signals_width]", 0) == 0) line = "[signals_width] " + std::to_string(kSignalsWidth);
     if (line.rfind("[sst_width]", 0) == 0) line = "[sst_width] " + std::to_string(kSstWidth);
-    if (!line.empty() && line[0] == '*') {   // zoom, marker, then the named markers
+    if (!line.empty() && line[0] == '*') {  // zoom, marker, then the named markers
       char buf[64];
       std::snprintf(buf, sizeof buf, "*%.6f %llu", zoom, static_cast<unsigned long long>(from * kGtkwPerCycle));
       const size_t marker_end = line.find(' ', line.find(' ') + 1);
@@ -156,10 +154,10 @@ std::string hand_off_wave(const std::string& wave, uint64_t from, uint64_t to, c
     written = wave_view_path(wave, ".gtkw");
     gs::write_file_atomically("--wave (its view)", written, view_for_run(text, wave, written, from, to));
     gs::write_file_atomically("--wave (its window)", wave_view_path(wave, ".tcl"),
-                              "# gsim: opens " + wave + " on cycles " + std::to_string(from) + ".." + std::to_string(to) +
-                                  " (gtkwave -S this file)\ngtkwave::setZoomRangeTimes " +
-                                  std::to_string(from * kGtkwPerCycle) + " " + std::to_string((to + 1) * kGtkwPerCycle) +
-                                  "\n");
+                              "# gsim: opens " + wave + " on cycles " + std::to_string(from) + ".." +
+                                  std::to_string(to) + " (gtkwave -S this file)\ngtkwave::setZoomRangeTimes " +
+                                  std::to_string(from * kGtkwPerCycle) + " " +
+                                  std::to_string((to + 1) * kGtkwPerCycle) + "\n");
   }
   if (quiet) return written;
   std::fprintf(stderr, "gsim: waveform %s: the shared run's scheduler, cycles %llu..%llu (time axis: 1 ns = 1 cycle)\n",

@@ -34,22 +34,22 @@ struct SweepSpec {
   // "sets": config override variants, each a list of gsim run --set KEY=VALUE; {{}}: none
   std::vector<std::vector<std::string>> sets = {{}};
   std::vector<std::string> configs, mixes, policies = {"left-over"}, preempt = {"drain"}, sm_sharing;
-  std::vector<std::string> kernel_files;   // "kernels": the user's kernel libraries (gsim run --kernels)
+  std::vector<std::string> kernel_files;  // "kernels": the user's kernel libraries (gsim run --kernels)
   std::vector<uint64_t> seeds = {1};
-  uint64_t max_cycles = 0;   // 0 = gsim run's default
-  gs::WindowOverride window;   // "window_cycles"/"window_start": every mix's fixed window (gsim run --window-*)
+  uint64_t max_cycles = 0;    // 0 = gsim run's default
+  gs::WindowOverride window;  // "window_cycles"/"window_start": every mix's fixed window (gsim run --window-*)
   bool has_pairs = false;
   std::vector<std::string> pair_kernels;
-  std::vector<std::string> pair_with;   // second kernels (empty: pair_kernels)
-  bool pair_unordered = false;          // one of (a, b) and (b, a): the first generated
+  std::vector<std::string> pair_with;  // second kernels (empty: pair_kernels)
+  bool pair_unordered = false;         // one of (a, b) and (b, a): the first generated
   // "combos": one kernel from each list, all at cycle 0; a set already generated is skipped
   std::vector<std::vector<std::string>> combo_lists;
   std::string combo_config;
-  uint32_t combo_window = 0;   // the generated mixes' window_cycles (0: none; docs/sweep.md)
+  uint32_t combo_window = 0;  // the generated mixes' window_cycles (0: none; docs/sweep.md)
   std::vector<uint32_t> pair_stagger = {0};
-  std::vector<uint32_t> pair_stagger_pct;   // arrival_pct of the second kernel (docs/sweep.md)
+  std::vector<uint32_t> pair_stagger_pct;  // arrival_pct of the second kernel (docs/sweep.md)
   std::string pair_config;
-  uint32_t pair_window = 0;    // the generated mixes' window_cycles (0: none)
+  uint32_t pair_window = 0;  // the generated mixes' window_cycles (0: none)
   bool has_groups = false;
   std::vector<std::string> group_kernels;
   std::vector<uint32_t> group_sizes = {2};
@@ -83,7 +83,7 @@ void string_list(gs::ObjectReader& r, const std::string& key, std::vector<std::s
   if (!v) return;
   if (v->empty()) r.fail(key, "the list is empty; give at least one value or leave the key out for its default");
   std::vector<std::string> list;
-  std::unordered_set<std::string> seen;   // linear: a long list must not take quadratic time
+  std::unordered_set<std::string> seen;  // linear: a long list must not take quadratic time
   for (size_t i = 0; i < v->size(); ++i) {
     const json& e = (*v)[i];
     if (!e.is_string()) r.fail(element(key, i), "expected a string, got " + gs::json_type_name(e));
@@ -111,11 +111,13 @@ SweepSpec read_spec(const json& doc, const std::string& file) {
     std::set<std::vector<std::string>> seen;
     for (size_t i = 0; i < sets->size(); ++i) {
       const json& v = (*sets)[i];
-      if (!v.is_array()) r.fail(element("sets", i), "expected a list of \"KEY=VALUE\" strings, got " + gs::json_type_name(v));
+      if (!v.is_array())
+        r.fail(element("sets", i), "expected a list of \"KEY=VALUE\" strings, got " + gs::json_type_name(v));
       std::vector<std::string> one;
       for (size_t j = 0; j < v.size(); ++j) {
         if (!v[j].is_string() || v[j].get<std::string>().find('=') == std::string::npos)
-          r.fail(element("sets", i) + "[" + std::to_string(j) + "]", "expected \"KEY=VALUE\" (as gsim run --set), got " + v[j].dump());
+          r.fail(element("sets", i) + "[" + std::to_string(j) + "]",
+                 "expected \"KEY=VALUE\" (as gsim run --set), got " + v[j].dump());
         one.push_back(v[j].get<std::string>());
       }
       if (!seen.insert(one).second) r.fail(element("sets", i), "listed twice");
@@ -140,7 +142,7 @@ SweepSpec read_spec(const json& doc, const std::string& file) {
   if (const json* seeds = r.array("seeds")) {
     if (seeds->empty()) r.fail("seeds", "the list is empty; give at least one seed or leave the key out for [1]");
     s.seeds.clear();
-    std::unordered_set<uint64_t> seen;   // linear: 1M seeds must not take quadratic time
+    std::unordered_set<uint64_t> seen;  // linear: 1M seeds must not take quadratic time
     for (size_t i = 0; i < seeds->size(); ++i) {
       const json& e = (*seeds)[i];
       if (!e.is_number_unsigned()) r.fail(element("seeds", i), "expected a whole number >= 0, got " + e.dump());
@@ -172,7 +174,7 @@ SweepSpec read_spec(const json& doc, const std::string& file) {
                                                 " is outside 1..10000 (a percentage of the first kernel's alone "
                                                 "runtime; 0 is \"stagger\": [0])");
       distinct("stagger_pct", s.pair_stagger_pct);
-      if (!p.has("stagger")) s.pair_stagger.clear();   // only the relative arrivals
+      if (!p.has("stagger")) s.pair_stagger.clear();  // only the relative arrivals
     }
     if (p.has("stagger") || s.pair_stagger_pct.empty()) {
       p.u32_list("stagger", s.pair_stagger);
@@ -211,7 +213,8 @@ SweepSpec read_spec(const json& doc, const std::string& file) {
     string_list(g, "kernels", s.group_kernels, true);
     if (s.group_kernels.size() < 2) g.fail("kernels", "groups need at least two kernels");
     const uint32_t most = static_cast<uint32_t>(s.group_kernels.size());
-    g.u32_list("sizes", s.group_sizes, 2, most, "a workload holds distinct kernels of \"kernels\", at most all of them");
+    g.u32_list("sizes", s.group_sizes, 2, most,
+               "a workload holds distinct kernels of \"kernels\", at most all of them");
     if (s.group_sizes.empty()) g.fail("sizes", "the list is empty; leave the key out for [2]");
     std::unordered_set<uint32_t> seen;
     for (size_t i = 0; i < s.group_sizes.size(); ++i)
@@ -225,9 +228,9 @@ SweepSpec read_spec(const json& doc, const std::string& file) {
   }
   r.reject_unknown_keys();
   if ((s.window.cycles || s.window.start) && (s.pair_window || s.combo_window))
-    r.fail(s.window.cycles ? "window_cycles" : "window_start",
-           std::string("give the window once: \"") + (s.pair_window ? "pairs" : "combos") +
-               "\" has its own window_cycles");
+    r.fail(s.window.cycles ? "window_cycles" : "window_start", std::string("give the window once: \"") +
+                                                                   (s.pair_window ? "pairs" : "combos") +
+                                                                   "\" has its own window_cycles");
   if (s.mixes.empty() && !s.has_pairs && !s.has_groups && s.combo_lists.empty())
     r.fail("mixes", "give \"mixes\", \"pairs\", \"combos\" or \"groups\": the sweep has no mix");
   return s;
@@ -256,7 +259,7 @@ struct Launch {
   std::string kernel;
   uint64_t arrival;
   uint32_t priority;
-  uint32_t arrival_pct = 0;   // non-zero: the mix's "arrival_pct" instead of "arrival_cycle"
+  uint32_t arrival_pct = 0;  // non-zero: the mix's "arrival_pct" instead of "arrival_cycle"
 };
 
 /// A generated mix document in the format of the shipped mixes (launch i in context i), and its
@@ -272,7 +275,7 @@ GeneratedMix make_mix(const std::string& name, const std::string& config, const 
   doc["name"] = m.name;
   if (!config.empty()) doc["config"] = config;
   doc["notes"] = json::array({note});
-  if (window_cycles) doc["window_cycles"] = window_cycles;   // the fixed-window method
+  if (window_cycles) doc["window_cycles"] = window_cycles;  // the fixed-window method
   doc["kernels"] = json::array();
   for (size_t i = 0; i < launches.size(); ++i) {
     json k = {{"kernel", launches[i].kernel}};
@@ -314,7 +317,7 @@ std::vector<std::pair<GeneratedMix, gs::Mix>> group_mixes(const SweepSpec& s, co
           if (k != hp) pool.push_back(k);
         std::vector<Launch> launches;
         std::string others;
-        for (uint32_t i = 0; i + 1 < n; ++i) {   // partial Fisher-Yates: the first n-1 of a shuffle
+        for (uint32_t i = 0; i + 1 < n; ++i) {  // partial Fisher-Yates: the first n-1 of a shuffle
           std::swap(pool[i], pool[i + draw_below(rng, pool.size() - i)]);
           launches.push_back({pool[i], 0, 0});
           others += (i ? ", " : "") + pool[i];
@@ -334,8 +337,8 @@ std::vector<std::pair<GeneratedMix, gs::Mix>> group_mixes(const SweepSpec& s, co
 
 struct ConfigEntry {
   std::string arg, path, id;
-  std::vector<std::string> extra_files;   // other configs it reads (hetero.baseline_config)
-  std::vector<std::string> sets;   // one variant of "sets"
+  std::vector<std::string> extra_files;  // other configs it reads (hetero.baseline_config)
+  std::vector<std::string> sets;         // one variant of "sets"
   gs::GpuConfig cfg;
   std::string field;
 };
@@ -369,7 +372,7 @@ void check_nesting(const std::string& text, const std::string& file) {
       in_string = true;
       string_start = i + 1;
     } else if (c == '[' || c == '{') {
-      if (depth == 1) field = last_top_string;   // the key before this value
+      if (depth == 1) field = last_top_string;  // the key before this value
       if (++depth > kMaxNesting)
         throw gs::InputError(file, field.empty() ? "(top level)" : field,
                              "lists and objects nested deeper than " + std::to_string(kMaxNesting) +
@@ -391,7 +394,8 @@ std::string count_text(uint64_t n) {
 }
 
 void throw_if_stopped(const std::string& file) {
-  if (interrupted()) throw gs::Interrupted("sweep " + file + ": stopped while planning (SIGINT/SIGTERM); nothing was written");
+  if (interrupted())
+    throw gs::Interrupted("sweep " + file + ": stopped while planning (SIGINT/SIGTERM); nothing was written");
 }
 
 /// The number of mixes "pairs" gives, arithmetically (docs/sweep.md): every (a, b) of kernels x with,
@@ -400,7 +404,7 @@ uint64_t pair_mix_count(const SweepSpec& s) {
   if (!s.has_pairs) return 0;
   const std::vector<std::string>& second = s.pair_with.empty() ? s.pair_kernels : s.pair_with;
   const std::unordered_set<std::string> in_second(second.begin(), second.end());
-  uint64_t both = 0;   // kernels in both lists (each list holds a kernel once)
+  uint64_t both = 0;  // kernels in both lists (each list holds a kernel once)
   for (const std::string& k : s.pair_kernels) both += in_second.count(k);
   uint64_t pairs = mul_sat(s.pair_kernels.size(), second.size()) - both;
   if (s.pair_unordered) pairs -= both * (both - 1) / 2;
@@ -418,17 +422,18 @@ std::vector<std::vector<uint32_t>> combo_picks(const SweepSpec& s, const std::st
   for (const auto& l : s.combo_lists) steps = mul_sat(steps, l.size());
   if (steps > kMaxComboPicks)
     throw gs::InputError(file, "combos.kernels",
-                         "the lists give " + count_text(steps) + " combinations (the product of their lengths) to look "
-                         "through, more than the limit of " + std::to_string(kMaxComboPicks) +
-                         "; split the sweep or shorten the lists");
-  std::unordered_map<std::string, uint32_t> ids;   // kernel name -> small id, for the set keys
+                         "the lists give " + count_text(steps) +
+                             " combinations (the product of their lengths) to look "
+                             "through, more than the limit of " +
+                             std::to_string(kMaxComboPicks) + "; split the sweep or shorten the lists");
+  std::unordered_map<std::string, uint32_t> ids;  // kernel name -> small id, for the set keys
   std::vector<std::vector<uint32_t>> list_ids;
   for (const auto& l : s.combo_lists) {
     std::vector<uint32_t> v;
     for (const std::string& k : l) v.push_back(ids.emplace(k, static_cast<uint32_t>(ids.size())).first->second);
     list_ids.push_back(std::move(v));
   }
-  std::unordered_set<std::string> seen;   // sorted ids of every set made
+  std::unordered_set<std::string> seen;  // sorted ids of every set made
   std::vector<uint32_t> at(s.combo_lists.size(), 0), set(at.size());
   for (uint64_t step = 0;; ++step) {
     if ((step & 4095) == 0) throw_if_stopped(file);
@@ -461,7 +466,8 @@ std::string find_relative(const std::string& arg, const std::string& sweep_dir) 
 
 std::string looked_in(const std::string& sweep_dir) {
   return "looked for it relative to the sweep file's directory (" + (sweep_dir.empty() ? "." : sweep_dir) +
-         "), the data directory (" + gs::data_dir() + ") and the working directory (" + fs::current_path().string() + ")";
+         "), the data directory (" + gs::data_dir() + ") and the working directory (" + fs::current_path().string() +
+         ")";
 }
 
 /// A config path of the sweep file, resolved; a missing one is an error naming the places looked at.
@@ -523,18 +529,19 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
   // ---- how many runs: counted before anything of the plan is loaded, generated or allocated
   const std::vector<std::string> sharing = s.sm_sharing.empty() ? std::vector<std::string>{""} : s.sm_sharing;
   uint64_t per_mix = mul_sat(s.configs.size(), s.sets.size());
-  for (const size_t n : {s.policies.size(), s.preempt.size(), s.seeds.size(), sharing.size()}) per_mix = mul_sat(per_mix, n);
+  for (const size_t n : {s.policies.size(), s.preempt.size(), s.seeds.size(), sharing.size()})
+    per_mix = mul_sat(per_mix, n);
   uint64_t group_mixes_n = 0;
-  if (s.has_groups)
-    group_mixes_n = mul_sat(mul_sat(s.group_sizes.size(), s.group_rounds), s.group_kernels.size());
+  if (s.has_groups) group_mixes_n = mul_sat(mul_sat(s.group_sizes.size(), s.group_rounds), s.group_kernels.size());
   uint64_t mixes_n = s.mixes.size();
   for (const uint64_t n : {pair_mix_count(s), group_mixes_n})
     mixes_n = n > std::numeric_limits<uint64_t>::max() - mixes_n ? std::numeric_limits<uint64_t>::max() : mixes_n + n;
   const auto refuse_runs = [&](uint64_t runs, const std::string& more) {
     throw gs::InputError(file, "(the runs)",
-                         "the sweep has " + more + count_text(runs) + " runs (configs x sets x mixes x policies x "
-                         "preempt x seeds x sm_sharing), more than the limit of " + std::to_string(kMaxRuns) +
-                         " of one sweep; split it into several sweep files");
+                         "the sweep has " + more + count_text(runs) +
+                             " runs (configs x sets x mixes x policies x "
+                             "preempt x seeds x sm_sharing), more than the limit of " +
+                             std::to_string(kMaxRuns) + " of one sweep; split it into several sweep files");
   };
   if (mul_sat(per_mix, mixes_n) > kMaxRuns) refuse_runs(mul_sat(per_mix, mixes_n), "");
   // combos: the distinct sets are counted by walking the lists (at most kMaxComboPicks steps)
@@ -558,7 +565,8 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
   for (size_t i = 0; i < s.policies.size(); ++i) {
     s.policies[i] = in_field(file, element("policies", i), [&] { return gs::canonical_policy_name(s.policies[i]); });
     if (!policy_seen.insert(s.policies[i]).second)
-      throw gs::InputError(file, element("policies", i), "policy \"" + s.policies[i] + "\" is listed twice (an alias counts)");
+      throw gs::InputError(file, element("policies", i),
+                           "policy \"" + s.policies[i] + "\" is listed twice (an alias counts)");
   }
   check_member(file, "preempt", s.preempt, {"drain", "switch"}, "preemption mode");
   check_member(file, "sm_sharing", s.sm_sharing, {"shared", "exclusive"}, "sm_sharing mode");
@@ -578,7 +586,9 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
                        [&] { return gs::load_gpu_config(c.arg, c.sets); });
       // a config that names another (hetero.baseline_config): the run reads that one too
       if (!c.cfg.settings.hetero.baseline_config.empty())
-        c.extra_files.push_back(in_field(file, c.field, [&] { return gs::resolve_config_path(c.cfg.settings.hetero.baseline_config); }));
+        c.extra_files.push_back(in_field(file, c.field, [&] {
+          return gs::resolve_config_path(c.cfg.settings.hetero.baseline_config);
+        }));
       c.id = file_safe(std::filesystem::path(s.configs[i]).stem().string()) +
              (s.sets.size() > 1 ? "__set" + std::to_string(v) : "");
       configs.push_back(std::move(c));
@@ -598,7 +608,8 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
       if (p.empty()) throw gs::InputError(s.kernel_files[i] + ": no such kernel library file; " + looked_in(sweep_dir));
       return p;
     }));
-  const std::vector<gs::KernelDesc> lib = in_field(file, "kernels", [&] { return gs::load_kernel_library(kernel_files); });
+  const std::vector<gs::KernelDesc> lib = in_field(file, "kernels",
+                                                   [&] { return gs::load_kernel_library(kernel_files); });
   std::vector<MixRef> mixes;
   // the sweep's "window_cycles"/"window_start" on one mix, checked as gsim run --window-* checks them
   const auto apply_window = [&](MixRef& m) {
@@ -614,7 +625,7 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
     m.arg = in_field(file, m.field, [&] { return resolve_mix_arg(s.mixes[i], sweep_dir); });
     m.mix = in_field(file, m.field, [&] { return gs::load_mix(m.arg, lib); });
     apply_window(m);
-    if (m.mix.window_cycles != 0) plan.has_window_mixes = true;   // its rows go to windows.csv
+    if (m.mix.window_cycles != 0) plan.has_window_mixes = true;  // its rows go to windows.csv
     m.id = file_safe(m.mix.name);
     mixes.push_back(std::move(m));
   }
@@ -632,7 +643,7 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
     m.mix = std::move(parsed);
     apply_window(m);
     m.id = gm.name;
-    if (m.mix.window_cycles != 0) plan.has_window_mixes = true;   // pairs/combos window_cycles: windows.csv
+    if (m.mix.window_cycles != 0) plan.has_window_mixes = true;  // pairs/combos window_cycles: windows.csv
     mixes.push_back(std::move(m));
     plan.generated_mixes.push_back(std::move(gm));
   };
@@ -650,8 +661,8 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
         made.emplace(a, b);
         const std::string when = pct ? std::to_string(stagger) + "% of " + a + "'s alone runtime"
                                      : "cycle " + std::to_string(stagger);
-        const std::string note =
-            "Generated by gsim sweep from the sweep file's \"pairs\": " + a + " at cycle 0, " + b + " at " + when + ".";
+        const std::string note = "Generated by gsim sweep from the sweep file's \"pairs\": " + a + " at cycle 0, " + b +
+                                 " at " + when + ".";
         gs::Mix parsed;
         Launch second{b, pct ? 0 : stagger, 0, pct ? stagger : 0};
         GeneratedMix gm = make_mix("pair_" + a + "_" + b + "_at" + std::to_string(stagger) + (pct ? "pct" : ""),
@@ -685,13 +696,14 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
     in_field(file, element("groups.kernels", i), [&] { return gs::find_kernel(lib, s.group_kernels[i]); });
   check_hint(s.group_config, "groups.config");
   if (s.has_groups)
-    for (auto& [gm, parsed] : group_mixes(s, mixes_dir, lib, file)) add_generated(std::move(gm), std::move(parsed), "groups");
+    for (auto& [gm, parsed] : group_mixes(s, mixes_dir, lib, file))
+      add_generated(std::move(gm), std::move(parsed), "groups");
 
   // ---- a generated mix never replaces a mix the sweep lists or a shipped one
   {
     std::error_code ec;
     const auto canon = [&ec](const std::string& p) { return fs::weakly_canonical(fs::absolute(p), ec).string(); };
-    std::map<std::string, std::string> listed;   // canonical path -> field
+    std::map<std::string, std::string> listed;  // canonical path -> field
     for (size_t i = 0; i < listed_mixes; ++i) listed.emplace(canon(mixes[i].mix.file), mixes[i].field);
     const std::string shipped = canon(gs::data_dir() + "/workloads/mixes") + "/";
     for (size_t i = listed_mixes; i < mixes.size(); ++i) {
@@ -734,7 +746,7 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
     for (size_t p = 0; p < s.policies.size(); ++p)
       for (size_t k = 0; k < sharing.size(); ++k) {
         const gs::spec::DerivedPolicyInfo* derived = gs::find_derived_policy(s.policies[p]);
-        if (derived && derived->golden_only) {   // an analysis policy (cmd_run.cpp checks the rest)
+        if (derived && derived->golden_only) {  // an analysis policy (cmd_run.cpp checks the rest)
           if (s.scheduler != "golden")
             throw gs::InputError(file, "scheduler",
                                  "\"" + s.scheduler + "\": policy " + s.policies[p] +
@@ -758,7 +770,7 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
 
   // ---- the Cartesian product
   const std::vector<std::string> library_files = gs::kernel_library_files(kernel_files);
-  std::unordered_map<std::string, std::string> seen;   // run id -> its command, to name a clash
+  std::unordered_map<std::string, std::string> seen;  // run id -> its command, to name a clash
   plan.runs.reserve(run_count);
   for (const ConfigEntry& c : configs)
     for (const MixRef& m : mixes)
@@ -770,8 +782,9 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
               Run run;
               run.id = c.id + "__" + m.id + "__" + policy + "__" + preempt + "__s" + std::to_string(seed) +
                        (share.empty() ? "" : "__" + share);
-              run.args = {"run", "--config", c.arg, "--mix", m.arg, "--policy", policy, "--preempt", preempt,
-                          "--seed", std::to_string(seed)};
+              run.args = {
+                  "run",    "--config",          c.arg, "--mix", m.arg, "--policy", policy, "--preempt", preempt,
+                  "--seed", std::to_string(seed)};
               for (const std::string& kv : c.sets) run.args.insert(run.args.end(), {"--set", kv});
               for (const std::string& k : kernel_files) run.args.insert(run.args.end(), {"--kernels", k});
               if (!share.empty()) run.args.insert(run.args.end(), {"--sm-sharing", share});
@@ -779,8 +792,7 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
               if (s.max_cycles) run.args.insert(run.args.end(), {"--max-cycles", std::to_string(s.max_cycles)});
               if (s.window.cycles)
                 run.args.insert(run.args.end(), {"--window-cycles", std::to_string(s.window.cycles)});
-              if (s.window.start)
-                run.args.insert(run.args.end(), {"--window-start", std::to_string(*s.window.start)});
+              if (s.window.start) run.args.insert(run.args.end(), {"--window-start", std::to_string(*s.window.start)});
               run.args.push_back("--quiet");
               run.input_files = {c.path};
               run.input_files.insert(run.input_files.end(), c.extra_files.begin(), c.extra_files.end());

@@ -25,22 +25,22 @@ struct Run {
 struct GeneratedMix {
   std::string name;
   std::string path;
-  std::string text;   // the mix JSON, in the format of sim_top/workloads/mixes/
+  std::string text;  // the mix JSON, in the format of sim_top/workloads/mixes/
 };
 
 /// Limits on what a sweep file may ask for (docs/sweep.md, "Limits"), checked before anything
 /// of the plan is allocated or a mix is generated.
-constexpr uint64_t kMaxRuns = 100000;            // runs of one sweep (counted, not enumerated)
-constexpr uint64_t kMaxComboPicks = 1000000;     // product of the "combos" list lengths
-constexpr int kMaxNesting = 64;                  // lists/objects inside each other in the sweep file
+constexpr uint64_t kMaxRuns = 100000;         // runs of one sweep (counted, not enumerated)
+constexpr uint64_t kMaxComboPicks = 1000000;  // product of the "combos" list lengths
+constexpr int kMaxNesting = 64;               // lists/objects inside each other in the sweep file
 
 struct Plan {
-  std::string name;      // the sweep's "name"
-  std::string file;      // the sweep file
-  std::string out_dir;   // --out, or sweep-results/<name>
+  std::string name;     // the sweep's "name"
+  std::string file;     // the sweep file
+  std::string out_dir;  // --out, or sweep-results/<name>
   std::vector<GeneratedMix> generated_mixes;
   std::vector<Run> runs;
-  bool has_window_mixes = false;   // a listed mix has window_cycles: its rows go to windows.csv
+  bool has_window_mixes = false;  // a listed mix has window_cycles: its rows go to windows.csv
 };
 
 /// Reads, validates and expands `file`; `out_dir` "" = sweep-results/<name>. Throws

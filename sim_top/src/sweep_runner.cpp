@@ -87,7 +87,7 @@ class Progress {
     if (live_) {
       if (!force && now - last_ < std::chrono::milliseconds(250)) return;
     } else if (finished == printed_ || (finished / step_ == printed_ / step_ && finished < pending_ && !force)) {
-      return;   // a line per ~5% of the runs, and one at the end
+      return;  // a line per ~5% of the runs, and one at the end
     }
     printed_ = finished;
     last_ = now;
@@ -95,9 +95,8 @@ class Progress {
     std::string eta = "ETA ?";
     if (finished > 0 && pending_ > finished) eta = "ETA " + format_duration(secs / finished * (pending_ - finished));
     if (pending_ <= finished) eta = "took " + format_duration(secs);
-    std::fprintf(stderr, "%ssweep %s: %u/%u done, %u failed, %zu running, %s%s", live_ ? "\r\033[K" : "",
-                 name_.c_str(), opt_.already_done + finished, opt_.total, failed, running, eta.c_str(),
-                 live_ ? "" : "\n");
+    std::fprintf(stderr, "%ssweep %s: %u/%u done, %u failed, %zu running, %s%s", live_ ? "\r\033[K" : "", name_.c_str(),
+                 opt_.already_done + finished, opt_.total, failed, running, eta.c_str(), live_ ? "" : "\n");
     std::fflush(stderr);
     open_ = live_;
   }
@@ -112,7 +111,7 @@ class Progress {
   bool live_;
   size_t pending_;
   uint32_t step_;
-  uint32_t printed_ = UINT32_MAX;   // `finished` at the last line printed
+  uint32_t printed_ = UINT32_MAX;  // `finished` at the last line printed
   Clock::time_point start_ = Clock::now(), last_{};
   bool open_ = false;
 };
@@ -219,10 +218,10 @@ RunnerResult run_loop(const std::string& sweep_name, const std::vector<const Run
       continue;
     }
     const auto it = std::find_if(running.begin(), running.end(), [pid](const Child& c) { return c.pid == pid; });
-    if (it == running.end()) continue;   // not one of ours
+    if (it == running.end()) continue;  // not one of ours
     Child c = std::move(*it);
     running.erase(it);
-    if (interrupted()) {   // a Ctrl-C reaches the children too: their exit 130 is not a failure
+    if (interrupted()) {  // a Ctrl-C reaches the children too: their exit 130 is not a failure
       remove_quietly(c.json_tmp);
       remove_quietly(c.stderr_tmp);
       continue;
@@ -232,7 +231,7 @@ RunnerResult run_loop(const std::string& sweep_name, const std::vector<const Run
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
       try {
         gs::write_file_atomically("sweep result", final_path, result_with_inputs(c.json_tmp, *c.run, c.fingerprint));
-      } catch (...) {   // not written: its temporaries go too (the caller stops the others)
+      } catch (...) {  // not written: its temporaries go too (the caller stops the others)
         remove_quietly(c.json_tmp);
         remove_quietly(c.stderr_tmp);
         throw;
@@ -242,7 +241,7 @@ RunnerResult run_loop(const std::string& sweep_name, const std::vector<const Run
       Failure f;
       f.id = c.run->id;
       const std::string how = exit_description(status, f.exit_code);
-      f.command = shell_line(opt.program, c.run->args);   // without --json: its temporary is gone
+      f.command = shell_line(opt.program, c.run->args);  // without --json: its temporary is gone
       f.stderr_tail = stderr_summary(c.stderr_tmp, 8);
       progress.clear();
       std::fprintf(stderr, "gsim: sweep %s: run %s failed (%s): %s\n", sweep_name.c_str(), f.id.c_str(), how.c_str(),
@@ -265,7 +264,7 @@ RunnerResult run_pending(const std::string& sweep_name, const std::vector<const 
   std::vector<Child> running;
   try {
     return run_loop(sweep_name, pending, fingerprints, opt, running);
-  } catch (...) {   // a result that cannot be written, a child that cannot start: no orphans, no temporaries
+  } catch (...) {  // a result that cannot be written, a child that cannot start: no orphans, no temporaries
     stop_children(running);
     throw;
   }

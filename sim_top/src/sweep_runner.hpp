@@ -16,25 +16,25 @@ constexpr const char* kStderrSuffix = ".stderr";
 /// A run that exited non-zero.
 struct Failure {
   std::string id;
-  int exit_code = 0;           // the child's exit status, or 128 + signal when a signal ended it
-  std::string command;         // the full command line
-  std::string stderr_tail;     // its "gsim: error:" line and the last lines of its stderr
-  std::string reason;          // when set, said instead of "exit N" (a Slurm run without a result)
+  int exit_code = 0;        // the child's exit status, or 128 + signal when a signal ended it
+  std::string command;      // the full command line
+  std::string stderr_tail;  // its "gsim: error:" line and the last lines of its stderr
+  std::string reason;       // when set, said instead of "exit N" (a Slurm run without a result)
 };
 
 struct RunnerOptions {
-  std::string program;         // the gsim binary the children run
-  std::string runs_dir;        // <out>/runs
+  std::string program;   // the gsim binary the children run
+  std::string runs_dir;  // <out>/runs
   unsigned jobs = 1;
   bool quiet = false;
-  uint32_t already_done = 0;   // skipped runs, counted in the progress
-  uint32_t total = 0;          // all runs of the sweep
+  uint32_t already_done = 0;  // skipped runs, counted in the progress
+  uint32_t total = 0;         // all runs of the sweep
 };
 
 struct RunnerResult {
   std::vector<Failure> failures;
-  uint32_t completed = 0;      // runs that exited 0 and whose result was written
-  bool interrupted = false;    // SIGINT/SIGTERM: children killed, their temporaries removed
+  uint32_t completed = 0;    // runs that exited 0 and whose result was written
+  bool interrupted = false;  // SIGINT/SIGTERM: children killed, their temporaries removed
 };
 
 /// The result JSON of `run` with "sweep_inputs" ({"args", "inputs_fnv1a64"}) added; reads

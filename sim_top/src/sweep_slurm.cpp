@@ -92,7 +92,8 @@ void check_slurm_options(const SlurmOptions& opt) {
   if (!opt.partition.empty() && !plain_slurm_word(opt.partition))
     throw gs::InputError("--partition: \"" + opt.partition + "\" is not a partition name ([A-Za-z0-9_.,:+-]+)");
   if (!opt.time_limit.empty() && !slurm_time(opt.time_limit))
-    throw gs::InputError("--time: \"" + opt.time_limit + "\" is not a Slurm time limit: give MM, MM:SS, HH:MM:SS, D-HH, "
+    throw gs::InputError("--time: \"" + opt.time_limit +
+                         "\" is not a Slurm time limit: give MM, MM:SS, HH:MM:SS, D-HH, "
                          "D-HH:MM or D-HH:MM:SS (e.g. 90, 01:30:00, 2-00:00:00)");
 }
 
@@ -107,7 +108,7 @@ std::string sbatch_script(const SlurmJob& job, const SlurmOptions& opt) {
   s += "#SBATCH --job-name=gsim-sweep-" + job.sweep_name + "\n";
   s += "#SBATCH --array=0-" + std::to_string(tasks - 1) +
        (opt.array_max > 0 ? "%" + std::to_string(opt.array_max) : std::string()) + "\n";
-  s += "#SBATCH --output=" + escape_percent(slurm_dir) + "/%A_%a.out\n";   // a '%' of --out is no pattern
+  s += "#SBATCH --output=" + escape_percent(slurm_dir) + "/%A_%a.out\n";  // a '%' of --out is no pattern
   s += "#SBATCH --chdir=" + job.work_dir + "\n";
   s += "#SBATCH --ntasks=1\n";
   s += "#SBATCH --cpus-per-task=1\n";
@@ -181,11 +182,11 @@ int run_tool(const std::vector<std::string>& argv_s, const std::string& scratch_
 std::string submit(const std::string& sbatch, const std::string& script, const std::string& scratch_dir) {
   std::string out, err;
   const int rc = run_tool({sbatch, "--parsable", script}, scratch_dir, out, err);
-  if (rc != 0)
-    throw gs::InputError("sbatch refused " + script + " (exit " + std::to_string(rc) + "):\n" + trim(err));
+  if (rc != 0) throw gs::InputError("sbatch refused " + script + " (exit " + std::to_string(rc) + "):\n" + trim(err));
   // --parsable prints "jobid" or "jobid;cluster"
   const std::string id = trim(out.substr(0, out.find(';')));
-  if (id.empty() || !std::all_of(id.begin(), id.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+  if (id.empty() ||
+      !std::all_of(id.begin(), id.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
     throw gs::InputError("sbatch printed no job id for " + script + ": \"" + trim(out) + "\" " + trim(err));
   return id;
 }
@@ -199,8 +200,8 @@ bool wait_for_job(const std::string& job_id, const std::string& scratch_dir, uns
     std::string out, err;
     const int rc = run_tool({squeue, "-h", "-j", job_id, "-o", "%i"}, scratch_dir, out, err);
     progress();
-    if (rc == 0 && trim(out).empty()) return true;                           // no task left in the queue
-    if (rc != 0 && err.find("Invalid job id") != std::string::npos) return true;   // ended and purged
+    if (rc == 0 && trim(out).empty()) return true;                                // no task left in the queue
+    if (rc != 0 && err.find("Invalid job id") != std::string::npos) return true;  // ended and purged
     if (rc != 0 && std::chrono::steady_clock::now() - last_warning > std::chrono::minutes(1)) {
       std::fprintf(stderr, "gsim: warning: squeue -j %s failed (exit %d), retrying: %s\n", job_id.c_str(), rc,
                    trim(err).c_str());

@@ -13,10 +13,10 @@
 namespace gsim::sweep {
 
 struct SlurmOptions {
-  std::string partition;     // --partition, "" = the cluster's default
-  std::string time_limit;    // --time, "" = the partition's default
-  uint32_t array_max = 0;    // --array-max: tasks running at once (%N), 0 = no limit
-  uint32_t chunk = 0;        // --chunk: runs per array task, 0 = as few as fit kMaxArrayTasks
+  std::string partition;   // --partition, "" = the cluster's default
+  std::string time_limit;  // --time, "" = the partition's default
+  uint32_t array_max = 0;  // --array-max: tasks running at once (%N), 0 = no limit
+  uint32_t chunk = 0;      // --chunk: runs per array task, 0 = as few as fit kMaxArrayTasks
 };
 
 /// Slurm's default MaxArraySize is 1001 (task ids 0..1000); the default chunking stays within it.
@@ -25,12 +25,12 @@ constexpr uint32_t kMaxArrayTasks = 1000;
 /// What the script needs to know about the sweep.
 struct SlurmJob {
   std::string sweep_name;
-  std::string program;        // absolute path of the gsim binary
-  std::string sweep_file;     // absolute
-  std::string out_dir;        // absolute
-  std::string work_dir;       // absolute: the tasks run here (relative names in the sweep file)
-  std::vector<uint32_t> pending;   // plan indices of the runs without a current result
-  uint32_t total = 0;              // runs of the plan
+  std::string program;            // absolute path of the gsim binary
+  std::string sweep_file;         // absolute
+  std::string out_dir;            // absolute
+  std::string work_dir;           // absolute: the tasks run here (relative names in the sweep file)
+  std::vector<uint32_t> pending;  // plan indices of the runs without a current result
+  uint32_t total = 0;             // runs of the plan
 };
 
 /// The runs per task: opt.chunk, or the smallest that keeps the array within kMaxArrayTasks.

@@ -59,7 +59,9 @@ DssInput parse_dss(const json& in, const std::string& file) {
     d.event = need(in, "event", "").get<std::string>();
     if (d.event != "arrival" && d.event != "sm_idle")
       throw InputError(file, "event", "must be \"arrival\" or \"sm_idle\", not \"" + d.event + "\"");
-    if (in.contains("max_cycles")) d.max_cycles = uint32_t(unit_uint(in.at("max_cycles"), file, "max_cycles", 1, 1000000, "a decision takes a few cycles per SM"));
+    if (in.contains("max_cycles"))
+      d.max_cycles = uint32_t(unit_uint(in.at("max_cycles"), file, "max_cycles", 1, 1000000,
+                                        "a decision takes a few cycles per SM"));
     const json& ks = need(in, "kernels", "");
     if (!ks.is_array() || ks.empty() || ks.size() > MaxKernels)
       throw InputError(file, "kernels", "must list 1.." + std::to_string(MaxKernels) + " kernels (RTL MaxKernels)");
@@ -99,8 +101,7 @@ DssInput parse_dss(const json& in, const std::string& file) {
       if (sm.ctas > MaxCtasPerSm) throw InputError(file, w + "ctas", "exceeds MaxCtasPerSm");
       if (sm.state == SmState::kRunning && sm.owner < 0)
         throw InputError(file, w + "kernel", "a running SM needs its kernel");
-      if (sm.state == SmState::kIdle && sm.owner >= 0)
-        throw InputError(file, w + "kernel", "an idle SM has no kernel");
+      if (sm.state == SmState::kIdle && sm.owner >= 0) throw InputError(file, w + "kernel", "an idle SM has no kernel");
       if (sm.state == SmState::kReserved && sm.next < 0)
         throw InputError(file, w + "next", "a reserved SM needs the kernel it is reserved for");
       d.sms.push_back(sm);
@@ -160,8 +161,8 @@ json run_dss(DssUnit& unit, const DssInput& d) {
     const DssUnitDecision o = unit.eval(in);
     // A unit under test (RTL) may name any SM its port can carry; the tables hold num_sms.
     if ((o.owner_wr.valid && o.owner_wr.sm >= d.num_sms) || (o.req.valid && o.req.sm >= d.num_sms))
-      throw InvariantError("dss unit: cycle " + std::to_string(cycle) + ": decision for an SM beyond num_sms = " +
-                           std::to_string(d.num_sms));
+      throw InvariantError("dss unit: cycle " + std::to_string(cycle) +
+                           ": decision for an SM beyond num_sms = " + std::to_string(d.num_sms));
     const bool accepted = PreemptCtrl::accept(o.req, smst);
     const TokenUpd tok = unit.tokens(accepted);
     if (o.owner_wr.valid) {
@@ -176,8 +177,11 @@ json run_dss(DssUnit& unit, const DssInput& d) {
       actions.push_back(a);
     }
     if (accepted) {
-      actions.push_back(json{{"cycle", cycle}, {"action", "preempt"}, {"sm", o.req.sm},
-                             {"victim", ksrt.entry(o.req.victim).kernel}, {"next", ksrt.entry(o.req.next).kernel}});
+      actions.push_back(json{{"cycle", cycle},
+                             {"action", "preempt"},
+                             {"sm", o.req.sm},
+                             {"victim", ksrt.entry(o.req.victim).kernel},
+                             {"next", ksrt.entry(o.req.next).kernel}});
     }
     const bool was_busy = unit.busy();
     unit.clock();
@@ -199,8 +203,7 @@ json run_dss(DssUnit& unit, const DssInput& d) {
     throw InputError("dss unit: still busy after max_cycles = " + std::to_string(d.max_cycles));
 
   json tokens = json::object();
-  for (uint32_t k = 0; k < d.kernels.size(); ++k)
-    tokens[std::to_string(ksrt.entry(k).kernel)] = ksrt.entry(k).tokens;
+  for (uint32_t k = 0; k < d.kernels.size(); ++k) tokens[std::to_string(ksrt.entry(k).kernel)] = ksrt.entry(k).tokens;
   json sms = json::array();
   for (uint32_t s = 0; s < d.num_sms; ++s) {
     const SmstEntry& m = smst.entry(s);

@@ -26,9 +26,9 @@ namespace gs {
 
 /// What gs_policy_dss sees in one cycle (gs_top's wiring; the tables are the golden twins).
 struct DssUnitInputs {
-  uint32_t num_sms = 0;  // cfg_num_sms_i
-  bool trigger = false;  // trigger_i
-  uint32_t pending = 0;  // pending_i: slots with CTAs left to issue
+  uint32_t num_sms = 0;                     // cfg_num_sms_i
+  bool trigger = false;                     // trigger_i
+  uint32_t pending = 0;                     // pending_i: slots with CTAs left to issue
   const golden::Ksrt* ksrt = nullptr;       // ksrt_i
   const golden::ActiveQueue* aq = nullptr;  // rank_i
   const golden::Smst* smst = nullptr;       // smst_i, resident_i

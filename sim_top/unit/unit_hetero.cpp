@@ -49,11 +49,13 @@ json run_hetero_unit(HeteroSelUnit& unit, const json& input, const std::string& 
   golden::HeteroSelIn in;
   in.sms_big = uint32_t(get_uint(input, "sms_big", "", file, 1, max_sms, 4, false));
   in.sms_small = uint32_t(get_uint(input, "sms_small", "", file, 1, max_sms, 4, false));
-  if (!input.contains("kernels") || !input.at("kernels").is_array()) throw InputError(file, "kernels", "missing or not a list");
+  if (!input.contains("kernels") || !input.at("kernels").is_array())
+    throw InputError(file, "kernels", "missing or not a list");
   const json& ks = input.at("kernels");
   if (ks.empty() || ks.size() > golden::kHcKernels)
-    throw InputError(file, "kernels", "must list 1.." + std::to_string(golden::kHcKernels) +
-                                          " kernels (HcMaxKernels), not " + std::to_string(ks.size()));
+    throw InputError(file, "kernels",
+                     "must list 1.." + std::to_string(golden::kHcKernels) + " kernels (HcMaxKernels), not " +
+                         std::to_string(ks.size()));
   in.nk = uint32_t(ks.size());
   const uint32_t max_cta = (1u << spec::CtaCntW) - 1;
   std::vector<std::string> names;
@@ -65,7 +67,8 @@ json run_hetero_unit(HeteroSelUnit& unit, const json& input, const std::string& 
     for (const auto& [key, v] : k.items())
       if (key != "name" && key != "ipc_big" && key != "ipc_small" && key != "ctas_big" && key != "ctas_small" &&
           key != "ctas_base")
-        throw InputError(file, where + key, "unknown key (known: name, ipc_big, ipc_small, ctas_big, ctas_small, ctas_base)");
+        throw InputError(file, where + key,
+                         "unknown key (known: name, ipc_big, ipc_small, ctas_big, ctas_small, ctas_base)");
     std::string name = "K" + std::to_string(c);
     if (k.contains("name")) {
       if (!k.at("name").is_string()) throw InputError(file, where + "name", "must be a string");
@@ -83,7 +86,7 @@ json run_hetero_unit(HeteroSelUnit& unit, const json& input, const std::string& 
     double base = pb;
     if (in.cta_big[c] > in.cta_small[c])
       base = (double(in.cta_base[c]) - in.cta_small[c]) / (double(in.cta_big[c]) - in.cta_small[c]) * (pb - ps) + ps;
-    base_est.push_back(base * in.sms_big);   // as an IPC over sms_big SMs, like ipc_big
+    base_est.push_back(base * in.sms_big);  // as an IPC over sms_big SMs, like ipc_big
     gain.push_back(base > 0 ? (pb - ps) / base : 0.0);
   }
   uint32_t thick = 0, big = 0;

@@ -24,7 +24,8 @@ inline uint64_t unit_uint(const nlohmann::json& v, const std::string& file, cons
   const std::string range = "an integer " + std::to_string(lo) + ".." + std::to_string(hi) +
                             (why.empty() ? std::string() : " (" + why + ")");
   if (!v.is_number_integer()) throw InputError(file, field, "must be " + range + ", not " + v.dump());
-  if (!v.is_number_unsigned() && v.get<int64_t>() < 0) throw InputError(file, field, "must be " + range + ", not " + v.dump());
+  if (!v.is_number_unsigned() && v.get<int64_t>() < 0)
+    throw InputError(file, field, "must be " + range + ", not " + v.dump());
   const uint64_t x = v.get<uint64_t>();
   if (x < lo || x > hi) throw InputError(file, field, "must be " + range + ", not " + v.dump());
   return x;
@@ -37,7 +38,8 @@ inline int64_t unit_int(const nlohmann::json& v, const std::string& file, const 
                             (why.empty() ? std::string() : " (" + why + ")");
   if (!v.is_number_integer()) throw InputError(file, field, "must be " + range + ", not " + v.dump());
   if (v.is_number_unsigned()) {
-    if (v.get<uint64_t>() > uint64_t(hi < 0 ? 0 : hi)) throw InputError(file, field, "must be " + range + ", not " + v.dump());
+    if (v.get<uint64_t>() > uint64_t(hi < 0 ? 0 : hi))
+      throw InputError(file, field, "must be " + range + ", not " + v.dump());
     return int64_t(v.get<uint64_t>());
   }
   const int64_t x = v.get<int64_t>();
@@ -49,7 +51,7 @@ inline int64_t unit_int(const nlohmann::json& v, const std::string& file, const 
 /// "HcInstW"): refused before rounding, so no overflow can reach the unit.
 inline uint64_t unit_insts(double ipc, uint64_t window, unsigned bits, const std::string& width,
                            const std::string& file, const std::string& field) {
-  const double top = std::ldexp(1.0, int(bits));   // 2^bits, exact in a double
+  const double top = std::ldexp(1.0, int(bits));  // 2^bits, exact in a double
   const double v = ipc * double(window);
   if (!std::isfinite(v) || v < 0 || v >= top - 0.5) {
     const double max_ipc = (top - 1) / double(window);
@@ -58,9 +60,9 @@ inline uint64_t unit_insts(double ipc, uint64_t window, unsigned bits, const std
     char got[64];
     std::snprintf(got, sizeof got, "%.6g", ipc);
     throw InputError(file, field,
-                     "IPC " + std::string(got) + " x window_cycles " + std::to_string(window) +
-                         " does not fit " + width + " = " + std::to_string(bits) + " bits of instructions: must be 0.." +
-                         buf + " for this window");
+                     "IPC " + std::string(got) + " x window_cycles " + std::to_string(window) + " does not fit " +
+                         width + " = " + std::to_string(bits) + " bits of instructions: must be 0.." + buf +
+                         " for this window");
   }
   return uint64_t(std::llround(v));
 }

@@ -85,7 +85,7 @@ std::string run_unit_checked(const std::string& block, const std::string& input_
   (void)parse_json_strict(input_json_text, file);
   try {
     return run_unit(block, input_json_text, file);
-  } catch (const json::exception& e) {   // a field of the wrong JSON type
+  } catch (const json::exception& e) {  // a field of the wrong JSON type
     throw InputError(file + ": " + e.what());
   }
 }

@@ -35,15 +35,13 @@ SbmReg GoldenSbmCtrlUnit::run(uint32_t occ1, uint32_t occ2, const SbmMeasure& me
 namespace {
 
 /// The input's key of a configuration: Table 3's name; the shared ones without occ_th.
-std::string config_key(const SbmReg& c) {
-  return golden::sbm_config_name(SbmReg{c.arch, c.fcache, false, 0});
-}
+std::string config_key(const SbmReg& c) { return golden::sbm_config_name(SbmReg{c.arch, c.fcache, false, 0}); }
 
 struct SbmInput {
   uint32_t occ1 = 0, occ2 = 0;
   uint64_t window = 25000;
-  std::map<std::string, std::pair<double, double>> fixed;                // Base .. B2_L2
-  std::map<std::string, std::vector<std::pair<double, double>>> tuned;   // MWG, MWGB1, MWGB2 by occ_th
+  std::map<std::string, std::pair<double, double>> fixed;               // Base .. B2_L2
+  std::map<std::string, std::vector<std::pair<double, double>>> tuned;  // MWG, MWGB1, MWGB2 by occ_th
 };
 
 std::pair<double, double> parse_pair(const json& v, const std::string& where, const std::string& file) {
@@ -64,11 +62,13 @@ SbmInput parse_sbm(const json& input, const std::string& file) {
   if (!input.contains("occupancy")) throw InputError(file, "occupancy", "missing");
   const json& o = input.at("occupancy");
   if (!o.is_array() || o.size() != 2)
-    throw InputError(file, "occupancy", "must be [occ1, occ2], workgroups of each task that fit one SM, not " + o.dump());
+    throw InputError(file, "occupancy",
+                     "must be [occ1, occ2], workgroups of each task that fit one SM, not " + o.dump());
   in.occ1 = uint32_t(unit_uint(o[0], file, "occupancy[0]", 0, spec::MaxCtasPerSm, "MaxCtasPerSm"));
   in.occ2 = uint32_t(unit_uint(o[1], file, "occupancy[1]", 0, spec::MaxCtasPerSm, "MaxCtasPerSm"));
   if (input.contains("window_cycles"))
-    in.window = unit_uint(input.at("window_cycles"), file, "window_cycles", 1, uint64_t(1) << 30, "cycles, 2^30 at most");
+    in.window = unit_uint(input.at("window_cycles"), file, "window_cycles", 1, uint64_t(1) << 30,
+                          "cycles, 2^30 at most");
   if (!input.contains("ipc") || !input.at("ipc").is_object()) throw InputError(file, "ipc", "missing or not an object");
   for (const auto& [k, v] : input.at("ipc").items()) {
     const std::string where = "ipc." + k;
@@ -77,9 +77,11 @@ SbmInput parse_sbm(const json& input, const std::string& file) {
     } else if (k == "MWG" || k == "MWGB1" || k == "MWGB2") {
       if (!v.is_array() || v.empty() || v.size() > 4)
         throw InputError(file, where, "must list [ipc1, ipc2] for occ_th 0, 1, ... (1..4 entries)");
-      for (size_t t = 0; t < v.size(); ++t) in.tuned[k].push_back(parse_pair(v[t], where + "[" + std::to_string(t) + "]", file));
+      for (size_t t = 0; t < v.size(); ++t)
+        in.tuned[k].push_back(parse_pair(v[t], where + "[" + std::to_string(t) + "]", file));
     } else {
-      throw InputError(file, where, "unknown configuration (known: Base, B1_L12, B2_L12, B1_L2, B2_L2, MWG, MWGB1, MWGB2)");
+      throw InputError(file, where,
+                       "unknown configuration (known: Base, B1_L12, B2_L12, B1_L2, B2_L2, MWG, MWGB1, MWGB2)");
     }
   }
   return in;

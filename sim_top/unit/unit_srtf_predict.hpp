@@ -24,7 +24,7 @@ namespace gs {
 /// What the replay reads of one slot after a block end's prediction (the predictor's registers).
 struct SrtfSlotView {
   uint64_t active = 0, pred = 0;
-  uint32_t t = 0, done = 0, total = 0, resident = 0;   // resident: Eq. 2's divisor (den)
+  uint32_t t = 0, done = 0, total = 0, resident = 0;  // resident: Eq. 2's divisor (den)
   bool has_pred = false;
 };
 

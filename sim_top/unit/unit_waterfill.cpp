@@ -21,8 +21,9 @@ uint32_t as_uint(const json& v, const std::string& name, uint32_t width, const s
     throw InputError(file, name, "must not be negative (" + v.dump() + ")");
   const uint64_t max = (uint64_t(1) << width) - 1;
   if (v.get<uint64_t>() > max)
-    throw InputError(file, name, v.dump() + " does not fit " + std::to_string(width) + " bits (at most " +
-                                     std::to_string(max) + ")");
+    throw InputError(file, name,
+                     v.dump() + " does not fit " + std::to_string(width) + " bits (at most " + std::to_string(max) +
+                         ")");
   return static_cast<uint32_t>(v.get<uint64_t>());
 }
 
@@ -34,8 +35,9 @@ uint32_t field_uint(const json& obj, const char* key, const std::string& where, 
 
 WfRes parse_res(const json& obj, const std::string& where, const std::string& file) {
   if (!obj.is_object()) throw InputError(file, where.substr(0, where.size() - 1), "must be an object");
-  return WfRes{field_uint(obj, "threads", where, spec::ThreadW, file), field_uint(obj, "warps", where, spec::WarpW, file),
-               field_uint(obj, "regs", where, spec::RegW, file), field_uint(obj, "smem", where, spec::ShmemW, file),
+  return WfRes{field_uint(obj, "threads", where, spec::ThreadW, file),
+               field_uint(obj, "warps", where, spec::WarpW, file), field_uint(obj, "regs", where, spec::RegW, file),
+               field_uint(obj, "smem", where, spec::ShmemW, file),
                field_uint(obj, "slots", where, spec::CtaCntW, file)};
 }
 
@@ -50,8 +52,8 @@ WaterfillInput parse_waterfill(const json& input, const std::string& file) {
   const json& ks = input.at("kernels");
   if (!ks.is_array() || ks.empty() || ks.size() > spec::WfMaxKernels)
     throw InputError(file, "kernels",
-                     "must list 1.." + std::to_string(spec::WfMaxKernels) + " kernels (K at most WfMaxKernels = " +
-                         std::to_string(spec::WfMaxKernels) + "), not " +
+                     "must list 1.." + std::to_string(spec::WfMaxKernels) +
+                         " kernels (K at most WfMaxKernels = " + std::to_string(spec::WfMaxKernels) + "), not " +
                          (ks.is_array() ? std::to_string(ks.size()) : ks.dump()));
   w.kernels = static_cast<uint32_t>(ks.size());
   for (uint32_t i = 0; i < w.kernels; ++i) {
@@ -62,9 +64,14 @@ WaterfillInput parse_waterfill(const json& input, const std::string& file) {
     k.cta = parse_res(ks[i].at("cta"), where + "cta.", file);
     const WfRes& r = k.cta;
     const WfRes& a = w.in.avail;
-    const struct { const char* key; uint32_t need, have; } comps[] = {
-        {"threads", r.threads, a.threads}, {"warps", r.warps, a.warps}, {"regs", r.regs, a.regs},
-        {"smem", r.shmem, a.shmem}, {"slots", r.slots, a.slots}};
+    const struct {
+      const char* key;
+      uint32_t need, have;
+    } comps[] = {{"threads", r.threads, a.threads},
+                 {"warps", r.warps, a.warps},
+                 {"regs", r.regs, a.regs},
+                 {"smem", r.shmem, a.shmem},
+                 {"slots", r.slots, a.slots}};
     for (const auto& c : comps)
       if (c.need > c.have)
         throw InputError(file, where + "cta." + c.key,

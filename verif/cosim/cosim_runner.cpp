@@ -57,7 +57,7 @@ CaseResult run_case(const GpuConfig& cfg, const Mix& mix, const SchedOptions& op
 }
 
 GpuConfig case_config(GpuConfig cfg) {
-  spec::apply_regression_settings(cfg.settings);   // each setting's `regression` in the registry
+  spec::apply_regression_settings(cfg.settings);  // each setting's `regression` in the registry
   return cfg;
 }
 

@@ -23,9 +23,9 @@ const char* outcome_name(Outcome o);
 
 struct CaseResult {
   Outcome outcome = Outcome::kPass;
-  uint64_t cycles = 0;               // simulated cycles (until the end or the failure)
-  uint64_t decisions_checked = 0;    // lockstep only
-  std::string message;               // what the failure said
+  uint64_t cycles = 0;             // simulated cycles (until the end or the failure)
+  uint64_t decisions_checked = 0;  // lockstep only
+  std::string message;             // what the failure said
 };
 
 using SchedMaker = std::function<std::unique_ptr<SchedulerPort>(const SchedOptions&)>;

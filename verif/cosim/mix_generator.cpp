@@ -16,7 +16,8 @@ bool fits_every_sm_type(const KernelDesc& k, const GpuConfig& cfg) {
   for (const SmTypeConfig& t : cfg.sm_types) {
     uint32_t shmem = t.shared_mem_bytes;
     for (uint32_t opt : t.shared_mem_options) shmem = std::max(shmem, opt);
-    if (r.threads > t.max_threads || r.warps > t.max_warps || r.regs > t.registers || r.shmem > shmem || t.max_ctas == 0)
+    if (r.threads > t.max_threads || r.warps > t.max_warps || r.regs > t.registers || r.shmem > shmem ||
+        t.max_ctas == 0)
       return false;
   }
   return true;

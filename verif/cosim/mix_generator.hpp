@@ -19,12 +19,12 @@ namespace gs::cosim {
 struct MixGenOptions {
   uint32_t min_kernels = 2;
   uint32_t max_kernels = 8;
-  uint32_t max_grid = 64;             // grid of each kernel in [1, min(desc grid, max_grid)]
-  uint32_t max_insts_per_warp = 0;    // 0 = keep the descriptor's length
-  uint64_t max_arrival = 20000;       // arrivals uniform in [0, max_arrival]
-  uint32_t contexts = 8;              // contexts 0..contexts-1
-  uint32_t max_priority = 15;         // NPQ/PPQ priorities 0..max_priority
-  uint32_t max_tokens = 64;           // DSS budgets 0..max_tokens (0 = policy default)
+  uint32_t max_grid = 64;           // grid of each kernel in [1, min(desc grid, max_grid)]
+  uint32_t max_insts_per_warp = 0;  // 0 = keep the descriptor's length
+  uint64_t max_arrival = 20000;     // arrivals uniform in [0, max_arrival]
+  uint32_t contexts = 8;            // contexts 0..contexts-1
+  uint32_t max_priority = 15;       // NPQ/PPQ priorities 0..max_priority
+  uint32_t max_tokens = 64;         // DSS budgets 0..max_tokens (0 = policy default)
 };
 
 /// Kernels of `lib` one CTA of which fits every SM type of `cfg`, in library order.

@@ -60,7 +60,7 @@ const std::vector<std::string>& unit_blocks() {
   return b;
 }
 
-std::string g_tmp;   // private directory for the files the loaders read
+std::string g_tmp;  // private directory for the files the loaders read
 
 const std::vector<gs::KernelDesc>& library() {
   static const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
@@ -88,7 +88,7 @@ void exercise_config(const gs::GpuConfig& cfg) {
   try {
     gs::limits::check_mix_fits(cfg, mix);
   } catch (const gs::InputError&) {
-    return;   // the mix does not fit this config: a proper refusal
+    return;  // the mix does not fit this config: a proper refusal
   }
   gs::SchedOptions so;
   gs::RunOptions ro;
@@ -105,9 +105,7 @@ void exercise_config(const gs::GpuConfig& cfg) {
 void test_one(Target t, const std::string& text, const std::string& block = "") {
   try {
     switch (t) {
-      case kUnit:
-        (void)gs::run_unit_checked(block, text, "fuzz-unit.json");
-        break;
+      case kUnit: (void)gs::run_unit_checked(block, text, "fuzz-unit.json"); break;
       case kConfig: {
         const gs::GpuConfig cfg = gs::parse_gpu_config(text, "fuzz-config.json");
         exercise_config(cfg);
@@ -132,7 +130,7 @@ void test_one(Target t, const std::string& text, const std::string& block = "") 
       }
     }
   } catch (const gs::InputError&) {
-  } catch (const gs::WatchdogError&) {   // a legal but hopeless config: the watchdog stops it
+  } catch (const gs::WatchdogError&) {  // a legal but hopeless config: the watchdog stops it
   }
 }
 
@@ -156,29 +154,55 @@ struct Rng {
   size_t below(size_t n) { return n ? size_t(next() % n) : 0; }
 };
 
-const char* const kValues[] = {"-1", "0", "1", "4294967295", "4294967296", "18446744073709551615",
-                               "18446744073709551616", "99999999999999999999", "1e400", "-1e400", "1.5", "-0",
-                               "1e-400", "\"\"", "\"x\"", "null", "true", "[]", "{}", "[1,2]", "{\"a\":1}",
-                               "1073741824", "65536", "131072", "256", "257", "33", "1024", "2", "3"};
+const char* const kValues[] = {"-1",
+                               "0",
+                               "1",
+                               "4294967295",
+                               "4294967296",
+                               "18446744073709551615",
+                               "18446744073709551616",
+                               "99999999999999999999",
+                               "1e400",
+                               "-1e400",
+                               "1.5",
+                               "-0",
+                               "1e-400",
+                               "\"\"",
+                               "\"x\"",
+                               "null",
+                               "true",
+                               "[]",
+                               "{}",
+                               "[1,2]",
+                               "{\"a\":1}",
+                               "1073741824",
+                               "65536",
+                               "131072",
+                               "256",
+                               "257",
+                               "33",
+                               "1024",
+                               "2",
+                               "3"};
 
 std::string mutate(std::string s, Rng& r, const std::vector<std::string>& seeds) {
   const int steps = 1 + int(r.below(4));
   for (int k = 0; k < steps; ++k) {
     switch (r.below(7)) {
-      case 0:   // flip a byte
+      case 0:  // flip a byte
         if (!s.empty()) s[r.below(s.size())] ^= char(1u << r.below(8));
         break;
-      case 1:   // delete a range
+      case 1:  // delete a range
         if (!s.empty()) {
           const size_t a = r.below(s.size());
           s.erase(a, r.below(std::min<size_t>(32, s.size() - a) + 1));
         }
         break;
-      case 2:   // insert a structural character
+      case 2:  // insert a structural character
         s.insert(r.below(s.size() + 1), 1, "{}[]\",:-0e."[r.below(11)]);
         break;
       case 3:
-      case 4: {   // replace a number token with an extreme value
+      case 4: {  // replace a number token with an extreme value
         std::vector<size_t> starts;
         for (size_t i = 0; i < s.size(); ++i)
           if ((std::isdigit((unsigned char)s[i]) || s[i] == '-') && (i == 0 || !std::isalnum((unsigned char)s[i - 1])))
@@ -190,14 +214,14 @@ std::string mutate(std::string s, Rng& r, const std::vector<std::string>& seeds)
         s.replace(a, b - a, kValues[r.below(sizeof kValues / sizeof kValues[0])]);
         break;
       }
-      case 5: {   // splice a chunk of another seed
+      case 5: {  // splice a chunk of another seed
         const std::string& o = seeds[r.below(seeds.size())];
         if (o.empty()) break;
         const size_t a = r.below(o.size());
         s.insert(r.below(s.size() + 1), o.substr(a, r.below(64)));
         break;
       }
-      case 6:   // truncate
+      case 6:  // truncate
         s.resize(r.below(s.size() + 1));
         break;
     }
@@ -239,7 +263,7 @@ int main(int argc, char** argv) {
 
   struct Seed {
     Target target;
-    std::string text, block;   // block: the decision unit of a kUnit seed
+    std::string text, block;  // block: the decision unit of a kUnit seed
   };
   std::vector<Seed> seeds;
   std::vector<std::string> texts;
@@ -247,7 +271,7 @@ int main(int argc, char** argv) {
   auto add_dir = [&](const std::string& dir, Target t) {
     for (const std::string& stem : gs::json_stems_in(dir)) {
       std::string block;
-      if (t == kUnit) {   // verif/vectors/<block>_*.json, the block with '-' written '_' (srtf_predict_)
+      if (t == kUnit) {  // verif/vectors/<block>_*.json, the block with '-' written '_' (srtf_predict_)
         for (const std::string& b : unit_blocks()) {
           std::string prefix = b + "_";
           for (char& c : prefix)
@@ -286,9 +310,7 @@ int main(int argc, char** argv) {
   const char* names[] = {"config", "kernels", "mix", "unit", "sweep"};
   uint64_t per[kTargets] = {0, 0, 0, 0, 0};
   for (; n < iterations; ++n) {
-    if ((n & 63) == 0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= seconds)
-      break;
+    if ((n & 63) == 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= seconds) break;
     // Each loader equally often, whatever the number of its seed files.
     const Target t = static_cast<Target>(rng.below(kTargets));
     std::vector<size_t> of_t;
@@ -312,8 +334,8 @@ int main(int argc, char** argv) {
   std::filesystem::remove_all(g_tmp);
   std::printf("gs_fuzz_loaders: %llu inputs (config %llu, kernels %llu, mix %llu, unit %llu, sweep %llu) in %.1f s, "
               "seed %llu: no finding\n",
-              (unsigned long long)n, (unsigned long long)per[0], (unsigned long long)per[1],
-              (unsigned long long)per[2], (unsigned long long)per[3], (unsigned long long)per[4],
+              (unsigned long long)n, (unsigned long long)per[0], (unsigned long long)per[1], (unsigned long long)per[2],
+              (unsigned long long)per[3], (unsigned long long)per[4],
               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), (unsigned long long)seed);
   return 0;
 }

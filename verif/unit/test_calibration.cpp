@@ -56,9 +56,8 @@ TEST_CASE("a coalesced stream reaches 85% of DRAM peak on every preset under its
     mix.kernels[0].desc.grid_ctas = mix.kernels[0].grid_ctas;
     const RunResult r = run_golden(cfg, mix, "left-over", PreemptMode::kDrain);
     const CountersSummary c = summarize_counters(cfg, r);
-    std::printf("[calibration] %-20s stream %.1f%% of DRAM peak, row-buffer hits %.1f%%, %llu cycles\n",
-                preset.c_str(), 100.0 * c.dram.bandwidth_share(), 100.0 * c.dram.row_buffer_hit_rate(),
-                (unsigned long long)r.cycles);
+    std::printf("[calibration] %-20s stream %.1f%% of DRAM peak, row-buffer hits %.1f%%, %llu cycles\n", preset.c_str(),
+                100.0 * c.dram.bandwidth_share(), 100.0 * c.dram.row_buffer_hit_rate(), (unsigned long long)r.cycles);
     INFO(preset << ": " << c.dram.bandwidth_share() << " of peak");
     CHECK(c.dram.bandwidth_share() >= 0.85);
     CHECK(c.dram.bandwidth_share() <= 1.0);
@@ -69,10 +68,10 @@ namespace {
 
 struct SaveTimes {
   uint32_t sms_switched = 0, sms_drained = 0;
-  uint32_t sms_full = 0;             // switched SMs that saved a full SM (TBs/SM CTAs)
-  double min_ratio = 1e30, max_ratio = 0;   // simulated / Table 1 scaled to the CTAs saved
-  double full_max_us = 0;            // slowest save of a full SM
-  double max_us = 0;                 // slowest save of any SM: when the last SM is free
+  uint32_t sms_full = 0;                   // switched SMs that saved a full SM (TBs/SM CTAs)
+  double min_ratio = 1e30, max_ratio = 0;  // simulated / Table 1 scaled to the CTAs saved
+  double full_max_us = 0;                  // slowest save of a full SM
+  double max_us = 0;                       // slowest save of any SM: when the last SM is free
 };
 
 /// Runs `victim` alone until every SM holds its CTAs, then a high-priority kernel that needs every
@@ -161,8 +160,8 @@ TEST_CASE("simulated context saves of Tanasic Table 1's kernels take Table 1's s
     const double ratio = s.max_us / o.save_time_us;
     std::printf("[calibration] %-24s Table 1 %6.2f us, simulated %6.2f us (%.2fx); per SM, against Table 1 scaled to "
                 "the CTAs it saved: %.2f-%.2fx; full SMs %2u; switched %u drained %u\n",
-                k.name.c_str(), o.save_time_us, s.max_us, ratio, s.min_ratio, s.max_ratio, s.sms_full,
-                s.sms_switched, s.sms_drained);
+                k.name.c_str(), o.save_time_us, s.max_us, ratio, s.min_ratio, s.max_ratio, s.sms_full, s.sms_switched,
+                s.sms_drained);
     INFO(k.name << ": Table 1 " << o.save_time_us << " us, simulated " << s.max_us << " us");
     CHECK(s.sms_drained == 0);
     CHECK(s.sms_switched == cfg.num_sms());
@@ -225,7 +224,8 @@ TEST_CASE("Warped-Slicer compute kernels run within 25% of the IPC Table II impl
   // Table II's Inst. column over its two-million-cycle runs, in warp instructions (32 threads).
   const auto lib = load_kernel_library();
   const GpuConfig cfg = load_gpu_config("warped-slicer");
-  for (const auto& [name, inst] : std::map<std::string, double>{{"DXT", 1.2e9}, {"HOT", 0.7e9}, {"IMG", 1.7e9}, {"MM", 0.6e9}}) {
+  for (const auto& [name, inst] :
+       std::map<std::string, double>{{"DXT", 1.2e9}, {"HOT", 0.7e9}, {"IMG", 1.7e9}, {"MM", 0.6e9}}) {
     const RunResult r = run_golden(cfg, one_kernel(lib, name), "left-over", PreemptMode::kDrain);
     const double ipc = double(r.kernels[0].instructions) / double(r.kernels[0].cycles());
     const double paper = inst / 2e6 / 32;

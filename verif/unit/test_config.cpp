@@ -54,10 +54,10 @@ std::string describe(const gs::GpuConfig& c) {
   }
   for (auto s : c.sm_type_of) o << s;
   o << '|' << c.xbar_latency << ' ' << c.xbar_bytes_per_cycle << ' ' << c.l2_slice_bytes << ' ' << c.l2_assoc << ' '
-    << c.l2_mshrs << ' ' << c.l2_hit_latency << ' ' << c.dram_channels << ' ' << c.dram_banks << ' '
-    << c.dram_clock_mhz << ' ' << c.dram_bus_bytes << ' ' << c.dram_transfers_per_clock << ' ' << c.dram_row_bytes
-    << ' ' << c.dram_queue_depth << ' ' << c.tCL << ' ' << c.tRP << ' ' << c.tRC << ' ' << c.tRAS << ' ' << c.tRCD
-    << ' ' << c.tRRD << ' ' << c.tCCD << ' ' << c.tWR << ' ' << c.max_active_kernels << ' ' << c.max_contexts;
+    << c.l2_mshrs << ' ' << c.l2_hit_latency << ' ' << c.dram_channels << ' ' << c.dram_banks << ' ' << c.dram_clock_mhz
+    << ' ' << c.dram_bus_bytes << ' ' << c.dram_transfers_per_clock << ' ' << c.dram_row_bytes << ' '
+    << c.dram_queue_depth << ' ' << c.tCL << ' ' << c.tRP << ' ' << c.tRC << ' ' << c.tRAS << ' ' << c.tRCD << ' '
+    << c.tRRD << ' ' << c.tCCD << ' ' << c.tWR << ' ' << c.max_active_kernels << ' ' << c.max_contexts;
   return o.str();
 }
 
@@ -65,7 +65,8 @@ std::string describe(const gs::GpuConfig& c) {
 
 TEST_CASE("config presets are all listed and load", "[config]") {
   const auto names = gs::list_gpu_configs();
-  for (const char* want : {"warped-slicer", "pai-gtx480", "tanasic-k20c", "heterocore", "heterocore-baseline", "sbm-gcn32"}) {
+  for (const char* want :
+       {"warped-slicer", "pai-gtx480", "tanasic-k20c", "heterocore", "heterocore-baseline", "sbm-gcn32"}) {
     CHECK(std::find(names.begin(), names.end(), want) != names.end());
   }
   CHECK(std::is_sorted(names.begin(), names.end()));
@@ -133,7 +134,7 @@ TEST_CASE("tanasic-k20c preset has Table 2 numbers and 208 GB/s", "[config]") {
   CHECK(t.shared_mem_options == std::vector<uint32_t>{16384, 32768, 49152});
   CHECK(t.reg_alloc_scope == gs::RegAllocScope::kCta);
   CHECK(c.dram_peak_bytes_per_sec() == 208e9);  // exact, not approximately
-  CHECK(c.max_active_kernels == 8);               // RTL KSRT size (Tanasic Sec. 3.3 would use 13 = N_SMs; see docs/presets.md)
+  CHECK(c.max_active_kernels == 8);  // RTL KSRT size (Tanasic Sec. 3.3 would use 13 = N_SMs; see docs/presets.md)
 }
 
 TEST_CASE("heterocore preset mixes big and small SMs of Table 1", "[config]") {
@@ -217,7 +218,7 @@ TEST_CASE("config errors name the file and the field", "[config][errors]") {
     CHECK(contains(m, "bad.json"));
     CHECK(contains(m, "sm_types[0].l1_asoc"));
     CHECK(contains(m, "unknown key"));
-    CHECK(contains(m, "l1_assoc"));          // did you mean
+    CHECK(contains(m, "l1_assoc"));  // did you mean
     CHECK(contains(m, "valid keys here"));
   }
   SECTION("unknown top-level key") {
@@ -337,7 +338,8 @@ TEST_CASE("config errors name the file and the field", "[config][errors]") {
 TEST_CASE("config file errors report syntax position and missing files", "[config][errors]") {
   TempDir dir("gsched_cfg_test");
   SECTION("syntax error with line and column") {
-    const std::string path = dir.write("broken.json", "{\n  \"name\": \"x\",\n  \"sm_types\": [ { \"count\": 2 } \n}\n");
+    const std::string path = dir.write("broken.json",
+                                       "{\n  \"name\": \"x\",\n  \"sm_types\": [ { \"count\": 2 } \n}\n");
     const std::string m = input_error_of([&] { gs::load_gpu_config(path); });
     CHECK(contains(m, path + ":4:"));
     CHECK(contains(m, "JSON syntax error"));
@@ -371,12 +373,12 @@ TEST_CASE("data directory comes from GSCHED_DATA_DIR", "[config]") {
 
 TEST_CASE("srtf fields: the adaptive threshold in 1/256 and the residency, checked", "[config][errors]") {
   const gs::GpuConfig d = gs::parse_gpu_config(minimal_config().dump(), "d.json");
-  CHECK(d.settings.srtf.adaptive_threshold == 128);   // Pai Sec. 5.1.2: "we use 0.5"
-  CHECK(d.settings.srtf.adaptive_residency == 3);        // "a fixed residency limit of 3"
+  CHECK(d.settings.srtf.adaptive_threshold == 128);  // Pai Sec. 5.1.2: "we use 0.5"
+  CHECK(d.settings.srtf.adaptive_residency == 3);    // "a fixed residency limit of 3"
   json c = minimal_config();
   c["srtf"] = {{"adaptive_threshold", 0.3}, {"adaptive_residency", 5}};
   const gs::GpuConfig g = gs::parse_gpu_config(c.dump(), "g.json");
-  CHECK(g.settings.srtf.adaptive_threshold == 77);    // 0.3 * 256 = 76.8, to the nearest step
+  CHECK(g.settings.srtf.adaptive_threshold == 77);  // 0.3 * 256 = 76.8, to the nearest step
   CHECK(g.settings.srtf.adaptive_residency == 5);
   c["srtf"] = {{"adaptive_threshold", 2}};
   CHECK(gs::parse_gpu_config(c.dump(), "i.json").settings.srtf.adaptive_threshold == 512);
@@ -393,7 +395,7 @@ TEST_CASE("srtf fields: the adaptive threshold in 1/256 and the residency, check
   c["srtf"] = {{"adaptive_residency", 33}};
   CHECK(contains(parse_error(c), "MaxCtasPerSm"));
   c["srtf"] = {{"threshold", 0.5}};
-  CHECK(contains(parse_error(c), "adaptive_threshold"));   // unknown key, the valid ones listed
+  CHECK(contains(parse_error(c), "adaptive_threshold"));  // unknown key, the valid ones listed
 }
 
 TEST_CASE("policy settings: every one of the registry is read, range-checked and set by --set policy.<p>.<s>",
@@ -407,7 +409,7 @@ TEST_CASE("policy settings: every one of the registry is read, range-checked and
       if (std::string(s.section) != p.settings || std::string(s.kind) == "string") continue;
       const std::string key = std::string("policy.") + p.name + "." + s.name;
       const std::string field = std::string(s.section) + "." + s.name;
-      std::ostringstream max_os;   // a fixed-point maximum exactly (4095 / 256 = 15.99609375)
+      std::ostringstream max_os;  // a fixed-point maximum exactly (4095 / 256 = 15.99609375)
       max_os.precision(12);
       if (std::string(s.kind) == "fixed") max_os << double(s.max) / double(1u << s.frac);
       else max_os << s.max;
@@ -421,22 +423,23 @@ TEST_CASE("policy settings: every one of the registry is read, range-checked and
       const std::string m = input_error_of([&] { gs::load_gpu_config("warped-slicer", {key + "=" + over}); });
       CHECK(contains(m, field));
       if (s.min > 0) {
-        const std::string low = input_error_of(
-            [&] { gs::load_gpu_config("warped-slicer", {key + "=" + std::to_string(s.min - 1)}); });
+        const std::string low = input_error_of([&] {
+          gs::load_gpu_config("warped-slicer", {key + "=" + std::to_string(s.min - 1)});
+        });
         CHECK(contains(low, field));
       }
     }
   }
   // an alias and an analysis policy name their module's (or their scheduler's) section
-  CHECK(gs::load_gpu_config("warped-slicer", {"policy.srtf-adaptive.adaptive_residency=7"}).settings.srtf.adaptive_residency == 7);
+  CHECK(gs::load_gpu_config("warped-slicer", {"policy.srtf-adaptive.adaptive_residency=7"})
+            .settings.srtf.adaptive_residency == 7);
   CHECK(gs::load_gpu_config("warped-slicer", {"policy.ewm.sample_cycles=7000"}).settings.sbm.sample_cycles == 7000);
   CHECK(gs::load_gpu_config("warped-slicer", {"sbm.sample_cycles=7000"}).settings.sbm.sample_cycles == 7000);
   // the errors: a policy without settings, an unknown setting, an unknown policy, no setting
   const std::string none = input_error_of([] { gs::load_gpu_config("warped-slicer", {"policy.ppq.x=1"}); });
   CHECK(contains(none, "ppq-excl has no settings"));
   CHECK(contains(none, "warped-slicer"));
-  const std::string unknown =
-      input_error_of([] { gs::load_gpu_config("warped-slicer", {"policy.sbm.sample=1"}); });
+  const std::string unknown = input_error_of([] { gs::load_gpu_config("warped-slicer", {"policy.sbm.sample=1"}); });
   CHECK(contains(unknown, "no setting 'sample'"));
   CHECK(contains(unknown, "sample_cycles"));
   CHECK(contains(input_error_of([] { gs::load_gpu_config("warped-slicer", {"policy.sbn.sample_cycles=1"}); }),
@@ -447,10 +450,10 @@ TEST_CASE("policy settings: every one of the registry is read, range-checked and
 
 TEST_CASE("sbm fields: the profiling phase's warm-up and window, checked", "[config][errors]") {
   const gs::GpuConfig d = gs::parse_gpu_config(minimal_config().dump(), "d.json");
-  CHECK(d.settings.sbm.warmup_cycles == 15000);   // SBM Sec. 6.5: the 15K-40K profiling period
+  CHECK(d.settings.sbm.warmup_cycles == 15000);  // SBM Sec. 6.5: the 15K-40K profiling period
   CHECK(d.settings.sbm.sample_cycles == 25000);
   json c = minimal_config();
-  c["sbm"] = {{"warmup_cycles", 0}, {"sample_cycles", 60000}};   // Fig. 11's 60K period
+  c["sbm"] = {{"warmup_cycles", 0}, {"sample_cycles", 60000}};  // Fig. 11's 60K period
   const gs::GpuConfig g = gs::parse_gpu_config(c.dump(), "g.json");
   CHECK(g.settings.sbm.warmup_cycles == 0);
   CHECK(g.settings.sbm.sample_cycles == 60000);
@@ -459,5 +462,5 @@ TEST_CASE("sbm fields: the profiling phase's warm-up and window, checked", "[con
   c["sbm"] = {{"warmup_cycles", -1}};
   CHECK(contains(parse_error(c), "sbm.warmup_cycles"));
   c["sbm"] = {{"window", 40000}};
-  CHECK(contains(parse_error(c), "sample_cycles"));   // unknown key, the valid ones listed
+  CHECK(contains(parse_error(c), "sample_cycles"));  // unknown key, the valid ones listed
 }

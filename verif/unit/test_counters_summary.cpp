@@ -155,7 +155,7 @@ TEST_CASE("counter summary follows its definitions on a hand-made run", "[counte
   CHECK(a.all.l1_hits == 175);
   CHECK(a.all.l1_hit_rate() == Approx(0.875));
   CHECK(a.all.l2_hit_rate() == Approx(0.8));
-  CHECK(a.all.stalls.memory == 40);        // mem latency + MSHR full
+  CHECK(a.all.stalls.memory == 40);  // mem latency + MSHR full
   CHECK(a.all.stalls.dependency == 20);
   CHECK(a.all.stalls.functional_unit == 15);
   CHECK(a.all.stalls.idle == 25);
@@ -165,7 +165,7 @@ TEST_CASE("counter summary follows its definitions on a hand-made run", "[counte
   CHECK(s.dram.peak_bytes_per_cycle == Approx(2.0 * 4 * 4 * 924 / 1400.0));
   CHECK(a.all.dram_share_of_peak(s.dram.peak_bytes_per_cycle) == Approx(640.0 / (1000 * 21.12)));
   const KernelCounters& b = s.kernels[1];
-  CHECK(b.all.cycles == 400);   // turnaround: arrival 200 to end 600
+  CHECK(b.all.cycles == 400);  // turnaround: arrival 200 to end 600
   CHECK(b.all.ipc() == Approx(0.5));
   CHECK(b.by_sm_type[1].ctas_preempted_switch == 3);
   CHECK(b.all.context_save_bytes == 3000);
@@ -173,7 +173,7 @@ TEST_CASE("counter summary follows its definitions on a hand-made run", "[counte
   CHECK(b.all.context_save_cycles == 90);
   CHECK(b.all.context_restore_cycles == 60);
   CHECK(b.all.stalls.total() == 0);
-  CHECK(b.all.stalls.share(0) == 0.0);   // no issue-less cycle: shares are 0, not NaN
+  CHECK(b.all.stalls.share(0) == 0.0);  // no issue-less cycle: shares are 0, not NaN
   CHECK(s.gpu.instructions == 600);
   CHECK(s.gpu.cycles == 1000);
   // DRAM, GPU-wide from the channels.
@@ -222,7 +222,7 @@ TEST_CASE("counter reports: CSV header and rows, JSON keys, table lines", "[coun
   std::istringstream in(csv);
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
-  REQUIRE(lines.size() == 1 + 2 * (2 + 1) + 1);   // header, per kernel 2 types + all, GPU-wide
+  REQUIRE(lines.size() == 1 + 2 * (2 + 1) + 1);  // header, per kernel 2 types + all, GPU-wide
   CHECK(lines[0] == counters_csv_header());
   const auto columns = [](const std::string& line) { return std::count(line.begin(), line.end(), ',') + 1; };
   CHECK(columns(lines[0]) == 43);
@@ -230,7 +230,7 @@ TEST_CASE("counter reports: CSV header and rows, JSON keys, table lines", "[coun
   CHECK(lines[3].rfind("cfg,mix,left-over,golden,drain,shared,1,A,all,2,10,", 0) == 0);
   CHECK(lines[4].rfind("cfg,mix,left-over,golden,drain,shared,1,\"B,2\",big,", 0) == 0);
   CHECK(lines[7].rfind("cfg,mix,left-over,golden,drain,shared,1,all,all,2,10,100,", 0) == 0);
-  CHECK(lines[7].find(",0.750000,") != std::string::npos);   // row-buffer hit rate on the GPU row only
+  CHECK(lines[7].find(",0.750000,") != std::string::npos);  // row-buffer hit rate on the GPU row only
   CHECK(columns(lines[1]) == 43);
   CHECK(columns(lines[7]) == 43);
 
@@ -277,7 +277,7 @@ TEST_CASE("counter reports: bypassed accesses per level and kernel", "[counters]
   r.kernels[1].name = "B";
   r.kernels[1].end_cycle = 100;
   r.counters.resize(2, 2);
-  r.counters.at(0, 1).l1_bypassed = 7;   // B: around L1 on SM 0, around L2 on both SMs
+  r.counters.at(0, 1).l1_bypassed = 7;  // B: around L1 on SM 0, around L2 on both SMs
   r.counters.at(0, 1).l2_bypassed = 3;
   r.counters.at(1, 1).l2_bypassed = 2;
   r.counters.at(1, 1).l1_accesses = 4;
@@ -292,7 +292,7 @@ TEST_CASE("counter reports: bypassed accesses per level and kernel", "[counters]
   const auto j = counters_json(s);
   CHECK(j["kernels"][1]["all"]["l1_bypassed"] == 7);
   CHECK(j["kernels"][1]["all"]["l2_bypassed"] == 5);
-  CHECK(j["kernels"][0]["all"]["l2_bypassed"] == 0);   // every group has the keys once any bypassed
+  CHECK(j["kernels"][0]["all"]["l2_bypassed"] == 0);  // every group has the keys once any bypassed
   CHECK(j["kernels"][1]["sm_types"][0]["l2_bypassed"] == 5);
   std::vector<std::string> keys;
   for (auto it = j["gpu"].begin(); it != j["gpu"].end(); ++it) keys.push_back(it.key());
@@ -322,7 +322,7 @@ TEST_CASE("counters of a whole run are consistent", "[counters][model]") {
     check_types_sum_to_all(kc);
     CHECK(kc.all.instructions == m.result.kernels[k].instructions);
     CHECK(kc.all.cycles == m.result.kernels[k].cycles());
-    CHECK(kc.all.ctas_finished == m.result.kernels[k].ctas);   // no preemption under left-over
+    CHECK(kc.all.ctas_finished == m.result.kernels[k].ctas);  // no preemption under left-over
     CHECK(kc.all.ctas_preempted_drain == 0);
     CHECK(kc.all.ctas_preempted_switch == 0);
     CHECK(kc.all.l1_accesses > 0);
@@ -353,7 +353,7 @@ TEST_CASE("counters of a whole run are consistent", "[counters][model]") {
   CHECK(d.bandwidth_share() > 0.0);
   CHECK(d.bandwidth_share() <= 1.0);
   CHECK(d.row_hits <= d.reads + d.writes);
-  CHECK(d.row_hits + d.activates >= d.reads + d.writes);   // every other column command needed an ACT
+  CHECK(d.row_hits + d.activates >= d.reads + d.writes);  // every other column command needed an ACT
   CHECK(d.row_buffer_hit_rate() > 0.0);
 }
 
@@ -369,7 +369,7 @@ TEST_CASE("counters are grouped per SM type on a GPU with two types", "[counters
     check_types_sum_to_all(k);
     for (const CounterGroup& g : k.by_sm_type) {
       check_group(g);
-      CHECK(g.instructions > 0);   // left-over spreads each kernel over both types
+      CHECK(g.instructions > 0);  // left-over spreads each kernel over both types
     }
     CHECK(k.by_sm_type[0].ipc() + k.by_sm_type[1].ipc() == Approx(k.all.ipc()));
   }
@@ -394,7 +394,8 @@ TEST_CASE("every warp-scheduler cycle of an occupied SM is one issue or one stal
   CHECK(checked == m.cfg.num_sms());
 }
 
-TEST_CASE("switch preemption reports saved CTAs and context traffic, drain reports drained CTAs", "[counters][model][preempt]") {
+TEST_CASE("switch preemption reports saved CTAs and context traffic, drain reports drained CTAs",
+          "[counters][model][preempt]") {
   const ModelRun sw = run_mix("tanasic-k20c", "ppq-priority", "ppq-excl", PreemptMode::kSwitch);
   const CounterGroup& g = sw.summary.gpu;
   uint64_t saved_events = 0;
@@ -405,7 +406,7 @@ TEST_CASE("switch preemption reports saved CTAs and context traffic, drain repor
   CHECK(g.switch_fallbacks == 0);
   CHECK(g.ctas_preempted_drain == 0);
   CHECK(g.context_save_bytes > 0);
-  CHECK(g.context_restore_bytes == g.context_save_bytes);   // every saved CTA resumed
+  CHECK(g.context_restore_bytes == g.context_save_bytes);  // every saved CTA resumed
   CHECK(g.context_save_cycles > 0);
   CHECK(g.context_restore_cycles > 0);
   // A save takes at least the time to write its bytes at the preset's DRAM peak.
@@ -451,8 +452,8 @@ TEST_CASE("DRAM row-buffer hits: one activate serves every queued request to its
   ch.enqueue(req(0, 5), now);
   ch.enqueue(req(0, 5), now);
   ch.enqueue(req(0, 5), now);
-  ch.enqueue(req(0, 9), now);   // row conflict: PRE + ACT
-  ch.enqueue(req(1, 5), now);   // another bank: its own ACT
+  ch.enqueue(req(0, 9), now);  // row conflict: PRE + ACT
+  ch.enqueue(req(1, 5), now);  // another bank: its own ACT
   size_t done = 0;
   for (; done < 5 && now < 10000; ++now) {
     ch.tick(now);
@@ -464,7 +465,8 @@ TEST_CASE("DRAM row-buffer hits: one activate serves every queued request to its
   CHECK(ch.stats().row_hits == 2);
 }
 
-TEST_CASE("a switch that the PTBQ cannot hold drains, and is counted as a switch fallback", "[counters][model][preempt]") {
+TEST_CASE("a switch that the PTBQ cannot hold drains, and is counted as a switch fallback",
+          "[counters][model][preempt]") {
   // 32 K20c SMs x 16 CTAs of sad.largersadcalc16 = 512 resident low-priority CTAs, twice the
   // PtbqDepth of 256: once the scan has switched 16 SMs, gs_preempt_ctrl drains the rest.
   const auto lib = load_kernel_library();
@@ -482,7 +484,7 @@ TEST_CASE("a switch that the PTBQ cannot hold drains, and is counted as a switch
   CHECK(g.ctas_preempted_switch > 0);
   CHECK(g.ctas_preempted_switch <= 256);
   CHECK(g.switch_fallbacks > 0);
-  CHECK(g.ctas_preempted_drain > 0);                                    // the fallback SMs drained
+  CHECK(g.ctas_preempted_drain > 0);  // the fallback SMs drained
   // Charged to the kernels whose CTAs the drain caught: the low-priority victim (a high-priority
   // CTA dispatched in the same cycle as its SM's preemption is caught too).
   CHECK(m.summary.kernels[0].all.switch_fallbacks > m.summary.kernels[1].all.switch_fallbacks);
@@ -494,7 +496,7 @@ TEST_CASE("a switch that the PTBQ cannot hold drains, and is counted as a switch
 TEST_CASE("a mix entry's cache bypass reaches the memory model and its counters", "[counters][model][bypass]") {
   const auto lib = load_kernel_library();
   CHECK(bypass_level_names() == std::vector<std::string>{"none", "l1", "l1l2", "l2"});
-  Mix mix = load_mix("test-pair", lib);   // test.compute, test.memory
+  Mix mix = load_mix("test-pair", lib);  // test.compute, test.memory
   REQUIRE(mix.kernels[1].bypass == BypassLevel::kNone);
   const ModelRun plain = run_model("warped-slicer", mix, "left-over", PreemptMode::kDrain);
   const KernelSmCounters mem_plain = plain.result.counters.kernel_total(1);
@@ -504,20 +506,21 @@ TEST_CASE("a mix entry's cache bypass reaches the memory model and its counters"
   mix.kernels[1].bypass = BypassLevel::kL2;
   const ModelRun l2 = run_model("warped-slicer", mix, "left-over", PreemptMode::kDrain);
   const KernelSmCounters mem_l2 = l2.result.counters.kernel_total(1);
-  CHECK(mem_l2.l1_accesses == mem_plain.l1_accesses);   // L1 still looked up
+  CHECK(mem_l2.l1_accesses == mem_plain.l1_accesses);  // L1 still looked up
   CHECK(mem_l2.l1_bypassed == 0);
-  CHECK(mem_l2.l2_accesses == 0);                       // L2 never
+  CHECK(mem_l2.l2_accesses == 0);  // L2 never
   CHECK(mem_l2.l2_bypassed > 0);
-  CHECK(l2.result.counters.kernel_total(0).l2_bypassed == 0);   // the other kernel is not bypassed
+  CHECK(l2.result.counters.kernel_total(0).l2_bypassed == 0);  // the other kernel is not bypassed
   CHECK(l2.summary.kernels[1].all.l2_bypassed == mem_l2.l2_bypassed);
   CHECK(counters_json(l2.summary)["kernels"][1]["all"]["l2_bypassed"] == mem_l2.l2_bypassed);
 
   mix.kernels[1].bypass = BypassLevel::kL1L2;
-  const KernelSmCounters mem_both = run_model("warped-slicer", mix, "left-over", PreemptMode::kDrain).result.counters.kernel_total(1);
+  const KernelSmCounters mem_both = run_model("warped-slicer", mix, "left-over", PreemptMode::kDrain)
+                                        .result.counters.kernel_total(1);
   CHECK(mem_both.l1_accesses == 0);
   CHECK(mem_both.l2_accesses == 0);
   CHECK(mem_both.l1_bypassed > 0);
-  CHECK(mem_both.l2_bypassed == mem_both.l1_bypassed);   // every access went around both levels
+  CHECK(mem_both.l2_bypassed == mem_both.l1_bypassed);  // every access went around both levels
 
   // The mix file names the level; anything else is an input error naming the field.
   const auto doc = [](const std::string& bypass) {

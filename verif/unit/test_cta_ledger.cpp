@@ -13,7 +13,7 @@ TEST_CASE("CTA ledger follows a CTA through issue, save, resume and finish", "[l
   CHECK(l.grid() == 2);
   CHECK(l.state(0) == State::kNotStarted);
   CHECK(l.start(0, false) == Fault::kNone);
-  CHECK(l.retire(0, true) == Fault::kNone);   // saved by a context switch
+  CHECK(l.retire(0, true) == Fault::kNone);  // saved by a context switch
   CHECK(l.state(0) == State::kSaved);
   CHECK(l.start(0, true) == Fault::kNone);    // resumed
   CHECK(l.retire(0, false) == Fault::kNone);  // finished
@@ -36,9 +36,9 @@ TEST_CASE("CTA ledger catches a double issue", "[ledger]") {
 TEST_CASE("CTA ledger catches a resume without a save", "[ledger]") {
   CtaLedger l;
   l.admit(2);
-  CHECK(l.start(0, true) == Fault::kNotSaved);   // never issued
+  CHECK(l.start(0, true) == Fault::kNotSaved);  // never issued
   REQUIRE(l.start(1, false) == Fault::kNone);
-  CHECK(l.start(1, true) == Fault::kNotSaved);   // running, not saved
+  CHECK(l.start(1, true) == Fault::kNotSaved);      // running, not saved
   CHECK(l.retire(0, false) == Fault::kNotRunning);  // a finish of a CTA that never ran
 }
 
@@ -48,7 +48,7 @@ TEST_CASE("CTA ledger catches a kernel finishing with a CTA not done", "[ledger]
   for (uint32_t c = 0; c < 3; ++c) REQUIRE(l.start(c, false) == Fault::kNone);
   REQUIRE(l.retire(0, false) == Fault::kNone);
   REQUIRE(l.retire(2, true) == Fault::kNone);  // CTA 2 saved, never resumed
-  CHECK(l.first_not_done() == 1);               // CTA 1 still running
+  CHECK(l.first_not_done() == 1);              // CTA 1 still running
   REQUIRE(l.retire(1, false) == Fault::kNone);
   CHECK(l.first_not_done() == 2);
   CHECK(l.state(2) == State::kSaved);

@@ -20,7 +20,7 @@ uint32_t peak_resident_per_sm(const RunResult& r) {
   std::map<uint16_t, std::vector<std::pair<uint64_t, int>>> edges;
   for (const auto& c : r.ctas) {
     edges[c.sm].push_back({c.start_cycle, +1});
-    edges[c.sm].push_back({c.end_cycle, -1});   // ends sort before starts of the same cycle
+    edges[c.sm].push_back({c.end_cycle, -1});  // ends sort before starts of the same cycle
   }
   int peak = 0;
   for (auto& [sm, ev] : edges) {
@@ -41,7 +41,7 @@ TEST_CASE("cta_limit caps resident CTAs of a kernel per SM", "[sched][cta_limit]
     mix.name = "cta-limit";
     MixEntry e;
     e.kernel = "IMG";
-    e.desc = find_kernel(lib, "IMG");       // 8 CTAs per SM when unlimited
+    e.desc = find_kernel(lib, "IMG");  // 8 CTAs per SM when unlimited
     e.desc.insts_per_warp = 200;
     e.grid_ctas = cfg.num_sms() * limit * 2;
     mix.kernels.push_back(e);

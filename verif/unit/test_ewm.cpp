@@ -52,7 +52,7 @@ TEST_CASE("ewm: standalone profiles decide CI and occ_th by Algorithm 2", "[ewm]
 
   std::map<std::pair<uint32_t, uint32_t>, uint64_t> insts;
   for (const EwmProfile& p : c.profiles) {
-    CHECK(insts.emplace(std::make_pair(p.task, p.cap), p.insts).second);   // each (task, cap) profiled once
+    CHECK(insts.emplace(std::make_pair(p.task, p.cap), p.insts).second);  // each (task, cap) profiled once
     CHECK(p.insts > 0);
   }
   // a profile is the sample window's instructions of the task alone at that cap
@@ -89,7 +89,7 @@ TEST_CASE("ewm: the shared run maps both tasks to the chosen quotas, golden only
   REQUIRE(p.count == 2);
   CHECK(p.ctas[0] == golden::sbm_quota(c.reg, 0, c.occ1));
   CHECK(p.ctas[1] == golden::sbm_quota(c.reg, 1, c.occ2));
-  CHECK(p.bypass[0] == BypassLevel::kNone);   // EWM maps, it does not bypass
+  CHECK(p.bypass[0] == BypassLevel::kNone);  // EWM maps, it does not bypass
   CHECK(p.bypass[1] == BypassLevel::kNone);
   CHECK(r.metrics.ipc > 0);
 

@@ -106,7 +106,7 @@ TEST_CASE("the golden scheduler allocates nothing per cycle", "[golden][alloc]")
 
 TEST_CASE("the golden SRTF predictor allocates nothing per cycle", "[golden][alloc]") {
   gs::Rng r(9);
-  const auto evs = gs::bench::srtf_random(r, 2000);   // built before the count starts
+  const auto evs = gs::bench::srtf_random(r, 2000);  // built before the count starts
   gs::golden::SrtfPredictTwin twin;
   twin.reset();
   const uint64_t before = g_news.load();
@@ -115,12 +115,12 @@ TEST_CASE("the golden SRTF predictor allocates nothing per cycle", "[golden][all
     const gs::golden::SrtfEv ev{true, e.kind, e.slot, e.blk, static_cast<uint32_t>(e.cycle), e.total};
     twin.next(ev);
     twin.commit();
-    for (uint32_t idle = 0; idle < 8; ++idle) {   // the divider runs between events
+    for (uint32_t idle = 0; idle < 8; ++idle) {  // the divider runs between events
       twin.next(gs::golden::SrtfEv{});
       twin.commit();
       dividing += twin.q.div_busy;
     }
   }
   CHECK(g_news.load() - before == 0);
-  CHECK(dividing > 1000);   // the measured cycles ran the divider
+  CHECK(dividing > 1000);  // the measured cycles ran the divider
 }

@@ -126,17 +126,17 @@ TEST_CASE("profiling counters add samples while running, hold at the top, clear 
   CHECK(p.stall(3, 1) == 80);
   CHECK(p.insts(3, 0) == 0);
   CHECK(p.cycles() == 2);
-  in.run = false;   // frozen
+  in.run = false;  // frozen
   p.clock(in);
   CHECK(p.insts(3, 1) == 200);
   CHECK(p.cycles() == 2);
   in.run = true;
-  in.obs.insts = 0xFFFFFFF0u;   // passes the top: held there, flagged
+  in.obs.insts = 0xFFFFFFF0u;  // passes the top: held there, flagged
   p.clock(in);
   CHECK(p.insts(3, 1) == 0xFFFFFFFFu);
   CHECK(p.sat());
-  CHECK(p.insts(9, 0) == 0);    // beyond the table reads zero
-  in.clear = true;              // wins over the sample of the same cycle
+  CHECK(p.insts(9, 0) == 0);  // beyond the table reads zero
+  in.clear = true;            // wins over the sample of the same cycle
   p.clock(in);
   CHECK(p.insts(3, 1) == 0);
   CHECK(p.cycles() == 0);
@@ -199,18 +199,18 @@ TEST_CASE("preempted CTAs resume from the PTBQ before fresh CTAs", "[golden][ptb
   REQUIRE(h.preempts.size() == 1);
   CHECK(h.preempts[0].sm == 0);
   CHECK(h.preempts[0].mode == PreemptMode::kSwitch);
-  CHECK(h.preempts[0].victim == kNoKernel);   // every resident kernel is less important
+  CHECK(h.preempts[0].victim == kNoKernel);  // every resident kernel is less important
   CHECK(h.preempts[0].next == 1);
   CHECK(h.g.smst().entry(0).state == SmState::kReserved);
-  CHECK(h.dispatches.size() == 2);            // nothing issued to the reserved SM
+  CHECK(h.dispatches.size() == 2);  // nothing issued to the reserved SM
   h.events.push_back(SmEvent{SmEventType::kCtaSaved, 0, 0, 0});
   h.events.push_back(SmEvent{SmEventType::kCtaSaved, 0, 0, 1});
   h.events.push_back(SmEvent{SmEventType::kPreemptDone, 0, kNoKernel, 0});
   h.run(10);
   REQUIRE(h.dispatches.size() >= 4);
-  CHECK(h.dispatches[2].kernel == 1);         // the important kernel first
+  CHECK(h.dispatches[2].kernel == 1);  // the important kernel first
   CHECK(h.dispatches[3].kernel == 0);
-  CHECK(h.dispatches[3].resume);              // then the saved CTAs, oldest first
+  CHECK(h.dispatches[3].resume);  // then the saved CTAs, oldest first
   CHECK(h.dispatches[3].cta == 0);
   h.finish(h.dispatches[2]);
   h.run(10);
@@ -220,7 +220,7 @@ TEST_CASE("preempted CTAs resume from the PTBQ before fresh CTAs", "[golden][ptb
   h.finish(h.dispatches[3]);
   h.run(10);
   REQUIRE(h.dispatches.size() == 6);
-  CHECK_FALSE(h.dispatches[5].resume);        // fresh CTAs only after the PTBQ is empty
+  CHECK_FALSE(h.dispatches[5].resume);  // fresh CTAs only after the PTBQ is empty
   CHECK(h.dispatches[5].cta == 2);
 }
 

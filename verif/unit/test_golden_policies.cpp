@@ -82,14 +82,14 @@ TEST_CASE("spatial gives every other SM to each of two kernels", "[golden][spati
 }
 
 TEST_CASE("npq issues the most important waiting kernel first", "[golden][npq]") {
-  Harness h(small_gpu(1, 1536, 32768, 48 * 1024, 1), "npq");   // one CTA at a time
+  Harness h(small_gpu(1, 1536, 32768, 48 * 1024, 1), "npq");  // one CTA at a time
   h.launches.push_back(launch_cmd(0, 2, 64, 64, 0, /*prio*/ 0));
   h.run(6);
   REQUIRE(h.dispatches.size() == 1);
   h.launches.push_back(launch_cmd(1, 1, 64, 64, 0, /*prio*/ 3));
   h.launches.push_back(launch_cmd(2, 1, 64, 64, 0, /*prio*/ 1));
   h.run(6);
-  CHECK(h.preempts.empty());   // non-preemptive
+  CHECK(h.preempts.empty());  // non-preemptive
   std::vector<KernelId> order;
   for (int i = 0; i < 3; ++i) {
     h.finish(h.dispatches.back());
@@ -183,8 +183,9 @@ TEST_CASE("sm-sharing exclusive is refused by policies that share SMs by design"
     INFO(policy);
     o.policy = policy;
     GoldenScheduler g(o);
-    CHECK_THROWS_WITH(g.reset(small_gpu(2), o), Catch::Contains("--sm-sharing exclusive: policy") &&
-                                                    Catch::Contains("exclusive applies to left-over, npq, ppq-excl, ppq-shared"));
+    CHECK_THROWS_WITH(g.reset(small_gpu(2), o),
+                      Catch::Contains("--sm-sharing exclusive: policy") &&
+                          Catch::Contains("exclusive applies to left-over, npq, ppq-excl, ppq-shared"));
     CHECK_FALSE(policy_takes_sm_sharing(policy));
   }
   for (const char* policy : {"left-over", "npq", "ppq", "ppq-shared"}) {
@@ -259,8 +260,8 @@ TEST_CASE("srtf-adaptive holds the shortest kernel to its residency while the or
     h.launches.push_back(launch_cmd(0, 40, 64, 64, 0));
     h.launches.push_back(launch_cmd(1, 40, 64, 64, 0));
     h.run(40);
-    REQUIRE(h.dispatches.size() == 16);   // A everywhere, B waits
-    std::vector<uint32_t> ended;          // A's CTAs already ended
+    REQUIRE(h.dispatches.size() == 16);  // A everywhere, B waits
+    std::vector<uint32_t> ended;         // A's CTAs already ended
     const auto end_one = [&](KernelId k, SmId sm, uint32_t start, uint32_t end) {
       for (const auto& d : h.dispatches)
         if (d.kernel == k && d.sm == sm && std::find(ended.begin(), ended.end(), d.cta * 2 + k) == ended.end()) {
@@ -270,12 +271,12 @@ TEST_CASE("srtf-adaptive holds the shortest kernel to its residency while the or
         }
       FAIL("no running CTA of kernel " << k << " on SM " << sm);
     };
-    end_one(0, 1, 100, 200);   // A's t = 100; SM 1 refills with A
+    end_one(0, 1, 100, 200);  // A's t = 100; SM 1 refills with A
     h.run(100);
-    end_one(0, 0, 100, 300);   // SM 0 samples B in the freed slot
+    end_one(0, 0, 100, 300);  // SM 0 samples B in the freed slot
     h.run(20);
     REQUIRE(h.count_on(1, 0) == 1);
-    end_one(1, 0, 400, 410);   // B's t = 10
+    end_one(1, 0, 400, 410);  // B's t = 10
     h.run(100);
     const size_t before = h.dispatches.size();
     for (uint32_t i = 0; i < 6; ++i) {
@@ -289,9 +290,9 @@ TEST_CASE("srtf-adaptive holds the shortest kernel to its residency while the or
   };
   const auto srtf = run("srtf");
   const auto adaptive = run("srtf-adaptive");
-  CHECK(srtf.first == 6);       // SRTF: every freed slot of SM 1 goes to B
+  CHECK(srtf.first == 6);  // SRTF: every freed slot of SM 1 goes to B
   CHECK(srtf.second == 0);
-  CHECK(adaptive.first == 3);   // sharing: B up to 3 CTAs on SM 1, the rest back to A
+  CHECK(adaptive.first == 3);  // sharing: B up to 3 CTAs on SM 1, the rest back to A
   CHECK(adaptive.second == 3);
 }
 
@@ -303,15 +304,15 @@ TEST_CASE("sbm-base puts two tasks on separate halves of the SMs (SBM Sec. 6.2)"
   // h = (5 + 1) / 2 = 3: task 1 (kernel 0) on SMs 0..2, task 2 on 3..4; each fills its half
   for (uint32_t s = 0; s < 5; ++s) {
     INFO("SM " << s);
-    CHECK(h.count_on(0, s) == (s < 3 ? 6u : 0u));   // 1536 / 256 = 6 CTAs fit an SM
+    CHECK(h.count_on(0, s) == (s < 3 ? 6u : 0u));  // 1536 / 256 = 6 CTAs fit an SM
     CHECK(h.count_on(1, s) == (s < 3 ? 0u : 6u));
   }
 }
 
 TEST_CASE("mwg gives each of two tasks half of every SM, sbm-base none of the other's", "[golden][sbm]") {
   Harness h(small_gpu(2), "mwg");
-  h.launches.push_back(launch_cmd(0, 400, 256, 256 * 8, 0));   // 6 fit an SM alone: quota 3
-  h.launches.push_back(launch_cmd(1, 400, 128, 128 * 8, 0));   // 8 fit (CTA slots): quota 4
+  h.launches.push_back(launch_cmd(0, 400, 256, 256 * 8, 0));  // 6 fit an SM alone: quota 3
+  h.launches.push_back(launch_cmd(1, 400, 128, 128 * 8, 0));  // 8 fit (CTA slots): quota 4
   h.run(300);
   for (uint32_t s = 0; s < 2; ++s) {
     INFO("SM " << s);

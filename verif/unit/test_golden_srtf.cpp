@@ -82,7 +82,8 @@ TEST_CASE("srtf-predict Eq. 2 by hand", "[golden][srtf][unit]") {
   using namespace gs::bench;
   // Sec. 4's example shape: 2 resident blocks of 1,000 cycles, 10 blocks on the SM; after the
   // first end 9 remain: 1,000 + 9 * 1,000 / 2 = 5,500 (the whole kernel: 5 waves, 5,000)
-  const auto p = gs::golden::srtf_reference({srtf_launch(0, 3, 10), srtf_start(0, 3, 0), srtf_start(0, 3, 1), srtf_end(1000, 3, 0)});
+  const auto p = gs::golden::srtf_reference({srtf_launch(0, 3, 10), srtf_start(0, 3, 0), srtf_start(0, 3, 1),
+                                             srtf_end(1000, 3, 0)});
   REQUIRE(p.size() == 1);
   CHECK(p[0].pred == 5500);
   CHECK(p[0].t == 1000);
@@ -124,18 +125,23 @@ TEST_CASE("gsim unit srtf-predict refuses malformed inputs naming the field", "[
   fails_with("{" + tb + R"(, "events": [{"cycle": -1, "kind": "launch", "kernel": 0}]})", "events[0].cycle");
   fails_with("{" + tb + R"(, "events": [{"cycle": 0, "kind": "launch", "kernel": 8}]})", "events[0].kernel");
   fails_with("{" + tb + R"(, "events": [{"cycle": 0, "kind": "launch", "kernel": 1}]})", "total_blocks.1");
-  fails_with("{" + tb + R"(, "events": [)" + launch + R"(, {"cycle": 1, "kind": "start", "kernel": 0}]})", "events[1].block");
+  fails_with("{" + tb + R"(, "events": [)" + launch + R"(, {"cycle": 1, "kind": "start", "kernel": 0}]})",
+             "events[1].block");
   fails_with("{" + tb + R"(, "events": [)" + launch + R"(, {"cycle": 1, "kind": "start", "kernel": 0, "block": 32}]})",
              "events[1].block");
   fails_with("{" + tb + R"(, "events": [)" + launch + R"(, {"cycle": 1, "kind": "end", "kernel": 0, "block": 3}]})",
              "events[1].block");
   fails_with("{" + tb + R"(, "events": [{"cycle": 5, "kind": "start", "kernel": 0, "block": 0}]})", "events[0].kernel");
-  fails_with("{" + tb + R"(, "events": [{"cycle": 5, "kind": "launch", "kernel": 0}, {"cycle": 4, "kind": "kernel_end", "kernel": 0}]})",
-             "events[1].cycle");
+  fails_with(
+      "{" + tb +
+          R"(, "events": [{"cycle": 5, "kind": "launch", "kernel": 0}, {"cycle": 4, "kind": "kernel_end", "kernel": 0}]})",
+      "events[1].cycle");
   fails_with("{" + tb + R"(, "events": [)" + launch + R"(, {"cycle": 1, "kind": "start", "kernel": 0, "block": 2},
-              {"cycle": 9, "kind": "kernel_end", "kernel": 0}]})", "events[2].kind");
+              {"cycle": 9, "kind": "kernel_end", "kernel": 0}]})",
+             "events[2].kind");
   fails_with("{" + tb + R"(, "events": [)" + launch + R"(, {"cycle": 1, "kind": "start", "kernel": 0, "block": 2},
-              {"cycle": 4294967297, "kind": "end", "kernel": 0, "block": 2}]})", "events[2].cycle");
+              {"cycle": 4294967297, "kind": "end", "kernel": 0, "block": 2}]})",
+             "events[2].cycle");
   fails_with(R"({"total_blocks": {"x": 4}, "events": [)" + launch + "]}", "total_blocks.x");
   fails_with(R"({"total_blocks": {"0": 1048576}, "events": [)" + launch + "]}", "total_blocks.0");
 }

@@ -45,9 +45,11 @@ TEST_CASE("dss unit rejects malformed input", "[golden][dss][unit]") {
   CHECK_THROWS_AS(gs::run_unit("dss", "{", "x.json"), gs::InputError);
   CHECK_THROWS_AS(gs::run_unit("nope", vector_text("dss_idle.json"), "x.json"), gs::InputError);
   CHECK_THROWS_AS(gs::run_unit("dss", R"({"num_sms": 1, "event": "arrival", "kernels": [{"id": 0, "tokens": 1}],
-                                          "sms": [{"state": "running"}]})", "x.json"),
+                                          "sms": [{"state": "running"}]})",
+                               "x.json"),
                   gs::InputError);
   CHECK_THROWS_AS(gs::run_unit("dss", R"({"num_sms": 2, "event": "arrival", "kernels": [{"id": 0, "tokens": 1}],
-                                          "sms": [{"state": "idle"}]})", "x.json"),
+                                          "sms": [{"state": "idle"}]})",
+                               "x.json"),
                   gs::InputError);
 }

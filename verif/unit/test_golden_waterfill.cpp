@@ -62,25 +62,27 @@ TEST_CASE("waterfill scaling factor, Eq. 3 with Eq. 4, fixed point", "[golden][w
   constexpr uint32_t one = 1u << gs::spec::WfFactorFracW;
   // CTA_avg = 4.5 (SMs with 1..8 CTAs), phi = 0.5, SM with 8 CTAs: psi = 8/4.5 - 1 = 0.777..
   const auto s = wf_scale(1000, one_phi / 2, 8, 4 * one_avg + one_avg / 2);
-  CHECK(s.factor == one + (((8u << 12) / 72 - one) * 128 >> 8));   // floor at each step
+  CHECK(s.factor == one + (((8u << 12) / 72 - one) * 128 >> 8));  // floor at each step
   CHECK(s.perf == 1000 * s.factor / one);
-  CHECK(wf_scale(1000, 0, 1, 4 * one_avg).factor == one);          // no memory stall: 1
-  CHECK(wf_scale(1000, one_phi, 2, 4 * one_avg).factor == one / 2); // psi = -0.5, phi = 1
+  CHECK(wf_scale(1000, 0, 1, 4 * one_avg).factor == one);            // no memory stall: 1
+  CHECK(wf_scale(1000, one_phi, 2, 4 * one_avg).factor == one / 2);  // psi = -0.5, phi = 1
   CHECK(wf_scale(1000, one_phi, 2, 4 * one_avg).perf == 500);
-  CHECK(wf_scale(1000, (1u << gs::spec::WfPhiW) - 1, 8, 4 * one_avg).factor == 2 * one);   // phi above 1.0 clamps
-  CHECK(wf_scale(1000, one_phi, 8, 0).factor == one);               // CTA_avg = 0: no scaling
+  CHECK(wf_scale(1000, (1u << gs::spec::WfPhiW) - 1, 8, 4 * one_avg).factor == 2 * one);  // phi above 1.0 clamps
+  CHECK(wf_scale(1000, one_phi, 8, 0).factor == one);                                     // CTA_avg = 0: no scaling
   // a negative psi rounds toward minus infinity: 1 + floor(phi * psi)
   CHECK(wf_scale(1000, 1, 3, 4 * one_avg).factor == one - 1);
 }
 
 TEST_CASE("gsim unit waterfill golden side on the shipped vectors", "[golden][waterfill][unit]") {
-  const auto pair = nlohmann::json::parse(gs::run_unit("waterfill", vector_text("waterfill_pair.json"), "waterfill_pair.json"));
+  const auto pair = nlohmann::json::parse(gs::run_unit("waterfill", vector_text("waterfill_pair.json"),
+                                                       "waterfill_pair.json"));
   const auto& g = pair.at("golden");
   REQUIRE(g.at("ctas").size() == 2);
   CHECK(g.at("spatial") == false);
   CHECK(g.at("cycles").get<uint32_t>() > N + 3);
   if (pair.contains("rtl")) CHECK(pair.at("match") == true);
-  const auto sp = nlohmann::json::parse(gs::run_unit("waterfill", vector_text("waterfill_spatial.json"), "waterfill_spatial.json"));
+  const auto sp = nlohmann::json::parse(gs::run_unit("waterfill", vector_text("waterfill_spatial.json"),
+                                                     "waterfill_spatial.json"));
   CHECK(sp.at("golden").at("spatial") == true);
 }
 
@@ -106,8 +108,10 @@ TEST_CASE("gsim unit waterfill refuses malformed inputs naming the field", "[gol
   std::string longp = "[";
   for (uint32_t j = 0; j <= N; ++j) longp += (j ? ", " : "") + std::to_string(j + 1);
   fails_with("{" + res + R"(, "kernels": [{)" + cta + R"(, "perf": )" + longp + "]}]}", "kernels[0].perf");
-  fails_with("{" + res + R"(, "kernels": [{"cta": {"threads": 4000, "warps": 8, "regs": 0, "smem": 0, "slots": 1}, "perf": [1]}]})",
-             "kernels[0].cta.threads");
+  fails_with(
+      "{" + res +
+          R"(, "kernels": [{"cta": {"threads": 4000, "warps": 8, "regs": 0, "smem": 0, "slots": 1}, "perf": [1]}]})",
+      "kernels[0].cta.threads");
   fails_with(R"({"kernels": []})", "resources");
   fails_with("{" + res + R"(, "kernels": [{)" + cta + R"(, "perf": [3, -1]}]})", "kernels[0].perf[1]");
 }

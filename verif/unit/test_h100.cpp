@@ -81,7 +81,7 @@ TEST_CASE("unified L1: the carve-out follows the resident CTAs' shared memory", 
   CarveoutMemory mem(1, 5);
   CounterBank counters(1, 1);
   Sm sm(0, cfg, mem, counters, 1);
-  REQUIRE(mem.l1_bytes == std::vector<uint32_t>{256 * KiB});   // empty SM: no carve-out
+  REQUIRE(mem.l1_bytes == std::vector<uint32_t>{256 * KiB});  // empty SM: no carve-out
   KernelDesc k = find_kernel(load_kernel_library(), "h100.uneven");
   k.insts_per_warp = 20;
   k.cta_work_cycle = 0;
@@ -90,7 +90,7 @@ TEST_CASE("unified L1: the carve-out follows the resident CTAs' shared memory", 
     REQUIRE(sm.fits(r));
     sm.start_cta(0, k, r, c, 0, nullptr);
   }
-  CHECK_FALSE(sm.fits(r));   // 6 x 40 KiB > 228 KiB
+  CHECK_FALSE(sm.fits(r));  // 6 x 40 KiB > 228 KiB
   // 40, 80, 120, 160, 200 KiB -> carve-outs 64, 100, 132, 164, 228 KiB.
   CHECK(mem.l1_bytes == std::vector<uint32_t>{256 * KiB, 192 * KiB, 156 * KiB, 124 * KiB, 92 * KiB, 28 * KiB});
   std::vector<SmEvent> ev;
@@ -102,7 +102,7 @@ TEST_CASE("unified L1: the carve-out follows the resident CTAs' shared memory", 
     sm.take_events(ev, saved, rec);
   }
   REQUIRE(sm.empty());
-  CHECK(mem.l1_bytes.back() == 256 * KiB);   // all shared memory given back to the L1
+  CHECK(mem.l1_bytes.back() == 256 * KiB);  // all shared memory given back to the L1
 
   // The memory system's L1 keeps whole 4 KiB ways of what the carve-out leaves.
   const GpuConfig two = load_gpu_config("h100", {"sm_types[0].count=2"});

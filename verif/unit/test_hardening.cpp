@@ -56,8 +56,7 @@ TEST_CASE("config limits: the scheduler's fields and the golden bounds, named by
   CHECK(contains(mem, "MiB of host memory"));
 }
 
-TEST_CASE("JSON numbers the parser cannot hold and deep nesting are input errors with a position",
-          "[hardening]") {
+TEST_CASE("JSON numbers the parser cannot hold and deep nesting are input errors with a position", "[hardening]") {
   const std::string e1 = input_error_of([] { (void)gs::parse_json_strict("{\n  \"a\": 1e400\n}", "f.json"); });
   CHECK(contains(e1, "f.json:2:"));
   CHECK(contains(e1, "out of range"));
@@ -108,11 +107,16 @@ TEST_CASE("a mix is checked against the config before any run, naming the entry"
   CHECK(contains(e, "max_contexts = 8"));
   // The same launches with a shared context fit.
   std::string shared = "{\"kernels\":[";
-  for (int i = 0; i < 9; ++i) shared += std::string(i ? "," : "") + "{\"kernel\":\"test.compute\",\"context\":" + std::to_string(i % 8) + "}";
+  for (int i = 0; i < 9; ++i)
+    shared += std::string(i ? "," : "") + "{\"kernel\":\"test.compute\",\"context\":" + std::to_string(i % 8) + "}";
   shared += "]}";
-  CHECK(input_error_of([&] { gs::limits::check_mix_fits(cfg, gs::load_mix(dir.write("s.json", shared), lib)); }).empty());
+  CHECK(input_error_of([&] {
+          gs::limits::check_mix_fits(cfg, gs::load_mix(dir.write("s.json", shared), lib));
+        }).empty());
   CHECK(contains(input_error_of([&] {
-                   (void)gs::load_mix(dir.write("p.json", "{\"kernels\":[{\"kernel\":\"test.compute\",\"priority\":16}]}"), lib);
+                   (void)gs::load_mix(dir.write("p.json",
+                                                "{\"kernels\":[{\"kernel\":\"test.compute\",\"priority\":16}]}"),
+                                      lib);
                  }),
                  "kernels[0].priority"));
 }
@@ -147,7 +151,7 @@ TEST_CASE("atomic writes replace the whole file and leave no temporary behind", 
   CHECK(text == "new contents\n");
   struct stat st {};
   REQUIRE(::stat(p.c_str(), &st) == 0);
-  CHECK((st.st_mode & 0777) == 0640);   // the target keeps its mode
+  CHECK((st.st_mode & 0777) == 0640);  // the target keeps its mode
   size_t files = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir.path)) files += e.is_regular_file() ? 1 : 0;
   CHECK(files == 1);

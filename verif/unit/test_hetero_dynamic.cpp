@@ -56,7 +56,7 @@ bool selection_keeps_split(const GpuConfig& cfg) {
   while (run.gpu.step()) {
     if (prev == PolicyHetero::kSel) {
       selected = true;
-      kept &= run.twin.q.even && run.twin.q.st == PolicyHetero::kIdle;   // (big keeps gs_hetero_sel's big_o)
+      kept &= run.twin.q.even && run.twin.q.st == PolicyHetero::kIdle;  // (big keeps gs_hetero_sel's big_o)
     }
     prev = run.twin.q.st;
   }
@@ -69,7 +69,7 @@ TEST_CASE("hetero-dynamic: profiling split, Algorithm 2's mapping, CTAs on their
   const GpuConfig cfg = short_windows(load_gpu_config("heterocore"));
   REQUIRE(cfg.num_sms() == 16);
   for (uint32_t s = 0; s < 16; ++s) REQUIRE(cfg.sm_is_big(s) == (s < 8));
-  REQUIRE(cfg.base_sm.ctas > 0);   // from heterocore-baseline
+  REQUIRE(cfg.base_sm.ctas > 0);  // from heterocore-baseline
 
   // FDTD3D (thick-TLP) with SYRK (lean-TLP, Table 3): Algorithm 2 maps FDTD3D on the big SMs
   DynamicRun run(cfg, test::window_mix("hetero-dynamic-test", {"hc.FDTD3D", "hc.SYRK"}, 60000));
@@ -82,10 +82,10 @@ TEST_CASE("hetero-dynamic: profiling split, Algorithm 2's mapping, CTAs on their
   uint32_t big = 0;
   bool even = false;
   uint32_t prev = PolicyHetero::kIdle;
-  std::set<std::pair<bool, PreemptMode>> requests;   // (mode_sel, mode) of requests made
+  std::set<std::pair<bool, PreemptMode>> requests;  // (mode_sel, mode) of requests made
   while (gpu.step()) {
     const auto& q = twin.q;
-    if (prev == PolicyHetero::kScan && q.st == PolicyHetero::kWarm) {   // the profiling split is in force
+    if (prev == PolicyHetero::kScan && q.st == PolicyHetero::kWarm) {  // the profiling split is in force
       split_seen = true;
       split = q.grp;
       CHECK(q.nbig == 8);
@@ -116,7 +116,7 @@ TEST_CASE("hetero-dynamic: profiling split, Algorithm 2's mapping, CTAs on their
   INFO("selection: big " << big << " even " << even);
   REQUIRE_FALSE(even);
   {
-    REQUIRE(big == 1);   // FDTD3D, group 0
+    REQUIRE(big == 1);  // FDTD3D, group 0
     REQUIRE(mapped);
     const uint32_t gb = 0;
     for (uint32_t s = 0; s < 16; ++s) CHECK(final_grp[s] == (s < 8 ? gb : 1 - gb));

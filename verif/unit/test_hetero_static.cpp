@@ -20,7 +20,7 @@ TEST_CASE("hetero-agnostic: half of each SM type per kernel, held for the whole 
   CHECK(c.big_kernel == -1);
   CHECK(c.profiles.empty());
   REQUIRE(c.sm_kernels.size() == 16);
-  for (uint32_t s = 0; s < 16; ++s) CHECK(c.sm_kernels[s] == ((s % 8) < 4 ? 1u : 2u));   // SMs 0-7 big, 8-15 small
+  for (uint32_t s = 0; s < 16; ++s) CHECK(c.sm_kernels[s] == ((s % 8) < 4 ? 1u : 2u));  // SMs 0-7 big, 8-15 small
 
   AloneRunCache cache;
   SchedOptions so;
@@ -31,7 +31,7 @@ TEST_CASE("hetero-agnostic: half of each SM type per kernel, held for the whole 
   for (const CtaRecord& t : r.shared.ctas) {
     INFO("kernel " << t.kernel << " CTA " << t.cta << " on SM " << t.sm);
     REQUIRE(t.kernel < 2);
-    CHECK((c.sm_kernels[t.sm] >> t.kernel & 1u) != 0);   // never outside its SMs
+    CHECK((c.sm_kernels[t.sm] >> t.kernel & 1u) != 0);  // never outside its SMs
     ++seen[t.kernel];
   }
   CHECK(seen[0] > 0);
@@ -59,12 +59,12 @@ TEST_CASE("hetero static policies decide from their profiles as Sec. 4.2 says", 
       CHECK(p0.lean == (p0.ipc_small >= p0.ipc_base_n));
       if (p0.lean != p1.lean) want = p0.lean ? 1 : 0;
     } else {
-      const double stp0 = p0.ipc_big / p0.ipc_base + p1.ipc_small / p1.ipc_base;   // Algorithm 1, line 4
-      const double stp1 = p1.ipc_big / p1.ipc_base + p0.ipc_small / p0.ipc_base;   // line 5
+      const double stp0 = p0.ipc_big / p0.ipc_base + p1.ipc_small / p1.ipc_base;  // Algorithm 1, line 4
+      const double stp1 = p1.ipc_big / p1.ipc_base + p0.ipc_small / p0.ipc_base;  // line 5
       CHECK(c.stp_k0_big == Approx(stp0));
       CHECK(c.stp_k1_big == Approx(stp1));
       want = stp0 > stp1 ? 0 : 1;
-      const bool both_gain = p0.ipc_big > p0.ipc_small && p1.ipc_big > p1.ipc_small;   // 8 big, 8 small SMs
+      const bool both_gain = p0.ipc_big > p0.ipc_small && p1.ipc_big > p1.ipc_small;  // 8 big, 8 small SMs
       if (pol == "hetero-balanced" && both_gain) want = -1;
     }
     CHECK(c.big_kernel == want);
@@ -102,5 +102,6 @@ TEST_CASE("the heterocore presets name their conventional GPU; a wrong hetero fi
     CHECK(load_gpu_config(c.settings.hetero.baseline_config).num_sms() == c.num_sms());
   }
   const std::string text = R"({"name": "x", "sm_types": [{"name": "sm", "count": 2}], "hetero": {"baseline": "y"}})";
-  CHECK_THROWS_WITH(parse_gpu_config(text, "bad.json"), Catch::Contains("bad.json") && Catch::Contains("hetero.baseline"));
+  CHECK_THROWS_WITH(parse_gpu_config(text, "bad.json"),
+                    Catch::Contains("bad.json") && Catch::Contains("hetero.baseline"));
 }

@@ -55,8 +55,8 @@ TEST_CASE("memory system micro-benchmark", "[.][bench]") {
   const char* names[] = {"idle", "L1-resident loads", "DRAM streams"};
   for (int p = 0; p < 3; ++p) {
     const BenchResult r = bench(p, 400000);
-    std::printf("[mem bench] %-18s %12.0f cycles/s %12.0f accesses/s (%llu accesses)\n", names[p],
-                r.cycles_per_sec, r.accesses_per_sec, (unsigned long long)r.accesses);
+    std::printf("[mem bench] %-18s %12.0f cycles/s %12.0f accesses/s (%llu accesses)\n", names[p], r.cycles_per_sec,
+                r.accesses_per_sec, (unsigned long long)r.accesses);
     CHECK(r.cycles_per_sec > 0);
   }
 }

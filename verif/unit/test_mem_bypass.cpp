@@ -22,7 +22,7 @@ TEST_CASE("kL1 bypass: loads never hit or fill L1 but use L2", "[mem][bypass]") 
   CHECK(h.ctr(0, 1).l1_accesses == 0);
   CHECK(h.ctr(0, 1).l1_misses == 0);
   CHECK(h.ctr(0, 1).l2_accesses == 4);
-  CHECK(h.ctr(0, 1).l2_misses == 1);      // the line stays in L2
+  CHECK(h.ctr(0, 1).l2_misses == 1);  // the line stays in L2
   CHECK(h.ctr(0, 1).dram_bytes == 128);
   // Every one went through the crossbar (no L1 hit), and L1 was not filled: kernel 0 (not
   // bypassed) misses L1 on the same line, then hits.
@@ -59,7 +59,7 @@ TEST_CASE("kL1L2 bypass: accesses never touch L1 or L2 counters and go to DRAM",
   CHECK(c.l1_accesses == 0);
   CHECK(c.l2_accesses == 0);
   CHECK(c.l2_misses == 0);
-  CHECK(c.dram_bytes == 4 * 128);          // three reads and one write, all in DRAM
+  CHECK(c.dram_bytes == 4 * 128);  // three reads and one write, all in DRAM
   CHECK(h.mem->dram_bytes_total() == 4 * 128);
   for (uint64_t t = 1; t < tag; ++t) CHECK(h.done_at[t] != kNever);
   // The line did not land in L2: a cached kernel misses L2 on it.
@@ -72,7 +72,7 @@ TEST_CASE("kL1L2 bypass: accesses never touch L1 or L2 counters and go to DRAM",
   h.drain();
   CHECK(h.ctr(0, 1).l1_accesses == 1);
   CHECK(h.ctr(0, 1).l2_accesses == 1);
-  CHECK(h.ctr(0, 1).l2_misses == 0);       // kernel 0 brought it into L2
+  CHECK(h.ctr(0, 1).l2_misses == 0);  // kernel 0 brought it into L2
   CHECK(h.mem->all_queues_empty());
 }
 
@@ -125,13 +125,13 @@ TEST_CASE("each bypass level: a bypassed level is never looked up and counts the
     CHECK(r.all_done);
     CHECK(r.l1_lookups > 0);
     CHECK(r.l2_lookups > 0);
-    CHECK(r.c.l1_accesses == 4);   // 3 loads + 1 store
-    CHECK(r.c.l1_misses == 2);     // the first load, the store (no-write-allocate)
-    CHECK(r.c.l2_accesses == 2);   // the load miss, the store
+    CHECK(r.c.l1_accesses == 4);  // 3 loads + 1 store
+    CHECK(r.c.l1_misses == 2);    // the first load, the store (no-write-allocate)
+    CHECK(r.c.l2_accesses == 2);  // the load miss, the store
     CHECK(r.c.l2_misses == 2);
     CHECK(r.c.l1_bypassed == 0);
     CHECK(r.c.l2_bypassed == 0);
-    CHECK(r.dram_bytes == 128);    // one fill; the dirty store line stays in L2
+    CHECK(r.dram_bytes == 128);  // one fill; the dirty store line stays in L2
   }
   SECTION("kL1: L1 never looked up, every access counted as an L1 bypass, L2 as usual") {
     const LevelRun r = run_level(BypassLevel::kL1);
@@ -141,7 +141,7 @@ TEST_CASE("each bypass level: a bypassed level is never looked up and counts the
     CHECK(r.c.l1_accesses == 0);
     CHECK(r.c.l1_misses == 0);
     CHECK(r.c.l1_bypassed == 4);
-    CHECK(r.c.l2_accesses == 4);   // no L1 hit: every access reaches L2
+    CHECK(r.c.l2_accesses == 4);  // no L1 hit: every access reaches L2
     CHECK(r.c.l2_misses == 2);
     CHECK(r.c.l2_bypassed == 0);
     CHECK(r.dram_bytes == 128);
@@ -152,12 +152,12 @@ TEST_CASE("each bypass level: a bypassed level is never looked up and counts the
     CHECK(r.l1_lookups > 0);
     CHECK(r.l2_lookups == 0);
     CHECK(r.c.l1_accesses == 4);
-    CHECK(r.c.l1_misses == 2);     // L1 was filled by the bypassed load: loads 2 and 3 hit
+    CHECK(r.c.l1_misses == 2);  // L1 was filled by the bypassed load: loads 2 and 3 hit
     CHECK(r.c.l1_bypassed == 0);
     CHECK(r.c.l2_accesses == 0);
     CHECK(r.c.l2_misses == 0);
-    CHECK(r.c.l2_bypassed == 2);   // the load miss and the store
-    CHECK(r.dram_bytes == 2 * 128);   // one read, one write straight to DRAM
+    CHECK(r.c.l2_bypassed == 2);     // the load miss and the store
+    CHECK(r.dram_bytes == 2 * 128);  // one read, one write straight to DRAM
     CHECK(r.c.dram_bytes == 2 * 128);
   }
   SECTION("kL1L2: neither level looked up, both count every access as bypassed") {
@@ -169,7 +169,7 @@ TEST_CASE("each bypass level: a bypassed level is never looked up and counts the
     CHECK(r.c.l2_accesses == 0);
     CHECK(r.c.l1_bypassed == 4);
     CHECK(r.c.l2_bypassed == 4);
-    CHECK(r.dram_bytes == 4 * 128);   // three reads and one write
+    CHECK(r.dram_bytes == 4 * 128);  // three reads and one write
   }
 }
 
@@ -189,7 +189,7 @@ TEST_CASE("kL2 bypass: L1 fills, L2 never allocates, stores complete before DRAM
   const uint64_t store_tag = tag++;
   REQUIRE(h.store(0, 0x9000, store_tag, 1));
   while (h.done_at[store_tag] == kNever) h.step();
-  CHECK(h.mem->dram_bytes_total() == writes_before);   // not yet written
+  CHECK(h.mem->dram_bytes_total() == writes_before);  // not yet written
   h.drain();
   CHECK(h.mem->dram_bytes_total() == writes_before + 128);
   CHECK(h.ctr(0, 1).l2_bypassed == 2);
@@ -216,8 +216,8 @@ TEST_CASE("bypass is per SM: another SM's accesses of the kernel still use L1", 
       h.drain();
     }
   }
-  CHECK(h.ctr(0, 1).l1_accesses == 0);   // SM 0: bypassed
-  CHECK(h.ctr(1, 1).l1_accesses == 2);   // SM 1: cached, the second load hits
+  CHECK(h.ctr(0, 1).l1_accesses == 0);  // SM 0: bypassed
+  CHECK(h.ctr(1, 1).l1_accesses == 2);  // SM 1: cached, the second load hits
   CHECK(h.ctr(1, 1).l1_misses == 1);
   CHECK_THROWS_AS(h.mem->set_bypass(2, 1, BypassLevel::kL1), InvariantError);
 }
@@ -227,7 +227,7 @@ TEST_CASE("L1 is write-through no-write-allocate, L2 write-back write-allocate",
   const uint64_t line = 0x20000;
   REQUIRE(h.store(0, line, 1));
   h.drain();
-  REQUIRE(h.load(0, line, 2));            // L1 miss (store did not allocate), L2 hit
+  REQUIRE(h.load(0, line, 2));  // L1 miss (store did not allocate), L2 hit
   h.drain();
   CHECK(h.ctr(0).l1_accesses == 2);
   CHECK(h.ctr(0).l1_misses == 2);
@@ -256,7 +256,7 @@ TEST_CASE("dirty L2 victims are written back and charged to their writer", "[mem
     if (c.channel == 0 && (c.local / 128) % 128 == set0) lines.push_back(a);
   }
   uint64_t tag = 1;
-  for (int i = 0; i < 8; ++i) {            // kernel 1 on SM 1 dirties 8 lines: the set is full
+  for (int i = 0; i < 8; ++i) {  // kernel 1 on SM 1 dirties 8 lines: the set is full
     REQUIRE(h.store(1, lines[i], tag++, 1));
     h.drain();
   }
@@ -265,14 +265,14 @@ TEST_CASE("dirty L2 victims are written back and charged to their writer", "[mem
   h.drain();
   CHECK(h.mem->dram(0).stats().writes == 1);
   CHECK(h.mem->dram(0).stats().reads == 1);
-  CHECK(h.ctr(0, 0).dram_bytes == 128);    // its own fill
-  CHECK(h.ctr(1, 1).dram_bytes == 128);    // the write-back, charged to the writer
+  CHECK(h.ctr(0, 0).dram_bytes == 128);  // its own fill
+  CHECK(h.ctr(1, 1).dram_bytes == 128);  // the write-back, charged to the writer
   // The evicted line was the least recently written one: reading it misses L2 again.
   REQUIRE(h.load(0, lines[0], tag++, 0));
   h.drain();
   CHECK(h.ctr(0, 0).l2_misses == 2);
   REQUIRE(h.load(0, lines[7], tag++, 0));
   h.drain();
-  CHECK(h.ctr(0, 0).l2_misses == 2);       // the most recent one is still there
+  CHECK(h.ctr(0, 0).l2_misses == 2);  // the most recent one is still there
   CHECK(h.mem->all_queues_empty());
 }

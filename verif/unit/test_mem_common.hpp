@@ -40,8 +40,14 @@ inline GpuConfig make_config(uint32_t sms = 16, uint32_t channels = 6) {
   cfg.dram_transfers_per_clock = 4;
   cfg.dram_row_bytes = 2048;
   cfg.dram_queue_depth = 32;
-  cfg.tCL = 12; cfg.tRP = 12; cfg.tRC = 40; cfg.tRAS = 28; cfg.tRCD = 12; cfg.tRRD = 6;
-  cfg.tCCD = 2; cfg.tWR = 12;
+  cfg.tCL = 12;
+  cfg.tRP = 12;
+  cfg.tRC = 40;
+  cfg.tRAS = 28;
+  cfg.tRCD = 12;
+  cfg.tRRD = 6;
+  cfg.tCCD = 2;
+  cfg.tWR = 12;
   return cfg;
 }
 
@@ -77,7 +83,10 @@ struct Harness {
   /// Steps until the memory system is idle (or `limit` cycles); returns cycles stepped.
   uint64_t drain(uint64_t limit = 1'000'000) {
     uint64_t n = 0;
-    while (!mem->idle() && n < limit) { step(); ++n; }
+    while (!mem->idle() && n < limit) {
+      step();
+      ++n;
+    }
     return n;
   }
   const KernelSmCounters& ctr(uint32_t sm, uint32_t k = 0) const { return counters.at(sm, k); }
@@ -93,8 +102,8 @@ struct Harness {
 
 /// Finds a line address >= `from` that maps to `channel` (and, if bank >= 0, to that bank
 /// and row). Lets tests aim at one channel or bank without knowing the hash.
-inline uint64_t find_line(const mem::AddressMap& map, uint32_t line_bytes, uint64_t from,
-                          uint32_t channel, int bank = -1, int64_t row = -1) {
+inline uint64_t find_line(const mem::AddressMap& map, uint32_t line_bytes, uint64_t from, uint32_t channel,
+                          int bank = -1, int64_t row = -1) {
   for (uint64_t a = from - from % line_bytes;; a += line_bytes) {
     const mem::DramCoord c = map.map(a);
     if (c.channel != channel) continue;

@@ -31,8 +31,8 @@ TEST_CASE("a context save from one SM runs at its crossbar port bandwidth", "[me
   const uint64_t cycles = transfer_cycles(h, 0, bytes, true, 1);
   // One SM port moves 32 B/cycle, below the 63 B/cycle of DRAM: ~bytes/32 plus a latency.
   const double ideal = double(bytes) / h.cfg.xbar_bytes_per_cycle;
-  std::printf("[mem] context save %u B: %llu cycles (bytes/port bandwidth = %.0f)\n", bytes,
-              (unsigned long long)cycles, ideal);
+  std::printf("[mem] context save %u B: %llu cycles (bytes/port bandwidth = %.0f)\n", bytes, (unsigned long long)cycles,
+              ideal);
   CHECK(cycles >= ideal);
   CHECK(cycles <= ideal * 1.05 + h.mem->unloaded_dram_latency(0));
   CHECK(h.ctr(0).dram_bytes == bytes);
@@ -71,9 +71,9 @@ TEST_CASE("context transfers complete in order, including empty ones", "[mem][co
   Harness h(make_config(2));
   h.mem->context_transfer(0, ContextTransfer{0, true, 0, 1});
   h.step();
-  CHECK(h.done_at[1] == 0);   // nothing to move: done in the cycle it was requested
+  CHECK(h.done_at[1] == 0);  // nothing to move: done in the cycle it was requested
   h.mem->context_transfer(0, ContextTransfer{4096, true, 0, 2});
-  h.mem->context_transfer(0, ContextTransfer{4096 + 1, false, 0, 3});   // 33 lines
+  h.mem->context_transfer(0, ContextTransfer{4096 + 1, false, 0, 3});  // 33 lines
   h.drain();
   REQUIRE(h.done_at[2] != kNever);
   REQUIRE(h.done_at[3] != kNever);
@@ -94,7 +94,7 @@ std::vector<std::pair<uint64_t, uint64_t>> random_run(uint64_t seed, Harness& h)
   for (uint64_t cyc = 0; cyc < 20000; ++cyc) {
     for (uint32_t s = 0; s < h.cfg.num_sms(); ++s) {
       if (rng.next() % 4 != 0) continue;
-      const uint64_t line = (rng.next() % 4096) * 128;   // 512 KB footprint: some reuse
+      const uint64_t line = (rng.next() % 4096) * 128;  // 512 KB footprint: some reuse
       const bool write = rng.next() % 5 == 0;
       const KernelId k = KernelId(rng.next() % 3);
       if (h.mem->access(s, MemAccess{line, k, write, tag})) ++tag;

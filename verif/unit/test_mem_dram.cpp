@@ -19,7 +19,7 @@ mem::DramRequest read_req(uint32_t bank, uint64_t row, uint16_t id) {
   r.bank = bank;
   r.row = row;
   r.write = false;
-  r.mshr = id;   // used as an identifier by these tests
+  r.mshr = id;  // used as an identifier by these tests
   return r;
 }
 
@@ -45,10 +45,10 @@ TEST_CASE("DRAM timings are converted to core cycles rounding up", "[mem][dram]"
   CHECK(t.tCL == 19);
   CHECK(t.tRCD == 19);
   CHECK(t.tRP == 19);
-  CHECK(t.tRC == 61);    // 40 * 1400 / 924 = 60.6
-  CHECK(t.tRAS == 43);   // 42.4
-  CHECK(t.tRRD == 10);   // 9.09
-  CHECK(t.tCCD == 4);    // 3.03
+  CHECK(t.tRC == 61);   // 40 * 1400 / 924 = 60.6
+  CHECK(t.tRAS == 43);  // 42.4
+  CHECK(t.tRRD == 10);  // 9.09
+  CHECK(t.tCCD == 4);   // 3.03
   CHECK(t.tWR == 19);
   // A 128 B line on a 4 B x4 bus is 8 DRAM clocks = 12.12 core cycles = 12412.1/1024.
   CHECK(t.burst_fp == 12413);
@@ -66,7 +66,7 @@ TEST_CASE("DRAM bank timing: closed row, row hit and row conflict", "[mem][dram]
   ch.enqueue(read_req(3, 7, 1), now);
   auto r = run_channel(ch, now, 1);
   REQUIRE(r.size() == 1);
-  CHECK(r[0].second == t.tRCD + t.tCL + t.burst);   // ACT at 0, RD at tRCD
+  CHECK(r[0].second == t.tRCD + t.tCL + t.burst);  // ACT at 0, RD at tRCD
   CHECK(ch.open_row(3) == 7);
 
   // Row hit: RD right away.
@@ -103,13 +103,13 @@ TEST_CASE("FR-FCFS serves a younger row hit before an older row miss", "[mem][dr
   const auto t = mem::DramTiming::from_config(make_config());
   mem::DramChannel ch(t, 16, 32);
   uint64_t now = 0;
-  ch.enqueue(read_req(5, 10, 1), now);        // opens row 10 of bank 5
+  ch.enqueue(read_req(5, 10, 1), now);  // opens row 10 of bank 5
   run_channel(ch, now, 1);
   REQUIRE(ch.open_row(5) == 10);
   now += 100;
-  ch.enqueue(read_req(5, 11, 2), now);        // older: row miss
-  ch.enqueue(read_req(5, 10, 3), now);        // younger: row hit
-  ch.enqueue(read_req(5, 10, 4), now);        // younger: row hit
+  ch.enqueue(read_req(5, 11, 2), now);  // older: row miss
+  ch.enqueue(read_req(5, 10, 3), now);  // younger: row hit
+  ch.enqueue(read_req(5, 10, 4), now);  // younger: row hit
   auto r = run_channel(ch, now, 3);
   REQUIRE(r.size() == 3);
   CHECK(r[0].first == 3);
@@ -139,8 +139,7 @@ TEST_CASE("FR-FCFS order is visible through the whole memory system", "[mem][dra
   const uint64_t a1 = memtest::find_line(map, 128, 0, 0, 2);
   const int64_t row = int64_t(map.row_of(map.map(a1).local));
   same_row.push_back(a1);
-  while (same_row.size() < 5)
-    same_row.push_back(memtest::find_line(map, 128, same_row.back() + 128, 0, 2, row));
+  while (same_row.size() < 5) same_row.push_back(memtest::find_line(map, 128, same_row.back() + 128, 0, 2, row));
   const uint64_t b = memtest::find_line(map, 128, 0, 0, 2, row + 1);
   // A1..A4 keep the row busy past tRAS; B (row miss) arrives behind them, C (row hit) one
   // cycle after B. FR-FCFS serves C with the open row before precharging for B; plain
@@ -155,7 +154,7 @@ TEST_CASE("FR-FCFS order is visible through the whole memory system", "[mem][dra
   h.drain();
   CHECK(h.done_at[4] < h.done_at[11]);
   CHECK(h.done_at[11] < h.done_at[10]);
-  CHECK(h.mem->dram(0).stats().activates == 2);   // the shared row once, B's row once
+  CHECK(h.mem->dram(0).stats().activates == 2);  // the shared row once, B's row once
 }
 
 TEST_CASE("address map: channels interleave by 256 B and strides spread", "[mem][dram]") {
@@ -205,9 +204,8 @@ TEST_CASE("unloaded latency of an L1 and L2 miss to a closed row matches the for
   REQUIRE(h.load(0, 0x123400 & ~uint64_t(127), 1));
   h.drain();
   CHECK(h.done_at[1] - t0 == expect);
-  std::printf("[mem] unloaded latency: L1 hit %u, L2 hit %llu, DRAM (closed row) %llu cycles\n",
-              c.sm(0).l1_hit_latency, (unsigned long long)h.mem->unloaded_l2_hit_latency(0),
-              (unsigned long long)expect);
+  std::printf("[mem] unloaded latency: L1 hit %u, L2 hit %llu, DRAM (closed row) %llu cycles\n", c.sm(0).l1_hit_latency,
+              (unsigned long long)h.mem->unloaded_l2_hit_latency(0), (unsigned long long)expect);
 }
 
 TEST_CASE("a store completes when L2 accepts it", "[mem][dram][latency]") {
@@ -220,7 +218,7 @@ TEST_CASE("a store completes when L2 accepts it", "[mem][dram][latency]") {
   CHECK(h.ctr(0).l1_misses == 1);
   CHECK(h.ctr(0).l2_accesses == 1);
   CHECK(h.ctr(0).l2_misses == 1);
-  CHECK(h.ctr(0).dram_bytes == 0);   // full-line write allocate: no fill read
+  CHECK(h.ctr(0).dram_bytes == 0);  // full-line write allocate: no fill read
 }
 
 namespace {
@@ -258,9 +256,8 @@ StreamResult stream(const GpuConfig& cfg, uint64_t warmup, uint64_t window) {
 TEST_CASE("streaming loads from all SMs reach the DRAM peak bandwidth", "[mem][dram][bandwidth]") {
   const GpuConfig cfg = make_config(16, 6);
   const StreamResult r = stream(cfg, 5000, 40000);
-  std::printf("[mem] streaming: %.3f B/cycle of %.3f peak (%.1f%%), %llu lines in %llu cycles\n",
-              r.bytes_per_cycle, r.peak, 100.0 * r.bytes_per_cycle / r.peak,
-              (unsigned long long)r.lines, (unsigned long long)r.cycles);
+  std::printf("[mem] streaming: %.3f B/cycle of %.3f peak (%.1f%%), %llu lines in %llu cycles\n", r.bytes_per_cycle,
+              r.peak, 100.0 * r.bytes_per_cycle / r.peak, (unsigned long long)r.lines, (unsigned long long)r.cycles);
   CHECK(r.bytes_per_cycle >= 0.90 * r.peak);
   CHECK(r.bytes_per_cycle <= r.peak);
 }
@@ -270,8 +267,8 @@ TEST_CASE("streaming bandwidth scales with the channel count", "[mem][dram][band
     const GpuConfig cfg = make_config(16, channels);
     const StreamResult r = stream(cfg, 5000, 20000);
     INFO("channels " << channels << ": " << r.bytes_per_cycle << " of " << r.peak);
-    std::printf("[mem] streaming, %u channels: %.3f B/cycle of %.3f peak (%.1f%%)\n", channels,
-                r.bytes_per_cycle, r.peak, 100.0 * r.bytes_per_cycle / r.peak);
+    std::printf("[mem] streaming, %u channels: %.3f B/cycle of %.3f peak (%.1f%%)\n", channels, r.bytes_per_cycle,
+                r.peak, 100.0 * r.bytes_per_cycle / r.peak);
     CHECK(r.bytes_per_cycle >= 0.90 * r.peak);
     CHECK(r.bytes_per_cycle <= r.peak);
   }

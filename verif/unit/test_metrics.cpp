@@ -21,9 +21,7 @@ using gs::KernelRuntimes;
 
 namespace {
 
-std::vector<KernelRuntimes> worked_pair() {
-  return {{"A", 0, 3000, 100, 150, 0}, {"B", 20, 7000, 200, 500, 1}};
-}
+std::vector<KernelRuntimes> worked_pair() { return {{"A", 0, 3000, 100, 150, 0}, {"B", 20, 7000, 200, 500, 1}}; }
 
 gs::RunInfo worked_info() {
   gs::RunInfo info;
@@ -120,8 +118,8 @@ TEST_CASE("JSON report has the documented keys in order", "[metrics][report]") {
   const auto j = nlohmann::ordered_json::parse(text);
   std::vector<std::string> keys;
   for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
-  CHECK(keys == std::vector<std::string>{"config", "mix", "policy", "scheduler", "preempt", "sm_sharing", "seed", "cycles", "stp",
-                                         "antt", "strictf", "kernels"});
+  CHECK(keys == std::vector<std::string>{"config", "mix", "policy", "scheduler", "preempt", "sm_sharing", "seed",
+                                         "cycles", "stp", "antt", "strictf", "kernels"});
   CHECK(j["config"] == "warped-slicer");
   CHECK(j["seed"] == 7);
   CHECK(j["cycles"] == 520);
@@ -131,8 +129,8 @@ TEST_CASE("JSON report has the documented keys in order", "[metrics][report]") {
   REQUIRE(j["kernels"].size() == 2);
   std::vector<std::string> kkeys;
   for (auto it = j["kernels"][1].begin(); it != j["kernels"][1].end(); ++it) kkeys.push_back(it.key());
-  CHECK(kkeys ==
-        std::vector<std::string>{"name", "arrival_cycle", "priority", "instructions", "ipc", "cycles_alone", "cycles_shared", "ntt"});
+  CHECK(kkeys == std::vector<std::string>{"name", "arrival_cycle", "priority", "instructions", "ipc", "cycles_alone",
+                                          "cycles_shared", "ntt"});
   CHECK(j["kernels"][1]["name"] == "B");
   CHECK(j["kernels"][1]["arrival_cycle"] == 20);
   CHECK(j["kernels"][1]["priority"] == 1);
@@ -154,10 +152,11 @@ TEST_CASE("JSON report has the documented keys in order", "[metrics][report]") {
 TEST_CASE("CSV report has a header and one row per kernel", "[metrics][report]") {
   const gs::MixMetrics m = gs::compute_mix_metrics(worked_pair(), 520);
   const std::string csv = gs::format_csv(worked_info(), m);
-  CHECK(csv ==
-        "config,mix,policy,scheduler,preempt,sm_sharing,seed,kernel,arrival,priority,instructions,ipc,cycles_alone,cycles_shared,ntt\n"
-        "warped-slicer,pair,left-over,golden,drain,shared,7,A,0,0,3000,20.000000,100,150,1.500000\n"
-        "warped-slicer,pair,left-over,golden,drain,shared,7,B,20,1,7000,14.000000,200,500,2.500000\n");
+  CHECK(
+      csv ==
+      "config,mix,policy,scheduler,preempt,sm_sharing,seed,kernel,arrival,priority,instructions,ipc,cycles_alone,cycles_shared,ntt\n"
+      "warped-slicer,pair,left-over,golden,drain,shared,7,A,0,0,3000,20.000000,100,150,1.500000\n"
+      "warped-slicer,pair,left-over,golden,drain,shared,7,B,20,1,7000,14.000000,200,500,2.500000\n");
 }
 
 TEST_CASE("CSV quotes names holding commas or quotes", "[metrics][report]") {
@@ -244,15 +243,15 @@ TEST_CASE("a kernel alone in its own mix has NTT 1", "[metrics][mix_runner]") {
   mix.kernels.push_back(small_kernel_entry(0));
   gs::AloneRunCache cache;
   const gs::MixRun r = gs::run_mix_with_alone(cfg, mix, "golden", golden_left_over(1), gs::RunOptions{}, cache);
-  CHECK(cache.runs() == 0);   // simulated once: its shared run is its alone run (same_as_alone_run)
+  CHECK(cache.runs() == 0);  // simulated once: its shared run is its alone run (same_as_alone_run)
   CHECK(gs::same_as_alone_run(mix, golden_left_over(1)));
   REQUIRE(r.alone_counters.size() == 1);
   CHECK(r.alone_counters[0].instructions == r.alone[0].instructions);
   REQUIRE(r.metrics.kernels.size() == 1);
   const gs::KernelMetrics& k = r.metrics.kernels[0];
   CHECK(k.cycles_alone > 0);
-  CHECK(k.cycles_alone == k.cycles_shared);   // under left-over from cycle 0 the shared run is the alone run
-  CHECK(k.instructions == 48u * 4u * 200u);   // 48 CTAs x 4 warps x 200 warp instructions
+  CHECK(k.cycles_alone == k.cycles_shared);  // under left-over from cycle 0 the shared run is the alone run
+  CHECK(k.instructions == 48u * 4u * 200u);  // 48 CTAs x 4 warps x 200 warp instructions
   CHECK(k.ntt == 1.0);
   CHECK(r.metrics.stp == 1.0);
   CHECK(r.metrics.antt == 1.0);
@@ -266,10 +265,10 @@ TEST_CASE("alone runs are cached within one process", "[metrics][mix_runner]") {
   gs::Mix mix;
   mix.name = "twice";
   mix.kernels.push_back(small_kernel_entry(0));
-  mix.kernels.push_back(small_kernel_entry(300));   // the same kernel again, arriving later
+  mix.kernels.push_back(small_kernel_entry(300));  // the same kernel again, arriving later
   gs::AloneRunCache cache;
   const gs::MixRun r1 = gs::run_mix_with_alone(cfg, mix, "golden", golden_left_over(1), gs::RunOptions{}, cache);
-  CHECK(cache.runs() == 1);   // one alone run serves both entries
+  CHECK(cache.runs() == 1);  // one alone run serves both entries
   REQUIRE(r1.metrics.kernels.size() == 2);
   CHECK(r1.metrics.kernels[0].cycles_alone == r1.metrics.kernels[1].cycles_alone);
   CHECK(r1.metrics.kernels[1].arrival_cycle == 300);
@@ -278,9 +277,9 @@ TEST_CASE("alone runs are cached within one process", "[metrics][mix_runner]") {
   CHECK(r1.metrics.kernels[1].ntt >= 1.0);
 
   const gs::MixRun r2 = gs::run_mix_with_alone(cfg, mix, "golden", golden_left_over(1), gs::RunOptions{}, cache);
-  CHECK(cache.runs() == 1);   // a second run of the same mix reuses it
-  CHECK(r2.metrics.cycles == r1.metrics.cycles);   // and the simulation is deterministic
+  CHECK(cache.runs() == 1);                       // a second run of the same mix reuses it
+  CHECK(r2.metrics.cycles == r1.metrics.cycles);  // and the simulation is deterministic
 
   gs::run_mix_with_alone(cfg, mix, "golden", golden_left_over(2), gs::RunOptions{}, cache);
-  CHECK(cache.runs() == 2);   // another seed is another alone run
+  CHECK(cache.runs() == 2);  // another seed is another alone run
 }

@@ -60,7 +60,7 @@ TEST_CASE("observation samples are the per-epoch counter changes, one per cycle"
   // the counters of each kernel, summed over SMs, at the last cycle of every epoch
   std::map<uint64_t, std::vector<Totals>> at_epoch_end;
   while (gpu.step()) {
-    const uint64_t c = gpu.cycle() - 1;   // the cycle step() just simulated
+    const uint64_t c = gpu.cycle() - 1;  // the cycle step() just simulated
     if ((c + 1) % interval != 0) continue;
     auto& v = at_epoch_end[c];
     for (uint32_t k = 0; k < mix.kernels.size(); ++k) {
@@ -72,7 +72,7 @@ TEST_CASE("observation samples are the per-epoch counter changes, one per cycle"
   REQUIRE_FALSE(rec.samples.empty());
 
   // Presented one per cycle, after their epoch ended, SM-major, each (SM, kernel) once per epoch.
-  std::map<uint64_t, std::vector<Totals>> summed;   // epoch end -> per-kernel sums of the samples
+  std::map<uint64_t, std::vector<Totals>> summed;  // epoch end -> per-kernel sums of the samples
   uint64_t last_presented = 0;
   std::pair<uint32_t, uint32_t> last_key{0, 0};
   uint32_t last_epoch = UINT32_MAX;
@@ -80,7 +80,7 @@ TEST_CASE("observation samples are the per-epoch counter changes, one per cycle"
     const ObsSample& o = s.obs;
     CHECK((uint64_t(o.cycle) + 1) % interval == 0);
     CHECK(s.presented > o.cycle);
-    CHECK(s.presented < uint64_t(o.cycle) + interval);   // drained before the next epoch ends
+    CHECK(s.presented < uint64_t(o.cycle) + interval);  // drained before the next epoch ends
     CHECK((s.presented > last_presented || &s == &rec.samples.front()));
     if (o.cycle == last_epoch) CHECK(std::make_pair(uint32_t(o.sm), uint32_t(o.kernel)) > last_key);
     CHECK((o.insts | o.mem_stall | o.l1_miss | o.l2_miss) != 0);

@@ -48,9 +48,9 @@ TEST_CASE("cta resources round warps registers and shared memory", "[occupancy]"
   const GpuConfig cfg = one_type(fermi());
   const CtaResources r = cta_resources(kernel("k", 100, 21, 1000), cfg);
   CHECK(r.threads == 100);
-  CHECK(r.warps == 4);                 // ceil(100 / 32)
-  CHECK(r.regs == 4 * 704);            // 21 * 32 = 672 -> 704 (unit 64), per warp
-  CHECK(r.shmem == 1024);              // 1000 -> 1024 (unit 128)
+  CHECK(r.warps == 4);       // ceil(100 / 32)
+  CHECK(r.regs == 4 * 704);  // 21 * 32 = 672 -> 704 (unit 64), per warp
+  CHECK(r.shmem == 1024);    // 1000 -> 1024 (unit 128)
   const CtaResources e = cta_resources(kernel("k", 64, 16, 0), cfg);
   CHECK(e.regs == 2 * 512);
   CHECK(e.shmem == 0);
@@ -59,7 +59,7 @@ TEST_CASE("cta resources round warps registers and shared memory", "[occupancy]"
   c.reg_alloc_scope = RegAllocScope::kCta;
   c.reg_alloc_unit = 256;
   const CtaResources p = cta_resources(kernel("k", 100, 21, 1000), one_type(c));
-  CHECK(p.regs == 2304);               // 2100 -> 2304
+  CHECK(p.regs == 2304);  // 2100 -> 2304
   CHECK(p.warps == 4);
 }
 
@@ -174,11 +174,11 @@ GpuConfig k20c(RegAllocScope scope = RegAllocScope::kCta) {
 struct Table1Row {
   const char* kernel;
   uint32_t threads, regs_per_thread, shmem;
-  uint32_t regs_per_tb;      // "# Regs /TB" column (checks our split)
-  uint32_t tbs_per_sm;       // "TBs /SM"
-  double resources_pct;      // "Resour. /SM (%)"
-  double save_time_us;       // "Save Time (us)"
-  double pct_margin = 0.005; // the table's two-decimal rounding
+  uint32_t regs_per_tb;       // "# Regs /TB" column (checks our split)
+  uint32_t tbs_per_sm;        // "TBs /SM"
+  double resources_pct;       // "Resour. /SM (%)"
+  double save_time_us;        // "Save Time (us)"
+  double pct_margin = 0.005;  // the table's two-decimal rounding
 };
 
 const Table1Row kTable1[] = {
@@ -232,7 +232,8 @@ TEST_CASE("occupancy reproduces Tanasic Table 1 TBs per SM resources and save ti
   CHECK(lbm.limiter == "registers");
 }
 
-TEST_CASE("occupancy with per-warp register allocation differs from Tanasic Table 1 for partial warps", "[occupancy][tanasic]") {
+TEST_CASE("occupancy with per-warp register allocation differs from Tanasic Table 1 for partial warps",
+          "[occupancy][tanasic]") {
   // lbm.StreamCollide launches 120 threads x 36 registers: the table counts 4320 registers/TB
   // (15 TBs/SM); a warp-granular register file allocates 4 full warps (4608 registers) and
   // fits 14. Thread counts that are warp multiples give the same result in both scopes.

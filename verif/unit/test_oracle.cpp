@@ -49,7 +49,8 @@ bool fits_one_sm(const GpuConfig& cfg, const Mix& mix, const std::vector<uint32_
 
 TEST_CASE("oracle: every CTA combination that fits one SM, each once, in lexicographic order", "[oracle]") {
   const GpuConfig cfg = load_gpu_config("warped-slicer");
-  for (const auto& names : std::vector<std::vector<std::string>>{{"IMG", "HOT"}, {"IMG", "NN"}, {"IMG", "DXT", "BLK"}}) {
+  for (const auto& names :
+       std::vector<std::vector<std::string>>{{"IMG", "HOT"}, {"IMG", "NN"}, {"IMG", "DXT", "BLK"}}) {
     const Mix mix = oracle_mix(names, 64);
     INFO(mix.kernels.size() << " kernels, first " << names[0]);
     const auto cands = oracle_candidates(cfg, mix);
@@ -100,9 +101,9 @@ TEST_CASE("oracle: the golden scheduler holds fixed_ctas while two kernels have 
     }
     was_shared = __builtin_popcount(golden::SmDriver::work_mask(g.ksrt(), g.ptbq())) >= 2;
   }
-  CHECK(peak[0] == 3);   // the caps are reached, not only respected
+  CHECK(peak[0] == 3);  // the caps are reached, not only respected
   CHECK(peak[1] == 2);
-  CHECK(std::max(alone_peak[0], alone_peak[1]) > 3);   // the last kernel with CTAs to issue is not capped
+  CHECK(std::max(alone_peak[0], alone_peak[1]) > 3);  // the last kernel with CTAs to issue is not capped
 }
 
 TEST_CASE("oracle: the search returns its best candidate and runs the alone runs once", "[oracle]") {
@@ -117,12 +118,12 @@ TEST_CASE("oracle: the search returns its best candidate and runs the alone runs
     CHECK(n == oracle_candidates(cfg, mix).size());
   });
   REQUIRE(o.candidates.size() == seen);
-  CHECK(cache.runs() == 2);   // the alone runs, once for all candidates
+  CHECK(cache.runs() == 2);  // the alone runs, once for all candidates
   double best = 0;
   for (const auto& c : o.candidates) best = std::max(best, c.ipc);
   CHECK(o.best.metrics.ipc == best);
   const auto it = std::find_if(o.candidates.begin(), o.candidates.end(), [&](const auto& c) { return c.ipc == best; });
-  CHECK(o.best_ctas == it->ctas);   // the first of equals
+  CHECK(o.best_ctas == it->ctas);  // the first of equals
   CHECK(o.best.metrics.cycles == it->cycles);
 }
 

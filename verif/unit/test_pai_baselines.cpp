@@ -67,9 +67,9 @@ TEST_CASE("sjf: the short kernel that arrives second overtakes the long one", "[
   CHECK(prio[1] > prio[0]);
   const uint32_t runs_before = cache.runs();
   so.policy = "left-over";
-  so.sm_sharing = SmSharing::kExclusive;   // Pai's FIFO
+  so.sm_sharing = SmSharing::kExclusive;  // Pai's FIFO
   const MixRun fifo = run_mix_with_alone(cfg, mix, "golden", so, ro, cache);
-  CHECK(cache.runs() == runs_before);   // the priorities do not key the alone runs
+  CHECK(cache.runs() == runs_before);  // the priorities do not key the alone runs
   // under FIFO JPEG-d waits for SAD's blocks; under SJF it goes first wherever a block ends
   CHECK(sjf.shared.kernels[1].cycles() < fifo.shared.kernels[1].cycles());
   CHECK(sjf.metrics.antt < fifo.metrics.antt);
@@ -98,7 +98,8 @@ TEST_CASE("mpmax: each kernel leaves room for one CTA of every co-runner", "[pai
   const Mix mix = pai_mix({"RayTracing", "SAD"}, {0, 0}, 30);
   const auto caps = mpmax_caps(cfg, mix);
   const GpuConfig rc = run_config(cfg, mix);
-  const std::vector<CtaResources> res = {cta_resources(mix.kernels[0].desc, rc), cta_resources(mix.kernels[1].desc, rc)};
+  const std::vector<CtaResources> res = {cta_resources(mix.kernels[0].desc, rc),
+                                         cta_resources(mix.kernels[1].desc, rc)};
   for (size_t i = 0; i < 2; ++i) {
     std::vector<uint32_t> c = {1, 1};
     c[i] = caps[i];
@@ -137,11 +138,13 @@ TEST_CASE("arrival_pct: resolved from the first kernel's alone turnaround", "[pa
 TEST_CASE("arrival_pct: mix files that cannot mean it are refused", "[pai][workload]") {
   const auto lib = load_kernel_library();
   const auto load = [&](const char* text) { return parse_mix(nlohmann::json::parse(text), "m.json", lib); };
-  CHECK(load(R"({"kernels": [{"kernel": "SAD"}, {"kernel": "SHA1", "arrival_pct": 50}]})").kernels[1].arrival_pct == 50);
+  CHECK(load(R"({"kernels": [{"kernel": "SAD"}, {"kernel": "SHA1", "arrival_pct": 50}]})").kernels[1].arrival_pct ==
+        50);
   CHECK_THROWS_WITH(load(R"({"kernels": [{"kernel": "SAD", "arrival_pct": 5}]})"),
                     Catch::Contains("kernels[0]") && Catch::Contains("arrival_pct"));
-  CHECK_THROWS_WITH(load(R"({"kernels": [{"kernel": "SAD"}, {"kernel": "SHA1", "arrival_pct": 5, "arrival_cycle": 3}]})"),
-                    Catch::Contains("not both"));
+  CHECK_THROWS_WITH(
+      load(R"({"kernels": [{"kernel": "SAD"}, {"kernel": "SHA1", "arrival_pct": 5, "arrival_cycle": 3}]})"),
+      Catch::Contains("not both"));
   CHECK_THROWS_WITH(load(R"({"kernels": [{"kernel": "SAD"}, {"kernel": "SHA1", "arrival_pct": 0}]})"),
                     Catch::Contains("arrival_pct"));
   CHECK_THROWS_WITH(

@@ -23,7 +23,7 @@ TEST_CASE("ParallelFor runs every index exactly once, for any n and thread count
     for (uint32_t n : {0u, 1u, 2u, 4u, 7u, 100u}) {
       std::vector<int> hits(n, 0);
       auto body = [&](uint32_t i) { ++hits[i]; };
-      for (int rep = 0; rep < 200; ++rep) pool.run(n, body);   // reused: no state leaks between calls
+      for (int rep = 0; rep < 200; ++rep) pool.run(n, body);  // reused: no state leaks between calls
       for (uint32_t i = 0; i < n; ++i) CHECK(hits[i] == 200);
     }
   }
@@ -81,7 +81,8 @@ void require_same_run(const RunResult& a, const RunResult& b) {
     for (uint32_t k = 0; k < a.counters.kernels(); ++k)
       CHECK(std::memcmp(&a.counters.at(s, k), &b.counters.at(s, k), sizeof(KernelSmCounters)) == 0);
   REQUIRE(a.dram.size() == b.dram.size());
-  for (size_t c = 0; c < a.dram.size(); ++c) CHECK(std::memcmp(&a.dram[c], &b.dram[c], sizeof(DramChannelCounters)) == 0);
+  for (size_t c = 0; c < a.dram.size(); ++c)
+    CHECK(std::memcmp(&a.dram[c], &b.dram[c], sizeof(DramChannelCounters)) == 0);
 }
 
 }  // namespace
@@ -91,7 +92,7 @@ TEST_CASE("a run on 2 or 3 threads is the run on one thread", "[parallel]") {
   const RunResult one = run_with_threads("warped-slicer", "test-staggered", 1, sched);
   REQUIRE(one.cycles > 0);
   require_same_run(one, run_with_threads("warped-slicer", "test-staggered", 2, sched));
-  require_same_run(one, run_with_threads("warped-slicer", "test-staggered", 3, sched));   // 16 SMs: blocks of 5, 5, 6
+  require_same_run(one, run_with_threads("warped-slicer", "test-staggered", 3, sched));  // 16 SMs: blocks of 5, 5, 6
 }
 
 TEST_CASE("a context-switch run on 2 threads is the run on one thread", "[parallel]") {
@@ -102,7 +103,7 @@ TEST_CASE("a context-switch run on 2 threads is the run on one thread", "[parall
   uint64_t switched = 0;
   for (uint32_t s = 0; s < one.counters.sms(); ++s)
     for (uint32_t k = 0; k < one.counters.kernels(); ++k) switched += one.counters.at(s, k).ctas_switched;
-  REQUIRE(switched > 0);   // the context engines ran
+  REQUIRE(switched > 0);  // the context engines ran
   require_same_run(one, run_with_threads("tanasic-k20c", "ppq-priority", 2, sched));
 }
 

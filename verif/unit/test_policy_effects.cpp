@@ -38,7 +38,7 @@ uint64_t high_priority_turnaround(const std::string& policy, PreemptMode mode, S
 TEST_CASE("DSS steady state keeps token counts within one", "[policy][dss]") {
   const GpuConfig cfg = load_gpu_config("tanasic-k20c");
   const auto lib = load_kernel_library();
-  const Mix mix = load_mix("dss-4proc", lib);   // four kernels, 3 tokens each, arrivals 0..60000
+  const Mix mix = load_mix("dss-4proc", lib);  // four kernels, 3 tokens each, arrivals 0..60000
   RunOptions ro;
   ro.sched.policy = "dss";
   ro.sched.preempt = PreemptMode::kSwitch;
@@ -53,7 +53,7 @@ TEST_CASE("DSS steady state keeps token counts within one", "[policy][dss]") {
   uint32_t competing_prev = 0;
   uint64_t competing_since = 0;
   uint32_t spreads_checked = 0;
-  bool tokens_spent = false;   // SMs really changed hands: every budget of 3 was drawn on
+  bool tokens_spent = false;  // SMs really changed hands: every budget of 3 was drawn on
   while (gpu.step()) {
     const uint64_t c = gpu.cycle();
     uint32_t competing = 0;
@@ -74,7 +74,7 @@ TEST_CASE("DSS steady state keeps token counts within one", "[policy][dss]") {
     ++spreads_checked;
   }
   CHECK(tokens_spent);
-  CHECK(spreads_checked >= 10);      // the steady state was really observed with several kernels
+  CHECK(spreads_checked >= 10);  // the steady state was really observed with several kernels
 }
 
 TEST_CASE("PPQ context switch improves the high-priority turnaround over NPQ on shared SMs", "[policy][ppq]") {

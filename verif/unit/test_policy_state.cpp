@@ -50,7 +50,7 @@ TEST_CASE("the registry names every register of a module with state, inside Poli
     }
     REQUIRE(bits <= spec::PolicyStateW);
   }
-  REQUIRE(with_state >= 4);   // even, spatial, ppq (x2), dss
+  REQUIRE(with_state >= 4);  // even, spatial, ppq (x2), dss
 }
 
 TEST_CASE("a twin's state() writes its registers where the layout says", "[golden][policy]") {
@@ -62,7 +62,7 @@ TEST_CASE("a twin's state() writes its registers where the layout says", "[golde
   ppq.q.next = 3;
   ppq.q.seen_valid = true;
   PolicyState st;
-  st.put(0, 64, ~0ull);   // state() clears what it does not write
+  st.put(0, 64, ~0ull);  // state() clears what it does not write
   ppq.state(st);
   namespace L = spec::layout::ppq_state_t;
   CHECK(st.get(L::busy_lsb, L::busy_width) == 1);

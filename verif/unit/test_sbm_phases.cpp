@@ -38,7 +38,7 @@ TEST_CASE("sbm: each profiling phase's measured window is on its partition and r
   uint32_t prev_to = 0;
   for (const PartitionRecord* p : measured) {
     REQUIRE(p->count == 2);
-    CHECK(p->kernel[0] == 0);   // task 1 is the mix's first kernel
+    CHECK(p->kernel[0] == 0);  // task 1 is the mix's first kernel
     CHECK(p->window_insts[0] > 0);
     CHECK(p->window_insts[1] > 0);
     // the window opens after the warm-up and holds at least the sample length
@@ -48,7 +48,7 @@ TEST_CASE("sbm: each profiling phase's measured window is on its partition and r
   }
 
   // replay: the controller fed the recorded sums walks the same phases to the same SBM_REG
-  const EwmChoice occ = ewm_choose(cfg, mix, RunOptions{});   // its occ1, occ2 are the OCC scan's counts
+  const EwmChoice occ = ewm_choose(cfg, mix, RunOptions{});  // its occ1, occ2 are the OCC scan's counts
   golden::SbmCtrl ctrl;
   ctrl.reset();
   ctrl.next(true, occ.occ1, occ.occ2, false, 0, 0);

@@ -59,7 +59,9 @@ TEST_CASE("scheduler config limits name the SM, the field and the width", "[limi
 TEST_CASE("launch limits name the kernel, the field and the limit", "[limits]") {
   CHECK_NOTHROW(limits::check_launch(launch_cmd(3, 10, 256, 1024, 0), 4));
 
-  const std::string grid = input_error([] { limits::check_launch(launch_cmd(3, limits::kMaxGridCtas + 1, 64, 64, 0), 4); });
+  const std::string grid = input_error([] {
+    limits::check_launch(launch_cmd(3, limits::kMaxGridCtas + 1, 64, 64, 0), 4);
+  });
   INFO(grid);
   CHECK(has(grid, "launch of kernel 3: field 'grid': "));
   CHECK(has(grid, std::to_string(limits::kMaxGridCtas)));

@@ -27,9 +27,7 @@ SmTypeConfig fermi_like(uint32_t schedulers = 2, WarpSchedPolicy p = WarpSchedPo
   return t;
 }
 
-uint64_t stall(const SmHarness& h, KernelId k, StallReason r) {
-  return h.counters.at(0, k).stall_cycles[int(r)];
-}
+uint64_t stall(const SmHarness& h, KernelId k, StallReason r) { return h.counters.at(0, k).stall_cycles[int(r)]; }
 
 }  // namespace
 
@@ -80,10 +78,10 @@ TEST_CASE("sm GTO runs one warp to completion first while LRR interleaves", "[sm
     return end;
   };
   const auto gto = finish_cycles(WarpSchedPolicy::kGto);
-  CHECK(gto[0] <= 1001);              // the greedy warp never yields
+  CHECK(gto[0] <= 1001);  // the greedy warp never yields
   CHECK(gto[1] >= 1999);
   const auto lrr = finish_cycles(WarpSchedPolicy::kLrr);
-  CHECK(lrr[0] >= 1998);              // alternating issue: both finish together
+  CHECK(lrr[0] >= 1998);  // alternating issue: both finish together
   CHECK(lrr[1] >= 1998);
   CHECK(lrr[1] - lrr[0] <= 2);
 }
@@ -243,7 +241,7 @@ TEST_CASE("sm shared-memory carve-out is chosen by the first CTA and fixed while
   big.shmem_per_cta = 24 * 1024;
   KernelDesc small = alu_kernel(64, 10, 1);
   small.shmem_per_cta = 8 * 1024;
-  CHECK(h.sm().fits(cta_resources(big, h.cfg)));   // an empty SM can be configured to 32 KB
+  CHECK(h.sm().fits(cta_resources(big, h.cfg)));  // an empty SM can be configured to 32 KB
   h.start(0, big, 0);
   CHECK(h.sm().fits(cta_resources(small, h.cfg)));  // 24 + 8 <= 32 KB
   h.start(1, small, 0);
@@ -326,7 +324,7 @@ TEST_CASE("sm warp-slot groups: a scheduler serves one group and loses a cycle t
 TEST_CASE("config: warp_group_slots must leave a second group", "[sm][heterocore][config]") {
   GpuConfig cfg = load_gpu_config("heterocore");
   CHECK(cfg.sm_types[0].name == "big");
-  CHECK(cfg.sm_types[0].warp_group_slots == 48);   // the baseline SM's warp slots (Table 1)
+  CHECK(cfg.sm_types[0].warp_group_slots == 48);  // the baseline SM's warp slots (Table 1)
   CHECK(cfg.sm_types[1].warp_group_slots == 0);
   CHECK_THROWS_WITH(load_gpu_config("heterocore", {"sm_types[0].warp_group_slots=72"}),
                     Catch::Contains("warp_group_slots") && Catch::Contains("max_warps"));

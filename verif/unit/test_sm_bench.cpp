@@ -45,8 +45,8 @@ double sm_cycles_per_second(const KernelDesc& k, const char* label) {
   const double rate = double(cycles) * sms / cpu;
   std::printf("sm bench %-8s: %.2f M SM-cycles per CPU second (%.2f M per wall second; %u SMs, "
               "%llu cycles, IPC/SM %.2f, %u CTAs)\n",
-              label, rate / 1e6, double(cycles) * sms / secs / 1e6, sms,
-              static_cast<unsigned long long>(cycles), double(h.insts(0)) / double(cycles) / sms, next);
+              label, rate / 1e6, double(cycles) * sms / secs / 1e6, sms, static_cast<unsigned long long>(cycles),
+              double(h.insts(0)) / double(cycles) / sms, next);
   return rate;
 }
 

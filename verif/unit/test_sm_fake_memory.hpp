@@ -118,11 +118,9 @@ inline gs::KernelDesc alu_kernel(uint32_t threads, uint32_t insts, uint32_t dep)
 
 /// One SM on a fake memory, run until empty; events collected.
 struct SmHarness {
-  SmHarness(const gs::GpuConfig& c, uint32_t mem_latency, uint32_t mshrs = 0, uint32_t kernels = 4,
-            uint64_t seed = 7)
+  SmHarness(const gs::GpuConfig& c, uint32_t mem_latency, uint32_t mshrs = 0, uint32_t kernels = 4, uint64_t seed = 7)
       : cfg(c), counters(c.num_sms(), kernels), mem(c.num_sms(), mem_latency, mshrs) {
-    for (uint32_t i = 0; i < c.num_sms(); ++i)
-      sms.push_back(std::make_unique<gs::Sm>(i, cfg, mem, counters, seed));
+    for (uint32_t i = 0; i < c.num_sms(); ++i) sms.push_back(std::make_unique<gs::Sm>(i, cfg, mem, counters, seed));
   }
   gs::Sm& sm(uint32_t i = 0) { return *sms[i]; }
   void start(gs::KernelId k, const gs::KernelDesc& d, gs::CtaId cta, uint32_t on_sm = 0,

@@ -73,8 +73,8 @@ TEST_CASE("generated gs_pkg.sv and gs_spec.hpp carry the same parameters", "[spe
   CHECK(p.at("LaunchW") == p.at("KernelIdW") + p.at("CtxW") + p.at("PrioW") + p.at("TokenW") + p.at("ThreadW") +
                                p.at("WarpW") + p.at("RegW") + p.at("ShmemW") + p.at("CtaIdW"));
   CHECK(p.at("KsrtW") == 1 + p.at("LaunchW") + 2 * p.at("CtaIdW"));
-  CHECK(p.at("SmstW") == 2 + 2 * (1 + p.at("SlotW")) + p.at("ThreadW") + p.at("WarpW") + p.at("RegW") +
-                             p.at("ShmemW") + p.at("CtaCntW"));
+  CHECK(p.at("SmstW") == 2 + 2 * (1 + p.at("SlotW")) + p.at("ThreadW") + p.at("WarpW") + p.at("RegW") + p.at("ShmemW") +
+                             p.at("CtaCntW"));
   CHECK(gs::KsrtEntry::kWidth == p.at("KsrtW"));
   CHECK(gs::DispatchCmd::kWidth == p.at("DispatchW"));
 }
@@ -83,7 +83,7 @@ TEST_CASE("generated records pack and unpack to the same values", "[spec]") {
   gs::KsrtEntry e;
   e.valid = true;
   e.kernel = 7;
-  e.tokens = -3;   // signed field: two's complement in TokenW bits
+  e.tokens = -3;  // signed field: two's complement in TokenW bits
   e.grid = (1u << gs::spec::CtaIdW) - 1;
   e.done = 12345;
   uint64_t words[4] = {0, 0, 0, 0};
@@ -124,20 +124,19 @@ TEST_CASE("the generator follows a param override and refuses bad specs", "[spec
   const auto p = read_pkg_params(read_file(dir + "/gs_pkg.sv"));
   CHECK(p.at("MaxSms") == 32);
   CHECK(p.at("MaxKernels") == 16);
-  CHECK(p.at("SmIdW") == 6);          // holds 0..32
+  CHECK(p.at("SmIdW") == 6);  // holds 0..32
   CHECK(p.at("SlotW") == 4);
-  CHECK(p.at("SaveCreditW") == 11);   // 0..32*32
+  CHECK(p.at("SaveCreditW") == 11);  // 0..32*32
   // the generated C++ names the overrides (the RTL-limit messages print them)
   CHECK(read_file(dir + "/gs_spec.hpp").find("kSpecOverrides = \"MaxSms=32 MaxKernels=16\"") != std::string::npos);
-  CHECK(std::string(gs::spec::kSpecOverrides).find("MaxSms") == std::string::npos);   // this build: no MaxSms override
+  CHECK(std::string(gs::spec::kSpecOverrides).find("MaxSms") == std::string::npos);  // this build: no MaxSms override
 
   // a width that follows a param must still fit the C++ type its fields are packed into
   CHECK(run_gen(std::string("--spec ") + GS_SOURCE_DIR + "/rtl/spec/gs_spec.toml --set MaxKernels=64", dir, err) == 2);
   CHECK(err.find("slot_mask_t") != std::string::npos);
   CHECK(err.find("uint32_t") != std::string::npos);
 
-  CHECK(run_gen(std::string("--spec ") + GS_SOURCE_DIR + "/rtl/spec/gs_spec.toml --set NoSuchParam=3", dir,
-                err) == 2);
+  CHECK(run_gen(std::string("--spec ") + GS_SOURCE_DIR + "/rtl/spec/gs_spec.toml --set NoSuchParam=3", dir, err) == 2);
   CHECK(err.find("NoSuchParam") != std::string::npos);
 
   const std::string bad = dir + "/bad.toml";

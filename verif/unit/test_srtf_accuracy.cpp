@@ -55,7 +55,7 @@ TEST_CASE("accuracy: R staggered blocks of equal duration predict exactly from t
   }
   CHECK(ss.front().cycle == 100);
   CHECK(ss.front().resident == 2);
-  CHECK(ss.back().resident == 1);   // the last block is not replaced
+  CHECK(ss.back().resident == 1);  // the last block is not replaced
   const auto un = of(pts, AccuracyMode::kSliceUnaware);
   REQUIRE(un.size() == 1);
   CHECK(un[0].cycle == 100);
@@ -86,33 +86,32 @@ TEST_CASE("accuracy: synchronous waves show Eq. 2's linear (not staircase) remai
 TEST_CASE("accuracy: one slice-unaware prediction per kernel and SM; Total_Blocks = ceil(grid / N_SM)",
           "[accuracy][unit]") {
   // 5 blocks on 2 SMs: Total_Blocks = 3 on both; SM 0 runs 3 blocks, SM 1 two, one at a time.
-  const auto pts = gs::srtf_accuracy(one_sm({{"K", 0, 5}},
-                                            {{0, 0, 0, 0, 100}, {0, 1, 1, 0, 100}, {0, 2, 0, 100, 200},
-                                             {0, 3, 1, 100, 200}, {0, 4, 0, 200, 300}},
-                                            2));
+  const auto pts = gs::srtf_accuracy(
+      one_sm({{"K", 0, 5}},
+             {{0, 0, 0, 0, 100}, {0, 1, 1, 0, 100}, {0, 2, 0, 100, 200}, {0, 3, 1, 100, 200}, {0, 4, 0, 200, 300}}, 2));
   const auto un = of(pts, AccuracyMode::kSliceUnaware);
   REQUIRE(un.size() == 2);
   CHECK(un[0].sm == 0);
   CHECK(un[1].sm == 1);
   for (const auto& p : un) {
     CHECK(p.total == 3);
-    CHECK(p.predicted == 300);   // 100 + (3 - 1) * 100 / 1
+    CHECK(p.predicted == 300);  // 100 + (3 - 1) * 100 / 1
   }
-  CHECK(un[0].ratio == 1.0);     // SM 0 ran its 3 blocks: 300 cycles
-  CHECK(un[1].ratio == 1.5);     // SM 1 ran 2: 200 cycles, the estimate of 3 was one too many
+  CHECK(un[0].ratio == 1.0);  // SM 0 ran its 3 blocks: 300 cycles
+  CHECK(un[1].ratio == 1.5);  // SM 1 ran 2: 200 cycles, the estimate of 3 was one too many
   CHECK(of(pts, AccuracyMode::kSliceAware).size() == 5);
-  const auto last1 = of(pts, AccuracyMode::kSliceAware).back();   // SM 1's second end: 200 + (3-2)*100
+  const auto last1 = of(pts, AccuracyMode::kSliceAware).back();  // SM 1's second end: 200 + (3-2)*100
   CHECK(last1.sm == 1);
   CHECK(last1.predicted == 300);
 
   SECTION("turnaround: the kernel's last CTA end - arrival, on every SM") {
     gs::AccuracyOptions opt;
     opt.actual = gs::ActualRuntime::kTurnaround;
-    const auto t = gs::srtf_accuracy(one_sm({{"K", 0, 5}},
-                                            {{0, 0, 0, 0, 100}, {0, 1, 1, 0, 100}, {0, 2, 0, 100, 200},
-                                             {0, 3, 1, 100, 200}, {0, 4, 0, 200, 300}},
-                                            2),
-                                     opt);
+    const auto t = gs::srtf_accuracy(
+        one_sm({{"K", 0, 5}},
+               {{0, 0, 0, 0, 100}, {0, 1, 1, 0, 100}, {0, 2, 0, 100, 200}, {0, 3, 1, 100, 200}, {0, 4, 0, 200, 300}},
+               2),
+        opt);
     for (const auto& p : t) CHECK(p.actual == 300);
   }
 }
@@ -122,10 +121,8 @@ TEST_CASE("accuracy: slices of a two-kernel trace and the last-slice filter", "[
   // 150-250, and ends at 250. Slices of A: from its launch, from B's launch (t re-sampled at
   // A's next end: 100), from B's end (t = 200 at A's last end).
   //   A end 100: 100 + 2*100 = 300;  end 200: 200 + 1*100 = 300;  end 400: 400 + 0 = 400; actual 400.
-  const AccuracyTrace tr = one_sm({{"A", 0, 3}, {"B", 150, 1}}, {{0, 0, 0, 0, 100},
-                                                                {0, 1, 0, 100, 200},
-                                                                {0, 2, 0, 200, 400},
-                                                                {1, 0, 0, 150, 250}});
+  const AccuracyTrace tr = one_sm({{"A", 0, 3}, {"B", 150, 1}},
+                                  {{0, 0, 0, 0, 100}, {0, 1, 0, 100, 200}, {0, 2, 0, 200, 400}, {1, 0, 0, 150, 250}});
   const auto pts = gs::srtf_accuracy(tr);
   const auto a = of(pts, AccuracyMode::kSliceAware, "A");
   REQUIRE(a.size() == 3);
@@ -139,7 +136,7 @@ TEST_CASE("accuracy: slices of a two-kernel trace and the last-slice filter", "[
   CHECK((!a[0].last_slice && !a[1].last_slice && a[2].last_slice));
   const auto b = of(pts, AccuracyMode::kSliceAware, "B");
   REQUIRE(b.size() == 1);
-  CHECK(b[0].last_slice);   // A's end comes after B's last block: B has one slice
+  CHECK(b[0].last_slice);  // A's end comes after B's last block: B has one slice
   CHECK(b[0].ratio == 1.0);
 
   gs::AccuracyOptions last;
@@ -183,7 +180,8 @@ TEST_CASE("accuracy: inconsistent traces and bad CSV are input errors naming the
   using Catch::Matchers::Contains;
   CHECK_THROWS_WITH(gs::srtf_accuracy(one_sm({{"K", 0, 1}}, {{0, 0, 3, 0, 100}})), Contains("SM 3"));
   CHECK_THROWS_WITH(gs::srtf_accuracy(one_sm({{"K", 0, 1}}, {{0, 0, 0, 100, 50}})), Contains("before it starts"));
-  CHECK_THROWS_WITH(gs::srtf_accuracy(one_sm({{"K", 50, 1}}, {{0, 0, 0, 0, 100}})), Contains("before the kernel arrives"));
+  CHECK_THROWS_WITH(gs::srtf_accuracy(one_sm({{"K", 50, 1}}, {{0, 0, 0, 0, 100}})),
+                    Contains("before the kernel arrives"));
   CHECK_THROWS_WITH(gs::srtf_accuracy(one_sm({{"K", 0, 0}}, {{0, 0, 0, 0, 100}})), Contains("grid of 0"));
   CHECK_THROWS_WITH(gs::srtf_accuracy(one_sm({{"K", 0, 1}, {"L", 0, 1}}, {{0, 0, 0, 0, 100}})),
                     Contains("no CTA of it"));
@@ -220,17 +218,16 @@ TEST_CASE("accuracy: the CSV readers give the trace the replay needs", "[accurac
   CHECK(h[0].kernels.size() == 1);
   CHECK(h[0].kernels[0].name == "h100.compute");
   CHECK(h[0].kernels[0].grid_ctas == 2);
-  CHECK(h[1].num_sms == 2);   // the highest SM index of the file + 1
+  CHECK(h[1].num_sms == 2);  // the highest SM index of the file + 1
   CHECK(h[1].group == "single-gpu");
-  const auto pts = gs::srtf_accuracy(h[1]);   // sfu: 2 blocks one after the other on SM 1, Total_Blocks 1
+  const auto pts = gs::srtf_accuracy(h[1]);  // sfu: 2 blocks one after the other on SM 1, Total_Blocks 1
   const auto ss = of(pts, AccuracyMode::kSliceAware);
   REQUIRE(ss.size() == 2);
-  CHECK(ss[0].predicted == 40);   // Total_Blocks = ceil(2 / 2) = 1: nothing left after the first
+  CHECK(ss[0].predicted == 40);  // Total_Blocks = ceil(2 / 2) = 1: nothing left after the first
   CHECK(ss[0].ratio == 0.5);
 }
 
-TEST_CASE("accuracy: a simulated run, replayed, ends every SM that ran its share exactly on time",
-          "[accuracy][unit]") {
+TEST_CASE("accuracy: a simulated run, replayed, ends every SM that ran its share exactly on time", "[accuracy][unit]") {
   const gs::GpuConfig cfg = gs::load_gpu_config("pai-gtx480");
   const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
   gs::Mix mix;
@@ -247,7 +244,7 @@ TEST_CASE("accuracy: a simulated run, replayed, ends every SM that ran its share
   const AccuracyTrace tr = gs::trace_from_run(r, mix, cfg.num_sms(), "single-sim", mix.name);
   REQUIRE(tr.ctas.size() == e.desc.grid_ctas);
   const auto pts = gs::srtf_accuracy(tr);
-  std::map<uint32_t, AccuracyPoint> last;   // per SM, the last SS prediction
+  std::map<uint32_t, AccuracyPoint> last;  // per SM, the last SS prediction
   std::map<uint32_t, uint32_t> unaware;
   for (const AccuracyPoint& p : pts) {
     CHECK(p.ratio > 0);
@@ -258,8 +255,8 @@ TEST_CASE("accuracy: a simulated run, replayed, ends every SM that ran its share
   for (const auto& [sm, n] : unaware) CHECK(n == 1);
   for (const auto& [sm, p] : last) {
     INFO("SM " << sm);
-    if (p.done >= p.total) CHECK(p.ratio == 1.0);   // Pred_Cycles = Active_Kernel_Cycles = actual
-    else CHECK(p.ratio > 1.0);                      // fewer blocks than ceil(grid / N_SM) ran here
+    if (p.done >= p.total) CHECK(p.ratio == 1.0);  // Pred_Cycles = Active_Kernel_Cycles = actual
+    else CHECK(p.ratio > 1.0);                     // fewer blocks than ceil(grid / N_SM) ran here
   }
-  CHECK(gs::srtf_accuracy(tr).size() == pts.size());   // deterministic
+  CHECK(gs::srtf_accuracy(tr).size() == pts.size());  // deterministic
 }

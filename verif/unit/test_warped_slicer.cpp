@@ -32,7 +32,7 @@ Mix mix_of(const std::vector<std::string>& names, uint32_t grid) {
 
 struct Partition {
   bool reached = false;
-  uint32_t rounds = 0;   // profile rounds seen (SETUP entries of one profile)
+  uint32_t rounds = 0;  // profile rounds seen (SETUP entries of one profile)
   uint64_t cycle = 0;
 };
 
@@ -60,7 +60,7 @@ Partition run_until_partitioned(Gpu& gpu, const GoldenScheduler& g, uint32_t ker
 }  // namespace
 
 TEST_CASE("warped-slicer: profile, water-fill and quotas in a run", "[sched][warped-slicer]") {
-  GpuConfig cfg = load_gpu_config("warped-slicer");   // 16 SMs of 8 CTA slots
+  GpuConfig cfg = load_gpu_config("warped-slicer");  // 16 SMs of 8 CTA slots
   cfg.settings.warped_slicer.warmup_cycles = 3000;
   cfg.settings.warped_slicer.sample_cycles = 3000;
 
@@ -73,13 +73,12 @@ TEST_CASE("warped-slicer: profile, water-fill and quotas in a run", "[sched][war
     const auto& g = dynamic_cast<const GoldenScheduler&>(*sched);
     const Partition p = run_until_partitioned(gpu, g, 2);
     REQUIRE(p.reached);
-    CHECK(p.rounds == 1);   // 8 SMs per kernel measure 1..8 CTAs at once
+    CHECK(p.rounds == 1);  // 8 SMs per kernel measure 1..8 CTAs at once
     // warm-up + sample, on 1000-cycle epochs, bound when the partition can be final
     CHECK(p.cycle > 6000);
     const auto& twin = dynamic_cast<const PolicyWarpedSlicer&>(g.policy_twin());
     // N_k is the kernel's occupancy on SM 0 (IMG: its 8 CTA slots; HOT: registers, 3)
-    for (uint32_t k = 0; k < 2; ++k)
-      CHECK(twin.q.nsteps[k] == occupancy(mix.kernels[k].desc, cfg, cfg.sm(0)).max_ctas);
+    for (uint32_t k = 0; k < 2; ++k) CHECK(twin.q.nsteps[k] == occupancy(mix.kernels[k].desc, cfg, cfg.sm(0)).max_ctas);
     CHECK(twin.q.nsteps[0] == 8);
     // the water-filler saw the stored profile: Algorithm 1 read straight gives the same answer
     golden::WfInputs in;
@@ -91,7 +90,7 @@ TEST_CASE("warped-slicer: profile, water-fill and quotas in a run", "[sched][war
       in.k[k].nsteps = twin.q.nsteps[k];
       for (uint32_t j = 1; j <= in.k[k].nsteps; ++j) {
         in.k[k].perf[j - 1] = twin.perf_at(k, j);
-        CHECK(twin.perf_at(k, j) > 0);   // every count was measured: its SM issued instructions
+        CHECK(twin.perf_at(k, j) > 0);  // every count was measured: its SM issued instructions
       }
     }
     const golden::WfResult ref = golden::waterfill_reference(in);
@@ -104,7 +103,7 @@ TEST_CASE("warped-slicer: profile, water-fill and quotas in a run", "[sched][war
     CHECK(last.mode == (twin.wf.q.spatial ? PartitionRecord::kSpatial : PartitionRecord::kShared));
     REQUIRE(last.count == 2);
     for (uint32_t k = 0; k < 2; ++k) {
-      CHECK(last.kernel[k] == k);   // slots 0, 1 hold mix kernels 0, 1
+      CHECK(last.kernel[k] == k);  // slots 0, 1 hold mix kernels 0, 1
       if (!twin.wf.q.spatial) CHECK(last.ctas[k] == twin.wf.q.ctas[k]);
     }
     // the partition fits one SM, and every SM holds it as its quotas
@@ -154,15 +153,15 @@ TEST_CASE("warped-slicer: profile, water-fill and quotas in a run", "[sched][war
       bool both = false;
       while (gpu.step()) {
         if (twin.q.target == 3u) both = true;
-        else if (both) break;   // only while both kernels have CTAs to issue
+        else if (both) break;  // only while both kernels have CTAs to issue
         if (twin.q.st == PolicyWarpedSlicer::kOcc && last != PolicyWarpedSlicer::kOcc) ++profiles;
         if (twin.q.st == PolicyWarpedSlicer::kMonCmp) ++compares;
         last = twin.q.st;
       }
       INFO("phase_change_pct " << pct << ": " << profiles << " profiles, " << compares << " window compares");
-      CHECK(compares >= 3);   // the reference and at least two windows
-      if (pct == 1) CHECK(profiles >= 2);   // IPC moves by more than 1% between 3000-cycle windows
-      else CHECK(profiles == 1);            // never by 255%
+      CHECK(compares >= 3);                // the reference and at least two windows
+      if (pct == 1) CHECK(profiles >= 2);  // IPC moves by more than 1% between 3000-cycle windows
+      else CHECK(profiles == 1);           // never by 255%
     }
   }
 
@@ -180,7 +179,7 @@ TEST_CASE("warped-slicer: profile, water-fill and quotas in a run", "[sched][war
       bool delayed = false;
       const auto& twin = dynamic_cast<const PolicyWarpedSlicer&>(g.policy_twin());
       while (gpu.step() && g.partitions()->size() < 2) delayed |= twin.q.st == PolicyWarpedSlicer::kDelay;
-      REQUIRE(g.partitions()->size() == 2);   // alone (IMG first), then the pair's
+      REQUIRE(g.partitions()->size() == 2);  // alone (IMG first), then the pair's
       at[delay != 0] = g.partitions()->back().cycle;
       CHECK(delayed == (delay != 0));
     }
@@ -206,7 +205,7 @@ TEST_CASE("warped-slicer: profile, water-fill and quotas in a run", "[sched][war
 
 TEST_CASE("warped-slicer: a window that could overflow the performance table is refused", "[sched][warped-slicer]") {
   GpuConfig cfg = load_gpu_config("warped-slicer");
-  cfg.settings.warped_slicer.sample_cycles = 1u << 20;   // x 2 schedulers > 2^20 - 1 instructions
+  cfg.settings.warped_slicer.sample_cycles = 1u << 20;  // x 2 schedulers > 2^20 - 1 instructions
   const Mix mix = mix_of({"IMG", "HOT"}, 64);
   RunOptions ro;
   ro.sched.policy = "warped-slicer";

@@ -62,8 +62,9 @@ Mix small_pair(const std::vector<KernelDesc>& lib, uint64_t window) {
 }
 
 nlohmann::json mix_doc(const std::string& window_field) {
-  return nlohmann::json::parse(R"({"name": "w", )" + window_field +
-                               R"(, "kernels": [{"kernel": "test.compute"}, {"kernel": "test.memory", "arrival_cycle": 500}]})");
+  return nlohmann::json::parse(
+      R"({"name": "w", )" + window_field +
+      R"(, "kernels": [{"kernel": "test.compute"}, {"kernel": "test.memory", "arrival_cycle": 500}]})");
 }
 
 }  // namespace
@@ -81,10 +82,10 @@ TEST_CASE("fixed window: kernels relaunch until the window ends, each instance w
   }
   REQUIRE(once.window_cycles == 0);
   const uint64_t longest = std::max(once.kernels[0].cycles(), once.kernels[1].cycles());
-  const uint64_t window = 3 * longest + 1234;   // room for two relaunches of each, then a cut
+  const uint64_t window = 3 * longest + 1234;  // room for two relaunches of each, then a cut
   INFO("one instance: " << once.kernels[0].cycles() << " / " << once.kernels[1].cycles() << " cycles; window "
                         << window);
-  REQUIRE(window < 100'000);   // a short test
+  REQUIRE(window < 100'000);  // a short test
 
   RunOptions ro;
   LaunchWatcher watch(ro.sched);
@@ -98,7 +99,7 @@ TEST_CASE("fixed window: kernels relaunch until the window ends, each instance w
   for (uint32_t k = 0; k < 2; ++k) {
     const KernelResult& kr = r.kernels[k];
     INFO("kernel " << kr.name);
-    CHECK(kr.launches >= 3);   // relaunched at least twice
+    CHECK(kr.launches >= 3);  // relaunched at least twice
     CHECK(watch.kernels[KernelId(k)].launches == kr.launches);
     CHECK(kr.completions + 1 >= kr.launches);
     CHECK(kr.completions <= kr.launches);
@@ -140,7 +141,7 @@ TEST_CASE("fixed window: IPC and ANTT over the window, alone runs over the same 
     INFO("kernel " << km.name);
     CHECK(km.instructions == run.shared.kernels[k].instructions);
     CHECK(km.ipc == double(km.instructions) / double(window));
-    CHECK(run.alone[k].launches > 1);   // the alone run relaunched over the same window
+    CHECK(run.alone[k].launches > 1);  // the alone run relaunched over the same window
     CHECK(km.instructions_alone == run.alone[k].instructions);
     CHECK(km.ipc_alone == double(run.alone[k].instructions) / double(window));
     CHECK(km.ntt == Approx(km.ipc_alone / km.ipc));
@@ -208,10 +209,10 @@ TEST_CASE("window_cycles: malformed values are input errors naming the field", "
   const auto lib = load_kernel_library();
   CHECK(parse_mix(mix_doc(R"("window_cycles": 40000)"), "w.json", lib).window_cycles == 40000);
   CHECK(parse_mix(mix_doc(R"("notes": "no window")"), "w.json", lib).window_cycles == 0);
-  for (const char* bad : {R"("window_cycles": 0)", R"("window_cycles": -5)", R"("window_cycles": "40000")",
-                          R"("window_cycles": 1.5)", R"("window_cycles": true)", R"("window_cycles": null)",
-                          R"("window_cycles": 281474976710657)", R"("window_cycles": 500)",
-                          R"("window_cycles": 200)"}) {
+  for (const char* bad :
+       {R"("window_cycles": 0)", R"("window_cycles": -5)", R"("window_cycles": "40000")", R"("window_cycles": 1.5)",
+        R"("window_cycles": true)", R"("window_cycles": null)", R"("window_cycles": 281474976710657)",
+        R"("window_cycles": 500)", R"("window_cycles": 200)"}) {
     INFO(bad);
     const std::string err = input_error_of([&] { parse_mix(mix_doc(bad), "w.json", lib); });
     CHECK(contains(err, "window_cycles"));

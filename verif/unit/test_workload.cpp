@@ -54,8 +54,8 @@ std::string describe(const gs::KernelDesc& k) {
 
 // A kernel suite file with one descriptor; `patch` edits the descriptor.
 std::string kernel_file(const std::function<void(json&)>& patch) {
-  json k = {{"name", "K1"}, {"behaviour", "memory"}, {"threads_per_cta", 128}, {"grid_ctas", 16},
-            {"ldst_permille", 200}, {"pattern", "streaming"}};
+  json k = {{"name", "K1"},    {"behaviour", "memory"}, {"threads_per_cta", 128},
+            {"grid_ctas", 16}, {"ldst_permille", 200},  {"pattern", "streaming"}};
   patch(k);
   json f = {{"suite", "mine"}, {"kernels", json::array({k})}};
   return f.dump(2);
@@ -187,7 +187,7 @@ TEST_CASE("HeteroCore kernels reach Table 3 CTAs per SM type", "[workload]") {
     const uint32_t b = gs::occupancy(k, base, base.sm(0)).max_ctas;
     const uint32_t big = gs::occupancy(k, hc, hc.sm_types[0]).max_ctas;
     const uint32_t small = gs::occupancy(k, hc, hc.sm_types[1]).max_ctas;
-    CHECK(b == p["ctas_per_sm"].get<uint32_t>());   // the baseline column is always reached
+    CHECK(b == p["ctas_per_sm"].get<uint32_t>());  // the baseline column is always reached
     if (big != p["ctas_per_big_sm"].get<uint32_t>() || small != p["ctas_per_small_sm"].get<uint32_t>()) {
       unreachable.insert(k.name);
       // ... and a kernel that cannot reach the table says so.
@@ -257,7 +257,7 @@ TEST_CASE("shipped mixes load and fit their preset", "[workload]") {
   CHECK(p.kernels[1].arrival_cycle > 0);
 
   const gs::Mix s = gs::load_mix("dss-4proc", lib);
-  for (const auto& e : s.kernels) CHECK(e.tokens == 3);   // floor(13 SMs / 4 processes)
+  for (const auto& e : s.kernels) CHECK(e.tokens == 3);  // floor(13 SMs / 4 processes)
 }
 
 TEST_CASE("mix entries default and override", "[workload]") {
@@ -272,7 +272,7 @@ TEST_CASE("mix entries default and override", "[workload]") {
   REQUIRE(m.kernels.size() == 2);
   CHECK(m.kernels[0].arrival_cycle == 0);
   CHECK(m.kernels[0].context == 0);
-  CHECK(m.kernels[1].context == 1);   // each launch in its own context by default
+  CHECK(m.kernels[1].context == 1);  // each launch in its own context by default
   CHECK(m.kernels[0].grid_ctas == 0);
   CHECK(m.kernels[0].desc.grid_ctas == by_name(lib, "HOT").grid_ctas);
   CHECK(m.kernels[1].grid_ctas == 7);
@@ -307,9 +307,7 @@ TEST_CASE("mix errors name the file and the field", "[workload][errors]") {
     CHECK(contains(m, "arrival_cycle"));
     CHECK(contains(err(R"({"kernels": [{"kernel": "HOT"}], "polcy": "dss"})"), "'polcy'"));
   }
-  SECTION("duplicate key") {
-    CHECK(contains(err(R"({"kernels": [{"kernel": "HOT", "kernel": "BLK"}]})"), "twice"));
-  }
+  SECTION("duplicate key") { CHECK(contains(err(R"({"kernels": [{"kernel": "HOT", "kernel": "BLK"}]})"), "twice")); }
   SECTION("empty or missing kernel list") {
     CHECK(contains(err(R"({"kernels": []})"), "at least one kernel"));
     CHECK(contains(err(R"({"name": "x"})"), "'kernels': required"));
@@ -335,7 +333,7 @@ TEST_CASE("kernel descriptor errors name the file the kernel and the field", "[w
     const std::string path = dir.write("bad_kernels.json", kernel_file(patch));
     return input_error_of([&] { gs::load_kernel_file(path); });
   };
-  CHECK(err([](json&) {}).empty());   // the base descriptor is valid
+  CHECK(err([](json&) {}).empty());  // the base descriptor is valid
   SECTION("per-mille sum over 1000") {
     const std::string m = err([](json& k) {
       k["sfu_permille"] = 500;
@@ -393,7 +391,7 @@ TEST_CASE("kernel descriptor errors name the file the kernel and the field", "[w
 TEST_CASE("kernel names must be unique across suite files", "[workload][errors]") {
   TempDir dir("gsched_wl_test");
   dir.write("workloads/kernels/a.json", kernel_file([](json&) {}));
-  dir.write("workloads/kernels/b.json", kernel_file([](json& k) { k["name"] = "k1"; }));   // same name, other case
+  dir.write("workloads/kernels/b.json", kernel_file([](json& k) { k["name"] = "k1"; }));  // same name, other case
   ScopedEnv env("GSCHED_DATA_DIR", dir.path.string());
   const std::string m = input_error_of([] { gs::load_kernel_library(); });
   CHECK(contains(m, "b.json"));
@@ -449,35 +447,35 @@ TEST_CASE("library shows the four behaviours of Warped-Slicer Fig 3a", "[workloa
     const auto v = ipc_curve(cfg, by_name(lib, "HOT"));
     INFO(show(v));
     REQUIRE(v.size() >= 3);
-    for (size_t i = 1; i < v.size(); ++i) CHECK(v[i] >= 1.15 * v[i - 1]);   // still rising at the last CTA
+    for (size_t i = 1; i < v.size(); ++i) CHECK(v[i] >= 1.15 * v[i - 1]);  // still rising at the last CTA
   }
   SECTION("IMG: compute intensive, saturating") {
     const auto v = ipc_curve(cfg, by_name(lib, "IMG"));
     INFO(show(v));
     REQUIRE(v.size() == 8);
     const double best = *std::max_element(v.begin(), v.end());
-    CHECK(v.back() >= 0.9 * best);           // no drop
-    CHECK(v[3] >= 0.85 * best);              // saturated by half the CTAs
-    CHECK(v[3] >= 1.8 * v[0]);               // after rising
-    CHECK(best >= 0.6);                      // a compute kernel, not a memory-bound one
+    CHECK(v.back() >= 0.9 * best);  // no drop
+    CHECK(v[3] >= 0.85 * best);     // saturated by half the CTAs
+    CHECK(v[3] >= 1.8 * v[0]);      // after rising
+    CHECK(best >= 0.6);             // a compute kernel, not a memory-bound one
   }
   SECTION("BLK: memory intensive, rises then saturates quickly") {
     const auto v = ipc_curve(cfg, by_name(lib, "BLK"));
     INFO(show(v));
     REQUIRE(v.size() == 6);
     const double best = *std::max_element(v.begin(), v.end());
-    CHECK(v[0] <= 0.7 * best);               // one CTA's warps cannot cover the memory latency
-    CHECK(v[2] >= 0.9 * best);               // saturated by half the CTAs
-    CHECK(best <= 0.5);                      // bandwidth-bound
+    CHECK(v[0] <= 0.7 * best);  // one CTA's warps cannot cover the memory latency
+    CHECK(v[2] >= 0.9 * best);  // saturated by half the CTAs
+    CHECK(best <= 0.5);         // bandwidth-bound
     CHECK(v.back() >= 0.85 * best);
   }
   SECTION("NN: L1-cache sensitive, peaks then drops") {
     const auto v = ipc_curve(cfg, by_name(lib, "NN"));
     INFO(show(v));
     const auto peak = std::max_element(v.begin(), v.end());
-    CHECK(peak - v.begin() + 1 < static_cast<long>(v.size()) - 1);   // peak well before the maximum
-    CHECK(v.back() <= 0.8 * *peak);                                   // then IPC drops
-    CHECK(*peak >= 1.5 * v[0]);                                       // after rising
+    CHECK(peak - v.begin() + 1 < static_cast<long>(v.size()) - 1);  // peak well before the maximum
+    CHECK(v.back() <= 0.8 * *peak);                                 // then IPC drops
+    CHECK(*peak >= 1.5 * v[0]);                                     // after rising
   }
 }
 
@@ -493,7 +491,7 @@ TEST_CASE("the PTBQ holds every CTA of a shipped mix that a context switch can s
     const gs::Mix mix = gs::load_mix(name, lib);
     if (mix.config.empty()) continue;
     const gs::GpuConfig cfg = gs::run_config(gs::load_gpu_config(mix.config), mix);
-    if (cfg.num_sms() > gs::spec::MaxSms) continue;   // a config beyond the RTL build runs golden only
+    if (cfg.num_sms() > gs::spec::MaxSms) continue;  // a config beyond the RTL build runs golden only
     for (const gs::MixEntry& e : mix.kernels) {
       uint64_t resident = 0;
       for (uint32_t s = 0; s < cfg.num_sms(); ++s) resident += gs::occupancy(e.desc, cfg, cfg.sm(s)).max_ctas;
@@ -506,5 +504,5 @@ TEST_CASE("the PTBQ holds every CTA of a shipped mix that a context switch can s
     }
   }
   CHECK(checked > 20);
-  CHECK(largest == 256);   // sbm-gcn32: 32 CUs x 8 CTAs (tanasic-k20c: 13 SMs x 16 = 208)
+  CHECK(largest == 256);  // sbm-gcn32: 32 CUs x 8 CTAs (tanasic-k20c: 13 SMs x 16 = 208)
 }

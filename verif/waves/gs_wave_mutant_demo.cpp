@@ -37,7 +37,9 @@ int main(int argc, char** argv) {
   std::string policy = "ppq-excl", preempt = "drain";
   uint64_t seed = 1;
   app.add_option("--policy", policy, "policy")->capture_default_str();
-  app.add_option("--preempt", preempt, "drain or switch")->check(CLI::IsMember({"drain", "switch"}))->capture_default_str();
+  app.add_option("--preempt", preempt, "drain or switch")
+      ->check(CLI::IsMember({"drain", "switch"}))
+      ->capture_default_str();
   app.add_option("--seed", seed, "mix seed")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 

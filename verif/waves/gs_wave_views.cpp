@@ -33,7 +33,7 @@
 
 namespace {
 
-const std::string kCutTable = "\x01cut";  // last "literal" of an enum table the reader cut short
+const std::string kCutTable = "\x01cut";       // last "literal" of an enum table the reader cut short
 constexpr uint64_t kTrFtranslated = 1u << 13;  // GTKWave TR_FTRANSLATED: a translate filter file applies
 
 /// Strips a trailing bit range ("[7:0]", "[3]") that GTKWave and fst names attach to vectors.
@@ -102,11 +102,11 @@ FstNames read_fst(const std::string& path) {
 /// comment ("-...") row.
 struct Row {
   int line = 0;
-  std::string text;      // the line as written
-  std::string signal;    // FST variable ("" for comments and combined vectors of several)
+  std::string text;                  // the line as written
+  std::string signal;                // FST variable ("" for comments and combined vectors of several)
   std::vector<std::string> members;  // the variables a combined vector (#{name} ...) is made of
   uint64_t flags = 0;
-  std::string filter;    // translate filter file ("" = none)
+  std::string filter;  // translate filter file ("" = none)
   bool comment = false;
 };
 
@@ -159,7 +159,8 @@ SaveFile read_gtkw(const std::string& file) {
     }
     if (line[0] == '^') {
       const auto sp = line.find(' ');
-      filter = (line[1] == '0' || sp == std::string::npos) ? "" : resolve_filter(line.substr(sp + 1), recorded_save, file);
+      filter = (line[1] == '0' || sp == std::string::npos) ? ""
+                                                           : resolve_filter(line.substr(sp + 1), recorded_save, file);
       continue;
     }
     Row r;
@@ -260,8 +261,9 @@ int check_shown(const FstNames& names, const std::string& gtkw, const std::strin
       lits = filter_names(r.filter);
       source = "translate filter " + r.filter;
       // A filter standing in for an enum table must name exactly the enum's members.
-      if (auto it = names.enums.find(r.signal); it != names.enums.end() &&
-          std::set<std::string>(lits.begin(), lits.end()) != std::set<std::string>(it->second.begin(), it->second.end())) {
+      if (auto it = names.enums.find(r.signal);
+          it != names.enums.end() && std::set<std::string>(lits.begin(), lits.end()) !=
+                                         std::set<std::string>(it->second.begin(), it->second.end())) {
         std::cerr << gtkw << ":" << r.line << ": filter " << r.filter << " (" << join(lits) << ") differs from "
                   << r.signal << "'s FST enum table (" << join(it->second) << ")\n";
         ++bad;
@@ -357,8 +359,8 @@ int main(int argc, char** argv) {
           ++problems;
         }
       }
-      std::cout << names.vars.size() << " variables in " << fst << ", " << names.enums.size()
-                << " with enum names; " << problems << " problem(s)\n";
+      std::cout << names.vars.size() << " variables in " << fst << ", " << names.enums.size() << " with enum names; "
+                << problems << " problem(s)\n";
     }
     return problems ? 1 : 0;
   } catch (const std::exception& e) {

@@ -9,8 +9,7 @@
 namespace gs::mem {
 
 AddressMap::AddressMap(uint32_t channels, uint32_t line_bytes, uint32_t row_bytes, uint32_t banks)
-    : channels_(channels), chunk_(std::max(kChunkBytes, line_bytes)), row_bytes_(row_bytes),
-      banks_(banks) {
+    : channels_(channels), chunk_(std::max(kChunkBytes, line_bytes)), row_bytes_(row_bytes), banks_(banks) {
   if (channels == 0) throw InputError("memory system: dram_channels must be >= 1");
   if (banks == 0) throw InputError("memory system: dram_banks must be >= 1");
   if (line_bytes == 0 || chunk_ % line_bytes != 0)

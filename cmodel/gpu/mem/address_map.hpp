@@ -23,7 +23,7 @@ namespace gs::mem {
 
 struct DramCoord {
   uint16_t channel = 0;
-  uint64_t local = 0;   // byte address inside the channel
+  uint64_t local = 0;  // byte address inside the channel
 };
 
 class AddressMap {

@@ -3,8 +3,7 @@
 
 namespace gs::mem {
 
-ContextEngine::ContextEngine(uint32_t sm, uint32_t line_bytes, const AddressMap& map,
-                             MemContext& ctx)
+ContextEngine::ContextEngine(uint32_t sm, uint32_t line_bytes, const AddressMap& map, MemContext& ctx)
     : sm_(sm), line_bytes_(line_bytes), map_(map), ctx_(ctx), pending_(16), issue_order_(kSlots) {}
 
 void ContextEngine::start(const ContextTransfer& t) {

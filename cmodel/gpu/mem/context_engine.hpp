@@ -48,19 +48,19 @@ class ContextEngine {
     bool save = true;
     KernelId kernel = 0;
     uint64_t tag = 0;
-    uint32_t lines_left = 0;    // not yet issued
-    uint32_t outstanding = 0;   // issued, not done
+    uint32_t lines_left = 0;   // not yet issued
+    uint32_t outstanding = 0;  // issued, not done
   };
 
   uint32_t sm_, line_bytes_;
   const AddressMap& map_;
   MemContext& ctx_;
   RingFifo<ContextTransfer> pending_;
-  RingFifo<uint8_t> issue_order_;   // slots with lines left, oldest first
+  RingFifo<uint8_t> issue_order_;  // slots with lines left, oldest first
   Slot slots_[kSlots];
-  uint32_t active_ = 0;             // busy slots
-  uint32_t in_flight_ = 0;          // lines issued and not done, all slots
-  uint64_t cursor_ = 0;             // next offset in the save area
+  uint32_t active_ = 0;     // busy slots
+  uint32_t in_flight_ = 0;  // lines issued and not done, all slots
+  uint64_t cursor_ = 0;     // next offset in the save area
 };
 
 }  // namespace gs::mem

@@ -30,8 +30,8 @@ struct XbarStats {
 
 class Crossbar {
  public:
-  Crossbar(uint32_t sources, uint32_t dests, uint32_t bytes_per_cycle, uint32_t latency,
-           uint32_t line_bytes, uint32_t dest_capacity);
+  Crossbar(uint32_t sources, uint32_t dests, uint32_t bytes_per_cycle, uint32_t latency, uint32_t line_bytes,
+           uint32_t dest_capacity);
 
   template <class Head, class Pop, class Dest>
   void tick(uint64_t now, Head&& head, Pop&& pop, Dest&& dest);
@@ -46,9 +46,9 @@ class Crossbar {
  private:
   uint32_t n_src_, n_dst_, bpc_, latency_, line_bytes_, dest_cap_;
   std::vector<uint64_t> src_busy_, dst_busy_;
-  std::vector<uint32_t> rr_;          // per destination: first source to consider
-  std::vector<int32_t> want_;         // scratch: per source, destination of its ready head
-  std::vector<uint32_t> wanted_;      // scratch: per destination, number of sources wanting it
+  std::vector<uint32_t> rr_;      // per destination: first source to consider
+  std::vector<int32_t> want_;     // scratch: per source, destination of its ready head
+  std::vector<uint32_t> wanted_;  // scratch: per destination, number of sources wanting it
   std::vector<RingFifo<Packet>> inbox_;
   XbarStats stats_;
 };

@@ -84,7 +84,7 @@ void DramChannel::schedule(uint64_t now) {
     if (other_is_act) issue_activate(pool_[other].req, now);
     else issue_precharge(pool_[other].req.bank, now);
   } else {
-    wake_ = wake;   // nothing can issue before then (a new request resets it)
+    wake_ = wake;  // nothing can issue before then (a new request resets it)
     return;
   }
   wake_ = now + 1;
@@ -108,7 +108,7 @@ void DramChannel::issue_activate(DramRequest& r, uint64_t now) {
 void DramChannel::issue_precharge(uint32_t bank, uint64_t now) {
   Bank& b = banks_[bank];
   b.open = false;
-  b.hits[0] = b.hits[1] = 0;   // zero already: a bank with queued row hits is not precharged
+  b.hits[0] = b.hits[1] = 0;  // zero already: a bank with queued row hits is not precharged
   b.next_act = std::max(b.next_act, now + t_.tRP);
   ++stats_.precharges;
 }
@@ -122,7 +122,7 @@ void DramChannel::issue_column(int32_t e, uint64_t now) {
   en.next = free_;
   free_ = e;
   --queued_;
-  --b.hits[r.write];   // a column command serves a row hit
+  --b.hits[r.write];  // a column command serves a row hit
   const uint64_t lat = r.write ? t_.tWL : t_.tCL;
   const uint64_t start = std::max(bus_free_fp_, (now + lat) * kFixedOne);
   bus_free_fp_ = start + t_.burst_fp;

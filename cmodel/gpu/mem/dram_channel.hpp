@@ -50,7 +50,7 @@ enum class DramSource : uint8_t {
 };
 
 struct DramRequest {
-  uint64_t local = 0;      // address inside the channel
+  uint64_t local = 0;  // address inside the channel
   uint64_t row = 0;
   uint32_t bank = 0;
   bool write = false;
@@ -59,15 +59,15 @@ struct DramRequest {
   uint16_t charge_sm = 0;  // who pays the DRAM bytes
   bool activated = false;  // an ACT was issued for this request (its column access is a row miss)
   KernelId charge_kernel = 0;
-  uint64_t ready = 0;      // slice -> DRAM pipeline: cycle it may enter the queue
-  uint64_t done = 0;       // set when its column command issues
-  Packet pkt;              // the originating packet (bypass / context requests)
+  uint64_t ready = 0;  // slice -> DRAM pipeline: cycle it may enter the queue
+  uint64_t done = 0;   // set when its column command issues
+  Packet pkt;          // the originating packet (bypass / context requests)
 };
 
 struct DramStats {
   uint64_t reads = 0, writes = 0, activates = 0, precharges = 0;
-  uint64_t row_hits = 0;   // column commands that found their row open without an ACT of their own
-  uint64_t busy_fp = 0;    // data-bus time used, fixed point
+  uint64_t row_hits = 0;  // column commands that found their row open without an ACT of their own
+  uint64_t busy_fp = 0;   // data-bus time used, fixed point
 };
 
 class DramChannel {
@@ -115,15 +115,15 @@ class DramChannel {
   DramTiming t_;
   uint32_t depth_;
   std::vector<Bank> banks_;
-  std::vector<Entry> pool_;            // depth_ entries, queued or free
-  int32_t free_ = kNone;               // free-entry list
+  std::vector<Entry> pool_;  // depth_ entries, queued or free
+  int32_t free_ = kNone;     // free-entry list
   uint32_t queued_ = 0;
   uint64_t seq_ = 0;
   RingFifo<DramRequest> done_;
-  uint64_t bus_free_fp_ = 0;           // data bus free from this time (fixed point)
-  uint64_t next_col_any_ = 0;          // tCCD
-  uint64_t next_act_any_ = 0;          // tRRD
-  uint64_t wake_ = 0;                  // no command can issue before this cycle
+  uint64_t bus_free_fp_ = 0;   // data bus free from this time (fixed point)
+  uint64_t next_col_any_ = 0;  // tCCD
+  uint64_t next_act_any_ = 0;  // tRRD
+  uint64_t wake_ = 0;          // no command can issue before this cycle
   DramStats stats_;
 };
 

@@ -18,12 +18,12 @@ struct GpuConfig;
 
 namespace gs::mem {
 
-constexpr uint64_t kFixedOne = 1024;   // fixed-point units per core cycle (data bus time)
+constexpr uint64_t kFixedOne = 1024;  // fixed-point units per core cycle (data bus time)
 
 struct DramTiming {
   uint32_t tCL = 0, tWL = 0, tRP = 0, tRC = 0, tRAS = 0, tRCD = 0, tRRD = 0, tCCD = 0, tWR = 0;
-  uint64_t burst_fp = 0;    // data-bus time of one line, fixed point
-  uint32_t burst = 0;       // ceil(burst_fp / kFixedOne): whole core cycles of one line
+  uint64_t burst_fp = 0;  // data-bus time of one line, fixed point
+  uint32_t burst = 0;     // ceil(burst_fp / kFixedOne): whole core cycles of one line
 
   /// Converts and validates (throws gs::InputError on zero clocks or bus width).
   static DramTiming from_config(const GpuConfig& cfg);

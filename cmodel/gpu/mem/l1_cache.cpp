@@ -10,13 +10,10 @@ L1Cache::L1Cache(uint32_t sm, const GpuConfig& cfg, const AddressMap& map, MemCo
     : sm_(sm), line_bytes_(cfg.line_bytes), hit_latency_(cfg.sm(sm).l1_hit_latency),
       out_cap_(std::max<uint32_t>(cfg.sm(sm).l1_mshrs, 32)),
       way_bytes_(cfg.sm(sm).l1_size_bytes / std::max<uint32_t>(cfg.sm(sm).l1_assoc, 1)), map_(map), ctx_(ctx),
-      cache_(cfg.sm(sm).l1_size_bytes, cfg.sm(sm).l1_assoc, cfg.line_bytes,
-             ("L1 of SM " + std::to_string(sm)).c_str()),
-      mshr_(std::max<uint32_t>(cfg.sm(sm).l1_mshrs, 1), kMergeSlots),
-      hits_(64), out_(out_cap_) {}
+      cache_(cfg.sm(sm).l1_size_bytes, cfg.sm(sm).l1_assoc, cfg.line_bytes, ("L1 of SM " + std::to_string(sm)).c_str()),
+      mshr_(std::max<uint32_t>(cfg.sm(sm).l1_mshrs, 1), kMergeSlots), hits_(64), out_(out_cap_) {}
 
-Packet L1Cache::make_packet(uint64_t now, const MemAccess& a, PacketKind kind,
-                            BypassLevel level) const {
+Packet L1Cache::make_packet(uint64_t now, const MemAccess& a, PacketKind kind, BypassLevel level) const {
   Packet p;
   const DramCoord c = map_.map(a.line_addr);
   p.ready = now + hit_latency_;

@@ -38,7 +38,7 @@ namespace gs::mem {
 
 class L1Cache {
  public:
-  static constexpr uint32_t kMergeSlots = 16;   // tags one MSHR can hold
+  static constexpr uint32_t kMergeSlots = 16;  // tags one MSHR can hold
 
   L1Cache(uint32_t sm, const GpuConfig& cfg, const AddressMap& map, MemContext& ctx);
 
@@ -86,10 +86,10 @@ class L1Cache {
   const AddressMap& map_;
   MemContext& ctx_;
   SetAssocCache cache_;
-  MshrTable<uint64_t> mshr_;     // targets: the SM's tags
+  MshrTable<uint64_t> mshr_;  // targets: the SM's tags
   RingFifo<PendingHit> hits_;
-  RingFifo<Packet> out_;         // towards the crossbar
-  uint64_t port_used_at_ = ~uint64_t(0);   // cycle the port was last used
+  RingFifo<Packet> out_;                  // towards the crossbar
+  uint64_t port_used_at_ = ~uint64_t(0);  // cycle the port was last used
 };
 
 }  // namespace gs::mem

@@ -9,10 +9,9 @@ namespace gs::mem {
 L2Slice::L2Slice(uint32_t channel, const GpuConfig& cfg, const AddressMap& map, MemContext& ctx)
     : channel_(channel), line_bytes_(cfg.line_bytes), latency_(cfg.l2_hit_latency),
       dram_queue_cap_(2 * std::max<uint32_t>(cfg.l2_mshrs, 1) + 16), map_(map), ctx_(ctx),
-      cache_(cfg.l2_slice_bytes, cfg.l2_assoc, cfg.line_bytes,
-             ("L2 slice " + std::to_string(channel)).c_str()),
-      mshr_(std::max<uint32_t>(cfg.l2_mshrs, 1), kMergeSlots), to_dram_(dram_queue_cap_),
-      hit_resp_(64), fill_resp_(64) {}
+      cache_(cfg.l2_slice_bytes, cfg.l2_assoc, cfg.line_bytes, ("L2 slice " + std::to_string(channel)).c_str()),
+      mshr_(std::max<uint32_t>(cfg.l2_mshrs, 1), kMergeSlots), to_dram_(dram_queue_cap_), hit_resp_(64),
+      fill_resp_(64) {}
 
 void L2Slice::tick(uint64_t now, RingFifo<Packet>& inbox) {
   if (inbox.empty() || inbox.front().ready > now) return;
@@ -22,8 +21,8 @@ void L2Slice::tick(uint64_t now, RingFifo<Packet>& inbox) {
   if (process(now, inbox.front())) inbox.pop();
 }
 
-void L2Slice::to_dram(uint64_t now, const Packet& p, DramSource src, bool write, uint16_t sm,
-                      KernelId kernel, uint16_t mshr) {
+void L2Slice::to_dram(uint64_t now, const Packet& p, DramSource src, bool write, uint16_t sm, KernelId kernel,
+                      uint16_t mshr) {
   DramRequest r;
   r.local = p.local;
   r.bank = map_.bank_of(p.local);
@@ -43,22 +42,18 @@ void L2Slice::write_back(uint64_t now, const SetAssocCache::Victim& v) {
   p.line = v.line;
   p.local = map_.map(v.line).local;
   p.channel = uint16_t(channel_);
-  ctx_.live.fetch_add(1, std::memory_order_relaxed);   // a DRAM write no tag waits for
+  ctx_.live.fetch_add(1, std::memory_order_relaxed);  // a DRAM write no tag waits for
   to_dram(now, p, DramSource::kWriteback, true, uint16_t(v.meta >> 16), KernelId(v.meta & 0xFFFF), 0);
 }
 
 bool L2Slice::process(uint64_t now, const Packet& p) {
   switch (p.kind) {
-    case PacketKind::kCtxSave:
-      to_dram(now, p, DramSource::kCtxSave, true, p.sm, p.kernel, 0);
-      return true;
-    case PacketKind::kCtxRestore:
-      to_dram(now, p, DramSource::kCtxRestore, false, p.sm, p.kernel, 0);
-      return true;
+    case PacketKind::kCtxSave: to_dram(now, p, DramSource::kCtxSave, true, p.sm, p.kernel, 0); return true;
+    case PacketKind::kCtxRestore: to_dram(now, p, DramSource::kCtxRestore, false, p.sm, p.kernel, 0); return true;
     case PacketKind::kStore: {
       if (bypasses_l2(p.bypass)) {
         ++ctx_.ctr(p.sm, p.kernel).l2_bypassed;
-        ctx_.live.fetch_add(1, std::memory_order_relaxed);   // the DRAM write outlives the store's tag
+        ctx_.live.fetch_add(1, std::memory_order_relaxed);  // the DRAM write outlives the store's tag
         to_dram(now, p, DramSource::kBypassStore, true, p.sm, p.kernel, 0);
       } else {
         KernelSmCounters& c = ctx_.ctr(p.sm, p.kernel);
@@ -104,8 +99,7 @@ bool L2Slice::process(uint64_t now, const Packet& p) {
       ++c.l2_misses;
       return true;
     }
-    default:
-      return true;   // responses never travel towards a slice
+    default: return true;  // responses never travel towards a slice
   }
 }
 
@@ -132,7 +126,7 @@ void L2Slice::on_dram_read_done(const DramRequest& r, uint64_t now) {
     mshr_.release(m);
     return;
   }
-  Packet resp = r.pkt;   // bypassed load or context restore: answer the requester
+  Packet resp = r.pkt;  // bypassed load or context restore: answer the requester
   resp.kind = r.source == DramSource::kCtxRestore ? PacketKind::kCtxRestoreResp : PacketKind::kLoadResp;
   resp.ready = now;
   fill_resp_.push(resp);

@@ -68,8 +68,7 @@ class L2Slice {
 
  private:
   bool process(uint64_t now, const Packet& p);
-  void to_dram(uint64_t now, const Packet& p, DramSource src, bool write, uint16_t sm,
-               KernelId kernel, uint16_t mshr);
+  void to_dram(uint64_t now, const Packet& p, DramSource src, bool write, uint16_t sm, KernelId kernel, uint16_t mshr);
   void write_back(uint64_t now, const SetAssocCache::Victim& v);
   uint64_t set_key(uint64_t local) const { return local / line_bytes_; }
 
@@ -80,9 +79,9 @@ class L2Slice {
   SetAssocCache cache_;
   MshrTable<Target> mshr_;
   RingFifo<DramRequest> to_dram_;
-  RingFifo<Packet> hit_resp_;     // ready = accept + latency (monotone)
-  RingFifo<Packet> fill_resp_;    // ready = DRAM done (monotone)
-  bool resp_from_fill_ = false;   // which queue resp_head() chose
+  RingFifo<Packet> hit_resp_;    // ready = accept + latency (monotone)
+  RingFifo<Packet> fill_resp_;   // ready = DRAM done (monotone)
+  bool resp_from_fill_ = false;  // which queue resp_head() chose
 };
 
 }  // namespace gs::mem

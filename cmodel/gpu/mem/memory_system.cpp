@@ -8,7 +8,7 @@
 namespace gs {
 
 namespace {
-constexpr uint32_t kSliceInboxDepth = 32;   // L2 slice input queue (crossbar credits)
+constexpr uint32_t kSliceInboxDepth = 32;  // L2 slice input queue (crossbar credits)
 
 const GpuConfig& validated(const GpuConfig& cfg) {
   if (cfg.num_sms() == 0) throw InputError("memory system: the GPU has no SMs");
@@ -20,13 +20,11 @@ const GpuConfig& validated(const GpuConfig& cfg) {
 }  // namespace
 
 MemorySystem::MemorySystem(const GpuConfig& cfg, CounterBank& counters)
-    : cfg_(validated(cfg)), ctx_(counters, cfg.num_sms()),
-      timing_(mem::DramTiming::from_config(cfg)),
+    : cfg_(validated(cfg)), ctx_(counters, cfg.num_sms()), timing_(mem::DramTiming::from_config(cfg)),
       map_(cfg.dram_channels, cfg.line_bytes, cfg.dram_row_bytes, cfg.dram_banks),
-      up_(cfg.num_sms(), cfg.dram_channels, cfg.xbar_bytes_per_cycle, cfg.xbar_latency,
-          cfg.line_bytes, kSliceInboxDepth),
-      down_(cfg.dram_channels, cfg.num_sms(), cfg.xbar_bytes_per_cycle, cfg.xbar_latency,
-            cfg.line_bytes, 0),
+      up_(cfg.num_sms(), cfg.dram_channels, cfg.xbar_bytes_per_cycle, cfg.xbar_latency, cfg.line_bytes,
+          kSliceInboxDepth),
+      down_(cfg.dram_channels, cfg.num_sms(), cfg.xbar_bytes_per_cycle, cfg.xbar_latency, cfg.line_bytes, 0),
       line_mask_(uint64_t(cfg.line_bytes) - 1) {
   bypass_.assign(size_t(counters.sms()) * counters.kernels(), BypassLevel::kNone);
   for (uint32_t s = 0; s < cfg.num_sms(); ++s) {
@@ -43,8 +41,8 @@ MemorySystem::~MemorySystem() = default;
 
 bool MemorySystem::access(uint32_t sm, const MemAccess& a) {
   if (sm >= l1_.size() || a.kernel >= ctx_.counters.kernels() || sm >= ctx_.counters.sms())
-    throw InvariantError("memory access from SM " + std::to_string(sm) + " for kernel " +
-                         std::to_string(a.kernel) + " outside the counter bank");
+    throw InvariantError("memory access from SM " + std::to_string(sm) + " for kernel " + std::to_string(a.kernel) +
+                         " outside the counter bank");
   if (a.line_addr & line_mask_)
     throw InvariantError("memory access to unaligned line address " + std::to_string(a.line_addr));
   const BypassLevel level = bypass_[size_t(sm) * ctx_.counters.kernels() + a.kernel];
@@ -53,8 +51,8 @@ bool MemorySystem::access(uint32_t sm, const MemAccess& a) {
 
 void MemorySystem::context_transfer(uint32_t sm, const ContextTransfer& t) {
   if (sm >= ctxe_.size() || t.kernel >= ctx_.counters.kernels())
-    throw InvariantError("context transfer for SM " + std::to_string(sm) + " kernel " +
-                         std::to_string(t.kernel) + " outside the counter bank");
+    throw InvariantError("context transfer for SM " + std::to_string(sm) + " kernel " + std::to_string(t.kernel) +
+                         " outside the counter bank");
   ctxe_[sm]->start(t);
 }
 
@@ -76,21 +74,15 @@ void MemorySystem::route_dram_done(uint32_t ch, const mem::DramRequest& r) {
   switch (r.source) {
     case mem::DramSource::kL2Fill:
     case mem::DramSource::kBypassLoad:
-    case mem::DramSource::kCtxRestore:
-      l2_[ch]->on_dram_read_done(r, now_);
-      break;
-    case mem::DramSource::kCtxSave:
-      ctxe_[r.pkt.sm]->on_line_done(r.pkt.id);
-      break;
+    case mem::DramSource::kCtxRestore: l2_[ch]->on_dram_read_done(r, now_); break;
+    case mem::DramSource::kCtxSave: ctxe_[r.pkt.sm]->on_line_done(r.pkt.id); break;
     case mem::DramSource::kWriteback:
-    case mem::DramSource::kBypassStore:
-      ctx_.live.fetch_sub(1, std::memory_order_relaxed);
-      break;
+    case mem::DramSource::kBypassStore: ctx_.live.fetch_sub(1, std::memory_order_relaxed); break;
   }
 }
 
 void MemorySystem::tick(uint64_t cycle) {
-  if (ctx_.live != 0)   // fast path: nothing anywhere
+  if (ctx_.live != 0)  // fast path: nothing anywhere
     for (uint32_t s = 0; s < uint32_t(l1_.size()); ++s) tick_sm(s, cycle);
   tick_shared(cycle);
 }
@@ -111,7 +103,7 @@ void MemorySystem::tick_sm(uint32_t s, uint64_t cycle) {
 void MemorySystem::tick_shared(uint64_t cycle) {
   now_ = cycle;
   next_cycle_ = cycle + 1;
-  if (ctx_.live == 0) return;   // fast path: nothing anywhere
+  if (ctx_.live == 0) return;  // fast path: nothing anywhere
   const uint32_t sms = uint32_t(l1_.size());
   const uint32_t chans = uint32_t(dram_.size());
 

@@ -91,12 +91,12 @@ class MemorySystem : public MemoryIface {
   std::vector<std::unique_ptr<mem::ContextEngine>> ctxe_;
   std::vector<std::unique_ptr<mem::L2Slice>> l2_;
   std::vector<std::unique_ptr<mem::DramChannel>> dram_;
-  mem::Crossbar up_;     // SMs -> slices
-  mem::Crossbar down_;   // slices -> SMs
-  std::vector<BypassLevel> bypass_;   // [sm][kernel], sized as the counter bank
+  mem::Crossbar up_;                 // SMs -> slices
+  mem::Crossbar down_;               // slices -> SMs
+  std::vector<BypassLevel> bypass_;  // [sm][kernel], sized as the counter bank
   uint64_t line_mask_;
-  uint64_t now_ = 0;          // cycle of the last tick()
-  uint64_t next_cycle_ = 0;   // cycle an access() made now belongs to (the next tick)
+  uint64_t now_ = 0;         // cycle of the last tick()
+  uint64_t next_cycle_ = 0;  // cycle an access() made now belongs to (the next tick)
 };
 
 }  // namespace gs

@@ -23,8 +23,7 @@ class MshrTable {
   static constexpr uint64_t kFree = ~uint64_t(0);
 
   MshrTable(uint32_t entries, uint32_t merge_slots)
-      : slots_(merge_slots), key_(entries, kFree), count_(entries, 0),
-        targets_(size_t(entries) * merge_slots) {
+      : slots_(merge_slots), key_(entries, kFree), count_(entries, 0), targets_(size_t(entries) * merge_slots) {
     uint32_t bits = 2;
     while ((1u << bits) < 4 * entries) ++bits;
     shift_ = 64 - bits;
@@ -89,7 +88,7 @@ class MshrTable {
 
   uint32_t slots_;
   uint32_t shift_ = 62, mask_ = 3;
-  std::vector<int32_t> index_;      // open-addressing index: key hash -> entry, -1 = empty
+  std::vector<int32_t> index_;  // open-addressing index: key hash -> entry, -1 = empty
   std::vector<uint64_t> key_;
   std::vector<uint32_t> count_;
   std::vector<Target> targets_;

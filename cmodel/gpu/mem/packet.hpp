@@ -29,14 +29,14 @@ constexpr bool bypasses_l2(BypassLevel l) { return l == BypassLevel::kL2 || l ==
 constexpr uint32_t kRequestBytes = 8;
 
 struct Packet {
-  uint64_t ready = 0;       // cycle from which the packet may move on (set by each stage)
-  uint64_t line = 0;        // global line address
-  uint64_t local = 0;       // byte address inside its channel (AddressMap::local)
-  uint64_t tag = 0;         // store: the SM's tag
+  uint64_t ready = 0;  // cycle from which the packet may move on (set by each stage)
+  uint64_t line = 0;   // global line address
+  uint64_t local = 0;  // byte address inside its channel (AddressMap::local)
+  uint64_t tag = 0;    // store: the SM's tag
   uint16_t sm = 0;
   KernelId kernel = 0;
-  uint16_t id = 0;          // L1 MSHR index or context slot
-  uint16_t channel = 0;     // channel == L2 slice
+  uint16_t id = 0;       // L1 MSHR index or context slot
+  uint16_t channel = 0;  // channel == L2 slice
   PacketKind kind = PacketKind::kLoad;
   BypassLevel bypass = BypassLevel::kNone;
 

@@ -7,13 +7,12 @@
 
 namespace gs::mem {
 
-SetAssocCache::SetAssocCache(uint32_t size_bytes, uint32_t assoc, uint32_t line_bytes,
-                             const char* what) {
+SetAssocCache::SetAssocCache(uint32_t size_bytes, uint32_t assoc, uint32_t line_bytes, const char* what) {
   if (assoc == 0 || line_bytes == 0 || size_bytes % (uint64_t(assoc) * line_bytes) != 0 ||
       size_bytes / (uint64_t(assoc) * line_bytes) == 0)
     throw InputError(std::string(what) + ": size " + std::to_string(size_bytes) +
-                     " B is not a whole number (>= 1) of sets of " + std::to_string(assoc) +
-                     " x " + std::to_string(line_bytes) + " B lines");
+                     " B is not a whole number (>= 1) of sets of " + std::to_string(assoc) + " x " +
+                     std::to_string(line_bytes) + " B lines");
   assoc_ = assoc;
   active_ways_ = assoc;
   sets_ = uint32_t(size_bytes / (uint64_t(assoc) * line_bytes));
@@ -41,15 +40,17 @@ bool SetAssocCache::lookup(uint64_t line, uint64_t set_key, bool touch) {
   return true;
 }
 
-SetAssocCache::Victim SetAssocCache::insert(uint64_t line, uint64_t set_key, bool dirty,
-                                            uint32_t meta) {
-  if (active_ways_ == 0) return Victim{};   // no capacity: the line is not kept
+SetAssocCache::Victim SetAssocCache::insert(uint64_t line, uint64_t set_key, bool dirty, uint32_t meta) {
+  if (active_ways_ == 0) return Victim{};  // no capacity: the line is not kept
   const uint32_t set = set_of(set_key);
   const size_t base = size_t(set) * assoc_;
   size_t victim = base;
   for (uint32_t w = 0; w < active_ways_; ++w) {
     const size_t i = base + w;
-    if (tag_[i] == kInvalid) { victim = i; break; }
+    if (tag_[i] == kInvalid) {
+      victim = i;
+      break;
+    }
     if (lru_[i] < lru_[victim]) victim = i;
   }
   Victim out;

@@ -61,8 +61,8 @@ class SetAssocCache {
   bool sets_pow2_ = false;
   uint64_t stamp_ = 0;
   uint64_t lookups_ = 0;
-  std::vector<uint64_t> tag_;    // sets*assoc, kInvalid = empty way
-  std::vector<uint64_t> lru_;    // last-touch stamp per way
+  std::vector<uint64_t> tag_;  // sets*assoc, kInvalid = empty way
+  std::vector<uint64_t> lru_;  // last-touch stamp per way
   std::vector<uint8_t> dirty_;
   std::vector<uint32_t> meta_;
 };

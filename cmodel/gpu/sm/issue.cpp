@@ -53,8 +53,7 @@ void Sm::Impl::on_completion(uint64_t tag, uint64_t cycle) {
     return;
   }
   if (tag >= ops.size() || !ops[tag].active)
-    throw InvariantError("SM " + std::to_string(id) + ": completion of unknown memory tag " +
-                         std::to_string(tag));
+    throw InvariantError("SM " + std::to_string(id) + ": completion of unknown memory tag " + std::to_string(tag));
   MemOp& op = ops[tag];
   if (--op.lines_left > 0) return;
   Warp& w = warps[op.warp];
@@ -142,8 +141,7 @@ void Sm::Impl::issue(Warp& w, uint16_t wi, WarpScheduler& s, uint64_t cycle) {
       ldst_send(cycle);
       break;
     }
-    default:
-      break;
+    default: break;
   }
   ctr(w.kernel).insts_issued++;
   ++issued_last_tick;

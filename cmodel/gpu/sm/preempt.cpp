@@ -21,7 +21,10 @@ void Sm::Impl::preempt(PreemptMode mode, KernelId victim, uint64_t cycle) {
   if (mode == PreemptMode::kSwitch) {
     int32_t idx = -1;
     for (size_t i = 0; i < preempts.size(); ++i)
-      if (!preempts[i].active) { idx = int32_t(i); break; }
+      if (!preempts[i].active) {
+        idx = int32_t(i);
+        break;
+      }
     if (idx < 0) {
       idx = int32_t(preempts.size());
       preempts.push_back(rec);
@@ -48,8 +51,7 @@ void Sm::Impl::preempt(PreemptMode mode, KernelId victim, uint64_t cycle) {
       return;
     }
   } else {
-    const uint32_t n = victim == kNoKernel ? used.ctas
-                                           : (victim < resident.size() ? resident[victim] : 0);
+    const uint32_t n = victim == kNoKernel ? used.ctas : (victim < resident.size() ? resident[victim] : 0);
     if (n == 0) {
       emit(SmEventType::kPreemptDone, victim, 0, 0, cycle);
       return;
@@ -67,8 +69,7 @@ void Sm::Impl::preempt(PreemptMode mode, KernelId victim, uint64_t cycle) {
 }
 
 void Sm::Impl::on_context_done(uint32_t slot, uint64_t cycle) {
-  if (slot >= ctas.size())
-    throw InvariantError("SM " + std::to_string(id) + ": context transfer for unknown CTA slot");
+  if (slot >= ctas.size()) throw InvariantError("SM " + std::to_string(id) + ": context transfer for unknown CTA slot");
   CtaSlot& c = ctas[slot];
   if (c.state == CtaPhase::kRestoring) {
     ctr(c.kernel).ctx_restore_cycles += cycle - c.start_cycle;
@@ -122,8 +123,7 @@ void Sm::Impl::check_preempts(uint64_t cycle) {
     if (p.mode == PreemptMode::kSwitch) {
       done = p.remaining == 0;
     } else {
-      done = p.victim == kNoKernel ? used.ctas == 0
-                                   : (p.victim >= resident.size() || resident[p.victim] == 0);
+      done = p.victim == kNoKernel ? used.ctas == 0 : (p.victim >= resident.size() || resident[p.victim] == 0);
     }
     if (done) {
       p.active = false;

@@ -18,9 +18,7 @@
 namespace gs {
 
 namespace sm_detail {
-inline bool is_ldst(InstType t) {
-  return t == InstType::kLoad || t == InstType::kStore || t == InstType::kShared;
-}
+inline bool is_ldst(InstType t) { return t == InstType::kLoad || t == InstType::kStore || t == InstType::kShared; }
 }  // namespace sm_detail
 
 struct Sm::Impl {
@@ -44,26 +42,26 @@ struct Sm::Impl {
   const bool gto;
 
   // --- state ---
-  std::vector<Warp> warps;               // max_warps slots
-  std::vector<uint64_t> ring;            // kRing completion cycles per warp slot
-  std::vector<uint16_t> free_warps;      // free warp slots (stack)
-  std::vector<CtaSlot> ctas;             // max_ctas slots
-  std::vector<MemOp> ops;                // pool of in-flight global accesses
+  std::vector<Warp> warps;           // max_warps slots
+  std::vector<uint64_t> ring;        // kRing completion cycles per warp slot
+  std::vector<uint16_t> free_warps;  // free warp slots (stack)
+  std::vector<CtaSlot> ctas;         // max_ctas slots
+  std::vector<MemOp> ops;            // pool of in-flight global accesses
   std::vector<uint32_t> free_ops;
   std::vector<WarpScheduler> scheds;
   LdstUnit ldst;
   std::vector<PreemptRec> preempts;
   SmUsage used;
-  uint32_t shmem_config = 0;             // current carve-out (0 = SM empty, not configured)
-  uint32_t l1_carveout = ~0u;            // l1_carveout "dynamic": shared memory taken from the unified L1
-  uint32_t next_sched = 0;               // round-robin warp -> scheduler assignment
-  std::vector<uint32_t> resident;        // per kernel id: resident CTAs (any state)
-  std::vector<KernelId> resident_kernels;// kernels with resident CTAs (active_cycles)
+  uint32_t shmem_config = 0;                         // current carve-out (0 = SM empty, not configured)
+  uint32_t l1_carveout = ~0u;                        // l1_carveout "dynamic": shared memory taken from the unified L1
+  uint32_t next_sched = 0;                           // round-robin warp -> scheduler assignment
+  std::vector<uint32_t> resident;                    // per kernel id: resident CTAs (any state)
+  std::vector<KernelId> resident_kernels;            // kernels with resident CTAs (active_cycles)
   std::vector<std::unique_ptr<InstStream>> streams;  // per kernel id
   std::vector<const KernelDesc*> stream_desc;
-  bool dirty = false;                    // a CTA may have finished / stopped; preemptions to check
+  bool dirty = false;  // a CTA may have finished / stopped; preemptions to check
   uint32_t issued_last_tick = 0;
-  std::vector<uint64_t> completions;     // scratch for take_completions
+  std::vector<uint64_t> completions;  // scratch for take_completions
 
   // --- output queues ---
   std::vector<SmEvent> events;
@@ -72,17 +70,15 @@ struct Sm::Impl {
 
   // --- helpers ---
   KernelSmCounters& ctr(KernelId k) { return counters.at(id, k); }
-  uint32_t shmem_capacity_for(uint32_t shmem) const {
-    return used.ctas ? shmem_config : shared_mem_carveout(t, shmem);
-  }
+  uint32_t shmem_capacity_for(uint32_t shmem) const { return used.ctas ? shmem_config : shared_mem_carveout(t, shmem); }
   bool fits(const CtaResources& r) const {
     return used.ctas + 1 <= t.max_ctas && used.threads + r.threads <= t.max_threads &&
            used.warps + r.warps <= t.max_warps && used.regs + r.regs <= t.registers &&
            used.shmem + r.shmem <= shmem_capacity_for(r.shmem) && free_warps.size() >= r.warps;
   }
   const InstStream& stream_for(KernelId k, const KernelDesc& desc);
-  void start_cta(KernelId kernel, const KernelDesc& desc, const CtaResources& r, CtaId cta,
-                 uint64_t cycle, const SavedCta* resume);
+  void start_cta(KernelId kernel, const KernelDesc& desc, const CtaResources& r, CtaId cta, uint64_t cycle,
+                 const SavedCta* resume);
   /// l1_carveout "dynamic": resizes the L1 when the resident shared memory needs another carve-out.
   void follow_l1_carveout();
   void preempt(PreemptMode mode, KernelId victim, uint64_t cycle);

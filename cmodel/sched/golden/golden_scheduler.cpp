@@ -19,10 +19,11 @@ namespace gs {
 using namespace golden;
 
 Policy parse_policy(const std::string& name) {
-  const std::string canonical = canonical_policy_name(name);   // InputError for an unknown name
+  const std::string canonical = canonical_policy_name(name);  // InputError for an unknown name
   for (uint8_t i = 0; i < std::size(spec::kPolicies); ++i)
     if (canonical == spec::kPolicies[i].name) return static_cast<Policy>(i);
-  throw InputError("--policy " + name + ": an analysis policy (cmodel/metrics/mix_strategy.hpp), not one a scheduler "
+  throw InputError("--policy " + name +
+                   ": an analysis policy (cmodel/metrics/mix_strategy.hpp), not one a scheduler "
                    "runs; gsim run and gsim sweep run it");
 }
 
@@ -59,20 +60,20 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
   driver_.reset();
   preempt_.reset(num_sms_);
   quota_.reset(num_sms_, slots_);
-  pol_cfg_ = PolicyCfg{policy_,
-                       num_sms_,
-                       slots_,
-                       opt.cta_limit,
-                       opt.sm_sharing == SmSharing::kExclusive,
-                       &caps_,
-                       cfg.sm(0).warp_schedulers,
-                       &sm_big_,
-                       WfRes{cfg.base_sm.threads, cfg.base_sm.warps, cfg.base_sm.regs, cfg.base_sm.shmem,
-                             cfg.base_sm.ctas},
-                       cfg.settings};
+  pol_cfg_ = PolicyCfg{
+      policy_,
+      num_sms_,
+      slots_,
+      opt.cta_limit,
+      opt.sm_sharing == SmSharing::kExclusive,
+      &caps_,
+      cfg.sm(0).warp_schedulers,
+      &sm_big_,
+      WfRes{cfg.base_sm.threads, cfg.base_sm.warps, cfg.base_sm.regs, cfg.base_sm.shmem, cfg.base_sm.ctas},
+      cfg.settings};
   policy_twin_ = make_policy_twin(policy_);
   policy_twin_->reset(pol_cfg_);
-  policy_twin_->take_options(opt_);   // after reset(): an analysis policy's golden-only inputs
+  policy_twin_->take_options(opt_);  // after reset(): an analysis policy's golden-only inputs
   slot_bypass_.assign(slots_, BypassLevel::kNone);
   pol_out_.size(num_sms_, slots_);
   pol_last_.size(num_sms_, slots_);
@@ -107,7 +108,7 @@ void GoldenScheduler::record_partition(uint64_t cycle, uint32_t slots, uint32_t 
     }
     ++r.count;
   }
-  partitions_.push_back(r);   // capacity reserved at reset: no allocation
+  partitions_.push_back(r);  // capacity reserved at reset: no allocation
 }
 
 void GoldenScheduler::record_window(uint32_t slots, uint32_t from, uint32_t to) {
@@ -151,8 +152,8 @@ void GoldenScheduler::refresh_fixed_quota() {
   const bool shared = popcount32(SmDriver::work_mask(ksrt_, ptbq_)) >= 2;
   for (uint32_t k = 0; k < slots_; ++k) {
     const KsrtEntry& e = ksrt_.entry(k);
-    const uint32_t cap =
-        shared && e.valid && e.kernel < opt_.fixed_ctas.size() ? opt_.fixed_ctas[e.kernel] : UINT32_MAX;
+    const uint32_t cap = shared && e.valid && e.kernel < opt_.fixed_ctas.size() ? opt_.fixed_ctas[e.kernel]
+                                                                                : UINT32_MAX;
     if (cap == fixed_slot_cap_[k]) continue;
     fixed_slot_cap_[k] = cap;
     for (uint32_t s = 0; s < num_sms_; ++s) fixed_quota_[size_t(s) * slots_ + k] = cap;
@@ -235,7 +236,7 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   }
   pol_out_.clear();
   policy_twin_->comb(pol_cfg_, view, pev, pol_out_);
-  if (!opt_.sm_kernels.empty()) {   // HeteroCore's static mapping: each SM issues its kernels only
+  if (!opt_.sm_kernels.empty()) {  // HeteroCore's static mapping: each SM issues its kernels only
     refresh_sm_mask();
     for (uint32_t s = 0; s < num_sms_; ++s) pol_out_.elig[s] &= sm_slot_mask_[s];
   }
@@ -251,7 +252,7 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   drv_in.pol.elig = &pol.elig;
   drv_in.pol.quota_en = pol.quota_en;
   drv_in.pol.quota = &quota_.quota();
-  if (!opt_.fixed_ctas.empty()) {   // the Oracle's static partition instead of a policy's quotas
+  if (!opt_.fixed_ctas.empty()) {  // the Oracle's static partition instead of a policy's quotas
     refresh_fixed_quota();
     pol_out_.quota_en = true;
     drv_in.pol.quota_en = true;
@@ -286,8 +287,8 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   if (ev_finished || ev_saved) {
     if (smst_.resident(ev.sm, lk.slot) == 0)
       throw InvariantError("cycle " + std::to_string(in.cycle) + ": SM " + std::to_string(ev.sm) +
-                           " retired/saved CTA " + std::to_string(ev.cta) + " of kernel " +
-                           std::to_string(ev.kernel) + " but holds none of that kernel");
+                           " retired/saved CTA " + std::to_string(ev.cta) + " of kernel " + std::to_string(ev.kernel) +
+                           " but holds none of that kernel");
     track_event(ev, lk.slot);
   }
   if (ev_done && !reserved(smst_.entry(ev.sm)))
@@ -369,9 +370,11 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   // ------------------------------------------------------------ clock edge: q <= d, all blocks at once
   policy_twin_->commit();
   uint32_t part_slots = 0, part_mode = 0;
-  if (policy_twin_->partition_started(part_slots, part_mode, part_ctas_)) record_partition(in.cycle, part_slots, part_mode);
+  if (policy_twin_->partition_started(part_slots, part_mode, part_ctas_))
+    record_partition(in.cycle, part_slots, part_mode);
   uint32_t win_from = 0, win_to = 0;
-  if (policy_twin_->window_measured(part_slots, win_insts_, win_from, win_to)) record_window(part_slots, win_from, win_to);
+  if (policy_twin_->window_measured(part_slots, win_insts_, win_from, win_to))
+    record_window(part_slots, win_from, win_to);
   quota_.commit();
   driver_.commit();
   preempt_.commit();
@@ -381,14 +384,14 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   aq_.commit();
   cmd_.commit();
   bypass_q_ = bypass_d;
-  if (pol.bypass.valid) slot_bypass_[pol.bypass.slot] = pol.bypass.level;   // partition reports
+  if (pol.bypass.valid) slot_bypass_[pol.bypass.slot] = pol.bypass.level;  // partition reports
   if (issue.valid) check_capacity(issue.sm);
   if (alloc.valid) {
     ctas_[alloc.slot].admit(head.grid);
     slot_kernel_[alloc.slot] = head.kernel;
   }
 
-  std::swap(pol_last_, pol_out_);   // keep this cycle's out_o; no allocation (sizes kept)
+  std::swap(pol_last_, pol_out_);  // keep this cycle's out_o; no allocation (sizes kept)
   out.launch_ready = cmd_.ready();
   cycle_ = in.cycle + 1;
   return out;
@@ -400,8 +403,8 @@ void GoldenScheduler::check_capacity(uint32_t sm) const {
   if (m.threads > c.threads || m.warps > c.warps || m.regs > c.regs || m.shmem > c.shmem || m.ctas > c.ctas) {
     std::ostringstream os;
     os << "SM " << sm << " over capacity: threads " << m.threads << "/" << c.threads << " warps " << m.warps << "/"
-       << c.warps << " regs " << m.regs << "/" << c.regs << " shmem " << m.shmem << "/" << c.shmem << " ctas "
-       << m.ctas << "/" << c.ctas;
+       << c.warps << " regs " << m.regs << "/" << c.regs << " shmem " << m.shmem << "/" << c.shmem << " ctas " << m.ctas
+       << "/" << c.ctas;
     throw InvariantError(os.str());
   }
 }

@@ -96,7 +96,7 @@ class GoldenScheduler final : public SchedulerPort {
   golden::Policy policy_ = golden::Policy::kLeftOver;
   uint32_t num_sms_ = 0, slots_ = 0, contexts_ = 0;
   std::vector<golden::SmCaps> caps_;
-  std::vector<uint8_t> sm_big_;   // PolicyCfg::sm_big: per SM, a big SM (GpuConfig::sm_is_big)
+  std::vector<uint8_t> sm_big_;  // PolicyCfg::sm_big: per SM, a big SM (GpuConfig::sm_is_big)
   uint64_t cycle_ = 0;
   bool tables_quiet_ = false;  // speed only: the last clock edge wrote no table (see step())
   bool driver_idle_ = false;   // speed only: the last cycle's SM driver issued nothing
@@ -109,24 +109,24 @@ class GoldenScheduler final : public SchedulerPort {
   golden::SmDriver driver_;
   golden::PreemptCtrl preempt_;
   golden::QuotaTable quota_;
-  std::unique_ptr<golden::PolicyTwin> policy_twin_;   // the selected policy (gs_policies)
+  std::unique_ptr<golden::PolicyTwin> policy_twin_;  // the selected policy (gs_policies)
   golden::PolicyCfg pol_cfg_;
-  golden::PolicyOut pol_out_, pol_last_;             // this cycle's and the last cycle's out_o
-  BypassCmd bypass_q_;                               // gs_top's bypass port register
+  golden::PolicyOut pol_out_, pol_last_;  // this cycle's and the last cycle's out_o
+  BypassCmd bypass_q_;                    // gs_top's bypass port register
   // SchedOptions::fixed_ctas (golden only, the Oracle): the per-slot caps of the kernels in the
   // KSRT now, and the quota rows the SM driver reads instead of the quota table's.
   std::vector<uint32_t> fixed_slot_cap_, fixed_quota_;
-  std::vector<PartitionRecord> partitions_;   // partitions(), reserved at reset
+  std::vector<PartitionRecord> partitions_;  // partitions(), reserved at reset
   uint64_t partitions_dropped_ = 0;
   std::array<uint32_t, 32> part_ctas_{};
-  std::array<uint64_t, 32> win_insts_{};   // window_measured()'s per-slot sums
-  std::vector<KernelId> sm_mask_kernel_;   // per slot, the kernel sm_slot_mask_ was built for
-  std::vector<uint32_t> sm_slot_mask_;     // per SM, the slots SchedOptions::sm_kernels allows
+  std::array<uint64_t, 32> win_insts_{};  // window_measured()'s per-slot sums
+  std::vector<KernelId> sm_mask_kernel_;  // per slot, the kernel sm_slot_mask_ was built for
+  std::vector<uint32_t> sm_slot_mask_;    // per SM, the slots SchedOptions::sm_kernels allows
 
   // exactly-once record per KSRT slot, sized at admission, never per cycle
   std::vector<CtaLedger> ctas_;
   std::vector<KernelId> slot_kernel_;
-  std::vector<BypassLevel> slot_bypass_;   // each slot's last bypass write (PartitionRecord::bypass)
+  std::vector<BypassLevel> slot_bypass_;  // each slot's last bypass write (PartitionRecord::bypass)
 };
 
 }  // namespace gs

@@ -24,9 +24,9 @@ class CmdBuffers {
     bool ready = false;       // ready_o: every context FIFO has a free entry
   };
   struct Regs {
-    std::vector<Launch> fifo;                    // fifo_q [ctx * CmdBufDepth + entry]
-    std::vector<uint32_t> rd, cnt;               // rd_q, cnt_q
-    std::vector<uint32_t> order;                 // order_q
+    std::vector<Launch> fifo;                      // fifo_q [ctx * CmdBufDepth + entry]
+    std::vector<uint32_t> rd, cnt;                 // rd_q, cnt_q
+    std::vector<uint32_t> order;                   // order_q
     uint32_t ord_rd = 0, ord_wr = 0, ord_cnt = 0;  // ord_rd_q, ord_wr_q, ord_cnt_q
   };
   struct D {

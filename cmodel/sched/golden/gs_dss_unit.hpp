@@ -16,15 +16,15 @@ class DssUnitTwin {
  public:
   enum class St : uint8_t { kIdle = 0, kScan = 1, kAct = 2 };
   struct Regs {
-    St st = St::kIdle;                 // st_q
-    uint32_t s = 0;                    // s_q
-    bool dirty = false;                // dirty_q
-    bool idle_found = false;           // idle_found_q
-    uint32_t idle_sm = 0;              // idle_sm_q
-    bool rel_found = false;            // rel_found_q
-    uint32_t rel_sm = 0;               // rel_sm_q
-    uint32_t own_found = 0;            // own_found_q
-    std::vector<uint32_t> own_sm;      // own_sm_q
+    St st = St::kIdle;             // st_q
+    uint32_t s = 0;                // s_q
+    bool dirty = false;            // dirty_q
+    bool idle_found = false;       // idle_found_q
+    uint32_t idle_sm = 0;          // idle_sm_q
+    bool rel_found = false;        // rel_found_q
+    uint32_t rel_sm = 0;           // rel_sm_q
+    uint32_t own_found = 0;        // own_found_q
+    std::vector<uint32_t> own_sm;  // own_sm_q
   };
   /// The next state: the scalar registers whole, own_sm_q through its one write port.
   struct D {
@@ -36,13 +36,13 @@ class DssUnitTwin {
     bool rel_found = false;
     uint32_t rel_sm = 0;
     uint32_t own_found = 0;
-    bool own_we = false;                // own_sm_q[own_slot] <= own_val
+    bool own_we = false;  // own_sm_q[own_slot] <= own_val
     uint32_t own_slot = 0, own_val = 0;
   };
   /// Combinational outputs of one cycle.
   struct Out {
     OwnerWr owner_wr;
-    TokenUpd tok_pre;   // before the preemption's acceptance gate
+    TokenUpd tok_pre;  // before the preemption's acceptance gate
     PreemptReq req;
     bool changed = false;
   };

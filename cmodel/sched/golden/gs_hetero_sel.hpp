@@ -22,13 +22,13 @@ struct HeteroSelIn {
 
 /// Its outputs, and the fixed-point values behind them (docs, gsim unit hetero).
 struct HeteroSelOut {
-  uint32_t thick = 0;   // thick_o
-  uint32_t big = 0;     // big_o: the kernels mapped on the big SMs
-  bool even = false;    // even_o: every kernel keeps its profiling share of both types
-  uint32_t shift = 0;                            // the rates' common right shift
-  std::array<uint64_t, kHcKernels> b{}, s{};     // the shifted rates
-  std::array<int64_t, kHcKernels> n{}, g{};      // N_c = IPC^base x D_c, G_c = (b - s) D_c
-  std::array<uint32_t, kHcKernels> rank{};       // kernels whose gain beats c's
+  uint32_t thick = 0;                         // thick_o
+  uint32_t big = 0;                           // big_o: the kernels mapped on the big SMs
+  bool even = false;                          // even_o: every kernel keeps its profiling share of both types
+  uint32_t shift = 0;                         // the rates' common right shift
+  std::array<uint64_t, kHcKernels> b{}, s{};  // the shifted rates
+  std::array<int64_t, kHcKernels> n{}, g{};   // N_c = IPC^base x D_c, G_c = (b - s) D_c
+  std::array<uint32_t, kHcKernels> rank{};    // kernels whose gain beats c's
 };
 
 inline HeteroSelOut hetero_sel(const HeteroSelIn& in) {
@@ -61,7 +61,7 @@ inline HeteroSelOut hetero_sel(const HeteroSelIn& in) {
     int64_t dcta = int64_t(in.cta_big[c] & cta_mask) - int64_t(in.cta_small[c] & cta_mask);
     const int64_t dbase = int64_t(in.cta_base[c] & cta_mask) - int64_t(in.cta_small[c] & cta_mask);
     int64_t n = 0;
-    if (dcta <= 0) {   // IPC_scaled undefined: IPC^base = b, D = 1
+    if (dcta <= 0) {  // IPC_scaled undefined: IPC^base = b, D = 1
       n = b;
       dcta = 1;
     } else {
@@ -73,8 +73,8 @@ inline HeteroSelOut hetero_sel(const HeteroSelIn& in) {
   for (uint32_t i = 0; i < K; ++i)
     for (uint32_t j = i + 1; j < K; ++j) {
       if (i >= nk || j >= nk) continue;
-      const int64_t p_ij = o.g[i] * o.n[j], p_ji = o.g[j] * o.n[i];   // |p| < 2**(2 HcSigW + 2 CtaCntW + 4)
-      if (p_ji >= p_ij) ++o.rank[i];   // the later kernel wins a tie (Algorithm 2's else branch)
+      const int64_t p_ij = o.g[i] * o.n[j], p_ji = o.g[j] * o.n[i];  // |p| < 2**(2 HcSigW + 2 CtaCntW + 4)
+      if (p_ji >= p_ij) ++o.rank[i];  // the later kernel wins a tie (Algorithm 2's else branch)
       else ++o.rank[j];
     }
   const uint32_t in_set = (1u << nk) - 1;

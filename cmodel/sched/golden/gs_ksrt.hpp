@@ -16,14 +16,14 @@ namespace gs::golden {
 class Ksrt {
  public:
   struct In {
-    bool alloc_valid = false;  // alloc_valid_i
-    uint32_t alloc_slot = 0;   // alloc_slot_i
-    Launch launch;             // alloc_launch_i
-    bool issue_valid = false;  // issue_valid_i
-    uint32_t issue_slot = 0;   // issue_slot_i
-    bool done_valid = false;   // done_valid_i
-    uint32_t done_slot = 0;    // done_slot_i
-    TokenUpd tok;              // tok_i
+    bool alloc_valid = false;     // alloc_valid_i
+    uint32_t alloc_slot = 0;      // alloc_slot_i
+    Launch launch;                // alloc_launch_i
+    bool issue_valid = false;     // issue_valid_i
+    uint32_t issue_slot = 0;      // issue_slot_i
+    bool done_valid = false;      // done_valid_i
+    uint32_t done_slot = 0;       // done_slot_i
+    TokenUpd tok;                 // tok_i
     KernelId lookup = kNoKernel;  // lookup_kernel_i
   };
   struct Lookup {

@@ -25,15 +25,15 @@ namespace gs::golden {
 
 /// policy_cfg_t: the GPU a policy schedules, and set_i: its settings (registered in gs_top).
 struct PolicyCfg {
-  Policy policy = Policy::kLeftOver;          // policy_i (modules with several policies)
-  uint32_t num_sms = 0;                       // num_sms
-  uint32_t slots = 0;                         // KSRT slots (MaxKernels in the RTL)
-  uint32_t cta_limit = 0;                     // cta_limit
-  bool sm_exclusive = false;                  // sm_exclusive
-  const std::vector<SmCaps>* caps = nullptr;  // sm_threads .. sm_ctas
-  uint32_t warp_scheds = 0;                   // warp_scheds: warp schedulers of SM 0
+  Policy policy = Policy::kLeftOver;             // policy_i (modules with several policies)
+  uint32_t num_sms = 0;                          // num_sms
+  uint32_t slots = 0;                            // KSRT slots (MaxKernels in the RTL)
+  uint32_t cta_limit = 0;                        // cta_limit
+  bool sm_exclusive = false;                     // sm_exclusive
+  const std::vector<SmCaps>* caps = nullptr;     // sm_threads .. sm_ctas
+  uint32_t warp_scheds = 0;                      // warp_scheds: warp schedulers of SM 0
   const std::vector<uint8_t>* sm_big = nullptr;  // sm_big: per SM, 1 = a big SM
-  WfRes base_sm;                              // base_sm: a conventional SM's capacities
+  WfRes base_sm;                                 // base_sm: a conventional SM's capacities
   /// set_i: the module's settings section (spec::PolicySettings::<section>, the registry's
   /// [[policy.setting]]); gs_top's cfg_settings_i carries every section.
   spec::PolicySettings settings;
@@ -41,11 +41,11 @@ struct PolicyCfg {
 
 /// policy_view_t: read-only view of the framework tables (registered state).
 struct PolicyView {
-  const Ksrt* ksrt = nullptr;          // ksrt
-  const Smst* smst = nullptr;          // smst, resident
-  const Ptbq* ptbq = nullptr;          // ptbq_count
-  const ActiveQueue* aq = nullptr;     // rank
-  uint32_t pending = 0;                // pending
+  const Ksrt* ksrt = nullptr;       // ksrt
+  const Smst* smst = nullptr;       // smst, resident
+  const Ptbq* ptbq = nullptr;       // ptbq_count
+  const ActiveQueue* aq = nullptr;  // rank
+  uint32_t pending = 0;             // pending
 };
 
 /// policy_event_t: this cycle's events, as the tables see them at the coming clock edge.
@@ -58,23 +58,23 @@ struct PolicyEvent {
   uint32_t alloc_slot = 0;
   uint32_t slot_free = 0;
   uint32_t ev_cta = 0;
-  uint32_t ev_start_cycle = 0;         // the event CTA's residency began (modulo 2**CycleW)
+  uint32_t ev_start_cycle = 0;  // the event CTA's residency began (modulo 2**CycleW)
   uint32_t ev_end_cycle = 0;
-  ObsSample obs;                       // this cycle's observation sample
-  bool obs_hit = false;                // its kernel is in the KSRT ...
-  uint32_t obs_slot = 0;               // ... at this slot
+  ObsSample obs;          // this cycle's observation sample
+  bool obs_hit = false;   // its kernel is in the KSRT ...
+  uint32_t obs_slot = 0;  // ... at this slot
 };
 
 /// policy_out_t: the decisions the framework blocks read.
 struct PolicyOut {
-  std::vector<OrderKey> key;     // key: per slot, lower issues first
-  std::vector<uint32_t> elig;    // elig: per SM, bit k = slot k may issue there
-  bool quota_en = false;         // quota_en: the SM driver enforces the quota table
-  QuotaWr quota_wr;              // quota_wr
-  OwnerWr owner_wr;              // owner_wr
-  TokenUpd tok;                  // tok: applied only if a request in `req` is accepted
-  PreemptReq req;                // req
-  BypassWr bypass;               // bypass: onto the bypass port at the coming edge
+  std::vector<OrderKey> key;   // key: per slot, lower issues first
+  std::vector<uint32_t> elig;  // elig: per SM, bit k = slot k may issue there
+  bool quota_en = false;       // quota_en: the SM driver enforces the quota table
+  QuotaWr quota_wr;            // quota_wr
+  OwnerWr owner_wr;            // owner_wr
+  TokenUpd tok;                // tok: applied only if a request in `req` is accepted
+  PreemptReq req;              // req
+  BypassWr bypass;             // bypass: onto the bypass port at the coming edge
 
   /// Sized once per run (no allocation per cycle); clear() keeps the sizes.
   void size(uint32_t sms, uint32_t slots) {
@@ -138,8 +138,7 @@ class PolicyTwin {
     return false;
   }
   /// One clock edge on its own (policy benches): next() then commit().
-  void clock(const PolicyCfg& cfg, const PolicyView& view, const PolicyEvent& ev, const PolicyOut& out,
-             bool accepted) {
+  void clock(const PolicyCfg& cfg, const PolicyView& view, const PolicyEvent& ev, const PolicyOut& out, bool accepted) {
     next(cfg, view, ev, out, accepted);
     commit();
   }

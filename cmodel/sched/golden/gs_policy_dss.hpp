@@ -29,9 +29,9 @@ class PolicyDss final : public PolicyTwin {
     unit.next(true, trigger, o, v.pending, *v.smst, cfg.num_sms, unit.d);
   }
   void commit() override { unit.commit(); }
-  void state(PolicyState& st) const override { unit.state(st); }   // dss_state_t
+  void state(PolicyState& st) const override { unit.state(st); }  // dss_state_t
 
-  DssUnitTwin unit;   // u_unit
+  DssUnitTwin unit;  // u_unit
 };
 
 }  // namespace gs::golden

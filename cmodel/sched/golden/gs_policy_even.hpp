@@ -49,12 +49,12 @@ class PolicyEven final : public PolicyTwin {
     scan.next(true, v.pending, cfg.num_sms, scan.d);
   }
   void commit() override { scan.commit(); }
-  void state(PolicyState& st) const override {   // scan_state_t
+  void state(PolicyState& st) const override {  // scan_state_t
     st.clear();
     scan.state(st, 0);
   }
 
-  RepartitionScan scan;   // u_scan, one step per (SM, slot)
+  RepartitionScan scan;  // u_scan, one step per (SM, slot)
 };
 
 }  // namespace gs::golden

@@ -20,8 +20,7 @@ class PolicyFewestLeft final : public PolicyTwin {
     for (uint32_t k = 0; k < slots; ++k) {
       uint32_t pos = 0;
       for (uint32_t j = 0; j < slots; ++j)
-        if ((v.pending >> j & 1u) &&
-            (left(j) < left(k) || (left(j) == left(k) && v.aq->q.rank[j] < v.aq->q.rank[k])))
+        if ((v.pending >> j & 1u) && (left(j) < left(k) || (left(j) == left(k) && v.aq->q.rank[j] < v.aq->q.rank[k])))
           ++pos;
       out.key[k] = OrderKey{pos & width_mask(PrioW), v.aq->q.rank[k]};
     }

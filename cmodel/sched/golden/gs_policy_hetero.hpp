@@ -47,9 +47,9 @@ class PolicyHetero final : public PolicyTwin {
   /// This cycle's combinational values the outputs and the next state share.
   struct Comb {
     uint32_t nact = 0;
-    uint32_t pres = 0;                  // group c's kernel is in the KSRT ...
-    std::array<uint32_t, HK> cur{};     // ... at this slot
-    uint32_t slot_known = 0;            // slot k holds a kernel of the set ...
+    uint32_t pres = 0;                    // group c's kernel is in the KSRT ...
+    std::array<uint32_t, HK> cur{};       // ... at this slot
+    uint32_t slot_known = 0;              // slot k holds a kernel of the set ...
     std::array<uint32_t, 32> slot_grp{};  // ... of this group
     bool start = false, drop = false;
     // the scan's SM
@@ -58,7 +58,7 @@ class PolicyHetero final : public PolicyTwin {
     bool found = false;
     uint32_t victim = 0;
     // counters, OCC, SEL
-    ProfWindow win;   // gs_prof_window: the counters' control and the window registers' next value
+    ProfWindow win;  // gs_prof_window: the counters' control and the window registers' next value
     WfRes acc_sum;
     bool acc_fits = false;
     bool even_f = false;
@@ -81,7 +81,7 @@ class PolicyHetero final : public PolicyTwin {
       uint32_t e = all;
       if (q.mapped) {
         const uint32_t go = q.grp[s];
-        if (q.st == kScan && !q.chosen && s >= q.s) e = 0;   // a profiling split's SM not scanned yet
+        if (q.st == kScan && !q.chosen && s >= q.s) e = 0;  // a profiling split's SM not scanned yet
         else if (c.pres >> go & 1u) e = 1u << c.cur[go];
       }
       out.elig[s] = e;
@@ -92,7 +92,7 @@ class PolicyHetero final : public PolicyTwin {
       out.req.sm = static_cast<SmId>(q.s);
       out.req.victim = c.victim;
       out.req.mode_sel = q.chosen;
-      const bool drained = q.fin >> c.slot_grp[c.victim] & 1u;   // it finished a CTA in the warm-up
+      const bool drained = q.fin >> c.slot_grp[c.victim] & 1u;  // it finished a CTA in the warm-up
       out.req.mode = drained ? PreemptMode::kDrain : PreemptMode::kSwitch;
     }
   }
@@ -141,7 +141,7 @@ class PolicyHetero final : public PolicyTwin {
       return;
     }
     switch (q.st) {
-      case kScan:   // one SM per cycle
+      case kScan:  // one SM per cycle
         n.grp[q.s] = uint8_t(c.g);
         (c.is_big ? n.cb : n.cs) = c.pos_nx;
         if (!q.chosen) {
@@ -171,14 +171,14 @@ class PolicyHetero final : public PolicyTwin {
         if (c.win.done) n.st = kSample;
         break;
       case kSample:
-        if (c.win.done) {   // an epoch past the window
+        if (c.win.done) {  // an epoch past the window
           n.s = 0;
           n.bsum.fill(0);
           n.ssum.fill(0);
           n.st = kSum;
         }
         break;
-      case kSum: {   // one SM per cycle: its owner's instructions
+      case kSum: {  // one SM per cycle: its owner's instructions
         const uint32_t g = q.grp[q.s];
         if (c.pres >> g & 1u) {
           const uint64_t insts = prof.insts(q.s, c.cur[g]);
@@ -196,7 +196,7 @@ class PolicyHetero final : public PolicyTwin {
         }
         break;
       }
-      case kOcc:   // one CTA per cycle
+      case kOcc:  // one CTA per cycle
         if (c.acc_fits) {
           n.acc = c.acc_sum;
           n.n = q.n + 1;
@@ -219,7 +219,7 @@ class PolicyHetero final : public PolicyTwin {
         n.big = c.sel_big;
         n.even = c.even_f;
         if (c.even_f) {
-          n.st = kIdle;   // the profiling split stays
+          n.st = kIdle;  // the profiling split stays
         } else {
           n.chosen = true;
           n.mb = c.sel_big;
@@ -229,8 +229,7 @@ class PolicyHetero final : public PolicyTwin {
           n.st = kScan;
         }
         break;
-      default:
-        break;
+      default: break;
     }
   }
 
@@ -240,7 +239,7 @@ class PolicyHetero final : public PolicyTwin {
     prof.commit();
   }
 
-  void state(PolicyState& st) const override {   // hc_state_t
+  void state(PolicyState& st) const override {  // hc_state_t
     namespace L = spec::layout::hc_state_t;
     st.clear();
     st.put(L::st_lsb, L::st_width, q.st);
@@ -274,7 +273,7 @@ class PolicyHetero final : public PolicyTwin {
     }
     st.put(L::c_lsb, L::c_width, q.c);
     st.put(L::ty_lsb, L::ty_width, q.ty);
-    uint32_t at = L::acc_lsb + L::acc_width;   // MSB-first fields of the accumulator
+    uint32_t at = L::acc_lsb + L::acc_width;  // MSB-first fields of the accumulator
     gs::pack(q.acc, [&](uint64_t val, unsigned w) {
       at -= w;
       st.put(at, w, val);
@@ -295,7 +294,7 @@ class PolicyHetero final : public PolicyTwin {
     for (uint32_t c = 0; c < q.nk; ++c)
       if (cur_pres_ >> c & 1u) slots |= 1u << cur_[c];
     ctas.fill(0);
-    mode = 1;   // PartitionRecord::kSpatial
+    mode = 1;  // PartitionRecord::kSpatial
     return slots != 0;
   }
 
@@ -382,9 +381,10 @@ class PolicyHetero final : public PolicyTwin {
     ProfPhase phase = ProfPhase::kIdle;
     if (!c.start && !c.drop && q.st == kWarm) phase = ProfPhase::kWarm;
     if (!c.start && !c.drop && q.st == kSample) phase = ProfPhase::kSample;
-    c.win = prof_window(ev.obs, phase, ProfWinRegs::of(q), cfg.settings.hetero.warmup_cycles, cfg.settings.hetero.sample_cycles);
+    c.win = prof_window(ev.obs, phase, ProfWinRegs::of(q), cfg.settings.hetero.warmup_cycles,
+                        cfg.settings.hetero.sample_cycles);
 
-    if (q.st == kOcc) {   // group c's CTAs on one SM of type ty
+    if (q.st == kOcc) {  // group c's CTAs on one SM of type ty
       const WfRes cta = (c.pres >> q.c & 1u) ? cta_res(v.ksrt->entry(c.cur[q.c])) : WfRes{0, 0, 0, 0, 1};
       c.acc_fits = cta_fit(q.acc, cta, occ_cap(cfg), c.acc_sum);
     }
@@ -422,7 +422,7 @@ class PolicyHetero final : public PolicyTwin {
   uint32_t prev_st_ = kIdle;
   mutable uint32_t cur_pres_ = 0;
   mutable std::array<uint32_t, HK> cur_{};
-  uint32_t sms_ = 0;                        // the partition report's SMs and their types
+  uint32_t sms_ = 0;  // the partition report's SMs and their types
   std::array<bool, spec::MaxSms> big_{};
 };
 

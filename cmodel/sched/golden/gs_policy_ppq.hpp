@@ -45,7 +45,7 @@ class PolicyPpq final : public PolicyTwin {
     next(true, top(v.pending, *v.ksrt, *v.aq), out.req, accepted, cfg.num_sms, d);
   }
   void commit() override { q = d; }
-  void state(PolicyState& st) const override {   // ppq_state_t
+  void state(PolicyState& st) const override {  // ppq_state_t
     namespace L = spec::layout::ppq_state_t;
     st.clear();
     st.put(L::busy_lsb, L::busy_width, q.busy);

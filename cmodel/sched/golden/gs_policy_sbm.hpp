@@ -39,14 +39,14 @@ class PolicySbm : public PolicyTwin {
   };
   /// This cycle's combinational values the outputs and the next state share.
   struct Comb {
-    uint32_t nact = 0;              // kernels in the KSRT
+    uint32_t nact = 0;  // kernels in the KSRT
     bool pres1 = false, pres2 = false;
-    uint32_t cur1 = 0, cur2 = 0;    // the tasks' slots now
-    uint32_t lo = 0, hi = 0;        // the two kernels' ids, in order (when nact == 2)
+    uint32_t cur1 = 0, cur2 = 0;  // the tasks' slots now
+    uint32_t lo = 0, hi = 0;      // the two kernels' ids, in order (when nact == 2)
     bool start = false, on = false;
-    SbmReg reg;                     // the configuration in force
+    SbmReg reg;  // the configuration in force
     bool ctrl_start = false, res_valid = false;
-    ProfWindow win;   // gs_prof_window: the counters' control and the window registers' next value
+    ProfWindow win;  // gs_prof_window: the counters' control and the window registers' next value
     WfRes acc_sum;
     bool acc_fits = false;
   };
@@ -62,7 +62,7 @@ class PolicySbm : public PolicyTwin {
     const Comb c = comb_values(cfg, v, ev);
     order_keys(false, v, out.key);
     sbm_map(c.reg, c.on, c.cur1, c.cur2, q.occ1, q.occ2, cfg.num_sms, cfg.slots, *v.smst, out.elig);
-    if (c.nact == 2 && !c.on)   // a new pair's OCC scan: neither task issues until it is mapped
+    if (c.nact == 2 && !c.on)  // a new pair's OCC scan: neither task issues until it is mapped
       for (auto& e : out.elig) e = 0;
     if (!c.start && q.st == kByp && c.on) {
       out.bypass.valid = true;
@@ -133,28 +133,27 @@ class PolicySbm : public PolicyTwin {
         if (c.win.done) n.st = kSample;
         break;
       case kSample:
-        if (c.win.done) {   // an epoch past the window
+        if (c.win.done) {  // an epoch past the window
           n.s = 0;
           n.c = false;
           n.sum1 = n.sum2 = 0;
           n.st = kSum;
         }
         break;
-      case kSum: {   // one (SM, task) counter per cycle
+      case kSum: {  // one (SM, task) counter per cycle
         const uint64_t insts = prof.insts(q.s, q.c ? q.slot2 : q.slot1);
         if (q.c) n.sum2 = (q.sum2 + insts) & kSumMask;
         else n.sum1 = (q.sum1 + insts) & kSumMask;
         step(cfg, n, kRes);
         break;
       }
-      case kRes:   // the controller takes the result at this edge
+      case kRes:  // the controller takes the result at this edge
         n.s = 0;
         n.c = false;
         n.t0_valid = false;
         n.st = kByp;
         break;
-      default:
-        break;
+      default: break;
     }
   }
 
@@ -166,7 +165,7 @@ class PolicySbm : public PolicyTwin {
     prof.commit();
   }
 
-  void state(PolicyState& st) const override {   // sbm_state_t
+  void state(PolicyState& st) const override {  // sbm_state_t
     namespace L = spec::layout::sbm_state_t;
     st.clear();
     st.put(L::st_lsb, L::st_width, q.st);
@@ -178,7 +177,7 @@ class PolicySbm : public PolicyTwin {
     st.put(L::mapped_lsb, 1, q.mapped);
     st.put(L::c_lsb, 1, q.c);
     st.put(L::s_lsb, L::s_width, q.s);
-    uint32_t at = L::acc_lsb + L::acc_width;   // MSB-first fields of the accumulator
+    uint32_t at = L::acc_lsb + L::acc_width;  // MSB-first fields of the accumulator
     gs::pack(q.acc, [&](uint64_t val, unsigned w) {
       at -= w;
       st.put(at, w, val);
@@ -204,11 +203,11 @@ class PolicySbm : public PolicyTwin {
     slots = (1u << q.slot1) | (1u << q.slot2);
     ctas.fill(0);
     if (sbm_shared(r)) {
-      mode = 0;   // PartitionRecord::kShared
+      mode = 0;  // PartitionRecord::kShared
       ctas[q.slot1] = sbm_quota(r, 0, q.occ1);
       ctas[q.slot2] = sbm_quota(r, 1, q.occ2);
     } else {
-      mode = 1;   // PartitionRecord::kSpatial
+      mode = 1;  // PartitionRecord::kSpatial
     }
     return true;
   }
@@ -233,7 +232,7 @@ class PolicySbm : public PolicyTwin {
   }
 
   Regs q, d;
-  SbmCtrl ctrl;         // u_ctrl
+  SbmCtrl ctrl;  // u_ctrl
   // gs_policies' one gs_prof_counters, shared by every module that profiles: held by the twin of
   // the selected module (a run builds one twin), controlled by it alone, as in the RTL
   ProfCounters prof;
@@ -272,12 +271,13 @@ class PolicySbm : public PolicyTwin {
     switch (cfg.policy) {
       case Policy::kSbm: c.reg = ctrl.cfg(); break;
       case Policy::kMwg: c.reg = fixed_ ? *fixed_ : SbmReg{SbmArch::kMwg, false, false, 0}; break;
-      default: c.reg = SbmReg{}; break;   // sbm-base
+      default: c.reg = SbmReg{}; break;  // sbm-base
     }
     ProfPhase phase = ProfPhase::kIdle;
     if (!c.start && q.st == kWarm) phase = ProfPhase::kWarm;
     if (!c.start && q.st == kSample) phase = ProfPhase::kSample;
-    c.win = prof_window(ev.obs, phase, ProfWinRegs::of(q), cfg.settings.sbm.warmup_cycles, cfg.settings.sbm.sample_cycles);
+    c.win = prof_window(ev.obs, phase, ProfWinRegs::of(q), cfg.settings.sbm.warmup_cycles,
+                        cfg.settings.sbm.sample_cycles);
     if (c.start) return c;
     const WfRes cta = cta_res(v.ksrt->entry(q.c ? q.slot2 : q.slot1));
     c.acc_fits = cta_fit(q.acc, cta, sm0_res(cfg), c.acc_sum);

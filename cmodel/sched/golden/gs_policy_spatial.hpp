@@ -14,7 +14,7 @@ namespace gs::golden {
 class PolicySpatial final : public PolicyTwin {
  public:
   struct Regs {
-    uint32_t pos = 0;   // pos_q: the next SM's owner, by number among the target kernels
+    uint32_t pos = 0;  // pos_q: the next SM's owner, by number among the target kernels
   };
 
   void reset(const PolicyCfg&) override {
@@ -34,7 +34,7 @@ class PolicySpatial final : public PolicyTwin {
     q = d;
     scan.commit();
   }
-  void state(PolicyState& st) const override {   // spatial_state_t
+  void state(PolicyState& st) const override {  // spatial_state_t
     namespace L = spec::layout::spatial_state_t;
     st.clear();
     scan.state(st, L::scan_lsb);
@@ -69,9 +69,9 @@ class PolicySpatial final : public PolicyTwin {
     scan.next(en, pending, num_sms, scan.d);
   }
 
-  Regs q;  // registered state
-  Regs d;  // next state
-  RepartitionScan scan;   // u_scan, one step per SM
+  Regs q;                // registered state
+  Regs d;                // next state
+  RepartitionScan scan;  // u_scan, one step per SM
 };
 
 }  // namespace gs::golden

@@ -36,23 +36,23 @@ class PolicySrtf final : public PolicyTwin {
  public:
   static constexpr uint32_t K = spec::MaxKernels;
   static constexpr uint32_t D = spec::SrtfDivW;
-  static constexpr uint32_t kSampleSm = 0;   // Sec. 5.1.1: "we sample B on a single SM (here, SM0)"
+  static constexpr uint32_t kSampleSm = 0;  // Sec. 5.1.1: "we sample B on a single SM (here, SM0)"
   static constexpr uint64_t kRemMax = width_mask64(spec::SrtfPredW);
   static constexpr uint32_t kCycleMask = width_mask(spec::CycleW);
   static constexpr uint32_t kDenMask = width_mask(spec::SrtfDenW);
 
   static constexpr uint32_t kThrFracW = spec::SaThrFracW;
-  static constexpr uint32_t kPartShared = 0, kPartAlone = 2;   // PartitionRecord::Mode (scheduler_port.hpp)
+  static constexpr uint32_t kPartShared = 0, kPartAlone = 2;  // PartitionRecord::Mode (scheduler_port.hpp)
   static_assert(kPartShared == PartitionRecord::kShared && kPartAlone == PartitionRecord::kAlone,
                 "srtf-adaptive's sharing records use PartitionRecord's modes");
 
   struct Regs {
-    uint32_t pred_ok = 0, reslice = 0, pend = 0;   // bit masks over slots
-    bool share = false;                            // srtf-adaptive: sharing mode
+    uint32_t pred_ok = 0, reslice = 0, pend = 0;  // bit masks over slots
+    bool share = false;                           // srtf-adaptive: sharing mode
     std::array<uint32_t, K> t{};
     std::array<uint32_t, K> res{};
     std::array<uint64_t, K> rem{};
-    uint32_t rr = K - 1;   // the first pick scans from slot 0
+    uint32_t rr = K - 1;  // the first pick scans from slot 0
     bool div_busy = false;
     uint32_t div_k = 0, div_cnt = 0, div_rem = 0, div_den = 0;
     uint64_t div_quo = 0;
@@ -79,7 +79,7 @@ class PolicySrtf final : public PolicyTwin {
   };
   Choice choose(const PolicyView& v) const {
     Choice c;
-    const uint32_t work = v.pending;   // bits of slots below cfg.slots only
+    const uint32_t work = v.pending;  // bits of slots below cfg.slots only
     for (uint32_t k = 0; k < K; ++k) {
       if (!(work >> k & 1u)) continue;
       const uint32_t rank = v.aq->q.rank[k];
@@ -99,7 +99,7 @@ class PolicySrtf final : public PolicyTwin {
   /// A kernel's place in the SRTF order of P (0 = best) and whether that order is unfair
   /// (Sec. 5.1.2); RTL: the `adaptive` block, evaluated only for srtf-adaptive.
   struct Order {
-    std::array<uint32_t, K> pos{};   // K - 1 outside P
+    std::array<uint32_t, K> pos{};  // K - 1 outside P
     bool unfair = false;
   };
   Order srtf_order(const PolicyCfg& cfg, const PolicyView& v) const {
@@ -109,7 +109,7 @@ class PolicySrtf final : public PolicyTwin {
     for (uint32_t i = 0; i < K; ++i) {
       if (!(p >> i & 1u)) continue;
       uint32_t n = 0;
-      uint64_t sum_before = 0;   // < MaxKernels * 2**SrtfPredW
+      uint64_t sum_before = 0;  // < MaxKernels * 2**SrtfPredW
       for (uint32_t j = 0; j < K; ++j) {
         if (j == i || !(p >> j & 1u)) continue;
         if (q.rem[j] < q.rem[i] || (q.rem[j] == q.rem[i] && v.aq->q.rank[j] < v.aq->q.rank[i])) {
@@ -150,11 +150,12 @@ class PolicySrtf final : public PolicyTwin {
   void next(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent& ev, const PolicyOut&, bool) override {
     d = q;
     d.share = cfg.policy == Policy::kSrtfAdaptive && srtf_order(cfg, v).unfair;
-    if (d.share || q.share) {   // what a sharing record names (partition_started), not a register
+    if (d.share || q.share) {  // what a sharing record names (partition_started), not a register
       const Choice c = choose(v);
-      rec_d_ = Record{d.share, d.share && c.has_best ? 1u << c.best : v.pending & q.pred_ok, cfg.settings.srtf.adaptive_residency};
+      rec_d_ = Record{d.share, d.share && c.has_best ? 1u << c.best : v.pending & q.pred_ok,
+                      cfg.settings.srtf.adaptive_residency};
     }
-    if (known_) {   // zero-sampling: the given runtimes, from the launch on
+    if (known_) {  // zero-sampling: the given runtimes, from the launch on
       d.pred_ok = 0;
       for (uint32_t k = 0; k < cfg.slots; ++k) {
         const KsrtEntry& e = v.ksrt->entry(k);
@@ -202,11 +203,11 @@ class PolicySrtf final : public PolicyTwin {
     if (ev.ev_valid && ev.ev_type == SmEventType::kCtaFinished) {
       const uint32_t k = ev.ev_slot % K;
       const uint32_t bit = 1u << k;
-      if (q.reslice & bit) {   // the first block to end in the slice gives t
+      if (q.reslice & bit) {  // the first block to end in the slice gives t
         d.t[k] = (ev.ev_end_cycle - ev.ev_start_cycle) & kCycleMask;
         d.reslice &= ~bit;
       }
-      d.res[k] = v.smst->resident(ev.ev_sm, k);   // registered: the ending block still counts
+      d.res[k] = v.smst->resident(ev.ev_sm, k);  // registered: the ending block still counts
       d.pend |= bit;
     }
     uint32_t running = 0;
@@ -215,9 +216,9 @@ class PolicySrtf final : public PolicyTwin {
     uint32_t cleared = ev.slot_free & width_mask(K);
     if (ev.alloc_valid) {
       cleared |= 1u << ev.alloc_slot;
-      d.reslice |= running | 1u << ev.alloc_slot;   // a launch starts a slice for every running kernel
+      d.reslice |= running | 1u << ev.alloc_slot;  // a launch starts a slice for every running kernel
     }
-    if (ev.slot_free) d.reslice |= running & ~ev.slot_free;   // so does a kernel end
+    if (ev.slot_free) d.reslice |= running & ~ev.slot_free;  // so does a kernel end
     for (uint32_t k = 0; k < K; ++k) {
       if (!(cleared >> k & 1u)) continue;
       d.pred_ok &= ~(1u << k);
@@ -249,7 +250,7 @@ class PolicySrtf final : public PolicyTwin {
     return true;
   }
 
-  void state(PolicyState& st) const override {   // srtf_state_t
+  void state(PolicyState& st) const override {  // srtf_state_t
     namespace L = spec::layout::srtf_state_t;
     st.clear();
     st.put(L::pred_ok_lsb, L::pred_ok_width, q.pred_ok);
@@ -277,7 +278,7 @@ class PolicySrtf final : public PolicyTwin {
   const std::vector<uint64_t>* known_ = nullptr;
   struct Record {
     bool share = false;
-    uint32_t slots = 0, res = 0;   // sharing: best and its limit; SRTF again: the predicted kernels
+    uint32_t slots = 0, res = 0;  // sharing: best and its limit; SRTF again: the predicted kernels
   };
   Record rec_q_, rec_d_;
   bool part_started_ = false;

@@ -36,8 +36,21 @@ namespace gs::golden {
 class PolicyWarpedSlicer final : public PolicyTwin {
  public:
   enum St : uint32_t {
-    kIdle = 0, kOcc = 1, kSetup = 2, kAvg = 3, kWarm = 4, kSample = 5, kRead = 6, kPhi = 7,
-    kWfStart = 8, kWfWait = 9, kPart = 10, kMonOpen = 11, kMonRun = 12, kMonSum = 13, kMonCmp = 14,
+    kIdle = 0,
+    kOcc = 1,
+    kSetup = 2,
+    kAvg = 3,
+    kWarm = 4,
+    kSample = 5,
+    kRead = 6,
+    kPhi = 7,
+    kWfStart = 8,
+    kWfWait = 9,
+    kPart = 10,
+    kMonOpen = 11,
+    kMonRun = 12,
+    kMonSum = 13,
+    kMonCmp = 14,
     kDelay = 15,
   };
   enum Mode : uint32_t { kShared = 0, kSpatial = 1, kAlone = 2 };
@@ -58,14 +71,14 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     bool perf_sat = false;
     bool ref_valid = false;
     uint32_t strikes = 0;
-    std::array<uint64_t, KW> ref{}, sum{};   // phase monitor: per kernel number, instructions per window
+    std::array<uint64_t, KW> ref{}, sum{};  // phase monitor: per kernel number, instructions per window
   };
   /// This cycle's combinational values the outputs and the next state share.
   struct Comb {
-    bool start = false;          // a (re)start: the set of kernels with CTAs to issue changed
+    bool start = false;  // a (re)start: the set of kernels with CTAs to issue changed
     bool wf_start = false, div_start = false;
     uint64_t div_num = 0, div_den = 0;
-    ProfWindow win;              // gs_prof_window: the counters' control and the window registers' next value
+    ProfWindow win;  // gs_prof_window: the counters' control and the window registers' next value
   };
 
   void reset(const PolicyCfg& cfg) override {
@@ -104,8 +117,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
       }
     }
     const spec::WarpedSlicerSettings& set = cfg.settings.warped_slicer;
-    return prof_window(ev.obs, phase, ProfWinRegs::of(q), q.st == kDelay ? set.partition_delay_cycles : set.warmup_cycles,
-                       set.sample_cycles);
+    return prof_window(ev.obs, phase, ProfWinRegs::of(q),
+                       q.st == kDelay ? set.partition_delay_cycles : set.warmup_cycles, set.sample_cycles);
   }
   /// The CTA count SM (row) profiles this round, and whether that count is measured.
   uint32_t profile_j() const { return q.base + q.row + 1; }
@@ -118,24 +131,21 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     const uint32_t k = nth_slot(q.target, q.pos);
     switch (q.st) {
       case kSetup:
-        if (q.s + 1 >= cfg.num_sms) {   // the last SM: CTA_avg = (sum of quotas) * 2^Fa / SMs
+        if (q.s + 1 >= cfg.num_sms) {  // the last SM: CTA_avg = (sum of quotas) * 2^Fa / SMs
           c.div_start = true;
           c.div_num = uint64_t(q.sumq + setup_quota(k)) << spec::WfAvgFracW;
           c.div_den = cfg.num_sms;
         }
         break;
       case kRead:
-        if (profile_j() <= q.nsteps[k]) {   // a measured SM: phi_mem = stall * 2^Fphi / (window * schedulers)
+        if (profile_j() <= q.nsteps[k]) {  // a measured SM: phi_mem = stall * 2^Fphi / (window * schedulers)
           c.div_start = true;
           c.div_num = uint64_t(prof.stall(q.s, k)) << spec::WfPhiFracW;
           c.div_den = uint64_t((q.tl - q.t1) & width_mask(spec::CycleW)) * cfg.warp_scheds;
         }
         break;
-      case kWfStart:
-        c.wf_start = wf.q.st == WaterfillTwin::St::kIdle && !wf.q.done;
-        break;
-      default:
-        break;
+      case kWfStart: c.wf_start = wf.q.st == WaterfillTwin::St::kIdle && !wf.q.done; break;
+      default: break;
     }
     return c;
   }
@@ -158,8 +168,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
       const uint32_t k = nth_slot(q.target, q.c);
       const uint32_t quota = q.mode == kShared ? wf.q.ctas[q.c] : MaxCtasPerSm;
       out.quota_wr = QuotaWr{true, static_cast<SmId>(q.s), k, quota};
-      if (q.c == 0)
-        out.owner_wr = OwnerWr{true, static_cast<SmId>(q.s), q.mode == kSpatial, nth_slot(q.target, q.pos)};
+      if (q.c == 0) out.owner_wr = OwnerWr{true, static_cast<SmId>(q.s), q.mode == kSpatial, nth_slot(q.target, q.pos)};
     }
   }
 
@@ -169,7 +178,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     n = q;
     c.win.next.store(n);
     perf_wr_ = false;
-    uint32_t ok = q.prof_ok;   // slots with a complete profile after this edge
+    uint32_t ok = q.prof_ok;  // slots with a complete profile after this edge
 
     // blocks this module holds: the divider, the water-filler (only its FILL moves), the counters
     div.next(c.div_start, c.div_num, c.div_den);
@@ -187,14 +196,14 @@ class PolicyWarpedSlicer final : public PolicyTwin {
 
     if (c.start) {
       start(cfg, v, n);
-      if (n.st == kOcc) ok &= ~v.pending;   // profiles being remeasured are not complete
+      if (n.st == kOcc) ok &= ~v.pending;  // profiles being remeasured are not complete
     } else {
       const uint32_t k = nth_slot(q.target, q.pos);
       switch (q.st) {
         case kOcc: {
           const uint32_t kc = nth_slot(q.target, q.c);
           WfRes next_acc;
-          const bool fits = cta_fit(q.acc, cta_res(v.ksrt->entry(kc)), sm0_res(cfg), next_acc);   // u_fit
+          const bool fits = cta_fit(q.acc, cta_res(v.ksrt->entry(kc)), sm0_res(cfg), next_acc);  // u_fit
           if (q.n < NS && fits) {
             n.acc = next_acc;
             n.n = q.n + 1;
@@ -204,7 +213,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
             n.acc = WfRes{};
             n.n = 0;
             n.c = q.c + 1;
-            if (q.n == 0) {          // a CTA that does not fit SM 0: no profile, spatial
+            if (q.n == 0) {  // a CTA that does not fit SM 0: no profile, spatial
               n.mode = kSpatial;
               to_part(n);
             } else if (q.c + 1 == q.nk) {
@@ -236,7 +245,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           break;
         case kSample:
         case kMonRun:
-          if (c.win.done) {   // an epoch past the window
+          if (c.win.done) {  // an epoch past the window
             n.s = n.pos = n.row = 0;
             if (q.st == kSample) {
               n.st = kRead;
@@ -247,9 +256,9 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           }
           break;
         case kMonOpen:
-          if (c.win.done) n.st = kMonRun;   // the window opens at this stamp (the counters clear)
+          if (c.win.done) n.st = kMonRun;  // the window opens at this stamp (the counters clear)
           break;
-        case kMonSum:   // one (SM, kernel) counter per cycle
+        case kMonSum:  // one (SM, kernel) counter per cycle
           n.sum[q.pos] = (q.sum[q.pos] + prof.insts(q.s, k)) & mask64(spec::WsSumW);
           if (q.pos + 1 >= q.nk) {
             n.pos = 0;
@@ -270,7 +279,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
             n.ref = q.sum;
             n.ref_valid = true;
             n.st = kMonOpen;
-          } else if (strikes >= cfg.settings.warped_slicer.phase_windows) {   // a sustained phase change: profile again
+          } else if (strikes >= cfg.settings.warped_slicer.phase_windows) {  // a sustained phase change: profile again
             n.strikes = 0;
             n.s = n.pos = n.row = n.c = 0;
             n.acc = WfRes{};
@@ -312,7 +321,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
             n.mode = wf.q.spatial ? kSpatial : kShared;
             if (cfg.settings.warped_slicer.partition_delay_cycles == 0) {
               to_part(n);
-            } else {   // Sec. V-H's algorithm delay, counted on the epochs' stamps as the warm-up
+            } else {  // Sec. V-H's algorithm delay, counted on the epochs' stamps as the warm-up
               n.t0_valid = false;
               n.st = kDelay;
             }
@@ -335,8 +344,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
             n.c = q.c + 1;
           }
           break;
-        default:
-          break;
+        default: break;
       }
     }
     n.prof_ok = ok & ~ev.slot_free;
@@ -361,7 +369,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     return true;
   }
 
-  void state(PolicyState& st) const override {   // ws_state_t
+  void state(PolicyState& st) const override {  // ws_state_t
     namespace L = spec::layout::ws_state_t;
     st.clear();
     st.put(L::st_lsb, L::st_width, q.st);
@@ -377,13 +385,14 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     st.put(L::rows_lsb, L::rows_width, q.rows);
     st.put(L::base_lsb, L::base_width, q.base);
     st.put(L::maxn_lsb, L::maxn_width, q.maxn);
-    uint32_t at = L::acc_lsb + L::acc_width;   // MSB-first fields of the accumulator
+    uint32_t at = L::acc_lsb + L::acc_width;  // MSB-first fields of the accumulator
     gs::pack(q.acc, [&](uint64_t val, unsigned w) {
       at -= w;
       st.put(at, w, val);
     });
     st.put(L::n_lsb, L::n_width, q.n);
-    for (uint32_t k = 0; k < spec::MaxKernels; ++k) st.put(L::nsteps_lsb + k * spec::WfStepW, spec::WfStepW, q.nsteps[k]);
+    for (uint32_t k = 0; k < spec::MaxKernels; ++k)
+      st.put(L::nsteps_lsb + k * spec::WfStepW, spec::WfStepW, q.nsteps[k]);
     st.put(L::sumq_lsb, L::sumq_width, q.sumq);
     st.put(L::avg_lsb, L::avg_width, q.avg);
     st.put(L::t0_valid_lsb, 1, q.t0_valid);
@@ -406,8 +415,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   uint32_t perf_at(uint32_t slot, uint32_t j) const { return perf[slot][j - 1]; }
 
   Regs q, d;
-  SeqDiv div;             // u_div
-  WaterfillTwin wf;       // u_wf
+  SeqDiv div;        // u_div
+  WaterfillTwin wf;  // u_wf
   // gs_policies' one gs_prof_counters, shared by every module that profiles: held by the twin of
   // the selected module (a run builds one twin), controlled by it alone, as in the RTL
   ProfCounters prof;
@@ -482,9 +491,9 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     return in;
   }
 
-  std::array<std::array<uint32_t, NS>, spec::MaxKernels> perf{};   // P(k, j) per slot (a memory)
-  bool perf_wr_ = false;                                            // its write at the coming edge
-  bool part_started_ = false;                                       // the last edge entered PART (not state)
+  std::array<std::array<uint32_t, NS>, spec::MaxKernels> perf{};  // P(k, j) per slot (a memory)
+  bool perf_wr_ = false;                                          // its write at the coming edge
+  bool part_started_ = false;                                     // the last edge entered PART (not state)
   uint32_t perf_wr_k_ = 0, perf_wr_j_ = 0, perf_wr_val_ = 0;
 };
 

@@ -46,9 +46,7 @@ class PreemptCtrl {
   }
   const PreemptCmd& preempt() const { return q.preempt; }
 
-  static bool accept(const PreemptReq& req, const Smst& smst) {
-    return req.valid && !reserved(smst.entry(req.sm));
-  }
+  static bool accept(const PreemptReq& req, const Smst& smst) { return req.valid && !reserved(smst.entry(req.sm)); }
   bool switch_ok(PreemptMode mode, const Smst& smst, uint32_t sm, uint32_t ptbq_max) const {
     return mode == PreemptMode::kSwitch && ptbq_max + q.credit + smst.entry(sm).ctas <= PtbqDepth;
   }

@@ -21,22 +21,22 @@ class ProfCounters {
   static constexpr uint64_t kMax = (uint64_t{1} << spec::ProfCntW) - 1;
 
   struct In {
-    bool clear = false;      // clear_i
-    bool run = false;        // run_i
-    ObsSample obs;           // obs_i
-    bool obs_hit = false;    // obs_hit_i
-    uint32_t obs_slot = 0;   // obs_slot_i
+    bool clear = false;     // clear_i
+    bool run = false;       // run_i
+    ObsSample obs;          // obs_i
+    bool obs_hit = false;   // obs_hit_i
+    uint32_t obs_slot = 0;  // obs_slot_i
   };
   struct Regs {
-    std::vector<uint32_t> insts, stall;   // [sm * slots + slot]; zero where the RTL's valid bit is clear
-    uint32_t cycles = 0;                  // cycles_q
-    bool sat = false;                     // sat_q
+    std::vector<uint32_t> insts, stall;  // [sm * slots + slot]; zero where the RTL's valid bit is clear
+    uint32_t cycles = 0;                 // cycles_q
+    bool sat = false;                    // sat_q
   };
   struct D {
     ArrayD<uint32_t> insts, stall;
     uint32_t cycles = 0;
     bool sat = false;
-    bool clear = false;   // the whole table goes to zero at commit
+    bool clear = false;  // the whole table goes to zero at commit
   };
 
   void reset(uint32_t sms, uint32_t slots) {
@@ -73,7 +73,7 @@ class ProfCounters {
     if (over) n.sat = true;
   }
   void commit() {
-    d.insts.commit(q.insts);   // nothing is written in a clearing cycle
+    d.insts.commit(q.insts);  // nothing is written in a clearing cycle
     d.stall.commit(q.stall);
     if (d.clear) {
       std::fill(q.insts.begin(), q.insts.end(), 0);

@@ -32,10 +32,10 @@ struct ProfWinRegs {
 };
 
 struct ProfWindow {
-  ProfWinRegs next;     // win_o: the registers' next value
-  bool clear = false;   // clear_o: the counters clear, the window opens at obs.cycle
-  bool run = false;     // run_o: the counters add obs
-  bool done = false;    // done_o: the phase ends at obs
+  ProfWinRegs next;    // win_o: the registers' next value
+  bool clear = false;  // clear_o: the counters clear, the window opens at obs.cycle
+  bool run = false;    // run_o: the counters add obs
+  bool done = false;   // done_o: the phase ends at obs
 };
 
 /// gs_prof_window: PW_WARM runs `warmup` cycles from the first stamp seen (t0; obs itself when
@@ -48,7 +48,7 @@ inline ProfWindow prof_window(const ObsSample& obs, ProfPhase phase, const ProfW
                               uint32_t sample) {
   ProfWindow w;
   w.next = q;
-  if (!obs.valid || phase == ProfPhase::kIdle) return w;   // most cycles: nothing to compute
+  if (!obs.valid || phase == ProfPhase::kIdle) return w;  // most cycles: nothing to compute
   const uint32_t mask = static_cast<uint32_t>(width_mask(spec::CycleW));
   const uint32_t t_warm = q.t0_valid ? q.t0 : obs.cycle;
   const uint32_t age = (obs.cycle - q.t1) & mask;
@@ -65,20 +65,17 @@ inline ProfWindow prof_window(const ObsSample& obs, ProfPhase phase, const ProfW
         w.next.t0_valid = true;
       }
       break;
-    case ProfPhase::kOpen:
-      w.done = w.clear = true;
-      break;
+    case ProfPhase::kOpen: w.done = w.clear = true; break;
     case ProfPhase::kSample:
       if (in_window) {
         w.run = true;
         w.next.tl = obs.cycle;
         w.next.tl_valid = true;
-      } else if (obs.cycle != q.t1) {   // an epoch past the window
+      } else if (obs.cycle != q.t1) {  // an epoch past the window
         w.done = true;
       }
       break;
-    default:
-      break;
+    default: break;
   }
   if (w.clear) {
     w.next.t1 = obs.cycle;

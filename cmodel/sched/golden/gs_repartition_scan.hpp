@@ -27,9 +27,7 @@ class RepartitionScan {
     q = d = Regs{};
   }
   /// start_o: this cycle (re)starts the scan.
-  bool starts(bool en, uint32_t pending) const {
-    return en && pending != q.done && (!q.busy || pending != q.target);
-  }
+  bool starts(bool en, uint32_t pending) const { return en && pending != q.done && (!q.busy || pending != q.target); }
   /// step_o: this cycle takes step (q.s, q.inner) of a running scan.
   bool steps(bool en, uint32_t pending) const { return en && !starts(en, pending) && q.busy; }
 

@@ -73,10 +73,8 @@ class SbmCtrl {
         break;
       case kB1L12:
       case kB2L12:
-      case kB1L2:
-        d.phase = q.phase + 1;
-        break;
-      case kB2L2:   // Algorithm 1, lines 2-4
+      case kB1L2: d.phase = q.phase + 1; break;
+      case kB2L2:  // Algorithm 1, lines 2-4
         d.alg1 = SbmReg{};
         if (d.p12 > d.p2) {
           d.alg1.arch = SbmArch::kBL12, d.alg1.fcache = !d.b12, d.p_alg1 = d.p12;
@@ -87,7 +85,7 @@ class SbmCtrl {
         }
         d.phase = kTune0;
         break;
-      default: {   // Algorithm 2: tuning phase t
+      default: {  // Algorithm 2: tuning phase t
         const uint32_t t = (q.phase - kTune0) & 3u;
         const bool ci = q.phase == kTune0 ? (res2 & kInstMask) > (res1 & kInstMask) : q.ci;
         const bool improved = q.phase == kTune0 || p > q.p_tune;
@@ -96,10 +94,11 @@ class SbmCtrl {
         d.t_best = improved ? t : q.t_best;
         const uint32_t occ_ci = ci ? occ2 : occ1, occ_other = ci ? occ1 : occ2;
         const uint32_t step = t + 1;
-        const bool can_step = improved && q.phase != kTune3 && (occ_other >> 1) > step && (occ_ci >> 1) + step <= occ_ci;
+        const bool can_step = improved && q.phase != kTune3 && (occ_other >> 1) > step &&
+                              (occ_ci >> 1) + step <= occ_ci;
         if (can_step) {
           d.phase = q.phase + 1;
-        } else {   // the end: SBM_REG
+        } else {  // the end: SBM_REG
           d.busy = false;
           d.done = true;
           if (d.p_tune > q.p_alg1) {
@@ -160,13 +159,15 @@ struct SbmPhaseRun {
 inline std::string sbm_phase_name(uint32_t phase, const SbmReg& cfg) {
   static const char* kAlg1[] = {"Base", "B1_L12", "B2_L12", "B1_L2", "B2_L2"};
   if (phase < SbmCtrl::kTune0) return kAlg1[phase];
-  return std::string(cfg.arch == SbmArch::kMwg ? "MWG" : cfg.fcache ? "MWGB1" : "MWGB2") + " occ_th " +
-         std::to_string(cfg.occ_th);
+  return std::string(cfg.arch == SbmArch::kMwg ? "MWG"
+                     : cfg.fcache              ? "MWGB1"
+                                               : "MWGB2") +
+         " occ_th " + std::to_string(cfg.occ_th);
 }
 
 /// SBM_REG as Table 6 names the configuration (B1_L2, MWGB2, ...).
 inline std::string sbm_config_name(const SbmReg& r) {
-  const char* task = r.fcache ? "1" : "2";   // the bypassed task is the one that is not $F
+  const char* task = r.fcache ? "1" : "2";  // the bypassed task is the one that is not $F
   switch (r.arch) {
     case SbmArch::kBase: return "Base";
     case SbmArch::kBL2: return std::string("B") + task + "_L2";
@@ -218,10 +219,10 @@ SbmReg sbm_flow_reference(uint32_t occ1, uint32_t occ2, Measure&& measure, std::
   uint32_t t_best = 0;
   const uint32_t occ_ci = ci ? occ2 : occ1, occ_other = ci ? occ1 : occ2;
   for (uint32_t t = 1; t <= 3; ++t) {
-    if (!((occ_other >> 1) > t && (occ_ci >> 1) + t <= occ_ci)) break;   // the occupancy limit
+    if (!((occ_other >> 1) > t && (occ_ci >> 1) + t <= occ_ci)) break;  // the occupancy limit
     cfg = SbmReg{shared, alg1.fcache, ci, t};
     const uint64_t p = run(sbm_phase_name(SbmCtrl::kTune0 + t, cfg), cfg);
-    if (!(p > best)) break;   // IPC starts to degrade: keep the previous phase
+    if (!(p > best)) break;  // IPC starts to degrade: keep the previous phase
     best = p;
     t_best = t;
   }

@@ -13,11 +13,11 @@ class SeqDiv {
   static constexpr uint32_t QW = spec::DivQW;
   static_assert(spec::DivNW <= 63 && spec::DivDW + spec::DivQW <= 63, "operands are held in uint64_t");
   struct Regs {
-    bool busy = false;   // busy
-    uint32_t b = 0;      // one-hot quotient bit
-    uint64_t rem = 0;    // partial remainder (DivNW bits)
-    uint64_t dsh = 0;    // divisor << the bit's index (DivDW + DivQW - 1 bits)
-    uint32_t quo = 0;    // quotient (DivQW bits)
+    bool busy = false;  // busy
+    uint32_t b = 0;     // one-hot quotient bit
+    uint64_t rem = 0;   // partial remainder (DivNW bits)
+    uint64_t dsh = 0;   // divisor << the bit's index (DivDW + DivQW - 1 bits)
+    uint32_t quo = 0;   // quotient (DivQW bits)
   };
 
   void reset() { q = d = Regs{}; }

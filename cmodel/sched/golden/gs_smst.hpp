@@ -15,20 +15,20 @@ namespace gs::golden {
 class Smst {
  public:
   struct In {
-    bool alloc_valid = false;            // alloc_valid_i
+    bool alloc_valid = false;  // alloc_valid_i
     uint32_t alloc_sm = 0, alloc_slot = 0;
     CtaRes alloc_res;
-    bool free_valid = false;             // free_valid_i
+    bool free_valid = false;  // free_valid_i
     uint32_t free_sm = 0, free_slot = 0;
     CtaRes free_res;
-    bool unreserve_valid = false;        // unreserve_valid_i
+    bool unreserve_valid = false;  // unreserve_valid_i
     uint32_t unreserve_sm = 0;
-    bool reserve_valid = false;          // reserve_valid_i
+    bool reserve_valid = false;  // reserve_valid_i
     uint32_t reserve_sm = 0;
     bool reserve_next_valid = false;
     uint32_t reserve_next = 0;
-    OwnerWr owner_wr;                    // owner_wr_i
-    uint32_t slot_free = 0;              // slot_free_i
+    OwnerWr owner_wr;        // owner_wr_i
+    uint32_t slot_free = 0;  // slot_free_i
   };
   struct Regs {
     std::vector<SmstEntry> tbl;      // tbl_q

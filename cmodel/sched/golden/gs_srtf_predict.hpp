@@ -26,10 +26,10 @@ static_assert(spec::SrtfDivW <= 63 && spec::SrtfPredW <= 63, "the divider and pr
 struct SrtfEv {
   bool valid = false;
   SrtfEvent kind = SrtfEvent::kLaunch;
-  uint32_t slot = 0;    // KSRT slot of the kernel
-  uint32_t blk = 0;     // block slot l on the SM (start, end)
-  uint32_t cycle = 0;   // clock() of the event, modulo 2**CycleW
-  uint32_t total = 0;   // Total_Blocks (launch)
+  uint32_t slot = 0;   // KSRT slot of the kernel
+  uint32_t blk = 0;    // block slot l on the SM (start, end)
+  uint32_t cycle = 0;  // clock() of the event, modulo 2**CycleW
+  uint32_t total = 0;  // Total_Blocks (launch)
 };
 
 class SrtfPredictTwin {
@@ -43,17 +43,17 @@ class SrtfPredictTwin {
   static constexpr uint32_t kResMax = width_mask(spec::CtaCntW);
 
   struct Regs {
-    uint32_t valid = 0, reslice = 0, pending = 0, has_pred = 0;   // bit masks over slots
-    std::array<uint64_t, K> active{};    // Active_Kernel_Cycles up to `last`
+    uint32_t valid = 0, reslice = 0, pending = 0, has_pred = 0;  // bit masks over slots
+    std::array<uint64_t, K> active{};                            // Active_Kernel_Cycles up to `last`
     std::array<uint32_t, K> last{};
     std::array<uint32_t, K> done{};      // Done_Blocks
     std::array<uint32_t, K> total{};     // Total_Blocks
     std::array<uint32_t, K> resident{};  // Resident_Blocks
     std::array<uint32_t, K> den{};       // Resident_Blocks at the last block end (Eq. 2's divisor)
     std::array<uint32_t, K> t{};
-    std::array<uint64_t, K> pred{};      // Pred_Cycles
+    std::array<uint64_t, K> pred{};  // Pred_Cycles
     std::array<uint32_t, B> block_start{};
-    uint32_t rr = K - 1;                 // the first pick scans from slot 0
+    uint32_t rr = K - 1;  // the first pick scans from slot 0
     bool div_busy = false;
     uint32_t div_k = 0, div_cnt = 0, div_rem = 0, div_den = 0;
     uint64_t div_quo = 0, div_add = 0;
@@ -113,7 +113,7 @@ class SrtfPredictTwin {
     const uint32_t cyc = ev.cycle & kCycleMask;
     bool kill = false;
     switch (ev.kind) {
-      case SrtfEvent::kLaunch:   // lines 1-4; Sec. 4: a launch starts a slice for all running kernels
+      case SrtfEvent::kLaunch:  // lines 1-4; Sec. 4: a launch starts a slice for all running kernels
         d.active[k] = 0;
         d.pred[k] = 0;
         d.last[k] = cyc;
@@ -128,7 +128,7 @@ class SrtfPredictTwin {
         d.has_pred &= ~bit;
         kill = true;
         break;
-      case SrtfEvent::kKernelEnd:   // lines 5-7
+      case SrtfEvent::kKernelEnd:  // lines 5-7
         if (!run) break;
         d.valid &= ~bit;
         d.reslice = (q.reslice | d.valid) & ~bit;
@@ -136,13 +136,13 @@ class SrtfPredictTwin {
         d.has_pred &= ~bit;
         kill = true;
         break;
-      case SrtfEvent::kBlockStart:   // lines 8-9
+      case SrtfEvent::kBlockStart:  // lines 8-9
         if (!run || !blk_ok) break;
         d.block_start[ev.blk] = cyc;
         if (q.resident[k] == 0) d.last[k] = cyc;
         if (q.resident[k] != kResMax) d.resident[k] = q.resident[k] + 1;
         break;
-      case SrtfEvent::kBlockEnd: {   // lines 10-13, then Eq. 2 (queued for the divider)
+      case SrtfEvent::kBlockEnd: {  // lines 10-13, then Eq. 2 (queued for the divider)
         if (!run || !blk_ok) break;
         const uint32_t res = q.resident[k];
         if (res != 0) d.active[k] = std::min(q.active[k] + ((cyc - q.last[k]) & kCycleMask), kPredMax);
@@ -164,15 +164,15 @@ class SrtfPredictTwin {
 
 /// One block end's prediction, as srtf_reference() and the replay runners report it.
 struct SrtfPrediction {
-  uint32_t event = 0;     // index in the event list
+  uint32_t event = 0;  // index in the event list
   uint32_t slot = 0;
-  uint64_t active = 0;    // Active_Kernel_Cycles at the end
-  uint64_t t = 0;         // the twin's is CycleW bits; srtf_reference's is 64-bit (a trace's CTA can exceed 2**32)
-  uint32_t done = 0, total = 0, resident = 0;   // Done_Blocks, Total_Blocks, Eq. 2's divisor
-  uint64_t pred = 0;      // Pred_Cycles (Eq. 2)
+  uint64_t active = 0;  // Active_Kernel_Cycles at the end
+  uint64_t t = 0;       // the twin's is CycleW bits; srtf_reference's is 64-bit (a trace's CTA can exceed 2**32)
+  uint32_t done = 0, total = 0, resident = 0;  // Done_Blocks, Total_Blocks, Eq. 2's divisor
+  uint64_t pred = 0;                           // Pred_Cycles (Eq. 2)
   bool operator==(const SrtfPrediction& o) const {
-    return event == o.event && slot == o.slot && active == o.active && t == o.t && done == o.done &&
-           total == o.total && resident == o.resident && pred == o.pred;
+    return event == o.event && slot == o.slot && active == o.active && t == o.t && done == o.done && total == o.total &&
+           resident == o.resident && pred == o.pred;
   }
 };
 
@@ -193,7 +193,7 @@ inline std::vector<SrtfPrediction> srtf_reference(const std::vector<SrtfTimedEv>
     bool running = false, reslice = false;
     uint64_t active = 0, active_from = 0;
     uint32_t done = 0, total = 0, resident = 0;
-    uint64_t t = 0;   // absolute 64-bit time, like the cycles: a block of 2**32 cycles or more is not wrapped
+    uint64_t t = 0;  // absolute 64-bit time, like the cycles: a block of 2**32 cycles or more is not wrapped
   };
   std::array<Slot, K> s{};
   std::array<uint64_t, B> block_start{};

@@ -23,13 +23,13 @@ static_assert(spec::WfMaxSteps <= 64, "step bits of one kernel are held in a uin
 
 /// One kernel of a water-filling run; nsteps = 0: no kernel in this slot.
 struct WfKernel {
-  WfRes cta;                                          // R_i: what one CTA takes
-  uint32_t nsteps = 0;                                // N_i: P(i,1..N_i) are valid
-  std::array<uint32_t, spec::WfMaxSteps> perf{};      // perf[j-1] = P(i,j)
+  WfRes cta;                                      // R_i: what one CTA takes
+  uint32_t nsteps = 0;                            // N_i: P(i,1..N_i) are valid
+  std::array<uint32_t, spec::WfMaxSteps> perf{};  // perf[j-1] = P(i,j)
 };
 /// The unit's inputs, as on gs_waterfill's ports.
 struct WfInputs {
-  WfRes avail;                                        // R_tot
+  WfRes avail;  // R_tot
   std::array<WfKernel, spec::WfMaxKernels> k{};
 };
 /// What the unit reports: T_i, the fallback, and cycles from the start cycle to done_o.
@@ -45,26 +45,26 @@ class WaterfillTwin {
   static constexpr uint32_t N = spec::WfMaxSteps;
   enum class St : uint8_t { kIdle = 0, kScan = 1, kFill = 2, kCheck = 3 };
   struct Regs {
-    St st = St::kIdle;                  // st_q
-    uint32_t j = 0;                     // j_q
-    std::array<uint64_t, K> step{};     // step_q: bit j-1 of kernel i <-> j is in M_i
-    std::array<uint32_t, K> peak{};     // peak_q
-    std::array<uint32_t, K> ctas{};     // ctas_q (T_i)
-    uint32_t full = 0;                  // full_q
-    WfRes left;                         // left_q (R_L)
-    bool nofit = false;                 // nofit_q
-    bool spatial = false;               // spatial_q
-    bool done = false;                  // done_q
+    St st = St::kIdle;               // st_q
+    uint32_t j = 0;                  // j_q
+    std::array<uint64_t, K> step{};  // step_q: bit j-1 of kernel i <-> j is in M_i
+    std::array<uint32_t, K> peak{};  // peak_q
+    std::array<uint32_t, K> ctas{};  // ctas_q (T_i)
+    uint32_t full = 0;               // full_q
+    WfRes left;                      // left_q (R_L)
+    bool nofit = false;              // nofit_q
+    bool spatial = false;            // spatial_q
+    bool done = false;               // done_q
   };
   /// The combinational values of one cycle (gs_waterfill's always_comb).
   struct Comb {
-    uint32_t present = 0, cand = 0;     // bit masks over kernels
-    uint32_t nk = 0;                    // kernels present
-    std::array<uint32_t, K> cur{};      // Q_i(g_i) = P(i,T_i)
-    std::array<uint32_t, K> nxt{};      // M_i(g_i+1)
+    uint32_t present = 0, cand = 0;  // bit masks over kernels
+    uint32_t nk = 0;                 // kernels present
+    std::array<uint32_t, K> cur{};   // Q_i(g_i) = P(i,T_i)
+    std::array<uint32_t, K> nxt{};   // M_i(g_i+1)
     bool found = false, take = false, lossy = false;
     uint32_t sel = 0, dt = 0;
-    WfRes need;                         // R_S * dT
+    WfRes need;  // R_S * dT
   };
 
   Regs q, d;
@@ -85,7 +85,7 @@ class WaterfillTwin {
       c.present |= 1u << i;
       ++c.nk;
       c.cur[i] = perf_at(in.k[i], q.ctas[i] - 1);
-      for (uint32_t j = q.ctas[i]; j < N; ++j) {   // lowest step above T_i (bit j <-> j+1 CTAs)
+      for (uint32_t j = q.ctas[i]; j < N; ++j) {  // lowest step above T_i (bit j <-> j+1 CTAs)
         if (q.step[i] >> j & 1u) {
           c.nxt[i] = j + 1;
           if (!(q.full >> i & 1u) && !q.nofit) c.cand |= 1u << i;
@@ -189,7 +189,7 @@ class WaterfillTwin {
       st.put(lsb + L::ctas_lsb + i * SW, SW, q.ctas[i]);
     }
     st.put(lsb + L::full_lsb, L::full_width, q.full);
-    uint32_t at = lsb + L::left_lsb + L::left_width;   // MSB-first fields of R_L
+    uint32_t at = lsb + L::left_lsb + L::left_width;  // MSB-first fields of R_L
     gs::pack(q.left, [&](uint64_t v, unsigned w) {
       at -= w;
       st.put(at, w, v);
@@ -240,7 +240,7 @@ inline WfResult waterfill_reference(const WfInputs& in) {
     const uint32_t n = std::min<uint32_t>(in.k[i].nsteps & width_mask(spec::WfStepW), N);
     if (n == 0) continue;
     ++nk;
-    for (uint32_t j = 1; j <= n; ++j) {   // strict running maxima; j = 1 always
+    for (uint32_t j = 1; j <= n; ++j) {  // strict running maxima; j = 1 always
       const uint32_t p = in.k[i].perf[j - 1];
       if (len[i] == 0 || p > Q[i][len[i] - 1]) {
         Q[i][len[i]] = p;
@@ -291,8 +291,8 @@ inline WfResult waterfill_reference(const WfInputs& in) {
 
 /// gs_wf_scale: Eq. 4's psi and Eq. 3's factor in fixed point, and the scaled performance.
 struct WfScale {
-  uint32_t factor = 0;   // UQ.WfFactorFracW
-  uint32_t perf = 0;     // saturated to WfPerfW bits
+  uint32_t factor = 0;  // UQ.WfFactorFracW
+  uint32_t perf = 0;    // saturated to WfPerfW bits
 };
 inline WfScale wf_scale(uint32_t perf, uint32_t phi, uint32_t cta, uint32_t avg) {
   constexpr uint32_t FF = spec::WfFactorFracW, FA = spec::WfAvgFracW, FP = spec::WfPhiFracW;
@@ -301,7 +301,7 @@ inline WfScale wf_scale(uint32_t perf, uint32_t phi, uint32_t cta, uint32_t avg)
   phi &= width_mask(spec::WfPhiW);
   cta &= width_mask(spec::WfStepW);
   avg &= width_mask(spec::WfAvgW);
-  const uint64_t q = avg == 0 ? one : (uint64_t(cta) << (FF + FA)) / avg;   // CTA_i / CTA_avg
+  const uint64_t q = avg == 0 ? one : (uint64_t(cta) << (FF + FA)) / avg;  // CTA_i / CTA_avg
   const uint64_t ph = std::min<uint64_t>(phi, uint64_t(1) << FP);
   WfScale s;
   if (q >= one) s.factor = static_cast<uint32_t>(one + (((q - one) * ph) >> FP));

@@ -42,14 +42,16 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"shared", "exclusive"}))
       ->capture_default_str();
   app.add_option("--mixes", mixes, "random mixes per policy x mechanism")->capture_default_str();
-  app.add_option("--first-seed", first_seed, "seed of the first mix (mix i uses first-seed + i)")->capture_default_str();
+  app.add_option("--first-seed", first_seed, "seed of the first mix (mix i uses first-seed + i)")
+      ->capture_default_str();
   app.add_option("--max-grid", gen.max_grid, "largest grid per kernel")->capture_default_str();
   app.add_option("--max-insts", gen.max_insts_per_warp, "cap on instructions per warp (0 = descriptor)")
       ->capture_default_str();
   app.add_option("--max-arrival", gen.max_arrival, "latest arrival cycle")->capture_default_str();
   app.add_flag("-v,--verbose", verbose, "one line per case on stderr");
   app.add_flag("--rtl-full-eval", full_eval, "evaluate the RTL at every edge (no fixed-point skip)");
-  app.add_option("--wave", wave, "dump each case's whole run as FST to this file (the last case wins; use with --mixes 1)");
+  app.add_option("--wave", wave,
+                 "dump each case's whole run as FST to this file (the last case wins; use with --mixes 1)");
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -92,7 +94,8 @@ int main(int argc, char** argv) {
             if (r.outcome != gs::cosim::Outcome::kPass) {
               ++fails;
               std::cerr << "FAIL " << gs::cosim::outcome_name(r.outcome) << ": policy " << policy << " --preempt " << pm
-                        << " --sm-sharing " << sharing << " seed " << seed << " (" << mix.kernels.size() << " kernels)\n"
+                        << " --sm-sharing " << sharing << " seed " << seed << " (" << mix.kernels.size()
+                        << " kernels)\n"
                         << gs::cosim::describe_mix(mix) << r.message << "\n";
             }
           }

@@ -151,7 +151,7 @@ TEST_CASE("wave option dumps the whole run as FST", "[cosim]") {
 
 TEST_CASE("rtl scheduler refuses a config beyond MaxSms", "[cosim]") {
   gs::GpuConfig big = cosim_config();
-  const uint32_t n = gs::rtl::MaxSms + 8;   // within the golden's kGoldenMaxSms, beyond the RTL
+  const uint32_t n = gs::rtl::MaxSms + 8;  // within the golden's kGoldenMaxSms, beyond the RTL
   big.sm_types.resize(1);
   big.sm_types[0].count = n;
   big.sm_type_of.assign(n, 0);
@@ -261,7 +261,8 @@ TEST_CASE("random-mix cases reach Warped-Slicer's partition on the case config",
     const auto& twin = dynamic_cast<const gs::golden::PolicyWarpedSlicer&>(
         dynamic_cast<const gs::GoldenScheduler&>(*sched).policy_twin());
     bool reached = false;
-    while (gpu.step()) reached |= twin.q.st == gs::golden::PolicyWarpedSlicer::kWfWait;   // a measured profile is water-filled
+    while (gpu.step())
+      reached |= twin.q.st == gs::golden::PolicyWarpedSlicer::kWfWait;  // a measured profile is water-filled
     INFO("seed " << seed << ": " << mix.kernels.size() << " kernels, " << gpu.cycle() << " cycles");
     partitioned += reached;
   }

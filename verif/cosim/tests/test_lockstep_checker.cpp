@@ -131,7 +131,7 @@ std::unique_ptr<gs::GoldenScheduler> busy_golden(const std::string& policy = "le
 
 TEST_CASE("state check accepts the golden's own tables", "[cosim][checker]") {
   const auto g = busy_golden();
-  REQUIRE(g->ksrt().entry(0).valid);     // the kernel took a slot
+  REQUIRE(g->ksrt().entry(0).valid);         // the kernel took a slot
   REQUIRE(g->ksrt().entry(0).next_cta > 0);  // and CTAs went out
   gs::lockstep::StateChecker chk;
   CHECK(chk.check(30, *g, tables_of(*g)));
@@ -229,7 +229,8 @@ TEST_CASE("state check names a differing policy register by its state record's f
   REQUIRE(chk.check(42, *sp, t));
   namespace S = gs::spec::layout::spatial_state_t;
   namespace C = gs::spec::layout::scan_state_t;
-  t.policy_state.put(S::scan_lsb + C::done_lsb, C::done_width, t.policy_state.get(S::scan_lsb + C::done_lsb, C::done_width) ^ 4u);
+  t.policy_state.put(S::scan_lsb + C::done_lsb, C::done_width,
+                     t.policy_state.get(S::scan_lsb + C::done_lsb, C::done_width) ^ 4u);
   REQUIRE_FALSE(chk.check(43, *sp, t));
   CHECK(chk.mismatch().signal == "POLICY.gs_policy_spatial.scan.done");
 
@@ -240,7 +241,7 @@ TEST_CASE("state check names a differing policy register by its state record's f
   t.policy_state.put(3, 1, 1);
   REQUIRE_FALSE(chk.check(45, *lo, t));
   CHECK(chk.mismatch().signal == "POLICY.gs_policy_left_over(bits)");
-  const size_t nibbles = (gs::spec::PolicyStateW + 3) / 4;   // wider than 64 bits: hex
+  const size_t nibbles = (gs::spec::PolicyStateW + 3) / 4;  // wider than 64 bits: hex
   CHECK(chk.mismatch().ref == "0x" + std::string(nibbles, '0'));
   CHECK(chk.mismatch().dut == "0x" + std::string(nibbles - 1, '0') + "8");
 }

@@ -61,7 +61,7 @@ std::string refusal(const gs::LaunchCmd& l) {
 TEST_CASE("Verilated gs_pkg parameters equal the generated C++ header", "[cosim][params]") {
 #ifdef GS_HAVE_PUBLIC_PKG
   int compared = 0;
-#define GS_CHECK_PARAM(name)                                        \
+#define GS_CHECK_PARAM(name)                                           \
   CHECK(static_cast<uint64_t>(Vgs_top_gs_pkg::name) == gs::rtl::name); \
   ++compared;
   GS_RTL_PUBLIC_PARAMS(GS_CHECK_PARAM)
@@ -148,8 +148,8 @@ TEST_CASE("a launch beyond the RTL ports is refused not truncated", "[cosim][par
   CHECK(refusal(ok_launch()).empty());
   gs::LaunchCmd ctx = ok_launch();
   ctx.ctx = gs::rtl::MaxContexts;
-  CHECK_THAT(refusal(ctx), Catch::Contains("field 'context'") &&
-                              Catch::Contains("0.." + std::to_string(gs::rtl::MaxContexts - 1)));
+  CHECK_THAT(refusal(ctx),
+             Catch::Contains("field 'context'") && Catch::Contains("0.." + std::to_string(gs::rtl::MaxContexts - 1)));
   gs::LaunchCmd grid = ok_launch();
   grid.grid = (1u << gs::rtl::CtaIdW) + 1;  // its last CTA id does not fit cta_id_t
   CHECK_FALSE(refusal(grid).empty());
@@ -158,6 +158,6 @@ TEST_CASE("a launch beyond the RTL ports is refused not truncated", "[cosim][par
   CHECK_THAT(refusal(kernel), Catch::Contains("KernelIdW"));
   gs::LaunchCmd prio = ok_launch();
   prio.prio = 1u << gs::rtl::PrioW;
-  CHECK_THAT(refusal(prio), Catch::Contains("field 'priority'") &&
-                               Catch::Contains(std::to_string(gs::rtl::PrioW) + "-bit field"));
+  CHECK_THAT(refusal(prio),
+             Catch::Contains("field 'priority'") && Catch::Contains(std::to_string(gs::rtl::PrioW) + "-bit field"));
 }

@@ -19,24 +19,42 @@ using gs::rtl::kernel_bits;
 using gs::rtl::put_rec;
 
 template <class Port>
-Launch get_launch(const Port& p, unsigned lsb = 0) { return get_rec<Launch>(p, lsb); }
+Launch get_launch(const Port& p, unsigned lsb = 0) {
+  return get_rec<Launch>(p, lsb);
+}
 template <class Port>
-KsrtEntry get_ksrt(const Port& p, unsigned lsb = 0) { return get_rec<KsrtEntry>(p, lsb); }
+KsrtEntry get_ksrt(const Port& p, unsigned lsb = 0) {
+  return get_rec<KsrtEntry>(p, lsb);
+}
 template <class Port>
-SmstEntry get_smst(const Port& p, unsigned lsb = 0) { return get_rec<SmstEntry>(p, lsb); }
+SmstEntry get_smst(const Port& p, unsigned lsb = 0) {
+  return get_rec<SmstEntry>(p, lsb);
+}
 template <class Port>
-void put_launch(Port& p, const Launch& l, unsigned lsb = 0) { put_rec(p, l, lsb); }
+void put_launch(Port& p, const Launch& l, unsigned lsb = 0) {
+  put_rec(p, l, lsb);
+}
 template <class Port>
-void put_cta_res(Port& p, const CtaRes& r, unsigned lsb = 0) { put_rec(p, r, lsb); }
+void put_cta_res(Port& p, const CtaRes& r, unsigned lsb = 0) {
+  put_rec(p, r, lsb);
+}
 template <class Port>
-void put_smst(Port& p, const SmstEntry& e, unsigned lsb) { put_rec(p, e, lsb); }
+void put_smst(Port& p, const SmstEntry& e, unsigned lsb) {
+  put_rec(p, e, lsb);
+}
 template <class Port>
-void put_ksrt(Port& p, const KsrtEntry& e, unsigned lsb) { put_rec(p, e, lsb); }
+void put_ksrt(Port& p, const KsrtEntry& e, unsigned lsb) {
+  put_rec(p, e, lsb);
+}
 
 /// Records print as {field=value ...} and compare field by field (gs_spec.hpp).
 template <class Rec>
-std::string str(const Rec& r) { return record_str(r); }
+std::string str(const Rec& r) {
+  return record_str(r);
+}
 template <class Rec>
-bool same(const Rec& a, const Rec& b) { return a == b; }
+bool same(const Rec& a, const Rec& b) {
+  return a == b;
+}
 
 }  // namespace gs::bench

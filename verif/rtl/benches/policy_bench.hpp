@@ -58,7 +58,15 @@ class PolicyBench {
       for (uint32_t s = 1; s < num_sms; s += 2) sm_big_[s] = 1, caps_[s] = SmCaps{3072, 96, 98304, 98304, 32};
     // the settings from each one's `bench` range in the registry: short profiling phases, so a
     // bench run passes through all of them
-    cfg_ = PolicyCfg{policy, num_sms, MaxKernels, 0, sm_exclusive, &caps_, 2, &sm_big_, WfRes{1536, 48, 32768, 49152, 8},
+    cfg_ = PolicyCfg{policy,
+                     num_sms,
+                     MaxKernels,
+                     0,
+                     sm_exclusive,
+                     &caps_,
+                     2,
+                     &sm_big_,
+                     WfRes{1536, 48, 32768, 49152, 8},
                      spec::bench_settings([&](uint32_t n) { return rng_.below(n); })};
     ksrt_.reset(MaxKernels);
     smst_.reset(num_sms, MaxKernels);
@@ -309,7 +317,7 @@ class PolicyBench {
   gs::Rng rng_;
   std::unique_ptr<PolicyTwin> twin_;
   std::vector<SmCaps> caps_;
-  std::vector<uint8_t> sm_big_;   // PolicyCfg::sm_big
+  std::vector<uint8_t> sm_big_;  // PolicyCfg::sm_big
   PolicyCfg cfg_;
   Ksrt ksrt_;
   Smst smst_;
@@ -318,7 +326,7 @@ class PolicyBench {
   PolicyOut out_;
   uint64_t requests_ = 0, owner_writes_ = 0, quota_writes_ = 0;
   uint32_t slot_free_permille_ = 20;
-  uint32_t now_ = 0;   // the bench's cycle, for observation stamps
+  uint32_t now_ = 0;  // the bench's cycle, for observation stamps
 };
 
 }  // namespace gs::bench

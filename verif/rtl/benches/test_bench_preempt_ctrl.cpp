@@ -333,8 +333,8 @@ TEST_CASE("gs_preempt_ctrl random preemptions saves and drains", "[rtl][bench]")
       b.cycle(req, ev, env);
     }
   }
-  INFO("switches " << switches << " drains " << drains << " fallbacks " << fallbacks << " ignored " << ignored << " saves " << saves << " dones "
-                   << dones);
+  INFO("switches " << switches << " drains " << drains << " fallbacks " << fallbacks << " ignored " << ignored
+                   << " saves " << saves << " dones " << dones);
   REQUIRE(switches > 50);
   REQUIRE(drains > 50);
   REQUIRE(fallbacks > 10);

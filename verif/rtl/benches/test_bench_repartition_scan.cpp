@@ -55,19 +55,19 @@ void directed(uint32_t inner) {
   }
   CHECK(steps == 5 * inner);
   CHECK(b.gold.q.done == 0b011);
-  for (int i = 0; i < 3; ++i) b.cycle(true, 0b111);   // restart, a few steps
+  for (int i = 0; i < 3; ++i) b.cycle(true, 0b111);  // restart, a few steps
   CHECK(b.gold.q.busy);
-  b.cycle(true, 0b101);                               // another change: restart
+  b.cycle(true, 0b101);  // another change: restart
   CHECK(b.gold.q.s == 0);
   CHECK(b.gold.q.inner == 0);
-  b.cycle(false, 0b101);                              // disabled: idles
+  b.cycle(false, 0b101);  // disabled: idles
   CHECK(!b.gold.q.busy);
 }
 
 template <class V>
 void random_stimulus(uint32_t inner) {
   gs::Rng r(inner * 7 + 1);
-  for (uint32_t sms : {1u, 2u, 13u, 32u, MaxSms}) {   // up to the whole build (h100: 132)
+  for (uint32_t sms : {1u, 2u, 13u, 32u, MaxSms}) {  // up to the whole build (h100: 132)
     ScanBench<V> b(inner, sms);
     uint32_t pending = 0;
     for (int i = 0; i < 6000; ++i) {

@@ -52,7 +52,7 @@ struct DriverBench {
   bool owner_strict = false;
   uint32_t allow = ~0u;
   uint32_t cta_limit = 0;
-  std::vector<uint32_t> elig;   // per SM, bit k
+  std::vector<uint32_t> elig;  // per SM, bit k
   DriverPolicy pol;
   SmDriver gold;
   uint64_t issues = 0, resumes = 0;
@@ -400,7 +400,8 @@ TEST_CASE("gs_sm_driver random GPU around the driver", "[rtl][bench]") {
         e.unreserve = true;
         e.unreserve_sm = us;
       }
-      if (r.chance_permille(30)) e.owner_wr = {true, static_cast<SmId>(r.below(n)), r.chance_permille(750), r.below(MaxKernels)};
+      if (r.chance_permille(30))
+        e.owner_wr = {true, static_cast<SmId>(r.below(n)), r.chance_permille(750), r.below(MaxKernels)};
       b.cycle(e);
     }
     total_issues += b.issues;

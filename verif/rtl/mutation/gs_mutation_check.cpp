@@ -43,7 +43,7 @@ std::vector<CaseSpec> case_list(uint32_t seeds) {
 }
 
 gs::Mix case_mix(const gs::GpuConfig& cfg, const std::vector<gs::KernelDesc>& lib, uint64_t seed,
-               gs::cosim::MixGenOptions gen) {
+                 gs::cosim::MixGenOptions gen) {
   gen.contexts = cfg.max_contexts;
   return gs::cosim::random_mix(lib, cfg, seed, gen);
 }
@@ -112,8 +112,7 @@ int main(int argc, char** argv) {
     ++run;
     const std::string where = "policy " + c.policy + " --preempt " +
                               (c.mode == gs::PreemptMode::kDrain ? "drain" : "switch") + " --sm-sharing " +
-                              gs::sm_sharing_name(c.sharing) + " seed " +
-                              std::to_string(c.seed);
+                              gs::sm_sharing_name(c.sharing) + " seed " + std::to_string(c.seed);
     const bool caught = r.outcome == gs::cosim::Outcome::kMismatch || r.outcome == gs::cosim::Outcome::kInvariant;
     if (mutant == "none") {
       if (r.outcome != gs::cosim::Outcome::kPass) {
@@ -124,8 +123,8 @@ int main(int argc, char** argv) {
       continue;
     }
     if (caught) {
-      std::cout << mutant << " CAUGHT by " << gs::cosim::outcome_name(r.outcome) << " in case " << run << " ("
-                << where << ") at cycle " << r.cycles << ":\n"
+      std::cout << mutant << " CAUGHT by " << gs::cosim::outcome_name(r.outcome) << " in case " << run << " (" << where
+                << ") at cycle " << r.cycles << ":\n"
                 << r.message.substr(0, r.message.find('\n')) << "\n";
       std::istringstream lines(r.message);  // the mismatch waveform and how to open it
       for (std::string l; std::getline(lines, l);)

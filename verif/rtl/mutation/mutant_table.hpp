@@ -13,8 +13,8 @@
 namespace gs::mutation {
 
 struct Mutant {
-  std::string define;           // "GS_MUT_PTBQ_DROP"
-  rtl::RtlModelMaker make;      // the mutated gs_top
+  std::string define;       // "GS_MUT_PTBQ_DROP"
+  rtl::RtlModelMaker make;  // the mutated gs_top
 };
 
 const std::vector<Mutant>& mutant_table();

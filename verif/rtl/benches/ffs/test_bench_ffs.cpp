@@ -9,11 +9,11 @@
 #include <verilated.h>
 
 #include "Vbench_gs_ffs.h"
-#include "gs_ffs_mutants.hpp"   // generated: GS_BENCH_MUTANTS(X), one model per GS_MUT_FFS_*
+#include "gs_ffs_mutants.hpp"  // generated: GS_BENCH_MUTANTS(X), one model per GS_MUT_FFS_*
 
 namespace {
 
-constexpr uint32_t kWidth = 13;   // -GWidth=13 in verif/rtl/benches/CMakeLists.txt
+constexpr uint32_t kWidth = 13;  // -GWidth=13 in verif/rtl/benches/CMakeLists.txt
 
 /// Every request vector of kWidth bits: "" or the first input whose result differs from the
 /// lowest set bit.
@@ -28,8 +28,8 @@ std::string every_input() {
     while (req != 0 && !(req >> lowest & 1u)) ++lowest;
     const bool valid = req != 0;
     if (bool(d.valid_o) != valid || (valid && d.idx_o != lowest))
-      return "req " + std::to_string(req) + ": valid " + std::to_string(d.valid_o) + " idx " +
-             std::to_string(d.idx_o) + ", expected valid " + std::to_string(valid) + " idx " + std::to_string(lowest);
+      return "req " + std::to_string(req) + ": valid " + std::to_string(d.valid_o) + " idx " + std::to_string(d.idx_o) +
+             ", expected valid " + std::to_string(valid) + " idx " + std::to_string(lowest);
   }
   return "";
 }

@@ -17,7 +17,7 @@
 #include "bench_records.hpp"
 #include "common/rng.hpp"
 #include "gs_hetero_sel_mutants.hpp"
-#include "rtl_sched/hetero_sel_drive.hpp"   // generated: GS_BENCH_MUTANTS(X), one Verilated model per GS_MUT_HC_*
+#include "rtl_sched/hetero_sel_drive.hpp"  // generated: GS_BENCH_MUTANTS(X), one Verilated model per GS_MUT_HC_*
 #include "sched/golden/gs_hetero_sel.hpp"
 
 namespace {
@@ -81,13 +81,13 @@ bool hetero_reference(const HeteroSelIn& in, uint32_t& big, bool& even) {
   const double unit = std::ldexp(1.0, len > gs::spec::HcSigW ? int(len - gs::spec::HcSigW) : 0);
   for (uint32_t c = 0; c < in.nk; ++c) {
     const double ipc_b = double(in.big_insts[c]) / in.sms_big, ipc_s = double(in.small_insts[c]) / in.sms_small;
-    if (!(in.big_insts[c] * in.sms_small > in.small_insts[c] * in.sms_big)) all_thick = false;   // IPC^B > IPC^S
+    if (!(in.big_insts[c] * in.sms_small > in.small_insts[c] * in.sms_big)) all_thick = false;  // IPC^B > IPC^S
     double base = ipc_b;
     if (in.cta_big[c] > in.cta_small[c]) {
       const double scaled = (double(in.cta_base[c]) - in.cta_small[c]) / (double(in.cta_big[c]) - in.cta_small[c]);
       base = scaled * (ipc_b - ipc_s) + ipc_s;
     }
-    if (base <= 0) return false;   // the twin holds the estimate at its smallest step: no verdict
+    if (base <= 0) return false;  // the twin holds the estimate at its smallest step: no verdict
     gain[c] = (ipc_b - ipc_s) / base;
     err[c] = (2 + 2 * std::fabs(gain[c])) * unit / (base * in.sms_big * in.sms_small);
   }
@@ -124,7 +124,7 @@ HeteroSelIn random_input(gs::Rng& r) {
   in.nk = r.below(K + 1);
   in.sms_big = 1 + r.below(r.chance_permille(500) ? 8 : 66);
   in.sms_small = r.chance_permille(600) ? in.sms_big : 1 + r.below(66);
-  const uint32_t scale = r.below(IW - 4);   // rates of every magnitude: 2**scale
+  const uint32_t scale = r.below(IW - 4);  // rates of every magnitude: 2**scale
   for (uint32_t c = 0; c < K; ++c) {
     const uint64_t top = uint64_t(1) << (scale + 4);
     in.big_insts[c] = r.next() % top;
@@ -269,11 +269,11 @@ TEST_CASE("gs_hetero_sel unmutated: the mutation stimulus finds no difference", 
 }
 
 // One test per GS_MUT_HC_* define of gs_hetero_sel.sv: the same stimulus must find a difference.
-#define GS_HC_MUTANT_TEST(define, model)                                            \
+#define GS_HC_MUTANT_TEST(define, model)                                              \
   TEST_CASE("gs_hetero_sel mutant " #define " is caught", "[rtl][bench][mutation]") { \
-    const std::string diff = first_difference<model>(5000);                          \
-    INFO(diff);                                                                      \
-    CHECK(diff != "");                                                               \
-    WARN(#define " caught: " << diff);                                               \
+    const std::string diff = first_difference<model>(5000);                           \
+    INFO(diff);                                                                       \
+    CHECK(diff != "");                                                                \
+    WARN(#define " caught: " << diff);                                                \
   }
 GS_BENCH_MUTANTS(GS_HC_MUTANT_TEST)

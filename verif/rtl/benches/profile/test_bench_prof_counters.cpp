@@ -12,7 +12,7 @@
 #include "Vbench_gs_prof_counters.h"
 #include "bench_records.hpp"
 #include "common/rng.hpp"
-#include "gs_prof_counters_mutants.hpp"   // generated: GS_BENCH_MUTANTS(X), one model per GS_MUT_PROF_*
+#include "gs_prof_counters_mutants.hpp"  // generated: GS_BENCH_MUTANTS(X), one model per GS_MUT_PROF_*
 #include "sched/golden/gs_prof_counters.hpp"
 
 namespace {
@@ -25,7 +25,7 @@ ObsSample sample(uint32_t sm, uint32_t insts, uint32_t stall) {
   ObsSample o;
   o.valid = true;
   o.sm = SmId(sm);
-  o.kernel = 3;   // not read: the slot comes with the sample
+  o.kernel = 3;  // not read: the slot comes with the sample
   o.cycle = 1234;
   o.insts = insts;
   o.mem_stall = stall;
@@ -166,11 +166,11 @@ TEST_CASE("gs_prof_counters random samples, clears and freezes", "[rtl][bench]")
 }
 
 // One test per GS_MUT_PROF_* define: the same stimulus must find a difference.
-#define GS_PROF_MUTANT_TEST(define, model)                                             \
+#define GS_PROF_MUTANT_TEST(define, model)                                               \
   TEST_CASE("gs_prof_counters mutant " #define " is caught", "[rtl][bench][mutation]") { \
-    const std::string diff = random_run<model>(11, 30000);                             \
-    INFO(diff);                                                                        \
-    CHECK(diff != "");                                                                 \
-    WARN(#define " caught: " << diff);                                                 \
+    const std::string diff = random_run<model>(11, 30000);                               \
+    INFO(diff);                                                                          \
+    CHECK(diff != "");                                                                   \
+    WARN(#define " caught: " << diff);                                                   \
   }
 GS_BENCH_MUTANTS(GS_PROF_MUTANT_TEST)

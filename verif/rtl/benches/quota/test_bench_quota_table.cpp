@@ -10,7 +10,7 @@
 #include "Vbench_gs_quota_table.h"
 #include "bench_records.hpp"
 #include "common/rng.hpp"
-#include "gs_quota_table_mutants.hpp"   // generated: GS_BENCH_MUTANTS(X), one model per mutant
+#include "gs_quota_table_mutants.hpp"  // generated: GS_BENCH_MUTANTS(X), one model per mutant
 #include "sched/golden/gs_quota_table.hpp"
 
 namespace {
@@ -20,7 +20,7 @@ template <class V>
 struct QuotaBench {
   Bench<V> rtl{23};
   QuotaTable gold;
-  Ksrt ksrt;   // only the kernel ids are read (the report names the slot's kernel)
+  Ksrt ksrt;  // only the kernel ids are read (the report names the slot's kernel)
   QuotaBench() {
     gold.reset(MaxSms, MaxKernels);
     ksrt.reset(MaxKernels);
@@ -89,7 +89,7 @@ std::string random_run(uint32_t seed, int cycles) {
       w = QuotaBench<V>::wr(sm, r.below(MaxKernels), r.below(MaxCtasPerSm + 1));
     }
     uint32_t free = r.chance_permille(30) ? 1u << r.below(MaxKernels) : 0u;
-    if (w.valid && r.chance_permille(20)) free = 1u << w.slot;   // a write and a clear of its column
+    if (w.valid && r.chance_permille(20)) free = 1u << w.slot;  // a write and a clear of its column
     const std::string diff = b.step(w, free);
     if (!diff.empty()) return diff;
   }
@@ -101,26 +101,26 @@ using Model = Vbench_gs_quota_table;
 TEST_CASE("gs_quota_table directed: a change is reported at the next edge, a column clears silently", "[rtl][bench]") {
   QuotaBench<Model> b;
   b.cycle(QuotaBench<Model>::wr(3, 2, 5));
-  REQUIRE(b.gold.pending().valid);           // (3,2) waits ...
-  b.cycle(QuotaBench<Model>::wr(1, 6, 2));   // ... and is reported now, (1,6) waiting in its place
+  REQUIRE(b.gold.pending().valid);          // (3,2) waits ...
+  b.cycle(QuotaBench<Model>::wr(1, 6, 2));  // ... and is reported now, (1,6) waiting in its place
   REQUIRE(b.gold.report().valid);
   REQUIRE(b.gold.report().sm == 3);
   REQUIRE(b.gold.pending().sm == 1);
-  b.cycle(QuotaBench<Model>::wr(1, 6, 2));   // same value: nothing new waits
+  b.cycle(QuotaBench<Model>::wr(1, 6, 2));  // same value: nothing new waits
   REQUIRE(b.gold.report().sm == 1);
   REQUIRE(b.gold.report().kernel == 46);
   REQUIRE(b.gold.report().max_ctas == 2);
   b.cycle();
   REQUIRE_FALSE(b.gold.report().valid);
   b.cycle(QuotaBench<Model>::wr(7, 4, 3));
-  b.cycle({}, 1u << 4);   // slot 4 finishes: the waiting change is reported before the clear ...
+  b.cycle({}, 1u << 4);  // slot 4 finishes: the waiting change is reported before the clear ...
   REQUIRE(b.gold.report().valid);
   REQUIRE(b.gold.report().sm == 7);
   REQUIRE(b.gold.report().max_ctas == 3);
-  REQUIRE(b.gold.quota()[7 * MaxKernels + 4] == 0);   // ... the column is 0 now, unreported
-  b.cycle(QuotaBench<Model>::wr(7, 5, 1), 1u << 5);            // a write and a clear of the same column
+  REQUIRE(b.gold.quota()[7 * MaxKernels + 4] == 0);  // ... the column is 0 now, unreported
+  b.cycle(QuotaBench<Model>::wr(7, 5, 1), 1u << 5);  // a write and a clear of the same column
   REQUIRE(b.gold.quota()[7 * MaxKernels + 5] == 0);
-  REQUIRE_FALSE(b.gold.pending().valid);                       // the clear dropped the change
+  REQUIRE_FALSE(b.gold.pending().valid);  // the clear dropped the change
   b.cycle();
   REQUIRE_FALSE(b.gold.report().valid);
 }
@@ -130,11 +130,11 @@ TEST_CASE("gs_quota_table random writes and column clears", "[rtl][bench]") {
 }
 
 // One test per mutant: the same stimulus must find a difference.
-#define GS_QUOTA_MUTANT_TEST(define, model)                                             \
-  TEST_CASE("gs_quota_table mutant " #define " is caught", "[rtl][bench][mutation]") {  \
-    const std::string diff = random_run<model>(7, 20000);                               \
-    INFO(diff);                                                                         \
-    CHECK(diff != "");                                                                  \
-    WARN(#define " caught: " << diff);                                                  \
+#define GS_QUOTA_MUTANT_TEST(define, model)                                            \
+  TEST_CASE("gs_quota_table mutant " #define " is caught", "[rtl][bench][mutation]") { \
+    const std::string diff = random_run<model>(7, 20000);                              \
+    INFO(diff);                                                                        \
+    CHECK(diff != "");                                                                 \
+    WARN(#define " caught: " << diff);                                                 \
   }
 GS_BENCH_MUTANTS(GS_QUOTA_MUTANT_TEST)

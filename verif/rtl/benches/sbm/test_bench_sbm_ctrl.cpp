@@ -15,7 +15,7 @@
 #include "Vbench_gs_sbm_ctrl.h"
 #include "bench_records.hpp"
 #include "common/rng.hpp"
-#include "gs_sbm_ctrl_mutants.hpp"   // generated: GS_BENCH_MUTANTS(X), one Verilated model per GS_MUT_SBM_*
+#include "gs_sbm_ctrl_mutants.hpp"  // generated: GS_BENCH_MUTANTS(X), one Verilated model per GS_MUT_SBM_*
 #include "sched/golden/gs_sbm_ctrl.hpp"
 
 namespace {
@@ -60,8 +60,9 @@ class CtrlBench {
 
   /// A whole flow: start, then one result per phase from measure(cfg) with `gap` idle cycles
   /// between results. Returns "" or the first difference; `cfgs` gets the phases' configurations.
-  std::string flow(uint32_t occ1, uint32_t occ2, const std::function<void(const SbmReg&, uint64_t&, uint64_t&)>& measure,
-                   uint32_t gap, std::vector<SbmReg>* cfgs = nullptr) {
+  std::string flow(uint32_t occ1, uint32_t occ2,
+                   const std::function<void(const SbmReg&, uint64_t&, uint64_t&)>& measure, uint32_t gap,
+                   std::vector<SbmReg>* cfgs = nullptr) {
     CtrlIn in;
     in.start = true;
     in.occ1 = occ1;
@@ -81,7 +82,7 @@ class CtrlBench {
       if (!diff.empty()) return diff;
     }
     if (gold_.busy()) return "still busy after nine phases";
-    return cycle(CtrlIn{false, occ1, occ2, false, 0, 0});   // the final state compared
+    return cycle(CtrlIn{false, occ1, occ2, false, 0, 0});  // the final state compared
   }
 
   const SbmCtrl& golden() const { return gold_; }
@@ -138,10 +139,10 @@ std::function<void(const SbmReg&, uint64_t&, uint64_t&)> from_table(const Table&
 std::function<void(const SbmReg&, uint64_t&, uint64_t&)> random_gpu(gs::Rng& r) {
   return [&r](const SbmReg&, uint64_t& a, uint64_t& b) {
     const uint32_t kind = r.below(10);
-    if (kind == 0) {   // a tie-prone small range
+    if (kind == 0) {  // a tie-prone small range
       a = r.below(4);
       b = r.below(4);
-    } else if (kind == 1) {   // near the SbmInstW limit
+    } else if (kind == 1) {  // near the SbmInstW limit
       a = (uint64_t(1) << gs::spec::SbmInstW) - 1 - r.below(3);
       b = (uint64_t(1) << gs::spec::SbmInstW) - 1 - r.below(3);
     } else {
@@ -159,39 +160,91 @@ TEST_CASE("gs_sbm_ctrl directed: hand-worked flows end in Table 6's configuratio
     const char* name;
     uint32_t occ1, occ2;
     Table t;
-    const char* want;       // sbm_config_name of SBM_REG
-    uint32_t occ_th, ci;    // for MWG / MWGB
-    uint32_t phases;        // phases run
+    const char* want;     // sbm_config_name of SBM_REG
+    uint32_t occ_th, ci;  // for MWG / MWGB
+    uint32_t phases;      // phases run
   };
   const std::vector<Case> cases = {
       // B2_L12 beats both L2 phases; tuning MWGB2 at occ_th 0 loses to it and occ_th 1 loses IPC:
       // B2_L12 (sf_conv). Phase 0 of the tuning has nothing to compare with, so phase 1 always runs
-      {"B2_L12 kept", 8, 8,
-       {{"Base", {100, 100}}, {"B1_L12", {90, 100}}, {"B2_L12", {140, 100}}, {"B1_L2", {110, 100}},
-        {"B2_L2", {120, 100}}, {"MWGB2/0", {100, 100}}, {"MWGB2/1", {90, 100}}},
-       "B2_L12", 0, 0, 7},
+      {"B2_L12 kept",
+       8,
+       8,
+       {{"Base", {100, 100}},
+        {"B1_L12", {90, 100}},
+        {"B2_L12", {140, 100}},
+        {"B1_L2", {110, 100}},
+        {"B2_L2", {120, 100}},
+        {"MWGB2/0", {100, 100}},
+        {"MWGB2/1", {90, 100}}},
+       "B2_L12",
+       0,
+       0,
+       7},
       // L12 no better than L2; B1_L2 is best (dct_sf); tuning loses
-      {"B1_L2 kept", 8, 8,
-       {{"Base", {100, 100}}, {"B1_L12", {100, 100}}, {"B2_L12", {90, 100}}, {"B1_L2", {130, 100}},
-        {"B2_L2", {120, 100}}, {"MWGB1/0", {110, 110}}, {"MWGB1/1", {100, 100}}},
-       "B1_L2", 0, 0, 7},
+      {"B1_L2 kept",
+       8,
+       8,
+       {{"Base", {100, 100}},
+        {"B1_L12", {100, 100}},
+        {"B2_L12", {90, 100}},
+        {"B1_L2", {130, 100}},
+        {"B2_L2", {120, 100}},
+        {"MWGB1/0", {110, 110}},
+        {"MWGB1/1", {100, 100}}},
+       "B1_L2",
+       0,
+       0,
+       7},
       // nothing beats Base; MWG shares better, task 2 CI, IPC rises to occ_th 2 (fw_sf: MWG)
-      {"MWG occ_th 2", 8, 8,
-       {{"Base", {150, 150}}, {"B1_L12", {100, 100}}, {"B2_L12", {100, 100}}, {"B1_L2", {140, 150}},
-        {"B2_L2", {150, 140}}, {"MWG/0", {150, 170}}, {"MWG/1", {150, 180}}, {"MWG/2", {150, 190}},
+      {"MWG occ_th 2",
+       8,
+       8,
+       {{"Base", {150, 150}},
+        {"B1_L12", {100, 100}},
+        {"B2_L12", {100, 100}},
+        {"B1_L2", {140, 150}},
+        {"B2_L2", {150, 140}},
+        {"MWG/0", {150, 170}},
+        {"MWG/1", {150, 180}},
+        {"MWG/2", {150, 190}},
         {"MWG/3", {150, 185}}},
-       "MWG", 2, 1, 9},
+       "MWG",
+       2,
+       1,
+       9},
       // B2_L12 wins Algorithm 1; sharing with mm bypassed wins, CI = task 2, stops at 1 (fw_mm: MWGB2)
-      {"MWGB2 occ_th 1", 8, 8,
-       {{"Base", {100, 100}}, {"B1_L12", {90, 100}}, {"B2_L12", {140, 100}}, {"B1_L2", {110, 100}},
-        {"B2_L2", {120, 100}}, {"MWGB2/0", {150, 160}}, {"MWGB2/1", {150, 170}}, {"MWGB2/2", {150, 150}}},
-       "MWGB2", 1, 1, 8},
+      {"MWGB2 occ_th 1",
+       8,
+       8,
+       {{"Base", {100, 100}},
+        {"B1_L12", {90, 100}},
+        {"B2_L12", {140, 100}},
+        {"B1_L2", {110, 100}},
+        {"B2_L2", {120, 100}},
+        {"MWGB2/0", {150, 160}},
+        {"MWGB2/1", {150, 170}},
+        {"MWGB2/2", {150, 150}}},
+       "MWGB2",
+       1,
+       1,
+       8},
       // the occupancy limit: the other task holds 2 workgroups (occ 4 -> half 2), so occ_th 1 is
       // the last step (2 - 1 >= 1); tuning ends there although IPC still rises
-      {"occupancy limit", 4, 16,
-       {{"Base", {100, 100}}, {"B1_L12", {90, 100}}, {"B2_L12", {90, 100}}, {"B1_L2", {130, 100}},
-        {"B2_L2", {120, 100}}, {"MWGB1/0", {150, 160}}, {"MWGB1/1", {150, 180}}},
-       "MWGB1", 1, 1, 7},
+      {"occupancy limit",
+       4,
+       16,
+       {{"Base", {100, 100}},
+        {"B1_L12", {90, 100}},
+        {"B2_L12", {90, 100}},
+        {"B1_L2", {130, 100}},
+        {"B2_L2", {120, 100}},
+        {"MWGB1/0", {150, 160}},
+        {"MWGB1/1", {150, 180}}},
+       "MWGB1",
+       1,
+       1,
+       7},
   };
   for (const auto& c : cases) {
     INFO(c.name);
@@ -233,18 +286,19 @@ TEST_CASE("gs_sbm_ctrl random flows, twin vs. Algorithms 1 and 2 read straight",
         a = it->second.first, bb = it->second.second;
       }
     };
-    if (r.below(8) == 0) {   // a restart in the middle of a flow, and results while idle
+    if (r.below(8) == 0) {  // a restart in the middle of a flow, and results while idle
       b.reset();
       CtrlIn in{true, occ1, occ2, false, 0, 0};
       REQUIRE(b.cycle(in) == "");
-      for (uint32_t i = 0; i < r.below(6); ++i) REQUIRE(b.cycle(CtrlIn{false, occ1, occ2, true, r.below(9), r.below(9)}) == "");
+      for (uint32_t i = 0; i < r.below(6); ++i)
+        REQUIRE(b.cycle(CtrlIn{false, occ1, occ2, true, r.below(9), r.below(9)}) == "");
       ++early;
     } else {
       b.reset();
     }
     std::vector<SbmReg> cfgs;
     REQUIRE(b.flow(occ1, occ2, measure, r.below(3), &cfgs) == "");
-    REQUIRE(b.cycle(CtrlIn{false, occ1, occ2, true, 5, 5}) == "");   // a result while idle changes nothing
+    REQUIRE(b.cycle(CtrlIn{false, occ1, occ2, true, 5, 5}) == "");  // a result while idle changes nothing
     std::vector<gs::golden::SbmPhaseRun> runs;
     const SbmReg ref = gs::golden::sbm_flow_reference(occ1, occ2, measure, runs);
     REQUIRE(b.golden().cfg() == ref);
@@ -252,7 +306,8 @@ TEST_CASE("gs_sbm_ctrl random flows, twin vs. Algorithms 1 and 2 read straight",
     ++seen[gs::golden::sbm_config_name(ref) + (ref.occ_th ? "+" : "")];
   }
   // the generator reaches every outcome (a bench that cannot fail is a defect)
-  for (const char* k : {"Base", "B1_L2", "B2_L2", "B1_L12", "B2_L12", "MWG", "MWG+", "MWGB1", "MWGB1+", "MWGB2", "MWGB2+"}) {
+  for (const char* k :
+       {"Base", "B1_L2", "B2_L2", "B1_L12", "B2_L12", "MWG", "MWG+", "MWGB1", "MWGB1+", "MWGB2", "MWGB2+"}) {
     INFO(k);
     CHECK(seen[k] > 20);
   }
@@ -283,7 +338,7 @@ TEST_CASE("gs_sbm_ctrl unmutated: the mutation stimulus finds no difference", "[
 }
 
 // One test per GS_MUT_SBM_* define of gs_sbm_ctrl.sv: the same stimulus must find a difference.
-#define GS_SBM_MUTANT_TEST(define, model)                                            \
+#define GS_SBM_MUTANT_TEST(define, model)                                           \
   TEST_CASE("gs_sbm_ctrl mutant " #define " is caught", "[rtl][bench][mutation]") { \
     const std::string diff = first_difference<model>(200);                          \
     INFO(diff);                                                                     \

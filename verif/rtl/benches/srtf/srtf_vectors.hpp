@@ -23,7 +23,7 @@ inline SrtfTimedEv srtf_kernel_end(uint64_t c, uint32_t k) { return {c, SrtfEven
 struct SrtfDirected {
   std::string name;
   std::vector<SrtfTimedEv> evs;
-  std::vector<uint64_t> preds;   // Pred_Cycles after each block end, in order
+  std::vector<uint64_t> preds;  // Pred_Cycles after each block end, in order
 };
 
 /// The pinned readings, each with its hand-worked Pred_Cycles (Eq. 2, floor).
@@ -46,13 +46,14 @@ inline std::vector<SrtfDirected> srtf_directed() {
                {60 + 5 * 60 / 3, 90 + 4 * 60 / 2, 120 + 3 * 60 / 1}});
   // kernel 1's launch starts a new slice for kernel 0 too: its next end samples t = 80
   v.push_back({"a launch reslices the running kernels",
-               {srtf_launch(0, 0, 4), srtf_start(0, 0, 0), srtf_end(50, 0, 0), srtf_start(50, 0, 0), srtf_end(100, 0, 0),
-                srtf_start(100, 0, 0), srtf_launch(110, 1, 4), srtf_end(190, 0, 0)},
+               {srtf_launch(0, 0, 4), srtf_start(0, 0, 0), srtf_end(50, 0, 0), srtf_start(50, 0, 0),
+                srtf_end(100, 0, 0), srtf_start(100, 0, 0), srtf_launch(110, 1, 4), srtf_end(190, 0, 0)},
                {50 + 3 * 50, 100 + 2 * 50, 190 + 1 * 90}});
   // kernel 1's end starts a new slice for kernel 0: t = 40
   v.push_back({"a kernel end reslices the others",
-               {srtf_launch(0, 0, 10), srtf_launch(0, 1, 1), srtf_start(0, 0, 0), srtf_start(0, 1, 1), srtf_end(20, 0, 0),
-                srtf_start(20, 0, 0), srtf_end(30, 1, 1), srtf_kernel_end(30, 1), srtf_end(60, 0, 0)},
+               {srtf_launch(0, 0, 10), srtf_launch(0, 1, 1), srtf_start(0, 0, 0), srtf_start(0, 1, 1),
+                srtf_end(20, 0, 0), srtf_start(20, 0, 0), srtf_end(30, 1, 1), srtf_kernel_end(30, 1),
+                srtf_end(60, 0, 0)},
                {20 + 9 * 20 / 1, 30 + 0, 60 + 8 * 40 / 1}});
   // Total_Blocks is an estimate: past it the remaining blocks count as 0
   v.push_back({"past Total_Blocks Pred_Cycles is Active_Kernel_Cycles",
@@ -60,7 +61,8 @@ inline std::vector<SrtfDirected> srtf_directed() {
                {40, 45}});
   // no block resident from 100 to 500: those cycles are not the kernel's
   v.push_back({"Active_Kernel_Cycles skips cycles without a resident block",
-               {srtf_launch(0, 0, 3), srtf_start(0, 0, 0), srtf_end(100, 0, 0), srtf_start(500, 0, 0), srtf_end(600, 0, 0)},
+               {srtf_launch(0, 0, 3), srtf_start(0, 0, 0), srtf_end(100, 0, 0), srtf_start(500, 0, 0),
+                srtf_end(600, 0, 0)},
                {100 + 2 * 100, 200 + 1 * 100}});
   // stamps cross 2**CycleW: differences modulo 2**CycleW are exact
   v.push_back({"stamps wrap modulo 2**CycleW",
@@ -89,9 +91,9 @@ inline std::vector<SrtfTimedEv> srtf_random(Rng& r, uint32_t n, bool noise = tru
   std::vector<uint32_t> resident(K, 0);
   std::vector<bool> running(K, false);
   uint64_t c = r.chance_permille(300) ? (uint64_t(1) << spec::CycleW) - r.below(1u << 20) : r.below(1u << 30);
-  const uint32_t nk = 1 + r.below(K);           // slots this stream uses
-  const uint32_t nb = 1 + r.below(B);           // block slots this stream uses
-  const bool small = r.chance_permille(500);    // small durations: many exact divisions and ties
+  const uint32_t nk = 1 + r.below(K);         // slots this stream uses
+  const uint32_t nb = 1 + r.below(B);         // block slots this stream uses
+  const bool small = r.chance_permille(500);  // small durations: many exact divisions and ties
   while (evs.size() < n) {
     const uint32_t g = r.below(100);
     c += g < 30 ? 0 : g < 90 ? r.below(small ? 16 : 5000) : r.below(1u << 22);
@@ -99,7 +101,7 @@ inline std::vector<SrtfTimedEv> srtf_random(Rng& r, uint32_t n, bool noise = tru
     const uint32_t l = r.below(nb);
     const uint32_t act = r.below(100);
     if (!running[k]) {
-      if (act < 8 && noise) {   // an event of a slot not running: ignored
+      if (act < 8 && noise) {  // an event of a slot not running: ignored
         const SrtfEvent kinds[] = {SrtfEvent::kBlockStart, SrtfEvent::kBlockEnd, SrtfEvent::kKernelEnd};
         evs.push_back({c, kinds[r.below(3)], k, l, 0});
       } else if (act < 60) {

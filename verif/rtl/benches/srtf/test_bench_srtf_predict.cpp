@@ -13,7 +13,7 @@
 
 #include "Vbench_gs_srtf_predict.h"
 #include "bench_records.hpp"
-#include "gs_srtf_predict_mutants.hpp"   // generated: GS_BENCH_MUTANTS(X), one Verilated model per GS_MUT_SRTF_*
+#include "gs_srtf_predict_mutants.hpp"  // generated: GS_BENCH_MUTANTS(X), one Verilated model per GS_MUT_SRTF_*
 #include "srtf/srtf_vectors.hpp"
 
 namespace {
@@ -29,7 +29,7 @@ constexpr uint32_t PW = gs::spec::SrtfPredW;
 constexpr uint32_t CW = gs::spec::CycleW;
 constexpr uint32_t BW = gs::spec::CtaIdW;
 constexpr uint32_t RW = gs::spec::CtaCntW;
-constexpr uint64_t kLatencyBound = (K + 1) * (D + 1);   // docs/rtl/gs_srtf_predict.md
+constexpr uint64_t kLatencyBound = (K + 1) * (D + 1);  // docs/rtl/gs_srtf_predict.md
 
 SrtfEv on_port(const SrtfTimedEv& e) {
   return SrtfEv{true, e.kind, e.slot, e.blk, static_cast<uint32_t>(e.cycle & gs::golden::width_mask64(CW)), e.total};
@@ -209,7 +209,7 @@ TEST_CASE("gs_srtf_predict directed, the pinned readings of Algorithm 1 and Eq. 
     for (const auto& p : preds) got.push_back(p.pred);
     CHECK(got == dv.preds);
     CHECK(preds == gs::golden::srtf_reference(dv.evs));
-    CHECK(latency == D + 2);   // the divider was free: the best case of the contract
+    CHECK(latency == D + 2);  // the divider was free: the best case of the contract
   }
 }
 
@@ -225,7 +225,7 @@ TEST_CASE("gs_srtf_predict divider queue within the latency bound", "[rtl][bench
     REQUIRE(b.cycle(on_port(evs[i])) == "");
     ++now;
   }
-  const uint64_t first_end = evs.size() - K;   // the cycle (from 0) of slot 0's block end
+  const uint64_t first_end = evs.size() - K;  // the cycle (from 0) of slot 0's block end
   while (b.golden().busy()) {
     REQUIRE(now < first_end + 2 * kLatencyBound);
     REQUIRE(b.cycle(SrtfEv{}) == "");
@@ -267,7 +267,7 @@ TEST_CASE("gs_srtf_predict random event streams, twin vs. Eq. 2 read straight", 
     for (uint32_t k = 0; k < K; ++k) {
       if (!(b.golden().q.valid >> k & 1u) || last[k] < 0) continue;
       const auto& p = ref[last[k]];
-      bool relaunched = false;   // a launch of the slot after its last end clears the prediction
+      bool relaunched = false;  // a launch of the slot after its last end clears the prediction
       for (uint32_t i = p.event + 1; i < evs.size(); ++i)
         relaunched = relaunched || (evs[i].kind == SrtfEvent::kLaunch && evs[i].slot == k);
       if (relaunched) continue;
@@ -291,11 +291,11 @@ TEST_CASE("gs_srtf_predict unmutated: the mutation stimulus finds no difference"
 }
 
 // One test per GS_MUT_SRTF_* define: the same stimulus must find a difference.
-#define GS_SRTF_MUTANT_TEST(define, model)                                            \
+#define GS_SRTF_MUTANT_TEST(define, model)                                              \
   TEST_CASE("gs_srtf_predict mutant " #define " is caught", "[rtl][bench][mutation]") { \
-    const std::string diff = first_difference<model>(60);                            \
-    INFO(diff);                                                                       \
-    CHECK(diff != "");                                                                \
-    WARN(#define " caught: " << diff);                                                \
+    const std::string diff = first_difference<model>(60);                               \
+    INFO(diff);                                                                         \
+    CHECK(diff != "");                                                                  \
+    WARN(#define " caught: " << diff);                                                  \
   }
 GS_BENCH_MUTANTS(GS_SRTF_MUTANT_TEST)

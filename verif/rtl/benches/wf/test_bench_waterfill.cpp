@@ -12,7 +12,7 @@
 #include "Vbench_gs_waterfill.h"
 #include "Vbench_gs_wf_scale.h"
 #include "bench_records.hpp"
-#include "gs_waterfill_mutants.hpp"   // generated: GS_BENCH_MUTANTS(X), one Verilated model per GS_MUT_WF_*
+#include "gs_waterfill_mutants.hpp"  // generated: GS_BENCH_MUTANTS(X), one Verilated model per GS_MUT_WF_*
 #include "wf_vectors.hpp"
 
 namespace {
@@ -162,14 +162,14 @@ TEST_CASE("gs_waterfill random vectors, twin vs. Algorithm 1 and the latency bou
     const WfResult ref = gs::golden::waterfill_reference(in);
     REQUIRE(ref.ctas == res.ctas);
     REQUIRE(ref.spatial == res.spatial);
-    REQUIRE(res.cycles <= 3 + (K + 1) * N);   // the latency contract (docs/rtl/gs_waterfill.md)
+    REQUIRE(res.cycles <= 3 + (K + 1) * N);  // the latency contract (docs/rtl/gs_waterfill.md)
     spatial += res.spatial;
     max_cycles = std::max(max_cycles, res.cycles);
   }
   // the generator reaches both outcomes and long runs (a bench that cannot fail is a defect)
   CHECK(spatial > 100);
   CHECK(spatial < 3900);
-  CHECK(max_cycles > N + 3 + N);   // more than N iterations: several kernels stepping far
+  CHECK(max_cycles > N + 3 + N);  // more than N iterations: several kernels stepping far
   WARN("random: " << spatial << " of 4000 vectors spatial, longest run " << max_cycles << " cycles");
 }
 
@@ -193,14 +193,14 @@ TEST_CASE("gs_wf_scale random and edge operands vs. golden wf_scale", "[rtl][ben
   };
   constexpr uint32_t one_phi = 1u << gs::spec::WfPhiFracW, one_avg = 1u << gs::spec::WfAvgFracW;
   constexpr uint32_t perf_max = (1u << PW) - 1;
-  check(1000, 0, 4, 4 * one_avg);                     // phi = 0: factor 1
-  check(1000, one_phi, 8, 4 * one_avg);               // phi = 1, psi = 1: factor 2
-  check(1000, one_phi / 2, 2, 4 * one_avg);           // psi = -0.5: factor 0.75
-  check(1000, one_phi, 0, 4 * one_avg);               // psi = -1, phi = 1: factor 0
-  check(1000, (1u << gs::spec::WfPhiW) - 1, 8, one_avg);   // phi above 1.0 counts as 1.0
-  check(1000, one_phi, 5, 0);                         // CTA_avg = 0: factor 1
-  check(perf_max, one_phi, (1u << SW) - 1, 1);        // largest factor: saturates
-  check(777, 77, 3, 5 * one_avg + 3);                 // negative psi with a fraction: floor
+  check(1000, 0, 4, 4 * one_avg);                         // phi = 0: factor 1
+  check(1000, one_phi, 8, 4 * one_avg);                   // phi = 1, psi = 1: factor 2
+  check(1000, one_phi / 2, 2, 4 * one_avg);               // psi = -0.5: factor 0.75
+  check(1000, one_phi, 0, 4 * one_avg);                   // psi = -1, phi = 1: factor 0
+  check(1000, (1u << gs::spec::WfPhiW) - 1, 8, one_avg);  // phi above 1.0 counts as 1.0
+  check(1000, one_phi, 5, 0);                             // CTA_avg = 0: factor 1
+  check(perf_max, one_phi, (1u << SW) - 1, 1);            // largest factor: saturates
+  check(777, 77, 3, 5 * one_avg + 3);                     // negative psi with a fraction: floor
   for (int i = 0; i < 200000; ++i)
     check(r.below(1u << PW), r.below(1u << gs::spec::WfPhiW), r.below(1u << SW), r.below(1u << gs::spec::WfAvgW));
   CHECK(gs::golden::wf_scale(1000, one_phi, 8, 4 * one_avg).factor == 2u << gs::spec::WfFactorFracW);
@@ -215,11 +215,11 @@ TEST_CASE("gs_waterfill unmutated: the mutation stimulus finds no difference", "
 }
 
 // One test per GS_MUT_WF_* define: the same stimulus must find a difference.
-#define GS_WF_MUTANT_TEST(define, model)                                          \
+#define GS_WF_MUTANT_TEST(define, model)                                             \
   TEST_CASE("gs_waterfill mutant " #define " is caught", "[rtl][bench][mutation]") { \
-    const std::string diff = first_difference<model>(500);                       \
-    INFO(diff);                                                                   \
-    CHECK(diff != "");                                                            \
-    WARN(#define " caught: " << diff);                                            \
+    const std::string diff = first_difference<model>(500);                           \
+    INFO(diff);                                                                      \
+    CHECK(diff != "");                                                               \
+    WARN(#define " caught: " << diff);                                               \
   }
 GS_BENCH_MUTANTS(GS_WF_MUTANT_TEST)

@@ -28,9 +28,9 @@ inline WfRes wf_sm(uint32_t smem, uint32_t slots) { return WfRes{2048, 64, 65536
 struct WfDirected {
   std::string name;
   WfInputs in;
-  std::vector<uint32_t> ctas;   // expected T_i of the kernels present, in slot order
+  std::vector<uint32_t> ctas;  // expected T_i of the kernels present, in slot order
   bool spatial;
-  uint32_t cycles;              // 0: not pinned
+  uint32_t cycles;  // 0: not pinned
 };
 
 /// The pinned readings, each with its hand-worked result.
@@ -76,7 +76,7 @@ inline std::vector<WfDirected> wf_directed() {
     d.in.avail = wf_sm(35, 32);
     d.in.k[0] = wf_kernel({3, 5}, 32, 10);
     d.in.k[1] = wf_kernel({7}, 32, 10);
-    d.in.k[3] = wf_kernel({7}, 32, 10);   // slot 2 empty: kernels need not be contiguous
+    d.in.k[3] = wf_kernel({7}, 32, 10);  // slot 2 empty: kernels need not be contiguous
     v.push_back(d);
   }
   {  // the first CTAs do not fit together: no loop, spatial
@@ -96,7 +96,7 @@ inline std::vector<WfDirected> wf_directed() {
       d.in.k[i] = wf_kernel(up, 1, 0);
       d.in.k[i].cta = WfRes{1, 0, 0, 0, 0};
     }
-    d.in.k[1].perf[N - 1] += 7;   // different peaks: different normalized values
+    d.in.k[1].perf[N - 1] += 7;  // different peaks: different normalized values
     v.push_back(d);
   }
   return v;
@@ -122,17 +122,17 @@ inline WfInputs wf_random(Rng& r) {
     const uint32_t threads = 32 * (1 + r.below(in.avail.threads / 32));
     k.cta = WfRes{threads, std::min(in.avail.warps, (threads + 31) / 32), r.below(in.avail.regs + 1),
                   in.avail.shmem == 0 ? 0 : r.below(in.avail.shmem + 1) / scale, 1};
-    if (tiny) k.cta = WfRes{1 + r.below(16), r.below(2), r.below(256), r.below(64), 0};   // long runs
+    if (tiny) k.cta = WfRes{1 + r.below(16), r.below(2), r.below(256), r.below(64), 0};  // long runs
     const uint32_t shape = r.below(5);
     const uint32_t knee = 1 + r.below(N);
     uint32_t p = r.below(50) * scale;
     for (uint32_t j = 0; j < N; ++j) {
       switch (shape) {
-        case 0: p += r.below(30); break;                                   // non-saturating (plateaus: +0)
-        case 1: p += j < knee ? r.below(40) : r.below(2); break;           // saturating
-        case 2: p = j < knee ? p + r.below(60) : p - std::min(p, r.below(20)); break;   // cache sensitive
-        case 3: p = r.below(11); break;   // small values: equal ratios, losses of exactly 1.2/K (2/5, 3/5, 7/10)
-        default: p = r.below(1u << spec::WfPerfW); break;                  // anything
+        case 0: p += r.below(30); break;                                               // non-saturating (plateaus: +0)
+        case 1: p += j < knee ? r.below(40) : r.below(2); break;                       // saturating
+        case 2: p = j < knee ? p + r.below(60) : p - std::min(p, r.below(20)); break;  // cache sensitive
+        case 3: p = r.below(11); break;  // small values: equal ratios, losses of exactly 1.2/K (2/5, 3/5, 7/10)
+        default: p = r.below(1u << spec::WfPerfW); break;  // anything
       }
       k.perf[j] = std::min(p, (1u << spec::WfPerfW) - 1);
     }
