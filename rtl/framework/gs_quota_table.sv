@@ -31,6 +31,16 @@ module gs_quota_table (
   gs_pkg::quota_t rep_q, rep_d;
   gs_pkg::ksrt_entry_t e;   // only the kernel id is read
 
+  // The entry the write replaces, read once: an indexed read (a log-depth multiplexer) rather
+  // than a compare per entry. wr_hit: the write is inside the table (policies write SMs below
+  // num_sms; an index beyond it reads entry 0 and writes nothing).
+  logic wr_hit;
+  logic [CW-1:0] wr_old;
+  always_comb begin
+    wr_hit = wr_i.valid && 32'(wr_i.sm) < 32'(N) && 32'(wr_i.slot) < 32'(K);
+    wr_old = quota_q[(wr_hit ? 32'(wr_i.sm) * 32'(K) + 32'(wr_i.slot) : 32'd0) * 32'(CW) +: CW];
+  end
+
   // Report and write read registers and the policy's write only; the column clear of a
   // finishing kernel (slot_free_i, combinational from this cycle's event) comes after, in its
   // own block, so a Verilated model evaluates the large first block once per clock edge.
@@ -49,24 +59,23 @@ module gs_quota_table (
       rep_d.max_ctas = pend_q.max_ctas;
     end
 
+    // a write that changes its entry waits for its report
     pend_a = '0;
-    if (wr_i.valid) begin
-      for (int s = 0; s < N; s++) begin
-        for (int k = 0; k < K; k++) begin
-          if (wr_i.sm == gs_pkg::SmIdW'(s) && wr_i.slot == gs_pkg::SlotW'(k)) begin
 `ifdef GS_MUT_QUOTA_NO_REPORT
-            // MUTATION: a changed quota is enforced but never reported on the port
+    // MUTATION: a changed quota is enforced but never reported on the port
 `else
 `ifdef GS_MUT_QUOTA_REPORT_UNCHANGED
-            // MUTATION: a write that leaves its entry as it was is reported too
-            pend_a = wr_i;
+    // MUTATION: a write that leaves its entry as it was is reported too
+    if (wr_hit) pend_a = wr_i;
 `else
-            if (quota_q[(s*K + k)*CW +: CW] != wr_i.max_ctas) pend_a = wr_i;
+    if (wr_hit && wr_old != wr_i.max_ctas) pend_a = wr_i;
 `endif
 `endif
-            quota_a[(s*K + k)*CW +: CW] = wr_i.max_ctas;
-          end
-        end
+    // the write itself: a decoder, one enable per entry
+    for (int s = 0; s < N; s++) begin
+      for (int k = 0; k < K; k++) begin
+        if (wr_i.valid && wr_i.sm == gs_pkg::SmIdW'(s) && wr_i.slot == gs_pkg::SlotW'(k))
+          quota_a[(s*K + k)*CW +: CW] = wr_i.max_ctas;
       end
     end
   end

@@ -2,8 +2,8 @@
 // Contract and timing: docs/rtl/gs_ffs.md
 //
 // Combinational. valid_o: some bit is set; idx_o: the lowest set bit's index (0 when none).
-// A binary tree of (valid, index) pairs: each node takes its low child when that one is valid,
-// so the depth is clog2(Width) 2:1 muxes, not a chain of Width `found` stages.
+// A binary tree of (valid, index) pairs: each node takes its high child only when that one
+// alone is valid, so the depth is clog2(Width) 2:1 muxes, not a chain of Width `found` stages.
 module gs_ffs #(
   parameter int Width = 8,
   localparam int IdxW = (Width > 1) ? $clog2(Width) : 1
@@ -34,8 +34,9 @@ module gs_ffs #(
     assign node_idx[n*IdxW +: IdxW] = node_valid[2*n + 1] ? node_idx[(2*n + 1)*IdxW +: IdxW]
                                                           : node_idx[2*n*IdxW +: IdxW];
 `else
-    assign node_idx[n*IdxW +: IdxW] = node_valid[2*n] ? node_idx[2*n*IdxW +: IdxW]
-                                                      : node_idx[(2*n + 1)*IdxW +: IdxW];
+    // the high child only when it alone is valid: with no request the index is 0
+    assign node_idx[n*IdxW +: IdxW] = (node_valid[2*n] || !node_valid[2*n + 1]) ? node_idx[2*n*IdxW +: IdxW]
+                                                                                : node_idx[(2*n + 1)*IdxW +: IdxW];
 `endif
   end
 

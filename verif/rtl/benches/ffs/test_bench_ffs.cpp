@@ -27,7 +27,7 @@ std::string every_input() {
     uint32_t lowest = 0;
     while (req != 0 && !(req >> lowest & 1u)) ++lowest;
     const bool valid = req != 0;
-    if (bool(d.valid_o) != valid || (valid && d.idx_o != lowest))
+    if (bool(d.valid_o) != valid || d.idx_o != lowest)  // no request: index 0
       return "req " + std::to_string(req) + ": valid " + std::to_string(d.valid_o) + " idx " + std::to_string(d.idx_o) +
              ", expected valid " + std::to_string(valid) + " idx " + std::to_string(lowest);
   }
