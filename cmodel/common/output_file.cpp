@@ -47,11 +47,14 @@ std::vector<NamedPath> config_input_files(const std::string& option, const std::
     std::stringstream text;
     text << in.rdbuf();
     const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-    if (j.is_object() && j.contains("hetero") && j.at("hetero").is_object() &&
-        j.at("hetero").contains("baseline_config") && j.at("hetero").at("baseline_config").is_string()) {
-      const std::string ref = j.at("hetero").at("baseline_config").get<std::string>();
+    // the conventional GPU the registry's base_sm setting names (hetero.baseline_config)
+    const char* sec = spec::kBaseSmSection;
+    const char* key = spec::kBaseSmSetting;
+    if (*sec && j.is_object() && j.contains(sec) && j.at(sec).is_object() && j.at(sec).contains(key) &&
+        j.at(sec).at(key).is_string()) {
+      const std::string ref = j.at(sec).at(key).get<std::string>();
       try {
-        out.push_back({option + " hetero.baseline_config", resolve_config_path(ref)});
+        out.push_back({option + " " + sec + "." + key, resolve_config_path(ref)});
       } catch (const std::exception&) {  // the loader reports a bad reference
       }
     }

@@ -323,22 +323,22 @@ std::string resolve_config_path(const std::string& path_or_name) {
 
 namespace {
 
-/// GpuConfig::base_sm from the config hetero.baseline_config names: its SM type (a
-/// conventional GPU has one). The baseline's own "hetero" is not followed.
-void load_hetero_baseline(GpuConfig& cfg) {
-  if (cfg.settings.hetero.baseline_config.empty()) return;
+/// GpuConfig::base_sm from the config the registry's base_sm setting (hetero.baseline_config)
+/// names: its SM type (a conventional GPU has one). The baseline's own settings are not followed.
+void load_base_sm(GpuConfig& cfg) {
+  const std::string& name = spec::base_sm_config(cfg.settings);
+  if (name.empty()) return;
   const std::string where = cfg.file.empty() ? cfg.name : cfg.file;
+  const std::string field = std::string(spec::kBaseSmSection) + "." + spec::kBaseSmSetting;
   GpuConfig base;
   try {
-    base = parse_gpu_config(read_text_file(resolve_config_path(cfg.settings.hetero.baseline_config)),
-                            resolve_config_path(cfg.settings.hetero.baseline_config));
+    base = parse_gpu_config(read_text_file(resolve_config_path(name)), resolve_config_path(name));
   } catch (const InputError& e) {
-    throw InputError(where, "hetero.baseline_config", std::string("cannot load it: ") + e.what());
+    throw InputError(where, field, std::string("cannot load it: ") + e.what());
   }
   if (base.sm_types.size() != 1)
-    throw InputError(where, "hetero.baseline_config",
-                     cfg.settings.hetero.baseline_config + " has " + std::to_string(base.sm_types.size()) +
-                         " SM types; the conventional GPU has one");
+    throw InputError(where, field,
+                     name + " has " + std::to_string(base.sm_types.size()) + " SM types; the conventional GPU has one");
   const SmTypeConfig& t = base.sm_types[0];
   cfg.base_sm = {t.max_threads, t.max_warps, t.registers, t.shared_mem_bytes, t.max_ctas};
 }
@@ -348,7 +348,7 @@ void load_hetero_baseline(GpuConfig& cfg) {
 GpuConfig load_gpu_config(const std::string& path_or_name) {
   const std::string path = resolve_config_path(path_or_name);
   GpuConfig cfg = parse_gpu_config(read_text_file(path), path);
-  load_hetero_baseline(cfg);
+  load_base_sm(cfg);
   // A copy of a preset keeps the preset's "name"; results must not report it as the preset.
   if (looks_like_path(path_or_name)) {
     const auto presets = list_gpu_configs();
@@ -498,7 +498,7 @@ GpuConfig load_gpu_config(const std::string& path_or_name, const std::vector<std
   const std::string file = path + " (with --set " + label + ")";
   GpuConfig cfg = parse_gpu_config(doc.dump(), file);
   cfg.name = base + "{" + label + "}";
-  load_hetero_baseline(cfg);
+  load_base_sm(cfg);
   return cfg;
 }
 

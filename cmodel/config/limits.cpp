@@ -75,38 +75,44 @@ void check_scheduler_config(const GpuConfig& cfg, const SchedOptions& opt) {
   require_range(where, "max_contexts", cfg.max_contexts, 1, kMaxContexts, kMaskReason);
   require_range([] { return std::string("scheduler options"); }, "cta_limit", opt.cta_limit, 0, kMaxCtasPerSm,
                 kCtaSlots);
-  if (!opt.fixed_ctas.empty()) {
-    if (parse_policy(opt.policy) != golden::Policy::kLeftOver)
-      throw InputError(
-          "scheduler options: fixed_ctas (the Oracle's per-kernel CTA caps) go with policy left-over, not " +
-          opt.policy);
-    for (size_t i = 0; i < opt.fixed_ctas.size(); ++i) {
-      const std::string field = "fixed_ctas[" + std::to_string(i) + "]";
-      require_range([] { return std::string("scheduler options"); }, field.c_str(), opt.fixed_ctas[i], 1, kMaxCtasPerSm,
-                    kCtaSlots);
-    }
+  // the golden-only options: each goes with the policies whose registry entry `takes` it
+  const spec::PolicyInfo& policy = spec::kPolicies[static_cast<uint8_t>(parse_policy(opt.policy))];
+  const struct {
+    const char* name;
+    bool set;
+    const char* what;
+  } taken[] = {{"fixed_ctas", !opt.fixed_ctas.empty(), "the Oracle's per-kernel CTA caps"},
+               {"srtf_known_cycles", !opt.srtf_known_cycles.empty(), "zero-sampling SRTF's given runtimes"},
+               {"sbm_fixed_reg", opt.sbm_fixed_reg.has_value(), "a given SBM_REG, EWM's"}};
+  for (const auto& o : taken) {
+    if (!o.set || spec::policy_takes(policy, o.name)) continue;
+    std::string takers;
+    for (const auto& q : spec::kPolicies)
+      if (spec::policy_takes(q, o.name)) takers += (takers.empty() ? "" : " or ") + std::string(q.name);
+    throw InputError("scheduler options: " + std::string(o.name) + " (" + o.what + ") go with policy " + takers +
+                     ", not " + opt.policy);
   }
-  if (!opt.srtf_known_cycles.empty() && parse_policy(opt.policy) != golden::Policy::kSrtf)
-    throw InputError(
-        "scheduler options: srtf_known_cycles (zero-sampling SRTF's given runtimes) go with policy srtf, not " +
-        opt.policy);
+  for (size_t i = 0; i < opt.fixed_ctas.size(); ++i) {
+    const std::string field = "fixed_ctas[" + std::to_string(i) + "]";
+    require_range([] { return std::string("scheduler options"); }, field.c_str(), opt.fixed_ctas[i], 1, kMaxCtasPerSm,
+                  kCtaSlots);
+  }
   if (!opt.sm_kernels.empty() && opt.sm_kernels.size() != cfg.num_sms())
     throw InputError("scheduler options: sm_kernels (a static SM mapping) has " +
                      std::to_string(opt.sm_kernels.size()) + " entries; config " +
                      (cfg.name.empty() ? cfg.file : cfg.name) + " has " + std::to_string(cfg.num_sms()) + " SMs");
-  if (parse_policy(opt.policy) == golden::Policy::kHeteroDynamic && cfg.base_sm.ctas == 0) {
-    // the IPC^base estimate needs #CTA^base (Sec. 4.3); without big SMs the split is kept anyway
+  if (policy.sm_types && cfg.base_sm.ctas == 0) {
+    // a policy that maps by SM type weighs the big SMs against a conventional one (the registry's
+    // base_sm setting); without big SMs it keeps its split anyway
     for (uint32_t s = 0; s < cfg.num_sms(); ++s)
       if (cfg.sm_is_big(s))
-        throw InputError(cfg.file.empty() ? cfg.name : cfg.file, "hetero.baseline_config",
-                         "policy hetero-dynamic estimates IPC^base from a conventional SM's CTA count: name the "
-                         "conventional GPU (e.g. \"heterocore-baseline\")");
+        throw InputError(cfg.file.empty() ? cfg.name : cfg.file,
+                         std::string(spec::kBaseSmSection) + "." + spec::kBaseSmSetting,
+                         "policy " + std::string(policy.name) +
+                             " weighs the big SMs against a conventional GPU's SM: name that GPU's config");
   }
-  if (opt.sbm_fixed_reg && parse_policy(opt.policy) != golden::Policy::kMwg)
-    throw InputError("scheduler options: sbm_fixed_reg (a given SBM_REG, EWM's) goes with policy mwg, not " +
-                     opt.policy);
   if (opt.sm_sharing == SmSharing::kExclusive) {
-    const spec::PolicyInfo& p = spec::kPolicies[static_cast<uint8_t>(parse_policy(opt.policy))];
+    const spec::PolicyInfo& p = policy;
     if (!p.sm_sharing) {
       std::string takers;
       for (const auto& q : spec::kPolicies)

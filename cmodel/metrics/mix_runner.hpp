@@ -27,7 +27,7 @@
 namespace gs {
 
 /// The alone-run policy (see the header comment).
-constexpr const char* kAlonePolicy = "left-over";
+constexpr const char* kAlonePolicy = spec::kDefaultPolicyName;
 
 /// Which simulation of a `gsim run` is under way, for progress reports and interruption:
 /// alone run `index` of `count` (1-based) of `kernel`, or the shared run of the mix.

@@ -16,6 +16,7 @@
 #pragma once
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -51,6 +52,14 @@ class MixStrategy {
   virtual ~MixStrategy() = default;
   /// The alone runs and the shared run of `r.mix` under this policy; fills `report`.
   virtual MixRun run(const StrategyRun& r, StrategyReport& report) = 0;
+  /// The shared run's scheduler options (from `sched`) when they follow from the config and the
+  /// mix alone, without any run (mpmax's caps: gsim accuracy simulates such a policy's shared run
+  /// by itself); std::nullopt for a strategy that decides from runs. InputError as run() would.
+  virtual std::optional<SchedOptions> shared_options(const GpuConfig& cfg, const Mix& mix,
+                                                     const SchedOptions& sched) const {
+    (void)cfg, (void)mix, (void)sched;
+    return std::nullopt;
+  }
 };
 
 /// The registry entry of an analysis policy, nullptr for any other name (aliases resolved).

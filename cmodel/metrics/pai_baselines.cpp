@@ -92,14 +92,18 @@ std::vector<uint32_t> mpmax_caps(const GpuConfig& cfg, const Mix& mix) {
   return caps;
 }
 
-MixRun run_mpmax(const GpuConfig& cfg, const Mix& mix, const SchedOptions& sched_opt, const RunOptions& run_opt,
-                 AloneRunCache& cache, const CycleHook& hook) {
+SchedOptions mpmax_options(const GpuConfig& cfg, const Mix& mix, const SchedOptions& sched_opt) {
   SchedOptions opt = sched_opt;
   opt.policy = kAlonePolicy;  // FIFO issue order, with the caps
   opt.cta_limit = 0;
   opt.sm_sharing = SmSharing::kShared;
   opt.fixed_ctas = mpmax_caps(cfg, mix);
-  return run_mix_with_alone(cfg, mix, "golden", opt, run_opt, cache, hook);
+  return opt;
+}
+
+MixRun run_mpmax(const GpuConfig& cfg, const Mix& mix, const SchedOptions& sched_opt, const RunOptions& run_opt,
+                 AloneRunCache& cache, const CycleHook& hook) {
+  return run_mix_with_alone(cfg, mix, "golden", mpmax_options(cfg, mix, sched_opt), run_opt, cache, hook);
 }
 
 MixRun run_srtf_zs(const GpuConfig& cfg, const Mix& mix, const SchedOptions& sched_opt, const RunOptions& run_opt,
@@ -152,6 +156,10 @@ class MpmaxStrategy final : public MixStrategy {
     report_per_kernel("mpmax", "CTAs per SM each kernel may hold while two or more have CTAs to issue", "ctas_per_sm",
                       mpmax_caps(r.cfg, r.mix), result, r.mix, report);
     return result;
+  }
+  std::optional<SchedOptions> shared_options(const GpuConfig& cfg, const Mix& mix,
+                                             const SchedOptions& sched) const override {
+    return mpmax_options(cfg, mix, sched);
   }
 };
 

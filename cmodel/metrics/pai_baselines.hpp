@@ -60,6 +60,10 @@ MixRun run_sjf(const GpuConfig& cfg, const Mix& mix, const std::string& schedule
 /// when a kernel cannot keep one CTA beside one CTA of each other kernel.
 std::vector<uint32_t> mpmax_caps(const GpuConfig& cfg, const Mix& mix);
 
+/// The shared run's options under Just-in-Time MPMax: `sched_opt` on Left-Over, shared SMs,
+/// mpmax_caps as fixed_ctas.
+SchedOptions mpmax_options(const GpuConfig& cfg, const Mix& mix, const SchedOptions& sched_opt);
+
 /// Runs `mix` under Just-in-Time MPMax (golden Left-Over with mpmax_caps as fixed_ctas).
 MixRun run_mpmax(const GpuConfig& cfg, const Mix& mix, const SchedOptions& sched_opt, const RunOptions& run_opt,
                  AloneRunCache& cache, const CycleHook& hook = {});

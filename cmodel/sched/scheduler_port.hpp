@@ -69,7 +69,7 @@ const char* sm_sharing_name(SmSharing s);
 
 /// Options a policy is built with (from the CLI and the mix).
 struct SchedOptions {
-  std::string policy = "left-over";
+  std::string policy = spec::kDefaultPolicyName;
   PreemptMode preempt = PreemptMode::kDrain;
   uint64_t seed = 1;
   /// Left-over only: at most this many CTAs of a kernel per SM (0 = no limit). Used by the

@@ -22,6 +22,12 @@ except ModuleNotFoundError:  # pragma: no cover - Debian 12 ships Python 3.11
     sys.exit("gen_spec.py: needs Python >= 3.11 (tomllib)")
 
 
+# The golden-only scheduler options (SchedOptions fields) a registry entry may list in `takes`.
+SCHED_OPTIONS_TAKEN = ("fixed_ctas", "srtf_known_cycles", "sbm_fixed_reg")
+# The MixGenOptions fields a registry entry's regression_mix may set (verif/cosim case_mix_options()).
+REGRESSION_MIX_FIELDS = ("min_kernels", "max_kernels", "max_grid", "max_insts_per_warp", "max_arrival")
+
+
 class SpecError(Exception):
     pass
 
@@ -152,9 +158,28 @@ class Spec:
             if "view" in p and not (isinstance(p["view"], str) and
                                     (pathlib.Path(path).parent.parent.parent / "verif" / "waves" / p["view"]).is_file()):
                 raise SpecError(f"{path}: policy[{i}].view: {p.get('view')!r} is not a file in verif/waves/")
-            for flag in ("sm_sharing", "observes", "profiles", "golden_only"):
+            for flag in ("sm_sharing", "observes", "profiles", "golden_only", "sm_types"):
                 if not isinstance(p.get(flag, False), bool):
                     raise SpecError(f"{path}: policy[{i}].{flag}: expected true or false")
+            if derived:
+                for key in ("takes", "sm_types", "regression_config", "regression_mix"):
+                    if key in p:
+                        raise SpecError(f"{path}: policy[{i}] ({p['name']}): a policy with runs_under has no {key}")
+            takes = p.get("takes", [])
+            if not (isinstance(takes, list) and all(x in SCHED_OPTIONS_TAKEN for x in takes)):
+                raise SpecError(f"{path}: policy[{i}].takes: expected a list of {', '.join(sorted(SCHED_OPTIONS_TAKEN))}")
+            if "regression_config" in p and not (p.get("sm_types") and isinstance(p["regression_config"], str)
+                                                 and (pathlib.Path(path).parent.parent.parent / "sim_top" / "configs" /
+                                                      (p["regression_config"] + ".json")).is_file()):
+                raise SpecError(f"{path}: policy[{i}].regression_config: the preset (sim_top/configs/<name>.json) an "
+                                "sm_types policy's regression runs on when the case's config has no big SMs")
+            if p.get("sm_types") and "regression_config" not in p:
+                raise SpecError(f"{path}: policy[{i}]: sm_types needs regression_config (a preset with big SMs)")
+            mix = p.get("regression_mix", {})
+            if not (isinstance(mix, dict) and all(k in REGRESSION_MIX_FIELDS and isinstance(v, int) and v > 0
+                                                  for k, v in mix.items())):
+                raise SpecError(f"{path}: policy[{i}].regression_mix: expected positive integers for "
+                                f"{', '.join(REGRESSION_MIX_FIELDS)}")
             for n in [p["name"]] + list(p.get("aliases", [])):
                 if n in names:
                     raise SpecError(f"{path}: policy[{i}]: name or alias {n!r} used twice")
@@ -283,6 +308,9 @@ class Spec:
             self.sections.append(dict(name=sec, module=p["module"], policy=p["name"], settings=settings,
                                       record=f"{sec}_cfg_t", cpp=pascal(sec) + "Settings",
                                       rtl=[x for x in settings if x["kind"] != "string"]))
+        self.base_sm = [(sec["name"], x["name"]) for sec in self.sections for x in sec["settings"] if x["base_sm"]]
+        if len(self.base_sm) > 1:
+            raise SpecError(f"{path}: base_sm on {len(self.base_sm)} settings; one names the conventional GPU")
         # the records: one per section with RTL settings, and their concatenation
         top = []
         for sec in self.sections:
@@ -312,7 +340,7 @@ class Spec:
         if any(x["name"] == name for x in earlier):
             raise SpecError(f"{where}: setting {name!r} declared twice in section {sec!r}")
         known = {"name", "type", "frac", "default", "range", "range_reason", "unit", "doc", "bench", "regression",
-                 "window"}
+                 "window", "base_sm"}
         for k in st:
             if k not in known:
                 raise SpecError(f"{where}: unknown key {k!r} (known: {', '.join(sorted(known))})")
@@ -320,7 +348,10 @@ class Spec:
         doc = st.get("doc", "")
         if not isinstance(doc, str) or not doc:
             raise SpecError(f"{where}.doc: a setting needs its doc (docs/config_schema.md shows it)")
-        out = dict(name=name, section=sec, doc=doc, unit=st.get("unit", ""), frac=0, window=None, frac_param="")
+        out = dict(name=name, section=sec, doc=doc, unit=st.get("unit", ""), frac=0, window=None, frac_param="",
+                   base_sm=st.get("base_sm", False))
+        if not isinstance(out["base_sm"], bool) or (out["base_sm"] and ty != "string"):
+            raise SpecError(f"{where}.base_sm: true on a string setting (the conventional GPU config's name)")
         if ty == "string":
             for k in ("frac", "range", "bench", "regression", "window"):
                 if k in st:
@@ -536,6 +567,20 @@ class Spec:
                     o.append(f"  s.{sec['name']}.{x['name']} = {x['regression']}u;")
         o.append("  (void)s;")
         o.append("}")
+        o.append("/// The setting that names the conventional GPU whose one SM type is GpuConfig::base_sm (the")
+        o.append("/// registry's base_sm; empty names when no setting is one) and its value.")
+        if self.base_sm:
+            sec, name = self.base_sm[0]
+            o.append(f'inline constexpr const char* kBaseSmSection = "{sec}";')
+            o.append(f'inline constexpr const char* kBaseSmSetting = "{name}";')
+            o.append(f"inline const std::string& base_sm_config(const PolicySettings& s) {{ return s.{sec}.{name}; }}")
+        else:
+            o.append('inline constexpr const char* kBaseSmSection = "";')
+            o.append('inline constexpr const char* kBaseSmSetting = "";')
+            o.append("inline const std::string& base_sm_config(const PolicySettings&) {")
+            o.append("  static const std::string none;")
+            o.append("  return none;")
+            o.append("}")
         return o
 
     @staticmethod
@@ -696,6 +741,11 @@ class Spec:
         o.append("/// state: the module's register record (\"\" when it has none) and its leaf fields.")
         o.append("/// sm_sharing: the policy honours policy_cfg_t.sm_exclusive (gsim --sm-sharing exclusive).")
         o.append("/// observes: the policy reads the observation channel (it needs an observation epoch).")
+        o.append("/// A registry entry's regression_mix: MixGenOptions bounds of its random-mix regression (0: keep).")
+        o.append("struct RegressionMix {")
+        o.append("  " + "; ".join(f"uint32_t {f}" for f in REGRESSION_MIX_FIELDS) + ";")
+        o.append("  bool any() const { return " + " || ".join(f"{f} != 0" for f in REGRESSION_MIX_FIELDS) + "; }")
+        o.append("};")
         o.append("struct PolicyInfo {")
         o.append("  const char* name; const char* aliases; const char* member; const char* module; const char* doc;")
         o.append("  const char* state; const FieldInfo* state_fields; uint32_t state_field_count;")
@@ -703,6 +753,10 @@ class Spec:
         o.append("  bool observes;")
         o.append("  const char* view;   // its GTKWave view in verif/waves/ (the entry's `view`, else dispatch.gtkw)")
         o.append("  const char* settings;   // its module's settings section (kSettings), \"\" when it has none")
+        o.append("  const char* takes;   // the golden-only SchedOptions it honours, comma-separated (policy_takes())")
+        o.append("  bool sm_types;   // maps kernels by SM type: needs big SMs and the base SM (the registry's sm_types)")
+        o.append("  const char* regression_config;   // sm_types: the regression's preset with big SMs")
+        o.append("  RegressionMix regression_mix;   // the random-mix regression's mix bounds (0: the default)")
         o.append("};")
         o.append("inline constexpr PolicyInfo kPolicies[] = {")
         for p in self.policies:
@@ -715,9 +769,19 @@ class Spec:
             observes = "true" if p.get("observes", False) else "false"
             view = p.get("view", "dispatch.gtkw")
             sec = self.module_section.get(p["module"], "")
+            mix = p.get("regression_mix", {})
+            mix = "{" + ", ".join(f"{mix.get(f, 0)}u" for f in REGRESSION_MIX_FIELDS) + "}"
             o.append(f'    {{"{p["name"]}", "{aliases}", "{p["member"]}", "{p["module"]}", "{doc}", "{st or ""}", {fields}, '
-                     f'{sharing}, {observes}, "{view}", "{sec}"}},')
+                     f'{sharing}, {observes}, "{view}", "{sec}", "{",".join(p.get("takes", []))}", '
+                     f'{"true" if p.get("sm_types", False) else "false"}, "{p.get("regression_config", "")}", {mix}}},')
         o.append("};")
+        o.append("/// The default policy (gsim's --policy) and the one alone runs use: the registry's first entry.")
+        o.append(f'inline constexpr const char* kDefaultPolicyName = "{self.policies[0]["name"]}";')
+        o.append("/// Whether `p` honours the golden-only scheduler option `option` (the entry's `takes`).")
+        o.append("inline bool policy_takes(const PolicyInfo& p, const std::string& option) {")
+        o.append("  const std::string list = std::string(\",\") + p.takes + \",\";")
+        o.append("  return list.find(\",\" + option + \",\") != std::string::npos;")
+        o.append("}")
         o.append("")
         o.append("/// The C++-only analysis policies of the registry (entries with runs_under): an oracle, a")
         o.append("/// baseline or a static mapping built from runs of the registry policy `runs_under`; no")
@@ -756,6 +820,11 @@ class Spec:
             o.append('  return "?";')
             o.append("}")
             o.append("")
+        o.append("namespace spec {")
+        o.append("/// The default policy's policy_e member (kDefaultPolicyName's).")
+        o.append(f"inline constexpr Policy kDefaultPolicy = Policy::{camel(self.policies[0]['member'], common_prefix([p['member'] for p in self.policies]))};")
+        o.append("}  // namespace spec")
+        o.append("")
         # field values as the per-field visitors (for_each_field) hand them out, and their text
         o.append("/// A kernel-id field as for_each_field() passes it: KernelId and SmId share a C++ type,")
         o.append("/// the wrapper keeps \"none\" (kNoKernel) apart when the value is printed.")

@@ -32,7 +32,7 @@
 #include "config/json_reader.hpp"
 #include "config/limits.hpp"
 #include "gpu/gpu.hpp"
-#include "metrics/pai_baselines.hpp"
+#include "metrics/mix_strategy.hpp"
 #include "metrics/srtf_accuracy.hpp"
 #include "sched/scheduler_port.hpp"
 #include "workload/kernel_desc.hpp"
@@ -42,7 +42,7 @@ namespace gsim {
 namespace {
 
 struct AccuracyArgs {
-  std::string config, suite, policy = "left-over", group, actual = "sm-active", csv, h100;
+  std::string config, suite, policy = gs::spec::kDefaultPolicyName, group, actual = "sm-active", csv, h100;
   std::vector<std::string> kernels, mixes, ctas;
   uint64_t seed = 1;
   uint64_t max_cycles = gs::RunOptions{}.max_cycles;
@@ -89,10 +89,8 @@ gs::RunResult simulate(const gs::GpuConfig& cfg, const gs::Mix& mix, const Accur
   gs::SchedOptions sched;
   sched.policy = a.policy;
   sched.seed = a.seed;
-  if (a.policy == gs::kMpmaxPolicy) {  // Just-in-Time MPMax: golden left-over with its caps (pai_baselines.hpp)
-    sched.policy = gs::kAlonePolicy;
-    sched.fixed_ctas = gs::mpmax_caps(cfg, mix);
-  }
+  // an analysis policy whose shared run follows from the config and mix (mpmax): that run
+  if (const auto strategy = gs::make_mix_strategy_for(a.policy)) sched = *strategy->shared_options(cfg, mix, sched);
   gs::limits::check_scheduler_config(cfg, sched);
   auto port = gs::make_scheduler("golden", sched);
   gs::RunOptions opt;
@@ -165,13 +163,20 @@ int accuracy_action(const AccuracyArgs& a) {
   // ---- what to simulate
   std::vector<Planned> plan;
   if (runs) {
-    if (a.policy != gs::kMpmaxPolicy) check_scheduler_and_policy("golden", a.policy);
+    const gs::spec::DerivedPolicyInfo* derived = gs::find_derived_policy(a.policy);
+    if (!derived) check_scheduler_and_policy("golden", a.policy);
     const std::vector<gs::KernelDesc> chosen = select_kernels(lib, a.kernels, a.suite);
     for (const gs::KernelDesc& k : chosen)
       plan.push_back({gs::single_kernel_mix(k), a.o_group->count() ? a.group : "single-sim"});
     for (const gs::Mix& m : mixes)
-      plan.push_back({m, a.o_group->count() ? a.group : a.policy == gs::kMpmaxPolicy ? "mpmax" : "multi-sim"});
-    for (const Planned& p : plan) gs::limits::check_mix_fits(cfg, p.mix);
+      plan.push_back({m, a.o_group->count() ? a.group : derived ? derived->name : "multi-sim"});
+    for (const Planned& p : plan) {
+      gs::limits::check_mix_fits(cfg, p.mix);
+      // an analysis policy runs here only when its shared run needs no other run (mpmax)
+      if (derived && !gs::make_mix_strategy_for(a.policy)->shared_options(cfg, p.mix, gs::SchedOptions{}))
+        throw gs::InputError("--policy " + a.policy + ": gsim accuracy simulates one run per mix, and " +
+                             derived->name + " decides its shared run from other runs (gsim run runs it)");
+    }
   }
 
   // ---- outputs, checked before anything is simulated

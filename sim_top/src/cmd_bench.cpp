@@ -49,7 +49,7 @@ constexpr uint32_t kMaxBenchSms = gs::golden::kGoldenMaxSms;
 constexpr uint32_t kMaxBenchKernels = gs::golden::kGoldenMaxSlots;
 
 struct BenchArgs {
-  std::string config = kBenchConfig, mix = kBenchMix, policy = "left-over", scheduler;
+  std::string config = kBenchConfig, mix = kBenchMix, policy = gs::spec::kDefaultPolicyName, scheduler;
   uint64_t cycles = kBenchCycles;
   uint32_t sms = 0;      // --sms: scale the config to this many SMs (0 = as it is)
   uint32_t kernels = 0;  // --kernels: a mix of this many processes (0 = the mix as it is)

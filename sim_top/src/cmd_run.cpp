@@ -47,7 +47,8 @@ namespace {
 constexpr unsigned long long kWaveMinFreeBytes = 64ull << 20;
 
 struct RunArgs {
-  std::string config, mix, kernel, policy = "left-over", scheduler, preempt = "drain", sm_sharing = "shared";
+  std::string config, mix, kernel, policy = gs::spec::kDefaultPolicyName, scheduler, preempt = "drain",
+                                   sm_sharing = "shared";
   uint64_t seed = 1;
   std::string json, csv, counters, wave, ctas, timeline;
   uint32_t cta_limit = 0;

@@ -26,7 +26,7 @@ Point measure_point(const gs::GpuConfig& cfg, const gs::KernelDesc& k, uint32_t 
   gs::Mix mix = gs::single_kernel_mix(k);
   mix.name = "profile:" + k.name;
   gs::SchedOptions sched;
-  sched.policy = "left-over";
+  sched.policy = gs::spec::kDefaultPolicyName;
   sched.cta_limit = ctas;
   sched.seed = a.seed;
   gs::limits::check_scheduler_config(cfg, sched);

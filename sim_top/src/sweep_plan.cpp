@@ -33,7 +33,7 @@ struct SweepSpec {
   std::string name, scheduler = "golden";
   // "sets": config override variants, each a list of gsim run --set KEY=VALUE; {{}}: none
   std::vector<std::vector<std::string>> sets = {{}};
-  std::vector<std::string> configs, mixes, policies = {"left-over"}, preempt = {"drain"}, sm_sharing;
+  std::vector<std::string> configs, mixes, policies = {gs::spec::kDefaultPolicyName}, preempt = {"drain"}, sm_sharing;
   std::vector<std::string> kernel_files;  // "kernels": the user's kernel libraries (gsim run --kernels)
   std::vector<uint64_t> seeds = {1};
   uint64_t max_cycles = 0;    // 0 = gsim run's default
@@ -584,10 +584,11 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
       c.path = in_field(file, c.field, [&] { return gs::resolve_config_path(c.arg); });
       c.cfg = in_field(file, s.sets.size() > 1 || !c.sets.empty() ? element("sets", v) : c.field,
                        [&] { return gs::load_gpu_config(c.arg, c.sets); });
-      // a config that names another (hetero.baseline_config): the run reads that one too
-      if (!c.cfg.settings.hetero.baseline_config.empty())
+      // a config that names another (the base_sm setting, hetero.baseline_config): the run reads
+      // that one too
+      if (!gs::spec::base_sm_config(c.cfg.settings).empty())
         c.extra_files.push_back(in_field(file, c.field, [&] {
-          return gs::resolve_config_path(c.cfg.settings.hetero.baseline_config);
+          return gs::resolve_config_path(gs::spec::base_sm_config(c.cfg.settings));
         }));
       c.id = file_safe(std::filesystem::path(s.configs[i]).stem().string()) +
              (s.sets.size() > 1 ? "__set" + std::to_string(v) : "");

@@ -62,22 +62,25 @@ GpuConfig case_config(GpuConfig cfg) {
 }
 
 GpuConfig case_config_for(const std::string& policy, const GpuConfig& cfg) {
-  if (parse_policy(policy) != Policy::kHeteroDynamic) return cfg;
+  const spec::PolicyInfo& p = spec::kPolicies[static_cast<uint8_t>(parse_policy(policy))];
+  if (!p.sm_types) return cfg;
   for (uint32_t s = 0; s < cfg.num_sms(); ++s)
     if (cfg.sm_is_big(s)) return cfg;
-  return case_config(load_gpu_config("heterocore"));
+  return case_config(load_gpu_config(p.regression_config));
 }
 
 MixGenOptions case_mix_options(const std::string& policy, MixGenOptions gen) {
-  if (parse_policy(policy) == Policy::kSrtfAdaptive) {
-    gen.min_kernels = 2;
-    gen.max_kernels = 3;
-    gen.max_grid = 1200;
-    gen.max_insts_per_warp = 40;
-    gen.max_arrival = 500;
+  const spec::PolicyInfo& p = spec::kPolicies[static_cast<uint8_t>(parse_policy(policy))];
+  if (p.regression_mix.any()) {  // the entry's own bounds (its regression_mix)
+    const spec::RegressionMix& m = p.regression_mix;
+    if (m.min_kernels) gen.min_kernels = m.min_kernels;
+    if (m.max_kernels) gen.max_kernels = m.max_kernels;
+    if (m.max_grid) gen.max_grid = m.max_grid;
+    if (m.max_insts_per_warp) gen.max_insts_per_warp = m.max_insts_per_warp;
+    if (m.max_arrival) gen.max_arrival = m.max_arrival;
     return gen;
   }
-  if (!spec::kPolicies[static_cast<uint8_t>(parse_policy(policy))].observes) return gen;
+  if (!p.observes) return gen;
   gen.max_kernels = std::min<uint32_t>(gen.max_kernels, spec::WfMaxKernels);
   gen.min_kernels = std::min(gen.min_kernels, gen.max_kernels);
   gen.max_grid = 400;

@@ -40,10 +40,10 @@ CaseResult run_case(const GpuConfig& cfg, const Mix& mix, const SchedOptions& op
 /// them, and the profile, water-filling and quotas would never be checked.
 GpuConfig case_config(GpuConfig cfg);
 
-/// The config a case of `policy` runs on: `cfg` (a case_config()), except for hetero-dynamic on
-/// a GPU without big SMs, which gets case_config(heterocore): on SMs of one type it keeps its
-/// profiling split (docs/rtl/gs_policy_hetero.md), and its selection and adaptive preemption
-/// would never be checked.
+/// The config a case of `policy` runs on: `cfg` (a case_config()), except for a policy that maps
+/// by SM type (registry flag `sm_types`) on a GPU without big SMs, which gets case_config() of
+/// its entry's regression_config: on SMs of one type hetero-dynamic keeps its profiling split
+/// (docs/rtl/gs_policy_hetero.md), and its selection and adaptive preemption would never be checked.
 GpuConfig case_config_for(const std::string& policy, const GpuConfig& cfg);
 
 /// The random-mix options a case of `policy` uses: `gen` itself, except for a policy that profiles
@@ -51,10 +51,9 @@ GpuConfig case_config_for(const std::string& policy, const GpuConfig& cfg);
 /// while its kernels still have CTAs to issue, so its mixes get up to 4 kernels (Algorithm 1's
 /// K, WfMaxKernels) of up to 400 CTAs of 40 instructions per warp, arriving within 1000 cycles:
 /// about half of them are profiled and water-filled on case_config() ("random-mix cases reach
-/// Warped-Slicer's partition" in verif/cosim/tests/test_cosim_runs.cpp). srtf-adaptive shares SMs
-/// only while two predicted kernels both have CTAs to issue, which short grids never give (the
-/// first kernel has issued everything by its first block end): its mixes get 2-3 kernels of up to
-/// 1200 CTAs of 40 instructions per warp, arriving within 500 cycles.
+/// Warped-Slicer's partition" in verif/cosim/tests/test_cosim_runs.cpp). A registry entry's own
+/// regression_mix replaces both (srtf-adaptive's: 2-3 kernels of up to 1200 CTAs, so that two
+/// predicted kernels both have CTAs to issue, the only time it shares SMs).
 MixGenOptions case_mix_options(const std::string& policy, MixGenOptions gen);
 
 }  // namespace gs::cosim

@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -147,4 +148,64 @@ TEST_CASE("the generator follows a param override and refuses bad specs", "[spec
   CHECK(run_gen("--spec " + bad, dir, err) == 2);
   CHECK(err.find("derived.SlotW") != std::string::npos);
   CHECK(err.find("MaxKernelz") != std::string::npos);
+}
+
+TEST_CASE("the registry's attributes replace the framework's policy names", "[spec]") {
+  using gs::spec::kPolicies;
+  const auto info = [](const char* name) -> const gs::spec::PolicyInfo& {
+    for (const auto& p : kPolicies)
+      if (std::string(p.name) == name) return p;
+    FAIL("no policy " << name);
+    return kPolicies[0];
+  };
+  // each golden-only option goes with the entries that take it, and only those
+  CHECK(gs::spec::policy_takes(info("left-over"), "fixed_ctas"));
+  CHECK_FALSE(gs::spec::policy_takes(info("left-over"), "fixed"));  // whole names only
+  CHECK_FALSE(gs::spec::policy_takes(info("even"), "fixed_ctas"));
+  CHECK(gs::spec::policy_takes(info("srtf"), "srtf_known_cycles"));
+  CHECK_FALSE(gs::spec::policy_takes(info("srtf-adaptive"), "srtf_known_cycles"));
+  CHECK(gs::spec::policy_takes(info("mwg"), "sbm_fixed_reg"));
+  CHECK(info("hetero-dynamic").sm_types);
+  CHECK(std::string(info("hetero-dynamic").regression_config) == "heterocore");
+  CHECK(info("srtf-adaptive").regression_mix.any());
+  CHECK(info("srtf-adaptive").regression_mix.max_grid == 1200);
+  CHECK_FALSE(info("warped-slicer").regression_mix.any());
+  CHECK(std::string(gs::spec::kDefaultPolicyName) == kPolicies[0].name);
+  CHECK(static_cast<uint8_t>(gs::spec::kDefaultPolicy) == 0);
+  gs::spec::PolicySettings s;
+  s.hetero.baseline_config = "heterocore-baseline";
+  CHECK(gs::spec::base_sm_config(s) == "heterocore-baseline");
+
+  // the generator refuses an option no scheduler has, and sm_types without its regression preset
+  gs::test::TempDir tmp("gs-spec-attr");
+  const std::string dir = tmp.path.string();
+  const std::string spec = read_file(std::string(GS_SOURCE_DIR) + "/rtl/spec/gs_spec.toml");
+  const auto gen_with = [&](const std::string& from, const std::string& to, std::string& err) {
+    const size_t at = spec.find(from);
+    REQUIRE(at != std::string::npos);
+    // in a tree like the source's: the registry's `view` and `regression_config` name files
+    // under verif/waves/ and sim_top/configs/ beside rtl/spec/
+    namespace fs = std::filesystem;
+    const fs::path root = tmp.path / "tree";
+    fs::create_directories(root / "rtl" / "spec");
+    for (const char* d : {"verif", "sim_top"})
+      if (!fs::exists(root / d)) fs::create_directory_symlink(fs::path(GS_SOURCE_DIR) / d, root / d);
+    const std::string path = (root / "rtl" / "spec" / "gs_spec.toml").string();
+    {
+      std::ofstream f(path);
+      f << spec.substr(0, at) << to << spec.substr(at + from.size());
+    }
+    return run_gen("--spec " + path, dir, err);
+  };
+  std::string err;
+  CHECK(gen_with("takes = [\"fixed_ctas\"]", "takes = [\"fixed_caps\"]", err) == 2);
+  CHECK(err.find("takes") != std::string::npos);
+  CHECK(gen_with("regression_config = \"heterocore\"", "", err) == 2);
+  CHECK(err.find("regression_config") != std::string::npos);
+  CHECK(gen_with("regression_config = \"heterocore\"", "regression_config = \"no-such-preset\"", err) == 2);
+  CHECK(err.find("regression_config") != std::string::npos);
+  CHECK(gen_with("max_grid = 1200", "max_grid = -3", err) == 2);
+  CHECK(err.find("regression_mix") != std::string::npos);
+  CHECK(gen_with("base_sm = true", "base_sm = 1", err) == 2);
+  CHECK(err.find("base_sm") != std::string::npos);
 }

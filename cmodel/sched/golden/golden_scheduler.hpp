@@ -93,7 +93,7 @@ class GoldenScheduler final : public SchedulerPort {
   void record_window(uint32_t slots, uint32_t from, uint32_t to);
 
   SchedOptions opt_;
-  golden::Policy policy_ = golden::Policy::kLeftOver;
+  golden::Policy policy_ = spec::kDefaultPolicy;
   uint32_t num_sms_ = 0, slots_ = 0, contexts_ = 0;
   std::vector<golden::SmCaps> caps_;
   std::vector<uint8_t> sm_big_;  // PolicyCfg::sm_big: per SM, a big SM (GpuConfig::sm_is_big)

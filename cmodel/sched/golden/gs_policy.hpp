@@ -25,7 +25,7 @@ namespace gs::golden {
 
 /// policy_cfg_t: the GPU a policy schedules, and set_i: its settings (registered in gs_top).
 struct PolicyCfg {
-  Policy policy = Policy::kLeftOver;             // policy_i (modules with several policies)
+  Policy policy = spec::kDefaultPolicy;          // policy_i (modules with several policies)
   uint32_t num_sms = 0;                          // num_sms
   uint32_t slots = 0;                            // KSRT slots (MaxKernels in the RTL)
   uint32_t cta_limit = 0;                        // cta_limit

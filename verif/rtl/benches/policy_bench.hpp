@@ -51,10 +51,11 @@ class PolicyBench {
   PolicyBench(Policy policy, uint64_t seed, uint32_t num_sms, bool sm_exclusive = false)
       : rtl_(static_cast<uint32_t>(seed)), rng_(seed), twin_(make_policy_twin(policy)) {
     caps_.assign(num_sms, SmCaps{2048, 64, 65536, 49152, 16});
-    // hetero-dynamic: every other SM a big one, with 1.5x the resources and twice the CTA slots
-    // (within ThreadW, WarpW, RegW: the port holds what a config may give)
+    // a policy that maps by SM type (registry flag sm_types): every other SM a big one, with 1.5x
+    // the resources and twice the CTA slots (within ThreadW, WarpW, RegW: the port holds what a
+    // config may give)
     sm_big_.assign(num_sms, 0);
-    if (policy == Policy::kHeteroDynamic)
+    if (spec::kPolicies[static_cast<uint8_t>(policy)].sm_types)
       for (uint32_t s = 1; s < num_sms; s += 2) sm_big_[s] = 1, caps_[s] = SmCaps{3072, 96, 98304, 98304, 32};
     // the settings from each one's `bench` range in the registry: short profiling phases, so a
     // bench run passes through all of them
