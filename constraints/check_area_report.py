@@ -24,7 +24,9 @@ area_flow_params, area_flow_learned_abc, area_flow_default).
                                         Width and the area and access time of
                                         constraints/sram_model.json (recomputed here), no flip-flop
                                         for their bits, area = cells + macros, and OpenSTA timed a
-                                        path out of a macro with its access time
+                                        path out of a macro with its access time; and if DIR holds
+                                        gs_macro_pair, the composite over two BLOCKs, its macros are
+                                        its own plus theirs (counted) and OpenSTA timed them
   check_area_report.py --learned        a larger scale starts with the abc fallback the same block
                                         needed at a smaller scale, or with abc -fast where the
                                         standard mapping's time extrapolated from the smaller scales
@@ -117,6 +119,26 @@ def check_macros(d, block):
             fail(f"{d}/area.md: no memory macro table with u_table")
         print(f"ok: {block}: cells {a['cell_area_um2']:.0f} um^2 + macros {macro_area:.0f} um^2; u_table access "
               f"{acc:.2f} ns timed by OpenSTA")
+    # the composite over two of them, with a macro of its own: its macros are its own plus theirs, counted
+    for p in [r for r in doc["results"] if r["block"] == "gs_macro_pair"]:
+        if p["status"] != "ok":
+            fail(f"gs_macro_pair: {p['status']}")
+        demo = next(r for r in doc["results"] if r["block"] == block and r["scale"] == p["scale"])["asic"]
+        a = p["asic"]
+        got = {(m["instance"], m.get("count", 1)) for m in a["macros"]}
+        want = {("u_own", 1), ("gs_macro_demo/u_table", 2), ("gs_macro_demo/u_small", 2)}
+        if got != want:
+            fail(f"gs_macro_pair: macros {sorted(got)}, expected {sorted(want)}")
+        own = next(m for m in a["macros"] if m["instance"] == "u_own")
+        if abs(a["macro_area_um2"] - own["area_um2"] - 2 * demo["macro_area_um2"]) > 0.5:
+            fail(f"gs_macro_pair: macro area {a['macro_area_um2']} is not u_own {own['area_um2']} + 2 x {demo['macro_area_um2']}")
+        if abs(a["area_um2"] - a["cell_area_um2"] - a["macro_area_um2"]) > 0.5:
+            fail(f"gs_macro_pair: area {a['area_um2']} is not cells + macros")
+        sta = open(os.path.join(d, "runs", p["scale"], "gs_macro_pair", "sta.log")).read()
+        if not re.search(rf"{own['access_ns']:.3f} [v^] u_own/rdata_o\[\d+\]", sta) or "u_a/u_table" not in sta:
+            fail("gs_macro_pair: OpenSTA did not time u_own with its access time and the sub-blocks' macros")
+        print(f"ok: gs_macro_pair: u_own + 2 x gs_macro_demo's macros = {a['macro_area_um2']:.0f} um^2, "
+              f"critical path {p['timing']['startpoint']} -> {p['timing']['endpoint']}")
 
 
 def check_composed(d, block, flat_dir):

@@ -36,3 +36,26 @@ module gs_macro_demo (
     else sum_o <= rd + {8'd0, rd1};
   end
 endmodule
+
+// gs_macro_pair: a composite over two gs_macro_demo (composed bottom-up: their macros come with
+// their figures) with a 100 x 32 gs_ram_1r1w of its own, read out on a port.
+module gs_macro_pair (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        we_i,
+  input  logic [5:0]  waddr_i,
+  input  logic [15:0] wdata_i,
+  input  logic [5:0]  raddr_i,
+  input  logic        en_i,
+  input  logic [4:0]  addr_i,
+  output logic [15:0] x_o,
+  output logic [31:0] y_o
+);
+  logic [15:0] a, b;
+  gs_macro_demo u_a (.clk_i, .rst_ni, .we_i, .waddr_i, .wdata_i, .raddr_i, .en_i, .addr_i, .sum_o(a));
+  gs_macro_demo u_b (.clk_i, .rst_ni, .we_i, .waddr_i, .wdata_i(~wdata_i), .raddr_i, .en_i, .addr_i, .sum_o(b));
+  gs_ram_1r1w #(.Depth(100), .Width(32)) u_own (
+    .clk_i, .we_i, .waddr_i({1'b0, waddr_i}), .wdata_i({a, b}), .re_i(1'b1), .raddr_i({1'b0, raddr_i}), .rdata_o(y_o)
+  );
+  always_ff @(posedge clk_i) x_o <= a ^ b;
+endmodule
