@@ -9,6 +9,9 @@ scale (gs_pkg's MaxSms / MaxKernels overridden per run):
     worst setup slack, Fmax, the critical path's start and end points;
   * Yosys synth_ice40 counts iCE40 LUTs and FFs; a block that fits an iCE40-HX8K is placed and
     routed by nextpnr-ice40 inside a serial I/O wrapper for its Fmax (constraints/ice40_*).
+A memory macro (a module constraints/sram_model.json names: rtl/mem's gs_ram_*, a black box under
+SYNTHESIS) is no block: each instance is modeled from its Depth and Width (area, access time) and
+reported apart from the cells; OpenSTA times it through a generated liberty cell.
 Beside each block: its decision latency from constraints/latency.json; optionally the simulated
 launch-to-first-dispatch latency per policy (--launch-latency, from gs_launch_latency).
 Output: <out>/area.md and <out>/area.json. Results are cached per run (same sources, scripts,
