@@ -9,6 +9,9 @@ scale (gs_pkg's MaxSms / MaxKernels overridden per run):
     worst setup slack, Fmax, the critical path's start and end points;
   * Yosys synth_ice40 counts iCE40 LUTs and FFs; a block that fits an iCE40-HX8K is placed and
     routed by nextpnr-ice40 inside a serial I/O wrapper for its Fmax (constraints/ice40_*).
+A memory macro (a module constraints/sram_model.json names: rtl/mem's gs_ram_*, a black box under
+SYNTHESIS) is no block: each instance is modeled from its Depth and Width (area, access time) and
+reported apart from the cells; OpenSTA times it through a generated liberty cell.
 Beside each block: its decision latency from constraints/latency.json; optionally the simulated
 launch-to-first-dispatch latency per policy (--launch-latency, from gs_launch_latency).
 Output: <out>/area.md and <out>/area.json. Results are cached per run (same sources, scripts,
@@ -38,6 +41,10 @@ FLOW_VERSION = "2"
 FLOW_SCRIPTS = [os.path.join(HERE, f) for f in ("yosys_osu018.tcl", "abc.constr", "sta.tcl", "clocks.sdc",
                                                 "ice40_synth.tcl", "ice40_hx8k.pcf")]
 ICE40_DEVICE = {"name": "iCE40-HX8K (CT256)", "args": ["--hx8k", "--package", "ct256"], "lcs": 7680}
+# The memory macros' area and access time (docs/area-timing.md, "Memories: the SRAM model"): every
+# module it names (rtl/mem) is a black box under SYNTHESIS, reported apart from the cells. Part of
+# the run key of a block whose hierarchy holds one, and of no other block's.
+SRAM_MODEL = os.path.join(HERE, "sram_model.json")
 
 
 class FlowError(Exception):
@@ -278,6 +285,160 @@ def parse_sta(log_path, netlist, period):
             "endpoint": point("Endpoint"), "logic_levels": depth}
 
 
+# ------------------------------------------------------------------------------ memory macros
+def load_sram_model(path=SRAM_MODEL):
+    return json.load(open(path))
+
+
+def macro_figures(model, module, depth, width):
+    """A gs_ram_* instance of depth x width bits: its modeled area and read access time at 180 nm
+    (constraints/sram_model.json), each with its band, and the name of its liberty cell."""
+    m = model["modules"][module]
+    a, t = m["area"], m["access"]
+    bits = depth * width
+    area = a["fixed_um2"] + a["per_bit_um2"] * bits
+    acc = t["a_ns"] * depth ** t["depth_exp"] * width ** t["width_exp"] * t["port_factor"]
+    fr = t["fit_range"]
+    inside = fr["depth"][0] <= depth <= fr["depth"][1] and fr["width"][0] <= width <= fr["width"][1]
+    return {"module": module, "depth": depth, "width": width, "bits": bits, "cell": f"{module}_d{depth}_w{width}",
+            "area_um2": round(area, 1), "area_band_um2": [round(area * f, 1) for f in a["band"]],
+            "access_ns": round(acc, 3), "access_band_ns": [round(acc * f, 3) for f in t["band"]],
+            "access_extrapolated": not inside, "setup_ns": m["setup_ns"], "hold_ns": m["hold_ns"]}
+
+
+def macro_modules(block_files, model):
+    """The memory macros among the modules of the sources."""
+    return {m for m in block_files if m in model["modules"]}
+
+
+def macro_params(block, sources, wd, args, ctx):
+    """Elaborates the block (Yosys `hierarchy`, as yosys_osu018.tcl does) and returns, for every memory
+    macro module it derives, the type name the netlist gives its instances -> (module, parameters,
+    ports). Yosys names a derived module by a hash of its parameters ($paramod$<sha1>\\gs_ram_1r1w),
+    the same in this run as in the mapping; the parameters are read from its RTLIL."""
+    il = os.path.join(wd, "macros.il")
+    own = {ctx["files"][m] for m in ctx["hierarchy"][block]}
+    files = [sources[0]] + [p for p in sources[1:] if os.path.basename(p) in own]
+    st, _ = run_tool([ctx["yosys"], "-q", "-p", f"read_verilog -defer -sv -DSYNTHESIS {' '.join(files)}; "
+                      f"hierarchy -check -top {block}; write_rtlil {il}"],
+                     os.path.join(wd, "macros.log"), args.timeout, args.mem_gb)
+    if st != "ok":
+        raise FlowError(f"memory macros: elaboration {st}: " + tail(os.path.join(wd, "macros.log")))
+    out, attrs, cur = {}, {}, None
+    for line in open(il):
+        s = line.strip()
+        m = re.match(r'attribute \\(\w+) (.*)$', s)
+        if m and cur is None:
+            attrs[m.group(1)] = m.group(2)
+            continue
+        m = re.match(r"module (\S+)$", s)
+        if m:
+            base = attrs.get("hdlname", "").strip('"').lstrip("\\")
+            name = m.group(1).lstrip("\\")
+            cur = None
+            if "blackbox" in attrs and base in ctx["macro_mods"] and not name.startswith("$abstract"):
+                cur = out[name] = (base, {}, [])
+            attrs = {}
+            continue
+        if cur is None:
+            continue
+        m = re.match(r"parameter \\(\w+) (\S+)$", s)
+        if m:
+            v = m.group(2)
+            b = re.fullmatch(r"s?\d+'([01]+)", v)
+            cur[1][m.group(1)] = int(b.group(1), 2) if b else int(v)
+        m = re.match(r"wire (?:width (\d+) )?(input|output) \d+ \\(\w+)$", s)
+        if m:
+            cur[2].append((m.group(3), m.group(2), int(m.group(1) or 1)))
+        if s == "end":
+            cur = None
+    os.remove(il)
+    return out
+
+
+def rename_macros(netlist, names, model, cell_types):
+    """Gives every memory macro instance of the netlist the type of its liberty cell
+    (gs_ram_1r1w_d40_w16) and returns the instances with their modeled figures; the derived types
+    leave cell_types (stat -liberty counts them as cells of unknown area)."""
+    text = open(netlist).read()
+    found = []
+
+    def sub(m):
+        typ = m.group(2).strip().lstrip("\\")
+        if typ not in names:
+            return m.group(0)
+        base, params, ports = names[typ]
+        f = macro_figures(model, base, params["Depth"], params["Width"])
+        f["instance"] = m.group(3).strip().lstrip("\\")
+        f["ports"] = ports
+        found.append(f)
+        return f"{m.group(1)}{f['cell']} {m.group(3)}{m.group(4)}"
+
+    text = re.sub(r"^(\s*)(\\\S+ |[A-Za-z_]\w*)\s+(\\\S+ |[A-Za-z_][\w$]*)(\s*\()", sub, text, flags=re.M)
+    with open(netlist, "w") as f:
+        f.write(text)
+    for typ in names:
+        for t in (typ, "\\" + typ):
+            cell_types.pop(t, None)
+    return found
+
+
+def macro_liberty(liberty, macros, out_path):
+    """The osu018 liberty with one cell per memory macro shape appended (OpenSTA reads one file):
+    inputs with a setup and hold check against clk_i, outputs rdata_o with the modeled access time as
+    clock-to-output delay (docs/area-timing.md). Returns out_path."""
+    model_pin = load_sram_model()["pin"]
+    cells, widths = {}, set()
+    for mc in macros:
+        cells.setdefault(mc["cell"], mc)
+        widths.update(w for _, _, w in mc["ports"] if w > 1)
+    scalar = lambda v: f'(scalar) {{ values ("{v:.4f}"); }}'
+    lines = [f"  type (gs_macro_bus_{w}) {{ base_type : array; data_type : bit; bit_width : {w}; "
+             f"bit_from : {w - 1}; bit_to : 0; downto : true; }}" for w in sorted(widths)]
+    for name, mc in sorted(cells.items()):
+        lines += [f"  /* {mc['module']} Depth {mc['depth']} Width {mc['width']}: constraints/sram_model.json */",
+                  f"  cell ({name}) {{", f"    area : {mc['area_um2']};", "    dont_use : true;"]
+        for port, direction, w in mc["ports"]:
+            head = f"    bus ({port}) {{ bus_type : gs_macro_bus_{w};" if w > 1 else f"    pin ({port}) {{"
+            lines.append(f"{head} direction : {direction};")
+            if direction == "input":
+                lines.append(f"      capacitance : {model_pin['input_cap_pf']};")
+                if port == "clk_i":
+                    lines.append("      clock : true;")
+                else:
+                    for kind, v in (("setup_rising", mc["setup_ns"]), ("hold_rising", mc["hold_ns"])):
+                        lines.append(f'      timing () {{ related_pin : "clk_i"; timing_type : {kind}; '
+                                     f"rise_constraint {scalar(v)} fall_constraint {scalar(v)} }}")
+            else:
+                tr = model_pin["output_transition_ns"]
+                lines.append(f'      timing () {{ related_pin : "clk_i"; timing_type : rising_edge; '
+                             f"cell_rise {scalar(mc['access_ns'])} cell_fall {scalar(mc['access_ns'])} "
+                             f"rise_transition {scalar(tr)} fall_transition {scalar(tr)} }}")
+            lines.append("    }")
+        lines.append("  }")
+    text = open(liberty).read().rstrip()
+    if not text.endswith("}"):
+        raise FlowError(f"{liberty}: does not end with the library's closing brace")
+    with open(out_path, "w") as f:
+        f.write(text[:-1] + "\n  /* gsched memory macros (constraints/area_flow.py) */\n" + "\n".join(lines) + "\n}\n")
+    return out_path
+
+
+def add_macros(res, macros, period):
+    """The block's own macros into its figures: area = cells + macros, the macros' bits as storage."""
+    a = res["asic"]
+    a["cells"] -= len(macros)   # stat counted each instance as a cell
+    a["cell_area_um2"] = a["area_um2"]
+    a["macros"] = [{k: v for k, v in mc.items()} for mc in macros]
+    for mc in a["macros"]:
+        mc["fits_period"] = mc["access_ns"] < period
+        mc["fits_period_band_high"] = mc["access_band_ns"][1] < period
+    a["macro_area_um2"] = sum(mc["area_um2"] for mc in macros)
+    a["macro_bits"] = sum(mc["bits"] for mc in macros)
+    a["area_um2"] += a["macro_area_um2"]
+    a["storage_bits"] += a["macro_bits"]
+
+
 # ------------------------------------------------------------------------------ iCE40
 def ice40_counts(stat_path):
     text = open(stat_path).read()
@@ -425,6 +586,10 @@ def rtl_hash(block, sources, wd, args, ctx):
             if "attribute \\src " not in line:
                 h.update(line.encode())
     os.remove(il)
+    if ctx["macro_mods"] & ctx["hierarchy"][block]:
+        # the macros' figures come from the model: another model, other figures for the same RTL
+        with open(SRAM_MODEL, "rb") as f:
+            h.update(f.read())
     return h.hexdigest()[:16]
 
 
@@ -512,8 +677,9 @@ def run_block(block, sources, scale, args, ctx, subs=(), done=None):
     # the package and the files of the block's own hierarchy (Yosys reads -defer: nothing else is
     # elaborated), so an edit of one block reruns only it and the blocks that contain it
     by_name = {os.path.basename(p): p for p in sources}
+    has_macros = bool(ctx["macro_mods"] & ctx["hierarchy"][block])
     key = file_hash([sources[0]] + [by_name[ctx["files"][m]] for m in sorted(ctx["hierarchy"][block])] + FLOW_SCRIPTS
-                    + [ctx["liberty"]],
+                    + [ctx["liberty"]] + ([SRAM_MODEL] if has_macros else []),
                     {"block": block, "period": args.period, "ice40": args.ice40, "v": FLOW_VERSION,
                      "abc": args.abc, "abc_fast_after": args.abc_fast_after,
                      "parts": {c: r["key"] for c, r in parts.items()}})
@@ -595,11 +761,23 @@ def run_block(block, sources, scale, args, ctx, subs=(), done=None):
         res["asic"] = parse_stat(os.path.join(wd, "stat.txt"), ctx["lib_areas"])
         res["asic"].update(parse_rtl_stat(os.path.join(wd, "rtl_stat.txt")))
         reused = open(os.path.join(wd, "reused.txt")).read().split()
+        if has_macros:
+            # the memory macros the block instantiates itself (those of reused sub-blocks come with
+            # their figures): modeled, and their instances renamed to their liberty cells
+            try:
+                names = macro_params(block, sources, wd, args, ctx)
+                add_macros(res, rename_macros(netlist, names, ctx["sram_model"], res["asic"]["cell_types"]),
+                           args.period)
+            except (FlowError, KeyError, ValueError) as e:
+                res["status"] = f"memory macros: {e}"
         if parts:
             add_parts(res, parts, reused)
         # OpenSTA links the block's netlist with those of the sub-blocks it reused (transitively)
         res["netlists"] = [netlist] + sorted({n for c in reused for n in parts[c].get("netlists", [])})
         env["GS_NETLIST"] = " ".join(res["netlists"])
+        if res["asic"].get("macros"):
+            # OpenSTA times the paths into and out of each macro from its liberty cell
+            env["GS_LIBERTY"] = macro_liberty(ctx["liberty"], res["asic"]["macros"], os.path.join(wd, "osu018_macros.lib"))
         st, dt = run_tool([ctx["sta"], "-no_splash", "-exit", os.path.join(HERE, "sta.tcl")],
                           os.path.join(wd, "sta.log"), args.timeout, args.mem_gb, env=env)
         res["sta_s"] = round(dt, 1)
@@ -608,6 +786,13 @@ def run_block(block, sources, scale, args, ctx, subs=(), done=None):
         else:
             try:
                 res["timing"] = parse_sta(os.path.join(wd, "sta.log"), os.path.join(wd, "netlist.v"), args.period)
+                t = res["timing"]
+                for mc in res["asic"].get("macros", []):
+                    for k in ("startpoint", "endpoint"):
+                        # OpenSTA calls a macro a flip-flop: name it by what it models
+                        if (t.get(k) or "").startswith(mc["instance"] + " "):
+                            t[k] = (f"{mc['instance']} (memory macro {mc['module']} {mc['depth']}x{mc['width']}, "
+                                    f"access {mc['access_ns']:.2f} ns)")
             except FlowError as e:
                 res["status"] = str(e)
         if not keep:
@@ -616,7 +801,10 @@ def run_block(block, sources, scale, args, ctx, subs=(), done=None):
             except OSError:
                 pass
     # ---- iCE40
-    if args.ice40 == "all" or (args.ice40 == "top" and block == "gs_top"):
+    if (args.ice40 == "all" or (args.ice40 == "top" and block == "gs_top")) and has_macros:
+        res["ice40"] = {"device": ICE40_DEVICE["name"],
+                        "status": "not run: memory macros (rtl/mem black boxes) have no iCE40 mapping in this flow"}
+    elif args.ice40 == "all" or (args.ice40 == "top" and block == "gs_top"):
         res["ice40"] = run_ice40(block, sources, wd, args, ctx)
     with open(res_path, "w") as f:
         json.dump(res, f, indent=1)
@@ -641,6 +829,12 @@ def add_parts(res, parts, reused):
             a[k] += n * pa[k]
         for t, cnt in pa["cell_types"].items():
             types[t] = types.get(t, 0) + n * cnt
+        for mc in pa.get("macros", []):
+            a.setdefault("macros", []).append(dict(mc, instance=f"{c}/{mc['instance']}", count=n * mc.get("count", 1)))
+    if a.get("macros"):
+        a["macro_area_um2"] = sum(mc["area_um2"] * mc.get("count", 1) for mc in a["macros"])
+        a["macro_bits"] = sum(mc["bits"] * mc.get("count", 1) for mc in a["macros"])
+        a["cell_area_um2"] = a["area_um2"] - a["macro_area_um2"]
     res["abc_parts"] = sorted({c for c in a["parts"] if parts[c].get("abc", "standard") != "standard"}
                               | {x for c in a["parts"] for x in parts[c].get("abc_parts", [])})
 
@@ -719,6 +913,33 @@ def latency_of(block, scale, lat):
     return int(eval(e["cycles"], {"__builtins__": {}}, names)), e["contract"]
 
 
+def macro_table(results, period, ctx):
+    """The memory macros of a scale's blocks: one row per instance (or instance group of a composite)."""
+    rows = []
+    dff = ctx["lib_areas"].get("DFFPOSX1", 0.0)
+    for r in results:
+        for mc in (r or {}).get("asic", {}).get("macros", []):
+            n = mc.get("count", 1)
+            ab, tb = mc["area_band_um2"], mc["access_band_ns"]
+            left = period - mc["access_ns"]
+            fit = (f"yes, {left:.2f} ns left" if left > 0 else f"no, {-left:.2f} ns over") + (
+                "" if mc["fits_period_band_high"] or left <= 0 else f" (not at the band's {tb[1]:.2f} ns)")
+            rows.append("| " + " | ".join([
+                r["block"], mc["instance"] + (f" x{n}" if n > 1 else ""), mc["module"], f"{mc['depth']} x {mc['width']}",
+                fmt(mc["bits"]), f"{fmt(mc['area_um2'])} ({fmt(ab[0])} .. {fmt(ab[1])})",
+                f"{mc['access_ns']:.2f} ({tb[0]:.2f} .. {tb[1]:.2f})" + (" extrapolated" if mc["access_extrapolated"] else ""),
+                fit, fmt(mc["bits"] * dff)]) + " |")
+    if not rows:
+        return []
+    return ["### Memory macros (constraints/sram_model.json)", "",
+            "Modeled, not mapped: area = fixed + per bit x Depth x Width, access = clock to rdata_o, each with the "
+            "model's band; the block's area above is its cells plus these. OpenSTA times the paths into and out of "
+            f"each macro from a liberty cell with that access time. fits: access < the {period} ns period; flop "
+            "bits: the same bits as DFFPOSX1 flip-flops alone (no read multiplexer), for scale.", "",
+            "| block | instance | module | words x bits | bits | area um^2 (band) | access ns (band) | fits the period | "
+            "flop bits um^2 |", "|---|---|---|---|---:|---:|---:|---|---:|"] + rows + [""]
+
+
 def build_report(results, scales, blocks, args, ctx, lat, launch):
     doc = {"liberty": ctx["liberty"], "period_ns": args.period, "tools": ctx["versions"],
            "scales": [dict(s, name=scale_name(s)) for s in scales], "results": []}
@@ -762,6 +983,9 @@ def build_report(results, scales, blocks, args, ctx, lat, launch):
                 notes.insert(0, "abc &nf (abc -fast failed)")
             elif r.get("abc", "standard") != "standard":
                 notes.insert(0, "abc -fast")
+            if a.get("macros"):
+                notes.append(f"cells {fmt(a['cell_area_um2'])} um^2 + memory macros {fmt(a['macro_area_um2'])} um^2 "
+                             f"({sum(mc.get('count', 1) for mc in a['macros'])} instance(s), below)")
             if a.get("parts"):
                 notes.append(f"composed: own logic {fmt(a['glue']['area_um2'])} um^2 + "
                              + ", ".join(f"{c}" + (f" x{n}" if n > 1 else "") for c, n in a["parts"].items()))
@@ -777,6 +1001,7 @@ def build_report(results, scales, blocks, args, ctx, lat, launch):
                 path.replace("|", "/"), fmt(cyc), fmt(i.get("luts")), fmt(i.get("ffs")), fmt(i.get("fmax_mhz"), 1),
                 "; ".join(notes).replace("|", "/")]) + " |")
         md.append("")
+        md += macro_table([by.get((sn, b)) for b in blocks], args.period, ctx)
     if len(scales) > 1:
         # columns: the SM counts at the first scale's (the default's) kernels, then the other kernel counts
         cols = sorted(scales, key=lambda s: (s["MaxKernels"] != scales[0]["MaxKernels"], s["MaxSms"], s["MaxKernels"]))
@@ -868,13 +1093,18 @@ def main():
                 raise FlowError(f"{pkg}: no localparam {p}")
         files = module_files(sources)
         every = sub_blocks(files)
-        blocks = list(files)
+        sram_model = load_sram_model()
+        macros = macro_modules(files, sram_model)
+        blocks = [b for b in files if b not in macros]   # a memory macro is no block: its users report it
         if args.blocks:
             want = [b for b in args.blocks.split(",") if b]
             for b in want:
+                if b in macros:
+                    raise FlowError(f"--blocks: {b} is a memory macro (constraints/sram_model.json): run a block "
+                                    "that instantiates it")
                 if b not in blocks:
                     raise FlowError(f"--blocks: no module {b} in the sources (have: {', '.join(blocks)})")
-            need = closure(every, want) if not args.flat else set(want)
+            need = (closure(every, want) - macros) if not args.flat else set(want)
             if need - set(want):
                 log(f"area_flow: also running the sub-blocks that {', '.join(want)} reuse: "
                     f"{', '.join(b for b in blocks if b in need - set(want))}")
@@ -899,7 +1129,8 @@ def main():
 
     ctx["files"] = {m: os.path.basename(f) for m, f in files.items()}
     ctx["hierarchy"] = {b: closure(every, [b]) for b in blocks}
-    subs = every if not args.flat else {b: [] for b in blocks}
+    ctx["sram_model"], ctx["macro_mods"] = sram_model, macros
+    subs = {b: [c for c in every[b] if c not in macros] for b in blocks} if not args.flat else {b: [] for b in blocks}
     ctx["flow_key"] = file_hash(FLOW_SCRIPTS + [ctx["liberty"]],
                                 {"period": args.period, "ice40": args.ice40, "v": FLOW_VERSION, "abc": args.abc,
                                  "abc_fast_after": args.abc_fast_after})

@@ -18,6 +18,15 @@ area_flow_params, area_flow_learned_abc, area_flow_default).
                                         (gen_spec.py --set): at 132 SMs and at 2 and 4 kernels the
                                         derived widths follow, Yosys elaborates gs_top from them,
                                         and an unknown parameter is refused
+  check_area_report.py DIR BLOCK --macros
+                                        BLOCK (constraints/macro_demo.sv) holds its two rtl/mem
+                                        instances as memory macros: each listed with its Depth x
+                                        Width and the area and access time of
+                                        constraints/sram_model.json (recomputed here), no flip-flop
+                                        for their bits, area = cells + macros, and OpenSTA timed a
+                                        path out of a macro with its access time; and if DIR holds
+                                        gs_macro_pair, the composite over two BLOCKs, its macros are
+                                        its own plus theirs (counted) and OpenSTA timed them
   check_area_report.py --learned        a larger scale starts with the abc fallback the same block
                                         needed at a smaller scale, or with abc -fast where the
                                         standard mapping's time extrapolated from the smaller scales
@@ -29,6 +38,7 @@ area_flow_params, area_flow_learned_abc, area_flow_default).
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -74,6 +84,61 @@ def check_report(d, block, abc=None):
               f"slack {t['worst_slack_ns']:.3f} ns, {t['startpoint']} -> {t['endpoint']}")
         n += 1
     print(f"{n} passed, 0 failed")
+
+
+def check_macros(d, block):
+    check_report(d, block)
+    doc = json.load(open(os.path.join(d, "area.json")))
+    model = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "sram_model.json")))["modules"]
+    for r in [r for r in doc["results"] if r["block"] == block]:
+        a = r["asic"]
+        want = {"u_table": ("gs_ram_1r1w", 40, 16), "u_small": ("gs_ram_1rw", 24, 8)}
+        got = {m["instance"]: m for m in a.get("macros", [])}
+        if set(got) != set(want):
+            fail(f"{block}: macros {sorted(got)}, expected {sorted(want)}")
+        for inst, (mod, depth, width) in want.items():
+            m, mm = got[inst], model[mod]
+            area = mm["area"]["fixed_um2"] + mm["area"]["per_bit_um2"] * depth * width
+            t = mm["access"]
+            acc = t["a_ns"] * depth ** t["depth_exp"] * width ** t["width_exp"] * t["port_factor"]
+            if (m["module"], m["depth"], m["width"]) != (mod, depth, width):
+                fail(f"{inst}: {m['module']} {m['depth']}x{m['width']}, expected {mod} {depth}x{width}")
+            if abs(m["area_um2"] - area) > 0.1 or abs(m["access_ns"] - acc) > 1e-3:
+                fail(f"{inst}: area {m['area_um2']} access {m['access_ns']}, the model gives {area:.1f} um^2 {acc:.3f} ns")
+        macro_area = sum(m["area_um2"] for m in got.values())
+        if abs(a["area_um2"] - a["cell_area_um2"] - macro_area) > 0.5 or a["cell_area_um2"] <= 0:
+            fail(f"{block}: area {a['area_um2']} is not cells {a['cell_area_um2']} + macros {macro_area}")
+        if a["ffs"] >= 40 * 16 or any(t.startswith("$paramod") or t.startswith("gs_ram") for t in a["cell_types"]):
+            fail(f"{block}: {a['ffs']} FFs, cell types {sorted(a['cell_types'])}: the memory was mapped or counted as a cell")
+        sta = open(os.path.join(d, "runs", r["scale"], block, "sta.log")).read()
+        acc = got["u_table"]["access_ns"]
+        if not re.search(rf"^\s*{acc:.3f}\s+{acc:.3f} [v^] u_table/rdata_o\[\d+\] \(gs_ram_1r1w_d40_w16\)", sta, re.M):
+            fail(f"{block}: no path out of u_table with its access time {acc:.3f} ns in sta.log")
+        md = open(os.path.join(d, "area.md")).read()
+        if "### Memory macros" not in md or "| u_table | gs_ram_1r1w | 40 x 16 |" not in md:
+            fail(f"{d}/area.md: no memory macro table with u_table")
+        print(f"ok: {block}: cells {a['cell_area_um2']:.0f} um^2 + macros {macro_area:.0f} um^2; u_table access "
+              f"{acc:.2f} ns timed by OpenSTA")
+    # the composite over two of them, with a macro of its own: its macros are its own plus theirs, counted
+    for p in [r for r in doc["results"] if r["block"] == "gs_macro_pair"]:
+        if p["status"] != "ok":
+            fail(f"gs_macro_pair: {p['status']}")
+        demo = next(r for r in doc["results"] if r["block"] == block and r["scale"] == p["scale"])["asic"]
+        a = p["asic"]
+        got = {(m["instance"], m.get("count", 1)) for m in a["macros"]}
+        want = {("u_own", 1), ("gs_macro_demo/u_table", 2), ("gs_macro_demo/u_small", 2)}
+        if got != want:
+            fail(f"gs_macro_pair: macros {sorted(got)}, expected {sorted(want)}")
+        own = next(m for m in a["macros"] if m["instance"] == "u_own")
+        if abs(a["macro_area_um2"] - own["area_um2"] - 2 * demo["macro_area_um2"]) > 0.5:
+            fail(f"gs_macro_pair: macro area {a['macro_area_um2']} is not u_own {own['area_um2']} + 2 x {demo['macro_area_um2']}")
+        if abs(a["area_um2"] - a["cell_area_um2"] - a["macro_area_um2"]) > 0.5:
+            fail(f"gs_macro_pair: area {a['area_um2']} is not cells + macros")
+        sta = open(os.path.join(d, "runs", p["scale"], "gs_macro_pair", "sta.log")).read()
+        if not re.search(rf"{own['access_ns']:.3f} [v^] u_own/rdata_o\[\d+\]", sta) or "u_a/u_table" not in sta:
+            fail("gs_macro_pair: OpenSTA did not time u_own with its access time and the sub-blocks' macros")
+        print(f"ok: gs_macro_pair: u_own + 2 x gs_macro_demo's macros = {a['macro_area_um2']:.0f} um^2, "
+              f"critical path {p['timing']['startpoint']} -> {p['timing']['endpoint']}")
 
 
 def check_composed(d, block, flat_dir):
@@ -198,6 +263,8 @@ if __name__ == "__main__":
         check_learned()
     elif len(sys.argv) == 3 and sys.argv[1] == "--params":
         check_params(sys.argv[2])
+    elif len(sys.argv) == 4 and sys.argv[3] == "--macros":
+        check_macros(sys.argv[1], sys.argv[2])
     elif len(sys.argv) == 5 and sys.argv[3] == "--composed":
         check_composed(sys.argv[1], sys.argv[2], sys.argv[4])
     elif len(sys.argv) == 5 and sys.argv[3] == "--abc":
