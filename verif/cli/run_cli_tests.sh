@@ -772,7 +772,16 @@ assert {r["kernel"] for r in rows} == {"HOT", "BLK"}, rows
 assert all(r["status"] in ("ok", "OUT", "not measured") for r in rows)
 assert any(r["metric"] == "ipc_thread" and r["ours"] > 0 for r in rows)
 EOF
-expect_fail "calibrate --check names the kernels out of band" 7 "out of band: BLK" calibrate --kernel HOT --kernel BLK -q --check
+# --check on a copy of the targets with a BLK IPC band no run reaches (BLK itself is in band)
+python3 - "$DATA/workloads/calibration/targets.json" "$TMP/targets_blk_out.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d["kernels"]["BLK"]["targets"]:
+    if t["metric"] == "ipc_thread":
+        t["band"] = [1.0, 2.0]
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+expect_fail "calibrate --check names the kernels out of band" 7 "out of band: BLK" calibrate --kernel HOT --kernel BLK -q --check --targets "$TMP/targets_blk_out.json"
 expect_fail "calibrate --kernel without targets" 2 "no targets for it" calibrate --kernel test.compute
 expect_fail "calibrate --suite unknown" 2 "no such suite" calibrate --suite nope
 

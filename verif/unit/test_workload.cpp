@@ -466,7 +466,10 @@ TEST_CASE("library shows the four behaviours of Warped-Slicer Fig 3a", "[workloa
     const double best = *std::max_element(v.begin(), v.end());
     CHECK(v[0] <= 0.7 * best);  // one CTA's warps cannot cover the memory latency
     CHECK(v[2] >= 0.9 * best);  // saturated by half the CTAs
-    CHECK(best <= 0.5);         // bandwidth-bound
+    // saturates within Table II's band (450 thread instructions per cycle +25%, full warps on
+    // 16 SMs: 1.10 per SM), not at a compute kernel's rate (the old cap of 0.5 per SM was half
+    // of what Table II gives Blackscholes; docs/workloads.md "Figures the calibration must reach")
+    CHECK(best <= 1.25 * 450.0 / (32.0 * cfg.num_sms()));
     CHECK(v.back() >= 0.85 * best);
   }
   SECTION("NN: L1-cache sensitive, peaks then drops") {
