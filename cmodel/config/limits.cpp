@@ -112,13 +112,12 @@ void check_scheduler_config(const GpuConfig& cfg, const SchedOptions& opt) {
                              " weighs the big SMs against a conventional GPU's SM: name that GPU's config");
   }
   if (opt.sm_sharing == SmSharing::kExclusive) {
-    const spec::PolicyInfo& p = policy;
-    if (!p.sm_sharing) {
+    if (!policy.sm_sharing) {
       std::string takers;
       for (const auto& q : spec::kPolicies)
         if (q.sm_sharing) takers += (takers.empty() ? "" : ", ") + std::string(q.name);
-      throw InputError("--sm-sharing exclusive: policy " + std::string(p.name) +
-                       " decides how kernels share SMs itself (" + p.doc + "); exclusive applies to " + takers);
+      throw InputError("--sm-sharing exclusive: policy " + std::string(policy.name) +
+                       " decides how kernels share SMs itself (" + policy.doc + "); exclusive applies to " + takers);
     }
   }
   for (uint32_t s = 0; s < cfg.num_sms(); ++s) {
