@@ -27,4 +27,25 @@ inline std::string ram_diff(uint64_t cycle, uint64_t rtl, uint64_t gold, const s
          " (ports at the edge before: " + ports + ")";
 }
 
+/// One cycle's check, before the edge: rdata_o against the twin's read register when the twin
+/// knows it (counted in `run`), then nothing else. False with run.diff set on a difference.
+/// `rdw` / `held`: the read at the edge before was of the word written there / there was none.
+inline bool ram_compare(RamRun& run, uint64_t cycle, uint64_t rtl_rdata, const golden::Ram& gold, bool rdw, bool held,
+                        const std::string& ports) {
+  if (!gold.rdata_known()) return true;
+  ++run.compared;
+  run.read_during_write += rdw;
+  run.held += held;
+  if (rtl_rdata == gold.rdata()) return true;
+  run.diff = ram_diff(cycle, rtl_rdata, gold.rdata(), ports);
+  return false;
+}
+
+/// After the edge: false with run.diff set when an RTL assertion fired.
+inline bool ram_assertions_ok(RamRun& run, uint64_t errors, uint64_t cycle) {
+  if (errors == 0) return true;
+  run.diff = "RTL assertion failed at cycle " + std::to_string(cycle);
+  return false;
+}
+
 }  // namespace gs::bench

@@ -33,26 +33,14 @@ RamRun random_run(uint32_t seed, int cycles) {
     d.re_i = re;
     d.raddr_i = raddr;
     rtl.settle();
-    const uint64_t want = gold.rdata();
-    if (gold.rdata_known()) {
-      ++run.compared;
-      run.read_during_write += rdw;
-      run.held += !read;
-      if (d.rdata_o != want) {
-        run.diff = ram_diff(rtl.cycle(), d.rdata_o, want, ports);
-        return run;
-      }
-    }
+    if (!ram_compare(run, rtl.cycle(), d.rdata_o, gold, rdw, !read, ports)) return run;
     rtl.tick();
     gold.clock_1r1w(we, waddr, wdata, re, raddr);
     rdw = re && we && raddr == waddr;
     read = re;
     ports = "we " + std::to_string(we) + " waddr " + std::to_string(waddr) + " wdata " + std::to_string(wdata) +
             " re " + std::to_string(re) + " raddr " + std::to_string(raddr);
-    if (rtl.errors() != 0) {
-      run.diff = "RTL assertion failed at cycle " + std::to_string(rtl.cycle());
-      return run;
-    }
+    if (!ram_assertions_ok(run, rtl.errors(), rtl.cycle())) return run;
   }
   return run;
 }

@@ -31,24 +31,13 @@ RamRun random_run(uint32_t seed, int cycles) {
     d.addr_i = addr;
     d.wdata_i = wdata;
     rtl.settle();
-    const uint64_t want = gold.rdata();
-    if (gold.rdata_known()) {
-      ++run.compared;
-      run.held += !read;
-      if (d.rdata_o != want) {
-        run.diff = ram_diff(rtl.cycle(), d.rdata_o, want, ports);
-        return run;
-      }
-    }
+    if (!ram_compare(run, rtl.cycle(), d.rdata_o, gold, false, !read, ports)) return run;
     rtl.tick();
     gold.clock_1rw(en, we, addr, wdata);
     read = en && !we;
     ports = "en " + std::to_string(en) + " we " + std::to_string(we) + " addr " + std::to_string(addr) + " wdata " +
             std::to_string(wdata);
-    if (rtl.errors() != 0) {
-      run.diff = "RTL assertion failed at cycle " + std::to_string(rtl.cycle());
-      return run;
-    }
+    if (!ram_assertions_ok(run, rtl.errors(), rtl.cycle())) return run;
   }
   return run;
 }
