@@ -40,6 +40,7 @@ package gs_pkg;
   localparam int SrtfPredW = 48;  // Active_Kernel_Cycles and Pred_Cycles (Eq. 2) in cycles; both saturate at 2**SrtfPredW-1
   localparam int SaThrFracW = 8;  // fraction bits of the SRTF/Adaptive slowdown-gap threshold (UQ(SaThrW-SaThrFracW).SaThrFracW)
   localparam int SaThrW = 12;  // bits of the SRTF/Adaptive threshold: 0 .. 2**(SaThrW-SaThrFracW) - 2**-SaThrFracW (config srtf.adaptive_threshold < 16)
+  localparam int SmdSweepSms = 8;  // SMs whose ready bit of a newly admitted kernel the SM driver computes per cycle (its column sweep); a power of two
   localparam int SmIdW /*verilator public*/ = 8;  // holds 0..MaxSms [clog2(MaxSms + 1)]
   localparam int CtaCntW /*verilator public*/ = 6;  // CTA counts per SM, 0..MaxCtasPerSm [clog2(MaxCtasPerSm + 1)]
   localparam int SlotW = 3;  // KSRT slot index [clog2(MaxKernels)]

@@ -332,14 +332,27 @@ module gs_top #(
     .quota_o(quota), .rep_o(quota_rep), .pend_o(quota_pending)
   );
 
+  // the SM driver's ready bitmap: a kernel admitted into a slot clears and re-sweeps its column.
+  // smd_ready, smd_dirty, smd_waits: its registers, read only by the lockstep state check.
+  gs_pkg::slot_mask_t smd_col_clr;
+  logic [N*K-1:0] smd_ready;
+  logic [N-1:0] smd_dirty;
+  logic [15:0] smd_waits;
+  always_comb begin
+    smd_col_clr = '0;
+    for (int k = 0; k < K; k++) smd_col_clr[k] = alloc_valid && alloc_slot == gs_pkg::SlotW'(k);
+  end
   gs_sm_driver u_sm_driver (
     .clk_i, .rst_ni, .cfg_num_sms_i(cfg_num_sms_q),
     .cfg_sm_threads_i(cfg_sm_threads_q), .cfg_sm_warps_i(cfg_sm_warps_q), .cfg_sm_regs_i(cfg_sm_regs_q), .cfg_sm_shmem_i(cfg_sm_shmem_q), .cfg_sm_ctas_i(cfg_sm_ctas_q),
     .smst_i(smst), .resident_i(resident), .ksrt_i(ksrt),
     .ptbq_count_i(ptbq_count), .ptbq_head_i(ptbq_head),
     .cfg_cta_limit_i(cfg_cta_limit_q), .elig_i(pol.elig), .quota_en_i(pol.quota_en), .quota_i(quota), .key_i(pol.key),
+    .free_valid_i(ev_finished || ev_saved), .free_sm_i(event_sm_i),
+    .quota_wr_valid_i(pol.quota_wr.valid), .quota_wr_sm_i(pol.quota_wr.sm), .col_clr_i(smd_col_clr),
     .issue_valid_o(issue_valid), .issue_sm_o(issue_sm), .issue_slot_o(issue_slot),
-    .issue_resume_o(issue_resume), .issue_res_o(issue_res), .dispatch_o(dispatch)
+    .issue_resume_o(issue_resume), .issue_res_o(issue_res), .dispatch_o(dispatch),
+    .ready_o(smd_ready), .dirty_o(smd_dirty), .waits_o(smd_waits)
   );
 
   // cache bypass: the policy's write is registered onto the bypass port, its slot named by the

@@ -1,21 +1,36 @@
-// gs_sm_driver: the SM driver (Tanasic Sec. 3.2, Fig. 3; Sec. 3.3).
+// gs_sm_driver: the SM driver (Tanasic Sec. 3.2, Fig. 3; Sec. 3.3), a two-stage pipeline.
 // Contract and timing: docs/rtl/gs_sm_driver.md
 //
-// Each cycle picks at most one (SM, kernel) pair and issues one CTA of that kernel:
+// Each cycle issues at most one CTA of one (SM, kernel) pair such that
 //   * kernel k has work: valid, and a preempted CTA in its PTBQ or next_cta < grid;
 //   * SM s is usable: s < cfg_num_sms, not reserved (a reserved SM waits for its preemption);
-//   * the policy makes k eligible on s (elig_i bit s*MaxKernels+k: an owned SM, PPQ's
-//     exclusive top priority, ...);
+//   * the policy makes k eligible on s (elig_i bit s*MaxKernels+k);
 //   * the CTA fits the SM's free threads, warps, registers, shared memory and CTA slots;
 //   * with quota_en_i, the kernel's resident CTAs on s stay below quota_i[s][k]
-//     (gs_quota_table); with cfg_cta_limit_i != 0 also below cfg_cta_limit_i (any policy);
-//   * per SM the kernel with the lowest key_i wins (the policy's order: FIFO rank or priority);
-//   * SMs are scanned round-robin from the one after the last dispatch.
+//     (gs_quota_table); with cfg_cta_limit_i != 0 also below cfg_cta_limit_i;
+//   * per SM the kernel with the lowest key_i wins (registered: the order lags key_i one cycle);
+//   * SMs are taken round-robin from the one after the last pick.
 // A preempted CTA (PTBQ head) is issued before fresh CTAs of the same kernel (resume = 1).
-// The decision is made from registered state only; the SMST/KSRT/PTBQ updates it causes
-// happen in the same clock edge that loads dispatch_o, so the model sees the dispatch in the
-// cycle after the decision (latency 1) and the next decision already accounts for it.
-// Storage (MaxSms 132): rr pointer (8 b) + dispatch record (38 b).
+//
+// Storage instead of MaxSms x MaxKernels fit checks per cycle:
+//   r_q      ready bitmap, bit s*K+k: a CTA of slot k fits SM s, under its quota and the CTA
+//            limit (what depends on SM row s and slot k's per-CTA demand);
+//   dirty_q  rows whose inputs changed (an SM event's free, a quota write, a configuration
+//            change): masked until refreshed; the lowest and the highest dirty row are
+//            refreshed per cycle (K fit checks each);
+//   a column of a newly admitted kernel (col_clr_i) is cleared and swept SmdSweepSms SMs per
+//   cycle (swait_q: columns waiting, sact_q/scol_q/sptr_q: the sweep under way);
+//   beats_q  bit j*K+k: slot j goes before slot k (key_j < key_k, ties by index), from key_i.
+// Stage 1 (pick): per SM the best ready kernel (r_q & work & elig, not dirty, usable, not the
+//   SM picked last cycle), the round robin (gs_ffs) picks one SM: pv_q / psm_q / pslot_q.
+// Stage 2 (issue): the pick holds if its CTA still fits the SM (row read now: a free or a
+//   quota write may have changed it), the SM is usable, the slot has work, is eligible and is
+//   not being admitted; then it issues, and the SM's row is rewritten as it will be after this
+//   CTA (its demand added), so the SM can be picked again in the next cycle: two ready SMs
+//   sustain one CTA per cycle.
+// Every row is read through a one-hot AND-OR (no variable part-select of a whole table).
+// Outputs issue_*_o update SMST/KSRT/PTBQ at the edge that loads dispatch_o: a pick in cycle t
+// issues in t+1 and is on dispatch_o in t+2.
 module gs_sm_driver (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -35,137 +50,307 @@ module gs_sm_driver (
   input  logic                  quota_en_i,
   input  logic [gs_pkg::MaxSms*gs_pkg::MaxKernels*gs_pkg::CtaCntW-1:0] quota_i,
   input  logic [gs_pkg::MaxKernels*gs_pkg::OrderKeyW-1:0] key_i,
+  // rows and columns whose inputs change at the coming clock edge (besides this driver's issue)
+  input  logic                  free_valid_i,      // an SM event frees a CTA on free_sm_i
+  input  gs_pkg::sm_id_t        free_sm_i,
+  input  logic                  quota_wr_valid_i,  // the quota table writes an entry of SM quota_wr_sm_i
+  input  gs_pkg::sm_id_t        quota_wr_sm_i,
+  input  gs_pkg::slot_mask_t    col_clr_i,         // slots admitting a kernel (KSRT alloc)
   output logic                  issue_valid_o,
   output gs_pkg::sm_id_t        issue_sm_o,
   output gs_pkg::slot_t         issue_slot_o,
   output logic                  issue_resume_o,
   output gs_pkg::cta_res_t      issue_res_o,
-  output gs_pkg::dispatch_t     dispatch_o
+  output gs_pkg::dispatch_t     dispatch_o,
+  // registers for the lockstep state check (no logic reads them)
+  output logic [gs_pkg::MaxSms*gs_pkg::MaxKernels-1:0] ready_o,
+  output logic [gs_pkg::MaxSms-1:0] dirty_o,
+  output logic [15:0]           waits_o
 );
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
   localparam int CW = gs_pkg::CtaCntW;
   localparam int KW = gs_pkg::OrderKeyW;
+  localparam int SW = gs_pkg::SlotW;
+  localparam int RW = gs_pkg::WfResW;
+  localparam int G = gs_pkg::SmdSweepSms;
+  localparam int NG = (N + G - 1) / G;   // sweep groups
+  localparam int GW = (NG > 1) ? $clog2(NG) : 1;
+  localparam int IW = (N > 1) ? $clog2(N) : 1;
+  // one SM's row as the fit checks read it: used and capacity (wf_res_t each), then the
+  // resident counts and the quotas of the K slots
+  localparam int RowW = 2 * RW + 2 * K * CW;
 
+  // ---------------------------------------------------------------- registers
+  logic [N*K-1:0] r_q, r_d;
+  logic [N-1:0] dirty_q, dirty_d;
+  logic [K*K-1:0] beats_q, beats_d;
+  logic pv_q, pv_d;                  // stage 1's pick: valid, SM, slot
+  gs_pkg::sm_id_t psm_q, psm_d;
+  gs_pkg::slot_t pslot_q, pslot_d;
+  logic [K-1:0] swait_q, swait_d;
+  logic sact_q, sact_d;
+  gs_pkg::slot_t scol_q, scol_d;
+  logic [GW-1:0] sptr_q, sptr_d;
+  logic qen_q;
+  gs_pkg::cta_cnt_t limit_q;
+  logic [15:0] waits_q, waits_d;
   gs_pkg::sm_id_t rr_q, rr_d;
   gs_pkg::dispatch_t dispatch_q, dispatch_d;
 
+  // ---------------------------------------------------------------- per-kernel values
   gs_pkg::slot_mask_t work;
   gs_pkg::ksrt_entry_t e, ei;   // scratch entry reads (not every field is needed here)
-  gs_pkg::smst_entry_t m;
-  logic [N-1:0] cand;
-  logic [N*gs_pkg::SlotW-1:0] cand_slot;
-  logic has, fits, usable, quota_ok, owner_ok;   // owner_ok: the policy's elig_i bit
-  logic [N-1:0] from_rr, cand_rr;
-  logic found, found_rr;
-  logic [((N > 1) ? $clog2(N) : 1)-1:0] first_rr, first_any;
-  gs_pkg::slot_t best;
-  logic [KW-1:0] best_key, key;
-  gs_pkg::cta_cnt_t resid, quota, cap_ctas;
-
-  // per-kernel CTA demand, extracted from the KSRT once (not once per SM). Flat vectors, not
-  // packed arrays of the field typedefs (Yosys 0.23 drops that dimension; gs_pkg.sv).
-  logic [K*gs_pkg::ThreadW-1:0] k_threads;
-  logic [K*gs_pkg::WarpW-1:0] k_warps;
-  logic [K*gs_pkg::RegW-1:0] k_regs;
-  logic [K*gs_pkg::ShmemW-1:0] k_shmem;   // unread in the GS_MUT_SKIP_CAPACITY_CHECK mutant
-
+  logic [K*RW-1:0] k_dem;       // per slot: what one CTA takes (wf_res_t, a CTA slot each)
+  gs_pkg::wf_res_t dem;
+  logic cfg_chg;   // quota_en_i or cfg_cta_limit_i differ from last cycle: every row is stale
   always_comb begin
-    // kernels with CTAs to issue
     work = '0;
+    dem = '0;
     for (int k = 0; k < K; k++) begin
       e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
       work[k] = e.valid &&
                 (ptbq_count_i[k*gs_pkg::PtbqCntW +: gs_pkg::PtbqCntW] != '0 || e.next_cta != e.grid);
-      k_threads[k*gs_pkg::ThreadW +: gs_pkg::ThreadW] = e.threads;
-      k_warps[k*gs_pkg::WarpW +: gs_pkg::WarpW] = e.warps;
-      k_regs[k*gs_pkg::RegW +: gs_pkg::RegW] = e.regs;
-      k_shmem[k*gs_pkg::ShmemW +: gs_pkg::ShmemW] = e.shmem;
-    end
-
-    // per SM: the best kernel (lowest key) whose next CTA fits. An SM that is not usable, or
-    // a kernel without work, cannot be a candidate: those iterations are skipped (same
-    // result; it keeps a Verilated model from evaluating 256 fit checks every cycle).
-    cand = '0;
-    cand_slot = '0;
-    key = '0;
-    resid = '0;
-    quota = '0;
-    owner_ok = 1'b0;
-    quota_ok = 1'b0;
-    fits = 1'b0;
-    m = '0;
-    cap_ctas = '0;
-    usable = 1'b0;
-    for (int s = 0; s < N; s++) begin
-      has = 1'b0;
-      best = '0;
-      best_key = '0;
-      // SMs beyond cfg_num_sms are not read at all
-      if ((gs_pkg::SmIdW+1)'(s) < cfg_num_sms_i && work != '0) begin
-        m = smst_i[s*gs_pkg::SmstW +: gs_pkg::SmstW];
-        cap_ctas = cfg_sm_ctas_i[s*CW +: CW];
-`ifdef GS_MUT_DISPATCH_RESERVED
-        // MUTATION: a reserved SM keeps receiving CTAs while it is being preempted
-        usable = 1'b1;
+      dem.threads = e.threads;
+      dem.warps = e.warps;
+      dem.regs = e.regs;
+`ifdef GS_MUT_SKIP_CAPACITY_CHECK
+      // MUTATION: a CTA's shared memory is not counted against the SM's
+      dem.shmem = '0;
 `else
-        usable = (m.state != gs_pkg::SM_RESERVED);
+      dem.shmem = e.shmem;
 `endif
-      end else begin
-        usable = 1'b0;
+      dem.slots = CW'(1);
+      k_dem[k*RW +: RW] = dem;
+    end
+    cfg_chg = (quota_en_i != qen_q) || (cfg_cta_limit_i != limit_q);
+  end
+
+  // SM s: usable (inside the GPU, not reserved) and its row
+  logic [N-1:0] usable, in_gpu;
+  logic [N*RowW-1:0] rows;
+  gs_pkg::smst_entry_t um;
+  gs_pkg::wf_res_t used, cap;
+  always_comb begin
+    um = '0;
+    used = '0;
+    cap = '0;
+    for (int s = 0; s < N; s++) begin
+      um = smst_i[s*gs_pkg::SmstW +: gs_pkg::SmstW];
+      in_gpu[s] = (gs_pkg::SmIdW+1)'(s) < cfg_num_sms_i;
+`ifdef GS_MUT_DISPATCH_RESERVED
+      // MUTATION: a reserved SM keeps receiving CTAs while it is being preempted
+      usable[s] = in_gpu[s];
+`else
+      usable[s] = in_gpu[s] && um.state != gs_pkg::SM_RESERVED;
+`endif
+      used.threads = um.threads;
+      used.warps = um.warps;
+      used.regs = um.regs;
+      used.shmem = um.shmem;
+      used.slots = um.ctas;
+      cap.threads = cfg_sm_threads_i[s*gs_pkg::ThreadW +: gs_pkg::ThreadW];
+      cap.warps = cfg_sm_warps_i[s*gs_pkg::WarpW +: gs_pkg::WarpW];
+      cap.regs = cfg_sm_regs_i[s*gs_pkg::RegW +: gs_pkg::RegW];
+      cap.shmem = cfg_sm_shmem_i[s*gs_pkg::ShmemW +: gs_pkg::ShmemW];
+      cap.slots = cfg_sm_ctas_i[s*CW +: CW];
+      rows[s*RowW +: RowW] = {used, cap, resident_i[s*K*CW +: K*CW], quota_i[s*K*CW +: K*CW]};
+    end
+  end
+
+  // a row read through a one-hot select (an AND-OR tree)
+  function automatic logic [RowW-1:0] row_of(input logic [N-1:0] oh, input logic [N*RowW-1:0] all);
+    logic [RowW-1:0] r;
+    r = '0;
+    for (int s = 0; s < N; s++) r = r | ({RowW{oh[s]}} & all[s*RowW +: RowW]);
+    row_of = r;
+  endfunction
+
+  // under the quota and the CTA limit with `resid` CTAs resident
+  function automatic logic under_limits(input logic [CW:0] resid, input gs_pkg::cta_cnt_t quota,
+                                        input logic qen, input gs_pkg::cta_cnt_t limit);
+    under_limits = (!qen || resid < (CW+1)'(quota)) && (limit == '0 || resid < (CW+1)'(limit));
+  endfunction
+
+  // ---------------------------------------------------------------- refresh of dirty rows
+  // the lowest and the highest dirty row, K fit checks each
+  logic ref_lo_v, ref_hi_v;
+  logic [IW-1:0] ref_lo, ref_hi_rev, ref_hi;
+  logic [N-1:0] dirty_rev, lo_oh, hi_oh, refreshed;
+  for (genvar s = 0; s < N; s++) begin : g_rev
+    assign dirty_rev[s] = dirty_q[N-1-s];
+    assign lo_oh[s] = ref_lo_v && ref_lo == IW'(s);
+    assign hi_oh[s] = ref_hi_v && ref_hi == IW'(s);
+    assign refreshed[s] = lo_oh[s] | hi_oh[s];
+  end
+  gs_ffs #(.Width(N)) u_ref_lo (.req_i(dirty_q), .valid_o(ref_lo_v), .idx_o(ref_lo));
+  gs_ffs #(.Width(N)) u_ref_hi (.req_i(dirty_rev), .valid_o(ref_hi_v), .idx_o(ref_hi_rev));
+  assign ref_hi = IW'(N - 1) - ref_hi_rev;
+
+  // fit checks of one row against every slot's demand, with `extra` CTAs of slot `xslot` added
+  logic [RowW-1:0] lo_row, hi_row, pk_row;
+  logic [K-1:0] lo_ok, hi_ok, pk_ok;
+  assign lo_row = row_of(lo_oh, rows);
+  assign hi_row = row_of(hi_oh, rows);
+
+  // ---------------------------------------------------------------- stage 2 (issue) inputs
+  logic [N-1:0] pick_oh;   // the registered pick, one-hot
+  for (genvar s = 0; s < N; s++) begin : g_pick_oh
+    assign pick_oh[s] = pv_q && psm_q == gs_pkg::SmIdW'(s);
+  end
+  assign pk_row = row_of(pick_oh, rows);
+
+  // the picked SM's row after its CTA: used + the slot's demand, its resident count + 1 (written
+  // at the issue: the row is exact then, also when a free or a quota write dirtied it)
+  gs_pkg::wf_res_t pk_used, pk_after;
+  logic pk_self_fit;
+  always_comb begin
+    pk_used = pk_row[RowW-1 -: RW];
+  end
+  gs_cta_fit u_pick_add (.acc_i(pk_used), .cta_i(k_dem[32'(pslot_q)*RW +: RW]), .cap_i(pk_row[RowW-RW-1 -: RW]),
+                         .sum_o(pk_after), .fits_o(pk_self_fit));
+
+  for (genvar k = 0; k < K; k++) begin : g_row_fit
+    localparam int RO = K * CW + k * CW;   // slot k's resident count in a row
+    localparam int QO = k * CW;            // slot k's quota in a row
+    logic lo_fit, hi_fit, pk_fit;
+    gs_pkg::wf_res_t lo_sum, hi_sum, pk_sum;
+    gs_cta_fit u_lo (.acc_i(lo_row[RowW-1 -: RW]), .cta_i(k_dem[k*RW +: RW]), .cap_i(lo_row[RowW-RW-1 -: RW]),
+                     .sum_o(lo_sum), .fits_o(lo_fit));
+    gs_cta_fit u_hi (.acc_i(hi_row[RowW-1 -: RW]), .cta_i(k_dem[k*RW +: RW]), .cap_i(hi_row[RowW-RW-1 -: RW]),
+                     .sum_o(hi_sum), .fits_o(hi_fit));
+    gs_cta_fit u_pk (.acc_i(pk_after), .cta_i(k_dem[k*RW +: RW]), .cap_i(pk_row[RowW-RW-1 -: RW]),
+                     .sum_o(pk_sum), .fits_o(pk_fit));
+    assign lo_ok[k] = lo_fit && under_limits({1'b0, lo_row[RO +: CW]}, lo_row[QO +: CW], quota_en_i, cfg_cta_limit_i);
+    assign hi_ok[k] = hi_fit && under_limits({1'b0, hi_row[RO +: CW]}, hi_row[QO +: CW], quota_en_i, cfg_cta_limit_i);
+    assign pk_ok[k] = pk_fit && under_limits({1'b0, pk_row[RO +: CW]} + (CW+1)'(pslot_q == SW'(k)), pk_row[QO +: CW],
+                                             quota_en_i, cfg_cta_limit_i);
+  end
+
+  // ---------------------------------------------------------------- column sweep
+  // lane j checks SM sptr_q*G + j against slot scol_q's demand
+  logic [NG-1:0] grp_oh;
+  for (genvar g = 0; g < NG; g++) begin : g_grp
+    assign grp_oh[g] = sptr_q == GW'(g);
+  end
+  logic [G-1:0] sw_ok;
+  for (genvar j = 0; j < G; j++) begin : g_lane
+    logic [N-1:0] lane_oh;   // the lane's SM in the group under way
+    logic [RowW-1:0] lane_row;
+    logic lane_fit;
+    gs_pkg::wf_res_t lane_sum;
+    gs_pkg::cta_cnt_t lane_res, lane_quota;
+    for (genvar s = 0; s < N; s++) begin : g_sel
+      if (s % G == j) begin : g_in
+        assign lane_oh[s] = grp_oh[s / G];
+      end else begin : g_out
+        assign lane_oh[s] = 1'b0;
       end
-      if (usable) begin
-        for (int k = 0; k < K; k++) begin
-          if (work[k]) begin
-            key = key_i[k*KW +: KW];
-            resid = resident_i[(s*K + k)*CW +: CW];
-            quota = quota_i[(s*K + k)*CW +: CW];
-            owner_ok = elig_i[s*K + k];
-            quota_ok = (!quota_en_i || (resid < quota)) && (cfg_cta_limit_i == '0 || resid < cfg_cta_limit_i);
-            fits = ({1'b0, m.threads} + {1'b0, k_threads[k*gs_pkg::ThreadW +: gs_pkg::ThreadW]} <= {1'b0, cfg_sm_threads_i[s*gs_pkg::ThreadW +: gs_pkg::ThreadW]})
-                && ({1'b0, m.warps} + {1'b0, k_warps[k*gs_pkg::WarpW +: gs_pkg::WarpW]} <= {1'b0, cfg_sm_warps_i[s*gs_pkg::WarpW +: gs_pkg::WarpW]})
-                && ({1'b0, m.regs} + {1'b0, k_regs[k*gs_pkg::RegW +: gs_pkg::RegW]} <= {1'b0, cfg_sm_regs_i[s*gs_pkg::RegW +: gs_pkg::RegW]})
-`ifndef GS_MUT_SKIP_CAPACITY_CHECK
-                // (MUTATION GS_MUT_SKIP_CAPACITY_CHECK drops this shared-memory check)
-                && ({1'b0, m.shmem} + {1'b0, k_shmem[k*gs_pkg::ShmemW +: gs_pkg::ShmemW]} <= {1'b0, cfg_sm_shmem_i[s*gs_pkg::ShmemW +: gs_pkg::ShmemW]})
-`endif
-                && (m.ctas < cap_ctas);
-            if (owner_ok && quota_ok && fits && (!has || key < best_key)) begin
-              has = 1'b1;
-              best = gs_pkg::SlotW'(k);
-              best_key = key;
-            end
-          end
+    end
+    assign lane_row = row_of(lane_oh, rows);
+    always_comb begin
+      lane_res = '0;
+      lane_quota = '0;
+      for (int k = 0; k < K; k++) begin
+        if (scol_q == SW'(k)) begin
+          lane_res = lane_row[K*CW + k*CW +: CW];
+          lane_quota = lane_row[k*CW +: CW];
         end
       end
-      cand[s] = has;
-      cand_slot[s*gs_pkg::SlotW +: gs_pkg::SlotW] = best;
     end
-
-    cand_rr = cand & from_rr;
+    gs_cta_fit u_sw (.acc_i(lane_row[RowW-1 -: RW]), .cta_i(k_dem[32'(scol_q)*RW +: RW]),
+                     .cap_i(lane_row[RowW-RW-1 -: RW]), .sum_o(lane_sum), .fits_o(lane_fit));
+    assign sw_ok[j] = lane_fit && under_limits({1'b0, lane_res}, lane_quota, quota_en_i, cfg_cta_limit_i);
   end
 
-  // round robin over SMs: the first candidate at or after rr_q, else the first one (two
-  // log-depth find-first-set trees instead of a scan)
+  // ---------------------------------------------------------------- stage 1: pick
+  // bcol bit k*K+j: slot j goes before slot k (column k of the order)
+  logic [K*K-1:0] bcol;
+  always_comb begin
+    for (int j = 0; j < K; j++) begin
+      for (int k = 0; k < K; k++) begin
+`ifdef GS_MUT_SMD_ORDER_IGNORED
+        // MUTATION: the policy's order is ignored; the lowest ready slot wins
+        bcol[k*K + j] = (j < k);
+`else
+        bcol[k*K + j] = beats_q[j*K + k];
+`endif
+      end
+    end
+  end
+  logic [N-1:0] cand;
+  logic [N*SW-1:0] cslot;
+  logic [K-1:0] rdy, sel;
+  gs_pkg::slot_t best;
+  always_comb begin
+    rdy = '0;
+    sel = '0;
+    best = '0;
+    for (int s = 0; s < N; s++) begin
+      rdy = r_q[s*K +: K] & work & elig_i[s*K +: K] & ~col_clr_i;
+      // the ready kernel no other ready kernel goes before (beats_q is a total order)
+      for (int k = 0; k < K; k++) sel[k] = rdy[k] && ((rdy & bcol[k*K +: K]) == '0);
+      best = '0;
+      for (int k = 0; k < K; k++) if (sel[k]) best = best | SW'(k);
+      cand[s] = (rdy != '0) && usable[s] && !dirty_q[s] && !pick_oh[s] && !cfg_chg;
+      cslot[s*SW +: SW] = best;
+    end
+  end
+
+  logic [N-1:0] from_rr, cand_rr, new_oh;
+  logic found, found_rr;
+  logic [IW-1:0] first_rr, first_any, pick_idx;
   for (genvar s = 0; s < N; s++) begin : g_from_rr
     assign from_rr[s] = gs_pkg::SmIdW'(s) >= rr_q;
+    assign new_oh[s] = found && pick_idx == IW'(s);
   end
+  assign cand_rr = cand & from_rr;
   gs_ffs #(.Width(N)) u_first_from_rr (.req_i(cand_rr), .valid_o(found_rr), .idx_o(first_rr));
   gs_ffs #(.Width(N)) u_first_any (.req_i(cand), .valid_o(found), .idx_o(first_any));
+  assign pick_idx = found_rr ? first_rr : first_any;
 
   always_comb begin
-    issue_sm_o = gs_pkg::SmIdW'(found_rr ? first_rr : first_any);
-    issue_slot_o = cand_slot[issue_sm_o*gs_pkg::SlotW +: gs_pkg::SlotW];
-    issue_valid_o = found;
+    pv_d = found;
+    psm_d = gs_pkg::SmIdW'(pick_idx);
+    pslot_d = '0;
+    for (int s = 0; s < N; s++) pslot_d = pslot_d | ({SW{new_oh[s]}} & cslot[s*SW +: SW]);
+    rr_d = rr_q;
+    if (found) begin
+      rr_d = psm_d + 1'b1;
+      if ({1'b0, rr_d} >= cfg_num_sms_i) rr_d = '0;
+    end
+  end
+
+  // ---------------------------------------------------------------- stage 2: issue
+  // the pick still fits its SM now (a freed CTA only adds room; a quota write may take it away)
+  gs_pkg::cta_cnt_t pk_res, pk_quota;
+  logic pk_legal, pk_usable, pk_elig;
+  always_comb begin
+    pk_res = '0;
+    pk_quota = '0;
+    for (int k = 0; k < K; k++) begin
+      if (pslot_q == SW'(k)) begin
+        pk_res = pk_row[K*CW + k*CW +: CW];
+        pk_quota = pk_row[k*CW +: CW];
+      end
+    end
+    pk_legal = pk_self_fit && under_limits({1'b0, pk_res}, pk_quota, quota_en_i, cfg_cta_limit_i);
+    pk_usable = (pick_oh & usable) != '0;
+    pk_elig = 1'b0;
+    for (int s = 0; s < N; s++) pk_elig = pk_elig | (pick_oh[s] && elig_i[s*K + 32'(pslot_q)]);
+
+    issue_valid_o = pv_q && pk_legal && pk_usable && work[pslot_q] && pk_elig && !col_clr_i[pslot_q] && !cfg_chg;
+    issue_sm_o = psm_q;
+    issue_slot_o = pslot_q;
 
     // the chosen kernel's record: PTBQ head first, else the next fresh CTA
     ei = '0;
     issue_resume_o = 1'b0;
     dispatch_d = '0;
     for (int k = 0; k < K; k++) begin
-      if (issue_slot_o == gs_pkg::SlotW'(k)) begin
+      if (pslot_q == SW'(k)) begin
         ei = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-        issue_resume_o = found && (ptbq_count_i[k*gs_pkg::PtbqCntW +: gs_pkg::PtbqCntW] != '0);
+        issue_resume_o = issue_valid_o && (ptbq_count_i[k*gs_pkg::PtbqCntW +: gs_pkg::PtbqCntW] != '0);
         dispatch_d.cta = issue_resume_o ? ptbq_head_i[k*gs_pkg::CtaIdW +: gs_pkg::CtaIdW] : ei.next_cta;
       end
     end
@@ -173,32 +358,132 @@ module gs_sm_driver (
     issue_res_o.warps = ei.warps;
     issue_res_o.regs = ei.regs;
     issue_res_o.shmem = ei.shmem;
-    dispatch_d.valid = found;
-    dispatch_d.sm = issue_sm_o;
-    dispatch_d.kernel = found ? ei.kernel : gs_pkg::KernelIdW'(gs_pkg::NoKernel);
+    dispatch_d.valid = issue_valid_o;
+    dispatch_d.sm = psm_q;
+    dispatch_d.kernel = issue_valid_o ? ei.kernel : gs_pkg::KernelIdW'(gs_pkg::NoKernel);
     dispatch_d.resume = issue_resume_o;
-    if (!found) dispatch_d.cta = '0;
+    if (!issue_valid_o) begin
+      dispatch_d.cta = '0;
+      dispatch_d.sm = '0;
+    end
+  end
 
-    rr_d = rr_q;
-    if (found) begin
-      rr_d = issue_sm_o + 1'b1;
-      if ({1'b0, rr_d} >= cfg_num_sms_i) rr_d = '0;
+  // ---------------------------------------------------------------- next state of the bitmap
+  logic [K-1:0] scol_1h;
+  logic sweep_last, restart;
+  logic [N-1:0] free_oh, qwr_oh;
+  for (genvar s = 0; s < N; s++) begin : g_ev_oh
+    assign free_oh[s] = free_valid_i && free_sm_i == gs_pkg::SmIdW'(s);
+    assign qwr_oh[s] = quota_wr_valid_i && quota_wr_sm_i == gs_pkg::SmIdW'(s);
+  end
+  always_comb begin
+    // the order: slot j before slot k
+    for (int j = 0; j < K; j++) begin
+      for (int k = 0; k < K; k++) begin
+        beats_d[j*K + k] = (key_i[j*KW +: KW] < key_i[k*KW +: KW]) || (key_i[j*KW +: KW] == key_i[k*KW +: KW] && j < k);
+      end
+    end
+
+    // ready bits: the sweep's, the refreshed rows', the issued SM's row after its CTA, then the
+    // admitted columns cleared
+    r_d = r_q;
+    for (int s = 0; s < N; s++) begin
+      for (int k = 0; k < K; k++) begin
+        if (sact_q && grp_oh[s / G] && scol_q == SW'(k)) r_d[s*K + k] = sw_ok[s % G];
+        if (lo_oh[s]) r_d[s*K + k] = lo_ok[k];
+        if (hi_oh[s]) r_d[s*K + k] = hi_ok[k];
+`ifndef GS_MUT_SMD_STALE_ROW
+        // (MUTATION GS_MUT_SMD_STALE_ROW: the issued SM's row keeps its bits from before the CTA)
+        if (issue_valid_o && pick_oh[s]) r_d[s*K + k] = pk_ok[k];
+`endif
+        if (col_clr_i[k]) r_d[s*K + k] = 1'b0;
+      end
+    end
+
+    // dirty rows: the refreshed ones leave, the rows changed at this edge enter
+    for (int s = 0; s < N; s++) begin
+`ifdef GS_MUT_SMD_NO_DIRTY_ON_FREE
+      // MUTATION: a freed CTA does not mark its SM's row: the room it leaves is never seen
+      dirty_d[s] = (dirty_q[s] && !refreshed[s] && !(issue_valid_o && pick_oh[s])) || qwr_oh[s];
+`else
+      dirty_d[s] = (dirty_q[s] && !refreshed[s] && !(issue_valid_o && pick_oh[s])) || free_oh[s] || qwr_oh[s];
+`endif
+      if (cfg_chg) dirty_d[s] = 1'b1;
+      if (!in_gpu[s]) dirty_d[s] = 1'b0;
+    end
+    waits_d = waits_q;
+    if ((dirty_q & ~refreshed) != '0 && waits_q != '1) waits_d = waits_q + 1'b1;
+
+    // the column sweep: one column at a time; a column admitted again while it is swept restarts
+    scol_1h = '0;
+    for (int k = 0; k < K; k++) scol_1h[k] = (scol_q == SW'(k));
+    restart = sact_q && ((col_clr_i & scol_1h) != '0);
+    sweep_last = 32'(sptr_q) * G + G >= 32'(cfg_num_sms_i);
+    sact_d = sact_q;
+    scol_d = scol_q;
+    sptr_d = sptr_q;
+    if (restart) begin
+      sptr_d = '0;
+    end else if (sact_q) begin
+      if (sweep_last) sact_d = 1'b0;
+      else sptr_d = sptr_q + 1'b1;
+    end
+    // columns to sweep besides the one under way: the waiting ones and the newly admitted ones
+    // (an idle sweep starts the lowest of them at once)
+    swait_d = swait_q | (col_clr_i & ~(restart ? scol_1h : '0));
+    if (!sact_d && swait_d != '0) begin
+      sact_d = 1'b1;
+      sptr_d = '0;
+      for (int k = K - 1; k >= 0; k--) begin
+        if (swait_d[k]) scol_d = SW'(k);
+      end
+      for (int k = 0; k < K; k++) if (scol_d == SW'(k)) swait_d[k] = 1'b0;
     end
   end
 
   assign dispatch_o = dispatch_q;
+  assign ready_o = r_q;
+  assign dirty_o = dirty_q;
+  assign waits_o = waits_q;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
+      r_q <= '0;
+      dirty_q <= '0;
+      for (int j = 0; j < K; j++) begin
+        for (int k = 0; k < K; k++) beats_q[j*K + k] <= (j < k);
+      end
+      pv_q <= 1'b0;
+      psm_q <= '0;
+      pslot_q <= '0;
+      swait_q <= '0;
+      sact_q <= 1'b0;
+      scol_q <= '0;
+      sptr_q <= '0;
+      qen_q <= 1'b0;
+      limit_q <= '0;
+      waits_q <= '0;
       rr_q <= '0;
       dispatch_q <= '0;
       dispatch_q.kernel <= gs_pkg::KernelIdW'(gs_pkg::NoKernel);   // an idle record names no kernel
     end else begin
+      r_q <= r_d;
+      dirty_q <= dirty_d;
+      beats_q <= beats_d;
+      pv_q <= pv_d;
+      psm_q <= psm_d;
+      pslot_q <= pslot_d;
+      swait_q <= swait_d;
+      sact_q <= sact_d;
+      scol_q <= scol_d;
+      sptr_q <= sptr_d;
+      qen_q <= quota_en_i;
+      limit_q <= cfg_cta_limit_i;
+      waits_q <= waits_d;
       rr_q <= rr_d;
       dispatch_q <= dispatch_d;
     end
   end
-
 `ifndef SYNTHESIS
   // invariants (docs/verification.md): no SM over any capacity; no CTA issued to a reserved SM
   for (genvar s = 0; s < N; s++) begin : g_inv

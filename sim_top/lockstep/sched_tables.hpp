@@ -3,8 +3,8 @@
 //
 // Contract: one fixed-size snapshot of the tables gs_top keeps, in the golden twins' terms
 // (cmodel/sched/golden): KSRT entries, SMST entries and resident CTA counts, PTBQ occupancy and
-// head, Active Queue ranks, CTA quotas and the change waiting for its report, and the selected policy's registers (its `state` record's
-// bits, as golden::PolicyTwin::state() writes them). Sized for the RTL build (MaxSms x MaxKernels), filled
+// head, Active Queue ranks, CTA quotas and the change waiting for its report, the selected policy's registers (its `state` record's
+// bits, as golden::PolicyTwin::state() writes them), and the SM driver's ready bitmap, dirty rows and wait count. Sized for the RTL build (MaxSms x MaxKernels), filled
 // by the RTL driver (GsTopDriver::tables(), decoding gs_top's table signals with the generated
 // unpack functions), so the per-cycle path allocates nothing.
 #pragma once
@@ -29,6 +29,9 @@ struct SchedTables {
   std::array<uint32_t, kSms * kSlots> quota{};  // [sm * kSlots + slot]
   QuotaWr quota_pending;                        // the quota change waiting for its report
   golden::PolicyState policy_state;             // gs_top's policy_state
+  std::array<uint32_t, kSms> smd_ready{};       // SM driver: ready bitmap row per SM (bit = slot)
+  std::array<uint8_t, kSms> smd_dirty{};        // SM driver: the row waits for its refresh
+  uint32_t smd_waits = 0;                       // SM driver: cycles a dirty row waited
   /// Bumped by the producer whenever any table above changed (equal versions = equal tables).
   uint64_t version = 0;
 };

@@ -15,6 +15,7 @@ const char* StateChecker::table_name(Table t) {
     case kActiveQueue: return "AQ";
     case kQuota: return "QUOTA";
     case kPolicy: return "POLICY";
+    case kSmd: return "SMD";
     case kTables: break;
   }
   return "?";
@@ -29,7 +30,8 @@ void StateChecker::reset() {
 bool StateChecker::check(uint64_t cycle, const GoldenScheduler& ref, const SchedTables& dut) {
   ++cycles_checked_;
   return check_ksrt(cycle, ref, dut) && check_smst(cycle, ref, dut) && check_ptbq(cycle, ref, dut) &&
-         check_active_queue(cycle, ref, dut) && check_quota(cycle, ref, dut) && check_policy(cycle, ref, dut);
+         check_active_queue(cycle, ref, dut) && check_quota(cycle, ref, dut) && check_policy(cycle, ref, dut) &&
+         check_smd(cycle, ref, dut);
 }
 
 void StateChecker::fail(uint64_t cycle, Table t, uint32_t index, const std::string& field, std::string ref,
@@ -106,6 +108,20 @@ bool StateChecker::check_active_queue(uint64_t cycle, const GoldenScheduler& ref
   const auto& rank = ref.active_queue().q.rank;
   for (uint32_t k = 0; k < rank.size(); ++k)
     if (!value(cycle, kActiveQueue, k, ".rank", rank[k], dut.rank[k])) return false;
+  return true;
+}
+
+bool StateChecker::check_smd(uint64_t cycle, const GoldenScheduler& ref, const SchedTables& dut) {
+  const golden::SmDriver& drv = ref.sm_driver();
+  const uint32_t slot_mask = (1u << ref.ksrt().slots()) - 1;
+  for (uint32_t s = 0; s < drv.q.ready.size(); ++s) {
+    if (!value(cycle, kSmd, s, ".ready", drv.q.ready[s], dut.smd_ready[s] & slot_mask)) return false;
+    if (!value(cycle, kSmd, s, ".dirty", drv.q.dirty[s], dut.smd_dirty[s])) return false;
+  }
+  if (drv.q.waits != dut.smd_waits) {
+    fail_named(cycle, kSmd, "SMD.waits", std::to_string(drv.q.waits), std::to_string(dut.smd_waits));
+    return false;
+  }
   return true;
 }
 

@@ -4,7 +4,8 @@
 //
 // Contract: check(cycle, golden, dut) compares one table checker after the other, in a fixed
 // order -- KSRT, SMST (entries, then resident CTA counts), PTBQ (count, and the head where the
-// queue is not empty), Active Queue ranks, quota table, the selected policy's registers --
+// queue is not empty), Active Queue ranks, quota table, the selected policy's registers, the SM
+// driver's ready bitmap, dirty rows and wait count ("SMD[3].ready", "SMD[3].dirty", "SMD.waits") --
 // entry by entry, and an entry field by
 // field in spec order (for_each_field(), generated from rtl/spec/gs_spec.toml). It stops at the
 // first difference (a free KSRT slot's fields and an empty PTBQ's head are don't-care, as the
@@ -33,7 +34,7 @@ namespace gs::lockstep {
 
 class StateChecker {
  public:
-  enum Table : unsigned { kKsrt, kSmst, kPtbq, kActiveQueue, kQuota, kPolicy, kTables };
+  enum Table : unsigned { kKsrt, kSmst, kPtbq, kActiveQueue, kQuota, kPolicy, kSmd, kTables };
 
   void reset();
   /// Compares the tables after one cycle. Returns true when REF and DUT agree; false records mismatch().
@@ -42,7 +43,7 @@ class StateChecker {
   const Mismatch& mismatch() const { return mismatch_; }
   uint64_t cycles_checked() const { return cycles_checked_; }
   /// Per table: mismatches since reset and the first one ("KSRT", "SMST", "PTBQ", "AQ", "QUOTA",
-  /// "POLICY").
+  /// "POLICY", "SMD").
   static const char* table_name(Table t);
   uint64_t mismatches(Table t) const { return tables_[t].mismatches; }
   const Mismatch& first_mismatch(Table t) const { return tables_[t].first; }
@@ -58,6 +59,7 @@ class StateChecker {
   bool check_active_queue(uint64_t cycle, const GoldenScheduler& ref, const SchedTables& dut);
   bool check_quota(uint64_t cycle, const GoldenScheduler& ref, const SchedTables& dut);
   bool check_policy(uint64_t cycle, const GoldenScheduler& ref, const SchedTables& dut);
+  bool check_smd(uint64_t cycle, const GoldenScheduler& ref, const SchedTables& dut);
   /// One record entry: on a difference, names its first differing field.
   template <class Rec>
   bool entry(uint64_t cycle, Table t, uint32_t index, const Rec& ref, const Rec& dut);

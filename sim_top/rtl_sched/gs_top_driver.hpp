@@ -200,6 +200,11 @@ class GsTopDriver final : public RtlModel {
         const unsigned width = PolicyStateW - lsb < 64 ? PolicyStateW - lsb : 64;
         t.rec.policy_state.put(lsb, width, get_bits(t.policy_state, lsb, width));
       }
+    if (t.changed(t.smd_ready, r.gs_top__DOT__smd_ready))
+      for (unsigned s = 0; s < kSms; ++s) t.rec.smd_ready[s] = uint32_t(get_bits(t.smd_ready, s * kSlots, kSlots));
+    if (t.changed(t.smd_dirty, r.gs_top__DOT__smd_dirty))
+      for (unsigned s = 0; s < kSms; ++s) t.rec.smd_dirty[s] = uint8_t(get_bits(t.smd_dirty, s, 1));
+    if (t.changed(t.smd_waits, r.gs_top__DOT__smd_waits)) t.rec.smd_waits = uint32_t(t.smd_waits);
     if (t.decoded) ++t.rec.version;
     t.decoded = false;
     t.first = false;
@@ -268,6 +273,9 @@ class GsTopDriver final : public RtlModel {
     decltype(Root::gs_top__DOT__quota) quota{};
     decltype(Root::gs_top__DOT__quota_pending) quota_pending{};
     decltype(Root::gs_top__DOT__policy_state) policy_state{};
+    decltype(Root::gs_top__DOT__smd_ready) smd_ready{};
+    decltype(Root::gs_top__DOT__smd_dirty) smd_dirty{};
+    decltype(Root::gs_top__DOT__smd_waits) smd_waits{};
     lockstep::SchedTables rec;
     bool first = true;     // nothing decoded yet
     bool decoded = false;  // a table was decoded in this read

@@ -175,17 +175,21 @@ TEST_CASE("left-over gives a younger kernel only what the older leaves", "[golde
   CHECK(h.dispatches[2].kernel == 1);
 }
 
-TEST_CASE("decisions are registered: a launch is dispatched three cycles later", "[golden][timing]") {
+TEST_CASE("decisions are registered: a launch is dispatched five cycles later", "[golden][timing]") {
   Harness h(small_gpu(1), "left-over");
   h.launches.push_back(launch_cmd(0, 1, 32, 32, 0));
   SchedOutputs o0 = h.step();  // launch clocked into the command buffer
   SchedOutputs o1 = h.step();  // admitted into the KSRT
-  SchedOutputs o2 = h.step();  // SM driver decides
-  SchedOutputs o3 = h.step();  // decision visible on the port
+  SchedOutputs o2 = h.step();  // the SM driver sweeps the kernel's column of its ready bitmap
+  SchedOutputs o3 = h.step();  // SM driver stage 1: the pick
+  SchedOutputs o4 = h.step();  // SM driver stage 2: the issue (tables written)
+  SchedOutputs o5 = h.step();  // decision visible on the port
   CHECK_FALSE(o0.dispatch.valid);
   CHECK_FALSE(o1.dispatch.valid);
   CHECK_FALSE(o2.dispatch.valid);
-  CHECK(o3.dispatch.valid);
+  CHECK_FALSE(o3.dispatch.valid);
+  CHECK_FALSE(o4.dispatch.valid);
+  CHECK(o5.dispatch.valid);
 }
 
 TEST_CASE("preempted CTAs resume from the PTBQ before fresh CTAs", "[golden][ptbq][ppq]") {
@@ -243,7 +247,7 @@ TEST_CASE("a context switch that would overflow the PTBQ falls back to draining"
 TEST_CASE("golden invariants catch a CTA finished twice", "[golden][invariant]") {
   Harness h(small_gpu(1), "left-over");
   h.launches.push_back(launch_cmd(0, 4, 64, 64 * 8, 0));
-  h.run(10);
+  h.run(20);  // one SM: the SM driver issues to it every third cycle
   REQUIRE(h.dispatches.size() == 4);
   h.finish(h.dispatches[0]);
   h.finish(h.dispatches[0]);
@@ -265,7 +269,7 @@ TEST_CASE("golden refuses launches the RTL fields cannot carry", "[golden][input
 TEST_CASE("a kernel leaves the KSRT only after all its CTAs finished", "[golden][invariant]") {
   Harness h(small_gpu(1), "left-over");
   h.launches.push_back(launch_cmd(0, 3, 64, 64 * 8, 0));
-  h.run(10);
+  h.run(20);  // one SM: the SM driver issues to it every third cycle
   REQUIRE(h.dispatches.size() == 3);
   h.finish(h.dispatches[0]);
   h.finish(h.dispatches[2]);

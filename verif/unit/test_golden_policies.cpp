@@ -84,16 +84,16 @@ TEST_CASE("spatial gives every other SM to each of two kernels", "[golden][spati
 TEST_CASE("npq issues the most important waiting kernel first", "[golden][npq]") {
   Harness h(small_gpu(1, 1536, 32768, 48 * 1024, 1), "npq");  // one CTA at a time
   h.launches.push_back(launch_cmd(0, 2, 64, 64, 0, /*prio*/ 0));
-  h.run(6);
+  h.run(8);
   REQUIRE(h.dispatches.size() == 1);
   h.launches.push_back(launch_cmd(1, 1, 64, 64, 0, /*prio*/ 3));
   h.launches.push_back(launch_cmd(2, 1, 64, 64, 0, /*prio*/ 1));
-  h.run(6);
+  h.run(8);
   CHECK(h.preempts.empty());  // non-preemptive
   std::vector<KernelId> order;
   for (int i = 0; i < 3; ++i) {
     h.finish(h.dispatches.back());
-    h.run(6);
+    h.run(8);
   }
   for (const auto& d : h.dispatches) order.push_back(d.kernel);
   CHECK(order == std::vector<KernelId>{0, 1, 2, 0});

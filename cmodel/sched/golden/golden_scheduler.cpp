@@ -49,7 +49,6 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
   }
   cycle_ = 0;
   tables_quiet_ = false;
-  driver_idle_ = false;
   bypass_q_ = BypassCmd{};
 
   cmd_.reset(contexts_);
@@ -57,7 +56,7 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
   ksrt_.reset(slots_);
   smst_.reset(num_sms_, slots_);
   ptbq_.reset(slots_);
-  driver_.reset();
+  driver_.reset(num_sms_, slots_);
   preempt_.reset(num_sms_);
   quota_.reset(num_sms_, slots_);
   pol_cfg_ = PolicyCfg{
@@ -145,19 +144,22 @@ void GoldenScheduler::refresh_sm_mask() {
   }
 }
 
-void GoldenScheduler::refresh_fixed_quota() {
+uint32_t GoldenScheduler::refresh_fixed_quota() {
   // The partition holds while two or more kernels have CTAs to issue; a kernel left alone takes
   // the whole SM, as under warped-slicer (mode alone) and the paper's Oracle, whose finished
   // kernel releases its resources to the slower one (Warped-Slicer Sec. V).
   const bool shared = popcount32(SmDriver::work_mask(ksrt_, ptbq_)) >= 2;
+  uint32_t changed = 0;
   for (uint32_t k = 0; k < slots_; ++k) {
     const KsrtEntry& e = ksrt_.entry(k);
     const uint32_t cap = shared && e.valid && e.kernel < opt_.fixed_ctas.size() ? opt_.fixed_ctas[e.kernel]
                                                                                 : UINT32_MAX;
     if (cap == fixed_slot_cap_[k]) continue;
     fixed_slot_cap_[k] = cap;
+    changed |= 1u << k;
     for (uint32_t s = 0; s < num_sms_; ++s) fixed_quota_[size_t(s) * slots_ + k] = cap;
   }
+  return changed;
 }
 
 Launch GoldenScheduler::to_launch(const LaunchCmd& l) const {
@@ -252,20 +254,24 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   drv_in.pol.elig = &pol.elig;
   drv_in.pol.quota_en = pol.quota_en;
   drv_in.pol.quota = &quota_.quota();
+  // the rows and columns whose inputs change at this edge: a freed CTA's SM, a quota write's SM,
+  // an admitted kernel's slot (gs_top's wiring of the driver)
+  drv_in.free_valid = ev_finished || ev_saved;
+  drv_in.free_sm = ev.sm;
+  drv_in.quota_wr_valid = pol.quota_wr.valid;
+  drv_in.quota_wr_sm = pol.quota_wr.sm;
+  drv_in.col_clr = alloc.valid ? 1u << alloc.slot : 0u;
   if (!opt_.fixed_ctas.empty()) {  // the Oracle's static partition instead of a policy's quotas
-    refresh_fixed_quota();
+    // a slot whose fixed quota changes this cycle is treated as newly admitted (its column of
+    // the driver's ready bitmap is cleared and swept again)
+    drv_in.col_clr |= refresh_fixed_quota();
     pol_out_.quota_en = true;
     drv_in.pol.quota_en = true;
     drv_in.pol.quota = &fixed_quota_;
   }
   drv_in.pol.cta_limit = opt_.cta_limit;
   drv_in.pol.key = &pol.key;
-  // Speed only: the SM driver is a function of the tables and the policy's key/elig/quota_en.
-  // When the last cycle issued nothing, the last clock edge wrote no table and those outputs
-  // are unchanged, this cycle issues nothing either (identical result, no scan).
-  const bool driver_quiet = tables_quiet_ && driver_idle_ && pol.quota_en == pol_last_.quota_en &&
-                            pol.key == pol_last_.key && pol.elig == pol_last_.elig;
-  const SmDriver::Issue issue = driver_quiet ? SmDriver::Issue{} : driver_.comb(drv_in);
+  const SmDriver::Issue issue = driver_.comb(drv_in);
 
   PreemptCtrl::In pc_in;
   pc_in.cfg_mode = opt_.preempt;
@@ -300,8 +306,7 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   if (free_mask != 0) track_free(lk.slot);
 
   tables_quiet_ = !issue.valid && !ev_valid && !alloc.valid && !accepted && !owner_wr.valid && !tok.inc_valid &&
-                  !tok.dec_valid && !pol.quota_wr.valid;
-  driver_idle_ = !issue.valid;
+                  !tok.dec_valid && !pol.quota_wr.valid && !driver_.busy(drv_in);
 
   // ------------------------------------------------------------ next state of every block
   // Each next() reads only registered state (q) and this cycle's inputs, and writes its

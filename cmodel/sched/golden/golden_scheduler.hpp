@@ -69,13 +69,15 @@ class GoldenScheduler final : public SchedulerPort {
   const golden::Ptbq& ptbq() const { return ptbq_; }
   const golden::ActiveQueue& active_queue() const { return aq_; }
   const golden::QuotaTable& quota_table() const { return quota_; }
+  const golden::SmDriver& sm_driver() const { return driver_; }
   /// The selected policy's twin (golden/<module>.hpp), e.g. for `gsim unit`.
   const golden::PolicyTwin& policy_twin() const { return *policy_twin_; }
   /// The selected policy's out_o of the last step (as the framework read it).
   const golden::PolicyOut& policy_out() const { return pol_out_; }
   golden::Policy policy() const { return policy_; }
-  /// Whether the last clock edge wrote no table (KSRT, SMST, PTBQ, Active Queue, quotas): every
-  /// table write enable of the cycle was off. The lockstep state check skips a cycle on it.
+  /// Whether the last clock edge wrote no table (KSRT, SMST, PTBQ, Active Queue, quotas, the SM
+  /// driver's bitmap): every table write enable of the cycle was off and the SM driver had no row
+  /// to refresh or column to sweep. The lockstep state check skips a cycle on it.
   bool tables_quiet() const { return tables_quiet_; }
   uint64_t cycle() const { return cycle_; }
 
@@ -85,7 +87,7 @@ class GoldenScheduler final : public SchedulerPort {
   void track_issue(uint32_t slot, uint32_t cta, bool resume);
   void track_event(const SmEvent& ev, uint32_t slot);
   void track_free(uint32_t slot);
-  void refresh_fixed_quota();
+  uint32_t refresh_fixed_quota();  // the slots whose fixed quota changed
   void record_partition(uint64_t cycle, uint32_t slots, uint32_t mode);
   /// SchedOptions::sm_kernels as KSRT slot masks per SM (sm_slot_mask_), after a slot changed.
   void refresh_sm_mask();
@@ -99,7 +101,6 @@ class GoldenScheduler final : public SchedulerPort {
   std::vector<uint8_t> sm_big_;  // PolicyCfg::sm_big: per SM, a big SM (GpuConfig::sm_is_big)
   uint64_t cycle_ = 0;
   bool tables_quiet_ = false;  // speed only: the last clock edge wrote no table (see step())
-  bool driver_idle_ = false;   // speed only: the last cycle's SM driver issued nothing
 
   golden::CmdBuffers cmd_;
   golden::ActiveQueue aq_;

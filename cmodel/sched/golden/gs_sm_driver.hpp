@@ -1,13 +1,19 @@
-// gsched golden twin of rtl/framework/gs_sm_driver.sv (SM driver, Tanasic Sec. 3.2-3.3).
+// gsched golden twin of rtl/framework/gs_sm_driver.sv (SM driver, Tanasic Sec. 3.2-3.3), a
+// two-stage pipeline over a registered ready bitmap; the same registers, cycle for cycle.
 //
-// comb() (issue_*_o): at most one (SM, kernel) pair per cycle from registered state: SMs
-// round-robin from rr, per SM the kernel with the lowest key among those with work, eligible
-// on the SM (the policy's elig), under quota when quota_en and under the CTA limit when set,
-// whose CTA fits every free resource; not on reserved SMs. PTBQ head before fresh CTAs.
-// next() loads the dispatch record (dispatch_o, the port output of the next cycle) and rr.
+// comb() (issue_*_o, stage 2): the registered pick (pick_valid, pick_sm, pick_slot) holds if its
+// CTA still fits the SM (under quota and limit), the SM is usable, its slot has work, is eligible now and is not being
+// admitted. PTBQ head before fresh CTAs.
+// next(): stage 1 (per SM the best ready kernel: ready & work & elig, not dirty, usable, not the
+// SM picked last cycle, by the registered order `beats`; SMs round-robin from rr), the issued
+// SM's row as it will be after its CTA, the refresh of the lowest and the highest dirty row (K
+// fit checks each), the column sweep of newly admitted slots (SmdSweepSms SMs per cycle), the
+// dirty rows of this edge (a freed CTA's SM, a quota write's SM), rr and the dispatch record.
+// Nothing allocates per cycle: reset() sizes every vector.
 #pragma once
 #include <vector>
 
+#include "gs_spec.hpp"
 #include "sched/golden/golden_types.hpp"
 #include "sched/golden/gs_ksrt.hpp"
 #include "sched/golden/gs_ptbq.hpp"
@@ -34,6 +40,12 @@ class SmDriver {
     const Ksrt* ksrt = nullptr;                 // ksrt_i
     const Ptbq* ptbq = nullptr;                 // ptbq_count_i, ptbq_head_i
     DriverPolicy pol;                           // elig_i, quota_en_i, quota_i, cfg_cta_limit_i, key_i
+    // rows and columns whose inputs change at the coming edge (besides this driver's issue)
+    bool free_valid = false;      // free_valid_i: an SM event frees a CTA on free_sm
+    uint32_t free_sm = 0;         // free_sm_i
+    bool quota_wr_valid = false;  // quota_wr_valid_i: a quota write of SM quota_wr_sm
+    uint32_t quota_wr_sm = 0;     // quota_wr_sm_i
+    uint32_t col_clr = 0;         // col_clr_i: slots admitting a kernel
   };
   struct Issue {
     bool valid = false;
@@ -44,12 +56,37 @@ class SmDriver {
   };
   using Out = Issue;  // issue_*_o; dispatch_o is the registered dispatch()
   struct Regs {
-    uint32_t rr = 0;       // rr_q
-    DispatchCmd dispatch;  // dispatch_q
+    std::vector<uint32_t> ready;  // r_q: per SM, bit k
+    std::vector<uint8_t> dirty;   // dirty_q
+    std::vector<uint32_t> beats;  // beats_q as columns: beats[k] bit j = slot j goes before slot k
+    bool pick_valid = false;      // pv_q: stage 1's pick
+    uint32_t pick_sm = 0;         // psm_q
+    uint32_t pick_slot = 0;       // pslot_q
+    uint32_t swait = 0;           // swait_q
+    bool sact = false;            // sact_q
+    uint32_t scol = 0;            // scol_q
+    uint32_t sptr = 0;            // sptr_q
+    bool qen = false;             // qen_q
+    uint32_t limit = 0;           // limit_q
+    uint32_t waits = 0;           // waits_q (16 b, saturating)
+    uint32_t rr = 0;              // rr_q
+    DispatchCmd dispatch;         // dispatch_q
   };
-  using D = Regs;  // scalars only: next() writes all of it
+  using D = Regs;  // next() writes all of it (same sizes: the copy allocates nothing)
 
-  void reset() { q = d = Regs{}; }
+  static constexpr uint32_t kSweep = spec::SmdSweepSms;
+  static constexpr uint32_t kWaitsMax = 0xFFFFu;
+
+  /// sms: the GPU's SMs (cfg_num_sms_i); slots: KSRT slots.
+  void reset(uint32_t sms, uint32_t slots) {
+    Regs r;
+    r.ready.assign(sms, 0);
+    r.dirty.assign(sms, 0);
+    r.beats.assign(slots, 0);
+    for (uint32_t k = 0; k < slots; ++k) r.beats[k] = (1u << k) - 1;  // index order
+    q = r;
+    d = r;
+  }
   const DispatchCmd& dispatch() const { return q.dispatch; }
 
   /// Kernels with CTAs to issue (the RTL's `work` vector).
@@ -62,69 +99,165 @@ class SmDriver {
     return w;
   }
 
-  Out comb(const In& in) const { return issue(*in.caps, *in.smst, *in.ksrt, *in.ptbq, in.pol); }
+  /// quota_en_i or cfg_cta_limit_i differ from last cycle's (every row is stale)
+  bool cfg_changed(const In& in) const { return in.pol.quota_en != q.qen || in.pol.cta_limit != q.limit; }
 
-  Issue issue(const std::vector<SmCaps>& caps, const Smst& smst, const Ksrt& ksrt, const Ptbq& ptbq,
-              const DriverPolicy& pol) const {
+  /// Whether this cycle's edge may move the driver's registers without a table write: a dirty
+  /// row to refresh, a column sweep, a changed quota_en_i / cfg_cta_limit_i.
+  bool busy(const In& in) const {
+    if (q.sact || q.swait != 0 || cfg_changed(in)) return true;
+    for (uint8_t d : q.dirty)
+      if (d) return true;
+    return false;
+  }
+
+  /// SM s is usable: inside the GPU and not reserved.
+  static bool usable(const In& in, uint32_t s) { return s < in.num_sms && !reserved(in.smst->entry(s)); }
+
+  /// Stage 2: the issue of this cycle (the pick of the last cycle, if it still holds).
+  Out comb(const In& in) const {
     Issue is;
-    const uint32_t work = work_mask(ksrt, ptbq);
-    if (work == 0) return is;
-    const uint32_t n = smst.sms();
-    const uint32_t slots = ksrt.slots();
-    for (uint32_t i = 0; i < n; ++i) {
-      const uint32_t s = (q.rr + i) % n;
-      const SmstEntry& m = smst.entry(s);
-      if (reserved(m)) continue;
-      const SmCaps& c = caps[s];
-      bool has = false;
-      uint32_t best = 0;
-      OrderKey best_key;
-      const uint32_t elig = work & (*pol.elig)[s];
-      for (uint32_t k = 0; k < slots; ++k) {
-        if (!(elig >> k & 1u)) continue;
-        const uint32_t resid = smst.resident(s, k);
-        if (pol.quota_en && !(resid < (*pol.quota)[s * slots + k])) continue;
-        if (pol.cta_limit != 0 && !(resid < pol.cta_limit)) continue;
-        const KsrtEntry& e = ksrt.entry(k);
-        const bool fits = m.threads + e.threads <= c.threads && m.warps + e.warps <= c.warps &&
-                          m.regs + e.regs <= c.regs && m.shmem + e.shmem <= c.shmem && m.ctas < c.ctas;
-        if (!fits) continue;
-        const OrderKey& key = (*pol.key)[k];
-        if (!has || key < best_key) {
-          has = true;
-          best = k;
-          best_key = key;
-        }
-      }
-      if (has) {
-        const KsrtEntry& e = ksrt.entry(best);
-        is.valid = true;
-        is.sm = s;
-        is.slot = best;
-        is.resume = ptbq.count(best) != 0;
-        is.cta = is.resume ? ptbq.head(best) : e.next_cta;
-        is.res = CtaRes{e.threads, e.warps, e.regs, e.shmem};
-        return is;
-      }
-    }
+    if (!q.pick_valid || cfg_changed(in)) return is;
+    const uint32_t s = q.pick_sm, k = q.pick_slot;
+    if (!fits(in, s, k) || !usable(in, s)) return is;  // a free adds room; a quota write may take it
+    if (!(work_mask(*in.ksrt, *in.ptbq) >> k & 1u) || !((*in.pol.elig)[s] >> k & 1u) || (in.col_clr >> k & 1u))
+      return is;
+    const KsrtEntry& e = in.ksrt->entry(k);
+    is.valid = true;
+    is.sm = s;
+    is.slot = k;
+    is.resume = in.ptbq->count(k) != 0;
+    is.cta = is.resume ? in.ptbq->head(k) : e.next_cta;
+    is.res = CtaRes{e.threads, e.warps, e.regs, e.shmem};
     return is;
+  }
+
+  /// One ready bit: SM s against slot k's per-CTA demand, its quota and the CTA limit; `after`
+  /// adds one CTA of slot `x` to the SM first (the row of the SM issued on this cycle).
+  static bool fits(const In& in, uint32_t s, uint32_t k, bool after = false, uint32_t x = 0) {
+    const Smst& smst = *in.smst;
+    const uint32_t resid = smst.resident(s, k) + (after && x == k ? 1u : 0u);
+    if (in.pol.quota_en && !(resid < (*in.pol.quota)[s * in.ksrt->slots() + k])) return false;
+    if (in.pol.cta_limit != 0 && !(resid < in.pol.cta_limit)) return false;
+    const SmstEntry& m = smst.entry(s);
+    const SmCaps& c = (*in.caps)[s];
+    const KsrtEntry& e = in.ksrt->entry(k);
+    const KsrtEntry& ex = in.ksrt->entry(x);
+    const uint32_t n = after ? 1u : 0u;
+    return m.threads + n * ex.threads + e.threads <= c.threads && m.warps + n * ex.warps + e.warps <= c.warps &&
+           m.regs + n * ex.regs + e.regs <= c.regs && m.shmem + n * ex.shmem + e.shmem <= c.shmem &&
+           m.ctas + n < c.ctas;
   }
 
   /// `is` is this cycle's comb(in).
   void next(const In& in, const Issue& is, D& n) const {
+    n = q;
+    const uint32_t sms = static_cast<uint32_t>(q.ready.size());
+    const uint32_t slots = static_cast<uint32_t>(q.beats.size());
+    const bool chg = cfg_changed(in);
+    const uint32_t work = work_mask(*in.ksrt, *in.ptbq);
+
+    // the order: slot j before slot k
+    const std::vector<OrderKey>& key = *in.pol.key;
+    for (uint32_t k = 0; k < slots; ++k) {
+      uint32_t col = 0;
+      for (uint32_t j = 0; j < slots; ++j)
+        if (key[j] < key[k] || (key[j] == key[k] && j < k)) col |= 1u << j;
+      n.beats[k] = col;
+    }
+
+    // stage 1: per SM the best ready kernel, SMs round-robin from rr
+    n.pick_valid = false;
+    for (uint32_t i = 0; i < sms && !chg; ++i) {
+      const uint32_t s = (q.rr + i) % sms;
+      if (q.dirty[s] || !usable(in, s) || (q.pick_valid && q.pick_sm == s)) continue;
+      const uint32_t rdy = q.ready[s] & work & (*in.pol.elig)[s] & ~in.col_clr;
+      if (rdy == 0) continue;
+      uint32_t best = 0;
+      for (uint32_t k = 0; k < slots; ++k)
+        if ((rdy >> k & 1u) && (rdy & q.beats[k]) == 0) best |= k;
+      n.pick_valid = true;
+      n.pick_sm = s;
+      n.pick_slot = best;
+      n.rr = (s + 1 >= in.num_sms) ? 0 : s + 1;
+      break;
+    }
+    if (!n.pick_valid) {
+      n.pick_sm = 0;
+      n.pick_slot = 0;
+    }
+
+    // refresh: the lowest and the highest dirty row
+    bool lo_v = false, hi_v = false;
+    uint32_t lo = 0, hi = 0;
+    for (uint32_t s = 0; s < sms; ++s)
+      if (q.dirty[s]) {
+        lo_v = true, lo = s;
+        break;
+      }
+    for (uint32_t s = sms; s-- > 0;)
+      if (q.dirty[s]) {
+        hi_v = true, hi = s;
+        break;
+      }
+
+    // ready bits: the sweep's, the refreshed rows', the issued SM's row after its CTA, then the
+    // admitted columns cleared
+    const uint32_t base = q.sptr * kSweep;
+    if (q.sact) {
+      for (uint32_t j = 0; j < kSweep && base + j < sms; ++j) {
+        const uint32_t s = base + j;
+        n.ready[s] = (n.ready[s] & ~(1u << q.scol)) | (fits(in, s, q.scol) ? 1u << q.scol : 0u);
+      }
+    }
+    if (lo_v) n.ready[lo] = row(in, lo, slots);
+    if (hi_v && hi != lo) n.ready[hi] = row(in, hi, slots);
+    if (is.valid) n.ready[is.sm] = row(in, is.sm, slots, true, is.slot);
+    if (in.col_clr != 0)
+      for (uint32_t s = 0; s < sms; ++s) n.ready[s] &= ~in.col_clr;
+
+    // dirty rows: the refreshed ones leave, the rows changed at this edge enter
+    const bool waited = dirty_left(lo_v, lo, hi_v, hi);
+    if (lo_v) n.dirty[lo] = 0;
+    if (hi_v) n.dirty[hi] = 0;
+    if (is.valid) n.dirty[is.sm] = 0;  // its row is written exact
+    if (in.free_valid && in.free_sm < sms) n.dirty[in.free_sm] = 1;
+    if (in.quota_wr_valid && in.quota_wr_sm < sms) n.dirty[in.quota_wr_sm] = 1;
+    if (chg)
+      for (uint32_t s = 0; s < sms; ++s) n.dirty[s] = 1;
+    if (waited && q.waits != kWaitsMax) n.waits = q.waits + 1;
+
+    // the column sweep
+    const bool restart = q.sact && (in.col_clr >> q.scol & 1u);
+    const bool last = (q.sptr + 1) * kSweep >= in.num_sms;
+    if (restart) {
+      n.sptr = 0;
+    } else if (q.sact) {
+      if (last) n.sact = false;
+      else n.sptr = q.sptr + 1;
+    }
+    // columns to sweep besides the one under way (an idle sweep starts the lowest at once)
+    n.swait = q.swait | (in.col_clr & ~(restart ? 1u << q.scol : 0u));
+    if (!n.sact && n.swait != 0) {
+      n.sact = true;
+      n.sptr = 0;
+      n.scol = static_cast<uint32_t>(__builtin_ctz(n.swait));
+      n.swait &= ~(1u << n.scol);
+    }
+    n.qen = in.pol.quota_en;
+    n.limit = in.pol.cta_limit;
+
     DispatchCmd dc;
-    n.rr = q.rr;
     if (is.valid) {
       dc.valid = true;
       dc.sm = static_cast<SmId>(is.sm);
       dc.kernel = in.ksrt->entry(is.slot).kernel;
       dc.cta = is.cta;
       dc.resume = is.resume;
-      n.rr = (is.sm + 1 >= in.num_sms) ? 0 : is.sm + 1;
     }
     n.dispatch = dc;
   }
-  void commit() { q = d; }
+  void commit() { std::swap(q, d); }
   /// One clock edge on its own (block benches): next() with a given comb(in), then commit().
   void clock(const In& in, const Issue& is) {
     next(in, is, d);
@@ -133,6 +266,21 @@ class SmDriver {
 
   Regs q;  // registered state
   D d;     // next state, written by next(), committed by commit()
+
+ private:
+  uint32_t row(const In& in, uint32_t s, uint32_t slots, bool after = false, uint32_t x = 0) const {
+    uint32_t r = 0;
+    for (uint32_t k = 0; k < slots; ++k)
+      if (fits(in, s, k, after, x)) r |= 1u << k;
+    return r;
+  }
+  /// A dirty row other than the two refreshed ones waits (the RTL's waits_q count).
+  bool dirty_left(bool lo_v, uint32_t lo, bool hi_v, uint32_t hi) const {
+    if (!lo_v) return false;
+    for (uint32_t s = lo + 1; s < (hi_v ? hi : lo + 1); ++s)
+      if (q.dirty[s]) return true;
+    return false;
+  }
 };
 
 }  // namespace gs::golden

@@ -103,6 +103,12 @@ gs::lockstep::SchedTables tables_of(const gs::GoldenScheduler& g) {
     }
   }
   g.policy_twin().state(t.policy_state);
+  const gs::golden::SmDriver& drv = g.sm_driver();
+  for (uint32_t s = 0; s < drv.q.ready.size(); ++s) {
+    t.smd_ready[s] = drv.q.ready[s];
+    t.smd_dirty[s] = drv.q.dirty[s];
+  }
+  t.smd_waits = drv.q.waits;
   return t;
 }
 
@@ -182,6 +188,11 @@ TEST_CASE("state check names the corrupted table, entry and field", "[cosim][che
   t.rank[0] = 2;
   REQUIRE_FALSE(chk.check(1239, *g, t));
   CHECK(chk.mismatch().signal == "AQ[0].rank");
+
+  t = good;
+  t.smd_ready[4] ^= 1u;  // the SM driver's ready bit of SM 4, slot 0
+  REQUIRE_FALSE(chk.check(1239, *g, t));
+  CHECK(chk.mismatch().signal == "SMD[4].ready");
 
   t = good;
   t.quota[15 * t.kSlots + 0] = 7;
