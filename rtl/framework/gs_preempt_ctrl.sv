@@ -53,30 +53,47 @@ module gs_preempt_ctrl (
 
   gs_pkg::smst_entry_t m;
   gs_pkg::ksrt_entry_t e;
-  logic [PW-1:0] occ_max, occ;
+  logic [PW-1:0] occ_max;
   logic switch_ok;
   gs_pkg::preempt_mode_e mode;
   gs_pkg::cta_cnt_t released;
 
+  // the requested SM and the event's SM, one-hot: their rows are read through AND-OR trees
+  logic [N-1:0] req_oh, ev_oh;
+  for (genvar s = 0; s < N; s++) begin : g_sm_oh
+    assign req_oh[s] = req_i.sm == gs_pkg::SmIdW'(s);
+    assign ev_oh[s] = ev_sm_i == gs_pkg::SmIdW'(s);
+  end
+
   // the requested SM's entry and the acceptance (registered state and the request only)
   always_comb begin
     m = '0;
-    for (int s = 0; s < N; s++) begin
-      if (req_i.sm == gs_pkg::SmIdW'(s)) m = smst_i[s*gs_pkg::SmstW +: gs_pkg::SmstW];
-    end
+    for (int s = 0; s < N; s++) m = m | ({gs_pkg::SmstW{req_oh[s]}} & smst_i[s*gs_pkg::SmstW +: gs_pkg::SmstW]);
     accept_o = req_i.valid && (m.state != gs_pkg::SM_RESERVED);
   end
+
+  // the fullest PTBQ: a tree of pairwise maxima (node n of the heap: 1 = root, 2n and 2n+1 its
+  // children, leaves at KL .. 2*KL-1); split_var: Verilator orders the nodes bit by bit
+  localparam int KL = 1 << $clog2(K);
+  logic [2*KL*PW-1:PW] occ_node /* verilator split_var */;
+  for (genvar i = 0; i < KL; i++) begin : g_occ_leaf
+    if (i < K) begin : g_count
+      assign occ_node[(KL + i)*PW +: PW] = ptbq_count_i[i*PW +: PW];
+    end else begin : g_pad
+      assign occ_node[(KL + i)*PW +: PW] = '0;
+    end
+  end
+  for (genvar n = KL - 1; n >= 1; n--) begin : g_occ_node
+    assign occ_node[n*PW +: PW] = (occ_node[(2*n + 1)*PW +: PW] > occ_node[2*n*PW +: PW])
+                                  ? occ_node[(2*n + 1)*PW +: PW] : occ_node[2*n*PW +: PW];
+  end
+  assign occ_max = occ_node[PW +: PW];
 
   always_comb begin
     preempt_d = '0;
     credit_d = credit_q;
     credited_d = credited_q;
 
-    occ_max = '0;
-    for (int k = 0; k < K; k++) begin
-      occ = ptbq_count_i[k*PW +: PW];
-      if (occ > occ_max) occ_max = occ;
-    end
     // the request's own mechanism (HeteroCore's adaptive preemption) or the configured one
     mode = req_i.mode_sel ? req_i.mode : cfg_preempt_mode_i;
     switch_ok = (mode == gs_pkg::PREEMPT_SWITCH) &&
@@ -106,12 +123,10 @@ module gs_preempt_ctrl (
 
     // save credit: promised PTBQ entries of context switches in flight
     released = '0;
-    if (ev_done_i || accept_o) for (int s = 0; s < N; s++) begin
-      if (ev_done_i && ev_sm_i == gs_pkg::SmIdW'(s)) begin
-        released = credited_q[s*CW +: CW];
-        credited_d[s*CW +: CW] = '0;
-      end
-      if (accept_o && switch_ok && req_i.sm == gs_pkg::SmIdW'(s)) credited_d[s*CW +: CW] = m.ctas;
+    for (int s = 0; s < N; s++) begin
+      released = released | ({CW{ev_done_i && ev_oh[s]}} & credited_q[s*CW +: CW]);
+      if (ev_done_i && ev_oh[s]) credited_d[s*CW +: CW] = '0;
+      if (accept_o && switch_ok && req_oh[s]) credited_d[s*CW +: CW] = m.ctas;
     end
     credit_d = credit_q - {{(SCW-CW){1'b0}}, released}
              + ((accept_o && switch_ok) ? {{(SCW-CW){1'b0}}, m.ctas} : '0);
