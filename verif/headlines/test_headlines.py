@@ -54,6 +54,16 @@ def fresh_copy(tmp, name):
     return root
 
 
+def check_fails_with(root, path, text, original, needle, what):
+    """Write `text` to `path`, expect --check to exit 1 naming `needle`, then restore `original`."""
+    with open(path, "w", newline="") as f:
+        f.write(text)
+    rc, out = run(root, "--check")
+    check(rc == 1 and needle in out, "%s (exit %d: %s)" % (what, rc, out.strip()))
+    with open(path, "w", newline="") as f:
+        f.write(original)
+
+
 def edit_spec(root, change):
     path = os.path.join(root, "spec.json")
     with open(path) as f:
@@ -120,19 +130,10 @@ def main():
             csv.writer(f, lineterminator="\n").writerows(table)
         rc, out = run(root, "--check")
         check(rc == 1 and "row 2" in out and "ours" in out, "--check fails naming a tampered row (exit %d: %s)" % (rc, out.strip()))
-        with open(path, "w") as f:
-            f.write(text.replace("not run", "1.1000", 1))
-        rc, out = run(root, "--check")
-        check(rc == 1 and "row 7" in out, "--check fails on a number in a row that is not run (exit %d)" % rc)
-        with open(path, "w") as f:
-            f.write(text)
-        doc_path = os.path.join(root, "doc.md")
-        with open(doc_path, "w") as f:
-            f.write(doc.replace("3.000x", "3.100x", 1))
-        rc, out = run(root, "--check")
-        check(rc == 1 and "doc.md" in out, "--check fails on a tampered document table (exit %d)" % rc)
-        with open(doc_path, "w") as f:
-            f.write(doc)
+        check_fails_with(root, path, text.replace("not run", "1.1000", 1), text, "row 7",
+                         "--check fails on a number in a row that is not run")
+        check_fails_with(root, os.path.join(root, "doc.md"), doc.replace("3.000x", "3.100x", 1), doc, "doc.md",
+                         "--check fails on a tampered document table")
         os.remove(path)
         rc, out = run(root, "--check")
         check(rc == 1 and "missing" in out, "--check fails when the table is missing (exit %d)" % rc)
