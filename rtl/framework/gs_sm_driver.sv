@@ -166,6 +166,20 @@ module gs_sm_driver (
     row_of = r;
   endfunction
 
+  // slot `k`'s resident count and quota in a row
+  function automatic gs_pkg::cta_cnt_t row_resident(input logic [RowW-1:0] row, input gs_pkg::slot_t k);
+    gs_pkg::cta_cnt_t c;
+    c = '0;
+    for (int j = 0; j < K; j++) if (k == SW'(j)) c = row[K*CW + j*CW +: CW];
+    row_resident = c;
+  endfunction
+  function automatic gs_pkg::cta_cnt_t row_quota(input logic [RowW-1:0] row, input gs_pkg::slot_t k);
+    gs_pkg::cta_cnt_t c;
+    c = '0;
+    for (int j = 0; j < K; j++) if (k == SW'(j)) c = row[j*CW +: CW];
+    row_quota = c;
+  endfunction
+
   // under the quota and the CTA limit with `resid` CTAs resident
   function automatic logic under_limits(input logic [CW:0] resid, input gs_pkg::cta_cnt_t quota,
                                         input logic qen, input gs_pkg::cta_cnt_t limit);
@@ -248,16 +262,8 @@ module gs_sm_driver (
       end
     end
     assign lane_row = row_of(lane_oh, rows);
-    always_comb begin
-      lane_res = '0;
-      lane_quota = '0;
-      for (int k = 0; k < K; k++) begin
-        if (scol_q == SW'(k)) begin
-          lane_res = lane_row[K*CW + k*CW +: CW];
-          lane_quota = lane_row[k*CW +: CW];
-        end
-      end
-    end
+    assign lane_res = row_resident(lane_row, scol_q);
+    assign lane_quota = row_quota(lane_row, scol_q);
     gs_cta_fit u_sw (.acc_i(lane_row[RowW-1 -: RW]), .cta_i(k_dem[32'(scol_q)*RW +: RW]),
                      .cap_i(lane_row[RowW-RW-1 -: RW]), .sum_o(lane_sum), .fits_o(lane_fit));
     assign sw_ok[j] = lane_fit && under_limits({1'b0, lane_res}, lane_quota, quota_en_i, cfg_cta_limit_i);
@@ -326,14 +332,8 @@ module gs_sm_driver (
   gs_pkg::cta_cnt_t pk_res, pk_quota;
   logic pk_legal, pk_usable, pk_elig;
   always_comb begin
-    pk_res = '0;
-    pk_quota = '0;
-    for (int k = 0; k < K; k++) begin
-      if (pslot_q == SW'(k)) begin
-        pk_res = pk_row[K*CW + k*CW +: CW];
-        pk_quota = pk_row[k*CW +: CW];
-      end
-    end
+    pk_res = row_resident(pk_row, pslot_q);
+    pk_quota = row_quota(pk_row, pslot_q);
     pk_legal = pk_self_fit && under_limits({1'b0, pk_res}, pk_quota, quota_en_i, cfg_cta_limit_i);
     pk_usable = (pick_oh & usable) != '0;
     pk_elig = 1'b0;
