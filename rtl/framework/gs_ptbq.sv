@@ -8,9 +8,14 @@
 // pushed in cycle t can be issued in cycle t+1 at the earliest.
 // gs_preempt_ctrl only starts a context switch when the saved CTAs are sure to fit
 // (falls back to draining otherwise), so a push never finds its queue full.
-// Storage: a MaxKernels*PtbqDepth x CtaIdW memory (8 x 256 x 20 b = 40,960 bits) plus
-// per slot an 8 b read pointer and a 9 b count (136 flops). 256 >= the 208 preempted CTAs
-// Tanasic's K20c needs per kernel (13 SMs x 16 CTA slots, Sec. 3.3).
+//
+// Storage: the handles in one gs_ram_1r1w macro (MaxKernels*PtbqDepth x CtaIdW, 8 x 256 x 20 b),
+// written by the push, read by the pop; every slot's head in a register beside it, so that
+// the driver sees all heads at once through no read port. A pop reads the entry behind the
+// head (registered read: the word is on the RAM's port the next cycle, where head_o takes it
+// and the head register copies it at the following edge); a push into an empty queue, or
+// behind the only entry a pop removes at the same edge, writes the head register directly
+// (the RAM reads the old word during a write of the same address).
 module gs_ptbq (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -25,24 +30,53 @@ module gs_ptbq (
   localparam int K = gs_pkg::MaxKernels;
   localparam int PW = gs_pkg::PtbqPtrW;
   localparam int CW = gs_pkg::PtbqCntW;
+  localparam int IW = gs_pkg::CtaIdW;
   localparam int AW = gs_pkg::SlotW + gs_pkg::PtbqPtrW;
 
-  gs_pkg::cta_id_t mem_q [K*gs_pkg::PtbqDepth];
-  logic [K*PW-1:0] rd_q, rd_d;
-  logic [K*CW-1:0] cnt_q, cnt_d;
-  logic wr_en;
-  logic [AW-1:0] wr_addr;
+  logic [K*PW-1:0] rd_q, rd_d;      // per slot: the head's entry
+  logic [K*CW-1:0] cnt_q, cnt_d;    // per slot: handles queued
+  logic [K*IW-1:0] head_q, head_d;  // per slot: the head's handle (unless it is on the RAM's port)
+  logic fill_q, fill_d;             // the RAM's read port holds the head of slot fill_slot_q
+  gs_pkg::slot_t fill_slot_q, fill_slot_d;
+
+  logic wr_en, rd_en;
+  logic [AW-1:0] wr_addr, rd_addr;
+  gs_pkg::cta_id_t rd_data;
   logic [PW-1:0] ptr;
   logic [CW-1:0] cnt;
+  logic push_k, pop_k;
+
+  gs_ram_1r1w #(.Depth(K * gs_pkg::PtbqDepth), .Width(IW)) u_mem (
+    .clk_i, .we_i(wr_en), .waddr_i(wr_addr), .wdata_i(push_cta_i),
+    .re_i(rd_en), .raddr_i(rd_addr), .rdata_o(rd_data));
+
+  // the heads: a slot's register, or the RAM's port for the slot whose entry it read last edge
+  for (genvar k = 0; k < K; k++) begin : g_head
+    assign head_o[k*IW +: IW] = (fill_q && fill_slot_q == gs_pkg::SlotW'(k)) ? rd_data : head_q[k*IW +: IW];
+    assign count_o[k*CW +: CW] = cnt_q[k*CW +: CW];
+  end
 
   always_comb begin
     rd_d = rd_q;
     cnt_d = cnt_q;
+`ifdef GS_MUT_PTBQ_HEAD_FILL_LOST
+    // MUTATION: the word read for a popped slot stays on the RAM's port only; the head register
+    // keeps the old head, which shows once the port reads for another pop
+    head_d = head_q;
+`else
+    head_d = head_o;  // the word on the RAM's port lands in its slot's head register
+`endif
     wr_en = 1'b0;
     wr_addr = '0;
+    rd_en = 1'b0;
+    rd_addr = '0;
+    fill_d = 1'b0;
+    fill_slot_d = pop_slot_i;
     for (int k = 0; k < K; k++) begin
       ptr = rd_q[k*PW +: PW];
       cnt = cnt_q[k*CW +: CW];
+      push_k = 1'b0;
+      pop_k = pop_valid_i && pop_slot_i == gs_pkg::SlotW'(k);
       if (push_valid_i && push_slot_i == gs_pkg::SlotW'(k)) begin
         wr_addr = {push_slot_i, ptr + cnt[PW-1:0]};
 `ifdef GS_MUT_PTBQ_DROP
@@ -51,9 +85,33 @@ module gs_ptbq (
 `else
         wr_en = 1'b1;
 `endif
-        if (wr_en) cnt = cnt + 1'b1;
+        push_k = wr_en;
       end
-      if (pop_valid_i && pop_slot_i == gs_pkg::SlotW'(k)) begin
+      if (pop_k) begin
+        if (cnt > CW'(1)) begin
+          // the entry behind the head becomes the head: read it now, on the port next cycle
+          rd_en = 1'b1;
+          rd_addr = {pop_slot_i, ptr + 1'b1};
+          fill_d = 1'b1;
+`ifdef GS_MUT_PTBQ_HEAD_READ_PUSHED
+        end else if (push_k) begin
+          // MUTATION: the handle pushed behind the only entry is read back from the RAM at the
+          // edge that writes it, which returns the old word
+          rd_en = 1'b1;
+          rd_addr = {pop_slot_i, ptr + 1'b1};
+          fill_d = 1'b1;
+`else
+        end else if (push_k) begin
+          head_d[k*IW +: IW] = push_cta_i;  // pushed behind the only entry: the new head
+`endif
+        end
+      end else if (push_k && cnt == '0) begin
+`ifndef GS_MUT_PTBQ_HEAD_EMPTY_PUSH
+        head_d[k*IW +: IW] = push_cta_i;  // pushed into an empty queue: the new head
+`endif
+      end
+      if (push_k) cnt = cnt + 1'b1;
+      if (pop_k) begin
         ptr = ptr + 1'b1;
         cnt = cnt - 1'b1;
       end
@@ -62,26 +120,22 @@ module gs_ptbq (
     end
   end
 
-  for (genvar k = 0; k < K; k++) begin : g_head
-    assign head_o[k*gs_pkg::CtaIdW +: gs_pkg::CtaIdW] =
-        mem_q[{gs_pkg::SlotW'(k), rd_q[k*PW +: PW]}];
-    assign count_o[k*CW +: CW] = cnt_q[k*CW +: CW];
-  end
-
-  // the handle storage is a plain memory with one write port (no reset needed: a handle is
-  // only read below the count)
-  always_ff @(posedge clk_i) begin
-    if (wr_en) mem_q[wr_addr] <= push_cta_i;
-  end
-
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       rd_q <= '0;
       cnt_q <= '0;
+      fill_q <= 1'b0;
     end else begin
       rd_q <= rd_d;
       cnt_q <= cnt_d;
+      fill_q <= fill_d;
     end
+  end
+
+  // no reset: a head is only read below the count, and fill_q qualifies fill_slot_q
+  always_ff @(posedge clk_i) begin
+    head_q <= head_d;
+    fill_slot_q <= fill_slot_d;
   end
 
 `ifndef SYNTHESIS
