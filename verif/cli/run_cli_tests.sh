@@ -634,6 +634,9 @@ expect_fail "a process mix with a negative host gap" 2 "processes[0].kernels[1].
   run --config warped-slicer --scheduler golden --mix "$TMP/procs_bad.json"
 expect_fail "--window-cycles on a process mix" 2 "process mix" "${PROCARGS[@]}" --window-cycles 10000
 expect_fail "an analysis policy on a process mix" 2 "process mix" "${PROCARGS[@]}" --policy sjf
+printf '{"name": "ps", "configs": ["warped-slicer"], "mixes": ["%s"], "policies": ["dss"]}\n' "$TMP/procs.json" \
+  >"$TMP/proc_sweep.json"
+expect_fail "gsim sweep refuses a process mix" 2 "mixes[0]" sweep "$TMP/proc_sweep.json" --out "$TMP/proc_sweep_out"
 
 # --window-cycles / --window-start: the window given from outside the mix, checked as the mix's keys
 gsim run --config warped-slicer --mix "$TMP/window.json" --scheduler golden --window-cycles 20000 --window-start 4000 \
