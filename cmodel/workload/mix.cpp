@@ -2,12 +2,13 @@
 // priority and DSS token budget (format: docs/workloads.md, "Mix files").
 //
 // {"name", "config", "notes", "window_cycles", "kernels": [{"kernel", "arrival_cycle" or "arrival_pct", "context",
-// "priority", "tokens", "grid_ctas", "bypass"}]}, or, instead of "kernels" (and without a window),
-// "processes": [{"name", "context", "priority", "tokens", "runs", "start_cycle", "kernels": [{"kernel",
-// "grid_ctas", "host_gap_cycles"}]}] (MixProcess; each step becomes one entry of Mix::kernels). Entries keep their file order (ties in arrival are
+// "priority", "tokens", "grid_ctas", "bypass"}]}. Entries keep their file order (ties in arrival are
 // launched in that order). "window_cycles" (optional) selects the fixed-window method
 // (Mix::window_cycles); every kernel must arrive inside the window. Each entry's descriptor is copied from the library into MixEntry::desc, with
 // grid_ctas overridden when the entry gives one.
+// Instead of "kernels" (and without a window): "processes": [{"name", "context", "priority", "tokens", "runs",
+// "start_cycle", "kernels": [{"kernel", "grid_ctas", "host_gap_cycles"}]}] (MixProcess; each step becomes one
+// entry of Mix::kernels, in process then step order).
 #include <algorithm>
 #include <cctype>
 #include <optional>
@@ -112,7 +113,7 @@ void parse_process(const json& v, const std::string& file, const std::string& pa
   MixProcess p;
   r.require("name");
   r.str("name", p.name);
-  p.context = index;  // each process its own command buffer by default (Tanasic Sec. 3.1)
+  p.context = index;  // each process its own command buffer by default (Tanasic Sec. 3.3)
   r.u32("context", p.context, 0, limits::kMaxContexts - 1, limits::kMaskReason);
   r.u32("priority", p.priority, 0, limits::kMaxPriority, limits::kFieldReason);
   r.u32("tokens", p.tokens, 0, limits::kMaxTokens, "DSS budgets are signed 16-bit counters (rtl/spec/gs_spec.toml)");
@@ -129,7 +130,7 @@ void parse_process(const json& v, const std::string& file, const std::string& pa
     if (other.name == p.name) r.fail("name", "two processes named '" + p.name + "'; give each its own name");
     if (other.context == p.context)
       r.fail("context", "process '" + other.name + "' uses context " + std::to_string(p.context) +
-                            " too; each process has its own command buffer (Tanasic Sec. 3.1)");
+                            " too; each process has its own command buffer (Tanasic Sec. 3.3)");
   }
   if (steps->empty()) r.fail("kernels", "a process launches at least one kernel");
   for (size_t i = 0; i < steps->size(); ++i) {
