@@ -8,6 +8,7 @@
 
 #include "common/error.hpp"
 #include "config/gpu_config.hpp"
+#include "config/limits.hpp"
 #include "gpu/gpu.hpp"
 #include "metrics/metrics.hpp"
 #include "metrics/mix_runner.hpp"
@@ -182,6 +183,13 @@ TEST_CASE("process mix: malformed processes are input errors naming the file and
     const std::string m = err(procs(R"({"name": "a", "kernels": [)" + ok_step + R"(, {"kernel": "HTO"}]})"));
     CHECK(contains(m, "processes[0].kernels[1].kernel"));
     CHECK(contains(m, "HOT"));
+  }
+  SECTION("a context beyond the config's command buffers names the process's field") {
+    const Mix mix = process_mix(R"([{"name": "a", "kernels": [{"kernel": "test.tiny"}]},
+                                    {"name": "b", "context": 9, "kernels": [{"kernel": "test.tiny"}]}])");
+    const std::string m = input_error_of([&] { limits::check_mix_fits(load_gpu_config("warped-slicer"), mix); });
+    CHECK(contains(m, "processes[1].context"));
+    CHECK(contains(m, "max_contexts"));
   }
   SECTION("a fixed window does not go with processes") {
     const std::string m = err(R"({"window_cycles": 1000, "processes": [{"name": "a", "kernels": [)" + ok_step + "]}]}");
