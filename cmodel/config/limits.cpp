@@ -181,9 +181,15 @@ void check_mix_fits(const GpuConfig& cfg, const Mix& mix) {
                          " bits, all ones means 'no kernel')");
   for (size_t i = 0; i < mix.kernels.size(); ++i) {
     const MixEntry& e = mix.kernels[i];
-    const std::string at = "kernels[" + std::to_string(i) + "]";
+    std::string at = "kernels[" + std::to_string(i) + "]", ctx_field = at + ".context";
+    if (const int p = mix.process_of(static_cast<uint32_t>(i)); p >= 0) {  // a process mix names its fields
+      const auto& steps = mix.processes[static_cast<size_t>(p)].steps;
+      const auto s = std::find(steps.begin(), steps.end(), static_cast<uint32_t>(i)) - steps.begin();
+      at = "processes[" + std::to_string(p) + "].kernels[" + std::to_string(s) + "]";
+      ctx_field = "processes[" + std::to_string(p) + "].context";
+    }
     if (e.context >= cfg.max_contexts)
-      throw InputError(file, at + ".context",
+      throw InputError(file, ctx_field,
                        "context " + std::to_string(e.context) + " but " + on +
                            " has max_contexts = " + std::to_string(cfg.max_contexts) + " command buffers (0.." +
                            std::to_string(cfg.max_contexts - 1) +

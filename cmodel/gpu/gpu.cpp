@@ -32,7 +32,9 @@ struct Gpu::Impl {
     uint32_t grid = 0;
     bool arrived = false, launched = false, finished = false, dispatched_any = false;
     bool relaunch_due = false;   // fixed window: finished, relaunch once its events reached the port
-    uint32_t queued_events = 0;  // fixed window: its SM events still in event_q
+                                 // (process mix: advance its process then)
+    uint32_t queued_events = 0;  // fixed window, process mix: its SM events still in event_q
+    int process = -1;            // process mix: the process it is a step of
     CtaLedger ctas;              // the exactly-once record of this kernel's CTAs
     KernelResult result;
   };
@@ -56,6 +58,19 @@ struct Gpu::Impl {
   uint64_t window_start = 0;             // Mix::window_start: the run lasts window_start + window
   std::vector<uint64_t> insts_at_start;  // [kernel] instructions before window_start (reserved)
   uint32_t kernels_finished = 0;
+  // Process mix (Mix::processes): each process's position in its sequence.
+  static constexpr uint64_t kNever = ~uint64_t(0);
+  struct ProcState {
+    const MixProcess* proc = nullptr;
+    uint32_t step = 0;       // the step under way (or due)
+    uint64_t run_start = 0;  // cycle the current run started
+    uint64_t due = kNever;   // cycle the current step arrives; kNever once it has arrived
+    uint32_t completed = 0;  // runs completed
+    ProcessResult result;
+  };
+  std::vector<ProcState> procs;
+  uint32_t procs_done = 0;       // processes that have completed their runs
+  bool counting_events = false;  // fixed window or process mix: count each kernel's queued events
   uint64_t last_progress = 0;
   std::vector<CtaRecord> records;
   std::vector<PreemptRecord> preempts;
@@ -134,8 +149,42 @@ Gpu::Gpu(const GpuConfig& caller_cfg, const Mix& mix, SchedulerPort& sched, cons
     k.result.id = static_cast<KernelId>(i);
     k.result.arrival_cycle = k.entry->arrival_cycle;
     k.result.ctas = k.grid;
-    im.arrival_order.push_back(i);
+    k.process = mix.process_of(i);
+    if (k.process < 0) im.arrival_order.push_back(i);  // a process's steps arrive by its sequence
   }
+  if (!mix.processes.empty()) {
+    if (mix.window_cycles != 0)
+      throw InputError(mix.file, "window_cycles", "a process mix is measured over its runs, not a fixed window");
+    std::vector<bool> seen(nk, false);
+    for (size_t p = 0; p < mix.processes.size(); ++p) {
+      const MixProcess& mp = mix.processes[p];
+      const std::string where = "processes[" + std::to_string(p) + "]";
+      if (mp.steps.empty() || mp.steps.size() != mp.host_gap_cycles.size() || mp.runs == 0)
+        throw InputError(mix.file, where, "a process needs at least one step, a host gap per step and runs >= 1");
+      for (uint32_t s : mp.steps) {
+        if (s >= nk || seen[s])
+          throw InputError(mix.file, where + ".kernels",
+                           "step kernel " + std::to_string(s) + " out of range or in two processes");
+        seen[s] = true;
+      }
+      Impl::ProcState ps;
+      ps.proc = &mp;
+      ps.run_start = mp.start_cycle;
+      ps.due = mp.start_cycle + mp.host_gap_cycles[0];
+      ps.result.name = mp.name;
+      ps.result.runs = mp.runs;
+      // Room for the required runs and as many replays again: the per-cycle path seldom grows them.
+      ps.result.run_start.reserve(2 * size_t(mp.runs));
+      ps.result.run_end.reserve(2 * size_t(mp.runs));
+      ps.result.steps.reserve(2 * size_t(mp.runs) * mp.steps.size());
+      im.procs.push_back(std::move(ps));
+    }
+    for (uint32_t i = 0; i < nk; ++i)
+      if (!seen[i])
+        throw InputError(mix.file, "kernels[" + std::to_string(i) + "]",
+                         "a process mix launches only its processes' steps; this kernel belongs to none");
+  }
+  im.counting_events = mix.window_cycles != 0 || !mix.processes.empty();
   std::stable_sort(im.arrival_order.begin(), im.arrival_order.end(),
                    [&](uint32_t a, uint32_t b) { return mix.kernels[a].arrival_cycle < mix.kernels[b].arrival_cycle; });
   im.quota.assign(size_t(cfg.num_sms()) * nk, 0xFFFF);
@@ -199,9 +248,15 @@ Gpu::Gpu(const GpuConfig& caller_cfg, const Mix& mix, SchedulerPort& sched, cons
 
 Gpu::~Gpu() = default;
 
+bool Gpu::done() const {
+  const auto& im = *impl_;
+  if (!im.procs.empty()) return im.procs_done == im.procs.size();
+  return im.window != 0 ? cycle_ >= im.window_start + im.window : im.kernels_finished == im.kernels.size();
+}
+
 bool Gpu::step() {
   auto& im = *impl_;
-  if (im.window != 0 ? cycle_ >= im.window_start + im.window : im.kernels_finished == im.kernels.size()) return false;
+  if (done()) return false;
   const uint64_t now = cycle_;
   if (im.window_start != 0 && now == im.window_start)  // the measured window opens: what came before is not counted
     for (uint32_t i = 0; i < im.kernels.size(); ++i) im.insts_at_start[i] = counters_.kernel_total(i).insts_issued;
@@ -213,6 +268,22 @@ bool Gpu::step() {
     const uint32_t k = im.arrival_order[im.next_arrival++];
     im.kernels[k].arrived = true;
     im.pending_launch.push_back(static_cast<KernelId>(k));
+  }
+  // A process's next step arrives when due (processes in mix order on the same cycle).
+  for (auto& ps : im.procs) {
+    if (ps.due > now) continue;
+    ps.due = Impl::kNever;
+    const KernelId kid = static_cast<KernelId>(ps.proc->steps[ps.step]);
+    auto& k = im.kernels[kid];
+    if (k.arrived) {  // an instance of an earlier run: the same kernel id again (as relaunch())
+      k.finished = false;
+      k.launched = false;
+      k.ctas.admit(k.grid);  // same grid: no allocation
+      --im.kernels_finished;
+    }
+    k.arrived = true;
+    k.result.arrival_cycle = now;
+    im.pending_launch.push_back(kid);
   }
 
   // 2. This cycle's port inputs: at most one launch, at most one SM event.
@@ -241,9 +312,16 @@ bool Gpu::step() {
     im.event_q.pop_front();
     // Fixed window: the scheduler gets the last event of a finished kernel now, so the launch of
     // its next instance can follow from the next cycle on (its KSRT slot is free by then).
-    if (im.window != 0 && in.event.kernel < im.kernels.size()) {
+    if (im.counting_events && in.event.kernel < im.kernels.size()) {
       auto& k = im.kernels[in.event.kernel];
-      if (--k.queued_events == 0 && k.relaunch_due) relaunch(in.event.kernel);
+      if (--k.queued_events == 0 && k.relaunch_due) {
+        if (k.process >= 0) {
+          k.relaunch_due = false;
+          advance_process(static_cast<uint32_t>(k.process), now);
+        } else {
+          relaunch(in.event.kernel);
+        }
+      }
     }
   }
   if (im.obs_count != 0) {
@@ -348,7 +426,18 @@ bool Gpu::step() {
             k.result.end_cycle = now + 1;
             ++k.result.completions;
             ++im.kernels_finished;
-            k.relaunch_due = im.window != 0;
+            k.relaunch_due = im.window != 0 || k.process >= 0;
+            if (k.process >= 0) {
+              auto& ps = im.procs[static_cast<size_t>(k.process)];
+              ProcessResult& pr = ps.result;
+              pr.steps.push_back(ProcessStepRecord{static_cast<uint32_t>(pr.run_end.size()), ps.step, e.kernel,
+                                                   k.result.arrival_cycle, k.result.end_cycle});
+              if (ps.step + 1 == ps.proc->steps.size()) {  // the run is complete
+                pr.run_start.push_back(ps.run_start);
+                pr.run_end.push_back(k.result.end_cycle);
+                if (++ps.completed == ps.proc->runs) ++im.procs_done;
+              }
+            }
           }
         } else {
           ++k.result.preemptions;
@@ -356,7 +445,7 @@ bool Gpu::step() {
           im.saved[cta_key(e.kernel, e.cta)] = im.saved_buf[saved_i++];
         }
       }
-      if (im.window != 0 && e.kernel < im.kernels.size()) ++im.kernels[e.kernel].queued_events;
+      if (im.counting_events && e.kernel < im.kernels.size()) ++im.kernels[e.kernel].queued_events;
       im.event_q.push_back(e);
     }
   }
@@ -376,12 +465,22 @@ bool Gpu::step() {
   if (impl_->opt.on_cycle) impl_->opt.on_cycle(now);
   ++cycle_;
   // (a window ends the run by itself: the constructor checked window_start + window <= --max-cycles)
-  if (im.window == 0 && cycle_ >= im.opt.max_cycles && im.kernels_finished < im.kernels.size())
+  if (im.window == 0 && cycle_ >= im.opt.max_cycles && !done())
     throw WatchdogError("run exceeded --max-cycles " + std::to_string(im.opt.max_cycles) + "\n" + dump_state());
   if (im.opt.progress_every && cycle_ % im.opt.progress_every == 0)
     std::fprintf(stderr, "gsim: cycle %llu, %u/%zu kernels finished\n", (unsigned long long)cycle_, im.kernels_finished,
                  im.kernels.size());
-  return im.window != 0 ? cycle_ < im.window_start + im.window : im.kernels_finished < im.kernels.size();
+  return !done();
+}
+
+void Gpu::advance_process(uint32_t p, uint64_t now) {
+  auto& ps = impl_->procs[p];
+  const uint64_t end = impl_->kernels[ps.proc->steps[ps.step]].result.end_cycle;
+  if (++ps.step == ps.proc->steps.size()) {  // the next run starts where this one ended
+    ps.step = 0;
+    ps.run_start = end;
+  }
+  ps.due = std::max(end + ps.proc->host_gap_cycles[ps.step], now + 1);
 }
 
 void Gpu::relaunch(KernelId kid) {
@@ -440,6 +539,7 @@ RunResult Gpu::run() {
     k.result.instructions = counters_.kernel_total(i).insts_issued - im.insts_at_start[i];
     r.kernels.push_back(k.result);
   }
+  for (const auto& ps : im.procs) r.processes.push_back(ps.result);
   r.counters = counters_;
   im.mem->dram_counters(r.dram);
   r.ctas = im.records;
@@ -460,6 +560,10 @@ std::string Gpu::dump_state() const {
        << " saved " << k.ctas.count(CtaLedger::State::kSaved) << " not started "
        << k.ctas.count(CtaLedger::State::kNotStarted) << "\n";
   }
+  for (const auto& ps : im.procs)
+    os << "  process " << ps.result.name << ": run " << ps.completed << "/" << ps.proc->runs << " step " << ps.step
+       << "/" << ps.proc->steps.size()
+       << (ps.due == Impl::kNever ? std::string(" under way") : " due at cycle " + std::to_string(ps.due)) << "\n";
   os << "pending launches " << im.pending_launch.size() << ", queued SM events " << im.event_q.size()
      << ", launch_ready " << im.launch_ready << ", memory idle " << im.mem->idle() << "\n";
   os << "SMs:\n";

@@ -17,6 +17,15 @@
 // the event of its last CTA (so the old instance has left the KSRT before the new one
 // arrives); the run stops after window_cycles cycles, whatever is still running, and every
 // counter covers exactly the window.
+//
+// Process mix (Mix::processes non-empty): each process's steps arrive one after another instead
+// of at their arrival_cycle. Step 0 of the first run arrives at start_cycle + its host gap; step
+// i+1 arrives at max(end + host_gap_cycles[i+1], d + 1), where end is the cycle after step i's
+// last CTA finished (KernelResult::end_cycle) and d the cycle the scheduler was given that
+// CTA's event (as for a relaunch, the old instance has left the KSRT first). After the last
+// step the next run starts at `end` (its step 0 follows the same rule, same kernel ids). A
+// process that has completed its runs keeps replaying (Tanasic Sec. 4.1: the load stays even);
+// the run ends at the cycle the last process completes its runs, whatever is still running.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -90,6 +99,25 @@ struct KernelResult {
   uint64_t cycles() const { return end_cycle - arrival_cycle; }  // turnaround (a run without window)
 };
 
+/// One completed step of a process: kernel `kernel` (Mix::kernels index) of run `run` (0-based)
+/// arrived at the command dispatcher at `arrival_cycle` and its last CTA finished at `end_cycle`.
+struct ProcessStepRecord {
+  uint32_t run = 0, step = 0;
+  KernelId kernel = 0;
+  uint64_t arrival_cycle = 0, end_cycle = 0;
+};
+
+/// A process of a process mix (Mix::processes) after the run: its completed runs, each from its
+/// start (start_cycle, then the end of the run before) to its last kernel's last CTA.
+struct ProcessResult {
+  std::string name;
+  uint32_t runs = 0;                         // MixProcess::runs: completions required
+  std::vector<uint64_t> run_start, run_end;  // per completed run, in order (may exceed `runs`)
+  std::vector<ProcessStepRecord> steps;      // every completed step, in completion order
+  uint64_t turnaround(size_t run) const { return run_end[run] - run_start[run]; }
+  size_t completed() const { return run_end.size(); }
+};
+
 /// A preemption command the scheduler gave (applied at `cycle`; gsim run --timeline marks it).
 struct PreemptRecord {
   uint64_t cycle = 0;
@@ -103,6 +131,7 @@ struct RunResult {
   uint64_t window_cycles = 0;  // Mix::window_cycles of the run (0: no window)
   uint64_t window_start = 0;   // Mix::window_start of the run (instructions count from it)
   std::vector<KernelResult> kernels;
+  std::vector<ProcessResult> processes;  // process mix only, in Mix::processes order
   CounterBank counters;
   std::vector<DramChannelCounters> dram;  // per channel, at the end of the run
   std::vector<CtaRecord> ctas;
@@ -140,6 +169,12 @@ class Gpu {
   void sample_observations(uint64_t now);
   /// Fixed window: kernel `k` finished and the scheduler has seen its last event -- launch it again.
   void relaunch(KernelId k);
+  /// Process mix: process `p`'s current step finished and its last event reached the scheduler
+  /// at cycle `now` -- schedule its next step (or its next run's first step).
+  void advance_process(uint32_t p, uint64_t now);
+  /// Whether the run is over: every kernel finished, the window ended, or every process has
+  /// completed its runs.
+  bool done() const;
 
   struct Impl;
   GpuConfig cfg_;  // the run's config: the caller's, with the shared-memory carve-out fixed

@@ -49,8 +49,9 @@ CountersSummary summarize_counters(const GpuConfig& cfg, const RunResult& run, c
     KernelCounters kc;
     kc.name = run.kernels[k].name;
     kc.all.sms = cfg.num_sms();
-    // A kernel's window is its turnaround; under the fixed-window method, the window itself.
-    kc.all.cycles = run.window_cycles != 0 ? run.cycles : run.kernels[k].cycles();  // counters span the whole run
+    // A kernel's window is its turnaround; under the fixed-window method, and for the relaunched
+    // steps of a process mix, the whole run (counters span it).
+    kc.all.cycles = run.window_cycles != 0 || !run.processes.empty() ? run.cycles : run.kernels[k].cycles();
     kc.by_sm_type.assign(types, CounterGroup{});
     for (size_t t = 0; t < types; ++t) {
       kc.sm_type_names.push_back(cfg.sm_types[t].name);

@@ -108,4 +108,58 @@ MixMetrics compute_window_metrics(const std::vector<KernelRuntimes>& kernels, ui
   return m;
 }
 
+namespace {
+
+double mean_of(const std::vector<uint64_t>& v, size_t n) {
+  double sum = 0;
+  for (size_t i = 0; i < n; ++i) sum += double(v[i]);
+  return sum / double(n);
+}
+
+}  // namespace
+
+MixMetrics compute_process_metrics(const std::vector<ProcessRuntimes>& processes,
+                                   const std::vector<KernelRuntimes>& kernels, uint64_t cycles) {
+  if (processes.empty()) throw InputError("metrics: a process mix without processes");
+  MixMetrics m;
+  m.cycles = cycles;
+  std::vector<double> ntts;
+  for (const ProcessRuntimes& p : processes) {
+    if (p.shared.empty() || p.alone.empty())
+      throw InputError("metrics: process '" + p.name + "' completed no run" + (p.shared.empty() ? "" : " alone"));
+    for (const std::vector<uint64_t>* v : {&p.shared, &p.alone})
+      for (uint64_t t : *v)
+        if (t == 0) throw InputError("metrics: process '" + p.name + "' has a zero-cycle run");
+    ProcessMetrics pm;
+    pm.name = p.name;
+    pm.priority = p.priority;
+    pm.runs = p.runs;
+    pm.turnarounds = p.shared;
+    pm.turnarounds_alone = p.alone;
+    pm.mean_shared = mean_of(p.shared, p.shared.size());
+    pm.mean_first = mean_of(p.shared, std::min<size_t>(p.shared.size(), std::max<uint32_t>(p.runs, 1)));
+    pm.mean_alone = mean_of(p.alone, p.alone.size());
+    pm.ntt = pm.mean_shared / pm.mean_alone;
+    ntts.push_back(pm.ntt);
+    m.processes.push_back(std::move(pm));
+  }
+  for (const KernelRuntimes& k : kernels) {
+    KernelMetrics km;
+    km.name = k.name;
+    km.arrival_cycle = k.arrival_cycle;
+    km.priority = k.priority;
+    km.instructions = k.instructions;
+    km.launches = k.launches;
+    km.completions = k.completions;
+    km.ipc = cycles ? double(k.instructions) / double(cycles) : 0;
+    m.instructions += k.instructions;
+    m.kernels.push_back(std::move(km));
+  }
+  m.antt = antt(ntts);
+  m.stp = stp(ntts);
+  m.strictf = strict_fairness(ntts);
+  m.ipc = mix_ipc(m.instructions, cycles);
+  return m;
+}
+
 }  // namespace gs

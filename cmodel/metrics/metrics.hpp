@@ -50,13 +50,32 @@ struct KernelMetrics {
   uint32_t completions = 0;         // instances that finished inside the window
 };
 
+/// Per-process figures of a process mix (Mix::processes; docs/metrics.md, "Process mixes").
+/// A process's turnaround is one run of its whole kernel sequence, host gaps included (Tanasic
+/// Sec. 4.1 traces each application from its first CUDA call to its last); its NTT is the mean
+/// turnaround of its completed shared runs over the mean of its alone runs (Sec. 4.1:
+/// "Statistics are gathered only for the completed executions and then averaged").
+struct ProcessMetrics {
+  std::string name;
+  uint32_t priority = 0;
+  uint32_t runs = 0;                        // MixProcess::runs (completions required)
+  std::vector<uint64_t> turnarounds;        // shared run: every completed run, in order (replays included)
+  std::vector<uint64_t> turnarounds_alone;  // alone run: its `runs` runs
+  double mean_shared = 0;                   // mean of turnarounds (every completed run)
+  double mean_first = 0;                    // mean of the first `runs` turnarounds (for comparison; not used by NTT)
+  double mean_alone = 0;                    // mean of turnarounds_alone
+  double ntt = 0;                           // mean_shared / mean_alone
+};
+
 /// Whole-mix figures.
 struct MixMetrics {
   std::vector<KernelMetrics> kernels;  // in mix order
-  uint64_t cycles = 0;                 // shared run: cycle the last kernel finished (fixed window: W)
-  uint64_t window_cycles = 0;          // fixed window W; 0 = each kernel ran once (turnaround metrics)
-  uint64_t window_start = 0;           // fixed window: the cycle it opened (Mix::window_start)
-  uint64_t instructions = 0;           // sum over kernels
+  /// Process mix only, in Mix::processes order; stp, antt and strictf are then over these NTTs.
+  std::vector<ProcessMetrics> processes;
+  uint64_t cycles = 0;         // shared run: cycle the last kernel finished (fixed window: W)
+  uint64_t window_cycles = 0;  // fixed window W; 0 = each kernel ran once (turnaround metrics)
+  uint64_t window_start = 0;   // fixed window: the cycle it opened (Mix::window_start)
+  uint64_t instructions = 0;   // sum over kernels
   double stp = 0;
   double antt = 0;
   double antt_sbm = 0;  // fixed window only: sum_i IPC_alone_i / IPC_i (SBM Sec. 6.2)
@@ -77,6 +96,14 @@ struct KernelRuntimes {
   uint32_t launches = 0, completions = 0;
 };
 
+/// One process's raw inputs to compute_process_metrics.
+struct ProcessRuntimes {
+  std::string name;
+  uint32_t priority = 0;
+  uint32_t runs = 0;
+  std::vector<uint64_t> shared, alone;  // turnaround of each completed run, shared and alone
+};
+
 /// NTT = T_shared / T_alone.
 double normalized_turnaround(uint64_t cycles_shared, uint64_t cycles_alone);
 /// Mean of the NTTs.
@@ -95,5 +122,11 @@ MixMetrics compute_mix_metrics(const std::vector<KernelRuntimes>& kernels, uint6
 /// Throws InputError for a zero window, or a kernel that issued nothing in the window, alone or
 /// shared (its slowdown would be undefined: the window is too short for it).
 MixMetrics compute_window_metrics(const std::vector<KernelRuntimes>& kernels, uint64_t window);
+/// A process mix's figures: per process the means and NTT (ProcessMetrics), STP/ANTT/StrictF
+/// over the processes; per kernel (step) only instructions, IPC over `cycles`, launches and
+/// completions. Throws InputError for a process without a completed run (shared or alone) or a
+/// zero-cycle run.
+MixMetrics compute_process_metrics(const std::vector<ProcessRuntimes>& processes,
+                                   const std::vector<KernelRuntimes>& kernels, uint64_t cycles);
 
 }  // namespace gs

@@ -54,6 +54,17 @@ class AloneRunCache {
   void put(const GpuConfig& cfg, const MixEntry& entry, const std::string& scheduler_kind,
            const SchedOptions& shared_opt, const RunOptions& run_opt, uint64_t window_cycles, uint64_t window_start,
            const KernelResult& result, const CounterGroup& counters);
+  /// A process mix's process `p` run alone (alone_process_mix: its runs, from cycle 0, context
+  /// 0), as get() runs a kernel: same policy, options and caching. `kernels` and `counters` are
+  /// those of its steps, in step order.
+  struct ProcessAlone {
+    ProcessResult process;
+    std::vector<KernelResult> kernels;
+    std::vector<CounterGroup> counters;
+  };
+  const ProcessAlone& get_process(const GpuConfig& cfg, const Mix& mix, uint32_t p, const std::string& scheduler_kind,
+                                  const SchedOptions& shared_opt, const RunOptions& run_opt, const CycleHook& hook = {},
+                                  const RunPhase& phase = {});
   /// The counters of the alone run whose result get() returned as `result` (the kernel on every
   /// SM; summarize_counters), nullptr for any other reference.
   const CounterGroup* counters_of(const KernelResult& result) const;
@@ -66,12 +77,16 @@ class AloneRunCache {
     CounterGroup counters;
   };
   std::map<std::string, Entry> cache_;
+  std::map<std::string, ProcessAlone> process_cache_;
   uint32_t runs_ = 0;
 };
 
 /// The single-kernel mix an alone run simulates: the entry at arrival 0 in context 0, over
 /// the mix's fixed window if it has one.
 Mix alone_mix(const Mix& mix, const MixEntry& entry);
+/// The mix a process alone run simulates: process `p` of `mix` by itself, starting at cycle 0 in
+/// context 0, with its steps, host gaps and runs.
+Mix alone_process_mix(const Mix& mix, uint32_t p);
 /// Scheduler options of an alone run derived from the shared run's options.
 SchedOptions alone_sched_options(const SchedOptions& shared_opt);
 
@@ -81,8 +96,9 @@ bool same_as_alone_run(const Mix& mix, const SchedOptions& sched_opt);
 
 struct MixRun {
   RunResult shared;
-  std::vector<KernelResult> alone;           // mix order
-  std::vector<CounterGroup> alone_counters;  // mix order: each alone run's counters (run_mix_with_alone)
+  std::vector<KernelResult> alone;             // mix order
+  std::vector<CounterGroup> alone_counters;    // mix order: each alone run's counters (run_mix_with_alone)
+  std::vector<ProcessResult> alone_processes;  // process mix: each process's alone run, in process order
   MixMetrics metrics;
 };
 
@@ -95,6 +111,9 @@ struct MixRun {
 /// A mix of one kernel arriving at cycle 0 in context 0 whose shared run is the alone run (the
 /// alone policy, no cap, mapping or waveform: same_as_alone_run) is simulated once: the shared
 /// run's result is also its alone result.
+/// A process mix (Mix::processes) runs each process alone (AloneRunCache::get_process; `alone`
+/// and `alone_counters` then hold each step's figures from its process's alone run), then the
+/// mix, and takes compute_process_metrics().
 MixRun run_mix_with_alone(const GpuConfig& cfg, const Mix& mix, const std::string& scheduler_kind,
                           const SchedOptions& sched_opt, const RunOptions& run_opt, AloneRunCache& cache,
                           const CycleHook& hook = {});

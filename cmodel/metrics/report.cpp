@@ -115,6 +115,85 @@ std::string window_csv(const RunInfo& info, const MixMetrics& m) {
   return out;
 }
 
+// ---- process mixes (MixMetrics::processes non-empty)
+
+// The first `n` turnarounds, then how many more (all of them are in --json).
+std::string join_cycles(const std::vector<uint64_t>& v, size_t n) {
+  std::string out;
+  for (size_t i = 0; i < v.size() && i < n; ++i) out += (out.empty() ? "" : " ") + std::to_string(v[i]);
+  if (v.size() > n) out += " (+" + std::to_string(v.size() - n) + " replays)";
+  return out;
+}
+
+std::string process_table(const RunInfo& info, const MixMetrics& m) {
+  std::vector<std::vector<std::string>> rows{
+      {"process", "prio", "runs", "completed", "mean_alone", "mean_shared", "NTT", "first turnarounds"}};
+  for (const ProcessMetrics& p : m.processes)
+    rows.push_back({p.name, std::to_string(p.priority), std::to_string(p.runs), std::to_string(p.turnarounds.size()),
+                    format_fixed(p.mean_alone, 1), format_fixed(p.mean_shared, 1), format_fixed(p.ntt, 3),
+                    join_cycles(p.turnarounds, p.runs)});
+  std::vector<std::vector<std::string>> krows{{"kernel", "launches", "completed", "warp_insts", "IPC(warp)"}};
+  for (const KernelMetrics& k : m.kernels)
+    krows.push_back({k.name, std::to_string(k.launches), std::to_string(k.completions), std::to_string(k.instructions),
+                     format_fixed(k.ipc, 3)});
+  std::string out = run_title(info) + aligned_rows(rows) + "\n" + aligned_rows(krows) + "\n";
+  out += "PROCESSES every process replayed until each completed its runs (Tanasic Sec. 4.1); NTT = mean turnaround "
+         "of its completed runs / mean alone\n";
+  out += "STP      " + format_fixed(m.stp, 3) + "   (sum over processes of 1/NTT, higher is better)\n";
+  out += "ANTT     " + format_fixed(m.antt, 3) + "   (mean process NTT, lower is better)\n";
+  out += "StrictF  " + format_fixed(m.strictf, 3) + "   (min slowdown / max slowdown, 1 = fair)\n";
+  out += "IPC      " + format_fixed(m.ipc, 3) + "   (all warp instructions / cycles of the run)\n";
+  out += "cycles   " + std::to_string(m.cycles) + "\n";
+  return out;
+}
+
+nlohmann::ordered_json process_json(const MixMetrics& m) {
+  nlohmann::ordered_json procs = nlohmann::ordered_json::array();
+  for (const ProcessMetrics& p : m.processes) {
+    nlohmann::ordered_json jp;
+    jp["name"] = p.name;
+    jp["priority"] = p.priority;
+    jp["runs"] = p.runs;
+    jp["completed"] = p.turnarounds.size();
+    jp["turnarounds"] = p.turnarounds;
+    jp["turnarounds_alone"] = p.turnarounds_alone;
+    jp["mean_alone"] = round6(p.mean_alone);
+    jp["mean_shared"] = round6(p.mean_shared);
+    jp["mean_shared_first_runs"] = round6(p.mean_first);
+    jp["ntt"] = round6(p.ntt);
+    procs.push_back(std::move(jp));
+  }
+  return procs;
+}
+
+nlohmann::ordered_json process_kernels_json(const MixMetrics& m) {
+  nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
+  for (const KernelMetrics& k : m.kernels) {
+    nlohmann::ordered_json jk;
+    jk["name"] = k.name;
+    jk["priority"] = k.priority;
+    jk["launches"] = k.launches;
+    jk["completions"] = k.completions;
+    jk["instructions"] = k.instructions;
+    jk["ipc"] = round6(k.ipc);
+    kernels.push_back(std::move(jk));
+  }
+  return kernels;
+}
+
+std::string process_csv(const RunInfo& info, const MixMetrics& m) {
+  std::string out =
+      "config,mix,policy,scheduler,preempt,sm_sharing,seed,process,priority,runs,completed,mean_alone,mean_shared,"
+      "ntt\n";
+  for (const ProcessMetrics& p : m.processes)
+    out += csv_field(info.config) + "," + csv_field(info.mix) + "," + csv_field(info.policy) + "," +
+           csv_field(info.scheduler) + "," + csv_field(info.preempt) + "," + csv_field(info.sm_sharing) + "," +
+           std::to_string(info.seed) + "," + csv_field(p.name) + "," + std::to_string(p.priority) + "," +
+           std::to_string(p.runs) + "," + std::to_string(p.turnarounds.size()) + "," + format_fixed(p.mean_alone, 6) +
+           "," + format_fixed(p.mean_shared, 6) + "," + format_fixed(p.ntt, 6) + "\n";
+  return out;
+}
+
 }  // namespace
 
 std::string csv_field(const std::string& s) {
@@ -127,6 +206,8 @@ std::string csv_field(const std::string& s) {
 std::string format_table(const RunInfo& info, const MixMetrics& m, const CountersSummary* counters) {
   if (m.window_cycles != 0)
     return window_table(info, m) + (counters ? "\n" + format_counters_table(*counters) : std::string());
+  if (!m.processes.empty())
+    return process_table(info, m) + (counters ? "\n" + format_counters_table(*counters) : std::string());
   struct Column {
     const char* title;
     bool left;
@@ -209,7 +290,10 @@ nlohmann::ordered_json json_report(const RunInfo& info, const MixMetrics& m, con
     jk["ntt"] = round6(k.ntt);
     kernels.push_back(std::move(jk));
   }
-  j["kernels"] = m.window_cycles != 0 ? window_kernels_json(m) : std::move(kernels);
+  if (!m.processes.empty()) j["processes"] = process_json(m);
+  j["kernels"] = m.window_cycles != 0   ? window_kernels_json(m)
+                 : !m.processes.empty() ? process_kernels_json(m)
+                                        : std::move(kernels);
   if (counters) j["counters"] = counters_json(*counters);
   if (!info.version.empty()) j["gsim_version"] = info.version;
   return j;
@@ -217,6 +301,7 @@ nlohmann::ordered_json json_report(const RunInfo& info, const MixMetrics& m, con
 
 std::string format_csv(const RunInfo& info, const MixMetrics& m) {
   if (m.window_cycles != 0) return window_csv(info, m);
+  if (!m.processes.empty()) return process_csv(info, m);
   std::string out =
       "config,mix,policy,scheduler,preempt,sm_sharing,seed,kernel,arrival,priority,instructions,ipc,cycles_alone,"
       "cycles_shared,ntt\n";

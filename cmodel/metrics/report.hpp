@@ -37,6 +37,11 @@ std::string csv_field(const std::string& s);
 /// A fixed-window mix (m.window_cycles != 0) gets its own columns and keys in all three formats
 /// (IPC, alone IPC, slowdown, launches and completions per kernel; ANTT_SBM): docs/cli.md.
 
+/// A process mix (m.processes non-empty) gets a process table (runs, completions, mean alone
+/// and shared turnaround, NTT, every run's turnaround) and a kernel table (launches,
+/// completions, instructions); JSON gains "processes" and its "kernels" rows carry launches and
+/// completions; CSV has one row per process (docs/cli.md).
+
 /// Human-readable table: header line, one row per kernel, then STP/ANTT/StrictF/IPC/cycles;
 /// with `counters`, then a short counter summary (format_counters_table, counters_report.hpp).
 std::string format_table(const RunInfo& info, const MixMetrics& m, const CountersSummary* counters = nullptr);

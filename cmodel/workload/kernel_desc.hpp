@@ -78,6 +78,24 @@ std::string bypass_level_name(BypassLevel level);
 /// Every level's name, in bypass_level_e order.
 std::vector<std::string> bypass_level_names();
 
+/// One process of a process mix (docs/workloads.md, "Processes"): an application that launches
+/// its kernels one after another into its own command buffer, each `host_gap_cycles` after the
+/// one before it finished (host work between launches), and replays the whole sequence. Tanasic
+/// et al. Sec. 4.1: every benchmark is replayed once it completes until all have completed at
+/// least `runs` times; statistics over the completed executions.
+struct MixProcess {
+  std::string name;
+  uint32_t context = 0;      // its command buffer (default: its index in "processes")
+  uint32_t priority = 0;     // every launch of the process carries it (NPQ/PPQ)
+  uint32_t tokens = 0;       // DSS token budget of its launches (0 = policy default)
+  uint32_t runs = 1;         // how many times the whole sequence must complete
+  uint64_t start_cycle = 0;  // its first run starts here (the first step's host gap counts from it)
+  /// Its steps in order: the index of each step's launch in Mix::kernels (one kernel id per step,
+  /// relaunched every run) and the host cycles before that launch.
+  std::vector<uint32_t> steps;
+  std::vector<uint64_t> host_gap_cycles;
+};
+
 struct Mix {
   std::string name;
   std::string file;
@@ -92,6 +110,17 @@ struct Mix {
   /// SBM Fig. 7 measures under the chosen configuration, after the profiling (docs/workloads.md).
   uint64_t window_start = 0;
   std::vector<MixEntry> kernels;
+  /// Process mix (non-empty): `kernels` holds every process's steps, in process then step order,
+  /// and gs::Gpu launches them as the processes' sequences, not at their arrival_cycle. A mix has
+  /// either processes or a plain kernel list in its file, never both, and no fixed window.
+  std::vector<MixProcess> processes;
+  /// The process that `kernels[k]` is a step of, -1 for none (a kernel mix).
+  int process_of(uint32_t k) const {
+    for (size_t p = 0; p < processes.size(); ++p)
+      for (uint32_t s : processes[p].steps)
+        if (s == k) return static_cast<int>(p);
+    return -1;
+  }
 };
 
 /// Kernel library: every descriptor shipped in <data>/workloads/kernels/*.json, then those of

@@ -80,6 +80,11 @@ std::vector<Entry> entries_of(const std::string& what, bool long_form) {
         const gs::Mix m = gs::load_mix(n, lib);
         std::string ks;
         for (const gs::MixEntry& e : m.kernels) ks += (ks.empty() ? "" : " + ") + e.kernel;
+        if (!m.processes.empty()) {  // a process mix: its processes and runs
+          ks = std::to_string(m.processes.size()) + " processes:";
+          for (const gs::MixProcess& p : m.processes)
+            ks += " " + p.name + " (" + std::to_string(p.steps.size()) + " kernels x " + std::to_string(p.runs) + ")";
+        }
         d = (m.config.empty() ? std::string("any config: ") : "for " + m.config + ": ") + ks;
       } catch (const gs::InputError& e) {
         d = std::string("(does not load: ") + e.what() + ")";

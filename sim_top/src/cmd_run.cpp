@@ -227,6 +227,9 @@ int run_action(const RunArgs& a) {
     throw gs::InputError(std::string(a.cta_limit ? "--cta-limit" : "--sm-sharing exclusive") + ": --policy " + policy +
                          " runs under " + derived->runs_under + " and decides CTA caps and SM sharing itself (" +
                          derived->doc + ")");
+  if (strategy && !mix.processes.empty())
+    throw gs::InputError("--policy " + policy + ": an analysis policy runs kernel mixes; mix " + mix.name +
+                         " is a process mix (docs/workloads.md, \"Processes\"): use a scheduler policy");
   if (derived && derived->golden_only && a.o_scheduler->count() && a.scheduler != "golden")
     throw gs::InputError("--scheduler " + a.scheduler + ": --policy " + policy + " is C++ only (" + derived->doc +
                          "); use --scheduler golden or leave --scheduler out");
@@ -305,8 +308,10 @@ int run_action(const RunArgs& a) {
   }
   ProgressReporter progress(po);
   if (po.every)
-    std::fprintf(stderr, "gsim: %zu kernel(s) run alone under %s first, then the mix under %s (scheduler %s)\n",
-                 mix.kernels.size(), gs::kAlonePolicy, policy.c_str(), scheduler.c_str());
+    std::fprintf(stderr, "gsim: %zu %s run alone under %s first, then the mix under %s (scheduler %s)\n",
+                 mix.processes.empty() ? mix.kernels.size() : mix.processes.size(),
+                 mix.processes.empty() ? "kernel(s)" : "process(es)", gs::kAlonePolicy, policy.c_str(),
+                 scheduler.c_str());
   gs::RunPhase phase_now;  // the run a --max-cycles or watchdog stop is named after (kernel left empty)
   const gs::CycleHook hook = [&progress, &phase_now](const gs::RunPhase& p, uint64_t cycle) {
     phase_now.shared = p.shared;
@@ -320,6 +325,21 @@ int run_action(const RunArgs& a) {
   gs::StrategyReport report;
   try {
     if (want_wave)  // alone runs first, so a stop there is named as such (the waveform records the shared run)
+      for (std::size_t i = 0; i < mix.processes.size(); ++i) {
+        try {
+          gs::RunPhase phase;
+          phase.index = static_cast<uint32_t>(i + 1);
+          phase.count = static_cast<uint32_t>(mix.processes.size());
+          phase.kernel = mix.processes[i].name;
+          cache.get_process(cfg, mix, static_cast<uint32_t>(i), scheduler, sched, run, hook, phase);
+        } catch (const gs::WatchdogError& err) {
+          const std::string what = err.what();
+          throw gs::WatchdogError("alone run of process " + mix.processes[i].name + " (before the shared run): " +
+                                  what + (what.empty() || what.back() == '\n' ? "" : "\n") +
+                                  "no waveform: --wave records the shared run, which never started");
+        }
+      }
+    if (want_wave && mix.processes.empty())
       for (std::size_t i = 0; i < mix.kernels.size(); ++i) {
         const gs::MixEntry& e = mix.kernels[i];
         try {
@@ -349,7 +369,11 @@ int run_action(const RunArgs& a) {
     // the shared run stopped at --max-cycles or the watchdog: the waveform is closed and kept
     progress.finish();
     const std::string what = err.what();
-    if (what.rfind("alone run of kernel", 0) == 0) throw;
+    if (what.rfind("alone run of kernel", 0) == 0 || what.rfind("alone run of process", 0) == 0) throw;
+    if (!phase_now.shared && !mix.processes.empty() && phase_now.index >= 1 && phase_now.index <= mix.processes.size())
+      throw gs::WatchdogError("alone run of process " + mix.processes[phase_now.index - 1].name + " (" +
+                              std::to_string(phase_now.index) + " of " + std::to_string(phase_now.count) +
+                              ", before the shared run): " + what);
     if (!phase_now.shared && phase_now.index >= 1 && phase_now.index <= mix.kernels.size())
       throw gs::WatchdogError("alone run of kernel " + mix.kernels[phase_now.index - 1].kernel + " (" +
                               std::to_string(phase_now.index) + " of " + std::to_string(phase_now.count) +

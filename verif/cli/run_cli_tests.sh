@@ -598,6 +598,46 @@ crow = list(csv.DictReader(open(sys.argv[3])))
 assert all(r["l1_bypassed"] == "0" and r["l2_bypassed"] == "0" for r in crow)
 EOF
 
+# ---------------------------------------------------------------- run: process mix (docs/workloads.md, "Processes")
+printf '%s\n' '{"name": "two-proc", "processes": [
+  {"name": "A", "runs": 2, "kernels": [{"kernel": "test.compute", "grid_ctas": 8},
+                                       {"kernel": "test.memory", "grid_ctas": 8, "host_gap_cycles": 2000}]},
+  {"name": "B", "priority": 1, "kernels": [{"kernel": "test.tiny", "host_gap_cycles": 300}]}]}' \
+  >"$TMP/procs.json"
+PROCARGS=(run --config warped-slicer --mix "$TMP/procs.json" --scheduler golden)
+gsim "${PROCARGS[@]}" --json "$TMP/p1.json" --csv "$TMP/p1.csv"
+if [ "$RC" -eq 0 ]; then ok "run a process mix"; else bad "run a process mix" "exit $RC"; fi
+for word in "process" mean_shared "Tanasic Sec. 4.1" replays; do
+  grep -q "$word" "$OUT" && ok "process table shows $word" || bad "process table shows $word"
+done
+gsim "${PROCARGS[@]}" --json "$TMP/p2.json"
+cmp -s "$TMP/p1.json" "$TMP/p2.json" && ok "process mix: same JSON bytes twice" || bad "process mix: same JSON bytes twice"
+if python3 - "$TMP/p1.json" "$TMP/p1.csv" <<'EOF'; then ok "process mix: runs, replays and per-process NTT"; else bad "process mix: runs, replays and per-process NTT"; fi
+import csv, json, math, sys
+j = json.load(open(sys.argv[1]))
+a, b = j["processes"]
+assert a["name"] == "A" and a["runs"] == 2 and a["completed"] == 2, a       # A ends the run
+assert b["completed"] > b["runs"] == 1, b                                   # B replayed meanwhile
+for p in (a, b):
+    assert len(p["turnarounds"]) == p["completed"] and len(p["turnarounds_alone"]) == p["runs"], p
+    assert math.isclose(p["mean_shared"], sum(p["turnarounds"]) / p["completed"], rel_tol=1e-5), p
+    assert math.isclose(p["ntt"], p["mean_shared"] / p["mean_alone"], rel_tol=1e-5), p
+assert math.isclose(j["antt"], (a["ntt"] + b["ntt"]) / 2, rel_tol=1e-5)
+assert math.isclose(j["stp"], 1 / a["ntt"] + 1 / b["ntt"], rel_tol=1e-5)
+assert [k["name"] for k in j["kernels"]] == ["test.compute", "test.memory", "test.tiny"]
+assert j["kernels"][0]["launches"] == 2 and j["kernels"][2]["completions"] == b["completed"]
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert [r["process"] for r in rows] == ["A", "B"] and int(rows[1]["completed"]) == b["completed"]
+EOF
+sed 's/"host_gap_cycles": 2000/"host_gap_cycles": -1/' "$TMP/procs.json" >"$TMP/procs_bad.json"
+expect_fail "a process mix with a negative host gap" 2 "processes[0].kernels[1].host_gap_cycles" \
+  run --config warped-slicer --scheduler golden --mix "$TMP/procs_bad.json"
+expect_fail "--window-cycles on a process mix" 2 "process mix" "${PROCARGS[@]}" --window-cycles 10000
+expect_fail "an analysis policy on a process mix" 2 "process mix" "${PROCARGS[@]}" --policy sjf
+printf '{"name": "ps", "configs": ["warped-slicer"], "mixes": ["%s"], "policies": ["dss"]}\n' "$TMP/procs.json" \
+  >"$TMP/proc_sweep.json"
+expect_fail "gsim sweep refuses a process mix" 2 "mixes[0]" sweep "$TMP/proc_sweep.json" --out "$TMP/proc_sweep_out"
+
 # --window-cycles / --window-start: the window given from outside the mix, checked as the mix's keys
 gsim run --config warped-slicer --mix "$TMP/window.json" --scheduler golden --window-cycles 20000 --window-start 4000 \
   --json "$TMP/wo.json"
