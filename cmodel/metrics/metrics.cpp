@@ -47,17 +47,35 @@ double mix_ipc(uint64_t total_instructions, uint64_t cycles) {
   return double(total_instructions) / double(cycles);
 }
 
+namespace {
+
+/// The fields every kind of mix reports for a kernel the same way.
+KernelMetrics kernel_metrics_of(const KernelRuntimes& k) {
+  KernelMetrics km;
+  km.name = k.name;
+  km.arrival_cycle = k.arrival_cycle;
+  km.priority = k.priority;
+  km.instructions = k.instructions;
+  return km;
+}
+
+/// The mix-wide figures over the slowdowns of its kernels or processes and its run length.
+void finish_mix_metrics(MixMetrics& m, const std::vector<double>& ntts, uint64_t cycles) {
+  m.antt = antt(ntts);
+  m.stp = stp(ntts);
+  m.strictf = strict_fairness(ntts);
+  m.ipc = mix_ipc(m.instructions, cycles);
+}
+
+}  // namespace
+
 MixMetrics compute_mix_metrics(const std::vector<KernelRuntimes>& kernels, uint64_t cycles) {
   MixMetrics m;
   m.cycles = cycles;
   std::vector<double> ntts;
   ntts.reserve(kernels.size());
   for (const KernelRuntimes& k : kernels) {
-    KernelMetrics km;
-    km.name = k.name;
-    km.arrival_cycle = k.arrival_cycle;
-    km.priority = k.priority;
-    km.instructions = k.instructions;
+    KernelMetrics km = kernel_metrics_of(k);
     km.cycles_alone = k.cycles_alone;
     km.cycles_shared = k.cycles_shared;
     km.ntt = normalized_turnaround(k.cycles_shared, k.cycles_alone);
@@ -66,10 +84,7 @@ MixMetrics compute_mix_metrics(const std::vector<KernelRuntimes>& kernels, uint6
     m.instructions += k.instructions;
     m.kernels.push_back(std::move(km));
   }
-  m.antt = antt(ntts);
-  m.stp = stp(ntts);
-  m.strictf = strict_fairness(ntts);
-  m.ipc = mix_ipc(m.instructions, cycles);
+  finish_mix_metrics(m, ntts, cycles);
   return m;
 }
 
@@ -85,11 +100,7 @@ MixMetrics compute_window_metrics(const std::vector<KernelRuntimes>& kernels, ui
       throw InputError("metrics: kernel '" + k.name + "' issued no instruction in the window of " +
                        std::to_string(window) + " cycles" + (k.instructions == 0 ? "" : " when run alone") +
                        ": its IPC slowdown is undefined; lengthen window_cycles");
-    KernelMetrics km;
-    km.name = k.name;
-    km.arrival_cycle = k.arrival_cycle;
-    km.priority = k.priority;
-    km.instructions = k.instructions;
+    KernelMetrics km = kernel_metrics_of(k);
     km.instructions_alone = k.instructions_alone;
     km.ipc = double(k.instructions) / double(window);
     km.ipc_alone = double(k.instructions_alone) / double(window);
@@ -101,10 +112,7 @@ MixMetrics compute_window_metrics(const std::vector<KernelRuntimes>& kernels, ui
     m.instructions += k.instructions;
     m.kernels.push_back(std::move(km));
   }
-  m.antt = antt(ntts);
-  m.stp = stp(ntts);
-  m.strictf = strict_fairness(ntts);
-  m.ipc = mix_ipc(m.instructions, window);
+  finish_mix_metrics(m, ntts, window);
   return m;
 }
 
@@ -144,21 +152,14 @@ MixMetrics compute_process_metrics(const std::vector<ProcessRuntimes>& processes
     m.processes.push_back(std::move(pm));
   }
   for (const KernelRuntimes& k : kernels) {
-    KernelMetrics km;
-    km.name = k.name;
-    km.arrival_cycle = k.arrival_cycle;
-    km.priority = k.priority;
-    km.instructions = k.instructions;
+    KernelMetrics km = kernel_metrics_of(k);
     km.launches = k.launches;
     km.completions = k.completions;
     km.ipc = cycles ? double(k.instructions) / double(cycles) : 0;
     m.instructions += k.instructions;
     m.kernels.push_back(std::move(km));
   }
-  m.antt = antt(ntts);
-  m.stp = stp(ntts);
-  m.strictf = strict_fairness(ntts);
-  m.ipc = mix_ipc(m.instructions, cycles);
+  finish_mix_metrics(m, ntts, cycles);
   return m;
 }
 

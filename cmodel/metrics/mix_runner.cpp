@@ -41,6 +41,16 @@ RunOptions with_hook(const RunOptions& run_opt, const SchedOptions& sched_opt, c
   return shared_run;
 }
 
+/// A kernel's runtimes as the shared run reports them (the alone figures are the caller's).
+KernelRuntimes runtimes_of(const Mix& mix, size_t i, const KernelResult& s) {
+  KernelRuntimes k;
+  k.name = s.name.empty() ? mix.kernels[i].kernel : s.name;
+  k.arrival_cycle = s.arrival_cycle;
+  k.priority = mix.kernels[i].priority;
+  k.instructions = s.instructions;
+  return k;
+}
+
 }  // namespace
 
 // A process mix: each process alone, then the mix (contract in mix_runner.hpp).
@@ -86,11 +96,7 @@ static MixRun run_process_mix(const GpuConfig& cfg, const Mix& mix, const std::s
   std::vector<KernelRuntimes> rt;
   for (size_t i = 0; i < mix.kernels.size(); ++i) {
     const KernelResult& s = out.shared.kernels[i];
-    KernelRuntimes k;
-    k.name = s.name.empty() ? mix.kernels[i].kernel : s.name;
-    k.arrival_cycle = s.arrival_cycle;
-    k.priority = mix.kernels[i].priority;
-    k.instructions = s.instructions;
+    KernelRuntimes k = runtimes_of(mix, i, s);
     k.launches = s.launches;
     k.completions = s.completions;
     rt.push_back(std::move(k));
@@ -276,11 +282,7 @@ MixRun run_mix_with_alone(const GpuConfig& cfg, const Mix& mix, const std::strin
   std::vector<KernelRuntimes> rt;
   for (size_t i = 0; i < mix.kernels.size(); ++i) {
     const KernelResult& s = out.shared.kernels[i];
-    KernelRuntimes k;
-    k.name = s.name.empty() ? mix.kernels[i].kernel : s.name;
-    k.arrival_cycle = s.arrival_cycle;
-    k.priority = mix.kernels[i].priority;
-    k.instructions = s.instructions;
+    KernelRuntimes k = runtimes_of(mix, i, s);
     if (mix.window_cycles != 0) {
       k.instructions_alone = out.alone[i].instructions;
       k.launches = s.launches;
