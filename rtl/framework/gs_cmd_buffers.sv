@@ -39,23 +39,24 @@ module gs_cmd_buffers (
   logic [PtrW:0] cnt;
   logic pop;
 
-  // read side: the oldest launch and the ready flag (registered state only)
+  // read side: the oldest launch and the ready flag (registered state only). Both reads are
+  // one-hot AND-ORs (a decoded pointer selects one entry), not priority chains.
+  logic [Ctx*Depth-1:0] head_oh;   // the head entry: context head_ctx, its read pointer
+  logic [Ctx-1:0] full;
   always_comb begin
     head_ctx = '0;
-    for (int i = 0; i < OrderDepth; i++) begin
-      if (OPtrW'(i) == ord_rd_q) head_ctx = order_q[i*gs_pkg::CtxW +: gs_pkg::CtxW];
-    end
+    for (int i = 0; i < OrderDepth; i++)
+      head_ctx = head_ctx | ({gs_pkg::CtxW{OPtrW'(i) == ord_rd_q}} & order_q[i*gs_pkg::CtxW +: gs_pkg::CtxW]);
     head_valid_o = (ord_cnt_q != '0);
     head_o = '0;
-    ready_o = 1'b1;
     for (int c = 0; c < Ctx; c++) begin
-      if (cnt_q[c*(PtrW+1) +: PtrW+1] == (PtrW+1)'(Depth)) ready_o = 1'b0;
-      if (gs_pkg::CtxW'(c) == head_ctx) begin
-        for (int i = 0; i < Depth; i++) begin
-          if (PtrW'(i) == rd_q[c*PtrW +: PtrW]) head_o = fifo_q[(c*Depth + i)*LW +: LW];
-        end
+      full[c] = cnt_q[c*(PtrW+1) +: PtrW+1] == (PtrW+1)'(Depth);
+      for (int i = 0; i < Depth; i++) begin
+        head_oh[c*Depth + i] = gs_pkg::CtxW'(c) == head_ctx && PtrW'(i) == rd_q[c*PtrW +: PtrW];
+        head_o = head_o | ({LW{head_oh[c*Depth + i]}} & fifo_q[(c*Depth + i)*LW +: LW]);
       end
     end
+    ready_o = ~|full;
   end
 
   always_comb begin

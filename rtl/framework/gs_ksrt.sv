@@ -38,17 +38,18 @@ module gs_ksrt (
 
   gs_pkg::ksrt_entry_t r;
 
-  // event lookup: kernel id -> slot
+  // event lookup: kernel id -> slot. A kernel id is in at most one valid entry (a relaunch
+  // enters the KSRT only after its previous instance left it; asserted below), so the match
+  // vector is one-hot and the slot is its AND-OR encoding, not a priority chain.
+  logic [K-1:0] lookup_match;
   always_comb begin
-    lookup_hit_o = 1'b0;
     lookup_slot_o = '0;
     for (int k = 0; k < K; k++) begin
       r = tbl_q[k*W +: W];
-      if (r.valid && r.kernel == lookup_kernel_i) begin
-        lookup_hit_o = 1'b1;
-        lookup_slot_o = gs_pkg::SlotW'(k);
-      end
+      lookup_match[k] = r.valid && r.kernel == lookup_kernel_i;
+      lookup_slot_o = lookup_slot_o | ({gs_pkg::SlotW{lookup_match[k]}} & gs_pkg::SlotW'(k));
     end
+    lookup_hit_o = |lookup_match;
   end
 
   // valid bits and the slot freed by this cycle's finished CTA
@@ -130,5 +131,7 @@ module gs_ksrt (
   end
   assert property (@(posedge clk_i) disable iff (!rst_ni) alloc_valid_i |-> alloc_launch_i.grid != '0)
     else $error("gs_ksrt: kernel with an empty grid admitted");
+  assert property (@(posedge clk_i) disable iff (!rst_ni) $onehot0(lookup_match))
+    else $error("gs_ksrt: kernel %0d is in two valid entries (%b)", lookup_kernel_i, lookup_match);
 `endif
 endmodule

@@ -14,7 +14,9 @@
 //   slot_free -- a kernel finished: owner / next fields naming its slot are cleared.
 // State: reserved while a preemption is pending, else running if the SM has an owner or a
 // resident CTA, else idle. Registered outputs only; an update of cycle t is seen in t+1.
-// Storage: MaxSms x (SmstW + MaxKernels x CtaCntW) = 132 x (70 + 48) = 15,576 flops.
+// Storage: MaxSms x (SmstW + MaxKernels x CtaCntW) = 132 x (70 + 48) = 15,576 flops. The
+// resources in use change through one read-modify-write per port (alloc, free), not an adder on
+// every row.
 module gs_smst (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -48,6 +50,56 @@ module gs_smst (
   logic reserved;
   gs_pkg::cta_cnt_t cnt;
 
+  // ---- the resources in use: one read-modify-write per port, not an adder on every row ----
+  // The alloc and free ports each read their SM's row through a one-hot AND-OR, add or subtract
+  // the CTA once, and the row loop below writes the result back; when both hit one SM the alloc
+  // result carries both.
+  logic [N-1:0] alloc_oh, free_oh;
+  for (genvar s = 0; s < N; s++) begin : g_port_oh
+    assign alloc_oh[s] = alloc_valid_i && alloc_sm_i == gs_pkg::SmIdW'(s);
+    assign free_oh[s] = free_valid_i && free_sm_i == gs_pkg::SmIdW'(s);
+  end
+  gs_pkg::smst_entry_t alloc_row, free_row, alloc_new, free_new;
+  gs_pkg::cta_res_t freed, freed_here, delta;
+  logic same_sm;
+  always_comb begin
+    alloc_row = '0;
+    free_row = '0;
+    for (int s = 0; s < N; s++) begin
+      alloc_row = alloc_row | ({W{alloc_oh[s]}} & tbl_q[s*W +: W]);
+      free_row = free_row | ({W{free_oh[s]}} & tbl_q[s*W +: W]);
+    end
+`ifdef GS_MUT_DOUBLE_FREE
+    // MUTATION: the CTA's storage is released twice
+    freed.threads = free_res_i.threads + free_res_i.threads;
+    freed.warps = free_res_i.warps + free_res_i.warps;
+    freed.regs = free_res_i.regs + free_res_i.regs;
+    freed.shmem = free_res_i.shmem + free_res_i.shmem;
+`else
+    freed = free_res_i;
+`endif
+    // the change of the alloc port's row, from the ports alone (beside the row read, so one
+    // adder follows the read): the CTA, minus the freed one when both hit one SM
+    same_sm = alloc_valid_i && free_valid_i && alloc_sm_i == free_sm_i;
+    freed_here = same_sm ? freed : '0;
+    delta.threads = alloc_res_i.threads - freed_here.threads;
+    delta.warps = alloc_res_i.warps - freed_here.warps;
+    delta.regs = alloc_res_i.regs - freed_here.regs;
+    delta.shmem = alloc_res_i.shmem - freed_here.shmem;
+    alloc_new = alloc_row;
+    alloc_new.threads = alloc_row.threads + delta.threads;
+    alloc_new.warps = alloc_row.warps + delta.warps;
+    alloc_new.regs = alloc_row.regs + delta.regs;
+    alloc_new.shmem = alloc_row.shmem + delta.shmem;
+    alloc_new.ctas = alloc_row.ctas + gs_pkg::CtaCntW'(!same_sm);
+    free_new = free_row;
+    free_new.threads = free_row.threads - freed.threads;
+    free_new.warps = free_row.warps - freed.warps;
+    free_new.regs = free_row.regs - freed.regs;
+    free_new.shmem = free_row.shmem - freed.shmem;
+    free_new.ctas = free_row.ctas - 1'b1;
+  end
+
   // Only the SMs a write port addresses (or every SM, in a cycle that frees a slot) are
   // recomputed; any other entry keeps its register value, which equals what the recomputation
   // would give (its state was derived from the same fields when it was last written, and the
@@ -79,27 +131,18 @@ module gs_smst (
       if (touched[s]) begin
         e = tbl_q[s*W +: W];
         reserved = (e.state == gs_pkg::SM_RESERVED);
-        if (alloc_valid_i && alloc_sm_i == gs_pkg::SmIdW'(s)) begin
-          e.threads = e.threads + alloc_res_i.threads;
-          e.warps = e.warps + alloc_res_i.warps;
-          e.regs = e.regs + alloc_res_i.regs;
-          e.shmem = e.shmem + alloc_res_i.shmem;
-          e.ctas = e.ctas + 1'b1;
-        end
-        if (free_valid_i && free_sm_i == gs_pkg::SmIdW'(s)) begin
-`ifdef GS_MUT_DOUBLE_FREE
-          // MUTATION: the CTA's storage is released twice
-          e.threads = e.threads - free_res_i.threads - free_res_i.threads;
-          e.warps = e.warps - free_res_i.warps - free_res_i.warps;
-          e.regs = e.regs - free_res_i.regs - free_res_i.regs;
-          e.shmem = e.shmem - free_res_i.shmem - free_res_i.shmem;
-`else
-          e.threads = e.threads - free_res_i.threads;
-          e.warps = e.warps - free_res_i.warps;
-          e.regs = e.regs - free_res_i.regs;
-          e.shmem = e.shmem - free_res_i.shmem;
-`endif
-          e.ctas = e.ctas - 1'b1;
+        if (alloc_oh[s]) begin
+          e.threads = alloc_new.threads;
+          e.warps = alloc_new.warps;
+          e.regs = alloc_new.regs;
+          e.shmem = alloc_new.shmem;
+          e.ctas = alloc_new.ctas;
+        end else if (free_oh[s]) begin
+          e.threads = free_new.threads;
+          e.warps = free_new.warps;
+          e.regs = free_new.regs;
+          e.shmem = free_new.shmem;
+          e.ctas = free_new.ctas;
         end
         if (unreserve_valid_i && unreserve_sm_i == gs_pkg::SmIdW'(s)) begin
           reserved = 1'b0;
