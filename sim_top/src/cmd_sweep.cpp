@@ -103,31 +103,40 @@ constexpr const char* kWinRunKeys[] = {"config", "mix", "policy", "preempt", "se
 constexpr const char* kWinKernelKeys[] = {"name",         "arrival_cycle",      "priority", "launches",  "completions",
                                           "instructions", "instructions_alone", "ipc",      "ipc_alone", "ntt"};
 constexpr const char* kWinRunTailKeys[] = {"ipc", "antt_sbm", "antt", "stp", "strictf"};
+// The same for a process mix's result (processes.csv): one row per process.
+constexpr const char* kProcRowKeys[] = {
+    "name", "priority", "runs", "completed", "mean_alone", "mean_shared", "mean_shared_first_runs", "ntt"};
 
-/// A fixed-window result (gsim run --json of a mix with window_cycles) goes to windows.csv.
-bool is_window_result(const nlohmann::json& doc) { return doc.contains("window_cycles"); }
+/// The table a result goes to: a fixed-window result (gsim run --json of a mix with
+/// window_cycles) to windows.csv, a process mix's to processes.csv, any other to results.csv.
+enum class Table { kResults, kWindows, kProcesses };
+Table table_of(const nlohmann::json& doc) {
+  if (doc.contains("processes")) return Table::kProcesses;
+  return doc.contains("window_cycles") ? Table::kWindows : Table::kResults;
+}
 
 /// The type a results.csv / windows.csv key must have in a result: names are non-empty strings,
 /// counts and cycles whole numbers, figures numbers (or null, a ratio without a value).
 bool key_has_its_type(const std::string& key, const nlohmann::json& v) {
   static const std::set<std::string> strings = {"config", "mix", "policy", "preempt", "sm_sharing", "name"};
   static const std::set<std::string> whole = {
-      "seed",   "window_cycles", "arrival_cycle", "priority",     "cycles_alone",      "cycles_shared",
-      "cycles", "launches",      "completions",   "instructions", "instructions_alone"};
+      "seed",     "window_cycles", "arrival_cycle", "priority",           "cycles_alone", "cycles_shared", "cycles",
+      "launches", "completions",   "instructions",  "instructions_alone", "runs",         "completed"};
   if (strings.count(key)) return v.is_string() && !v.get_ref<const std::string&>().empty();
   if (whole.count(key)) return v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0);
   return v.is_number() || v.is_null();  // null: how JSON writes a ratio without a value (x/0)
 }
 
+/// `rows`: the array with one CSV row per element ("kernels", or "processes" for a process mix).
 template <size_t R, size_t K, size_t T>
 bool has_keys(const nlohmann::json& doc, const char* const (&run)[R], const char* const (&kernel)[K],
-              const char* const (&tail)[T]) {
+              const char* const (&tail)[T], const char* rows = "kernels") {
   for (const char* k : run)
     if (!doc.contains(k) || !key_has_its_type(k, doc.at(k))) return false;
   for (const char* k : tail)
     if (!doc.contains(k) || !key_has_its_type(k, doc.at(k))) return false;
-  if (!doc.contains("kernels") || !doc.at("kernels").is_array() || doc.at("kernels").empty()) return false;
-  for (const nlohmann::json& kn : doc.at("kernels")) {
+  if (!doc.contains(rows) || !doc.at(rows).is_array() || doc.at(rows).empty()) return false;
+  for (const nlohmann::json& kn : doc.at(rows)) {
     if (!kn.is_object()) return false;
     for (const char* k : kernel)
       if (!kn.contains(k) || !key_has_its_type(k, kn.at(k))) return false;
@@ -158,11 +167,15 @@ bool has_keys(const nlohmann::json& doc, const char* const (&run)[R], const char
   return true;
 }
 
-/// True when the result holds every key its table (results.csv or windows.csv) takes (one
-/// written by an older gsim may not).
+/// True when the result holds every key its table (results.csv, windows.csv or processes.csv)
+/// takes (one written by an older gsim may not).
 bool has_csv_keys(const nlohmann::json& doc) {
-  return is_window_result(doc) ? has_keys(doc, kWinRunKeys, kWinKernelKeys, kWinRunTailKeys)
-                               : has_keys(doc, kCsvRunKeys, kCsvKernelKeys, kCsvRunTailKeys);
+  switch (table_of(doc)) {
+    case Table::kWindows: return has_keys(doc, kWinRunKeys, kWinKernelKeys, kWinRunTailKeys);
+    case Table::kProcesses: return has_keys(doc, kCsvRunKeys, kProcRowKeys, kCsvRunTailKeys, "processes");
+    case Table::kResults: break;
+  }
+  return has_keys(doc, kCsvRunKeys, kCsvKernelKeys, kCsvRunTailKeys);
 }
 
 bool result_is_current(const std::string& path, const Run& run, const std::string& fingerprint) {
@@ -217,10 +230,11 @@ constexpr const char* kMarker = ".gsim-sweep";
 
 /// What a sweep writes at the top of its output directory (and an older gsim's sweep wrote).
 bool sweep_entry(const std::string& name) {
-  static const std::set<std::string> ours = {"runs",        "mixes",        "slurm", "results.csv",
-                                             "windows.csv", "failures.txt", ".lock", kMarker};
+  static const std::set<std::string> ours = {"runs",          "mixes",        "slurm", "results.csv", "windows.csv",
+                                             "processes.csv", "failures.txt", ".lock", kMarker};
   if (ours.count(name)) return true;
-  for (const char* f : {"results.csv", "windows.csv", "failures.txt", kMarker})  // write_file_atomically's temporaries
+  for (const char* f :
+       {"results.csv", "windows.csv", "processes.csv", "failures.txt", kMarker})  // write_file_atomically's temporaries
     if (name.rfind("." + std::string(f) + ".tmp-", 0) == 0) return true;
   return false;
 }
@@ -326,48 +340,57 @@ std::string counter_cells(const nlohmann::json& r, size_t i, const nlohmann::jso
   return out;
 }
 
-/// One table of current results, one row per kernel per run: results.csv (run-to-completion
-/// mixes) when `windows` is false, windows.csv (fixed-window mixes) when it is (docs/sweep.md).
+/// One table of current results (docs/sweep.md): results.csv (run-to-completion mixes) and
+/// windows.csv (fixed-window mixes) one row per kernel per run, with its counters;
+/// processes.csv (process mixes) one row per process per run.
 template <size_t R, size_t K, size_t T>
-std::string format_table(const sweep::Plan& plan, const std::vector<std::string>& fingerprints, bool windows,
+std::string format_table(const sweep::Plan& plan, const std::vector<std::string>& fingerprints, Table table,
                          const char* header, const char* const (&run_keys)[R], const char* const (&kernel_keys)[K],
                          const char* const (&tail_keys)[T]) {
-  std::string out = std::string(header) + kCounterHeader + "\n";
+  const bool per_kernel = table != Table::kProcesses;
+  std::string out = std::string(header) + (per_kernel ? kCounterHeader : "") + "\n";
   for (size_t i = 0; i < plan.runs.size(); ++i) {
     const Run& run = plan.runs[i];
     const std::string path = plan.out_dir + "/runs/" + run.id + ".json";
     if (!result_is_current(path, run, fingerprints[i])) continue;
     const nlohmann::json r = nlohmann::json::parse(gs::read_text_file(path));
-    if (is_window_result(r) != windows) continue;
+    if (table_of(r) != table) continue;
     std::string head = csv_field(run.id);
     for (const char* k : run_keys) head += "," + csv_field(json_scalar(r.at(k)));
     std::string tail;
     for (const char* k : tail_keys) tail += "," + json_scalar(r.at(k));
-    const nlohmann::json& kernels = r.at("kernels");
-    for (size_t k = 0; k < kernels.size(); ++k) {
+    const nlohmann::json& rows = r.at(per_kernel ? "kernels" : "processes");
+    for (size_t k = 0; k < rows.size(); ++k) {
       out += head;
-      for (const char* key : kernel_keys) out += "," + csv_field(json_scalar(kernels[k].at(key)));
-      out += tail + counter_cells(r, k, kernels[k]) + "\n";
+      for (const char* key : kernel_keys) out += "," + csv_field(json_scalar(rows[k].at(key)));
+      out += tail + (per_kernel ? counter_cells(r, k, rows[k]) : "") + "\n";
     }
   }
   return out;
 }
 
-/// results.csv and, when the sweep has fixed-window mixes, windows.csv.
+/// results.csv and, when the sweep has fixed-window mixes, windows.csv; with process mixes,
+/// processes.csv.
 void write_tables(const sweep::Plan& plan, const std::vector<std::string>& fingerprints) {
   write_if_changed("results.csv", plan.out_dir + "/results.csv",
-                   format_table(plan, fingerprints, false,
+                   format_table(plan, fingerprints, Table::kResults,
                                 "run_id,config,mix,policy,preempt,seed,sm_sharing,kernel,arrival,priority,cycles_alone,"
                                 "cycles_shared,ntt,stp,antt,strictf,cycles",
                                 kCsvRunKeys, kCsvKernelKeys, kCsvRunTailKeys));
   if (plan.has_window_mixes)
     write_if_changed(
         "windows.csv", plan.out_dir + "/windows.csv",
-        format_table(plan, fingerprints, true,
+        format_table(plan, fingerprints, Table::kWindows,
                      "run_id,config,mix,policy,preempt,seed,sm_sharing,window_cycles,kernel,arrival,priority,"
                      "launches,completions,instructions,instructions_alone,ipc,ipc_alone,ntt,mix_ipc,"
                      "antt_sbm,antt,stp,strictf",
                      kWinRunKeys, kWinKernelKeys, kWinRunTailKeys));
+  if (plan.has_process_mixes)
+    write_if_changed("processes.csv", plan.out_dir + "/processes.csv",
+                     format_table(plan, fingerprints, Table::kProcesses,
+                                  "run_id,config,mix,policy,preempt,seed,sm_sharing,process,priority,runs,completed,"
+                                  "mean_alone,mean_shared,mean_shared_first_runs,ntt,stp,antt,strictf,cycles",
+                                  kCsvRunKeys, kProcRowKeys, kCsvRunTailKeys));
 }
 
 std::string format_failures(const std::vector<sweep::Failure>& failures) {
@@ -437,6 +460,14 @@ Prepared prepare_out_dir(const sweep::Plan& plan) {
 }
 
 /// results.csv (windows.csv) and failures.txt from every current result, then the closing line; the exit code.
+/// ", windows.csv" and " and processes.csv" for the closing line, as the sweep has them.
+std::string other_tables(const sweep::Plan& plan) {
+  std::string out;
+  if (plan.has_window_mixes) out += " and " + plan.out_dir + "/windows.csv";
+  if (plan.has_process_mixes) out += " and " + plan.out_dir + "/processes.csv";
+  return out;
+}
+
 int finish(const SweepArgs& a, const sweep::Plan& plan, const Prepared& p, uint32_t ran,
            const std::vector<sweep::Failure>& failures) {
   const uint32_t already = static_cast<uint32_t>(plan.runs.size() - p.pending.size());
@@ -451,7 +482,7 @@ int finish(const SweepArgs& a, const sweep::Plan& plan, const Prepared& p, uint3
   if (!a.quiet || !failures.empty())
     std::fprintf(stderr, "gsim: sweep %s: %u ran, %u already done, %zu failed%s; %s/results.csv%s\n", plan.name.c_str(),
                  ran, already, failures.size(), failures.empty() ? "" : (" (listed in " + failures_path + ")").c_str(),
-                 plan.out_dir.c_str(), plan.has_window_mixes ? (" and " + plan.out_dir + "/windows.csv").c_str() : "");
+                 plan.out_dir.c_str(), other_tables(plan).c_str());
   return failures.empty() ? 0 : kExitRunsFailed;
 }
 

@@ -625,10 +625,7 @@ Plan load_sweep_plan(const std::string& file, const std::string& out_dir) {
     m.field = element("mixes", i);
     m.arg = in_field(file, m.field, [&] { return resolve_mix_arg(s.mixes[i], sweep_dir); });
     m.mix = in_field(file, m.field, [&] { return gs::load_mix(m.arg, lib); });
-    if (!m.mix.processes.empty())  // its rows would be per process, which results.csv has no columns for
-      throw gs::InputError(file, m.field,
-                           m.arg + ": a process mix (docs/workloads.md, \"Processes\"); gsim sweep runs kernel "
-                                   "mixes only so far: run it with gsim run");
+    if (!m.mix.processes.empty()) plan.has_process_mixes = true;  // its rows go to processes.csv
     apply_window(m);
     if (m.mix.window_cycles != 0) plan.has_window_mixes = true;  // its rows go to windows.csv
     m.id = file_safe(m.mix.name);

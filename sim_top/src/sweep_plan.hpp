@@ -40,7 +40,8 @@ struct Plan {
   std::string out_dir;  // --out, or sweep-results/<name>
   std::vector<GeneratedMix> generated_mixes;
   std::vector<Run> runs;
-  bool has_window_mixes = false;  // a listed mix has window_cycles: its rows go to windows.csv
+  bool has_window_mixes = false;   // a listed mix has window_cycles: its rows go to windows.csv
+  bool has_process_mixes = false;  // a listed mix has processes: its rows go to processes.csv
 };
 
 /// Reads, validates and expands `file`; `out_dir` "" = sweep-results/<name>. Throws

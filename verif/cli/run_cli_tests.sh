@@ -634,9 +634,24 @@ expect_fail "a process mix with a negative host gap" 2 "processes[0].kernels[1].
   run --config warped-slicer --scheduler golden --mix "$TMP/procs_bad.json"
 expect_fail "--window-cycles on a process mix" 2 "process mix" "${PROCARGS[@]}" --window-cycles 10000
 expect_fail "an analysis policy on a process mix" 2 "process mix" "${PROCARGS[@]}" --policy sjf
-printf '{"name": "ps", "configs": ["warped-slicer"], "mixes": ["%s"], "policies": ["dss"]}\n' "$TMP/procs.json" \
-  >"$TMP/proc_sweep.json"
-expect_fail "gsim sweep refuses a process mix" 2 "mixes[0]" sweep "$TMP/proc_sweep.json" --out "$TMP/proc_sweep_out"
+# gsim sweep: a process mix's rows go to processes.csv, one per process, the figures of its run's JSON
+printf '{"name": "ps", "configs": ["warped-slicer"], "mixes": ["%s"], "policies": ["left-over", "npq"]}\n' \
+  "$TMP/procs.json" >"$TMP/proc_sweep.json"
+gsim sweep "$TMP/proc_sweep.json" --out "$TMP/proc_sweep_out" --quiet -j 2
+if [ "$RC" -eq 0 ]; then ok "sweep a process mix"; else bad "sweep a process mix" "exit $RC"; fi
+if python3 - "$TMP/proc_sweep_out" <<'EOF'; then ok "sweep: processes.csv rows equal the runs' JSON"; else bad "sweep: processes.csv rows equal the runs' JSON"; fi
+import csv, json, os, sys
+out = sys.argv[1]
+rows = list(csv.DictReader(open(os.path.join(out, "processes.csv"))))
+assert len(rows) == 4, rows  # 2 policies x 2 processes
+assert sorted({r["policy"] for r in rows}) == ["left-over", "npq"], rows
+for r in rows:
+    run = json.load(open(os.path.join(out, "runs", r["run_id"] + ".json")))
+    p = next(p for p in run["processes"] if p["name"] == r["process"])
+    assert abs(float(r["ntt"]) - p["ntt"]) < 1e-9 and int(r["completed"]) == p["completed"], (r, p)
+    assert abs(float(r["stp"]) - run["stp"]) < 1e-9 and int(r["cycles"]) == run["cycles"], (r, run["stp"])
+assert list(csv.DictReader(open(os.path.join(out, "results.csv")))) == []  # no kernel rows for it
+EOF
 
 # --window-cycles / --window-start: the window given from outside the mix, checked as the mix's keys
 gsim run --config warped-slicer --mix "$TMP/window.json" --scheduler golden --window-cycles 20000 --window-start 4000 \
