@@ -37,7 +37,7 @@ package gs_pkg;
   localparam int DivQW = 10;  // quotient bits of the policy's sequential divider (gs_seq_div): phi_mem (UQ1.WfPhiFracW) and CTA_avg (WfAvgW bits) fit
   localparam int HcMaxKernels = 4;  // kernels one HeteroCore mapping decision covers (Algorithm 2: two; Sec. 6.4: four)
   localparam int HcSigW = 12;  // significant bits gs_hetero_sel keeps of each per-SM-type rate (one shift common to all) for its STP comparison
-  localparam int SrtfPredW = 48;  // Active_Kernel_Cycles and Pred_Cycles (Eq. 2) in cycles; both saturate at 2**SrtfPredW-1
+  localparam int SrtfPredW = 48;  // a remaining-time prediction in cycles (gs_policy_srtf's rem); saturates at 2**SrtfPredW-1
   localparam int SaThrFracW = 8;  // fraction bits of the SRTF/Adaptive slowdown-gap threshold (UQ(SaThrW-SaThrFracW).SaThrFracW)
   localparam int SaThrW = 12;  // bits of the SRTF/Adaptive threshold: 0 .. 2**(SaThrW-SaThrFracW) - 2**-SaThrFracW (config srtf.adaptive_threshold < 16)
   localparam int SmdSweepSms = 8;  // SMs whose ready bit of a newly admitted kernel the SM driver computes per cycle (its column sweep); a power of two
@@ -61,7 +61,6 @@ package gs_pkg;
   localparam int DivNW = 40;  // dividend of gs_seq_div: a memory-stall count scaled by 2**WfPhiFracW [ProfCntW + WfPhiFracW]
   localparam int DivDW = 39;  // divisor of gs_seq_div: window cycles x warp schedulers [CycleW + WarpSchedW]
   localparam int WfFactorW = 18;  // scaling factor, UQ(WfStepW+WfAvgFracW).WfFactorFracW: holds 1 + phi*psi for any CTA_avg >= 2**-WfAvgFracW [WfStepW + WfAvgFracW + WfFactorFracW]
-  localparam int SrtfBlkW = 5;  // SRTF predictor: a block slot on the SM (Algorithm 1's blkindex), 0..MaxCtasPerSm-1 [clog2(MaxCtasPerSm)]
   localparam int SrtfDivW = 52;  // SRTF predictor: Eq. 2's dividend (Total_Blocks - Done_Blocks) x t, and the quotient bits (one per divider cycle) [CtaIdW + CycleW]
   localparam int SrtfDivCntW = 6;  // SRTF predictor: the divider's step counter, 0..SrtfDivW [clog2(SrtfDivW + 1)]
   localparam int SrtfDenW = 14;  // SRTF policy: the divisor of a remaining-time prediction, resident blocks x SMs [CtaCntW + SmIdW]
@@ -132,13 +131,6 @@ package gs_pkg;
     EV_CTA_SAVED = 2'd2,   // context switch: CTA saved, resume it later (PTBQ)
     EV_PREEMPT_DONE = 2'd3   // the SM finished the preemption requested earlier
   } sm_event_e;
-
-  typedef enum logic [1:0] {
-    SRTF_LAUNCH = 2'd0,   // ONLAUNCH: the kernel is launched onto the SM
-    SRTF_BLOCK_START = 2'd1,   // ONBLOCKSTART: one of its thread blocks starts in a block slot
-    SRTF_BLOCK_END = 2'd2,   // ONBLOCKEND: the block in that slot ends
-    SRTF_KERNEL_END = 2'd3   // ONKERNELEND: the kernel is done on the SM
-  } srtf_ev_e;
 
   typedef enum logic [1:0] {
     BYPASS_NONE = 2'd0,   // every cache level looked up
@@ -533,32 +525,6 @@ package gs_pkg;
     wf_state_t wf;  // its gs_waterfill
   } ws_state_t;
   localparam int WsStateW = 1054;
-
-  // gs_srtf_predict's registers: Table 1 of Pai et al. per KSRT slot, and the Eq. 2 divider (docs/rtl/gs_srtf_predict.md) (2877 bits = SrtfPredStateW)
-  typedef struct packed {
-    slot_mask_t valid;  // the slot's kernel runs on the SM (ONLAUNCH .. ONKERNELEND)
-    slot_mask_t reslice;  // Reslice: the slot's next block end samples t
-    slot_mask_t pending;  // a block end of the slot awaits its Eq. 2 division
-    slot_mask_t has_pred;  // Pred_Cycles holds a prediction made since the launch
-    logic [MaxKernels * SrtfPredW-1:0] active;  // Active_Kernel_Cycles up to `last`, slot k at [k*SrtfPredW +: SrtfPredW]
-    logic [MaxKernels * CycleW-1:0] last;  // the stamp up to which `active` is counted
-    logic [MaxKernels * CtaIdW-1:0] done;  // Done_Blocks
-    logic [MaxKernels * CtaIdW-1:0] total;  // Total_Blocks
-    logic [MaxKernels * CtaCntW-1:0] resident;  // Resident_Blocks: the slot's blocks resident now
-    logic [MaxKernels * CtaCntW-1:0] den;  // Resident_Blocks at the last block end, counting the ending block (Eq. 2's divisor)
-    logic [MaxKernels * CycleW-1:0] t;  // t: the duration of the first block to end in the slice
-    logic [MaxKernels * SrtfPredW-1:0] pred;  // Pred_Cycles (Eq. 2)
-    logic [MaxCtasPerSm * CycleW-1:0] block_start;  // Block_Start[l] per block slot l of the SM, at [l*CycleW +: CycleW]
-    slot_t rr;  // the slot the divider served last (round robin)
-    logic div_busy;  // the divider is running
-    slot_t div_k;  // the slot under division
-    logic [SrtfDivCntW-1:0] div_cnt;  // quotient bits still to produce
-    cta_cnt_t div_rem;  // partial remainder
-    logic [SrtfDivW-1:0] div_quo;  // dividend shifting out, quotient shifting in
-    cta_cnt_t div_den;  // divisor
-    logic [SrtfPredW-1:0] div_add;  // Active_Kernel_Cycles of the division's block end
-  } srtf_pred_state_t;
-  localparam int SrtfPredStateW = 2877;
 
   // gs_policy_srtf's registers: the kernel-level remaining-time predictor and its divider (docs/rtl/gs_policy_srtf.md) (806 bits = SrtfStateW)
   typedef struct packed {

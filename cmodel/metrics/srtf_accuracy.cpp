@@ -11,14 +11,12 @@
 #include "common/error.hpp"
 #include "gpu/gpu.hpp"
 #include "metrics/report.hpp"
-#include "sched/golden/gs_srtf_predict.hpp"
+#include "metrics/srtf_reference.hpp"
 #include "workload/kernel_desc.hpp"
 
 namespace gs {
 
 namespace {
-
-using golden::SrtfTimedEv;
 
 // Order of the events of one cycle (srtf_accuracy.hpp): a CTA that ended frees its block slot
 // before one that starts takes it; a launch comes before its first block starts; a kernel ends
@@ -237,7 +235,7 @@ std::vector<AccuracyPoint> srtf_accuracy(const AccuracyTrace& tr, const Accuracy
       }
       timed.push_back(t);
     }
-    const std::vector<golden::SrtfPrediction> preds = golden::srtf_reference(timed);
+    const std::vector<SrtfPrediction> preds = srtf_reference(timed);
 
     // actual runtime per kernel on this SM; the slice of each kernel's last block end here
     std::vector<uint64_t> actual(nk, 0);
@@ -249,10 +247,10 @@ std::vector<AccuracyPoint> srtf_accuracy(const AccuracyTrace& tr, const Accuracy
                                                            : kend[k] - tr.kernels[k].arrival_cycle;
     }
     std::vector<int64_t> last_slice(nk, -1);
-    for (const golden::SrtfPrediction& p : preds) last_slice[evs[p.event].kernel] = slice_of_event[p.event];
+    for (const SrtfPrediction& p : preds) last_slice[evs[p.event].kernel] = slice_of_event[p.event];
 
     std::vector<bool> first_seen(nk, false);
-    for (const golden::SrtfPrediction& p : preds) {
+    for (const SrtfPrediction& p : preds) {
       const Ev& e = evs[p.event];
       if (actual[e.kernel] == 0) continue;
       AccuracyPoint pt;

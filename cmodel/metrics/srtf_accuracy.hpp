@@ -6,15 +6,15 @@
 // event stream each SM's predictor sees -- ONLAUNCH at the kernel's arrival (on every SM, with
 // Total_Blocks = ceil(grid / N_SM)), ONBLOCKSTART / ONBLOCKEND per CTA with a block slot l (the
 // lowest slot free on that SM, below spec::MaxCtasPerSm), ONKERNELEND at the kernel's last CTA
-// end (on every SM) -- and replays it through golden::srtf_reference()
-// (cmodel/sched/golden/gs_srtf_predict.hpp: Algorithm 1 and Eq. 2 with the twin's integer
-// arithmetic, but in absolute 64-bit time: cycles, t and active intervals are not wrapped at
-// 2^CycleW, so a trace in ns or scaled by 10^7 gives the ratios of the unscaled one;
-// Pred_Cycles saturates at 2^SrtfPredW - 1 as the twin's does). Every block end gives one prediction, Pred_Cycles; it is compared with the
-// actual runtime (ActualRuntime) as predicted / actual.
+// end (on every SM) -- and replays it through srtf_reference() (metrics/srtf_reference.hpp:
+// Algorithm 1 and Eq. 2 read straight, in integers and in absolute 64-bit time: cycles, t and
+// active intervals are not wrapped, so a trace in ns or scaled by 10^7 gives the ratios of the
+// unscaled one; Pred_Cycles saturates at 2^SrtfPredW - 1). Every block end gives one
+// prediction, Pred_Cycles; it is compared with the actual runtime (ActualRuntime) as
+// predicted / actual.
 //
 // Modes (the paper's two): slice-aware "SS" keeps every block end's prediction (t re-sampled
-// after every launch and kernel end, as the twin does); slice-unaware "unaware" keeps only the
+// after every launch and kernel end, as Sec. 4 does); slice-unaware "unaware" keeps only the
 // first prediction of each kernel on each SM (the one made "at the beginning of the kernel",
 // with the first block's t; later slices are never seen). For multi-kernel traces each SS
 // prediction carries `last_slice`: made after the last slice boundary (a launch, or another

@@ -7,7 +7,6 @@
 #include "rtl_sched/unit_dss_rtl.hpp"
 #include "rtl_sched/unit_hetero_rtl.hpp"
 #include "rtl_sched/unit_sbm_rtl.hpp"
-#include "rtl_sched/unit_srtf_predict_rtl.hpp"
 #include "rtl_sched/unit_waterfill_rtl.hpp"
 #include "unit/unit_runner.hpp"
 
@@ -22,7 +21,6 @@ void register_rtl_schedulers() {
   });
   register_unit_side("rtl", [](const std::string& block, const nlohmann::json& input) -> nlohmann::json {
     if (block == "waterfill") return rtl::run_rtl_waterfill_unit(input);
-    if (block == "srtf-predict") return rtl::run_rtl_srtf_predict_unit(input);
     if (block == "sbm") return rtl::run_rtl_sbm_unit(input);
     if (block == "hetero") return rtl::run_rtl_hetero_unit(input);
     return rtl::run_rtl_unit(block, input);  // dss, or null

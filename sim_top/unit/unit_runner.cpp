@@ -2,9 +2,9 @@
 //
 // The registry of sides and the per-block dispatch; each block's input format and environment
 // live with the block: DSS in unit/unit_dss.hpp (its golden side is GoldenDssUnit), the
-// water-filler in unit/unit_waterfill.hpp (GoldenWaterfillUnit), SRTF's runtime predictor in
-// unit/unit_srtf_predict.hpp (GoldenSrtfPredictUnit), SBM's profiling flow in unit/unit_sbm.hpp
-// (GoldenSbmCtrlUnit), HeteroCore's mapping decision in unit/unit_hetero.hpp (GoldenHeteroSelUnit).
+// water-filler in unit/unit_waterfill.hpp (GoldenWaterfillUnit), SBM's profiling flow in
+// unit/unit_sbm.hpp (GoldenSbmCtrlUnit), HeteroCore's mapping decision in unit/unit_hetero.hpp
+// (GoldenHeteroSelUnit).
 #include "unit/unit_runner.hpp"
 
 #include <map>
@@ -14,7 +14,6 @@
 #include "unit/unit_dss.hpp"
 #include "unit/unit_hetero.hpp"
 #include "unit/unit_sbm.hpp"
-#include "unit/unit_srtf_predict.hpp"
 #include "unit/unit_waterfill.hpp"
 
 namespace gs {
@@ -30,7 +29,7 @@ std::map<std::string, UnitSide>& sides() {
 
 }  // namespace
 
-std::vector<std::string> list_units() { return {"dss", "waterfill", "srtf-predict", "sbm", "hetero"}; }
+std::vector<std::string> list_units() { return {"dss", "waterfill", "sbm", "hetero"}; }
 
 void register_unit_side(const std::string& name, UnitSide side) { sides()[name] = std::move(side); }
 
@@ -42,10 +41,6 @@ json run_unit_golden(const std::string& block, const json& input, const std::str
   if (block == "waterfill") {
     GoldenWaterfillUnit unit;
     return run_waterfill_unit(unit, input, file);
-  }
-  if (block == "srtf-predict") {
-    GoldenSrtfPredictUnit unit;
-    return run_srtf_predict_unit(unit, input, file);
   }
   if (block == "sbm") {
     GoldenSbmCtrlUnit unit;

@@ -7,8 +7,7 @@
 // ("rtl": {...}) with "match": true when every side's result equals the golden one (gsim exits 3
 // when it is false).
 // Blocks: "dss" (Tanasic Algorithm 1; input format in docs/rtl/dss.md), "waterfill"
-// (Warped-Slicer Algorithm 1; input format in docs/rtl/gs_waterfill.md), "srtf-predict" (Pai et
-// al.'s Simple Slicing predictor; input format in docs/rtl/gs_srtf_predict.md), "sbm" (SBM's
+// (Warped-Slicer Algorithm 1; input format in docs/rtl/gs_waterfill.md), "sbm" (SBM's
 // profiling flow; docs/rtl/gs_sbm_ctrl.md), "hetero" (HeteroCore's mapping decision;
 // docs/rtl/gs_hetero_sel.md).
 // Throws InputError for an unknown block or a malformed input (exit 2).
@@ -36,7 +35,7 @@ nlohmann::json run_unit_golden(const std::string& block, const nlohmann::json& i
 std::vector<std::string> list_units();
 
 /// Another implementation of a unit: returns a result object of the same shape as the golden
-/// one (dss: "actions", "tokens", "sms", "cycles"; waterfill: "ctas", "spatial", "cycles"; srtf-predict: "predictions", "cycles"), null
+/// one (dss: "actions", "tokens", "sms", "cycles"; waterfill: "ctas", "spatial", "cycles"), null
 /// when it does not implement the block, or throws.
 using UnitSide = std::function<nlohmann::json(const std::string& block, const nlohmann::json& input)>;
 void register_unit_side(const std::string& name, UnitSide side);

@@ -240,45 +240,6 @@ wf_bad "a negative performance value" "kernels[0].perf[1]" "[{$WF_CTA, \"perf\":
 wf_bad "a performance value too wide" "kernels[0].perf[0]" "[{$WF_CTA, \"perf\": [1048576]}]"
 wf_bad "missing perf" "kernels[0].perf" "[{$WF_CTA}]"
 
-# The shipped SRTF predictor streams (docs/rtl/gs_srtf_predict.md): one prediction per block end,
-# each Eq. 2 of that end, RTL equal to golden in an RTL build; then malformed inputs, each
-# refused with exit 2 naming the field.
-SRTF_SHAPE='import json,sys
-d = json.load(open(sys.argv[1]))
-v = json.load(open(sys.argv[2]))
-g = d["golden"]
-assert d["block"] == "srtf-predict" and set(g) == {"predictions", "cycles"}
-ends = [i for i, e in enumerate(v["events"]) if e["kind"] == "end"]
-assert [p["event"] for p in g["predictions"]] == ends
-for p in g["predictions"]:
-    left = max(p["total"] - p["done"], 0)
-    assert p["pred"] == p["active"] + left * p["t"] // p["resident"], p   # Eq. 2
-    assert p["latency"] >= 3
-assert "rtl" not in d or (d["match"] is True and d["rtl"] == g)'
-for VECTOR in "$REPO"/verif/vectors/srtf_predict_*.json; do
-  name=$(basename "$VECTOR")
-  gsim unit srtf-predict --input "$VECTOR"
-  if [ "$RC" -eq 0 ] && python3 -c "$SRTF_SHAPE" "$OUT" "$VECTOR"; then ok "unit srtf-predict on $name"; else bad "unit srtf-predict on $name" "exit $RC"; fi
-done
-SRTF_TB='{"0": 4}'
-srtf_bad() {   # srtf_bad NAME FIELD EVENTS-JSON [TOTAL-BLOCKS-JSON]
-  printf '{"total_blocks": %s, "events": %s}\n' "${4:-$SRTF_TB}" "$3" >"$TMP/srtf_bad.json"
-  expect_fail "unit srtf-predict: $1" 2 "$2" unit srtf-predict --input "$TMP/srtf_bad.json"
-  grep -qF "srtf_bad.json" "$ERR" || bad "unit srtf-predict: $1 names the file"
-}
-SRTF_L='{"cycle": 0, "kind": "launch", "kernel": 0}'
-srtf_bad "no events" "'events'" "[]"
-srtf_bad "an unknown kind" "events[0].kind" '[{"cycle": 0, "kind": "resume", "kernel": 0}]'
-srtf_bad "a kernel beyond the KSRT" "events[0].kernel" '[{"cycle": 0, "kind": "launch", "kernel": 8}]'
-srtf_bad "a negative cycle" "events[0].cycle" '[{"cycle": -3, "kind": "launch", "kernel": 0}]'
-srtf_bad "cycles going back" "events[1].cycle" "[{\"cycle\": 9, \"kind\": \"launch\", \"kernel\": 0}, {\"cycle\": 8, \"kind\": \"kernel_end\", \"kernel\": 0}]"
-srtf_bad "a start without a block" "events[1].block" "[$SRTF_L, {\"cycle\": 1, \"kind\": \"start\", \"kernel\": 0}]"
-srtf_bad "a block slot beyond the SM" "events[1].block" "[$SRTF_L, {\"cycle\": 1, \"kind\": \"start\", \"kernel\": 0, \"block\": 32}]"
-srtf_bad "an end of a block never started" "events[1].block" "[$SRTF_L, {\"cycle\": 1, \"kind\": \"end\", \"kernel\": 0, \"block\": 0}]"
-srtf_bad "a block of a kernel not launched" "events[0].kernel" '[{"cycle": 0, "kind": "start", "kernel": 0, "block": 0}]'
-srtf_bad "a launch without total_blocks" "total_blocks.0" "[$SRTF_L]" '{"1": 4}'
-srtf_bad "total_blocks too wide" "total_blocks.0" "[$SRTF_L]" '{"0": 1048576}'
-
 # ---------------------------------------------------------------- run: outputs, schema, determinism
 gsim "${RUNARGS[@]}" --seed 3 --json "$TMP/a.json" --csv "$TMP/a.csv" --counters "$TMP/a_counters.csv"
 if [ "$RC" -eq 0 ]; then ok "run $MIX (golden)"; else bad "run $MIX (golden)" "exit $RC"; fi

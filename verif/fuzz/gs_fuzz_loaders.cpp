@@ -8,7 +8,7 @@
 // config that loads is also built into a Gpu with a small mix and stepped a few hundred
 // cycles under the golden scheduler, so a config the loader accepts must be one the model
 // can run (or one it rejects with InputError/WatchdogError). A unit input that is accepted is
-// run by the golden side of its block (dss, waterfill, srtf-predict, sbm, hetero), exactly as
+// run by the golden side of its block (dss, waterfill, sbm, hetero), exactly as
 // `gsim unit BLOCK --input F` runs it. A sweep file is planned as `gsim sweep F --list` plans it
 // (every name resolved, every config and mix loaded, the limits on runs and nesting checked).
 //
@@ -271,7 +271,7 @@ int main(int argc, char** argv) {
   auto add_dir = [&](const std::string& dir, Target t) {
     for (const std::string& stem : gs::json_stems_in(dir)) {
       std::string block;
-      if (t == kUnit) {  // verif/vectors/<block>_*.json, the block with '-' written '_' (srtf_predict_)
+      if (t == kUnit) {  // verif/vectors/<block>_*.json, the block with '-' written '_'
         for (const std::string& b : unit_blocks()) {
           std::string prefix = b + "_";
           for (char& c : prefix)

@@ -12,7 +12,6 @@
 #include <new>
 #include <string>
 
-#include "../rtl/benches/srtf/srtf_vectors.hpp"
 #include "golden_harness.hpp"
 
 namespace {
@@ -102,25 +101,4 @@ TEST_CASE("the golden scheduler allocates nothing per cycle", "[golden][alloc]")
     CHECK(allocations_in_steady_state(policy, PreemptMode::kDrain, 3000, dispatched) == 0);
     CHECK(dispatched > 1000);  // the measured cycles issued and retired CTAs
   }
-}
-
-TEST_CASE("the golden SRTF predictor allocates nothing per cycle", "[golden][alloc]") {
-  gs::Rng r(9);
-  const auto evs = gs::bench::srtf_random(r, 2000);  // built before the count starts
-  gs::golden::SrtfPredictTwin twin;
-  twin.reset();
-  const uint64_t before = g_news.load();
-  uint64_t dividing = 0;
-  for (const auto& e : evs) {
-    const gs::golden::SrtfEv ev{true, e.kind, e.slot, e.blk, static_cast<uint32_t>(e.cycle), e.total};
-    twin.next(ev);
-    twin.commit();
-    for (uint32_t idle = 0; idle < 8; ++idle) {  // the divider runs between events
-      twin.next(gs::golden::SrtfEv{});
-      twin.commit();
-      dividing += twin.q.div_busy;
-    }
-  }
-  CHECK(g_news.load() - before == 0);
-  CHECK(dividing > 1000);  // the measured cycles ran the divider
 }

@@ -1,7 +1,7 @@
 // gsched SRTF predictor streams: the directed event streams that pin the readings of Pai et
-// al.'s Algorithm 1 and Eq. 2 (docs/rtl/gs_srtf_predict.md), each with its hand-worked
-// predictions, and a random generator of one SM's events, shared by the block bench
-// (test_bench_srtf_predict.cpp) and the golden unit tests (verif/unit/test_golden_srtf.cpp).
+// al.'s Algorithm 1 and Eq. 2 (docs/srtf-accuracy.md, "The predictor"), each with its
+// hand-worked predictions, and a random generator of one SM's events, for the unit tests of
+// srtf_reference() (cmodel/metrics/srtf_reference.hpp) in test_golden_srtf.cpp.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -9,11 +9,9 @@
 #include <vector>
 
 #include "common/rng.hpp"
-#include "sched/golden/gs_srtf_predict.hpp"
+#include "metrics/srtf_reference.hpp"
 
-namespace gs::bench {
-
-using golden::SrtfTimedEv;
+namespace gs::test {
 
 inline SrtfTimedEv srtf_launch(uint64_t c, uint32_t k, uint32_t total) { return {c, SrtfEvent::kLaunch, k, 0, total}; }
 inline SrtfTimedEv srtf_start(uint64_t c, uint32_t k, uint32_t l) { return {c, SrtfEvent::kBlockStart, k, l, 0}; }
@@ -64,15 +62,15 @@ inline std::vector<SrtfDirected> srtf_directed() {
                {srtf_launch(0, 0, 3), srtf_start(0, 0, 0), srtf_end(100, 0, 0), srtf_start(500, 0, 0),
                 srtf_end(600, 0, 0)},
                {100 + 2 * 100, 200 + 1 * 100}});
-  // stamps cross 2**CycleW: differences modulo 2**CycleW are exact
-  v.push_back({"stamps wrap modulo 2**CycleW",
+  // stamps cross 2**CycleW (the RTL's stamp width): absolute cycles, nothing wraps
+  v.push_back({"stamps cross 2**CycleW",
                {srtf_launch(kWrap - 30, 0, 2), srtf_start(kWrap - 30, 0, 3), srtf_end(kWrap + 20, 0, 3)},
                {50 + 1 * 50}});
   // the largest operands: Eq. 2's quotient passes 2**SrtfPredW and saturates
   {
     const uint32_t big = (1u << spec::CtaIdW) - 1;
     const uint64_t t = kWrap - 1;
-    const uint64_t max = golden::width_mask64(spec::SrtfPredW);
+    const uint64_t max = kSrtfPredMax;
     v.push_back({"Pred_Cycles saturates",
                  {srtf_launch(0, 0, big), srtf_start(0, 0, 0), srtf_end(t, 0, 0)},
                  {std::min<uint64_t>(t + (big - 1) * t, max)}});
@@ -81,9 +79,8 @@ inline std::vector<SrtfDirected> srtf_directed() {
 }
 
 /// One SM's random events: kernels launched, blocks started and ended in block slots, kernels
-/// ended once idle, and (noise) a few events of slots not running (ignored by the predictor;
-/// `gsim unit srtf-predict` refuses them). Stamps start anywhere (a stream may cross
-/// 2**CycleW) and no interval reaches 2**CycleW.
+/// ended once idle, and (noise) a few events of slots not running (ignored by the predictor).
+/// Stamps start anywhere (a stream may cross 2**CycleW) and no interval reaches 2**CycleW.
 inline std::vector<SrtfTimedEv> srtf_random(Rng& r, uint32_t n, bool noise = true) {
   constexpr uint32_t K = spec::MaxKernels, B = spec::MaxCtasPerSm;
   std::vector<SrtfTimedEv> evs;
@@ -127,4 +124,4 @@ inline std::vector<SrtfTimedEv> srtf_random(Rng& r, uint32_t n, bool noise = tru
   return evs;
 }
 
-}  // namespace gs::bench
+}  // namespace gs::test
