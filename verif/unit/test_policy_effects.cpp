@@ -90,7 +90,7 @@ TEST_CASE("PPQ context switch improves the high-priority turnaround over NPQ on 
   CHECK(ppq_switch <= ppq_drain);
 }
 
-TEST_CASE("one kernel per SM: NPQ gains nothing with two processes, PPQ does (Tanasic Sec. 5.2)", "[policy][ppq]") {
+TEST_CASE("one kernel per SM: NPQ gains nothing with two processes, PPQ does (Tanasic Sec. 4.2)", "[policy][ppq]") {
   // "The nonpreemptive scheduler does not bring any improvement for workloads with only 2
   // processes": on Kepler's exclusive SMs the high-priority kernel waits for sgemm to finish
   // under FCFS and NPQ alike; PPQ preempts, context switch faster than draining sgemm's
