@@ -60,9 +60,10 @@ package gs_pkg;
   localparam int WsSumW = 40;  // warped-slicer phase monitor: one kernel's instructions over every SM in a window [ProfCntW + SmIdW]
   localparam int DivNW = 40;  // dividend of gs_seq_div: a memory-stall count scaled by 2**WfPhiFracW [ProfCntW + WfPhiFracW]
   localparam int DivDW = 39;  // divisor of gs_seq_div: window cycles x warp schedulers [CycleW + WarpSchedW]
+  localparam int DivCntW = 4;  // gs_seq_div's step counter at the default widths, 0..DivQW [clog2(DivQW + 1)]
   localparam int WfFactorW = 18;  // scaling factor, UQ(WfStepW+WfAvgFracW).WfFactorFracW: holds 1 + phi*psi for any CTA_avg >= 2**-WfAvgFracW [WfStepW + WfAvgFracW + WfFactorFracW]
-  localparam int SrtfDivW = 52;  // SRTF predictor: Eq. 2's dividend (Total_Blocks - Done_Blocks) x t, and the quotient bits (one per divider cycle) [CtaIdW + CycleW]
-  localparam int SrtfDivCntW = 6;  // SRTF predictor: the divider's step counter, 0..SrtfDivW [clog2(SrtfDivW + 1)]
+  localparam int SrtfDivW = 52;  // SRTF: Eq. 2's dividend (Total_Blocks - Done_Blocks) x t [CtaIdW + CycleW]
+  localparam int SrtfDivCntW = 6;  // SRTF policy: its gs_seq_div's step counter, 0..SrtfPredW (one quotient bit per cycle) [clog2(SrtfPredW + 1)]
   localparam int SrtfDenW = 14;  // SRTF policy: the divisor of a remaining-time prediction, resident blocks x SMs [CtaCntW + SmIdW]
   localparam int SbmInstW = 40;  // SBM: one task's instructions over every SM in a profiling window (gs_policy_sbm, gs_sbm_ctrl) [ProfCntW + SmIdW]
   localparam int HcKW = 3;  // HeteroCore: a count of kernels, 0..HcMaxKernels [clog2(HcMaxKernels + 1)]
@@ -71,7 +72,7 @@ package gs_pkg;
   localparam int HcRateW = 48;  // HeteroCore: a per-SM-type rate, instructions x the other type's SM count (gs_hetero_sel) [HcInstW + SmIdW]
   localparam int SbmIpcW = 41;  // SBM: both tasks' instructions in a window, the IPC Algorithms 1 and 2 compare (every window is as long) [SbmInstW + 1]
   localparam int NumPolicies = 15;  // policies in the registry (policy_e members)
-  localparam int PolicyStateW = 1054;  // policy_state: the widest policy register record (see the registry's `state`)
+  localparam int PolicyStateW = 1038;  // policy_state: the widest policy register record (see the registry's `state`)
 
   // ---------------------------------------------------------------- scalar field types
   typedef logic [KernelIdW-1:0] kernel_id_t;
@@ -481,17 +482,17 @@ package gs_pkg;
   } wf_state_t;
   localparam int WfStateW = 307;
 
-  // gs_seq_div's registers (one quotient bit per cycle) (109 bits = DivStateW)
+  // gs_seq_div's registers at its default widths (one quotient bit per cycle; docs/rtl/gs_seq_div.md) (93 bits = DivStateW)
   typedef struct packed {
     logic busy;  // a division is running
-    logic [DivQW-1:0] b;  // one-hot: the quotient bit of this cycle
-    logic [DivNW-1:0] rem;  // the partial remainder
-    logic [DivDW + DivQW - 1-1:0] dsh;  // the divisor shifted to this cycle's quotient bit
-    logic [DivQW-1:0] quo;  // the quotient so far; final when busy falls
+    logic [DivCntW-1:0] cnt;  // quotient bits still to produce
+    logic [DivDW-1:0] rem;  // the partial remainder, below the divisor
+    logic [DivDW-1:0] den;  // the divisor
+    logic [DivQW-1:0] quo;  // dividend bits shifting out at the top, quotient bits in; the quotient when busy falls
   } div_state_t;
-  localparam int DivStateW = 109;
+  localparam int DivStateW = 93;
 
-  // gs_policy_warped_slicer's registers, without its memories (docs/rtl/gs_policy_warped_slicer.md) (1054 bits = WsStateW)
+  // gs_policy_warped_slicer's registers, without its memories (docs/rtl/gs_policy_warped_slicer.md) (1038 bits = WsStateW)
   typedef struct packed {
     logic [4-1:0] st;  // FSM: 0 idle, 1 occupancy, 2 profile setup, 3 CTA_avg, 4 warm-up, 5 sample, 6 read, 7 phi, 8 fill start, 9 fill wait, 10 partition, 11 monitor open, 12 monitor run, 13 monitor sum, 14 monitor compare, 15 partition delay
     slot_mask_t target;  // the kernel set being partitioned
@@ -524,9 +525,19 @@ package gs_pkg;
     div_state_t div;  // its gs_seq_div
     wf_state_t wf;  // its gs_waterfill
   } ws_state_t;
-  localparam int WsStateW = 1054;
+  localparam int WsStateW = 1038;
 
-  // gs_policy_srtf's registers: the kernel-level remaining-time predictor and its divider (docs/rtl/gs_policy_srtf.md) (806 bits = SrtfStateW)
+  // gs_policy_srtf's gs_seq_div (NumW SrtfDivW, DenW SrtfDenW, QuoW SrtfPredW; docs/rtl/gs_seq_div.md) (83 bits = SrtfDivStateW)
+  typedef struct packed {
+    logic busy;  // a division is running
+    logic [SrtfDivCntW-1:0] cnt;  // quotient bits still to produce
+    logic [SrtfDenW-1:0] rem;  // the partial remainder, below the divisor
+    logic [SrtfDenW-1:0] den;  // the divisor
+    logic [SrtfPredW-1:0] quo;  // dividend bits shifting out at the top, quotient bits in; the prediction when busy falls
+  } srtf_div_state_t;
+  localparam int SrtfDivStateW = 83;
+
+  // gs_policy_srtf's registers: the kernel-level remaining-time predictor and its divider (docs/rtl/gs_policy_srtf.md) (870 bits = SrtfStateW)
   typedef struct packed {
     slot_mask_t pred_ok;  // rem holds a prediction made since the kernel's launch
     slot_mask_t reslice;  // Reslice: the slot's next block end samples t
@@ -536,14 +547,14 @@ package gs_pkg;
     logic [MaxKernels * CtaCntW-1:0] res;  // the slot's blocks resident on the SM of its last block end, the ending block included
     logic [MaxKernels * SrtfPredW-1:0] rem;  // predicted remaining cycles, (grid - done) * t / (res * num_sms), saturated
     slot_t rr;  // the slot the divider served last (round robin)
-    logic div_busy;  // the divider is running
-    slot_t div_k;  // the slot under division
-    logic [SrtfDivCntW-1:0] div_cnt;  // quotient bits still to produce
-    logic [SrtfDenW-1:0] div_rem;  // the partial remainder
-    logic [SrtfDenW-1:0] div_den;  // the divisor, res * num_sms
-    logic [SrtfDivW-1:0] div_quo;  // dividend bits still to shift in, quotient bits shifted in
+    slot_t div_k;  // the slot of the division under way
+    logic op_valid;  // the operands below are registered: the divider starts in this cycle
+    logic div_run;  // the divider works for div_k (its result is taken in the first cycle it is not busy)
+    logic [SrtfDivW-1:0] op_num;  // the dividend (grid - done) * t
+    logic [SrtfDenW-1:0] op_den;  // the divisor res * num_sms
+    srtf_div_state_t div;  // its gs_seq_div
   } srtf_state_t;
-  localparam int SrtfStateW = 806;
+  localparam int SrtfStateW = 870;
 
   // gs_sbm_ctrl's registers: SBM's profiling flow, Algorithms 1 and 2 (docs/rtl/gs_sbm_ctrl.md) (230 bits = SbmCtrlStateW)
   typedef struct packed {

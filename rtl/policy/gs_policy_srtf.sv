@@ -13,12 +13,13 @@
 // more than set_i.adaptive_threshold) every SM may also issue the other predicted kernels and best
 // is held to set_i.adaptive_residency CTAs per SM. Nothing is preempted and no quota is set.
 // Prediction: at a block end, rem = (grid - done) * t / (res * num_sms), saturated at
-// 2**SrtfPredW - 1, from a restoring divider (one of SrtfDivW quotient bits per cycle) shared
-// by the slots in round robin. Latency: a block end in cycle c is in rem from c + SrtfDivW + 2
-// with the divider free, at most (MaxKernels + 1) * (SrtfDivW + 1) cycles later
-// (constraints/latency.json).
-// Storage (defaults, MaxKernels 8): SrtfStateW = 806 b (t 256, rem 384, res 48, three masks 24,
-//   share 1, divider 90, round robin 3). Policy contract: docs/adding-a-policy.md.
+// 2**SrtfPredW - 1, by the policies' one divider (gs_seq_div, one of SrtfPredW quotient bits
+// per cycle) shared by the slots in round robin; the operands are registered the cycle before
+// the division starts (the two products stay out of the divider's paths). Latency: a block end
+// in cycle c is in rem from c + SrtfPredW + 4 with the divider free, at most
+// (MaxKernels + 1) * (SrtfPredW + 3) cycles later (constraints/latency.json).
+// Storage: SrtfStateW (gs_spec.toml; docs/rtl/gs_policy_srtf.md has the count).
+// Policy contract: docs/adding-a-policy.md.
 // Golden twin: cmodel/sched/golden/gs_policy_srtf.hpp.
 module gs_policy_srtf (
   input  logic                  clk_i,
@@ -42,7 +43,6 @@ module gs_policy_srtf (
   localparam int PW = gs_pkg::SrtfPredW;
   localparam int D = gs_pkg::SrtfDivW;
   localparam int DW = gs_pkg::SrtfDenW;
-  localparam int NW = gs_pkg::SrtfDivCntW;
   localparam int SampleSm = 0;
 
   // flat local copies: indexed reads never go through a struct member (Yosys 0.23)
@@ -60,10 +60,18 @@ module gs_policy_srtf (
   logic [K*RW-1:0] res_q, res_d;
   logic [K*PW-1:0] rem_q, rem_d;
   logic [SW-1:0] rr_q, rr_d, div_k_q, div_k_d;
-  logic div_busy_q, div_busy_d;
-  logic [NW-1:0] div_cnt_q, div_cnt_d;
-  logic [DW-1:0] div_rem_q, div_rem_d, div_den_q, div_den_d;
-  logic [D-1:0] div_quo_q, div_quo_d;
+  logic op_valid_q, op_valid_d, div_run_q, div_run_d;
+  logic [D-1:0] op_num_q, op_num_d;
+  logic [DW-1:0] op_den_q, op_den_d;
+
+  // the divider: started from the registered operands, read in the first cycle it is not busy
+  logic div_busy;
+  logic [PW-1:0] div_quo;
+  gs_pkg::srtf_div_state_t div_state;
+  gs_seq_div #(.NumW(D), .DenW(DW), .QuoW(PW)) u_div (
+    .clk_i, .rst_ni, .start_i(op_valid_q),   // op_valid_q is set only while en_i
+    .num_i(op_num_q), .den_i(op_den_q), .busy_o(div_busy), .quo_o(div_quo), .state_o(div_state)
+  );
 
   // ---- the choice: best among the predicted kernels with work, samp among the others ----
   logic has_best, has_samp;
@@ -184,10 +192,6 @@ module gs_policy_srtf (
   logic [BW-1:0] left_blocks;
   logic [CW-1:0] pick_t;
   logic [RW-1:0] pick_res;
-  logic [DW:0] trial_rem;   // {remainder, next dividend bit}: < 2 * divisor
-  logic [D-1:0] step_quo;
-  logic [DW-1:0] step_rem;
-  logic [PW-1:0] rem_new;
   logic ev_fin;
   logic [K-1:0] running, cleared;
 
@@ -211,11 +215,10 @@ module gs_policy_srtf (
     rem_d = rem_q;
     rr_d = rr_q;
     div_k_d = div_k_q;
-    div_busy_d = div_busy_q;
-    div_cnt_d = div_cnt_q;
-    div_rem_d = div_rem_q;
-    div_den_d = div_den_q;
-    div_quo_d = div_quo_q;
+    op_valid_d = 1'b0;   // the divider takes the operands in the cycle they are valid
+    div_run_d = div_run_q || op_valid_q;
+    op_num_d = op_num_q;
+    op_den_d = op_den_q;
 
     // the next pending slot after rr_q and its operands
     found = 1'b0;
@@ -240,38 +243,21 @@ module gs_policy_srtf (
     end
     left_blocks = e.grid > e.done ? e.grid - e.done : '0;
 
-    // one restoring step
-    trial_rem = {div_rem_q, div_quo_q[D-1]};
-    step_quo = {div_quo_q[D-2:0], 1'b0};
-    step_rem = trial_rem[DW-1:0];
-    if (trial_rem >= {1'b0, div_den_q}) begin
-      step_rem = DW'(trial_rem - {1'b0, div_den_q});
-      step_quo[0] = 1'b1;
-    end
-    rem_new = step_quo > D'({PW{1'b1}}) ? {PW{1'b1}} : PW'(step_quo);
-
-    if (!div_busy_q) begin
+    if (!op_valid_q && !div_run_q) begin   // idle: register the next division's operands
       if (found) begin
-        div_busy_d = 1'b1;
+        op_valid_d = 1'b1;
         div_k_d = pick;
         rr_d = pick;
         pend_d[pick] = 1'b0;
-        div_cnt_d = NW'(D);
-        div_rem_d = '0;
-        div_quo_d = D'(left_blocks) * D'(pick_t);
-        div_den_d = DW'(pick_res) * DW'(cfg_i.num_sms);
+        op_num_d = D'(left_blocks) * D'(pick_t);
+        op_den_d = DW'(pick_res) * DW'(cfg_i.num_sms);
       end
-    end else begin
-      div_cnt_d = div_cnt_q - 1'b1;
-      div_rem_d = step_rem;
-      div_quo_d = step_quo;
-      if (div_cnt_q == NW'(1)) begin
-        div_busy_d = 1'b0;
-        for (int k = 0; k < K; k++) begin
-          if (div_k_q == SW'(k)) begin
-            rem_d[k*PW +: PW] = rem_new;
-            pred_ok_d[k] = 1'b1;
-          end
+    end else if (div_run_q && !div_busy) begin   // the quotient is final (saturated by gs_seq_div)
+      div_run_d = 1'b0;
+      for (int k = 0; k < K; k++) begin
+        if (div_k_q == SW'(k)) begin
+          rem_d[k*PW +: PW] = div_quo;
+          pred_ok_d[k] = 1'b1;
         end
       end
     end
@@ -311,7 +297,10 @@ module gs_policy_srtf (
         res_d[k*RW +: RW] = '0;
         rem_d[k*PW +: PW] = '0;
         if (!(event_i.alloc_valid && event_i.alloc_slot == SW'(k))) reslice_d[k] = 1'b0;
-        if (div_busy_d && div_k_d == SW'(k)) div_busy_d = 1'b0;
+        if (div_k_d == SW'(k)) begin   // its division is dropped (a running one is left to finish)
+          op_valid_d = 1'b0;
+          div_run_d = 1'b0;
+        end
       end
     end
   end
@@ -327,11 +316,10 @@ module gs_policy_srtf (
       rr_q <= SW'(K - 1);   // the first pick scans from slot 0
       share_q <= 1'b0;
       div_k_q <= '0;
-      div_busy_q <= 1'b0;
-      div_cnt_q <= '0;
-      div_rem_q <= '0;
-      div_den_q <= '0;
-      div_quo_q <= '0;
+      op_valid_q <= 1'b0;
+      div_run_q <= 1'b0;
+      op_num_q <= '0;
+      op_den_q <= '0;
     end else if (en_i) begin
       pred_ok_q <= pred_ok_d;
       reslice_q <= reslice_d;
@@ -342,11 +330,10 @@ module gs_policy_srtf (
       rr_q <= rr_d;
       share_q <= share_d;
       div_k_q <= div_k_d;
-      div_busy_q <= div_busy_d;
-      div_cnt_q <= div_cnt_d;
-      div_rem_q <= div_rem_d;
-      div_den_q <= div_den_d;
-      div_quo_q <= div_quo_d;
+      op_valid_q <= op_valid_d;
+      div_run_q <= div_run_d;
+      op_num_q <= op_num_d;
+      op_den_q <= op_den_d;
     end
   end
 
@@ -360,11 +347,11 @@ module gs_policy_srtf (
     state_o.res = res_q;
     state_o.rem = rem_q;
     state_o.rr = rr_q;
-    state_o.div_busy = div_busy_q;
     state_o.div_k = div_k_q;
-    state_o.div_cnt = div_cnt_q;
-    state_o.div_rem = div_rem_q;
-    state_o.div_den = div_den_q;
-    state_o.div_quo = div_quo_q;
+    state_o.op_valid = op_valid_q;
+    state_o.div_run = div_run_q;
+    state_o.op_num = op_num_q;
+    state_o.op_den = op_den_q;
+    state_o.div = div_state;
   end
 endmodule

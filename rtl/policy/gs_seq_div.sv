@@ -1,64 +1,104 @@
-// gs_seq_div: unsigned sequential division, one quotient bit per cycle (restoring).
-// Contract and timing: docs/rtl/gs_policy_warped_slicer.md
+// gs_seq_div: the policies' one divider, unsigned, one quotient bit per cycle (restoring).
+// Contract and timing: docs/rtl/gs_seq_div.md
 //
-// quo_o = floor(num_i / den_i) for quotients below 2**DivQW; a quotient that would not fit
-// (num_i >= den_i * 2**DivQW, or den_i = 0) gives all ones at once -- the caller's saturation,
-// never a wrapped value. The warped-slicer policy time-shares one instance for phi_mem
-// (memory-stall cycles * 2**WfPhiFracW / scheduler cycles) and CTA_avg (CTA quotas *
-// 2**WfAvgFracW / SMs): a 40 b / 39 b division in a combinational divider would be the
-// slowest path of the scheduler, and both are needed once per SM per profiling round only.
+// quo_o = floor(num_i / den_i) for quotients below 2**QuoW; a quotient that would not fit
+// (num_i >= den_i * 2**QuoW, or den_i = 0) gives all ones at once -- the caller's saturation,
+// never a wrapped value. Users: gs_policy_warped_slicer (phi_mem and CTA_avg, the default
+// widths DivNW / DivDW / DivQW) and gs_policy_srtf (Eq. 2's remaining time, SrtfDivW /
+// SrtfDenW / SrtfPredW).
+// Since the quotient fits QuoW bits, num_i >> QuoW < den_i: the partial remainder starts as
+// those high bits and takes one low dividend bit per cycle (long division), so the remainder
+// and the trial subtraction are DenW + 1 bits wide, not NumW.
 // Timing: start_i at edge t loads the operands (any running division is abandoned);
-// busy_o is high from t+1 for DivQW cycles (0 cycles when saturated), and quo_o is final in
-// the first cycle busy_o is low again: the latency is DivQW + 1 cycles from the start cycle.
+// busy_o is high from t+1 for QuoW cycles (0 cycles when saturated), and quo_o is final in
+// the first cycle busy_o is low again: the latency is QuoW + 1 cycles from the start cycle.
 // quo_o holds until the next start.
-// Storage: busy 1 + one-hot bit DivQW + remainder DivNW + shifted divisor DivDW+DivQW-1 +
-// quotient DivQW = 1 + 10 + 40 + 48 + 10 = 109 b (defaults).
-module gs_seq_div (
+// Storage: busy 1 + step counter clog2(QuoW+1) + remainder DenW + divisor DenW + dividend /
+// quotient QuoW (1 + 4 + 39 + 39 + 10 = 93 b at the default widths).
+module gs_seq_div #(
+  parameter int NumW = gs_pkg::DivNW,
+  parameter int DenW = gs_pkg::DivDW,
+  parameter int QuoW = gs_pkg::DivQW
+) (
   input  logic clk_i,
   input  logic rst_ni,
   input  logic start_i,
-  input  logic [gs_pkg::DivNW-1:0] num_i,
-  input  logic [gs_pkg::DivDW-1:0] den_i,
+  input  logic [NumW-1:0] num_i,
+  input  logic [DenW-1:0] den_i,
   output logic busy_o,
-  output logic [gs_pkg::DivQW-1:0] quo_o,
-  output gs_pkg::div_state_t state_o   // the registers (lockstep state check of its policy)
+  output logic [QuoW-1:0] quo_o,
+  // the registers {busy, cnt, rem, den, quo}, MSB first: the user's state record
+  // (div_state_t, or srtf_state_t's div_*) for the lockstep state check
+  output logic [$clog2(QuoW + 1) + 2 * DenW + QuoW:0] state_o
 );
-  localparam int QW = gs_pkg::DivQW;
-  localparam int NW = gs_pkg::DivNW;
-  localparam int SW = gs_pkg::DivDW + gs_pkg::DivQW - 1;   // the divisor at the top quotient bit
-  localparam int CW = gs_pkg::DivDW + gs_pkg::DivQW;       // the saturation compare
+  localparam int CntW = $clog2(QuoW + 1);
+  localparam int HW = NumW > QuoW + DenW ? NumW - QuoW : DenW;   // the dividend's high part
 
-  gs_pkg::div_state_t q, d;
+  logic busy_q, busy_d;
+  logic [CntW-1:0] cnt_q, cnt_d;
+  logic [DenW-1:0] rem_q, rem_d, den_q, den_d;
+  logic [QuoW-1:0] quo_q, quo_d;   // dividend bits shifting out at the top, quotient bits in
+
+  logic [HW-1:0] num_hi;
+  logic [DenW:0] trial;   // {remainder, next dividend bit}: < 2 * divisor
 
   always_comb begin
-    d = q;
+    busy_d = busy_q;
+    cnt_d = cnt_q;
+    rem_d = rem_q;
+    den_d = den_q;
+    quo_d = quo_q;
+    num_hi = HW'(num_i >> QuoW);
+    trial = {rem_q, quo_q[QuoW-1]};
     if (start_i) begin
-      d.quo = '0;
-      d.rem = num_i;
-      d.dsh = SW'(den_i) << (QW - 1);
-      d.b = QW'(1) << (QW - 1);
-      d.busy = 1'b1;
-      if (den_i == '0 || CW'(num_i) >= (CW'(den_i) << QW)) begin
-        d.quo = '1;
-        d.busy = 1'b0;
+      den_d = den_i;
+      cnt_d = CntW'(QuoW);
+`ifdef GS_MUT_SEQ_DIV_SAT_EDGE
+      if (den_i == '0 || num_hi > HW'(den_i)) begin
+`else
+      if (den_i == '0 || num_hi >= HW'(den_i)) begin
+`endif
+        quo_d = '1;
+        rem_d = '0;
+        busy_d = 1'b0;
+      end else begin
+        quo_d = num_i[QuoW-1:0];
+        rem_d = DenW'(num_hi);
+        busy_d = 1'b1;
       end
-    end else if (q.busy) begin
-      if (SW'(q.rem) >= q.dsh) begin
-        d.rem = q.rem - NW'(q.dsh);
-        d.quo = q.quo | q.b;
+    end else if (busy_q) begin
+      quo_d = {quo_q[QuoW-2:0], 1'b0};
+      rem_d = trial[DenW-1:0];
+`ifdef GS_MUT_SEQ_DIV_STEP_STRICT
+      if (trial > {1'b0, den_q}) begin
+`else
+      if (trial >= {1'b0, den_q}) begin
+`endif
+        rem_d = DenW'(trial - {1'b0, den_q});
+        quo_d[0] = 1'b1;
       end
-      d.dsh = q.dsh >> 1;
-      d.b = q.b >> 1;
-      d.busy = !q.b[0];
+      cnt_d = cnt_q - 1'b1;
+      busy_d = cnt_q != CntW'(1);
     end
   end
 
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) q <= '0;
-    else q <= d;
+    if (!rst_ni) begin
+      busy_q <= 1'b0;
+      cnt_q <= '0;
+      rem_q <= '0;
+      den_q <= '0;
+      quo_q <= '0;
+    end else begin
+      busy_q <= busy_d;
+      cnt_q <= cnt_d;
+      rem_q <= rem_d;
+      den_q <= den_d;
+      quo_q <= quo_d;
+    end
   end
 
-  assign busy_o = q.busy;
-  assign quo_o = q.quo;
-  assign state_o = q;
+  assign busy_o = busy_q;
+  assign quo_o = quo_q;
+  assign state_o = {busy_q, cnt_q, rem_q, den_q, quo_q};
 endmodule

@@ -1,6 +1,6 @@
 // gsched golden twin of rtl/policy/gs_policy_srtf.sv: SRTF (Pai et al., PACT 2014, Sec. 5.1.1)
 // with a kernel-level Simple Slicing prediction of each kernel's remaining time. Same registers,
-// the same round-robin restoring divider and the same integer arithmetic as the RTL; the
+// the same round-robin use of the one divider (SeqDiv, gs_seq_div) and the same integer arithmetic as the RTL; the
 // reading of the paper is in docs/rtl/gs_policy_srtf.md.
 //
 // Per cycle (comb): P = kernels with a prediction and CTAs to issue, U = kernels with CTAs to
@@ -29,6 +29,7 @@
 #include <array>
 
 #include "sched/golden/gs_policy.hpp"
+#include "sched/golden/gs_seq_div.hpp"
 
 namespace gs::golden {
 
@@ -53,13 +54,16 @@ class PolicySrtf final : public PolicyTwin {
     std::array<uint32_t, K> res{};
     std::array<uint64_t, K> rem{};
     uint32_t rr = K - 1;  // the first pick scans from slot 0
-    bool div_busy = false;
-    uint32_t div_k = 0, div_cnt = 0, div_rem = 0, div_den = 0;
-    uint64_t div_quo = 0;
+    uint32_t div_k = 0;
+    bool op_valid = false, div_run = false;  // operands registered (the divider starts); it works for div_k
+    uint64_t op_num = 0;
+    uint32_t op_den = 0;
   };
+  using Div = SeqDiv<spec::SrtfDivW, spec::SrtfDenW, spec::SrtfPredW>;
 
   void reset(const PolicyCfg&) override {
     q = d = Regs{};
+    div.reset();
     rec_q_ = rec_d_ = Record{};
     part_started_ = false;
   }
@@ -165,39 +169,28 @@ class PolicySrtf final : public PolicyTwin {
       }
       return;
     }
-    // ---- the divider: start on the next pending slot after rr, or one quotient bit ----
-    if (!q.div_busy) {
+    // ---- the divider: register the next pending slot's operands after rr, start, take the result ----
+    div.next(q.op_valid, q.op_num, q.op_den);
+    d.op_valid = false;
+    d.div_run = q.div_run || q.op_valid;
+    if (!q.op_valid && !q.div_run) {
       for (uint32_t j = 0; j < K; ++j) {
         const uint32_t k = (q.rr + 1 + j) % K;
         if (!(q.pend >> k & 1u)) continue;
         const KsrtEntry& e = v.ksrt->entry(k);
         const uint64_t left = e.grid > e.done ? e.grid - e.done : 0;
-        d.div_busy = true;
+        d.op_valid = true;
         d.div_k = k;
         d.rr = k;
         d.pend &= ~(1u << k);
-        d.div_cnt = D;
-        d.div_rem = 0;
-        d.div_quo = (left * q.t[k]) & width_mask64(D);
-        d.div_den = (q.res[k] * cfg.num_sms) & kDenMask;
+        d.op_num = (left * q.t[k]) & width_mask64(D);
+        d.op_den = (q.res[k] * cfg.num_sms) & kDenMask;
         break;
       }
-    } else {
-      const uint32_t trial = q.div_rem << 1 | static_cast<uint32_t>(q.div_quo >> (D - 1) & 1u);
-      uint64_t quo = (q.div_quo << 1) & width_mask64(D);
-      uint32_t rem = trial;
-      if (trial >= q.div_den) {
-        rem = trial - q.div_den;
-        quo |= 1u;
-      }
-      d.div_cnt = q.div_cnt - 1;
-      d.div_rem = rem & kDenMask;
-      d.div_quo = quo;
-      if (q.div_cnt == 1) {
-        d.div_busy = false;
-        d.rem[q.div_k] = std::min(quo, kRemMax);
-        d.pred_ok |= 1u << q.div_k;
-      }
+    } else if (q.div_run && !div.busy()) {  // the quotient is final (saturated by the divider)
+      d.div_run = false;
+      d.rem[q.div_k] = div.quo();
+      d.pred_ok |= 1u << q.div_k;
     }
     // ---- this cycle's events, after the divider so that they win over its write ----
     if (ev.ev_valid && ev.ev_type == SmEventType::kCtaFinished) {
@@ -227,7 +220,7 @@ class PolicySrtf final : public PolicyTwin {
       d.res[k] = 0;
       d.rem[k] = 0;
       if (!(ev.alloc_valid && ev.alloc_slot == k)) d.reslice &= ~(1u << k);
-      if (d.div_busy && d.div_k == k) d.div_busy = false;
+      if (d.div_k == k) d.op_valid = d.div_run = false;  // its division is dropped
     }
   }
 
@@ -238,6 +231,7 @@ class PolicySrtf final : public PolicyTwin {
     part_started_ = (d.share != q.share || (d.share && rec_d_.slots != rec_q_.slots));
     if (d.share || q.share) rec_q_ = rec_d_;
     q = d;
+    div.commit();
   }
 
   bool partition_started(uint32_t& slots, uint32_t& mode, std::array<uint32_t, 32>& ctas) const override {
@@ -263,16 +257,18 @@ class PolicySrtf final : public PolicyTwin {
       st.put(L::rem_lsb + k * spec::SrtfPredW, spec::SrtfPredW, q.rem[k]);
     }
     st.put(L::rr_lsb, L::rr_width, q.rr);
-    st.put(L::div_busy_lsb, L::div_busy_width, q.div_busy);
     st.put(L::div_k_lsb, L::div_k_width, q.div_k);
-    st.put(L::div_cnt_lsb, L::div_cnt_width, q.div_cnt);
-    st.put(L::div_rem_lsb, L::div_rem_width, q.div_rem);
-    st.put(L::div_den_lsb, L::div_den_width, q.div_den);
-    st.put(L::div_quo_lsb, L::div_quo_width, q.div_quo);
+    st.put(L::op_valid_lsb, L::op_valid_width, q.op_valid);
+    st.put(L::div_run_lsb, L::div_run_width, q.div_run);
+    st.put(L::op_num_lsb, L::op_num_width, q.op_num);
+    st.put(L::op_den_lsb, L::op_den_width, q.op_den);
+    static_assert(L::div_width == Div::kStateW, "srtf_div_state_t is gs_seq_div's state_o");
+    div.state(st, L::div_lsb);
   }
 
-  Regs q;  // registered state
-  Regs d;  // next state
+  Regs q;   // registered state
+  Regs d;   // next state
+  Div div;  // u_div
 
  private:
   const std::vector<uint64_t>* known_ = nullptr;

@@ -407,6 +407,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
       st.put(L::ref_insts_lsb + i * spec::WsSumW, spec::WsSumW, q.ref[i]);
       st.put(L::sum_insts_lsb + i * spec::WsSumW, spec::WsSumW, q.sum[i]);
     }
+    static_assert(L::div_width == decltype(div)::kStateW, "div_state_t is gs_seq_div's state_o");
     div.state(st, L::div_lsb);
     wf.state(st, L::wf_lsb);
   }
@@ -415,8 +416,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   uint32_t perf_at(uint32_t slot, uint32_t j) const { return perf[slot][j - 1]; }
 
   Regs q, d;
-  SeqDiv div;        // u_div
-  WaterfillTwin wf;  // u_wf
+  SeqDiv<spec::DivNW, spec::DivDW, spec::DivQW> div;  // u_div
+  WaterfillTwin wf;                                   // u_wf
   // gs_policies' one gs_prof_counters, shared by every module that profiles: held by the twin of
   // the selected module (a run builds one twin), controlled by it alone, as in the RTL
   ProfCounters prof;
