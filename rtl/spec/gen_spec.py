@@ -1111,7 +1111,9 @@ def policy_cmake(spec):
             f"set(GS_POLICY_NAMES {' '.join(p['name'] for p in spec.policies)})\n"
             "# The modules that read the shared profiling counters (`profiles`): their bench model is\n"
             "# gs_policies built with only that module's policies (GS_POLICY_SET_<module>, a PolicySet).\n"
-            f"set(GS_POLICY_PROF_MODULES {' '.join(prof)})\n" + sets)
+            f"set(GS_POLICY_PROF_MODULES {' '.join(prof)})\n" + sets +
+            "# The policies of those modules (verif/cosim checks each one's first decision at 132 SMs).\n"
+            f"set(GS_POLICY_PROF_NAMES {' '.join(p['name'] for p in spec.policies if p['module'] in prof)})\n")
 
 
 def policy_benches_cpp(spec):

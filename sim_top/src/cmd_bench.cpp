@@ -12,6 +12,9 @@
 // full GPU wave (N x its CTAs per SM), so every SM has work whichever way the policy splits them. --scheduler all runs golden, rtl
 // and lockstep one after the other; peak memory is each run's VmHWM (/proc/self/status),
 // reset between runs through /proc/self/clear_refs.
+// --set changes config fields and policy settings as gsim run --set does. Each row counts the
+// partitions the policy put in force; --require-partitions N makes fewer an error (exit 8), so
+// a lockstep slice can show that it reached a profiling policy's first decision.
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cmath>
@@ -58,8 +61,10 @@ struct BenchArgs {
   unsigned threads = 1;       // --threads: SM ticks of a cycle on N threads
   bool scheduler_given = false;
   bool json = false;
-  bool full_eval = false;       // --rtl-full-eval: no fixed-point skip
-  bool no_state_check = false;  // --no-state-check: lockstep compares the port only
+  bool full_eval = false;           // --rtl-full-eval: no fixed-point skip
+  bool no_state_check = false;      // --no-state-check: lockstep compares the port only
+  std::vector<std::string> sets;    // --set: config fields and policy settings
+  uint64_t require_partitions = 0;  // --require-partitions: fewer is exit 8
 };
 
 struct BenchResult {
@@ -67,6 +72,7 @@ struct BenchResult {
   uint32_t mix_runs = 0;    // how many times the mix was started
   uint64_t insts = 0;       // warp instructions issued, all SMs
   gs::SchedEvalStats eval;  // summed over the mix runs
+  uint64_t partitions = 0;  // partitions the policy put in force, summed over the mix runs
   double seconds = 0;
 };
 
@@ -97,6 +103,8 @@ BenchResult simulate_cycles(const gs::GpuConfig& cfg, const gs::Mix& mix, const 
     for (uint32_t k = 0; k < mix.kernels.size(); ++k) r.insts += gpu.counters().kernel_total(k).insts_issued;
     r.eval.rtl_cycles += port->eval_stats().rtl_cycles;
     r.eval.rtl_skipped += port->eval_stats().rtl_skipped;
+    if (const std::vector<gs::PartitionRecord>* parts = port->partitions())
+      r.partitions += parts->size() + port->partitions_dropped();
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
@@ -118,11 +126,12 @@ void reset_peak_rss() {
   f << "5";
 }
 
-/// The config scaled to `sms` SMs (one SM type only) with DRAM channels in proportion, and
-/// command buffers for `kernels` processes.
-gs::GpuConfig scaled_config(const std::string& name, uint32_t sms, uint32_t kernels) {
-  const gs::GpuConfig base = gs::load_gpu_config(name);
-  std::vector<std::string> set;
+/// The config with the user's --set changes, scaled to `sms` SMs (one SM type only) with DRAM
+/// channels in proportion, and command buffers for `kernels` processes.
+gs::GpuConfig scaled_config(const std::string& name, const std::vector<std::string>& sets, uint32_t sms,
+                            uint32_t kernels) {
+  const gs::GpuConfig base = gs::load_gpu_config(name, sets);
+  std::vector<std::string> set = sets;
   if (kernels > base.max_contexts) set.push_back("max_contexts=" + std::to_string(kernels));
   if (sms != 0 && sms != base.num_sms()) {
     if (base.sm_types.size() != 1)
@@ -134,7 +143,7 @@ gs::GpuConfig scaled_config(const std::string& name, uint32_t sms, uint32_t kern
     set.push_back("sm_types[0].count=" + std::to_string(sms));
     set.push_back("dram_channels=" + std::to_string(channels));
   }
-  if (set.empty()) return base;
+  if (set.size() == sets.size()) return base;
   gs::GpuConfig cfg = gs::load_gpu_config(name, set);
   if (cfg.num_sms() != base.num_sms()) cfg.name = base.name + "@" + std::to_string(sms) + "sms";
   return cfg;
@@ -168,9 +177,23 @@ struct BenchRow {
   double cps() const { return r.seconds > 0 ? double(r.cycles) / r.seconds : 0.0; }
 };
 
+/// --require-partitions: exit 8 naming the first row whose policy put fewer in force, else 0.
+int too_few_partitions(const std::vector<BenchRow>& rows, const BenchArgs& a) {
+  for (const BenchRow& row : rows) {
+    if (row.r.partitions >= a.require_partitions) continue;
+    std::fprintf(stderr,
+                 "gsim bench: --require-partitions %llu: the %s scheduler's policy %s put %llu partition(s) in force "
+                 "in %llu cycles\n",
+                 (unsigned long long)a.require_partitions, row.scheduler.c_str(), a.policy.c_str(),
+                 (unsigned long long)row.r.partitions, (unsigned long long)row.r.cycles);
+    return kExitTooFewPartitions;
+  }
+  return 0;
+}
+
 int bench_action(BenchArgs a) {
   a.threads = usable_threads(a.threads, false);
-  const gs::GpuConfig cfg = scaled_config(a.config, a.sms, a.kernels);
+  const gs::GpuConfig cfg = scaled_config(a.config, a.sets, a.sms, a.kernels);
   const std::vector<gs::KernelDesc> lib = gs::load_kernel_library();
   const gs::Mix mix = scaled_mix(gs::load_mix(a.mix, lib), cfg, a.kernels);
   gs::limits::check_mix_fits(cfg, mix);
@@ -228,13 +251,14 @@ int bench_action(BenchArgs a) {
       j["rtl_fixed_point_skip"] = row.scheduler != "golden" && !a.full_eval;
       j["rtl_cycles_skipped"] = row.r.eval.rtl_skipped;
       j["rtl_cycles_evaluated"] = row.r.eval.rtl_cycles - row.r.eval.rtl_skipped;
+      j["partitions"] = row.r.partitions;
       out.push_back(j);
     }
     // One scheduler: the object itself (the format scripts read); --scheduler all: an array, also
     // in a build without the RTL where it holds golden alone.
     const bool all = a.scheduler_given && a.scheduler == "all";
     std::printf("%s\n", (all ? out : out[0]).dump(2).c_str());
-    return 0;
+    return too_few_partitions(rows, a);
   }
   std::string names;
   for (const auto& k : kernels) names += (names.empty() ? "" : ", ") + k;
@@ -256,8 +280,9 @@ int bench_action(BenchArgs a) {
       std::printf("  RTL cycles         %llu evaluated, %llu skipped at a fixed point (%s%%)\n",
                   (unsigned long long)(r.eval.rtl_cycles - r.eval.rtl_skipped), (unsigned long long)r.eval.rtl_skipped,
                   gs::format_fixed(100.0 * double(r.eval.rtl_skipped) / double(r.eval.rtl_cycles), 1).c_str());
+    std::printf("  partitions         %llu put in force by the policy\n", (unsigned long long)r.partitions);
   }
-  return 0;
+  return too_few_partitions(rows, a);
 }
 
 }  // namespace
@@ -281,6 +306,14 @@ Command add_bench_command(CLI::App& top) {
   app->add_option("--config", args->config, "GPU config")->capture_default_str();
   app->add_option("--mix", args->mix, "Workload mix")->capture_default_str();
   app->add_option("--policy", args->policy, "Scheduling policy")->capture_default_str();
+  app->add_option("--set", args->sets,
+                  "Change a config field or a policy's setting, as gsim run --set does (repeatable), e.g. "
+                  "--set policy.warped-slicer.sample_cycles=2000");
+  app->add_option("--require-partitions", args->require_partitions,
+                  "Exit 8 when a scheduler's policy puts fewer than N partitions in force (a slice that must reach "
+                  "a profiling policy's decision)")
+      ->check(whole_number())
+      ->capture_default_str();
   app->add_option("--sms", args->sms,
                   "Scale the config to N SMs (one SM type; DRAM channels grow in proportion); 0 = as configured")
       ->check(whole_number(0, kMaxBenchSms))

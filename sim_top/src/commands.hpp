@@ -43,6 +43,8 @@ Command add_calibrate_command(CLI::App& top);
 constexpr int kExitRunsFailed = 6;
 /// Exit code of `gsim calibrate --check` when a measured target is outside its band (docs/cli.md).
 constexpr int kExitOutOfBand = 7;
+/// gsim bench --require-partitions: a scheduler's policy put fewer partitions in force.
+constexpr int kExitTooFewPartitions = 8;
 
 // --- helpers shared by the subcommands (common.cpp) ---
 

@@ -659,6 +659,12 @@ for r in rows:
     assert r["sm_cycles_per_second"] >= 24 * r["cycles_per_second"] - 24 and r["peak_rss_mb"] > 0
 EOF
 expect_fail "bench --sms on a config with two SM types" 2 "one SM type" bench --config heterocore --sms 8 --cycles 100
+# --set reaches the policy's settings; --require-partitions: left-over records none (exit 8),
+# warped-slicer with a short profile puts its split in force within the cycles
+expect_fail "bench --require-partitions, none put in force" 8 "put 0 partition(s)" bench --scheduler golden --cycles 2000 --require-partitions 1
+gsim bench --scheduler golden --policy warped-slicer --cycles 20000 --set policy.warped-slicer.warmup_cycles=1000 --set policy.warped-slicer.sample_cycles=1000 --require-partitions 1 --json
+if [ "$RC" -eq 0 ] && python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["partitions"] >= 1 else 1)' "$OUT"; then ok "bench --set policy setting, partitions"; else bad "bench --set policy setting, partitions" "exit $RC"; fi
+expect_fail "bench --set unknown field" 2 "nonsense" bench --scheduler golden --cycles 100 --set nonsense=1
 expect_fail "bench --kernels beyond its bound" 2 "--kernels" bench --kernels 33 --cycles 100
 
 
