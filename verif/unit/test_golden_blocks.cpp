@@ -35,15 +35,6 @@ ActiveQueue::In aq_in(bool head_valid, uint32_t ksrt_valid, uint32_t free_mask) 
   in.free_mask = free_mask;
   return in;
 }
-Ptbq::In ptbq_in(bool push, uint32_t push_slot, uint32_t cta, bool pop, uint32_t pop_slot) {
-  Ptbq::In in;
-  in.push = push;
-  in.push_slot = push_slot;
-  in.push_cta = cta;
-  in.pop = pop;
-  in.pop_slot = pop_slot;
-  return in;
-}
 }  // namespace
 
 TEST_CASE("command buffers keep arrival order across contexts", "[golden][cmdbuf]") {
@@ -95,16 +86,16 @@ TEST_CASE("active queue allocates the lowest free slot and keeps ranks dense", "
 TEST_CASE("PTBQ is a FIFO per kernel slot", "[golden][ptbq]") {
   Ptbq p;
   p.reset(2);
-  p.clock(ptbq_in(true, 1, 42, false, 0));
-  p.clock(ptbq_in(true, 1, 7, false, 0));
-  p.clock(ptbq_in(true, 0, 3, false, 0));
+  p.clock(Ptbq::In{true, 1, 42, false, 0});
+  p.clock(Ptbq::In{true, 1, 7, false, 0});
+  p.clock(Ptbq::In{true, 0, 3, false, 0});
   CHECK(p.count(1) == 2);
   CHECK(p.head(1) == 42);
   CHECK(p.max_count() == 2);
-  p.clock(ptbq_in(true, 1, 9, true, 1));  // push and pop on the same queue
+  p.clock(Ptbq::In{true, 1, 9, true, 1});  // push and pop on the same queue
   CHECK(p.count(1) == 2);
   CHECK(p.head(1) == 7);
-  p.clock(ptbq_in(false, 0, 0, true, 1));
+  p.clock(Ptbq::In{false, 0, 0, true, 1});
   CHECK(p.head(1) == 9);
   CHECK(p.head(0) == 3);
 }

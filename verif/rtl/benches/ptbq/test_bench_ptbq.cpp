@@ -46,13 +46,7 @@ struct PtbqBench {
     }
     if (os.tellp() != 0) return "cycle " + std::to_string(rtl.cycle()) + ": " + os.str();
     rtl.tick();
-    Ptbq::In in;
-    in.push = push;
-    in.push_slot = push_slot;
-    in.push_cta = cta;
-    in.pop = pop;
-    in.pop_slot = pop_slot;
-    gold.clock(in);
+    gold.clock(Ptbq::In{push, push_slot, cta, pop, pop_slot});
     return rtl.errors() == 0 ? "" : "RTL assertion failed";
   }
   void cycle(bool push, uint32_t push_slot, uint32_t cta, bool pop, uint32_t pop_slot) {
