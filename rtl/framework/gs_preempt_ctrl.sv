@@ -96,9 +96,24 @@ module gs_preempt_ctrl (
 
     // the request's own mechanism (HeteroCore's adaptive preemption) or the configured one
     mode = req_i.mode_sel ? req_i.mode : cfg_preempt_mode_i;
+`ifdef GS_MUT_PCTRL_ROOM_STRICT
+    // MUTATION: a switch whose CTAs would fill the fullest PTBQ exactly falls back to drain
+    switch_ok = (mode == gs_pkg::PREEMPT_SWITCH) &&
+                ({{(SCW+1-PW){1'b0}}, occ_max} + {1'b0, credit_q} + {{(SCW+1-CW){1'b0}}, m.ctas}
+                 < (SCW+1)'(gs_pkg::PtbqDepth));
+`else
+`ifdef GS_MUT_PCTRL_NO_CREDIT
+    // MUTATION: the room test forgets the save credit (CTAs of switches in flight), so
+    // concurrent switches may promise a PTBQ more entries than it has
+    switch_ok = (mode == gs_pkg::PREEMPT_SWITCH) &&
+                ({{(SCW+1-PW){1'b0}}, occ_max} + {{(SCW+1-CW){1'b0}}, m.ctas}
+                 <= (SCW+1)'(gs_pkg::PtbqDepth));
+`else
     switch_ok = (mode == gs_pkg::PREEMPT_SWITCH) &&
                 ({{(SCW+1-PW){1'b0}}, occ_max} + {1'b0, credit_q} + {{(SCW+1-CW){1'b0}}, m.ctas}
                  <= (SCW+1)'(gs_pkg::PtbqDepth));
+`endif
+`endif
 
     reserve_valid_o = accept_o;
     reserve_sm_o = req_i.sm;
@@ -124,8 +139,15 @@ module gs_preempt_ctrl (
     // save credit: promised PTBQ entries of context switches in flight
     released = '0;
     for (int s = 0; s < N; s++) begin
+`ifndef GS_MUT_PCTRL_NO_RELEASE
+      // (MUTATION GS_MUT_PCTRL_NO_RELEASE drops this: kPreemptDone releases no credit)
       released = released | ({CW{ev_done_i && ev_oh[s]}} & credited_q[s*CW +: CW]);
+`endif
+`ifndef GS_MUT_PCTRL_KEEP_CREDITED
+      // (MUTATION GS_MUT_PCTRL_KEEP_CREDITED drops this: the SM's credited CTAs outlive its
+      // kPreemptDone and are released again when a later drain of the SM is done)
       if (ev_done_i && ev_oh[s]) credited_d[s*CW +: CW] = '0;
+`endif
       if (accept_o && switch_ok && req_oh[s]) credited_d[s*CW +: CW] = m.ctas;
     end
     credit_d = credit_q - {{(SCW-CW){1'b0}}, released}
