@@ -909,7 +909,8 @@ def latency_of(block, scale, lat):
         return None, "not documented (constraints/latency.json)"
     if e["cycles"] is None:
         return None, e["contract"]
-    names = dict(spec_params(), N=scale["MaxSms"], K=scale["MaxKernels"])
+    names = dict(spec_params(), N=scale["MaxSms"], K=scale["MaxKernels"], max=max,
+                 clog2=lambda x: max(1, (int(x) - 1).bit_length()), cdiv=lambda a, b: -(-int(a) // int(b)))
     return int(eval(e["cycles"], {"__builtins__": {}}, names)), e["contract"]
 
 

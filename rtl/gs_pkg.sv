@@ -39,6 +39,7 @@ package gs_pkg;
   localparam int HcSigW = 12;  // significant bits gs_hetero_sel keeps of each per-SM-type rate (one shift common to all) for its STP comparison
   localparam int SrtfPredW = 48;  // a remaining-time prediction in cycles (gs_policy_srtf's rem); saturates at 2**SrtfPredW-1
   localparam int SaThrFracW = 8;  // fraction bits of the SRTF/Adaptive slowdown-gap threshold (UQ(SaThrW-SaThrFracW).SaThrFracW)
+  localparam int ArithChunkW = 16;  // the widest carry chain one cycle of a sequential decision unit adds, subtracts or compares (the osu018 flow maps an adder bit by bit, about 0.13 ns per bit: docs/area-timing.md); wider operands go in chunks with the carry registered
   localparam int SaThrW = 12;  // bits of the SRTF/Adaptive threshold: 0 .. 2**(SaThrW-SaThrFracW) - 2**-SaThrFracW (config srtf.adaptive_threshold < 16)
   localparam int SmdSweepSms = 8;  // SMs whose ready bit of a newly admitted kernel the SM driver computes per cycle (its column sweep); a power of two
   localparam int SmIdW /*verilator public*/ = 8;  // holds 0..MaxSms [clog2(MaxSms + 1)]
@@ -65,6 +66,19 @@ package gs_pkg;
   localparam int SrtfDivW = 52;  // SRTF: Eq. 2's dividend (Total_Blocks - Done_Blocks) x t [CtaIdW + CycleW]
   localparam int SrtfDivCntW = 6;  // SRTF policy: its gs_seq_div's step counter, 0..SrtfPredW (one quotient bit per cycle) [clog2(SrtfPredW + 1)]
   localparam int SrtfDenW = 14;  // SRTF policy: the divisor of a remaining-time prediction, resident blocks x SMs [CtaCntW + SmIdW]
+  localparam int SrtfNumCntW = 6;  // SRTF policy: the dividend's gs_seq_mul step counter, 0..CycleW (one bit of t per cycle) [clog2(CycleW + 1)]
+  localparam int SrtfDenCntW = 4;  // SRTF policy: the divisor's gs_seq_mul step counter, 0..SmIdW (one bit of num_sms per cycle) [clog2(SmIdW + 1)]
+  localparam int SrtfTHiW = 16;  // SRTF policy: the high part of a block's duration end - start, subtracted the cycle after the low part [CycleW - ArithChunkW]
+  localparam int SrtfSumW = 51;  // SRTF/Adaptive: a sum of up to MaxKernels predictions (the kernels ahead of one in the SRTF order) [SrtfPredW + SlotW]
+  localparam int SrtfCmpChunks = 3;  // SRTF: the chunks of ArithChunkW bits in which the order sweep compares two predictions [cdiv(SrtfPredW, ArithChunkW)]
+  localparam int SrtfSumChunks = 4;  // SRTF/Adaptive: the chunks of the order sweep's sum, each with its carry registered into the next [cdiv(SrtfSumW, ArithChunkW)]
+  localparam int SaProdW = 60;  // SRTF/Adaptive: the threshold times a prediction [SaThrW + SrtfPredW]
+  localparam int SaMulCntW = 6;  // SRTF/Adaptive: the threshold product's gs_seq_mul step counter, 0..SrtfPredW (one bit of rem per cycle) [clog2(SrtfPredW + 1)]
+  localparam int SaGapW = 60;  // SRTF/Adaptive: both sides of the gap test, sum * 2**SaThrFracW against threshold * rem [max(SrtfSumW + SaThrFracW, SaProdW)]
+  localparam int SaGapChunks = 4;  // SRTF/Adaptive: the chunks in which the gap test compares [cdiv(SaGapW, ArithChunkW)]
+  localparam int SrtfSweepLast = 50;  // SRTF: the last step of the order sweep's visit to one kernel (docs/rtl/gs_policy_srtf.md, The order sweep) [max(SrtfPredW + 2, MaxKernels + SrtfSumChunks + 2)]
+  localparam int SrtfLeftW = 4;  // SRTF: the order sweep's count of visits still to make, 0..MaxKernels+1 [clog2(MaxKernels + 2)]
+  localparam int SrtfStepW = 6;  // SRTF: the order sweep's step counter, 0..SrtfSweepLast [clog2(SrtfSweepLast + 1)]
   localparam int SbmInstW = 40;  // SBM: one task's instructions over every SM in a profiling window (gs_policy_sbm, gs_sbm_ctrl) [ProfCntW + SmIdW]
   localparam int HcKW = 3;  // HeteroCore: a count of kernels, 0..HcMaxKernels [clog2(HcMaxKernels + 1)]
   localparam int HcInstW = 40;  // HeteroCore: one kernel's instructions over its big (or small) SMs in a profiling window [ProfCntW + SmIdW]
@@ -72,7 +86,7 @@ package gs_pkg;
   localparam int HcRateW = 48;  // HeteroCore: a per-SM-type rate, instructions x the other type's SM count (gs_hetero_sel) [HcInstW + SmIdW]
   localparam int SbmIpcW = 41;  // SBM: both tasks' instructions in a window, the IPC Algorithms 1 and 2 compare (every window is as long) [SbmInstW + 1]
   localparam int NumPolicies = 15;  // policies in the registry (policy_e members)
-  localparam int PolicyStateW = 1038;  // policy_state: the widest policy register record (see the registry's `state`)
+  localparam int PolicyStateW = 1435;  // policy_state: the widest policy register record (see the registry's `state`)
 
   // ---------------------------------------------------------------- scalar field types
   typedef logic [KernelIdW-1:0] kernel_id_t;
@@ -537,24 +551,82 @@ package gs_pkg;
   } srtf_div_state_t;
   localparam int SrtfDivStateW = 83;
 
-  // gs_policy_srtf's registers: the kernel-level remaining-time predictor and its divider (docs/rtl/gs_policy_srtf.md) (870 bits = SrtfStateW)
+  // gs_policy_srtf's gs_seq_mul for Eq. 2's dividend (AW CtaIdW, BW CycleW; docs/rtl/gs_seq_mul.md) (79 bits = SrtfMulNumStateW)
+  typedef struct packed {
+    logic busy;  // a product is running
+    logic [SrtfNumCntW-1:0] cnt;  // multiplier bits still to take
+    logic [CtaIdW-1:0] a;  // the multiplicand grid - done
+    logic [SrtfDivW-1:0] prod;  // the partial product over the multiplier bits (t) still to take; (grid - done) * t when busy falls
+  } srtf_mul_num_state_t;
+  localparam int SrtfMulNumStateW = 79;
+
+  // gs_policy_srtf's gs_seq_mul for Eq. 2's divisor (AW CtaCntW, BW SmIdW; docs/rtl/gs_seq_mul.md) (25 bits = SrtfMulDenStateW)
+  typedef struct packed {
+    logic busy;  // a product is running
+    logic [SrtfDenCntW-1:0] cnt;  // multiplier bits still to take
+    logic [CtaCntW-1:0] a;  // the multiplicand res
+    logic [SrtfDenW-1:0] prod;  // the partial product over the multiplier bits (num_sms) still to take; res * num_sms when busy falls
+  } srtf_mul_den_state_t;
+  localparam int SrtfMulDenStateW = 25;
+
+  // gs_policy_srtf's gs_seq_mul for SRTF/Adaptive's gap test (AW SaThrW, BW SrtfPredW; docs/rtl/gs_seq_mul.md) (79 bits = SrtfThrMulStateW)
+  typedef struct packed {
+    logic busy;  // a product is running
+    logic [SaMulCntW-1:0] cnt;  // multiplier bits still to take
+    logic [SaThrW-1:0] a;  // the multiplicand adaptive_threshold
+    logic [SaProdW-1:0] prod;  // the partial product over the multiplier bits (the visited kernel's rem) still to take; adaptive_threshold * rem when busy falls
+  } srtf_thr_mul_state_t;
+  localparam int SrtfThrMulStateW = 79;
+
+  // gs_policy_srtf's registers: the kernel-level remaining-time predictor and its divider (docs/rtl/gs_policy_srtf.md) (1435 bits = SrtfStateW)
   typedef struct packed {
     slot_mask_t pred_ok;  // rem holds a prediction made since the kernel's launch
     slot_mask_t reslice;  // Reslice: the slot's next block end samples t
     slot_mask_t pend;  // a block end of the slot awaits its division
-    logic share;  // srtf-adaptive: sharing mode (the SRTF order was unfair in the cycle before)
+    logic share;  // srtf-adaptive: sharing mode (a kernel of P had its unfair bit in the cycle before)
     logic [MaxKernels * CycleW-1:0] t;  // t: the duration of the first block to end in the slice, slot k at [k*CycleW +: CycleW]
     logic [MaxKernels * CtaCntW-1:0] res;  // the slot's blocks resident on the SM of its last block end, the ending block included
     logic [MaxKernels * SrtfPredW-1:0] rem;  // predicted remaining cycles, (grid - done) * t / (res * num_sms), saturated
     slot_t rr;  // the slot the divider served last (round robin)
     slot_t div_k;  // the slot of the division under way
-    logic op_valid;  // the operands below are registered: the divider starts in this cycle
+    cta_id_t op_grid;  // the picked slot's grid, read from the KSRT at the pick
+    cta_id_t op_done;  // the picked slot's finished CTAs, read from the KSRT at the pick
+    logic tsub_valid;  // a block end of the cycle before waits for its second stage (pend, and t when it samples)
+    slot_t tsub_k;  // its slot
+    logic tsub_sample;  // it samples t (Reslice was set)
+    logic [ArithChunkW-1:0] tsub_lo;  // the low part of end - start
+    logic tsub_borrow;  // the low part's borrow
+    logic [SrtfTHiW-1:0] tsub_end_hi;  // the high part of the block's end cycle
+    logic [SrtfTHiW-1:0] tsub_start_hi;  // the high part of its start cycle
+    logic pick_run;  // div_k's operands are read in this cycle: the multipliers start
+    logic mul_run;  // the multipliers work for div_k (the divider starts in the first cycle both are idle)
     logic div_run;  // the divider works for div_k (its result is taken in the first cycle it is not busy)
-    logic [SrtfDivW-1:0] op_num;  // the dividend (grid - done) * t
-    logic [SrtfDenW-1:0] op_den;  // the divisor res * num_sms
+    srtf_mul_num_state_t mul_num;  // its gs_seq_mul for the dividend (grid - done) * t
+    srtf_mul_den_state_t mul_den;  // its gs_seq_mul for the divisor res * num_sms
     srtf_div_state_t div;  // its gs_seq_div
+    slot_t sw_k;  // the order sweep: the kernel visited
+    logic [SrtfStepW-1:0] sw_step;  // the order sweep: the step of the visit (0 loads, SrtfSweepLast writes)
+    logic [SrtfLeftW-1:0] sw_left;  // the order sweep: visits still to make (MaxKernels + 1 after a change; 0: the sweep stands still)
+    slot_mask_t last_p;  // P (kernels with a prediction and CTAs to issue) in the cycle before: a change restarts the sweep
+    logic [SrtfPredW-1:0] cur_rem;  // the visited kernel's rem, read at step 0
+    slot_t cur_rank;  // the visited kernel's Active Queue rank, read at step 0
+    logic rd_in;  // the kernel read in the step before is in P and not the visited one
+    logic rd_rank_lt;  // its rank is below cur_rank
+    logic [SrtfCmpChunks-1:0] rd_lt;  // chunk c of its rem is below cur_rem's (ArithChunkW bits each)
+    logic [SrtfCmpChunks-1:0] rd_eq;  // chunk c of its rem equals cur_rem's
+    logic [SrtfPredW-1:0] rd_rem;  // its rem
+    slot_t acc_cnt;  // the kernels of P ahead of the visited one, counted so far
+    logic [SrtfSumW-1:0] acc_sum;  // their predictions, summed so far (S_i - rem_i), in chunks of ArithChunkW bits
+    logic [SrtfSumChunks - 1-1:0] acc_cy;  // the carry out of acc_sum's chunk c, added into chunk c + 1 in the next step
+    srtf_thr_mul_state_t thr_mul;  // its gs_seq_mul for adaptive_threshold * cur_rem
+    logic [SaGapChunks-1:0] gap_gt;  // the gap test's chunk c: acc_sum * 2**SaThrFracW above the threshold product
+    logic [SaGapChunks-1:0] gap_eq;  // the gap test's chunk c: equal
+    logic [MaxKernels * MaxKernels-1:0] ahead;  // bit k*MaxKernels + j: kernel j comes before k by {ord, rank, slot} (ord and the ranks of the cycle before)
+    logic [MaxKernels * MaxKernels-1:0] older;  // bit k*MaxKernels + j: kernel j comes before k by {rank, slot} (the ranks of the cycle before)
+    logic [MaxKernels * SlotW-1:0] ord;  // kernel k's place in the SRTF order of P at its last visit, slot k at [k*SlotW +: SlotW]
+    slot_mask_t unfair;  // srtf-adaptive's gap test at kernel k's last visit: (S_k - rem_k) * 2**SaThrFracW > adaptive_threshold * rem_k
   } srtf_state_t;
-  localparam int SrtfStateW = 870;
+  localparam int SrtfStateW = 1435;
 
   // gs_sbm_ctrl's registers: SBM's profiling flow, Algorithms 1 and 2 (docs/rtl/gs_sbm_ctrl.md) (230 bits = SbmCtrlStateW)
   typedef struct packed {

@@ -45,19 +45,26 @@ def clog2(x):
     return max(1, (x - 1).bit_length())
 
 
-_EXPR_OK = re.compile(r"^[A-Za-z0-9_+\-*() <>]*$")
+def cdiv(a, b):
+    """a / b rounded up (chunks of b bits that hold a bits)."""
+    if int(b) < 1:
+        raise SpecError(f"cdiv({a}, {b}): divisor must be >= 1")
+    return -(-int(a) // int(b))
+
+
+_EXPR_OK = re.compile(r"^[A-Za-z0-9_+\-*() <>,]*$")
 
 
 def evaluate(expr, env, where):
     if isinstance(expr, int):
         return expr
     if not isinstance(expr, str) or not _EXPR_OK.match(expr):
-        raise SpecError(f"{where}: expression {expr!r} may use names, integers, + - * ( ) << >> and clog2()")
+        raise SpecError(f"{where}: expression {expr!r} may use names, integers, + - * ( ) << >>, clog2(), max(a, b) and cdiv(a, b) (division rounded up)")
     for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", expr):
-        if name != "clog2" and name not in env:
+        if name not in ("clog2", "max", "cdiv") and name not in env:
             raise SpecError(f"{where}: {expr!r} names {name!r}, which is not a param or an earlier derived value")
     try:
-        value = eval(expr, {"__builtins__": {}}, dict(env, clog2=clog2))  # noqa: S307 - checked above
+        value = eval(expr, {"__builtins__": {}}, dict(env, clog2=clog2, max=max, cdiv=cdiv))  # noqa: S307 - checked above
     except SpecError:
         raise
     except Exception as e:  # pragma: no cover - syntax errors in the spec

@@ -255,6 +255,10 @@ TEST_CASE("srtf-adaptive holds the shortest kernel to its residency while the or
   // rem_A, and A's slowdown behind B, (rem_B + rem_A) / rem_A, over 1.5: unfair. Six A blocks
   // then end on SM 1 one at a time: under srtf every freed slot goes to B; srtf-adaptive holds
   // B to adaptive_residency (3) CTAs there and gives the rest back to A.
+  // The waits follow the latency contract (docs/rtl/gs_policy_srtf.md): a block end is a
+  // prediction after kPredict cycles, and every kernel's place in the order kOrder cycles later.
+  constexpr uint32_t kPredict = gs::spec::CycleW + gs::spec::SrtfPredW + 6;
+  constexpr uint32_t kOrder = (gs::spec::MaxKernels + 1) * (gs::spec::SrtfSweepLast + 1);
   const auto run = [](const std::string& policy) {
     Harness h(small_gpu(2, 1536, 32768, 48 * 1024, 8), policy);
     h.launches.push_back(launch_cmd(0, 40, 64, 64, 0));
@@ -272,12 +276,12 @@ TEST_CASE("srtf-adaptive holds the shortest kernel to its residency while the or
       FAIL("no running CTA of kernel " << k << " on SM " << sm);
     };
     end_one(0, 1, 100, 200);  // A's t = 100; SM 1 refills with A
-    h.run(100);
+    h.run(kPredict + 20);     // A is predicted
     end_one(0, 0, 100, 300);  // SM 0 samples B in the freed slot
     h.run(20);
     REQUIRE(h.count_on(1, 0) == 1);
-    end_one(1, 0, 400, 410);  // B's t = 10
-    h.run(100);
+    end_one(1, 0, 400, 410);        // B's t = 10
+    h.run(kPredict + kOrder + 20);  // B is predicted, first in the order, and the order unfair
     const size_t before = h.dispatches.size();
     for (uint32_t i = 0; i < 6; ++i) {
       end_one(0, 1, 500, 600 + i);

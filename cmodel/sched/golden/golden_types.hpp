@@ -28,6 +28,12 @@ constexpr uint32_t kGoldenMaxSms = 256;
 constexpr uint32_t width_mask(uint32_t w) { return w >= 32 ? ~0u : (1u << w) - 1u; }
 /// The same for fields up to 64 bits.
 constexpr uint64_t width_mask64(uint32_t w) { return w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1; }
+/// SystemVerilog's $clog2: the bits of a counter over 0..v-1 (a twin's widths from its module's parameters).
+constexpr uint32_t sv_clog2(uint64_t v) {
+  uint32_t w = 0;
+  while ((uint64_t(1) << w) < v) ++w;
+  return w;
+}
 
 using ::gs::BypassWr;
 using ::gs::CtaRes;

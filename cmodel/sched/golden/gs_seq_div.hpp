@@ -14,12 +14,7 @@ class SeqDiv {
  public:
   static_assert(NumW <= 63 && DenW + 1 <= 63 && QuoW <= 63 && QuoW >= 2 && NumW > QuoW,
                 "operands are held in uint64_t; the dividend's low QuoW bits shift out");
-  static constexpr uint32_t clog2(uint64_t v) {  // SystemVerilog's $clog2
-    uint32_t w = 0;
-    while ((uint64_t(1) << w) < v) ++w;
-    return w;
-  }
-  static constexpr uint32_t kCntW = clog2(QuoW + 1);
+  static constexpr uint32_t kCntW = sv_clog2(QuoW + 1);
   static constexpr uint32_t kStateW = 1 + kCntW + 2 * DenW + QuoW;  // gs_seq_div's state_o
   struct Regs {
     bool busy = false;  // busy

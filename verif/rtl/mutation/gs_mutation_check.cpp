@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
   CLI::App app{"gsched mutation check: the lockstep checker must catch every GS_MUT_* bug"};
   std::string mutant;
   std::string config = "warped-slicer";
-  uint32_t seeds = 3;
+  uint32_t seeds = 6;
   bool list = false;
   bool no_state_check = false;
   gs::cosim::MixGenOptions gen;
