@@ -84,9 +84,18 @@ package gs_pkg;
   localparam int HcInstW = 40;  // HeteroCore: one kernel's instructions over its big (or small) SMs in a profiling window [ProfCntW + SmIdW]
   localparam int HcGrpW = 2;  // HeteroCore: a kernel group of hetero-dynamic (the set's c-th kernel), 0..HcMaxKernels-1 [clog2(HcMaxKernels)]
   localparam int HcRateW = 48;  // HeteroCore: a per-SM-type rate, instructions x the other type's SM count (gs_hetero_sel) [HcInstW + SmIdW]
+  localparam int HcRateChunks = 3;  // gs_hetero_sel: the chunks in which it compares a kernel's two rates (thick) [cdiv(HcRateW, ArithChunkW)]
+  localparam int HcShW = 6;  // gs_hetero_sel: the rates' common right shift, 0..HcRateW [clog2(HcRateW + 1)]
+  localparam int HcGW = 18;  // gs_hetero_sel: |G_c| = |b - s| x (cta_big - cta_small), and |(cta_base - cta_small) (b - s)| [HcSigW + CtaCntW]
+  localparam int HcNW = 19;  // gs_hetero_sel: N_c = IPC^base x D_c, 1 .. 2**HcNW - 1 (held at 1 from below) [HcSigW + CtaCntW + 1]
+  localparam int HcMulBW = 40;  // gs_hetero_sel: its gs_seq_mul's multiplier, one bit per cycle (instructions, or N_c) [max(HcInstW, HcNW)]
+  localparam int HcMulPW = 58;  // gs_hetero_sel: its gs_seq_mul's product register [HcGW + HcMulBW]
+  localparam int HcMulCntW = 6;  // gs_hetero_sel: its gs_seq_mul's step counter, 0..HcMulBW [clog2(HcMulBW + 1)]
+  localparam int HcPairW = 37;  // gs_hetero_sel: |G_i| x N_j, one side of a pair's comparison [HcGW + HcNW]
+  localparam int HcCmpChunks = 3;  // gs_hetero_sel: the chunk flags of its compares (rates, or a pair's products) [cdiv(max(HcRateW, HcPairW), ArithChunkW)]
   localparam int SbmIpcW = 41;  // SBM: both tasks' instructions in a window, the IPC Algorithms 1 and 2 compare (every window is as long) [SbmInstW + 1]
   localparam int NumPolicies = 15;  // policies in the registry (policy_e members)
-  localparam int PolicyStateW = 1435;  // policy_state: the widest policy register record (see the registry's `state`)
+  localparam int PolicyStateW = 1697;  // policy_state: the widest policy register record (see the registry's `state`)
 
   // ---------------------------------------------------------------- scalar field types
   typedef logic [KernelIdW-1:0] kernel_id_t;
@@ -673,7 +682,48 @@ package gs_pkg;
   } sbm_state_t;
   localparam int SbmStateW = 522;
 
-  // gs_policy_hetero's registers (docs/rtl/gs_policy_hetero.md) (928 bits = HcStateW)
+  // gs_hetero_sel's gs_seq_mul (AW HcGW, BW HcMulBW; docs/rtl/gs_seq_mul.md) (83 bits = HcMulStateW)
+  typedef struct packed {
+    logic busy;  // a product is running
+    logic [HcMulCntW-1:0] cnt;  // multiplier bits still to take
+    logic [HcGW-1:0] a;  // the multiplicand
+    logic [HcMulPW-1:0] prod;  // the partial product over the multiplier bits still to take; a * b when busy falls
+  } hc_mul_state_t;
+  localparam int HcMulStateW = 83;
+
+  // gs_hetero_sel's registers (docs/rtl/gs_hetero_sel.md) (769 bits = HcSelStateW)
+  typedef struct packed {
+    logic [4-1:0] st;  // FSM: 0 idle, 1 big rate, 2 small rate, 3 thick, 4 shift, 5 load, 6 differences, 7 first product, 8 second, 9 third, 10 pair, 11 pair's first product, 12 second, 13 rank
+    logic [HcKW-1:0] nk;  // nk_i, taken at the start
+    logic [HcGrpW-1:0] i;  // the kernel (rates, N and G), or a pair's first
+    logic [HcGrpW-1:0] j;  // a pair's second kernel
+    logic [HcMaxKernels * HcRateW-1:0] rb;  // kernel c's big-SM rate big_insts x sms_small at [c*HcRateW +: HcRateW]
+    logic [HcMaxKernels * HcRateW-1:0] rs;  // ... its small-SM rate small_insts x sms_big
+    logic [HcMaxKernels-1:0] thick;  // thick_o: rb > rs
+    logic [HcCmpChunks-1:0] gt;  // a compare's chunk c: the first operand greater
+    logic [HcCmpChunks-1:0] eq;  // a compare's chunk c: equal
+    logic [HcShW-1:0] sh;  // the rates' common right shift
+    logic [HcSigW-1:0] b;  // kernel i's shifted big-SM rate
+    logic [HcSigW-1:0] s;  // kernel i's shifted small-SM rate
+    logic dlt_neg;  // b < s
+    logic [HcSigW-1:0] dlt;  // |b - s|
+    logic flat;  // cta_big <= cta_small: IPC^base = b, D = 1
+    logic [CtaCntW-1:0] dcta;  // D = cta_big - cta_small
+    logic dbase_neg;  // cta_base < cta_small
+    logic [CtaCntW-1:0] dbase;  // |cta_base - cta_small|
+    logic [HcGW-1:0] p1;  // |(cta_base - cta_small) (b - s)|
+    logic [HcMaxKernels * HcNW-1:0] n;  // kernel c's N_c at [c*HcNW +: HcNW]
+    logic [HcMaxKernels * HcGW-1:0] g;  // kernel c's |G_c| at [c*HcGW +: HcGW]
+    logic [HcMaxKernels-1:0] g_neg;  // G_c < 0
+    logic [HcPairW-1:0] x;  // the pair's |G_i| N_j
+    logic [HcMaxKernels * HcKW-1:0] rank;  // kernel c: the kernels whose gain beats c's at [c*HcKW +: HcKW]
+    logic [HcMaxKernels-1:0] big;  // big_o
+    logic even;  // even_o
+    hc_mul_state_t mul;  // its gs_seq_mul
+  } hc_sel_state_t;
+  localparam int HcSelStateW = 769;
+
+  // gs_policy_hetero's registers (docs/rtl/gs_policy_hetero.md) (1697 bits = HcStateW)
   typedef struct packed {
     logic [3-1:0] st;  // FSM: 0 idle, 1 SM scan, 2 warm-up, 3 sample, 4 sum, 5 CTA counts, 6 selection
     logic chosen;  // the scan maps the selection (0: the profiling split)
@@ -708,8 +758,9 @@ package gs_pkg;
     logic [HcMaxKernels * CtaCntW-1:0] cta_0;  // ... per conventional SM
     logic [HcMaxKernels-1:0] big;  // the selection: the groups on the big SMs (gs_hetero_sel's big_o)
     logic even;  // the selection kept the profiling split
+    hc_sel_state_t sel;  // its gs_hetero_sel (driven by the unit; the register here stays 0)
   } hc_state_t;
-  localparam int HcStateW = 928;
+  localparam int HcStateW = 1697;
 
   // gs_policy_warped_slicer's settings (config object 'warped_slicer') (108 bits = WarpedSlicerCfgW)
   typedef struct packed {

@@ -224,14 +224,19 @@ module gs_policy_hetero (
   end
   gs_cta_fit u_fit (.acc_i(q.acc), .cta_i(r_occ), .cap_i(cap), .sum_o(acc_sum), .fits_o(acc_fits));
 
-  // SEL: Algorithm 2's decision on the registers
+  // SEL: Algorithm 2's decision on the registers, started by OCC's last step (the condition
+  // below is OCC's move to SEL) and awaited in SEL; the registers it reads hold until then
   logic [HK-1:0] sel_thick;   // the report's (docs/rtl/gs_hetero_sel.md); the decision needs big_o
   logic [HK-1:0] sel_big;
-  logic sel_even, even_f;
+  logic sel_start, sel_busy, sel_even, even_f;
+  gs_pkg::hc_sel_state_t sel_state;
+  assign sel_start = en_i && !start && !drop && q.st == StOcc && !acc_fits && q.ty == 2'd2 &&
+                     HKW'(q.c) + HKW'(1) >= q.nk;
   gs_hetero_sel u_sel (
-    .nk_i(q.nk), .sms_big_i(q.nb0), .sms_small_i(q.ns0), .big_insts_i(q.bsum), .small_insts_i(q.ssum),
-    .cta_big_i(q.cta_b), .cta_small_i(q.cta_s), .cta_base_i(q.cta_0), .thick_o(sel_thick), .big_o(sel_big),
-    .even_o(sel_even)
+    .clk_i, .rst_ni, .start_i(sel_start), .nk_i(q.nk), .sms_big_i(q.nb0), .sms_small_i(q.ns0),
+    .big_insts_i(q.bsum), .small_insts_i(q.ssum), .cta_big_i(q.cta_b), .cta_small_i(q.cta_s),
+    .cta_base_i(q.cta_0), .busy_o(sel_busy), .thick_o(sel_thick), .big_o(sel_big), .even_o(sel_even),
+    .state_o(sel_state)
   );
   always_comb begin
     // a group without an SM of a type has no IPC of it: keep the split
@@ -396,7 +401,7 @@ module gs_policy_hetero (
             end
           end
         end
-        StSel: begin
+        StSel: if (!sel_busy) begin
           d.big = sel_big;
           d.even = even_f;
           if (even_f) begin
@@ -416,7 +421,10 @@ module gs_policy_hetero (
     end
   end
 
-  assign state_o = q;
+  always_comb begin
+    state_o = q;
+    state_o.sel = sel_state;   // the unit's registers (q.sel stays 0)
+  end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) q <= '0;

@@ -11,11 +11,18 @@ namespace gs {
 
 using nlohmann::json;
 
-void GoldenHeteroSelUnit::run(const golden::HeteroSelIn& in, uint32_t& thick, uint32_t& big, bool& even) {
-  const golden::HeteroSelOut o = golden::hetero_sel(in);
-  thick = o.thick;
-  big = o.big;
-  even = o.even;
+void GoldenHeteroSelUnit::run(const golden::HeteroSelIn& in, uint32_t& thick, uint32_t& big, bool& even,
+                              uint64_t& cycles) {
+  golden::HeteroSel sel;  // the twin of the sequential unit, from reset: start, then edges until idle
+  sel.reset();
+  cycles = 0;
+  for (bool start = true; start || sel.busy(); start = false, ++cycles) {
+    sel.next(start, in);
+    sel.commit();
+  }
+  thick = sel.thick();
+  big = sel.big();
+  even = sel.even();
 }
 
 namespace {
@@ -91,7 +98,8 @@ json run_hetero_unit(HeteroSelUnit& unit, const json& input, const std::string& 
   }
   uint32_t thick = 0, big = 0;
   bool even = false;
-  unit.run(in, thick, big, even);
+  uint64_t cycles = 0;
+  unit.run(in, thick, big, even, cycles);
   json kernels = json::array();
   std::string mapping;
   for (uint32_t c = 0; c < in.nk; ++c) {
@@ -104,7 +112,7 @@ json run_hetero_unit(HeteroSelUnit& unit, const json& input, const std::string& 
     if (!even) mapping += (mapping.empty() ? "" : ", ") + names[c] + " on the " + sms + " SMs";
   }
   if (even) mapping = in.nk < 2 ? "one kernel: every SM" : "every kernel thick: the even split stays";
-  return json{{"kernels", kernels}, {"mapping", mapping}};
+  return json{{"kernels", kernels}, {"mapping", mapping}, {"decision_cycles", cycles}};
 }
 
 }  // namespace gs

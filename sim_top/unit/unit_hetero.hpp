@@ -10,8 +10,9 @@
 //                 "ctas_big": a, "ctas_small": b, "ctas_base": c}, ...]}   its CTAs per big,
 //                                  small and conventional SM; 1..HcMaxKernels kernels
 // turns each IPC into the window's instructions (IPC x W, rounded), runs one side -- the golden
-// hetero_sel() here, the Verilated gs_hetero_sel (sim_top/rtl_sched/unit_hetero_rtl.hpp) -- and
-// reports {"kernels": [{"name", "thick", "sms", "ipc_base_estimate", "stp_gain"}], "mapping"}:
+// twin HeteroSel here, the Verilated gs_hetero_sel (sim_top/rtl_sched/unit_hetero_rtl.hpp) -- and
+// reports {"kernels": [{"name", "thick", "sms", "ipc_base_estimate", "stp_gain"}], "mapping",
+// "decision_cycles"}:
 // each kernel's class, where it runs ("big", "small", or "even": its profiling share of both),
 // and, for reading, the paper's IPC^base estimate and (IPC^B - IPC^S) / IPC^base computed in
 // floating point from the input (the same on every side). Throws InputError naming the file and
@@ -29,13 +30,14 @@ namespace gs {
 class HeteroSelUnit {
  public:
   virtual ~HeteroSelUnit() = default;
-  virtual void run(const golden::HeteroSelIn& in, uint32_t& thick, uint32_t& big, bool& even) = 0;
+  /// cycles: from the start to the decision (the first cycle busy_o is low again)
+  virtual void run(const golden::HeteroSelIn& in, uint32_t& thick, uint32_t& big, bool& even, uint64_t& cycles) = 0;
 };
 
 /// The golden twin behind HeteroSelUnit.
 class GoldenHeteroSelUnit final : public HeteroSelUnit {
  public:
-  void run(const golden::HeteroSelIn& in, uint32_t& thick, uint32_t& big, bool& even) override;
+  void run(const golden::HeteroSelIn& in, uint32_t& thick, uint32_t& big, bool& even, uint64_t& cycles) override;
 };
 
 /// Runs `unit` on the JSON input (file names it in errors); see the file comment.

@@ -211,7 +211,7 @@ expect_fail "unit sbm: an unknown configuration" 2 "ipc.B3_L2" unit sbm --input 
 HC_SHAPE='import json, sys
 d = json.load(open(sys.argv[1]))
 g = d["golden"]
-assert d["block"] == "hetero" and set(g) == {"kernels", "mapping"}
+assert d["block"] == "hetero" and set(g) == {"kernels", "mapping", "decision_cycles"}
 assert [k["sms"] for k in g["kernels"]] == sys.argv[2].split(","), g
 assert "rtl" not in d or (d["match"] is True and d["rtl"] == g)'
 gsim unit hetero --input "$REPO/verif/vectors/hetero_thick_lean.json"

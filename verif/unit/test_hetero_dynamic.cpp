@@ -54,7 +54,7 @@ bool selection_keeps_split(const GpuConfig& cfg) {
   bool selected = false, kept = true;
   uint32_t prev = PolicyHetero::kIdle;
   while (run.gpu.step()) {
-    if (prev == PolicyHetero::kSel) {
+    if (prev == PolicyHetero::kSel && run.twin.q.st != PolicyHetero::kSel) {  // the decision's edge
       selected = true;
       kept &= run.twin.q.even && run.twin.q.st == PolicyHetero::kIdle;  // (big keeps gs_hetero_sel's big_o)
     }
@@ -93,7 +93,7 @@ TEST_CASE("hetero-dynamic: profiling split, Algorithm 2's mapping, CTAs on their
       CHECK(q.nb0 == 4);
       CHECK(q.ns0 == 4);
     }
-    if (prev == PolicyHetero::kSel) {
+    if (prev == PolicyHetero::kSel && run.twin.q.st != PolicyHetero::kSel) {  // the decision's edge
       selected = true;
       big = q.big;
       even = q.even;

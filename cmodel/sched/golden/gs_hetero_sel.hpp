@@ -1,11 +1,15 @@
 // gsched golden: twin of rtl/policy/gs_hetero_sel.sv -- HeteroCore's big/small-SM mapping
 // decision (Zhao et al., TPDS 2019, Sec. 4.3, Algorithm 2; Sec. 6.4 for four kernels), with
-// the RTL's integer arithmetic step for step (docs/rtl/gs_hetero_sel.md).
+// the RTL's integer arithmetic (docs/rtl/gs_hetero_sel.md). hetero_sel(): the decision's
+// integer definition in one call (and the values behind it, for `gsim unit hetero`);
+// HeteroSel: the RTL's sequential unit register for register, cycle for cycle, which must
+// reach hetero_sel()'s outputs (the block bench checks both).
 #pragma once
 #include <array>
 #include <cstdint>
 
 #include "sched/golden/golden_types.hpp"
+#include "sched/golden/gs_seq_mul.hpp"
 
 namespace gs::golden {
 
@@ -84,5 +88,274 @@ inline HeteroSelOut hetero_sel(const HeteroSelIn& in) {
       if (o.rank[c] < nk / 2) o.big |= 1u << c;
   return o;
 }
+
+/// gs_hetero_sel's sequential unit: one gs_seq_mul, the state machine of the RTL (the states'
+/// numbers are hc_sel_state_t's st). next(start, in) computes d from q and the inputs;
+/// commit() is the edge.
+class HeteroSel {
+ public:
+  enum St : uint32_t {
+    kIdle = 0,
+    kRateB = 1,
+    kRateS = 2,
+    kThick = 3,
+    kShift = 4,
+    kLoad = 5,
+    kDiff = 6,
+    kNStart = 7,
+    kP1 = 8,
+    kP2 = 9,
+    kG = 10,
+    kPair = 11,
+    kX = 12,
+    kY = 13,
+    kRank = 14
+  };
+  static constexpr uint32_t K = kHcKernels;
+  static constexpr uint32_t CH = spec::ArithChunkW, NC = spec::HcCmpChunks;
+  using Mul = SeqMul<spec::HcGW, spec::HcMulBW>;
+  struct Regs {
+    uint32_t st = kIdle, nk = 0, i = 0, j = 0;
+    std::array<uint64_t, K> rb{}, rs{};
+    uint32_t thick = 0, gt = 0, eq = 0, sh = 0;
+    uint32_t b = 0, s = 0, dlt = 0, dcta = 0, dbase = 0, p1 = 0;
+    bool dlt_neg = false, flat = false, dbase_neg = false;
+    std::array<uint32_t, K> n{}, g{}, rank{};
+    uint32_t g_neg = 0;
+    uint64_t x = 0;
+    uint32_t big = 0;
+    bool even = false;
+  };
+
+  void reset() {
+    q = d = Regs{};
+    mul.reset();
+  }
+  bool busy() const { return q.st != kIdle; }
+  uint32_t thick() const { return q.thick; }
+  uint32_t big() const { return q.big; }
+  bool even() const { return q.even; }
+
+  void next(bool start, const HeteroSelIn& in) {
+    const uint32_t nk_in = in.nk & width_mask(spec::HcKW), nk = q.nk;  // nk_i, and as taken at the start
+    const uint32_t in_set = (1u << nk) - 1;
+    const uint64_t prod = mul.q.prod;
+    const bool mul_busy = mul.busy();
+    const uint32_t ki = start ? 0 : q.st == kThick ? q.i + 1 : q.i;  // the input kernel read
+    const uint64_t big_k = ki < K ? in.big_insts[ki] & width_mask64(spec::HcInstW) : 0;
+    const uint64_t small_k = ki < K ? in.small_insts[ki] & width_mask64(spec::HcInstW) : 0;
+    const uint32_t cta_mask = width_mask(spec::CtaCntW);
+    const uint32_t ctab = ki < K ? in.cta_big[ki] & cta_mask : 0, ctas = ki < K ? in.cta_small[ki] & cta_mask : 0,
+                   ctao = ki < K ? in.cta_base[ki] & cta_mask : 0;
+    const uint32_t sms_big = in.sms_big & width_mask(spec::SmIdW), sms_small = in.sms_small & width_mask(spec::SmIdW);
+    bool mstart = false;
+    uint64_t ma = 0, mb = 0;
+    auto run = [&](uint64_t a, uint64_t b) { mstart = true, ma = a, mb = b; };
+    // chunk flags of l against r (l greater, equal), as the RTL's registered gt / eq
+    auto compare = [&](uint64_t l, uint64_t r) {
+      d.gt = d.eq = 0;
+      for (uint32_t c = 0; c < NC; ++c) {
+        const uint64_t lc = l >> (c * CH) & width_mask64(CH), rc = r >> (c * CH) & width_mask64(CH);
+        if (lc > rc) d.gt |= 1u << c;
+        if (lc == rc) d.eq |= 1u << c;
+      }
+    };
+    bool gt_all = false;
+    for (uint32_t c = 0; c < NC; ++c) gt_all = (q.gt >> c & 1u) || ((q.eq >> c & 1u) && gt_all);
+    const bool eq_all = q.eq == width_mask(NC);
+    d = q;
+    if (start) {
+      d.nk = nk_in;
+      d.i = 0;
+      d.thick = d.big = 0;
+      d.even = nk_in == 0;
+      d.st = kIdle;
+      if (nk_in != 0) {
+        run(sms_small, big_k);
+        d.st = kRateB;
+      }
+    } else {
+      switch (q.st) {
+        case kRateB:
+          if (!mul_busy) {
+            d.rb[q.i] = prod & width_mask64(spec::HcRateW);
+            run(sms_big, small_k);
+            d.st = kRateS;
+          }
+          break;
+        case kRateS:
+          if (!mul_busy) {
+            d.rs[q.i] = prod & width_mask64(spec::HcRateW);
+            compare(q.rb[q.i], d.rs[q.i]);
+            d.st = kThick;
+          }
+          break;
+        case kThick:
+          if (gt_all) d.thick |= 1u << q.i;
+          if (q.i + 1 < nk) {
+            d.i = q.i + 1;
+            run(sms_small, big_k);
+            d.st = kRateB;
+          } else {
+            d.st = kShift;
+          }
+          break;
+        case kShift: {
+          if (nk < 2 || q.thick == in_set) {  // Algorithm 2 line 9: the profiling split stays
+            d.even = true;
+            d.st = kIdle;
+          } else {
+            uint64_t any = 0;
+            for (uint32_t c = 0; c < nk; ++c) any |= q.rb[c] | q.rs[c];
+            uint32_t len = 0;
+            while (len < spec::HcRateW && (any >> len) != 0) ++len;
+            d.sh = len > spec::HcSigW ? len - spec::HcSigW : 0;
+            d.i = 0;
+            d.rank.fill(0);
+            d.st = kLoad;
+          }
+          break;
+        }
+        case kLoad:
+          d.b = uint32_t(q.rb[q.i] >> q.sh & width_mask64(spec::HcSigW));
+          d.s = uint32_t(q.rs[q.i] >> q.sh & width_mask64(spec::HcSigW));
+          d.st = kDiff;
+          break;
+        case kDiff:
+          d.dlt_neg = q.b < q.s;
+          d.dlt = q.b < q.s ? q.s - q.b : q.b - q.s;
+          d.flat = ctab <= ctas;
+          d.dcta = (ctab - ctas) & cta_mask;
+          d.dbase_neg = ctao < ctas;
+          d.dbase = ctao < ctas ? ctas - ctao : ctao - ctas;
+          d.st = kNStart;
+          break;
+        case kNStart:
+          if (q.flat) {  // IPC_scaled undefined: IPC^base = b, D = 1
+            d.n[q.i] = q.b == 0 ? 1 : q.b;
+            d.g[q.i] = q.dlt;
+            d.g_neg = (q.g_neg & ~(1u << q.i)) | uint32_t(q.dlt_neg) << q.i;
+          } else {
+            run(q.dbase, q.dlt);
+            d.st = kP1;
+          }
+          break;
+        case kP1:
+          if (!mul_busy) {
+            d.p1 = uint32_t(prod & width_mask64(spec::HcGW));
+            run(q.dcta, q.s);
+            d.st = kP2;
+          }
+          break;
+        case kP2:
+          if (!mul_busy) {
+            const int64_t p2 = int64_t(prod & width_mask64(spec::HcGW));
+            const int64_t sum = q.dbase_neg != q.dlt_neg ? p2 - int64_t(q.p1) : p2 + int64_t(q.p1);
+            d.n[q.i] = sum <= 0 ? 1 : uint32_t(sum);  // an estimate of zero or below is held at 1
+            run(q.dcta, q.dlt);
+            d.st = kG;
+          }
+          break;
+        case kG:
+          if (!mul_busy) {
+            d.g[q.i] = uint32_t(prod & width_mask64(spec::HcGW));
+            d.g_neg = (q.g_neg & ~(1u << q.i)) | uint32_t(q.dlt_neg) << q.i;
+          }
+          break;
+        case kPair:  // |G_i| N_j, then |G_j| N_i
+          run(q.g[q.i], q.n[q.j]);
+          d.st = kX;
+          break;
+        case kX:
+          if (!mul_busy) {
+            d.x = prod & width_mask64(spec::HcPairW);
+            run(q.g[q.j], q.n[q.i]);
+            d.st = kY;
+          }
+          break;
+        case kY:
+          if (!mul_busy) {
+            compare(prod & width_mask64(spec::HcPairW), q.x);
+            d.st = kRank;
+          }
+          break;
+        case kRank: {  // p_ji >= p_ij, p_ij = G_i N_j signed (N > 0: the sign is G_i's)
+          const bool neg_i = q.g_neg >> q.i & 1u, neg_j = q.g_neg >> q.j & 1u;
+          const bool j_wins = neg_i != neg_j ? neg_i : !neg_i ? (gt_all || eq_all) : !gt_all;
+          ++d.rank[j_wins ? q.i : q.j];
+          d.rank[j_wins ? q.i : q.j] &= width_mask(spec::HcKW);
+          if (q.j + 1 < nk) {
+            d.j = q.j + 1;
+            d.st = kPair;
+          } else if (q.i + 2 < nk) {
+            d.i = q.i + 1;
+            d.j = q.i + 2;
+            d.st = kPair;
+          } else {  // the nk / 2 largest gains take the big SMs
+            for (uint32_t c = 0; c < K; ++c)
+              if ((in_set >> c & 1u) && d.rank[c] < nk / 2) d.big |= 1u << c;
+            d.st = kIdle;
+          }
+          break;
+        }
+        default: break;
+      }
+      // the next kernel after its N_c and G_c (flat: at once; else after G), or the first pair
+      if ((q.st == kNStart && q.flat) || (q.st == kG && !mul_busy)) {
+        if (q.i + 1 < nk) {
+          d.i = q.i + 1;
+          d.st = kLoad;
+        } else {
+          d.i = 0;
+          d.j = 1;
+          d.st = kPair;
+        }
+      }
+    }
+    mul.next(mstart, ma, mb);
+  }
+  void commit() {
+    q = d;
+    mul.commit();
+  }
+
+  /// q as the RTL's state_o (hc_sel_state_t) at bit `lsb` of `st`.
+  void state(PolicyState& st, uint32_t lsb) const {
+    namespace L = spec::layout::hc_sel_state_t;
+    static_assert(L::mul_width == Mul::kStateW, "hc_mul_state_t is gs_seq_mul's state_o");
+    st.put(lsb + L::st_lsb, L::st_width, q.st);
+    st.put(lsb + L::nk_lsb, L::nk_width, q.nk);
+    st.put(lsb + L::i_lsb, L::i_width, q.i);
+    st.put(lsb + L::j_lsb, L::j_width, q.j);
+    for (uint32_t c = 0; c < K; ++c) {
+      st.put(lsb + L::rb_lsb + c * spec::HcRateW, spec::HcRateW, q.rb[c]);
+      st.put(lsb + L::rs_lsb + c * spec::HcRateW, spec::HcRateW, q.rs[c]);
+      st.put(lsb + L::n_lsb + c * spec::HcNW, spec::HcNW, q.n[c]);
+      st.put(lsb + L::g_lsb + c * spec::HcGW, spec::HcGW, q.g[c]);
+      st.put(lsb + L::rank_lsb + c * spec::HcKW, spec::HcKW, q.rank[c]);
+    }
+    st.put(lsb + L::thick_lsb, L::thick_width, q.thick);
+    st.put(lsb + L::gt_lsb, L::gt_width, q.gt);
+    st.put(lsb + L::eq_lsb, L::eq_width, q.eq);
+    st.put(lsb + L::sh_lsb, L::sh_width, q.sh);
+    st.put(lsb + L::b_lsb, L::b_width, q.b);
+    st.put(lsb + L::s_lsb, L::s_width, q.s);
+    st.put(lsb + L::dlt_neg_lsb, 1, q.dlt_neg);
+    st.put(lsb + L::dlt_lsb, L::dlt_width, q.dlt);
+    st.put(lsb + L::flat_lsb, 1, q.flat);
+    st.put(lsb + L::dcta_lsb, L::dcta_width, q.dcta);
+    st.put(lsb + L::dbase_neg_lsb, 1, q.dbase_neg);
+    st.put(lsb + L::dbase_lsb, L::dbase_width, q.dbase);
+    st.put(lsb + L::p1_lsb, L::p1_width, q.p1);
+    st.put(lsb + L::g_neg_lsb, L::g_neg_width, q.g_neg);
+    st.put(lsb + L::x_lsb, L::x_width, q.x);
+    st.put(lsb + L::big_lsb, L::big_width, q.big);
+    st.put(lsb + L::even_lsb, 1, q.even);
+    mul.state(st, lsb + L::mul_lsb);
+  }
+
+  Regs q, d;
+  Mul mul;
+};
 
 }  // namespace gs::golden

@@ -5,7 +5,8 @@
 // Same registers (hc_state_t), the same state machine and timing as the RTL:
 //   (2..HcMaxKernels kernels in the KSRT, one not in the set) SCAN: the profiling split, one SM
 //   per cycle, preempting other kernels' CTAs -> WARM -> SAMPLE -> SUM: per SM, its owner's
-//   instructions -> OCC: CTAs per big, small and conventional SM -> SEL (gs_hetero_sel.hpp) ->
+//   instructions -> OCC: CTAs per big, small and conventional SM -> SEL: gs_hetero_sel's unit
+//   (gs_hetero_sel.hpp), started by OCC's last step, until its decision ->
 //   SCAN: the selection, adaptive preemption -> IDLE (or IDLE straight from SEL: the even split).
 // docs/rtl/gs_policy_hetero.md has the full specification.
 #pragma once
@@ -61,6 +62,7 @@ class PolicyHetero final : public PolicyTwin {
     ProfWindow win;  // gs_prof_window: the counters' control and the window registers' next value
     WfRes acc_sum;
     bool acc_fits = false;
+    bool sel_start = false;
     bool even_f = false;
     uint32_t sel_big = 0;
   };
@@ -71,6 +73,7 @@ class PolicyHetero final : public PolicyTwin {
     for (uint32_t s = 0; s < spec::MaxSms; ++s) big_[s] = is_big(cfg, s);
     prev_st_ = kIdle;
     prof.reset(cfg.num_sms, cfg.slots);
+    sel.reset();
   }
 
   void comb(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent& ev, PolicyOut& out) const override {
@@ -108,6 +111,7 @@ class PolicyHetero final : public PolicyTwin {
     pin.obs_hit = ev.obs_hit;
     pin.obs_slot = ev.obs_slot;
     prof.next(pin, prof.d);
+    sel.next(c.sel_start, sel_in());
 
     Regs& n = d;
     n = q;
@@ -216,6 +220,7 @@ class PolicyHetero final : public PolicyTwin {
         }
         break;
       case kSel:
+        if (sel.busy()) break;
         n.big = c.sel_big;
         n.even = c.even_f;
         if (c.even_f) {
@@ -237,6 +242,7 @@ class PolicyHetero final : public PolicyTwin {
     prev_st_ = q.st;
     q = d;
     prof.commit();
+    sel.commit();
   }
 
   void state(PolicyState& st) const override {  // hc_state_t
@@ -281,6 +287,7 @@ class PolicyHetero final : public PolicyTwin {
     st.put(L::n_lsb, L::n_width, q.n);
     st.put(L::big_lsb, L::big_width, q.big);
     st.put(L::even_lsb, 1, q.even);
+    sel.state(st, L::sel_lsb);
   }
 
   /// A mapping the last edge put in force: the end of a scan (the profiling split, or the
@@ -330,6 +337,7 @@ class PolicyHetero final : public PolicyTwin {
   // gs_policies' one gs_prof_counters, shared by every module that profiles: held by the twin of
   // the selected module (a run builds one twin), controlled by it alone, as in the RTL
   ProfCounters prof;
+  HeteroSel sel;  // its gs_hetero_sel
 
  private:
   static constexpr uint64_t kSumMask = (uint64_t(1) << spec::HcInstW) - 1;
@@ -388,22 +396,28 @@ class PolicyHetero final : public PolicyTwin {
       const WfRes cta = (c.pres >> q.c & 1u) ? cta_res(v.ksrt->entry(c.cur[q.c])) : WfRes{0, 0, 0, 0, 1};
       c.acc_fits = cta_fit(q.acc, cta, occ_cap(cfg), c.acc_sum);
     }
+    // SEL: the unit started by OCC's last step (OCC's move to SEL), awaited in SEL
+    c.sel_start = !c.start && !c.drop && q.st == kOcc && !c.acc_fits && q.ty == 2 && q.c + 1 >= q.nk;
     if (q.st == kSel) {
-      HeteroSelIn in;
-      in.nk = q.nk;
-      in.sms_big = q.nb0;
-      in.sms_small = q.ns0;
-      in.big_insts = q.bsum;
-      in.small_insts = q.ssum;
-      in.cta_big = q.cta_b;
-      in.cta_small = q.cta_s;
-      in.cta_base = q.cta_0;
-      const HeteroSelOut o = hetero_sel(in);
-      c.sel_big = o.big;
+      c.sel_big = sel.big();
       // a group without an SM of a type has no IPC of it: keep the split
-      c.even_f = o.even || q.nbig < q.nk || q.nsmall < q.nk;
+      c.even_f = sel.even() || q.nbig < q.nk || q.nsmall < q.nk;
     }
     return c;
+  }
+
+  /// gs_hetero_sel's inputs: the registers the RTL wires to its ports.
+  HeteroSelIn sel_in() const {
+    HeteroSelIn in;
+    in.nk = q.nk;
+    in.sms_big = q.nb0;
+    in.sms_small = q.ns0;
+    in.big_insts = q.bsum;
+    in.small_insts = q.ssum;
+    in.cta_big = q.cta_b;
+    in.cta_small = q.cta_s;
+    in.cta_base = q.cta_0;
+    return in;
   }
 
   /// OCC's capacity: the first big SM (ty 0), the first small SM (1), or a conventional SM (2);

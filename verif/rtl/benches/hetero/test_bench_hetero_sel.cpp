@@ -1,11 +1,13 @@
-// gsched block bench: rtl/policy/gs_hetero_sel.sv vs. golden hetero_sel() (every output, every
-// vector), and the twin vs. hetero_reference(): HeteroCore's Algorithm 2 (and Sec. 6.4's four
-// kernels) read straight from the paper in floating point. Directed: the paper's cases (a thick
-// and a lean kernel, two thick, two lean, a tie, 3T1L) and the corners of the fixed point (a
-// kernel whose big SM holds no more CTAs than its small one, an estimate at or below zero);
-// random: thousands of vectors with rates of every magnitude. Each mutant of gs_hetero_sel.sv
-// (GS_MUT_HC_*, docs/rtl/mutations.md) is built as its own model, and the same stimulus must
-// find a difference: the mutation tests below.
+// gsched block bench: rtl/policy/gs_hetero_sel.sv, HeteroCore's sequential mapping unit, vs.
+// its golden twin HeteroSel every cycle (busy_o, the outputs and every register through
+// state_o), each decision vs. hetero_sel() (the decision's integer definition), and the twin
+// vs. hetero_reference(): HeteroCore's Algorithm 2 (and Sec. 6.4's four kernels) read straight
+// from the paper in floating point. Directed: the paper's cases (a thick and a lean kernel, two
+// thick, two lean, a tie, 3T1L) and the corners of the fixed point (a kernel whose big SM holds
+// no more CTAs than its small one, an estimate at or below zero); random: thousands of vectors
+// with rates of every magnitude, some decisions restarted while they run. Each mutant of
+// gs_hetero_sel.sv (GS_MUT_HC_*, docs/rtl/mutations.md) is built as its own model, and the same
+// stimulus must find a difference: the mutation tests below.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -14,54 +16,89 @@
 #include <vector>
 
 #include "Vbench_gs_hetero_sel.h"
-#include "bench_records.hpp"
+#include "bench_harness.hpp"
 #include "common/rng.hpp"
-#include "gs_hetero_sel_mutants.hpp"
-#include "rtl_sched/hetero_sel_drive.hpp"  // generated: GS_BENCH_MUTANTS(X), one Verilated model per GS_MUT_HC_*
+#include "gs_hetero_sel_mutants.hpp"  // generated: GS_BENCH_MUTANTS(X), one Verilated model per GS_MUT_HC_*
+#include "rtl_sched/hetero_sel_drive.hpp"
 #include "sched/golden/gs_hetero_sel.hpp"
 
 namespace {
 using namespace gs::bench;
+using gs::golden::HeteroSel;
 using gs::golden::HeteroSelIn;
 using gs::golden::HeteroSelOut;
 using gs::golden::hetero_sel;
+using gs::golden::PolicyState;
+namespace lay = gs::spec::layout::hc_sel_state_t;
 constexpr uint32_t K = gs::golden::kHcKernels;
 constexpr uint32_t IW = gs::spec::HcInstW;
 constexpr uint32_t CW = gs::spec::CtaCntW;
+constexpr uint64_t kMaxCycles = 4000;  // a decision of HcMaxKernels kernels takes 1,342 at MaxSms 132
 
-/// A combinational block alone: no clock, no reset (Bench<> is for clocked blocks).
+/// The RTL unit and its twin, clocked together from reset.
 template <class V>
 class SelBench {
  public:
-  SelBench() {
-    ctx_.fatalOnError(false);
-    Verilated::threadContextp(&ctx_);
-    dut_ = std::make_unique<V>(&ctx_, "dut");
+  explicit SelBench(uint32_t seed = 1) : rtl_(seed) {
+    V& d = rtl_.dut();
+    d.start_i = 0;
+    gs::rtl::drive_hetero_sel(d, HeteroSelIn{});
+    rtl_.reset();
+    gold_.reset();
   }
-  ~SelBench() {
-    Verilated::threadContextp(&ctx_);
-    dut_->final();
-    dut_.reset();
-    Verilated::threadContextp(nullptr);
-  }
-  /// "" or the first output that differs from the twin's.
-  std::string check(const HeteroSelIn& in) {
-    Verilated::threadContextp(&ctx_);
-    V& d = *dut_;
+
+  /// One decision: start, then cycles until busy_o falls (or `restart_after` cycles, when
+  /// nonzero: a start while it runs abandons it). "" or the first difference: RTL vs. twin in
+  /// any cycle, or the decision vs. hetero_sel(in). `cycles`: start to the decision.
+  std::string check(const HeteroSelIn& in, uint64_t* cycles = nullptr, uint64_t restart_after = 0) {
+    V& d = rtl_.dut();
     gs::rtl::drive_hetero_sel(d, in);
-    d.eval();
+    uint64_t n = 0;
+    bool start = true;
+    for (;; ++n) {
+      d.start_i = start;
+      rtl_.settle();
+      const std::string diff = compare();
+      if (!diff.empty()) return "cycle " + std::to_string(n) + ": " + diff;
+      if (n > 0 && !start && !gold_.busy()) break;
+      if (n > kMaxCycles) return "no decision after " + std::to_string(kMaxCycles) + " cycles";
+      gold_.next(start, in);
+      rtl_.tick();
+      gold_.commit();
+      start = restart_after != 0 && n + 1 == restart_after;
+    }
+    if (cycles) *cycles = n;
     const HeteroSelOut g = hetero_sel(in);
     std::ostringstream o;
-    if (d.thick_o != g.thick) o << "thick_o RTL " << uint32_t(d.thick_o) << " golden " << g.thick << "; ";
-    if (d.big_o != g.big) o << "big_o RTL " << uint32_t(d.big_o) << " golden " << g.big << "; ";
-    if (bool(d.even_o) != g.even) o << "even_o RTL " << uint32_t(d.even_o) << " golden " << g.even << "; ";
-    if (ctx_.errorCount() != 0) o << "RTL assertion failed; ";
+    if (gold_.thick() != g.thick) o << "thick " << gold_.thick() << " hetero_sel() " << g.thick << "; ";
+    if (gold_.big() != g.big) o << "big " << gold_.big() << " hetero_sel() " << g.big << "; ";
+    if (gold_.even() != g.even) o << "even " << gold_.even() << " hetero_sel() " << g.even << "; ";
     return o.str();
   }
 
  private:
-  VerilatedContext ctx_;
-  std::unique_ptr<V> dut_;
+  std::string compare() {
+    const V& d = rtl_.dut();
+    std::ostringstream o;
+    if (bool(d.busy_o) != gold_.busy()) o << "busy_o RTL " << int(d.busy_o) << " golden " << gold_.busy() << "; ";
+    if (d.thick_o != gold_.thick()) o << "thick_o RTL " << uint32_t(d.thick_o) << " golden " << gold_.thick() << "; ";
+    if (d.big_o != gold_.big()) o << "big_o RTL " << uint32_t(d.big_o) << " golden " << gold_.big() << "; ";
+    if (bool(d.even_o) != gold_.even()) o << "even_o RTL " << int(d.even_o) << " golden " << gold_.even() << "; ";
+    PolicyState st;
+    gold_.state(st, 0);
+    for (const auto& f : lay::kFields) {
+      for (uint32_t at = 0; at < f.width; at += 64) {  // wide fields in 64-bit pieces
+        const uint32_t w = std::min<uint32_t>(64, f.width - at);
+        const uint64_t r = get_bits(d.state_o, f.lsb + at, w), g = st.get(f.lsb + at, w);
+        if (r != g) o << f.name << "[" << at + w - 1 << ":" << at << "] RTL " << r << " golden " << g << "; ";
+      }
+    }
+    if (rtl_.errors() != 0) o << "RTL assertion failed; ";
+    return o.str();
+  }
+
+  Bench<V> rtl_;
+  HeteroSel gold_;
 };
 
 /// Algorithm 2 and Sec. 6.4 in floating point, from the paper's text: per-SM IPCs, IPC_base by
@@ -220,10 +257,15 @@ TEST_CASE("gs_hetero_sel random vectors against its twin, and the twin against t
   SelBench<Vbench_gs_hetero_sel> b;
   gs::Rng r(17);
   uint32_t verdicts = 0, big_kernels = 0, evens = 0;
+  uint64_t longest = 0;
   for (int v = 0; v < 20000; ++v) {
     const HeteroSelIn in = random_input(r);
-    const std::string diff = b.check(in);
-    if (!diff.empty()) FAIL("vector " << v << ": " << diff);
+    if (v < 4000) {  // the RTL on the first 4000 (the rest: the twin's arithmetic against the paper)
+      uint64_t cycles = 0;
+      const std::string diff = b.check(in, &cycles, r.chance_permille(50) ? 1 + r.below(600) : 0);
+      if (!diff.empty()) FAIL("vector " << v << ": " << diff);
+      longest = std::max(longest, cycles);
+    }
     uint32_t big = 0;
     bool even = false;
     if (in.nk >= 1 && hetero_reference(in, big, even)) {
@@ -241,7 +283,31 @@ TEST_CASE("gs_hetero_sel random vectors against its twin, and the twin against t
   CHECK(big_kernels > 1000);
   CHECK(evens > 1000);
   WARN(verdicts << " vectors decided by the paper's algorithm in floating point: " << evens << " even splits, "
-                << big_kernels << " kernels mapped on big SMs");
+                << big_kernels << " kernels mapped on big SMs; the longest RTL decision " << longest << " cycles");
+}
+
+TEST_CASE("gs_hetero_sel latency: the page's cycle counts", "[rtl][bench]") {
+  // docs/rtl/gs_hetero_sel.md and constraints/latency.json, R = HcMulBW + 1 (a product): per
+  // kernel 2 R + 1 (its rates, thick), then 2 (the shift; the last thick's step); per kernel
+  // 3 R + 3 (load, differences, N_c and G_c); per pair 2 R + 2 (the cross products, the rank)
+  SelBench<Vbench_gs_hetero_sel> b;
+  constexpr uint64_t R = gs::spec::HcMulBW + 1;
+  uint64_t cycles = 0;
+  HeteroSelIn in = pair(400000, 200000, 300000, 300000);  // a thick and a lean kernel
+  REQUIRE(b.check(in, &cycles) == "");
+  CHECK(cycles == 2 * (2 * R + 1) + 2 + 2 * (3 * R + 3) + 1 * (2 * R + 2));
+  in = pair(400000, 200000, 330000, 300000);  // both thick: the rates and the shift step only
+  REQUIRE(b.check(in, &cycles) == "");
+  CHECK(cycles == 2 * (2 * R + 1) + 2);
+  in.nk = 4;  // four kernels, the 3T1L case below: six pairs
+  in.sms_big = in.sms_small = 2;
+  in.big_insts = {200000, 120000, 300000, 90000};
+  in.small_insts = {100000, 100000, 100000, 100000};
+  in.cta_base = {2, 2, 2, 6};
+  in.cta_big = {3, 3, 3, 9};
+  in.cta_small = {1, 1, 1, 3};
+  REQUIRE(b.check(in, &cycles) == "");
+  CHECK(cycles == 4 * (2 * R + 1) + 2 + 4 * (3 * R + 3) + 6 * (2 * R + 2));
 }
 
 namespace {
@@ -265,13 +331,13 @@ std::string first_difference(int vectors) {
 }  // namespace
 
 TEST_CASE("gs_hetero_sel unmutated: the mutation stimulus finds no difference", "[rtl][bench]") {
-  CHECK(first_difference<Vbench_gs_hetero_sel>(5000) == "");
+  CHECK(first_difference<Vbench_gs_hetero_sel>(1500) == "");
 }
 
 // One test per GS_MUT_HC_* define of gs_hetero_sel.sv: the same stimulus must find a difference.
 #define GS_HC_MUTANT_TEST(define, model)                                              \
   TEST_CASE("gs_hetero_sel mutant " #define " is caught", "[rtl][bench][mutation]") { \
-    const std::string diff = first_difference<model>(5000);                           \
+    const std::string diff = first_difference<model>(1500);                           \
     INFO(diff);                                                                       \
     CHECK(diff != "");                                                                \
     WARN(#define " caught: " << diff);                                                \
