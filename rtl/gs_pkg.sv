@@ -34,7 +34,7 @@ package gs_pkg;
   localparam int WfFactorFracW = 8;  // the scaling factor and psi (Eq. 3/4) carry WfFactorFracW fraction bits
   localparam int ProfCntW = 32;  // a profiling counter (instructions or memory-stall cycles of one SM and kernel slot, or sampled cycles); saturates at 2**ProfCntW-1
   localparam int WarpSchedW = 7;  // warp schedulers per SM on the policy configuration, 1..2**WarpSchedW-1 (the config loader allows 1..64)
-  localparam int DivQW = 10;  // quotient bits of the policy's sequential divider (gs_seq_div): phi_mem (UQ1.WfPhiFracW) and CTA_avg (WfAvgW bits) fit
+  localparam int DivQW = 18;  // quotient bits of the policy's sequential divider (gs_seq_div): phi_mem (UQ1.WfPhiFracW), CTA_avg (WfAvgW bits) and gs_wf_scale's CTA_i / CTA_avg (WfFactorW bits) fit
   localparam int HcMaxKernels = 4;  // kernels one HeteroCore mapping decision covers (Algorithm 2: two; Sec. 6.4: four)
   localparam int HcSigW = 12;  // significant bits gs_hetero_sel keeps of each per-SM-type rate (one shift common to all) for its STP comparison
   localparam int SrtfPredW = 48;  // a remaining-time prediction in cycles (gs_policy_srtf's rem); saturates at 2**SrtfPredW-1
@@ -61,8 +61,10 @@ package gs_pkg;
   localparam int WsSumW = 40;  // warped-slicer phase monitor: one kernel's instructions over every SM in a window [ProfCntW + SmIdW]
   localparam int DivNW = 40;  // dividend of gs_seq_div: a memory-stall count scaled by 2**WfPhiFracW [ProfCntW + WfPhiFracW]
   localparam int DivDW = 39;  // divisor of gs_seq_div: window cycles x warp schedulers [CycleW + WarpSchedW]
-  localparam int DivCntW = 4;  // gs_seq_div's step counter at the default widths, 0..DivQW [clog2(DivQW + 1)]
+  localparam int DivCntW = 5;  // gs_seq_div's step counter at the default widths, 0..DivQW [clog2(DivQW + 1)]
   localparam int WfFactorW = 18;  // scaling factor, UQ(WfStepW+WfAvgFracW).WfFactorFracW: holds 1 + phi*psi for any CTA_avg >= 2**-WfAvgFracW [WfStepW + WfAvgFracW + WfFactorFracW]
+  localparam int WfsMulCntW = 5;  // gs_wf_scale: its gs_seq_mul's step counter, 0..WfPerfW (one multiplier bit per cycle) [clog2(WfPerfW + 1)]
+  localparam int WfsProdW = 38;  // gs_wf_scale: its gs_seq_mul's product, the factor times a sample [WfFactorW + WfPerfW]
   localparam int SrtfDivW = 52;  // SRTF: Eq. 2's dividend (Total_Blocks - Done_Blocks) x t [CtaIdW + CycleW]
   localparam int SrtfDivCntW = 6;  // SRTF policy: its gs_seq_div's step counter, 0..SrtfPredW (one quotient bit per cycle) [clog2(SrtfPredW + 1)]
   localparam int SrtfDenW = 14;  // SRTF policy: the divisor of a remaining-time prediction, resident blocks x SMs [CtaCntW + SmIdW]
@@ -505,7 +507,7 @@ package gs_pkg;
   } wf_state_t;
   localparam int WfStateW = 307;
 
-  // gs_seq_div's registers at its default widths (one quotient bit per cycle; docs/rtl/gs_seq_div.md) (93 bits = DivStateW)
+  // gs_seq_div's registers at its default widths (one quotient bit per cycle; docs/rtl/gs_seq_div.md) (102 bits = DivStateW)
   typedef struct packed {
     logic busy;  // a division is running
     logic [DivCntW-1:0] cnt;  // quotient bits still to produce
@@ -513,11 +515,30 @@ package gs_pkg;
     logic [DivDW-1:0] den;  // the divisor
     logic [DivQW-1:0] quo;  // dividend bits shifting out at the top, quotient bits in; the quotient when busy falls
   } div_state_t;
-  localparam int DivStateW = 93;
+  localparam int DivStateW = 102;
 
-  // gs_policy_warped_slicer's registers, without its memories (docs/rtl/gs_policy_warped_slicer.md) (1038 bits = WsStateW)
+  // gs_wf_scale's gs_seq_mul (AW WfFactorW, BW WfPerfW; docs/rtl/gs_seq_mul.md) (62 bits = WfsMulStateW)
   typedef struct packed {
-    logic [4-1:0] st;  // FSM: 0 idle, 1 occupancy, 2 profile setup, 3 CTA_avg, 4 warm-up, 5 sample, 6 read, 7 phi, 8 fill start, 9 fill wait, 10 partition, 11 monitor open, 12 monitor run, 13 monitor sum, 14 monitor compare, 15 partition delay
+    logic busy;  // a product is running
+    logic [WfsMulCntW-1:0] cnt;  // multiplier bits still to take
+    logic [WfFactorW-1:0] a;  // the multiplicand: phi_mem, then the factor
+    logic [WfsProdW-1:0] prod;  // the partial product over the multiplier bits still to take: phi * |q - 1|, then the factor times the sample, when busy falls
+  } wfs_mul_state_t;
+  localparam int WfsMulStateW = 62;
+
+  // gs_wf_scale's registers (docs/rtl/gs_waterfill.md) (103 bits = WfsStateW)
+  typedef struct packed {
+    logic [2-1:0] st;  // FSM: 0 idle, 1 psi product, 2 sample product
+    logic neg;  // psi < 0 (CTA_i / CTA_avg below 1): phi * |psi| is rounded up
+    logic [WfPerfW-1:0] perf;  // the sample, held for the second product
+    logic [WfFactorW-1:0] factor;  // the scaling factor, UQ.WfFactorFracW (factor_o)
+    wfs_mul_state_t mul;  // its gs_seq_mul
+  } wfs_state_t;
+  localparam int WfsStateW = 103;
+
+  // gs_policy_warped_slicer's registers, without its memories (docs/rtl/gs_policy_warped_slicer.md) (1160 bits = WsStateW)
+  typedef struct packed {
+    logic [5-1:0] st;  // FSM: 0 idle, 1 occupancy, 2 profile setup, 3 CTA_avg, 4 warm-up, 5 sample, 6 read, 7 phi, 8 fill start, 9 fill wait, 10 partition, 11 monitor open, 12 monitor run, 13 monitor sum, 14 monitor compare, 15 partition delay, 16 CTA_i / CTA_avg, 17 scale
     slot_mask_t target;  // the kernel set being partitioned
     slot_mask_t done;  // the kernel set whose partition is in force
     logic [SlotW + 1-1:0] nk;  // kernels in target
@@ -535,6 +556,7 @@ package gs_pkg;
     logic [MaxKernels * WfStepW-1:0] nsteps;  // N_k per slot: the kernel's CTAs per SM (at most WfMaxSteps)
     logic [SmIdW + CtaCntW-1:0] sumq;  // this round's sum of per-SM CTA quotas
     logic [WfAvgW-1:0] avg;  // CTA_avg of this round, UQ(WfStepW).WfAvgFracW
+    logic [WfPhiW-1:0] phi;  // READ / PHI: phi_mem of the SM under read, UQ1.WfPhiFracW (held while the divider computes CTA_i / CTA_avg)
     logic t0_valid;
     cycle_t t0;  // warm-up and partition delay: the stamp of its first sample
     cycle_t t1;  // the stamp at which the sample window opened
@@ -547,8 +569,9 @@ package gs_pkg;
     logic [WfMaxKernels * WsSumW-1:0] sum_insts;  // phase monitor: per kernel number, its instructions in this window
     div_state_t div;  // its gs_seq_div
     wf_state_t wf;  // its gs_waterfill
+    wfs_state_t scale;  // its gs_wf_scale
   } ws_state_t;
-  localparam int WsStateW = 1038;
+  localparam int WsStateW = 1160;
 
   // gs_policy_srtf's gs_seq_div (NumW SrtfDivW, DenW SrtfDenW, QuoW SrtfPredW; docs/rtl/gs_seq_div.md) (83 bits = SrtfDivStateW)
   typedef struct packed {

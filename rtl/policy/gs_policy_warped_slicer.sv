@@ -5,7 +5,7 @@
 // contention (Eq. 3, 4; gs_wf_scale), water-fill one SM (Algorithm 1; gs_waterfill) and enforce
 // the partition as per-SM CTA quotas, or fall back to spatial multitasking when a kernel would
 // lose too much. One state machine, (re)started by a change of the set of kernels with CTAs to
-// issue: OCC, SETUP, AVG, WARM, SAMPLE, READ/PHI per profiling round, then WFSTART, WFWAIT,
+// issue: OCC, SETUP, AVG, WARM, SAMPLE, READ/PHI/QUO/SCALE per profiling round, then WFSTART, WFWAIT,
 // DELAY (partition_delay_cycles != 0), PART, and with a shared partition the phase monitor MON_* (Sec. IV-B);
 // the page tables each state and its cycles. A set that only lost kernels (all profiled) goes
 // straight to WFSTART; a lone kernel, more than WfMaxKernels kernels or more kernels than SMs
@@ -43,13 +43,13 @@ module gs_policy_warped_slicer (
   localparam int JW = gs_pkg::SmIdW + 1;   // a profiled CTA count base + row + 1, and sums of two SM counts
   localparam int QW = gs_pkg::SmIdW + gs_pkg::CtaCntW;
 
-  localparam logic [3:0] StIdle = 4'd0, StOcc = 4'd1, StSetup = 4'd2, StAvg = 4'd3, StWarm = 4'd4,
-                         StSample = 4'd5, StRead = 4'd6, StPhi = 4'd7, StWfStart = 4'd8, StWfWait = 4'd9,
-                         StPart = 4'd10, StMonOpen = 4'd11, StMonRun = 4'd12, StMonSum = 4'd13, StMonCmp = 4'd14,
-                         StDelay = 4'd15;
+  localparam logic [4:0] StIdle = 5'd0, StOcc = 5'd1, StSetup = 5'd2, StAvg = 5'd3, StWarm = 5'd4,
+                         StSample = 5'd5, StRead = 5'd6, StPhi = 5'd7, StWfStart = 5'd8, StWfWait = 5'd9,
+                         StPart = 5'd10, StMonOpen = 5'd11, StMonRun = 5'd12, StMonSum = 5'd13, StMonCmp = 5'd14,
+                         StDelay = 5'd15, StQuo = 5'd16, StScale = 5'd17;
   localparam logic [1:0] ModeShared = 2'd0, ModeSpatial = 2'd1, ModeAlone = 2'd2;
 
-  gs_pkg::ws_state_t q, d;   // q.div and q.wf are the submodules' (state_o); unused here
+  gs_pkg::ws_state_t q, d;   // q.div, q.wf and q.scale are the submodules' (state_o); unused here
   logic [K*NS*PW-1:0] perf_q;   // P(k, j) at [(k*NS + j-1)*PW +: PW]: a memory, outside the state record
 
   // ------------------------------------------------------------------ views of the inputs
@@ -159,12 +159,16 @@ module gs_policy_warped_slicer (
     end
   end
 
-  logic [gs_pkg::WfFactorW-1:0] scale_factor;   // unused: the scaled performance is stored
+  // gs_wf_scale: started in QUO with CTA_i / CTA_avg from the divider, waited for in SCALE
+  logic scale_start, scale_busy;
+  logic [gs_pkg::WfFactorW-1:0] scale_q, scale_factor;   // scale_factor unused: the scaled performance is stored
   logic [PW-1:0] insts_held, perf_scaled;
   logic [gs_pkg::WfPhiW-1:0] phi;
+  gs_pkg::wfs_state_t scale_state;
   logic [JW-1:0] j;                // the CTA count SM q.s profiles this round
   gs_wf_scale u_scale (
-    .perf_i(insts_held), .phi_i(phi), .cta_i(SW'(j)), .avg_i(q.avg), .factor_o(scale_factor), .perf_o(perf_scaled)
+    .clk_i, .rst_ni, .start_i(scale_start), .perf_i(insts_held), .phi_i(q.phi), .q_i(scale_q), .busy_o(scale_busy),
+    .factor_o(scale_factor), .perf_o(perf_scaled), .state_o(scale_state)
   );
 
   // ------------------------------------------------------------------ this cycle
@@ -212,6 +216,7 @@ module gs_policy_warped_slicer (
     div_num = '0;
     div_den = '0;
     wf_start = 1'b0;
+    scale_start = 1'b0;
     if (!start) begin
       unique case (q.st)
         StSetup: if (JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms)) begin   // the last SM: CTA_avg
@@ -224,15 +229,23 @@ module gs_policy_warped_slicer (
           div_num = {rd_stall, gs_pkg::WfPhiFracW'(0)};
           div_den = gs_pkg::DivDW'(window) * gs_pkg::DivDW'(cfg_i.warp_scheds);
         end
+        StPhi: if (!div_busy) begin   // phi_mem is in: CTA_i / CTA_avg, UQ.WfFactorFracW
+          div_start = 1'b1;
+          div_num = gs_pkg::DivNW'(SW'(j)) << (gs_pkg::WfFactorFracW + gs_pkg::WfAvgFracW);
+          div_den = gs_pkg::DivDW'(q.avg);
+        end
+        StQuo: scale_start = !div_busy;
         StWfStart: wf_start = !wf_busy && !wf_done;
         default: ;
       endcase
     end
 
-    // PHI: the sample of SM q.s, scaled
-    insts_held = (rd_insts > gs_pkg::ProfCntW'({PW{1'b1}})) ? {PW{1'b1}} : PW'(rd_insts);
+    // PHI: phi_mem (at most 1.0); QUO: the sample of SM q.s and CTA_i / CTA_avg (1.0 when
+    // CTA_avg = 0, where the divider saturates) into gs_wf_scale
     phi = (div_quo > gs_pkg::DivQW'(1 << gs_pkg::WfPhiFracW)) ? gs_pkg::WfPhiW'(1 << gs_pkg::WfPhiFracW)
                                                                : gs_pkg::WfPhiW'(div_quo);
+    insts_held = (rd_insts > gs_pkg::ProfCntW'({PW{1'b1}})) ? {PW{1'b1}} : PW'(rd_insts);
+    scale_q = (q.avg == '0) ? gs_pkg::WfFactorW'(1) << gs_pkg::WfFactorFracW : gs_pkg::WfFactorW'(div_quo);
   end
 
   // ------------------------------------------------------------------ decisions
@@ -474,6 +487,11 @@ module gs_policy_warped_slicer (
           else read_advance();
         end
         StPhi: if (!div_busy) begin
+          d.phi = phi;
+          d.st = StQuo;
+        end
+        StQuo: if (!div_busy) d.st = StScale;
+        StScale: if (!scale_busy) begin
           if (rd_insts > gs_pkg::ProfCntW'({PW{1'b1}})) d.perf_sat = 1'b1;
           perf_we = 1'b1;
           read_advance();
@@ -513,6 +531,7 @@ module gs_policy_warped_slicer (
     state_o = q;
     state_o.div = div_state;
     state_o.wf = wf_state;
+    state_o.scale = scale_state;
   end
 
   always_ff @(posedge clk_i) begin

@@ -3,9 +3,9 @@
 //
 // quo_o = floor(num_i / den_i) for quotients below 2**QuoW; a quotient that would not fit
 // (num_i >= den_i * 2**QuoW, or den_i = 0) gives all ones at once -- the caller's saturation,
-// never a wrapped value. Users: gs_policy_warped_slicer (phi_mem and CTA_avg, the default
-// widths DivNW / DivDW / DivQW) and gs_policy_srtf (Eq. 2's remaining time, SrtfDivW /
-// SrtfDenW / SrtfPredW).
+// never a wrapped value. Users: gs_policy_warped_slicer (phi_mem, CTA_avg and gs_wf_scale's
+// CTA_i / CTA_avg, the default widths DivNW / DivDW / DivQW) and gs_policy_srtf (Eq. 2's
+// remaining time, SrtfDivW / SrtfDenW / SrtfPredW).
 // Since the quotient fits QuoW bits, num_i >> QuoW < den_i: the partial remainder starts as
 // those high bits and takes one low dividend bit per cycle (long division), so the remainder
 // and the trial subtraction are DenW + 1 bits wide, not NumW.
@@ -14,7 +14,7 @@
 // the first cycle busy_o is low again: the latency is QuoW + 1 cycles from the start cycle.
 // quo_o holds until the next start.
 // Storage: busy 1 + step counter clog2(QuoW+1) + remainder DenW + divisor DenW + dividend /
-// quotient QuoW (1 + 4 + 39 + 39 + 10 = 93 b at the default widths).
+// quotient QuoW (1 + 5 + 39 + 39 + 18 = 102 b at the default widths).
 module gs_seq_div #(
   parameter int NumW = gs_pkg::DivNW,
   parameter int DenW = gs_pkg::DivDW,

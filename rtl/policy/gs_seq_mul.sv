@@ -6,7 +6,8 @@
 // added to the high part (AW + 1-bit sum) when the bit leaving is set. The adder is AW + 1
 // bits wide, so a user passes the narrow operand as a (osu018 maps an adder bit by bit:
 // docs/area-timing.md). Users: gs_policy_srtf (Eq. 2's dividend and divisor, and
-// SRTF/Adaptive's threshold times a prediction).
+// SRTF/Adaptive's threshold times a prediction) and gs_wf_scale (phi_mem * psi, then the factor
+// times a profiling sample).
 // Timing: start_i at edge t loads the operands (any running product is abandoned); busy_o is
 // high from t+1 for BW cycles, and prod_o is final in the first cycle busy_o is low again: the
 // latency is BW + 1 cycles from the start cycle. prod_o holds until the next start.

@@ -10,8 +10,9 @@
 //      CTAs (owner + quota); -> AVG: CTA_avg = sum of quotas / SMs (gs_seq_div)
 //   -> WARM: warm-up, measured on observation stamps -> SAMPLE: the profiling counters count
 //      the epochs after the window opened while within the sample length
-//   -> READ / PHI: per profiled SM, phi_mem = stall * 2^8 / (window * schedulers) (gs_seq_div),
-//      P(k, j) = gs_wf_scale(insts, phi, j, CTA_avg); another round while some N_k is beyond it
+//   -> READ / PHI / QUO / SCALE: per profiled SM, phi_mem = stall * 2^8 / (window * schedulers),
+//      then CTA_j / CTA_avg (both on the one gs_seq_div), P(k, j) = gs_wf_scale(insts, phi, j,
+//      CTA_avg) (WfScaleTwin, two sequential products); another round while some N_k is beyond it
 //   -> WFSTART / WFWAIT: gs_waterfill on the stored profiles -> (partition_delay_cycles != 0) DELAY: Sec. V-H's
 //      algorithm delay, counted as WARM counts -> PART: per SM and kernel one
 //      quota write (T_k, or unlimited for spatial / a lone kernel), the owner at its first step.
@@ -52,6 +53,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     kMonSum = 13,
     kMonCmp = 14,
     kDelay = 15,
+    kQuo = 16,
+    kScale = 17,
   };
   enum Mode : uint32_t { kShared = 0, kSpatial = 1, kAlone = 2 };
   static constexpr uint32_t KW = spec::WfMaxKernels, NS = spec::WfMaxSteps;
@@ -64,6 +67,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     uint32_t n = 0;
     std::array<uint32_t, spec::MaxKernels> nsteps{};
     uint32_t sumq = 0, avg = 0;
+    uint32_t phi = 0;  // READ / PHI: phi_mem, held while the divider computes CTA_j / CTA_avg
     bool t0_valid = false;
     uint32_t t0 = 0, t1 = 0;
     bool tl_valid = false;
@@ -78,6 +82,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     bool start = false;  // a (re)start: the set of kernels with CTAs to issue changed
     bool wf_start = false, div_start = false;
     uint64_t div_num = 0, div_den = 0;
+    bool scale_start = false;  // QUO: gs_wf_scale on the sample of SM q.s
+    uint32_t scale_perf = 0, scale_q = 0;
     ProfWindow win;  // gs_prof_window: the counters' control and the window registers' next value
   };
 
@@ -85,6 +91,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     q = d = Regs{};
     div.reset();
     wf.reset();
+    scale.reset();
     prof.reset(cfg.num_sms, cfg.slots);
     for (auto& row : perf) row.fill(0);
     perf_wr_ = false;
@@ -144,6 +151,20 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           c.div_den = uint64_t((q.tl - q.t1) & width_mask(spec::CycleW)) * cfg.warp_scheds;
         }
         break;
+      case kPhi:
+        if (!div.busy()) {  // phi_mem is in: CTA_j / CTA_avg in UQ.WfFactorFracW
+          c.div_start = true;
+          c.div_num = uint64_t(profile_j() & width_mask(spec::WfStepW)) << (spec::WfFactorFracW + spec::WfAvgFracW);
+          c.div_den = q.avg;
+        }
+        break;
+      case kQuo:
+        if (!div.busy()) {  // the sample (held at 2^WfPerfW - 1) and CTA_j / CTA_avg (1.0 when CTA_avg = 0)
+          c.scale_start = true;
+          c.scale_perf = std::min<uint32_t>(prof.insts(q.s, k), width_mask(spec::WfPerfW));
+          c.scale_q = q.avg == 0 ? 1u << spec::WfFactorFracW : static_cast<uint32_t>(div.quo());
+        }
+        break;
       case kWfStart: c.wf_start = wf.q.st == WaterfillTwin::St::kIdle && !wf.q.done; break;
       default: break;
     }
@@ -182,6 +203,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
 
     // blocks this module holds: the divider, the water-filler (only its FILL moves), the counters
     div.next(c.div_start, c.div_num, c.div_den);
+    scale.next(c.scale_start, c.scale_perf, q.phi, c.scale_q);
     // the water-filler moves only from a start until its done cycle (a run abandoned by a
     // restart finishes in the RTL too); skipping its idle cycles keeps the golden fast
     if (c.wf_start || wf.q.st != WaterfillTwin::St::kIdle || wf.q.done) wf.next(wf_inputs(cfg, v), c.wf_start);
@@ -299,17 +321,20 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           break;
         case kPhi:
           if (!div.busy()) {
-            const uint32_t j = profile_j();
-            uint32_t insts = prof.insts(q.s, k);
-            if (insts > width_mask(spec::WfPerfW)) {
-              insts = width_mask(spec::WfPerfW);
-              n.perf_sat = true;
-            }
-            const uint32_t phi = std::min<uint32_t>(div.quo(), 1u << spec::WfPhiFracW);
+            n.phi = static_cast<uint32_t>(std::min<uint64_t>(div.quo(), 1u << spec::WfPhiFracW));
+            n.st = kQuo;
+          }
+          break;
+        case kQuo:
+          if (!div.busy()) n.st = kScale;
+          break;
+        case kScale:
+          if (!scale.busy()) {
+            if (prof.insts(q.s, k) > width_mask(spec::WfPerfW)) n.perf_sat = true;
             perf_wr_ = true;
             perf_wr_k_ = k;
-            perf_wr_j_ = j - 1;
-            perf_wr_val_ = wf_scale(insts, phi, j, q.avg).perf;
+            perf_wr_j_ = profile_j() - 1;
+            perf_wr_val_ = scale.perf();
             read_advance(n, ok);
           }
           break;
@@ -355,6 +380,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     q = d;
     div.commit();
     wf.commit();
+    scale.commit();
     prof.commit();
     if (perf_wr_) perf[perf_wr_k_][perf_wr_j_] = perf_wr_val_;
   }
@@ -395,6 +421,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
       st.put(L::nsteps_lsb + k * spec::WfStepW, spec::WfStepW, q.nsteps[k]);
     st.put(L::sumq_lsb, L::sumq_width, q.sumq);
     st.put(L::avg_lsb, L::avg_width, q.avg);
+    st.put(L::phi_lsb, L::phi_width, q.phi);
     st.put(L::t0_valid_lsb, 1, q.t0_valid);
     st.put(L::t0_lsb, L::t0_width, q.t0);
     st.put(L::t1_lsb, L::t1_width, q.t1);
@@ -410,6 +437,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     static_assert(L::div_width == decltype(div)::kStateW, "div_state_t is gs_seq_div's state_o");
     div.state(st, L::div_lsb);
     wf.state(st, L::wf_lsb);
+    static_assert(L::scale_width == WfScaleTwin::kStateW, "wfs_state_t is gs_wf_scale's state_o");
+    scale.state(st, L::scale_lsb);
   }
 
   /// P(k, j) as stored (the performance table, a memory outside the state record).
@@ -418,6 +447,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   Regs q, d;
   SeqDiv<spec::DivNW, spec::DivDW, spec::DivQW> div;  // u_div
   WaterfillTwin wf;                                   // u_wf
+  WfScaleTwin scale;                                  // u_scale
   // gs_policies' one gs_prof_counters, shared by every module that profiles: held by the twin of
   // the selected module (a run builds one twin), controlled by it alone, as in the RTL
   ProfCounters prof;

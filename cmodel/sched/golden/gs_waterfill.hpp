@@ -16,6 +16,7 @@
 #include <algorithm>
 
 #include "sched/golden/golden_types.hpp"
+#include "sched/golden/gs_seq_mul.hpp"
 
 namespace gs::golden {
 
@@ -289,19 +290,18 @@ inline WfResult waterfill_reference(const WfInputs& in) {
   return out;
 }
 
-/// gs_wf_scale: Eq. 4's psi and Eq. 3's factor in fixed point, and the scaled performance.
+/// gs_wf_scale's result read straight: Eq. 4's psi and Eq. 3's factor in fixed point, and the
+/// scaled performance, from q = CTA_i / CTA_avg in UQ.WfFactorFracW (the exact formulas the
+/// sequential unit and its twin WfScaleTwin must give).
 struct WfScale {
   uint32_t factor = 0;  // UQ.WfFactorFracW
   uint32_t perf = 0;    // saturated to WfPerfW bits
 };
-inline WfScale wf_scale(uint32_t perf, uint32_t phi, uint32_t cta, uint32_t avg) {
-  constexpr uint32_t FF = spec::WfFactorFracW, FA = spec::WfAvgFracW, FP = spec::WfPhiFracW;
+inline WfScale wf_scale_q(uint32_t perf, uint32_t phi, uint64_t q) {
+  constexpr uint32_t FF = spec::WfFactorFracW, FP = spec::WfPhiFracW;
   constexpr uint64_t one = uint64_t(1) << FF;
   perf &= width_mask(spec::WfPerfW);
   phi &= width_mask(spec::WfPhiW);
-  cta &= width_mask(spec::WfStepW);
-  avg &= width_mask(spec::WfAvgW);
-  const uint64_t q = avg == 0 ? one : (uint64_t(cta) << (FF + FA)) / avg;  // CTA_i / CTA_avg
   const uint64_t ph = std::min<uint64_t>(phi, uint64_t(1) << FP);
   WfScale s;
   if (q >= one) s.factor = static_cast<uint32_t>(one + (((q - one) * ph) >> FP));
@@ -310,5 +310,94 @@ inline WfScale wf_scale(uint32_t perf, uint32_t phi, uint32_t cta, uint32_t avg)
   s.perf = static_cast<uint32_t>(std::min<uint64_t>(scaled, width_mask(spec::WfPerfW)));
   return s;
 }
+/// q = floor(cta * 2^(Ff+Fa) / avg), 2^Ff when avg = 0: what the caller divides (CTA_i / CTA_avg).
+inline uint64_t wf_scale_quotient(uint32_t cta, uint32_t avg) {
+  constexpr uint32_t FF = spec::WfFactorFracW, FA = spec::WfAvgFracW;
+  cta &= width_mask(spec::WfStepW);
+  avg &= width_mask(spec::WfAvgW);
+  return avg == 0 ? uint64_t(1) << FF : (uint64_t(cta) << (FF + FA)) / avg;
+}
+inline WfScale wf_scale(uint32_t perf, uint32_t phi, uint32_t cta, uint32_t avg) {
+  return wf_scale_q(perf, phi, wf_scale_quotient(cta, avg));
+}
+
+/// gs_wf_scale's registers, state machine and arithmetic: start loads the operands (a running
+/// scaling is abandoned); PSI multiplies phi by |q - 2^Ff| on the SeqMul, then takes the factor
+/// from it (the floor, or the ceiling of phi * |psi| when psi < 0); PERF multiplies the factor
+/// by the held sample; the result is final in the first cycle busy() is low.
+class WfScaleTwin {
+ public:
+  enum St : uint32_t { kIdle = 0, kPsi = 1, kPerf = 2 };
+  using Mul = SeqMul<spec::WfFactorW, spec::WfPerfW>;  // u_mul: a the narrow operand
+  static constexpr uint32_t FF = spec::WfFactorFracW, FP = spec::WfPhiFracW, PW = spec::WfPerfW;
+  static constexpr uint32_t kStateW = 2 + 1 + PW + spec::WfFactorW + Mul::kStateW;  // wfs_state_t
+  struct Regs {
+    uint32_t st = kIdle;
+    bool neg = false;     // psi < 0
+    uint32_t perf = 0;    // the sample, held for PERF
+    uint32_t factor = 0;  // factor_o
+  };
+
+  void reset() {
+    q = d = Regs{};
+    mul.reset();
+  }
+  bool busy() const { return q.st != kIdle; }
+  uint32_t factor() const { return q.factor; }
+  /// perf_o: the product over 2^Ff, saturated (its bits above WfPerfW + Ff set)
+  uint32_t perf() const {
+    const uint64_t p = mul.prod();
+    return (p >> (PW + FF)) != 0 ? width_mask(PW) : static_cast<uint32_t>((p >> FF) & width_mask(PW));
+  }
+
+  /// The next state into d (start_i, perf_i, phi_i, q_i).
+  void next(bool start, uint32_t perf_in, uint32_t phi_in, uint32_t q_in) {
+    constexpr uint64_t one = uint64_t(1) << FF;
+    d = q;
+    bool mul_start = false;
+    uint64_t a = 0, b = 0;
+    if (start) {
+      const uint64_t qv = q_in & width_mask(spec::WfFactorW);
+      const uint64_t phi = std::min<uint64_t>(phi_in & width_mask(spec::WfPhiW), uint64_t(1) << FP);
+      mul_start = true;
+      a = phi;
+      b = qv >= one ? qv - one : one - qv;
+      d.neg = qv < one;
+      d.perf = perf_in & width_mask(PW);
+      d.st = kPsi;
+    } else if (q.st == kPsi && !mul.busy()) {
+      const uint64_t p = mul.prod();
+      uint64_t m = (p >> FP) + (q.neg && (p & width_mask64(FP)) != 0 ? 1 : 0);  // psi < 0: the ceiling
+      m &= width_mask64(spec::WfFactorW);
+      const uint64_t f = (q.neg ? one - m : one + m) & width_mask64(spec::WfFactorW);
+      mul_start = true;
+      a = f;
+      b = q.perf;
+      d.factor = static_cast<uint32_t>(f);
+      d.st = kPerf;
+    } else if (q.st == kPerf && !mul.busy()) {
+      d.st = kIdle;
+    }
+    mul.next(mul_start, a, b);
+  }
+  void commit() {
+    q = d;
+    mul.commit();
+  }
+
+  /// q as gs_wf_scale's state_o (wfs_state_t) at bit `lsb` of `st`.
+  void state(PolicyState& st, uint32_t lsb) const {
+    namespace L = spec::layout::wfs_state_t;
+    static_assert(L::mul_width == Mul::kStateW, "wfs_mul_state_t is gs_seq_mul's state_o");
+    st.put(lsb + L::st_lsb, L::st_width, q.st);
+    st.put(lsb + L::neg_lsb, 1, q.neg);
+    st.put(lsb + L::perf_lsb, L::perf_width, q.perf);
+    st.put(lsb + L::factor_lsb, L::factor_width, q.factor);
+    mul.state(st, lsb + L::mul_lsb);
+  }
+
+  Regs q, d;
+  Mul mul;
+};
 
 }  // namespace gs::golden
