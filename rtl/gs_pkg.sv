@@ -96,6 +96,8 @@ package gs_pkg;
   localparam int HcPairW = 37;  // gs_hetero_sel: |G_i| x N_j, one side of a pair's comparison [HcGW + HcNW]
   localparam int HcCmpChunks = 3;  // gs_hetero_sel: the chunk flags of its compares (rates, or a pair's products) [cdiv(max(HcRateW, HcPairW), ArithChunkW)]
   localparam int SbmIpcW = 41;  // SBM: both tasks' instructions in a window, the IPC Algorithms 1 and 2 compare (every window is as long) [SbmInstW + 1]
+  localparam int SbmChunks = 3;  // gs_sbm_ctrl: the chunks of ArithChunkW bits in which it sums and compares a phase result (carries and compare flags registered) [cdiv(SbmIpcW, ArithChunkW)]
+  localparam int SbmStepW = 3;  // gs_sbm_ctrl: its step counter over a result, 0..2 x SbmChunks [clog2(2 * SbmChunks + 1)]
   localparam int NumPolicies = 15;  // policies in the registry (policy_e members)
   localparam int PolicyStateW = 1697;  // policy_state: the widest policy register record (see the registry's `state`)
 
@@ -660,7 +662,7 @@ package gs_pkg;
   } srtf_state_t;
   localparam int SrtfStateW = 1435;
 
-  // gs_sbm_ctrl's registers: SBM's profiling flow, Algorithms 1 and 2 (docs/rtl/gs_sbm_ctrl.md) (230 bits = SbmCtrlStateW)
+  // gs_sbm_ctrl's registers: SBM's profiling flow, Algorithms 1 and 2 (docs/rtl/gs_sbm_ctrl.md) (320 bits = SbmCtrlStateW)
   typedef struct packed {
     logic busy;  // profiling: cfg_o is the phase's configuration
     logic [4-1:0] phase;  // 0 Base, 1 B1_L12, 2 B2_L12, 3 B1_L2, 4 B2_L2 (Algorithm 1), 5 + t tuning phase t = 0..3 (Algorithm 2)
@@ -676,12 +678,21 @@ package gs_pkg;
     sbm_occ_t t_best;  // its occ_th
     sbm_reg_t sbm_reg;  // SBM_REG: the final configuration (after the last phase)
     logic done;  // sbm_reg holds a profiled result
+    logic calc;  // a phase result is being summed and compared (res_valid_i ignored)
+    logic [SbmStepW-1:0] k;  // its step: sum chunk k (k < SbmChunks), compare A chunk k - 1 (1..SbmChunks), compare B chunk k - SbmChunks - 1 (after); the decision at 2 x SbmChunks
+    logic [SbmIpcW-1:0] acc;  // res1_i, taken with the result; chunk by chunk the sum p = res1 + res2
+    logic [SbmInstW-1:0] r2;  // res2_i, taken with the result
+    logic cy;  // the sum's carry into the next chunk
+    logic ci_gt;  // res2 > res1 over the chunks so far (LSB first)
+    logic ga;  // compare A: p > the phase's reference (p12, p2 or p_tune) over the chunks so far; after the last, whether it improved
+    logic gb;  // compare B: p12 > p2 (B2_L2) or p_tune > p_alg1 (tuning), over the chunks so far
+    logic gc;  // compare B': p2 > p_base (B2_L2), over the chunks so far
   } sbm_ctrl_state_t;
-  localparam int SbmCtrlStateW = 230;
+  localparam int SbmCtrlStateW = 320;
 
-  // gs_policy_sbm's registers (docs/rtl/gs_policy_sbm.md) (522 bits = SbmStateW)
+  // gs_policy_sbm's registers (docs/rtl/gs_policy_sbm.md) (612 bits = SbmStateW)
   typedef struct packed {
-    logic [3-1:0] st;  // FSM: 0 idle, 1 occupancy, 2 bypass writes, 3 warm-up, 4 sample, 5 sum, 6 result
+    logic [3-1:0] st;  // FSM: 0 idle, 1 occupancy, 2 bypass writes, 3 warm-up, 4 sample, 5 sum, 6 result (held until gs_sbm_ctrl has decided: res_ack)
     logic pair_valid;  // id1, id2 name the task pair
     kernel_id_t id1;  // task 1: the pair's lower kernel id
     kernel_id_t id2;  // task 2
@@ -703,7 +714,7 @@ package gs_pkg;
     logic [SbmInstW-1:0] sum2;  // task 2's
     sbm_ctrl_state_t ctrl;  // its gs_sbm_ctrl
   } sbm_state_t;
-  localparam int SbmStateW = 522;
+  localparam int SbmStateW = 612;
 
   // gs_hetero_sel's gs_seq_mul (AW HcGW, BW HcMulBW; docs/rtl/gs_seq_mul.md) (83 bits = HcMulStateW)
   typedef struct packed {

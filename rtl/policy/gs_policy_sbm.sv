@@ -7,14 +7,15 @@
 // pair already known, they become the pair (task 1 = the lower kernel id) and the flow
 // restarts; a task relaunched (the fixed-window method, same kernel id) stays the same task.
 // One state machine (OCC, BYP, WARM, SAMPLE, SUM, RES; the page tables each state) profiles
-// each of gs_sbm_ctrl's phases for one window and writes the bypass levels; after the last
+// each of gs_sbm_ctrl's phases for one window (RES holds the result until the controller has
+// decided: res_ack, 2 x SbmChunks + 1 cycles) and writes the bypass levels; after the last
 // the configuration holds (IDLE) until the pair changes. sbm-base and mwg apply their fixed
 // configuration the same way, without profiling. Mapping: gs_sbm_smc's while exactly the pair
 // is in the KSRT and its occupancies are known; no issue while two kernels are in and the
 // mapping is not; every kernel everywhere otherwise (SBM is defined for two tasks, Sec. 5).
 // Order: arrival (gs_order_keys). No quota table, owners, tokens or preemption. Time enters
 // only through the samples' stamps (docs/adding-a-policy.md rule 6).
-// Storage: sbm_state_t, 522 bits. The profiling counters are not here: gs_policies holds one
+// Storage: sbm_state_t, 612 bits. The profiling counters are not here: gs_policies holds one
 // gs_prof_counters for every module that profiles (prof_o, prof_i), the one Warped-Slicer reads
 // too. Policy contract: docs/adding-a-policy.md. Golden twin: gs_policy_sbm.hpp.
 module gs_policy_sbm (
@@ -90,11 +91,12 @@ module gs_policy_sbm (
   // ------------------------------------------------------------------ held blocks
   // the configuration in force: sbm's controller, or the baseline's fixed SBM_REG
   gs_pkg::sbm_reg_t ctrl_cfg, reg_now;
-  logic ctrl_start, ctrl_busy, res_valid;
+  logic ctrl_start, ctrl_busy, ctrl_ack, res_valid;
   gs_pkg::sbm_ctrl_state_t ctrl_state;
   gs_sbm_ctrl u_ctrl (
     .clk_i, .rst_ni, .start_i(ctrl_start), .occ1_i(q.occ1), .occ2_i(q.occ2), .res_valid_i(res_valid),
-    .res1_i(q.sum1), .res2_i(q.sum2), .cfg_o(ctrl_cfg), .busy_o(ctrl_busy), .state_o(ctrl_state)
+    .res1_i(q.sum1), .res2_i(q.sum2), .cfg_o(ctrl_cfg), .busy_o(ctrl_busy), .res_ack_o(ctrl_ack),
+    .state_o(ctrl_state)
   );
   always_comb begin
     reg_now = '0;
@@ -246,11 +248,13 @@ module gs_policy_sbm (
           else d.sum1 = q.sum1 + IW'(prof_i.insts);
           step(StRes);
         end
-        StRes: begin   // gs_sbm_ctrl takes the result at this edge: the next configuration's bypass
-          d.s = '0;
-          d.c = 1'b0;
-          d.t0_valid = 1'b0;
-          d.st = StByp;
+        StRes: begin   // gs_sbm_ctrl takes the result, then decides: the next configuration's bypass
+          if (ctrl_ack) begin
+            d.s = '0;
+            d.c = 1'b0;
+            d.t0_valid = 1'b0;
+            d.st = StByp;
+          end
         end
         default: ;
       endcase

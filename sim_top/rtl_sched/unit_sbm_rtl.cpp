@@ -37,9 +37,14 @@ class RtlSbmUnit final : public SbmCtrlUnit {
       d.res_valid_i = 1;
       d.res1_i = a;
       d.res2_i = b;
-      clock();
+      // the result held (as gs_policy_sbm holds it) until the controller has decided
+      for (bool ack = false; !ack; ++cycles) {
+        settle();
+        ack = d.res_ack_o;
+        clock();
+        if (cycles > 64u * golden::SbmCtrl::kPhases) throw InvariantError("gs_sbm_ctrl: no res_ack_o after a result");
+      }
       d.res_valid_i = 0;
-      ++cycles;
       settle();
       if (phases.size() > golden::SbmCtrl::kPhases)
         throw InvariantError("gs_sbm_ctrl: more than " + std::to_string(golden::SbmCtrl::kPhases) + " phases");

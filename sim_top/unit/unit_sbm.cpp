@@ -23,9 +23,12 @@ SbmReg GoldenSbmCtrlUnit::run(uint32_t occ1, uint32_t occ2, const SbmMeasure& me
     phases.push_back(c);
     uint64_t a = 0, b = 0;
     measure(c, a, b);
-    twin_.next(false, occ1, occ2, true, a, b);
-    twin_.commit();
-    ++cycles;
+    // the result held (as gs_policy_sbm holds it) until the controller has decided
+    for (bool ack = false; !ack; ++cycles) {
+      ack = twin_.ack();
+      twin_.next(false, occ1, occ2, true, a, b);
+      twin_.commit();
+    }
     if (phases.size() > golden::SbmCtrl::kPhases)
       throw InvariantError("gs_sbm_ctrl golden: more than " + std::to_string(golden::SbmCtrl::kPhases) + " phases");
   }

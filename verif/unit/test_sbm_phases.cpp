@@ -62,8 +62,11 @@ TEST_CASE("sbm: each profiling phase's measured window is on its partition and r
       CHECK(p->ctas[0] == golden::sbm_quota(phase, 0, occ.occ1));
       CHECK(p->ctas[1] == golden::sbm_quota(phase, 1, occ.occ2));
     }
-    ctrl.next(false, occ.occ1, occ.occ2, true, p->window_insts[0], p->window_insts[1]);
-    ctrl.commit();
+    for (bool ack = false; !ack;) {  // the result held until the controller has decided
+      ack = ctrl.ack();
+      ctrl.next(false, occ.occ1, occ.occ2, true, p->window_insts[0], p->window_insts[1]);
+      ctrl.commit();
+    }
   }
   REQUIRE(!ctrl.busy());
   // the configuration in force at the end is the replayed SBM_REG

@@ -6,7 +6,8 @@
 //   IDLE -> (exactly two kernels in the KSRT, not the known pair) OCC: each task's
 //   workgroups that fit SM 0 -> BYP: per SM, a bypass write for task 1 then task 2 ->
 //   (sbm, profiling) WARM -> SAMPLE -> SUM: per SM, task 1 then task 2 -> RES: the window's
-//   instructions to the controller -> BYP (the next phase's levels) ... -> IDLE.
+//   instructions to the controller, held until it has decided (ack) -> BYP (the next phase's
+//   levels) ... -> IDLE.
 // docs/rtl/gs_policy_sbm.md has the full specification.
 #pragma once
 #include <cstdint>
@@ -147,11 +148,13 @@ class PolicySbm : public PolicyTwin {
         step(cfg, n, kRes);
         break;
       }
-      case kRes:  // the controller takes the result at this edge
-        n.s = 0;
-        n.c = false;
-        n.t0_valid = false;
-        n.st = kByp;
+      case kRes:  // the controller takes the result, then decides (ack): the next configuration's bypass
+        if (ctrl.ack()) {
+          n.s = 0;
+          n.c = false;
+          n.t0_valid = false;
+          n.st = kByp;
+        }
         break;
       default: break;
     }

@@ -2,8 +2,9 @@
 // Sec. 3.2): Algorithm 1 over the phases Base, B1_L12, B2_L12, B1_L2, B2_L2, then Algorithm 2's
 // tuning phases (occ_th 0..3 on a shared mapping), ending in SBM_REG (Table 4).
 //
-// Same registers (sbm_ctrl_state_t), same timing (a result at an edge moves the phase at that
-// edge), same integer comparisons as the RTL; docs/rtl/gs_sbm_ctrl.md. sbm_flow_reference()
+// Same registers (sbm_ctrl_state_t), same timing (a result taken at an edge, summed and compared
+// in SbmChunks chunks of ArithChunkW bits over the next 2 x SbmChunks + 1 cycles, the phase
+// moving at the last: ack()), same integer comparisons as the RTL; docs/rtl/gs_sbm_ctrl.md. sbm_flow_reference()
 // below is the algorithm read straight from the paper's text, for the bench and the unit runner.
 #pragma once
 #include <cstdint>
@@ -26,6 +27,11 @@ class SbmCtrl {
     bool b12 = false, b2 = false, ci = false, done = false;
     SbmReg alg1, sbm_reg;
     uint32_t t_best = 0;
+    // a result being summed and compared in chunks (calc, step k)
+    bool calc = false;
+    uint32_t k = 0;
+    uint64_t acc = 0, r2 = 0;
+    bool cy = false, ci_gt = false, ga = false, gb = false, gc = false;
   };
 
   void reset() { q = d = Regs{}; }
@@ -33,6 +39,11 @@ class SbmCtrl {
   /// The configuration of the running phase (busy), or SBM_REG (cfg_o).
   SbmReg cfg() const { return q.busy ? phase_cfg(q) : q.sbm_reg; }
   bool busy() const { return q.busy; }
+  /// res_ack_o: the result's decision registers at this edge (cfg() and busy() are the next
+  /// phase's from the next cycle).
+  bool ack() const { return q.calc && q.k == 2 * kChunks; }
+  /// A result is being summed and compared (a result given now is ignored).
+  bool calc() const { return q.calc; }
 
   /// The configuration phase `r.phase` runs (docs/rtl/gs_sbm_ctrl.md, "Phases").
   static SbmReg phase_cfg(const Regs& r) {
@@ -53,57 +64,100 @@ class SbmCtrl {
     return c;
   }
 
-  /// The next state into d: start (a new pair) or a phase's result (both tasks' instructions).
+  /// The next state into d: start (a new pair), a phase's result taken (both tasks'
+  /// instructions; ignored while calculating), or a step of its sums and compares.
   void next(bool start, uint32_t occ1, uint32_t occ2, bool res_valid, uint64_t res1, uint64_t res2) {
     d = q;
     if (start) {
       d.busy = true;
       d.phase = kBase;
       d.done = false;
+      d.calc = false;
+      d.k = 0;
       return;
     }
-    if (!(res_valid && q.busy)) return;
-    const uint64_t p = (res1 & kInstMask) + (res2 & kInstMask);
-    if (q.phase == kB1L12 || (q.phase == kB2L12 && p > q.p12)) d.p12 = p, d.b12 = q.phase == kB2L12;
-    if (q.phase == kB1L2 || (q.phase == kB2L2 && p > q.p2)) d.p2 = p, d.b2 = q.phase == kB2L2;
+    if (res_valid && q.busy && !q.calc) {  // take the result
+      d.calc = true;
+      d.k = 0;
+      d.acc = res1 & kInstMask;
+      d.r2 = res2 & kInstMask;
+      d.cy = d.ci_gt = d.ga = d.gb = d.gc = false;
+      return;
+    }
+    if (!q.calc) return;
+    d.k = q.k + 1;
+    const uint32_t ka = (q.k - 1) & kStepMask, kb = (q.k - (kChunks + 1)) & kStepMask;
+    // compare A's reference, compare B's operands (docs/rtl/gs_sbm_ctrl.md, "Timing")
+    const uint64_t refa = q.phase == kB2L12 ? q.p12 : q.phase == kB2L2 ? q.p2 : q.p_tune;
+    const uint64_t b1l = q.phase == kB2L2 ? q.p12 : q.p_tune, b1r = q.phase == kB2L2 ? q.p2 : q.p_alg1;
+    const uint64_t sa = chunk(q.acc, q.k), sb = chunk(q.r2, q.k);
+    const uint64_t sum = sa + sb + (q.cy ? 1 : 0);
+    const bool ci_gt = sb > sa || (sb == sa && q.ci_gt);
+    const bool ga = lsb_first_gt(chunk(q.acc, ka), chunk(refa, ka), q.ga);
+    const bool gb = lsb_first_gt(chunk(b1l, kb), chunk(b1r, kb), q.gb);
+    const bool gc = lsb_first_gt(chunk(q.p2, kb), chunk(q.p_base, kb), q.gc);
+    const bool improved = q.phase == kTune0 || ga;
+    const uint32_t t = (q.phase - kTune0) & 3u;
+    if (q.k < kChunks) {  // sum chunk k
+      const uint32_t lo = q.k * kCh;
+      const uint64_t m = ((uint64_t(1) << kCh) - 1) << lo;
+      d.acc = ((q.acc & ~m) | ((sum << lo) & m)) & kIpcMask;
+      d.cy = (sum >> kCh) & 1u;
+      d.ci_gt = ci_gt;
+    }
+    if (q.k >= 1 && q.k <= kChunks) d.ga = ga;
+    if (q.k > kChunks) d.gb = gb, d.gc = gc;
+    if (q.k == kChunks) {  // p is complete and compared: the phase's registers take it
+      switch (q.phase) {
+        case kBase: d.p_base = q.acc; break;
+        case kB1L12: d.p12 = q.acc, d.b12 = false; break;
+        case kB2L12:
+          if (ga) d.p12 = q.acc, d.b12 = true;
+          break;
+        case kB1L2: d.p2 = q.acc, d.b2 = false; break;
+        case kB2L2:
+          if (ga) d.p2 = q.acc, d.b2 = true;
+          break;
+        default:  // Algorithm 2: tuning phase t
+          d.ga = improved;
+          if (improved) d.p_tune = q.acc, d.t_best = t;
+          break;
+      }
+    }
+    if (q.k != 2 * kChunks) return;
+    // the decision
+    d.calc = false;
+    d.k = 0;
     switch (q.phase) {
       case kBase:
-        d.p_base = p;
-        d.phase = kB1L12;
-        break;
       case kB1L12:
       case kB2L12:
       case kB1L2: d.phase = q.phase + 1; break;
       case kB2L2:  // Algorithm 1, lines 2-4
         d.alg1 = SbmReg{};
-        if (d.p12 > d.p2) {
-          d.alg1.arch = SbmArch::kBL12, d.alg1.fcache = !d.b12, d.p_alg1 = d.p12;
-        } else if (d.p2 > q.p_base) {
-          d.alg1.arch = SbmArch::kBL2, d.alg1.fcache = !d.b2, d.p_alg1 = d.p2;
+        if (gb) {  // p12 > p2
+          d.alg1.arch = SbmArch::kBL12, d.alg1.fcache = !q.b12, d.p_alg1 = q.p12;
+        } else if (gc) {  // p2 > p_base
+          d.alg1.arch = SbmArch::kBL2, d.alg1.fcache = !q.b2, d.p_alg1 = q.p2;
         } else {
           d.alg1.arch = SbmArch::kBase, d.p_alg1 = q.p_base;
         }
         d.phase = kTune0;
         break;
       default: {  // Algorithm 2: tuning phase t
-        const uint32_t t = (q.phase - kTune0) & 3u;
-        const bool ci = q.phase == kTune0 ? (res2 & kInstMask) > (res1 & kInstMask) : q.ci;
-        const bool improved = q.phase == kTune0 || p > q.p_tune;
+        const bool ci = q.phase == kTune0 ? q.ci_gt : q.ci;
         d.ci = ci;
-        d.p_tune = improved ? p : q.p_tune;
-        d.t_best = improved ? t : q.t_best;
         const uint32_t occ_ci = ci ? occ2 : occ1, occ_other = ci ? occ1 : occ2;
         const uint32_t step = t + 1;
-        const bool can_step = improved && q.phase != kTune3 && (occ_other >> 1) > step &&
-                              (occ_ci >> 1) + step <= occ_ci;
+        const bool can_step = q.ga && q.phase != kTune3 && (occ_other >> 1) > step && (occ_ci >> 1) + step <= occ_ci;
         if (can_step) {
           d.phase = q.phase + 1;
         } else {  // the end: SBM_REG
           d.busy = false;
           d.done = true;
-          if (d.p_tune > q.p_alg1) {
+          if (gb) {  // p_tune > p_alg1
             d.sbm_reg = SbmReg{q.alg1.arch == SbmArch::kBase ? SbmArch::kMwg : SbmArch::kMwgb, q.alg1.fcache, ci,
-                               d.t_best};
+                               q.t_best};
           } else {
             d.sbm_reg = q.alg1;
           }
@@ -131,6 +185,15 @@ class SbmCtrl {
     st.put(lsb + L::t_best_lsb, L::t_best_width, q.t_best);
     put_reg(st, lsb + L::sbm_reg_lsb, q.sbm_reg);
     st.put(lsb + L::done_lsb, 1, q.done);
+    st.put(lsb + L::calc_lsb, 1, q.calc);
+    st.put(lsb + L::k_lsb, L::k_width, q.k);
+    st.put(lsb + L::acc_lsb, L::acc_width, q.acc);
+    st.put(lsb + L::r2_lsb, L::r2_width, q.r2);
+    st.put(lsb + L::cy_lsb, 1, q.cy);
+    st.put(lsb + L::ci_gt_lsb, 1, q.ci_gt);
+    st.put(lsb + L::ga_lsb, 1, q.ga);
+    st.put(lsb + L::gb_lsb, 1, q.gb);
+    st.put(lsb + L::gc_lsb, 1, q.gc);
   }
   /// An SbmReg at bit `lsb` (its fields MSB first, as gs_pkg packs sbm_reg_t).
   static void put_reg(PolicyState& st, uint32_t lsb, const SbmReg& r) {
@@ -145,6 +208,17 @@ class SbmCtrl {
 
  private:
   static constexpr uint64_t kInstMask = (uint64_t(1) << spec::SbmInstW) - 1;
+  static constexpr uint64_t kIpcMask = (uint64_t(1) << spec::SbmIpcW) - 1;
+  static constexpr uint32_t kCh = spec::ArithChunkW, kChunks = spec::SbmChunks;
+  static constexpr uint32_t kStepMask = (1u << spec::SbmStepW) - 1;
+  static_assert(kCh * kChunks < 64, "the chunks of a result fit uint64_t");
+
+  /// Chunk c (kCh bits) of x; 0 for a chunk index past the last (as the RTL's chunk select).
+  static uint64_t chunk(uint64_t x, uint32_t c) {
+    return c < kChunks ? (x >> (c * kCh)) & ((uint64_t(1) << kCh) - 1) : 0;
+  }
+  /// One step of an LSB-first compare: this chunk decides unless equal.
+  static bool lsb_first_gt(uint64_t a, uint64_t b, bool lower) { return a > b || (a == b && lower); }
 };
 
 /// One phase of SBM's profiling flow as sbm_flow_reference() ran it: its name, configuration

@@ -80,12 +80,27 @@ class CtrlBench {
       measure(c, r.res1, r.res2);
       diff = cycle(r);
       if (!diff.empty()) return diff;
+      // the sums and compares, in chunks: the result held as the policy holds it, or (noise)
+      // other results offered meanwhile, which the controller must ignore
+      for (uint32_t i = 0; gold_.calc(); ++i) {
+        if (i > 2 * gs::spec::SbmChunks) return "still calculating " + std::to_string(i) + " cycles after a result";
+        CtrlIn h = r;
+        if (noise_) {
+          h.res_valid = noise_->below(2) != 0;
+          h.res1 = noise_->below(1u << 20);
+          h.res2 = noise_->below(1u << 20);
+        }
+        diff = cycle(h);
+        if (!diff.empty()) return diff;
+      }
     }
     if (gold_.busy()) return "still busy after nine phases";
     return cycle(CtrlIn{false, occ1, occ2, false, 0, 0});  // the final state compared
   }
 
   const SbmCtrl& golden() const { return gold_; }
+  /// Offer random results while the controller calculates (nullptr: hold the result).
+  void set_noise(gs::Rng* r) { noise_ = r; }
 
  private:
   void drive(const CtrlIn& in) {
@@ -105,6 +120,7 @@ class CtrlBench {
     const SbmReg rc = get_rec<SbmReg>(d.cfg_o);
     if (rc != gc) o << "cfg_o RTL " << str(rc) << " golden " << str(gc) << " ";
     if (bool(d.busy_o) != gold_.busy()) o << "busy_o RTL " << int(d.busy_o) << " golden " << gold_.busy() << " ";
+    if (bool(d.res_ack_o) != gold_.ack()) o << "res_ack_o RTL " << int(d.res_ack_o) << " golden " << gold_.ack() << " ";
     PolicyState st;
     gold_.state(st, 0);
     for (const auto& f : lay::kFields) {
@@ -117,6 +133,7 @@ class CtrlBench {
 
   Bench<V> rtl_;
   SbmCtrl gold_;
+  gs::Rng* noise_ = nullptr;
 };
 
 /// A synthetic two-task GPU: each configuration's instructions per task, from a table keyed by
@@ -296,6 +313,8 @@ TEST_CASE("gs_sbm_ctrl random flows, twin vs. Algorithms 1 and 2 read straight",
     } else {
       b.reset();
     }
+    gs::Rng noise(uint64_t(v) + 1);
+    b.set_noise(v % 2 ? &noise : nullptr);
     std::vector<SbmReg> cfgs;
     REQUIRE(b.flow(occ1, occ2, measure, r.below(3), &cfgs) == "");
     REQUIRE(b.cycle(CtrlIn{false, occ1, occ2, true, 5, 5}) == "");  // a result while idle changes nothing
