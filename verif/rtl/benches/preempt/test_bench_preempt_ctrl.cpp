@@ -7,8 +7,12 @@
 // off its preemption with the mechanism the preempt record named -- switch: one kCtaSaved per
 // resident CTA; drain: its CTAs finish -- then reports kPreemptDone (one SM event per cycle).
 // Compared every cycle: accept_o, the SMST reserve/unreserve ports, the PTBQ push port
-// (against gs_top's / GoldenScheduler's wiring of the same signals) and the whole preempt_o
-// record, idle or not (an idle record is zeros with victim = next = none on both sides).
+// (against gs_top's / GoldenScheduler's wiring of the same signals), the whole preempt_o
+// record, idle or not (an idle record is zeros with victim = next = none on both sides), and
+// every register (ctas_q, rel_q, room_q, credited_q, read through gs_preempt_ctrl_state.vlt).
+// The bench also keeps the save credit the plain way (+ CTAs of a switch, - an SM's credited
+// CTAs at its kPreemptDone) and checks every cycle that the twin's room is PtbqDepth minus it,
+// so a decision is still max PTBQ count + credit + CTAs <= PtbqDepth on this cycle's counts.
 // Every cycle returns the first difference instead of failing on it, so the whole stimulus
 // (directed cases, then the random run) is the control on the unmutated block and runs on each
 // GS_MUT_PCTRL_* mutant of gs_preempt_ctrl.sv, which must differ from the golden
@@ -21,6 +25,7 @@
 #include <vector>
 
 #include "Vbench_gs_preempt_ctrl.h"
+#include "Vbench_gs_preempt_ctrl___024root.h"
 #include "bench_records.hpp"
 #include "common/rng.hpp"
 #include "gs_preempt_ctrl_mutants.hpp"  // generated: GS_BENCH_MUTANTS(X), one model per mutant
@@ -58,6 +63,8 @@ struct PreemptBench {
   Ksrt ksrt;
   Ptbq ptbq;
   PreemptCtrl gold;
+  uint32_t ref_credit = 0;             // the save credit, kept the plain way
+  std::vector<uint32_t> ref_credited;  // per SM: the CTAs its switch promised
 
   PreemptBench(uint32_t seed, PreemptMode mode) : rtl(seed), cfg_mode(mode) {
     smst.reset(MaxSms, MaxKernels);
@@ -65,6 +72,7 @@ struct PreemptBench {
     ptbq.reset(MaxKernels);
     for (uint32_t k = 0; k < MaxKernels; ++k) set_kernel(k, KernelId(20 + 3 * k));
     gold.reset(MaxSms);
+    ref_credited.assign(MaxSms, 0);
     drive(PreemptReq{}, Event{});
     rtl.reset();
   }
@@ -126,10 +134,22 @@ struct PreemptBench {
     // the whole record, idle or not (an idle record is zeros with victim = next = none)
     const PreemptCmd rp = get_rec<PreemptCmd>(d.preempt_o);
     if (os.tellp() == 0 && !(rp == gp)) os << "preempt_o RTL " << rp << " golden " << gp;
+    // every register
+    const auto* root = d.rootp;
+    port("ctas_q", root->gs_preempt_ctrl__DOT__ctas_q, gold.q.ctas);
+    port("rel_q", root->gs_preempt_ctrl__DOT__rel_q, gold.q.rel);
+    port("room_q", root->gs_preempt_ctrl__DOT__room_q, gold.q.room);
+    for (uint32_t s = 0; s < MaxSms && os.tellp() == 0; ++s) {
+      const uint64_t v = get_bits(root->gs_preempt_ctrl__DOT__credited_q, s * CtaCntW, CtaCntW);
+      if (v != gold.q.credited[s]) os << "credited_q[" << s << "] RTL " << v << " golden " << gold.q.credited[s];
+    }
+    // the twin's room is the plain credit's (a bench self-check, the same for every model)
+    if (os.tellp() == 0 && gold.credit() != ref_credit)
+      os << "golden room " << gold.room() << " is not PtbqDepth - save credit " << ref_credit;
     const auto at = [&] {
       std::ostringstream c;
       c << "cycle " << rtl.cycle() << " (req v=" << req.valid << " sm=" << req.sm << ", ev saved=" << ev.saved
-        << " done=" << ev.done << " sm=" << ev.sm << ", credit=" << gold.q.credit << "): ";
+        << " done=" << ev.done << " sm=" << ev.sm << ", credit=" << ref_credit << "): ";
       return c.str();
     };
     if (os.tellp() != 0) return at() + os.str();
@@ -158,6 +178,21 @@ struct PreemptBench {
     pin.push_cta = ev.cta;
     pin.pop = env.pop;
     pin.pop_slot = env.pop_slot;
+    // the plain credit: a kPreemptDone releases its SM's promise, a switch adds its CTAs
+    if (ev.done) {
+      ref_credit -= ref_credited[ev.sm];
+      ref_credited[ev.sm] = 0;
+    }
+    if (acc) {  // the decision rule on this cycle's counts: max + credit + CTAs <= PtbqDepth
+      const PreemptMode want = req.mode_sel ? req.mode : cfg_mode;
+      const uint32_t c = smst.entry(req.sm).ctas;
+      const bool sw = want == PreemptMode::kSwitch && in.ptbq_max + ref_credit + c <= PtbqDepth;
+      if (sw != gold.switch_ok(want, smst, req.sm, in.ptbq_max)) return at() + "golden decision is not the rule's";
+      if (sw) {
+        ref_credit += c;
+        ref_credited[req.sm] = c;
+      }
+    }
     // one clock edge, as gs_top: every next state from registered state, then commit all
     gold.next(in, o, gold.d);
     smst.next(w, smst.d);
@@ -223,7 +258,7 @@ std::string directed_switch() {
   PCTRL_EXPECT(b, p.mode == PreemptMode::kSwitch);
   PCTRL_EXPECT(b, p.victim == b.ksrt.entry(1).kernel);
   PCTRL_EXPECT(b, p.next == b.ksrt.entry(2).kernel);
-  PCTRL_EXPECT(b, b.gold.q.credit == 4);
+  PCTRL_EXPECT(b, b.gold.credit() == 4);
   PCTRL_EXPECT(b, !b.cycle(request(3, true, 0, false, 0, false)));  // SM 3 already reserved: ignored
   for (uint32_t i = 0; i < 4; ++i) b.cycle({}, saved(3, 1, 100 + i));
   PCTRL_EXPECT(b, b.ptbq.count(1) == 4);
@@ -233,7 +268,7 @@ std::string directed_switch() {
   PCTRL_EXPECT(b, !reserved(b.smst.entry(3)));
   PCTRL_EXPECT(b, b.smst.entry(3).owner_valid);  // assign_next: SM 3 now belongs to slot 2
   PCTRL_EXPECT(b, b.smst.entry(3).owner == 2);
-  PCTRL_EXPECT(b, b.gold.q.credit == 0);
+  PCTRL_EXPECT(b, b.gold.credit() == 0);
   b.cycle();
   return b.diff;
 }
@@ -249,11 +284,11 @@ std::string directed_room() {
   PCTRL_EXPECT(b, b.gold.preempt().mode == PreemptMode::kSwitch);
   PCTRL_EXPECT(b, b.gold.preempt().victim == gs::kNoKernel);
   PCTRL_EXPECT(b, b.gold.preempt().next == gs::kNoKernel);
-  PCTRL_EXPECT(b, b.gold.q.credit == 3);
+  PCTRL_EXPECT(b, b.gold.credit() == 3);
   PCTRL_EXPECT(b, b.cycle(request(5, false, 4, true, 7, false)));  // (depth - 3) + 3 + 4 > depth: drain
   PCTRL_EXPECT(b, b.gold.preempt().mode == PreemptMode::kDrain);
   PCTRL_EXPECT(b, b.gold.preempt().next == b.ksrt.entry(7).kernel);
-  PCTRL_EXPECT(b, b.gold.q.credit == 3);
+  PCTRL_EXPECT(b, b.gold.credit() == 3);
   PCTRL_EXPECT(b, b.cycle(request(9, true, 0, false, 0, false)));  // empty SM: (depth - 3) + 3 + 0 fits, switch
   PCTRL_EXPECT(b, b.gold.preempt().mode == PreemptMode::kSwitch);
   // SM 6 saves its CTAs, SM 5 drains (its CTAs finish, no PTBQ push), then kPreemptDone
@@ -266,12 +301,39 @@ std::string directed_room() {
   for (uint32_t i = 0; i < 4; ++i) b.cycle({}, {}, fin);
   PCTRL_EXPECT(b, b.smst.entry(5).ctas == 0);
   b.cycle({}, done(5));  // a drained SM held no credit
-  PCTRL_EXPECT(b, b.gold.q.credit == 3);
+  PCTRL_EXPECT(b, b.gold.credit() == 3);
   b.cycle({}, done(6));
-  PCTRL_EXPECT(b, b.gold.q.credit == 0);
+  PCTRL_EXPECT(b, b.gold.credit() == 0);
   b.cycle({}, done(9));
   PCTRL_EXPECT(b, b.smst.entry(5).state == SmState::kIdle);
   PCTRL_EXPECT(b, !b.smst.entry(5).owner_valid);  // next without assign_next: no owner
+  b.cycle();
+  return b.diff;
+}
+
+/// A kPreemptDone in the cycle right after its switch (the SM's last CTA retired in the
+/// request's cycle): the credit comes back through the forwarding of ctas_q, as the credited
+/// row is written only in that cycle. "" or the first difference.
+template <class V>
+std::string directed_done_next() {
+  PreemptBench<V> b(57, PreemptMode::kSwitch);
+  b.load(8, 2, 1);
+  b.load(4, 3, 2);
+  Env fin;
+  fin.finish = true;
+  fin.finish_sm = 8;
+  fin.finish_slot = 2;
+  PCTRL_EXPECT(b, b.cycle(request(8, true, 0, false, 0, false), {}, fin));  // switch of 1 CTA, which retires
+  PCTRL_EXPECT(b, b.gold.preempt().mode == PreemptMode::kSwitch);
+  PCTRL_EXPECT(b, b.gold.credit() == 1);
+  PCTRL_EXPECT(b, b.smst.entry(8).ctas == 0);
+  PCTRL_EXPECT(b, b.cycle(request(4, true, 0, false, 0, false), done(8)));  // done at once, and a switch of 2
+  PCTRL_EXPECT(b, b.gold.q.rel == 1);
+  PCTRL_EXPECT(b, b.gold.credit() == 2);
+  b.cycle({}, saved(4, 3, 11));
+  b.cycle({}, saved(4, 3, 12));
+  b.cycle({}, done(4));
+  PCTRL_EXPECT(b, b.gold.credit() == 0);
   b.cycle();
   return b.diff;
 }
@@ -283,7 +345,7 @@ std::string directed_drain() {
   b.load(0, 0, 2);
   PCTRL_EXPECT(b, b.cycle(request(0, false, 0, false, 0, false)));
   PCTRL_EXPECT(b, b.gold.preempt().mode == PreemptMode::kDrain);
-  PCTRL_EXPECT(b, b.gold.q.credit == 0);
+  PCTRL_EXPECT(b, b.gold.credit() == 0);
   b.cycle({}, done(0));
   b.cycle();
   return b.diff;
@@ -392,9 +454,8 @@ std::string random_run(RandomCounts* counts = nullptr) {
 template <class V>
 std::string first_difference() {
   const std::pair<const char*, std::string (*)()> cases[] = {
-      {"directed switch", directed_switch<V>},
-      {"directed PTBQ room", directed_room<V>},
-      {"directed drain", directed_drain<V>},
+      {"directed switch", directed_switch<V>},    {"directed PTBQ room", directed_room<V>},
+      {"directed drain", directed_drain<V>},      {"directed done after switch", directed_done_next<V>},
       {"random", [] { return random_run<V>(); }},
   };
   for (const auto& [name, run] : cases) {
@@ -417,6 +478,10 @@ TEST_CASE("gs_preempt_ctrl directed: PTBQ room decides switch or drain then drai
 }
 
 TEST_CASE("gs_preempt_ctrl directed: drain configured", "[rtl][bench]") { CHECK(directed_drain<Model>() == ""); }
+
+TEST_CASE("gs_preempt_ctrl directed: kPreemptDone the cycle after its switch", "[rtl][bench]") {
+  CHECK(directed_done_next<Model>() == "");
+}
 
 TEST_CASE("gs_preempt_ctrl random preemptions saves and drains", "[rtl][bench]") {
   RandomCounts n;
