@@ -83,7 +83,7 @@ MixGenOptions case_mix_options(const std::string& policy, MixGenOptions gen) {
   if (!p.observes) return gen;
   gen.max_kernels = std::min<uint32_t>(gen.max_kernels, spec::WfMaxKernels);
   gen.min_kernels = std::min(gen.min_kernels, gen.max_kernels);
-  gen.max_grid = 400;
+  gen.max_grid = 600;
   gen.max_insts_per_warp = 40;
   gen.max_arrival = 1000;
   return gen;

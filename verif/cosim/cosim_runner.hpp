@@ -34,8 +34,9 @@ CaseResult run_case(const GpuConfig& cfg, const Mix& mix, const SchedOptions& op
                     uint64_t max_cycles = 20'000'000);
 
 /// The config random-mix cases run on: `cfg` with each policy setting that has a `regression`
-/// value in the registry set to it (spec::apply_regression_settings): Warped-Slicer's and
-/// hetero-dynamic's profiling windows shortened to 1,000 cycles. A random mix lasts some 10^4
+/// value in the registry set to it (spec::apply_regression_settings): Warped-Slicer's warm-up
+/// shortened to 500 cycles (its profile reads 82 cycles per measured SM since gs_wf_scale is
+/// sequential), its sample window and hetero-dynamic's windows to 1,000. A random mix lasts some 10^4
 /// cycles; the default 20,000-cycle warm-up (docs/config_schema.md) would end after most of
 /// them, and the profile, water-filling and quotas would never be checked.
 GpuConfig case_config(GpuConfig cfg);
@@ -49,7 +50,7 @@ GpuConfig case_config_for(const std::string& policy, const GpuConfig& cfg);
 /// The random-mix options a case of `policy` uses: `gen` itself, except for a policy that profiles
 /// the kernels with CTAs waiting (registry flag `observes`, warped-slicer): it sees a set only
 /// while its kernels still have CTAs to issue, so its mixes get up to 4 kernels (Algorithm 1's
-/// K, WfMaxKernels) of up to 400 CTAs of 40 instructions per warp, arriving within 1000 cycles:
+/// K, WfMaxKernels) of up to 600 CTAs of 40 instructions per warp, arriving within 1000 cycles:
 /// about half of them are profiled and water-filled on case_config() ("random-mix cases reach
 /// Warped-Slicer's partition" in verif/cosim/tests/test_cosim_runs.cpp). A registry entry's own
 /// regression_mix replaces both (srtf-adaptive's: 2-3 kernels of up to 1200 CTAs, so that two
