@@ -14,6 +14,7 @@
 #include "Vbench_gs_seq_div.h"
 #include "Vbench_gs_seq_div_srtf.h"
 #include "bench_harness.hpp"
+#include "seq_unit_bench.hpp"
 #include "common/rng.hpp"
 #include "gs_seq_div_mutants.hpp"  // generated: GS_BENCH_MUTANTS(X), one model per GS_MUT_SEQ_DIV_*
 #include "sched/golden/gs_seq_div.hpp"
@@ -46,29 +47,18 @@ void operands(gs::Rng& r, uint64_t& num, uint64_t& den) {
   }
 }
 
-/// Random starts on V and the twin: "" or the first difference (registers, outputs, or a
-/// finished quotient against floor(num / den) saturated).
+/// The divider's pieces for random_starts() (seq_unit_bench.hpp): "" or the first difference
+/// (registers, outputs, or a finished quotient against floor(num / den) saturated).
 template <class V, uint32_t NumW, uint32_t DenW, uint32_t QuoW>
-std::string run(uint32_t seed, uint32_t cycles) {
+struct DivUnit {
   using Twin = gs::golden::SeqDiv<NumW, DenW, QuoW>;
-  Bench<V> b(seed);
-  Twin t;
-  t.reset();
-  V& d = b.dut();
-  d.start_i = 0;
-  b.reset();
-  gs::Rng r(seed);
-  uint64_t num = 0, den = 0, finished = 0;
-  bool running = false;  // a division started by the bench and not abandoned
-  for (uint32_t c = 0; c < cycles; ++c) {
-    const bool start = running ? r.below(40) == 0 : r.below(3) == 0;
-    uint64_t n = 0, m = 0;
-    if (start) operands<NumW, DenW, QuoW>(r, n, m);
+  void draw(gs::Rng& r, uint64_t& n, uint64_t& m) { operands<NumW, DenW, QuoW>(r, n, m); }
+  void drive(V& d, bool start, uint64_t n, uint64_t m) {
     d.start_i = start;
     d.num_i = n;
     d.den_i = m;
-    b.settle();
-    const std::string at = "cycle " + std::to_string(c) + ": ";
+  }
+  std::string compare(const V& d, const Twin& t) {
     const auto& q = t.q;
     const uint64_t st_quo = get_bits(d.state_o, 0, QuoW), st_den = get_bits(d.state_o, QuoW, DenW),
                    st_rem = get_bits(d.state_o, QuoW + DenW, DenW),
@@ -76,29 +66,25 @@ std::string run(uint32_t seed, uint32_t cycles) {
                    st_busy = get_bits(d.state_o, QuoW + 2 * DenW + Twin::kCntW, 1);
     if (bool(d.busy_o) != q.busy || uint64_t(d.quo_o) != q.quo || st_quo != q.quo || st_den != q.den ||
         st_rem != q.rem || st_cnt != q.cnt || bool(st_busy) != q.busy)
-      return at + "rtl busy " + std::to_string(d.busy_o) + " quo " + std::to_string(uint64_t(d.quo_o)) + " rem " +
+      return "rtl busy " + std::to_string(d.busy_o) + " quo " + std::to_string(uint64_t(d.quo_o)) + " rem " +
              std::to_string(st_rem) + " cnt " + std::to_string(st_cnt) + "; twin busy " + std::to_string(q.busy) +
              " quo " + std::to_string(q.quo) + " rem " + std::to_string(q.rem) + " cnt " + std::to_string(q.cnt);
-    if (running && !q.busy) {  // the division ended: its quotient read straight
-      const uint64_t want = den == 0 ? width_mask64(QuoW) : std::min(num / den, width_mask64(QuoW));
-      if (q.quo != want)
-        return at + std::to_string(num) + " / " + std::to_string(den) + " gave " + std::to_string(q.quo) +
-               ", expected " + std::to_string(want);
-      running = false;
-      ++finished;
-    }
-    if (b.errors() != 0) return at + "an RTL assertion failed";
-    t.next(start, n, m);
-    t.commit();
-    b.tick();
-    if (start) {
-      running = true;
-      num = n;
-      den = m;
-    }
+    return "";
   }
-  if (finished < cycles / (QuoW + 8)) return "only " + std::to_string(finished) + " divisions ended";
-  return "";
+  std::string result(const Twin& t, uint64_t num, uint64_t den) {  // the division ended: its quotient read straight
+    const uint64_t want = den == 0 ? width_mask64(QuoW) : std::min(num / den, width_mask64(QuoW));
+    if (t.q.quo != want)
+      return std::to_string(num) + " / " + std::to_string(den) + " gave " + std::to_string(t.q.quo) + ", expected " +
+             std::to_string(want);
+    return "";
+  }
+};
+
+template <class V, uint32_t NumW, uint32_t DenW, uint32_t QuoW>
+std::string run(uint32_t seed, uint32_t cycles) {
+  DivUnit<V, NumW, DenW, QuoW> unit;
+  return gs::bench::random_starts<V, typename DivUnit<V, NumW, DenW, QuoW>::Twin>(unit, seed, cycles, 40,
+                                                                                  cycles / (QuoW + 8), "divisions");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "Vbench_gs_seq_mul.h"
 #include "Vbench_gs_seq_mul_thr.h"
 #include "bench_harness.hpp"
+#include "seq_unit_bench.hpp"
 #include "common/rng.hpp"
 #include "gs_seq_mul_mutants.hpp"  // generated: GS_BENCH_MUTANTS(X), one model per GS_MUT_SEQ_MUL_*
 #include "sched/golden/gs_seq_mul.hpp"
@@ -33,56 +34,44 @@ uint64_t operand(gs::Rng& r, uint32_t w) {
   }
 }
 
-/// Random starts on V and the twin: "" or the first difference (registers, outputs, or a
-/// finished product against a * b).
+/// The multiplier's pieces for random_starts() (seq_unit_bench.hpp): "" or the first difference
+/// (registers, outputs, or a finished product against a * b).
 template <class V, uint32_t AW, uint32_t BW>
-std::string run(uint32_t seed, uint32_t cycles) {
+struct MulUnit {
   using Twin = gs::golden::SeqMul<AW, BW>;
-  constexpr uint32_t PW = AW + BW;
-  Bench<V> b(seed);
-  Twin t;
-  t.reset();
-  V& d = b.dut();
-  d.start_i = 0;
-  b.reset();
-  gs::Rng r(seed);
-  uint64_t a = 0, m = 0, finished = 0;
-  bool running = false;  // a product started by the bench and not abandoned
-  for (uint32_t c = 0; c < cycles; ++c) {
-    const bool start = running ? r.below(4 * BW) == 0 : r.below(3) == 0;  // most products end
-    const uint64_t na = start ? operand(r, AW) : 0, nb = start ? operand(r, BW) : 0;
+  static constexpr uint32_t PW = AW + BW;
+  void draw(gs::Rng& r, uint64_t& a, uint64_t& m) {
+    a = operand(r, AW);
+    m = operand(r, BW);
+  }
+  void drive(V& d, bool start, uint64_t a, uint64_t m) {
     d.start_i = start;
-    d.a_i = na;
-    d.b_i = nb;
-    b.settle();
-    const std::string at = "cycle " + std::to_string(c) + ": ";
+    d.a_i = a;
+    d.b_i = m;
+  }
+  std::string compare(const V& d, const Twin& t) {
     const auto& q = t.q;
     const uint64_t st_prod = get_bits(d.state_o, 0, PW), st_a = get_bits(d.state_o, PW, AW),
                    st_cnt = get_bits(d.state_o, PW + AW, Twin::kCntW),
                    st_busy = get_bits(d.state_o, PW + AW + Twin::kCntW, 1);
     if (bool(d.busy_o) != q.busy || uint64_t(d.prod_o) != q.prod || st_prod != q.prod || st_a != q.a ||
         st_cnt != q.cnt || bool(st_busy) != q.busy)
-      return at + "rtl busy " + std::to_string(d.busy_o) + " prod " + std::to_string(uint64_t(d.prod_o)) + " cnt " +
+      return "rtl busy " + std::to_string(d.busy_o) + " prod " + std::to_string(uint64_t(d.prod_o)) + " cnt " +
              std::to_string(st_cnt) + "; twin busy " + std::to_string(q.busy) + " prod " + std::to_string(q.prod) +
              " cnt " + std::to_string(q.cnt);
-    if (running && !q.busy) {  // the product ended: a * b read straight
-      if (q.prod != a * m)
-        return at + std::to_string(a) + " * " + std::to_string(m) + " gave " + std::to_string(q.prod);
-      running = false;
-      ++finished;
-    }
-    if (b.errors() != 0) return at + "an RTL assertion failed";
-    t.next(start, na, nb);
-    t.commit();
-    b.tick();
-    if (start) {
-      running = true;
-      a = na;
-      m = nb;
-    }
+    return "";
   }
-  if (finished < cycles / (2 * (BW + 8))) return "only " + std::to_string(finished) + " products ended";
-  return "";
+  std::string result(const Twin& t, uint64_t a, uint64_t m) {  // the product ended: a * b read straight
+    if (t.q.prod != a * m) return std::to_string(a) + " * " + std::to_string(m) + " gave " + std::to_string(t.q.prod);
+    return "";
+  }
+};
+
+template <class V, uint32_t AW, uint32_t BW>
+std::string run(uint32_t seed, uint32_t cycles) {
+  MulUnit<V, AW, BW> unit;  // most products end: a start one cycle in 4 BW while one runs
+  return gs::bench::random_starts<V, typename MulUnit<V, AW, BW>::Twin>(unit, seed, cycles, 4 * BW,
+                                                                        cycles / (2 * (BW + 8)), "products");
 }
 
 }  // namespace
