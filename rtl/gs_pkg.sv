@@ -82,6 +82,10 @@ package gs_pkg;
   localparam int SrtfLeftW = 4;  // SRTF: the order sweep's count of visits still to make, 0..MaxKernels+1 [clog2(MaxKernels + 2)]
   localparam int SrtfStepW = 6;  // SRTF: the order sweep's step counter, 0..SrtfSweepLast [clog2(SrtfSweepLast + 1)]
   localparam int SbmInstW = 40;  // SBM: one task's instructions over every SM in a profiling window (gs_policy_sbm, gs_sbm_ctrl) [ProfCntW + SmIdW]
+  localparam int EvenCapW = 18;  // gs_policy_even: an SM capacity or a CTA's use of one resource, at the widest resource [max(ThreadW, WarpW, RegW, ShmemW)]
+  localparam int EvenDenW = 22;  // gs_policy_even: K x a CTA's use of one resource (the divisor of its quota division) [EvenCapW + SlotW + 1]
+  localparam int EvenMulCntW = 3;  // gs_policy_even: its gs_seq_mul's step counter, 0..SlotW+1 (one bit of K per cycle) [clog2(SlotW + 2)]
+  localparam int EvenDivCntW = 3;  // gs_policy_even: its gs_seq_div's step counter, 0..CtaCntW (one quota bit per cycle) [clog2(CtaCntW + 1)]
   localparam int HcKW = 3;  // HeteroCore: a count of kernels, 0..HcMaxKernels [clog2(HcMaxKernels + 1)]
   localparam int HcInstW = 40;  // HeteroCore: one kernel's instructions over its big (or small) SMs in a profiling window [ProfCntW + SmIdW]
   localparam int HcGrpW = 2;  // HeteroCore: a kernel group of hetero-dynamic (the set's c-th kernel), 0..HcMaxKernels-1 [clog2(HcMaxKernels)]
@@ -451,7 +455,7 @@ package gs_pkg;
   } prof_rd_t;
   localparam int ProfRdW = 97;
 
-  // gs_repartition_scan's registers (gs_policy_even's state) (32 bits = ScanStateW)
+  // gs_repartition_scan's registers (in gs_policy_even's and gs_policy_spatial's state) (32 bits = ScanStateW)
   typedef struct packed {
     logic busy;  // a scan is running
     sm_id_t s;  // the SM of the next step
@@ -461,6 +465,52 @@ package gs_pkg;
     logic [SlotW + 1-1:0] nk;  // kernels in target
   } scan_state_t;
   localparam int ScanStateW = 32;
+
+  // one SM's capacities, as policy_cfg_t's sm_* arrays hold them (gs_policy_even's registers) (60 bits = SmCapsW)
+  typedef struct packed {
+    threads_t threads;
+    warps_t warps;
+    regs_t regs;
+    shmem_t shmem;
+    cta_cnt_t ctas;  // CTA slots
+  } sm_caps_t;
+  localparam int SmCapsW = 60;
+
+  // gs_policy_even's gs_seq_mul (AW EvenCapW, BW SlotW + 1; docs/rtl/gs_seq_mul.md) (44 bits = EvenMulStateW)
+  typedef struct packed {
+    logic busy;  // a product is running
+    logic [EvenMulCntW-1:0] cnt;  // multiplier bits (of K) still to take
+    logic [EvenCapW-1:0] a;  // the multiplicand: a CTA's use of the resource
+    logic [EvenDenW-1:0] prod;  // the partial product; K x the CTA's use when busy falls
+  } even_mul_state_t;
+  localparam int EvenMulStateW = 44;
+
+  // gs_policy_even's gs_seq_div (NumW EvenCapW, DenW EvenDenW, QuoW CtaCntW; docs/rtl/gs_seq_div.md) (54 bits = EvenDivStateW)
+  typedef struct packed {
+    logic busy;  // a division is running
+    logic [EvenDivCntW-1:0] cnt;  // quotient bits still to produce
+    logic [EvenDenW-1:0] rem;  // the partial remainder, below the divisor
+    logic [EvenDenW-1:0] den;  // the divisor
+    cta_cnt_t quo;  // dividend bits shifting out at the top, quotient bits in; the quotient (all ones when it would not fit) when busy falls
+  } even_div_state_t;
+  localparam int EvenDivStateW = 54;
+
+  // gs_policy_even's registers: its scan and its quota unit (docs/rtl/gs_policy_even.md) (326 bits = EvenStateW)
+  typedef struct packed {
+    scan_state_t scan;  // its gs_repartition_scan (held while the quota unit runs)
+    logic [3-1:0] st;  // quota unit FSM: 0 idle, 1 load, 2 start, 3 cta, 4 res, 5 mul, 6 div
+    sm_id_t pf;  // the SM whose capacities capsel reads: the scanned SM + 1 (0 after a scan start)
+    sm_caps_t capsel;  // the capacities of SM pf, one cycle after pf
+    sm_caps_t cap;  // the capacities the quotas were computed for
+    slot_t j;  // the kernel slot whose quota is being computed
+    logic [2-1:0] r;  // its resource: 0 threads, 1 warps, 2 registers, 3 shared memory
+    cta_cnt_t qcta;  // min(MaxCtasPerSm, floor(cta_slots / K)) for cap
+    cta_cnt_t qmin;  // slot j's quota so far (the minimum over the resources taken)
+    logic [MaxKernels * CtaCntW-1:0] quota;  // each kernel slot's quota for cap, slot k at [k*CtaCntW +: CtaCntW]
+    even_mul_state_t mul;  // its gs_seq_mul: K x a CTA's use
+    even_div_state_t div;  // its gs_seq_div: a capacity / (K x use), and cta_slots / K
+  } even_state_t;
+  localparam int EvenStateW = 326;
 
   // gs_policy_spatial's registers (36 bits = SpatialStateW)
   typedef struct packed {

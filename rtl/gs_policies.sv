@@ -50,9 +50,9 @@ module gs_policies #(
     assign out_left_over = '0;
   end
 
-  // gs_policy_even: POL_EVEN (registers: scan_state_t)
+  // gs_policy_even: POL_EVEN (registers: even_state_t)
   gs_pkg::policy_out_t out_even;
-  gs_pkg::scan_state_t state_even;
+  gs_pkg::even_state_t state_even;
   if (PolicySet[1]) begin : g_even
     gs_policy_even u_policy (
       .clk_i, .rst_ni, .en_i(policy_i == gs_pkg::POL_EVEN), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,

@@ -4,18 +4,23 @@
 // Each of the K kernels with CTAs left to issue gets 1/K of every SM resource, expressed as a
 // per-SM per-kernel CTA quota that the framework's quota table (gs_quota_table) holds and
 // the SM driver enforces:
-//   quota[s][k] = max(1, min(floor(floor(cap_r[s] / K) / per_cta_r[k]) over r in
+//   quota[s][k] = max(1, min(floor(cap_r[s] / (K * per_cta_r[k])) over r in
 //                 {threads, warps, regs, shmem} (a resource a CTA does not use does not
 //                 limit), floor(cta_slots[s] / K), MaxCtasPerSm))
-// (the floor of 1 keeps a kernel whose CTA exceeds its share from starving; it then runs
-// one CTA per SM as its resources allow). Integer division, identical in the golden twin.
-// Recomputation starts when the set of such kernels changes and writes one (SM, slot) pair
-// per cycle: quotas are final num_sms*MaxKernels cycles after the change (a further change
-// restarts it). Until its pair is written a new kernel's quota is 0 (it waits). The table
-// reports every changed quota on the quota port.
-// The sequencing is gs_repartition_scan with MaxKernels steps (slots) per SM.
-// Policy contract: docs/adding-a-policy.md. Storage: the scan's (busy 1, SM 8, slot 3,
-// target 8, done 8, K 4 b); the quotas live in gs_quota_table.
+// (floor(floor(c / K) / p) = floor(c / (K p)) for positive integers: the paper's share of 1/K,
+// then whole CTAs; the floor of 1 keeps a kernel whose CTA exceeds its share from starving).
+// When the set of such kernels changes, gs_repartition_scan walks the (SM, slot) pairs and
+// writes one quota per cycle into the quota table. The quotas depend on the SM only through
+// its capacities, so a small sequential unit computes the K quotas once for the capacities of
+// the first SM and again only where the next SM's capacities differ (an SM type boundary:
+// sm_types are contiguous), holding the scan meanwhile: per target kernel and resource one
+// product K x use (gs_seq_mul, SlotW + 1 cycles) and one division (gs_seq_div, a quotient of
+// CtaCntW bits, saturating), then the minimum. The next SM's capacities are read one scan
+// step ahead into a register (capsel), so the N:1 read and the compare are in separate cycles.
+// Timing and the latency formula: docs/rtl/gs_policy_even.md. Requires MaxKernels >= 2 (the
+// read ahead needs two steps per SM).
+// Policy contract: docs/adding-a-policy.md. Storage: even_state_t (gs_spec.toml); the quotas
+// the SM driver enforces live in gs_quota_table.
 module gs_policy_even (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -26,80 +31,245 @@ module gs_policy_even (
   input  gs_pkg::policy_event_t event_i,
   input  logic                  accept_i,
   output gs_pkg::policy_out_t   out_o,
-  output gs_pkg::scan_state_t   state_o   // the registers (lockstep state check; see gs_spec.toml)
+  output gs_pkg::even_state_t   state_o   // the registers (lockstep state check; see gs_spec.toml)
 );
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
   localparam int CW = gs_pkg::CtaCntW;
+  localparam int AW = gs_pkg::EvenCapW;
+  localparam int DW = gs_pkg::EvenDenW;
   localparam int KCW = gs_pkg::SlotW + 1;   // holds 0..MaxKernels
 
-  // one (SM, slot) pair per step
-  logic step;
-  logic start;   // a restart needs nothing here: the first step rewrites the first pair
+  // quota unit FSM
+  localparam logic [2:0] StIdle = 3'd0;    // quotas valid for cap (or no scan)
+  localparam logic [2:0] StLoad = 3'd1;    // after a scan start: capsel reads SM 0
+  localparam logic [2:0] StStart = 3'd2;   // cap := capsel; start cta_slots / K
+  localparam logic [2:0] StCta = 3'd3;     // waiting for cta_slots / K
+  localparam logic [2:0] StRes = 3'd4;     // slot j, resource r: start K x use, or skip
+  localparam logic [2:0] StMul = 3'd5;     // waiting for K x use; then start cap / (K x use)
+  localparam logic [2:0] StDiv = 3'd6;     // waiting for the quotient
+
+  // ---- the scan, held while the quota unit runs
+  logic step, start, hold;
   gs_pkg::sm_id_t scan_sm;
   gs_pkg::slot_t scan_slot;
   gs_pkg::slot_mask_t target;
   logic [KCW-1:0] nk;
+  gs_pkg::scan_state_t scan_state;
   gs_repartition_scan #(.Inner(K)) u_scan (
-    .clk_i, .rst_ni, .en_i, .cfg_num_sms_i(cfg_i.num_sms), .pending_i(view_i.pending),
+    .clk_i, .rst_ni, .en_i, .cfg_num_sms_i(cfg_i.num_sms), .pending_i(view_i.pending), .hold_i(hold),
     .start_o(start), .step_o(step), .sm_o(scan_sm), .inner_o(scan_slot), .target_o(target), .nk_o(nk),
-    .state_o
+    .state_o(scan_state)
   );
 
-  gs_pkg::ksrt_entry_t e;
-  gs_pkg::threads_t cap_t, q_t;
-  gs_pkg::warps_t cap_w, q_w;
-  gs_pkg::regs_t cap_r, q_r;
-  gs_pkg::shmem_t cap_s, q_s;
-  gs_pkg::cta_cnt_t cap_c, q_c, q;
+  // ---- registers
+  logic [2:0] st_q, st_d;
+  gs_pkg::sm_id_t pf_q, pf_d;
+  gs_pkg::sm_caps_t capsel_q, capsel_d, cap_q, cap_d;
+  gs_pkg::slot_t j_q, j_d;
+  logic [1:0] r_q, r_d;
+  gs_pkg::cta_cnt_t qcta_q, qcta_d, qmin_q, qmin_d;
+  logic [K*CW-1:0] quota_q, quota_d;
 
-  logic [K*gs_pkg::KsrtW-1:0] ksrt;
+  // ---- the one multiplier and the one divider
+  logic mul_start, mul_busy, div_start, div_busy;
+  logic [AW-1:0] mul_a, div_num;
+  logic [DW-1:0] mul_prod, div_den;
+  gs_pkg::cta_cnt_t div_quo;
+  gs_pkg::even_mul_state_t mul_state;
+  gs_pkg::even_div_state_t div_state;
+  gs_seq_mul #(.AW(AW), .BW(KCW)) u_mul (
+    .clk_i, .rst_ni, .start_i(mul_start), .a_i(mul_a), .b_i(nk), .busy_o(mul_busy), .prod_o(mul_prod),
+    .state_o(mul_state)
+  );
+  gs_seq_div #(.NumW(AW), .DenW(DW), .QuoW(CW)) u_div (
+    .clk_i, .rst_ni, .start_i(div_start), .num_i(div_num), .den_i(div_den), .busy_o(div_busy),
+    .quo_o(div_quo), .state_o(div_state)
+  );
+
+  // ---- SM pf's capacities (the N:1 read, registered into capsel)
   logic [N*gs_pkg::ThreadW-1:0] sm_threads;
   logic [N*gs_pkg::WarpW-1:0] sm_warps;
   logic [N*gs_pkg::RegW-1:0] sm_regs;
   logic [N*gs_pkg::ShmemW-1:0] sm_shmem;
   logic [N*CW-1:0] sm_ctas;
-  assign ksrt = view_i.ksrt;
   assign sm_threads = cfg_i.sm_threads;
   assign sm_warps = cfg_i.sm_warps;
   assign sm_regs = cfg_i.sm_regs;
   assign sm_shmem = cfg_i.sm_shmem;
   assign sm_ctas = cfg_i.sm_ctas;
+  always_comb begin
+    capsel_d = '0;
+    for (int s = 0; s < N; s++) begin
+      if (pf_q == gs_pkg::SmIdW'(s)) begin
+        capsel_d.threads = sm_threads[s*gs_pkg::ThreadW +: gs_pkg::ThreadW];
+        capsel_d.warps = sm_warps[s*gs_pkg::WarpW +: gs_pkg::WarpW];
+        capsel_d.regs = sm_regs[s*gs_pkg::RegW +: gs_pkg::RegW];
+        capsel_d.shmem = sm_shmem[s*gs_pkg::ShmemW +: gs_pkg::ShmemW];
+        capsel_d.ctas = sm_ctas[s*CW +: CW];
+      end
+    end
+  end
 
-  // The quota of pair (scan_sm, scan_slot), written into the quota table on a scan step of
-  // a target kernel. Only a step uses it, so it is not evaluated otherwise (q stays at its
-  // default: same outputs, and a Verilated model skips the four divisions while idle).
+  // ---- slot j's use of resource r, and cap's amount of it
+  logic [K*gs_pkg::KsrtW-1:0] ksrt;
+  gs_pkg::ksrt_entry_t e;
+  logic [AW-1:0] use_r, cap_r;
+  assign ksrt = view_i.ksrt;
   always_comb begin
     e = '0;
-    cap_t = '0; cap_w = '0; cap_r = '0; cap_s = '0; cap_c = '0;
-    q_t = '0; q_w = '0; q_r = '0; q_s = '0; q_c = '0;
-    q = CW'(gs_pkg::MaxCtasPerSm);
-    if (step) begin
-      for (int k = 0; k < K; k++) begin
-        if (scan_slot == gs_pkg::SlotW'(k)) e = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+    for (int k = 0; k < K; k++) begin
+      if (j_q == gs_pkg::SlotW'(k)) e = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+    end
+    case (r_q)
+      2'd0: begin use_r = AW'(e.threads); cap_r = AW'(cap_q.threads); end
+      2'd1: begin use_r = AW'(e.warps); cap_r = AW'(cap_q.warps); end
+      2'd2: begin use_r = AW'(e.regs); cap_r = AW'(cap_q.regs); end
+      default: begin use_r = AW'(e.shmem); cap_r = AW'(cap_q.shmem); end
+    endcase
+  end
+
+  // ---- the quota unit
+  logic last_step, next_sm, differs, skip, res_done, slot_done;
+  gs_pkg::cta_cnt_t qv, qmin_div;
+  always_comb begin
+    st_d = st_q;
+    pf_d = pf_q;
+    cap_d = cap_q;
+    j_d = j_q;
+    r_d = r_q;
+    qcta_d = qcta_q;
+    qmin_d = qmin_q;
+    quota_d = quota_q;
+    mul_start = 1'b0;
+    mul_a = use_r;
+    div_start = 1'b0;
+    div_num = cap_r;
+    div_den = mul_prod;
+    skip = 1'b0;
+    res_done = 1'b0;
+    slot_done = 1'b0;
+    qv = qmin_q;
+
+    hold = st_q != StIdle;
+    last_step = step && scan_slot == gs_pkg::SlotW'(K - 1);
+    next_sm = {1'b0, scan_sm} + 1'b1 < cfg_i.num_sms;
+`ifdef GS_MUT_EVEN_NO_RECALC
+    differs = 1'b0;   // MUTATION: every SM gets the first SM's quotas
+`else
+    differs = capsel_q != cap_q;
+`endif
+    qmin_div = div_quo < qmin_q ? div_quo : qmin_q;
+
+    if (!en_i) begin
+      st_d = StIdle;
+    end else if (start) begin
+      st_d = StLoad;
+      pf_d = '0;
+    end else begin
+      case (st_q)
+        StIdle: begin
+          // the scan leaves an SM: the next one's capacities (capsel) decide
+          if (last_step) begin
+            if (next_sm && differs) st_d = StStart;
+            else pf_d = pf_q + 1'b1;
+          end
+        end
+        StLoad: st_d = StStart;
+        StStart: begin
+          cap_d = capsel_q;
+          pf_d = pf_q + 1'b1;
+          div_start = 1'b1;
+          div_num = AW'(capsel_q.ctas);
+          div_den = DW'(nk);
+          j_d = '0;
+          st_d = StCta;
+        end
+        StCta: begin
+          if (!div_busy) begin
+`ifdef GS_MUT_EVEN_CTA_TERM
+            qcta_d = CW'(gs_pkg::MaxCtasPerSm);   // MUTATION: the CTA slots do not limit
+`else
+            qcta_d = div_quo < CW'(gs_pkg::MaxCtasPerSm) ? div_quo : CW'(gs_pkg::MaxCtasPerSm);
+`endif
+            qmin_d = qcta_d;
+            r_d = '0;
+            st_d = StRes;
+          end
+        end
+        StRes: begin
+          if (!target[j_q]) begin
+            skip = 1'b1;       // not in the set: no quota (none is written for it)
+          end else if (use_r == '0) begin
+            res_done = 1'b1;   // the CTA does not use it: no limit
+          end else begin
+            mul_start = 1'b1;
+            st_d = StMul;
+          end
+        end
+        StMul: begin
+          if (!mul_busy) begin
+            div_start = 1'b1;
+            st_d = StDiv;
+          end
+        end
+        StDiv: begin
+          if (!div_busy) begin
+            res_done = 1'b1;
+            qv = qmin_div;
+          end
+        end
+        default: st_d = StIdle;
+      endcase
+
+      // a resource is done: the next one, or the slot's quota and the next slot
+      slot_done = skip || res_done && r_q == 2'd3;
+      if (res_done && !slot_done) begin
+        r_d = r_q + 1'b1;
+        qmin_d = qv;
+        st_d = StRes;
       end
-      for (int s = 0; s < N; s++) begin
-        if (scan_sm == gs_pkg::SmIdW'(s)) begin
-          cap_t = sm_threads[s*gs_pkg::ThreadW +: gs_pkg::ThreadW];
-          cap_w = sm_warps[s*gs_pkg::WarpW +: gs_pkg::WarpW];
-          cap_r = sm_regs[s*gs_pkg::RegW +: gs_pkg::RegW];
-          cap_s = sm_shmem[s*gs_pkg::ShmemW +: gs_pkg::ShmemW];
-          cap_c = sm_ctas[s*CW +: CW];
+      if (res_done && slot_done) begin
+`ifdef GS_MUT_EVEN_FLOOR0
+        quota_d[j_q*CW +: CW] = qv;   // MUTATION: no floor of 1
+`else
+        quota_d[j_q*CW +: CW] = qv == '0 ? CW'(1) : qv;
+`endif
+      end
+      if (slot_done) begin
+        r_d = '0;
+        qmin_d = qcta_q;
+        if (j_q == gs_pkg::SlotW'(K - 1)) begin
+          st_d = StIdle;
+        end else begin
+          j_d = j_q + 1'b1;
+          st_d = StRes;
         end
       end
-      if (nk != '0) begin
-        q_t = (e.threads == '0) ? gs_pkg::ThreadW'(gs_pkg::MaxCtasPerSm) : (cap_t / gs_pkg::ThreadW'(nk)) / e.threads;
-        q_w = (e.warps == '0) ? gs_pkg::WarpW'(gs_pkg::MaxCtasPerSm) : (cap_w / gs_pkg::WarpW'(nk)) / e.warps;
-        q_r = (e.regs == '0) ? gs_pkg::RegW'(gs_pkg::MaxCtasPerSm) : (cap_r / gs_pkg::RegW'(nk)) / e.regs;
-        q_s = (e.shmem == '0) ? gs_pkg::ShmemW'(gs_pkg::MaxCtasPerSm) : (cap_s / gs_pkg::ShmemW'(nk)) / e.shmem;
-        q_c = cap_c / CW'(nk);
-        if (q_t < gs_pkg::ThreadW'(q)) q = q_t[CW-1:0];
-        if (q_w < gs_pkg::WarpW'(q)) q = q_w[CW-1:0];
-        if (q_r < gs_pkg::RegW'(q)) q = q_r[CW-1:0];
-        if (q_s < gs_pkg::ShmemW'(q)) q = q_s[CW-1:0];
-        if (q_c < q) q = q_c;
-        if (q == '0) q = CW'(1);
-      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      st_q <= StIdle;
+      pf_q <= '0;
+      capsel_q <= '0;
+      cap_q <= '0;
+      j_q <= '0;
+      r_q <= '0;
+      qcta_q <= '0;
+      qmin_q <= '0;
+      quota_q <= '0;
+    end else begin
+      st_q <= st_d;
+      pf_q <= pf_d;
+      capsel_q <= capsel_d;
+      cap_q <= cap_d;
+      j_q <= j_d;
+      r_q <= r_d;
+      qcta_q <= qcta_d;
+      qmin_q <= qmin_d;
+      quota_q <= quota_d;
     end
   end
 
@@ -116,7 +286,23 @@ module gs_policy_even (
       out_o.quota_wr.valid = 1'b1;
       out_o.quota_wr.sm = scan_sm;
       out_o.quota_wr.slot = scan_slot;
-      out_o.quota_wr.max_ctas = q;
+      out_o.quota_wr.max_ctas = quota_q[scan_slot*CW +: CW];
     end
+  end
+
+  always_comb begin
+    state_o = '0;
+    state_o.scan = scan_state;
+    state_o.st = st_q;
+    state_o.pf = pf_q;
+    state_o.capsel = capsel_q;
+    state_o.cap = cap_q;
+    state_o.j = j_q;
+    state_o.r = r_q;
+    state_o.qcta = qcta_q;
+    state_o.qmin = qmin_q;
+    state_o.quota = quota_q;
+    state_o.mul = mul_state;
+    state_o.div = div_state;
   end
 endmodule

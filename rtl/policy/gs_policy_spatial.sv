@@ -34,7 +34,7 @@ module gs_policy_spatial (
   gs_pkg::slot_mask_t target;
   logic [KCW-1:0] nk;
   gs_repartition_scan #(.Inner(1)) u_scan (
-    .clk_i, .rst_ni, .en_i, .cfg_num_sms_i(cfg_i.num_sms), .pending_i(view_i.pending),
+    .clk_i, .rst_ni, .en_i, .cfg_num_sms_i(cfg_i.num_sms), .pending_i(view_i.pending), .hold_i(1'b0),
     .start_o(start), .step_o(step), .sm_o(sm), .inner_o(inner), .target_o(target), .nk_o(nk),
     .state_o(scan_state)
   );

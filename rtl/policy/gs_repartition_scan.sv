@@ -6,9 +6,11 @@
 // the last completed scan was for (done), and is not the set a running scan is already for
 // (target). It then steps through SMs 0..cfg_num_sms_i-1, Inner steps per SM (inner_o =
 // 0..Inner-1 within the SM), one step per cycle; a further change restarts it from SM 0.
-// When the last step of the last SM is taken, done := target. With en_i low it idles.
+// When the last step of the last SM is taken, done := target. With en_i low it idles. While
+// hold_i is high a running scan waits (no step, no advance); a start is not held.
 //   start_o -- this cycle (re)starts the scan: target := pending_i, nk := |pending_i|;
-//   step_o  -- this cycle takes the step (sm_o, inner_o) of a running scan (not restarting);
+//   step_o  -- this cycle takes the step (sm_o, inner_o) of a running scan (not restarting,
+//              not held);
 //   nk_o    -- number of kernels in the target set (the policy's K).
 // Decisions come from registers only (start_o/step_o also read pending_i, which gs_top
 // derives from registers). Storage: busy 1 + SM 8 + inner 3 + target 8 + done 8 + nk 4 bits
@@ -21,6 +23,7 @@ module gs_repartition_scan #(
   input  logic en_i,
   input  logic [gs_pkg::SmIdW:0] cfg_num_sms_i,
   input  gs_pkg::slot_mask_t pending_i,
+  input  logic hold_i,   // the user is not ready for the next step (gs_policy_even's quota unit)
   output logic start_o,
   output logic step_o,
   output gs_pkg::sm_id_t sm_o,
@@ -49,7 +52,7 @@ module gs_repartition_scan #(
     cnt = '0;
     for (int k = 0; k < K; k++) cnt = cnt + KCW'(pending_i[k]);
     start_o = en_i && (pending_i != done_q) && (!busy_q || pending_i != target_q);
-    step_o = en_i && !start_o && busy_q;
+    step_o = en_i && !start_o && busy_q && !hold_i;
 
     if (!en_i) begin
       busy_d = 1'b0;
@@ -59,7 +62,7 @@ module gs_repartition_scan #(
       i_d = '0;
       target_d = pending_i;
       nk_d = cnt;
-    end else if (busy_q) begin
+    end else if (step_o) begin
       i_d = i_q + 1'b1;
       if (i_q == gs_pkg::SlotW'(Inner - 1)) begin
         i_d = '0;

@@ -48,7 +48,7 @@ module gs_seq_div #(
     rem_d = rem_q;
     den_d = den_q;
     quo_d = quo_q;
-    num_hi = HW'(num_i >> QuoW);
+    num_hi = HW'(NumW'(num_i >> QuoW));   // HW may exceed NumW (gs_policy_even)
     trial = {rem_q, quo_q[QuoW-1]};
     if (start_i) begin
       den_d = den_i;

@@ -1,23 +1,48 @@
 // gsched golden twin of rtl/policy/gs_policy_even.sv (Even, Warped-Slicer Sec. III, Fig. 2c).
 //
-// quota[s][k] = max(1, min over threads/warps/regs/shmem of floor(floor(cap/K)/per_cta)
-// (0 per-CTA use = no limit), floor(cta_slots/K), MaxCtasPerSm)), K = kernels with CTAs to
-// issue. Recomputed one (SM, slot) pair per cycle when that set changes (RepartitionScan),
-// each written into the framework's quota table (QuotaTable), which reports changes.
+// quota[s][k] = max(1, min over threads/warps/regs/shmem of floor(cap / (K per_cta)) (0
+// per-CTA use = no limit), floor(cta_slots/K), MaxCtasPerSm)), K = kernels with CTAs to issue
+// (compute(), the integer definition). When that set changes, RepartitionScan writes one (SM,
+// slot) pair per cycle into the framework's quota table (QuotaTable); the quota unit computes
+// the K quotas for the first SM's capacities and again where the next SM's differ, holding the
+// scan meanwhile: per kernel and resource K x use (SeqMul) then cap / that (SeqDiv, saturating).
+// Same registers, cycle for cycle (even_state_t). Contract: docs/rtl/gs_policy_even.md.
 #pragma once
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "sched/golden/gs_policy.hpp"
 #include "sched/golden/gs_repartition_scan.hpp"
+#include "sched/golden/gs_seq_div.hpp"
+#include "sched/golden/gs_seq_mul.hpp"
 
 namespace gs::golden {
 
 class PolicyEven final : public PolicyTwin {
  public:
-  void reset(const PolicyCfg& cfg) override { scan.reset(cfg.slots); }
+  enum State : uint32_t { kIdle = 0, kLoad = 1, kStart = 2, kCta = 3, kRes = 4, kMul = 5, kDiv = 6 };
+  using Mul = SeqMul<spec::EvenCapW, spec::SlotW + 1>;                // use added, K one bit per cycle
+  using Div = SeqDiv<spec::EvenCapW, spec::EvenDenW, spec::CtaCntW>;  // a quota, saturating
+  struct Regs {
+    uint32_t st = kIdle;
+    uint32_t pf = 0;        // the SM whose capacities capsel reads
+    SmCaps capsel, cap;     // SM pf's capacities (a cycle late); those the quotas are for
+    uint32_t j = 0, r = 0;  // slot and resource under computation
+    uint32_t qcta = 0, qmin = 0;
+    std::array<uint32_t, MaxKernels> quota{};
+  };
 
-  /// The quota of the pair under computation (combinational in the RTL).
+  void reset(const PolicyCfg& cfg) override {
+    slots_ = cfg.slots;
+    scan.reset(cfg.slots);
+    q = d = Regs{};
+    mul.reset();
+    div.reset();
+  }
+
+  /// The quota of kernel entry e on an SM with capacities c among nk kernels: the integer
+  /// definition the unit computes sequentially (the mutation bench checks every write against it).
   static uint32_t compute(const SmCaps& c, const KsrtEntry& e, uint32_t nk) {
     if (nk == 0) return MaxCtasPerSm;
     auto lim = [nk](uint32_t cap, uint32_t per) { return per == 0 ? MaxCtasPerSm : (cap / nk) / per; };
@@ -34,27 +59,136 @@ class PolicyEven final : public PolicyTwin {
     order_keys(false, v, out.key);
     all_elig(cfg.slots, out.elig);
     out.quota_en = true;
-    if (scan.steps(true, v.pending)) {
+    if (scan.steps(true, v.pending, hold())) {
       const uint32_t s = scan.q.s, k = scan.q.inner;
       if (scan.q.target >> k & 1u) {
         out.quota_wr.valid = true;
         out.quota_wr.sm = static_cast<SmId>(s);
         out.quota_wr.slot = k;
-        out.quota_wr.max_ctas = compute((*cfg.caps)[s], v.ksrt->entry(k), scan.q.nk);
+        out.quota_wr.max_ctas = q.quota[k];
       }
     }
   }
 
   void next(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent&, const PolicyOut&, bool) override {
-    scan.next(true, v.pending, cfg.num_sms, scan.d);
+    const bool start = scan.starts(true, v.pending);
+    const bool step = scan.steps(true, v.pending, hold());
+    const uint32_t nk = scan.q.nk;
+    d = q;
+    d.capsel = q.pf < cfg.caps->size() ? (*cfg.caps)[q.pf] : SmCaps{};
+    bool mul_start = false, div_start = false;
+    uint64_t mul_a = 0, div_num = 0, div_den = 0;
+    if (start) {
+      d.st = kLoad;
+      d.pf = 0;
+    } else {
+      const KsrtEntry& e = v.ksrt->entry(q.j);
+      const uint32_t use = resource(e.threads, e.warps, e.regs, e.shmem);
+      const uint32_t cap = resource(q.cap.threads, q.cap.warps, q.cap.regs, q.cap.shmem);
+      bool skip = false, res_done = false;
+      uint32_t qv = q.qmin;
+      switch (q.st) {
+        case kIdle:
+          if (step && q_inner_last()) {
+            if (scan.q.s + 1 < cfg.num_sms && differs()) d.st = kStart;
+            else d.pf = sm_wrap(q.pf + 1);
+          }
+          break;
+        case kLoad: d.st = kStart; break;
+        case kStart:
+          d.cap = q.capsel;
+          d.pf = sm_wrap(q.pf + 1);
+          div_start = true, div_num = q.capsel.ctas, div_den = nk;
+          d.j = 0;
+          d.st = kCta;
+          break;
+        case kCta:
+          if (!div.busy()) {
+            d.qcta = std::min<uint32_t>(static_cast<uint32_t>(div.quo()), MaxCtasPerSm);
+            d.qmin = d.qcta;
+            d.r = 0;
+            d.st = kRes;
+          }
+          break;
+        case kRes:
+          if (!(scan.q.target >> q.j & 1u)) skip = true;
+          else if (use == 0) res_done = true;
+          else mul_start = true, mul_a = use, d.st = kMul;
+          break;
+        case kMul:
+          if (!mul.busy()) div_start = true, div_num = cap, div_den = mul.prod(), d.st = kDiv;
+          break;
+        case kDiv:
+          if (!div.busy()) res_done = true, qv = std::min<uint32_t>(static_cast<uint32_t>(div.quo()), q.qmin);
+          break;
+        default: d.st = kIdle; break;
+      }
+      const bool slot_done = skip || (res_done && q.r == 3);
+      if (res_done && !slot_done) d.r = q.r + 1, d.qmin = qv, d.st = kRes;
+      if (res_done && slot_done) d.quota[q.j] = qv == 0 ? 1 : qv;
+      if (slot_done) {
+        d.r = 0;
+        d.qmin = q.qcta;
+        if (q.j + 1 == slots_) d.st = kIdle;
+        else d.j = q.j + 1, d.st = kRes;
+      }
+    }
+    mul.next(mul_start, mul_a, nk);
+    div.next(div_start, div_num, div_den);
+    scan.next(true, v.pending, cfg.num_sms, scan.d, hold());
   }
-  void commit() override { scan.commit(); }
-  void state(PolicyState& st) const override {  // scan_state_t
+
+  void commit() override {
+    scan.commit();
+    q = d;
+    mul.commit();
+    div.commit();
+  }
+
+  void state(PolicyState& st) const override {  // even_state_t
+    namespace L = spec::layout::even_state_t;
     st.clear();
-    scan.state(st, 0);
+    scan.state(st, L::scan_lsb);
+    st.put(L::st_lsb, L::st_width, q.st);
+    st.put(L::pf_lsb, L::pf_width, q.pf);
+    put_caps(st, L::capsel_lsb, q.capsel);
+    put_caps(st, L::cap_lsb, q.cap);
+    st.put(L::j_lsb, L::j_width, q.j);
+    st.put(L::r_lsb, L::r_width, q.r);
+    st.put(L::qcta_lsb, L::qcta_width, q.qcta);
+    st.put(L::qmin_lsb, L::qmin_width, q.qmin);
+    for (uint32_t k = 0; k < MaxKernels; ++k) st.put(L::quota_lsb + k * CtaCntW, CtaCntW, q.quota[k]);
+    mul.state(st, L::mul_lsb);
+    div.state(st, L::div_lsb);
   }
 
   RepartitionScan scan;  // u_scan, one step per (SM, slot)
+  Regs q, d;
+  Mul mul;  // u_mul
+  Div div;  // u_div
+
+ private:
+  bool hold() const { return q.st != kIdle; }
+  bool q_inner_last() const { return scan.q.inner + 1 == slots_; }
+  bool differs() const {
+    const SmCaps& a = q.capsel;
+    const SmCaps& b = q.cap;
+    return a.threads != b.threads || a.warps != b.warps || a.regs != b.regs || a.shmem != b.shmem || a.ctas != b.ctas;
+  }
+  /// Resource r_q of four (threads, warps, registers, shared memory).
+  uint32_t resource(uint32_t t, uint32_t w, uint32_t rg, uint32_t sh) const {
+    return q.r == 0 ? t : q.r == 1 ? w : q.r == 2 ? rg : sh;
+  }
+  static uint32_t sm_wrap(uint32_t v) { return v & width_mask(SmIdW); }
+  uint32_t slots_ = MaxKernels;  // Inner of the scan and the quota unit's slots (MaxKernels in the RTL)
+  static void put_caps(PolicyState& st, uint32_t lsb, const SmCaps& c) {
+    namespace C = spec::layout::sm_caps_t;
+    st.put(lsb + C::threads_lsb, C::threads_width, c.threads);
+    st.put(lsb + C::warps_lsb, C::warps_width, c.warps);
+    st.put(lsb + C::regs_lsb, C::regs_width, c.regs);
+    st.put(lsb + C::shmem_lsb, C::shmem_width, c.shmem);
+    st.put(lsb + C::ctas_lsb, C::ctas_width, c.ctas);
+  }
 };
 
 }  // namespace gs::golden

@@ -4,7 +4,8 @@
 // A scan starts when the set of kernels with CTAs to issue differs from the set of the last
 // completed scan (done) and from the set a running scan is for (target); it then takes
 // `inner` steps per SM over SMs 0..num_sms-1, one step per cycle, and sets done := target
-// after the last. A further change restarts it. next() writes d from q; commit() is the edge.
+// after the last. A further change restarts it; `hold` (gs_policy_even's quota unit not ready)
+// makes a running scan wait. next() writes d from q; commit() is the edge.
 #pragma once
 #include <cstdint>
 
@@ -28,10 +29,12 @@ class RepartitionScan {
   }
   /// start_o: this cycle (re)starts the scan.
   bool starts(bool en, uint32_t pending) const { return en && pending != q.done && (!q.busy || pending != q.target); }
-  /// step_o: this cycle takes step (q.s, q.inner) of a running scan.
-  bool steps(bool en, uint32_t pending) const { return en && !starts(en, pending) && q.busy; }
+  /// step_o: this cycle takes step (q.s, q.inner) of a running scan (hold_i low).
+  bool steps(bool en, uint32_t pending, bool hold = false) const {
+    return en && !starts(en, pending) && q.busy && !hold;
+  }
 
-  void next(bool en, uint32_t pending, uint32_t num_sms, Regs& n) const {
+  void next(bool en, uint32_t pending, uint32_t num_sms, Regs& n, bool hold = false) const {
     n = q;
     if (!en) {
       n.busy = false;
@@ -41,7 +44,7 @@ class RepartitionScan {
       n.inner = 0;
       n.target = pending;
       n.nk = popcount32(pending);
-    } else if (q.busy) {
+    } else if (q.busy && !hold) {
       if (q.inner + 1 == inner_steps_) {
         n.inner = 0;
         if (q.s + 1 >= num_sms) {
@@ -66,8 +69,8 @@ class RepartitionScan {
     st.put(lsb + L::nk_lsb, L::nk_width, q.nk);
   }
   /// One clock edge on its own (block bench): next() then commit().
-  void clock(bool en, uint32_t pending, uint32_t num_sms) {
-    next(en, pending, num_sms, d);
+  void clock(bool en, uint32_t pending, uint32_t num_sms, bool hold = false) {
+    next(en, pending, num_sms, d, hold);
     commit();
   }
 

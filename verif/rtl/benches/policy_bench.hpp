@@ -8,12 +8,17 @@
 // and each cycle compares the whole out_o with the golden twin's comb() (key and eligibility of
 // the configured SMs, quota_en, and the quota, owner, token and preemption records) and, for a
 // module with registers, its state_o with the twin's state(), then clocks both with the same
-// acceptance (gs_preempt_ctrl's rule on the compared request).
+// acceptance (gs_preempt_ctrl's rule on the compared request). A policy that does not map by
+// SM type sees two contiguous SM types (the last third of the SMs with other capacities), as a
+// config's sm_types give. In soft mode (a mutant model) the first difference is recorded
+// instead of failing the test.
 // A bench of a new policy is generated from the registry (gs_policy_benches.cpp).
 // A module that profiles is Verilated inside gs_policies (verif/rtl/benches/CMakeLists.txt), so
 // its bench drives the shared profiling counters too.
 #pragma once
 #include <memory>
+#include <sstream>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -57,6 +62,8 @@ class PolicyBench {
     sm_big_.assign(num_sms, 0);
     if (spec::kPolicies[static_cast<uint8_t>(policy)].sm_types)
       for (uint32_t s = 1; s < num_sms; s += 2) sm_big_[s] = 1, caps_[s] = SmCaps{3072, 96, 98304, 98304, 32};
+    else
+      for (uint32_t s = num_sms - num_sms / 3; s < num_sms; ++s) caps_[s] = SmCaps{1536, 48, 65536, 65536, 24};
     // the settings from each one's `bench` range in the registry: short profiling phases, so a
     // bench run passes through all of them
     cfg_ = PolicyCfg{policy,
@@ -90,7 +97,7 @@ class PolicyBench {
   void set_slot_free_permille(uint32_t p) { slot_free_permille_ = p; }
   /// `cycles` random cycles: mutate the tables, draw an event, compare, clock.
   void run(int cycles, uint32_t mutate_permille = 80) {
-    for (int i = 0; i < cycles; ++i) {
+    for (int i = 0; i < cycles && diff_.empty(); ++i) {
       if (rng_.chance_permille(mutate_permille)) mutate();
       cycle(random_event());
     }
@@ -100,8 +107,14 @@ class PolicyBench {
   uint64_t owner_writes() const { return owner_writes_; }
   uint64_t quota_writes() const { return quota_writes_; }
   uint64_t state_compares() const { return state_compares_; }
-
- private:
+  /// Soft mode (a mutant model): record the first difference instead of failing.
+  void set_soft(bool soft) { soft_ = soft; }
+  /// The first difference in soft mode ("cycle N: what"), empty while RTL and twin agree.
+  const std::string& first_difference() const { return diff_; }
+  const Ksrt& ksrt() const { return ksrt_; }
+  const std::vector<SmCaps>& caps() const { return caps_; }
+  /// The last quota written for (SM, slot), or -1 when none was.
+  int64_t last_quota(uint32_t sm, uint32_t slot) const { return last_quota_[sm * MaxKernels + slot]; }
   uint32_t pending() const {
     uint32_t p = 0;
     for (uint32_t k = 0; k < MaxKernels; ++k) {
@@ -111,6 +124,7 @@ class PolicyBench {
     return p;
   }
 
+ private:
   void mutate() {
     const uint32_t n = cfg_.num_sms;
     switch (rng_.below(5)) {
@@ -258,8 +272,14 @@ class PolicyBench {
     auto& d = rtl_.dut();
     d.accept_i = accepted;
     rtl_.settle();
-    compare(d.out_o);
-    if constexpr (HasStateO<V>::value) compare_state(d.state_o);
+    std::string diff = out_difference(d.out_o);
+    if constexpr (HasStateO<V>::value)
+      if (diff.empty()) diff = state_difference(d.state_o);
+    if (!diff.empty()) {
+      if (!soft_) FAIL("cycle " << rtl_.cycle() << ": " << diff);
+      diff_ = "cycle " + std::to_string(rtl_.cycle()) + ": " + diff;
+    }
+    if (out_.quota_wr.valid) last_quota_[out_.quota_wr.sm * MaxKernels + out_.quota_wr.slot] = out_.quota_wr.max_ctas;
     rtl_.tick();
     twin_->clock(cfg_, view, ev, out_, accepted);
     REQUIRE(rtl_.errors() == 0);
@@ -268,35 +288,36 @@ class PolicyBench {
     quota_writes_ += out_.quota_wr.valid;
   }
 
+  /// out_o against the twin's comb(): the first field that differs, or "".
   template <class Port>
-  void compare(const Port& o) {
+  std::string out_difference(const Port& o) const {
     namespace L = pl::policy_out_t;
-    INFO("cycle " << rtl_.cycle());
+    std::ostringstream m;
     for (uint32_t k = 0; k < MaxKernels; ++k) {
-      INFO("key of slot " << k);
-      REQUIRE(get_bits(o, L::key_lsb + k * OrderKeyW, OrderKeyW) == ((out_.key[k].major << SlotW) | out_.key[k].rank));
+      const uint64_t rtl = get_bits(o, L::key_lsb + k * OrderKeyW, OrderKeyW);
+      const uint64_t golden = (out_.key[k].major << SlotW) | out_.key[k].rank;
+      if (rtl != golden) return (m << "key of slot " << k << ": RTL " << rtl << ", golden " << golden, m.str());
     }
     for (uint32_t s = 0; s < cfg_.num_sms; ++s) {
-      INFO("elig of SM " << s);
-      REQUIRE(get_bits(o, L::elig_lsb + s * MaxKernels, MaxKernels) == (out_.elig[s] & width_mask(MaxKernels)));
+      const uint64_t rtl = get_bits(o, L::elig_lsb + s * MaxKernels, MaxKernels);
+      const uint64_t golden = out_.elig[s] & width_mask(MaxKernels);
+      if (rtl != golden) return (m << "elig of SM " << s << ": RTL " << rtl << ", golden " << golden, m.str());
     }
-    REQUIRE(get_bits(o, L::quota_en_lsb, 1) == out_.quota_en);
+    if (get_bits(o, L::quota_en_lsb, 1) != out_.quota_en) return "quota_en";
     const QuotaWr qw = get_rec<QuotaWr>(o, L::quota_wr_lsb);
     const OwnerWr ow = get_rec<OwnerWr>(o, L::owner_wr_lsb);
     const TokenUpd tk = get_rec<TokenUpd>(o, L::tok_lsb);
     const PreemptReq rq = get_rec<PreemptReq>(o, L::req_lsb);
-    INFO("RTL quota_wr " << qw << " owner_wr " << ow << " tok " << tk << " req " << rq);
-    INFO("golden quota_wr " << out_.quota_wr << " owner_wr " << out_.owner_wr << " tok " << out_.tok << " req "
-                            << out_.req);
-    REQUIRE(qw == out_.quota_wr);
-    REQUIRE(ow == out_.owner_wr);
-    REQUIRE(tk == out_.tok);
-    REQUIRE(rq == out_.req);
+    if (qw == out_.quota_wr && ow == out_.owner_wr && tk == out_.tok && rq == out_.req) return "";
+    m << "RTL quota_wr " << qw << " owner_wr " << ow << " tok " << tk << " req " << rq << "; golden quota_wr "
+      << out_.quota_wr << " owner_wr " << out_.owner_wr << " tok " << out_.tok << " req " << out_.req;
+    return m.str();
   }
 
-  /// state_o (the registers before this cycle's edge) against the twin's state(), field by field.
+  /// state_o (the registers before this cycle's edge) against the twin's state(), field by
+  /// field: the first that differs, or "".
   template <class Port>
-  void compare_state(const Port& o) {
+  std::string state_difference(const Port& o) {
     const spec::PolicyInfo& info = spec::kPolicies[static_cast<unsigned>(cfg_.policy)];
     twin_->state(state_);
     for (uint32_t i = 0; i < info.state_field_count; ++i) {
@@ -304,12 +325,16 @@ class PolicyBench {
       for (uint32_t off = 0; off < f.width; off += 64) {
         const uint32_t w = f.width - off < 64 ? f.width - off : 64;
         const uint64_t rtl = get_bits(o, f.lsb + off, w), golden = state_.get(f.lsb + off, w);
-        if (rtl != golden)
-          FAIL("cycle " << rtl_.cycle() << ": " << info.module << " state_o." << f.name << " bits " << off << ".."
-                        << off + w - 1 << ": RTL " << rtl << ", golden " << golden);
+        if (rtl != golden) {
+          std::ostringstream m;
+          m << info.module << " state_o." << f.name << " bits " << off << ".." << off + w - 1 << ": RTL " << rtl
+            << ", golden " << golden;
+          return m.str();
+        }
       }
     }
     ++state_compares_;
+    return "";
   }
 
   Bench<V> rtl_;
@@ -328,6 +353,9 @@ class PolicyBench {
   uint64_t requests_ = 0, owner_writes_ = 0, quota_writes_ = 0;
   uint32_t slot_free_permille_ = 20;
   uint32_t now_ = 0;  // the bench's cycle, for observation stamps
+  bool soft_ = false;
+  std::string diff_;
+  std::vector<int64_t> last_quota_ = std::vector<int64_t>(MaxSms * MaxKernels, -1);
 };
 
 }  // namespace gs::bench

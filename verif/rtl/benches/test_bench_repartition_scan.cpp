@@ -20,17 +20,19 @@ struct ScanBench {
     gold.reset(inner);
     rtl.dut().en_i = 0;
     rtl.dut().pending_i = 0;
+    rtl.dut().hold_i = 0;
     rtl.dut().cfg_num_sms_i = sms;
     rtl.reset();
   }
-  void cycle(bool en, uint32_t pending) {
+  void cycle(bool en, uint32_t pending, bool hold = false) {
     auto& d = rtl.dut();
     d.en_i = en;
     d.pending_i = pending;
+    d.hold_i = hold;
     rtl.settle();
-    INFO("cycle " << rtl.cycle() << " en " << en << " pending " << pending);
+    INFO("cycle " << rtl.cycle() << " en " << en << " pending " << pending << " hold " << hold);
     REQUIRE(bool(d.start_o) == gold.starts(en, pending));
-    REQUIRE(bool(d.step_o) == gold.steps(en, pending));
+    REQUIRE(bool(d.step_o) == gold.steps(en, pending, hold));
     if (d.step_o) {
       REQUIRE(d.sm_o == gold.q.s);
       REQUIRE(d.inner_o == gold.q.inner);
@@ -38,7 +40,7 @@ struct ScanBench {
       REQUIRE(d.nk_o == gold.q.nk);
     }
     rtl.tick();
-    gold.clock(en, pending, num_sms);
+    gold.clock(en, pending, num_sms, hold);
     REQUIRE(rtl.errors() == 0);
   }
 };
@@ -62,6 +64,14 @@ void directed(uint32_t inner) {
   CHECK(b.gold.q.inner == 0);
   b.cycle(false, 0b101);  // disabled: idles
   CHECK(!b.gold.q.busy);
+  for (int i = 0; i < 3; ++i) b.cycle(true, 0b101);  // restart, a few steps
+  const RepartitionScan::Regs before = b.gold.q;
+  for (int i = 0; i < 4; ++i) b.cycle(true, 0b101, true);  // held: no step, no advance
+  CHECK(b.gold.q.s == before.s);
+  CHECK(b.gold.q.inner == before.inner);
+  b.cycle(true, 0b111, true);  // a start is not held
+  CHECK(b.gold.q.s == 0);
+  CHECK(b.gold.q.target == 0b111);
 }
 
 template <class V>
@@ -72,7 +82,7 @@ void random_stimulus(uint32_t inner) {
     uint32_t pending = 0;
     for (int i = 0; i < 6000; ++i) {
       if (r.chance_permille(8)) pending = r.below(1u << MaxKernels);
-      b.cycle(!r.chance_permille(3), pending);
+      b.cycle(!r.chance_permille(3), pending, r.chance_permille(200));  // held a fifth of the cycles
     }
   }
 }
