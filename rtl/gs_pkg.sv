@@ -495,7 +495,7 @@ package gs_pkg;
   } even_div_state_t;
   localparam int EvenDivStateW = 54;
 
-  // gs_policy_even's registers: its scan and its quota unit (docs/rtl/gs_policy_even.md) (326 bits = EvenStateW)
+  // gs_policy_even's registers: its scan and its quota unit (docs/rtl/gs_policy_even.md) (344 bits = EvenStateW)
   typedef struct packed {
     scan_state_t scan;  // its gs_repartition_scan (held while the quota unit runs)
     logic [3-1:0] st;  // quota unit FSM: 0 idle, 1 load, 2 start, 3 cta, 4 res, 5 mul, 6 div
@@ -507,10 +507,11 @@ package gs_pkg;
     cta_cnt_t qcta;  // min(MaxCtasPerSm, floor(cta_slots / K)) for cap
     cta_cnt_t qmin;  // slot j's quota so far (the minimum over the resources taken)
     logic [MaxKernels * CtaCntW-1:0] quota;  // each kernel slot's quota for cap, slot k at [k*CtaCntW +: CtaCntW]
+    quota_wr_t wr;  // the quota write of the last scan step, driven on out_o.quota_wr (registered)
     even_mul_state_t mul;  // its gs_seq_mul: K x a CTA's use
     even_div_state_t div;  // its gs_seq_div: a capacity / (K x use), and cta_slots / K
   } even_state_t;
-  localparam int EvenStateW = 326;
+  localparam int EvenStateW = 344;
 
   // gs_policy_spatial's registers (36 bits = SpatialStateW)
   typedef struct packed {

@@ -10,7 +10,8 @@
 // (floor(floor(c / K) / p) = floor(c / (K p)) for positive integers: the paper's share of 1/K,
 // then whole CTAs; the floor of 1 keeps a kernel whose CTA exceeds its share from starving).
 // When the set of such kernels changes, gs_repartition_scan walks the (SM, slot) pairs and
-// writes one quota per cycle into the quota table. The quotas depend on the SM only through
+// writes one quota per cycle into the quota table (registered: a step's write is on out_o the
+// cycle after). The quotas depend on the SM only through
 // its capacities, so a small sequential unit computes the K quotas once for the capacities of
 // the first SM and again only where the next SM's capacities differ (an SM type boundary:
 // sm_types are contiguous), holding the scan meanwhile: per target kernel and resource one
@@ -70,6 +71,7 @@ module gs_policy_even (
   logic [1:0] r_q, r_d;
   gs_pkg::cta_cnt_t qcta_q, qcta_d, qmin_q, qmin_d;
   logic [K*CW-1:0] quota_q, quota_d;
+  gs_pkg::quota_wr_t wr_q, wr_d;   // the write of the last step (out_o from a register)
 
   // ---- the one multiplier and the one divider
   logic mul_start, mul_busy, div_start, div_busy;
@@ -152,7 +154,9 @@ module gs_policy_even (
     qv = qmin_q;
 
     hold = st_q != StIdle;
-    last_step = step && scan_slot == gs_pkg::SlotW'(K - 1);
+    // the scan's step at the last slot of an SM, in the branch below where it is neither
+    // restarting nor held (from registers only: the start test reads pending_i)
+    last_step = scan_state.busy && scan_slot == gs_pkg::SlotW'(K - 1);
     next_sm = {1'b0, scan_sm} + 1'b1 < cfg_i.num_sms;
 `ifdef GS_MUT_EVEN_NO_RECALC
     differs = 1'b0;   // MUTATION: every SM gets the first SM's quotas
@@ -260,6 +264,7 @@ module gs_policy_even (
       qcta_q <= '0;
       qmin_q <= '0;
       quota_q <= '0;
+      wr_q <= '0;
     end else begin
       st_q <= st_d;
       pf_q <= pf_d;
@@ -270,6 +275,7 @@ module gs_policy_even (
       qcta_q <= qcta_d;
       qmin_q <= qmin_d;
       quota_q <= quota_d;
+      wr_q <= wr_d;
     end
   end
 
@@ -277,17 +283,24 @@ module gs_policy_even (
   logic [K*gs_pkg::OrderKeyW-1:0] key;
   gs_order_keys u_keys (.prio_en_i(1'b0), .ksrt_i(ksrt), .rank_i(view_i.rank), .key_o(key));
 
+  // a step of a kernel in the set writes its pair the cycle after (registered: the step
+  // depends on pending_i through the scan's start test)
+  always_comb begin
+    wr_d = '0;
+    if (step && target[scan_slot]) begin
+      wr_d.valid = 1'b1;
+      wr_d.sm = scan_sm;
+      wr_d.slot = scan_slot;
+      wr_d.max_ctas = quota_q[scan_slot*CW +: CW];
+    end
+  end
+
   always_comb begin
     out_o = '0;
     out_o.key = key;
     out_o.elig = '1;           // every kernel may issue anywhere, within its quota
     out_o.quota_en = 1'b1;
-    if (step && target[scan_slot]) begin
-      out_o.quota_wr.valid = 1'b1;
-      out_o.quota_wr.sm = scan_sm;
-      out_o.quota_wr.slot = scan_slot;
-      out_o.quota_wr.max_ctas = quota_q[scan_slot*CW +: CW];
-    end
+    out_o.quota_wr = wr_q;
   end
 
   always_comb begin
@@ -302,6 +315,7 @@ module gs_policy_even (
     state_o.qcta = qcta_q;
     state_o.qmin = qmin_q;
     state_o.quota = quota_q;
+    state_o.wr = wr_q;
     state_o.mul = mul_state;
     state_o.div = div_state;
   end

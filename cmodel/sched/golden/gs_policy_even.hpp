@@ -3,7 +3,8 @@
 // quota[s][k] = max(1, min over threads/warps/regs/shmem of floor(cap / (K per_cta)) (0
 // per-CTA use = no limit), floor(cta_slots/K), MaxCtasPerSm)), K = kernels with CTAs to issue
 // (compute(), the integer definition). When that set changes, RepartitionScan writes one (SM,
-// slot) pair per cycle into the framework's quota table (QuotaTable); the quota unit computes
+// slot) pair per cycle into the framework's quota table (QuotaTable), registered (a step's
+// write is on out_o the cycle after); the quota unit computes
 // the K quotas for the first SM's capacities and again where the next SM's differ, holding the
 // scan meanwhile: per kernel and resource K x use (SeqMul) then cap / that (SeqDiv, saturating).
 // Same registers, cycle for cycle (even_state_t). Contract: docs/rtl/gs_policy_even.md.
@@ -31,6 +32,7 @@ class PolicyEven final : public PolicyTwin {
     uint32_t j = 0, r = 0;  // slot and resource under computation
     uint32_t qcta = 0, qmin = 0;
     std::array<uint32_t, MaxKernels> quota{};
+    QuotaWr wr;  // the write of the last scan step, on out_o
   };
 
   void reset(const PolicyCfg& cfg) override {
@@ -59,15 +61,7 @@ class PolicyEven final : public PolicyTwin {
     order_keys(false, v, out.key);
     all_elig(cfg.slots, out.elig);
     out.quota_en = true;
-    if (scan.steps(true, v.pending, hold())) {
-      const uint32_t s = scan.q.s, k = scan.q.inner;
-      if (scan.q.target >> k & 1u) {
-        out.quota_wr.valid = true;
-        out.quota_wr.sm = static_cast<SmId>(s);
-        out.quota_wr.slot = k;
-        out.quota_wr.max_ctas = q.quota[k];
-      }
-    }
+    out.quota_wr = q.wr;
   }
 
   void next(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent&, const PolicyOut&, bool) override {
@@ -76,6 +70,13 @@ class PolicyEven final : public PolicyTwin {
     const uint32_t nk = scan.q.nk;
     d = q;
     d.capsel = q.pf < cfg.caps->size() ? (*cfg.caps)[q.pf] : SmCaps{};
+    d.wr = QuotaWr{};
+    if (step && (scan.q.target >> scan.q.inner & 1u)) {
+      d.wr.valid = true;
+      d.wr.sm = static_cast<SmId>(scan.q.s);
+      d.wr.slot = scan.q.inner;
+      d.wr.max_ctas = q.quota[scan.q.inner];
+    }
     bool mul_start = false, div_start = false;
     uint64_t mul_a = 0, div_num = 0, div_den = 0;
     if (start) {
@@ -158,6 +159,11 @@ class PolicyEven final : public PolicyTwin {
     st.put(L::qcta_lsb, L::qcta_width, q.qcta);
     st.put(L::qmin_lsb, L::qmin_width, q.qmin);
     for (uint32_t k = 0; k < MaxKernels; ++k) st.put(L::quota_lsb + k * CtaCntW, CtaCntW, q.quota[k]);
+    namespace W = spec::layout::quota_wr_t;
+    st.put(L::wr_lsb + W::valid_lsb, 1, q.wr.valid);
+    st.put(L::wr_lsb + W::sm_lsb, W::sm_width, q.wr.sm);
+    st.put(L::wr_lsb + W::slot_lsb, W::slot_width, q.wr.slot);
+    st.put(L::wr_lsb + W::max_ctas_lsb, W::max_ctas_width, q.wr.max_ctas);
     mul.state(st, L::mul_lsb);
     div.state(st, L::div_lsb);
   }

@@ -106,7 +106,7 @@ TEST_CASE("gs_policy_even: quota unit latency (docs/rtl/gs_policy_even.md)", "[r
   }
   const int K = static_cast<int>(gs::spec::MaxKernels);
   const int run = 1 + 7 + 2 * 4 * 13 + (K - 2);  // start, cta, two kernels x four resources, skips
-  CHECK(write_cycle[0] == 1 + run + 2);          // load first; SM 0's slot 0 (not in the set), then slot 1
+  CHECK(write_cycle[0] == 1 + run + 3);          // load first; SM 0's slot 0 (not in the set), slot 1, registered
   CHECK(write_cycle[4] == write_cycle[0] + 4 * K);
   CHECK(write_cycle[5] == write_cycle[4] + K + run);  // the second type: the unit runs again
   CHECK(write_cycle[7] == write_cycle[5] + 2 * K);
