@@ -56,6 +56,8 @@ package gs_pkg;
   localparam int WfStepW = 6;  // CTA counts of the water-filler, 0..WfMaxSteps [clog2(WfMaxSteps + 1)]
   localparam int WfKIdxW = 2;  // water-filler kernel index [clog2(WfMaxKernels)]
   localparam int WfKCntW = 3;  // water-filler kernel count, 0..WfMaxKernels [clog2(WfMaxKernels + 1)]
+  localparam int WfCntW = 6;  // gs_waterfill: its step counter, 0..max(WfPerfW, WfMaxSteps) (a cross product's multiplier bits, or dT subtractions) [clog2(max(WfPerfW, WfMaxSteps) + 1)]
+  localparam int WfCmpChunks = 3;  // gs_waterfill: the chunks of ArithChunkW bits in which it compares two 2*WfPerfW-bit cross products (chunk flags registered) [cdiv(2 * WfPerfW, ArithChunkW)]
   localparam int WfPhiW = 9;  // phi_mem, UQ1.WfPhiFracW [WfPhiFracW + 1]
   localparam int WfAvgW = 10;  // CTA_avg, UQ(WfStepW).WfAvgFracW [WfStepW + WfAvgFracW]
   localparam int WsSumW = 40;  // warped-slicer phase monitor: one kernel's instructions over every SM in a window [ProfCntW + SmIdW]
@@ -545,10 +547,10 @@ package gs_pkg;
   } dss_state_t;
   localparam int DssStateW = 101;
 
-  // gs_waterfill's registers (docs/rtl/gs_waterfill.md) (307 bits = WfStateW)
+  // gs_waterfill's registers (docs/rtl/gs_waterfill.md) (679 bits = WfStateW)
   typedef struct packed {
-    logic [2-1:0] st;  // FSM: 0 idle, 1 scan, 2 fill, 3 check
-    logic [WfStepW-1:0] j;  // SCAN: the sample index j-1 under scan
+    logic [4-1:0] st;  // FSM: 0 idle, 1 init, 2 scan, 3 load, 4 gap, 5 mul, 6 cmp, 7 dec, 8 try, 9 commit
+    logic [WfStepW-1:0] j;  // SCAN: samples j-1 of every kernel loaded into smp, j-2 compared
     logic [WfMaxKernels * WfMaxSteps-1:0] step;  // bit i*WfMaxSteps+j-1: P(i,j) is a strict running maximum (j is in M_i)
     logic [WfMaxKernels * WfPerfW-1:0] peak;  // running max of P(i,.); after SCAN max_j P(i,j)
     logic [WfMaxKernels * WfStepW-1:0] ctas;  // T_i, the CTAs given to kernel i
@@ -557,8 +559,27 @@ package gs_pkg;
     logic nofit;  // the kernels' first CTAs do not fit together
     logic spatial;  // the result: fall back to spatial multitasking
     logic done;  // done_o: the result is final (one cycle)
+    logic [WfKIdxW-1:0] ki;  // INIT, FILL and the loss check: the kernel visited
+    logic [WfCntW-1:0] cnt;  // MUL: multiplier bits still to take; TRY: subtractions of R_S done
+    logic [WfMaxKernels-1:0] pres;  // kernel i is present (N_i != 0), taken at the start
+    logic [WfMaxKernels * WfPerfW-1:0] smp;  // SCAN: the samples P(i,j) loaded the cycle before their compare
+    logic found;  // FILL: a candidate was found in this iteration (S below is valid)
+    logic [WfKIdxW-1:0] sel;  // FILL: S, the lowest normalized performance among the candidates visited
+    logic [WfPerfW-1:0] sel_cur;  // FILL: Q_S(g_S) = P(S,T_S)
+    logic [WfStepW-1:0] dt;  // FILL: dT = M_S(g_S+1) - T_S
+    wf_res_t res;  // INIT: R_i of the kernel ki (0 when absent); FILL: R_S
+    wf_res_t tl;  // TRY: R_L minus R_S times the subtractions done
+    logic brw;  // TRY: a subtraction borrowed (R_S * dT does not fit R_L)
+    logic chk;  // the visits are the loss check's, not the pick's
+    logic lossy;  // the loss check found a kernel that loses too much
+    logic [WfPerfW-1:0] ma;  // first cross product's multiplicand: Q_i(g_i) of the kernel visited, or its peak
+    logic [2 * WfPerfW-1:0] mp;  // first product: partial sum over the multiplier bits taken, the bits still to take below (peak_S, or WfLossPct)
+    logic [WfPerfW-1:0] na;  // second cross product's multiplicand: Q_S(g_S), or the kernel's gap peak_i - Q_i(g_i)
+    logic [2 * WfPerfW-1:0] np;  // second product, as mp (multiplier peak_i, or 100 x K)
+    logic [WfCmpChunks-1:0] lt;  // CMP: chunk c of mp is below np's
+    logic [WfCmpChunks-1:0] eq;  // CMP: chunk c of mp equals np's
   } wf_state_t;
-  localparam int WfStateW = 307;
+  localparam int WfStateW = 679;
 
   // gs_seq_div's registers at its default widths (one quotient bit per cycle; docs/rtl/gs_seq_div.md) (102 bits = DivStateW)
   typedef struct packed {
@@ -589,7 +610,7 @@ package gs_pkg;
   } wfs_state_t;
   localparam int WfsStateW = 103;
 
-  // gs_policy_warped_slicer's registers, without its memories (docs/rtl/gs_policy_warped_slicer.md) (1160 bits = WsStateW)
+  // gs_policy_warped_slicer's registers, without its memories (docs/rtl/gs_policy_warped_slicer.md) (1532 bits = WsStateW)
   typedef struct packed {
     logic [5-1:0] st;  // FSM: 0 idle, 1 occupancy, 2 profile setup, 3 CTA_avg, 4 warm-up, 5 sample, 6 read, 7 phi, 8 fill start, 9 fill wait, 10 partition, 11 monitor open, 12 monitor run, 13 monitor sum, 14 monitor compare, 15 partition delay, 16 CTA_i / CTA_avg, 17 scale
     slot_mask_t target;  // the kernel set being partitioned
@@ -624,7 +645,7 @@ package gs_pkg;
     wf_state_t wf;  // its gs_waterfill
     wfs_state_t scale;  // its gs_wf_scale
   } ws_state_t;
-  localparam int WsStateW = 1160;
+  localparam int WsStateW = 1532;
 
   // gs_policy_srtf's gs_seq_div (NumW SrtfDivW, DenW SrtfDenW, QuoW SrtfPredW; docs/rtl/gs_seq_div.md) (83 bits = SrtfDivStateW)
   typedef struct packed {

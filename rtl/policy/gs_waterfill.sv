@@ -8,15 +8,22 @@
 // lose more than WfLossPct/100 / K of its peak). The reading of Algorithm 1 (its printed
 // indices mix 0- and 1-based) is pinned on the page; the comparisons are cross-multiplied,
 // exact, as in the golden twin (cmodel/sched/golden/gs_waterfill.hpp).
-// Timing: start_i sampled in IDLE; SCAN builds the steps, one j per cycle for all kernels
-// (WfMaxSteps cycles); FILL one iteration per cycle plus the one that finds no candidate; one
-// CHECK cycle; done_o is high for one cycle WfMaxSteps + iterations + 3 cycles after the start
-// cycle, at most 3 + (WfMaxKernels + 1) * WfMaxSteps (iterations <= WfMaxKernels*WfMaxSteps:
-// each one takes a step or marks a kernel Full). ctas_o / spatial_o hold the result until
-// the next start. nsteps_i, cta_i and perf_i must be held from start_i until done_o; avail_i
-// is read in the start cycle only.
-// Storage (default build K = 4, N = 32): FSM 2 b, j 6 b, steps K*N = 128 b, peaks K*20 = 80 b,
-// T K*6 = 24 b, Full 4 b, R_L 60 b, nofit / spatial / done 3 b: WfStateW = 307 b.
+// A sequential datapath, one candidate kernel per cycle (the widest carry chain is one
+// multiplier step, WfPerfW + 1 bits): IDLE takes the start (R_L = R_tot, the kernels present);
+// INIT subtracts one kernel's first CTA per cycle (K cycles); SCAN loads sample j of every
+// kernel and compares sample j-1 (N + 1 cycles); each FILL iteration visits the kernels one per
+// cycle (LOAD), keeping the running pick S in registers: a candidate after the first one runs
+// both cross products Q_i * peak_S and Q_S * peak_i on two shift-add multipliers (MUL, WfPerfW
+// cycles), compares them in WfCmpChunks chunks of ArithChunkW bits (CMP, flags registered) and
+// combines the flags (DEC); then TRY subtracts R_S from a copy of R_L dT times (a borrow: no fit)
+// and COMMIT takes the step or marks Full(S). The iteration with no candidate starts the loss
+// check, one present kernel per visit on the same multipliers (LOAD, GAP, MUL, CMP, DEC).
+// Timing: done_o is high for one cycle at t + 2 + K + N + (iterations' cycles) + (check cycles)
+// after a start in cycle t; at most 2 + 2K + N + K(K N + 1) + K N ((K-1)(WfPerfW+2) + 1) +
+// 2K(N-1) + K(WfPerfW+3) = 9,474 cycles (K = 4, N = 32): docs/rtl/gs_waterfill.md. ctas_o /
+// spatial_o hold the result until the next start. nsteps_i, cta_i and perf_i must be held from
+// start_i until done_o; avail_i is read in the start cycle only.
+// Storage (default build K = 4, N = 32): WfStateW = 679 b (wf_state_t; the page's table).
 module gs_waterfill (
   input  logic clk_i,
   input  logic rst_ni,
@@ -36,14 +43,23 @@ module gs_waterfill (
   localparam int PW = gs_pkg::WfPerfW;
   localparam int SW = gs_pkg::WfStepW;
   localparam int RW = gs_pkg::WfResW;
-  localparam int LW = PW + 16;         // loss products: 100 * K and WfLossPct below 2**16
+  localparam int KIW = gs_pkg::WfKIdxW;
+  localparam int CW = gs_pkg::WfCntW;
+  localparam int CH = gs_pkg::WfCmpChunks;
+  localparam int AC = gs_pkg::ArithChunkW;
 
-  localparam logic [1:0] StIdle = 2'd0;
-  localparam logic [1:0] StScan = 2'd1;
-  localparam logic [1:0] StFill = 2'd2;
-  localparam logic [1:0] StCheck = 2'd3;
+  localparam logic [3:0] StIdle = 4'd0;
+  localparam logic [3:0] StInit = 4'd1;     // R_L = R_tot - R_ki, one kernel per cycle
+  localparam logic [3:0] StScan = 4'd2;     // load P(i,j) of every kernel; compare the previous j
+  localparam logic [3:0] StLoad = 4'd3;     // visit kernel ki (the pick, or the loss check)
+  localparam logic [3:0] StGap = 4'd4;      // loss check: gap = peak - Q, and the products' operands
+  localparam logic [3:0] StMul = 4'd5;      // both cross products, one multiplier bit per cycle
+  localparam logic [3:0] StCmp = 4'd6;      // the products' chunk flags
+  localparam logic [3:0] StDec = 4'd7;      // the flags combined: new S, or a lossy kernel
+  localparam logic [3:0] StTry = 4'd8;      // R_L - R_S, dT times, borrows kept
+  localparam logic [3:0] StCommit = 4'd9;   // take the step, or mark Full(S)
 
-  logic [1:0] st_q, st_d;
+  logic [3:0] st_q, st_d;
   logic [SW-1:0] j_q, j_d;
   logic [K*N-1:0] step_q, step_d;
   logic [K*PW-1:0] peak_q, peak_d;
@@ -51,134 +67,99 @@ module gs_waterfill (
   logic [K-1:0] full_q, full_d;
   gs_pkg::wf_res_t left_q, left_d;
   logic nofit_q, nofit_d, spatial_q, spatial_d, done_q, done_d;
+  logic [KIW-1:0] ki_q, ki_d;
+  logic [CW-1:0] cnt_q, cnt_d;
+  logic [K-1:0] pres_q, pres_d;
+  logic [K*PW-1:0] smp_q, smp_d;
+  logic found_q, found_d;
+  logic [KIW-1:0] sel_q, sel_d;
+  logic [PW-1:0] sel_cur_q, sel_cur_d;
+  logic [SW-1:0] dt_q, dt_d;
+  gs_pkg::wf_res_t res_q, res_d, tl_q, tl_d;
+  logic brw_q, brw_d, chk_q, chk_d, lossy_q, lossy_d;
+  logic [PW-1:0] ma_q, ma_d, na_q, na_d;
+  logic [2*PW-1:0] mp_q, mp_d, np_q, np_d;
+  logic [CH-1:0] lt_q, lt_d, eq_q, eq_d;
 
-  // P(i,j) with j given 0-based (CTA count j+1)
-  function automatic logic [PW-1:0] perf_at(input logic [K*N*PW-1:0] perf, input int i, input logic [SW-1:0] j0);
-    perf_at = '0;
-    for (int j = 0; j < N; j++) begin
-      if (j0 == SW'(j)) perf_at = perf[(i*N + j)*PW +: PW];
+  // P(i,T) of kernel i0 with T its CTA count (1..N; 0 reads 0): an AND-OR mux on the held table
+  function automatic logic [PW-1:0] perf_t(input logic [K*N*PW-1:0] perf, input logic [KIW-1:0] i0,
+                                           input logic [SW-1:0] t);
+    perf_t = '0;
+    for (int i = 0; i < K; i++) begin
+      for (int j = 0; j < N; j++) begin
+        perf_t = perf_t | ({PW{i0 == KIW'(i) && t == SW'(j + 1)}} & perf[(i*N + j)*PW +: PW]);
+      end
     end
   endfunction
 
-  // per kernel, this cycle
-  logic [K-1:0] present, cand;
-  logic [K*PW-1:0] cur;          // Q_i(g_i) = P(i,T_i)
-  logic [K*SW-1:0] nxt;          // M_i(g_i+1), the next step's CTA count
+  // kernel ki's fields
+  logic [PW-1:0] peak_k, sel_peak, cur_k, p;
+  logic [SW-1:0] ctas_k;
+  logic [N-1:0] above;           // its steps at or above T (bit j <-> j+1 CTAs)
+  logic has_next;
+  logic [$clog2(N)-1:0] nxt_idx; // the lowest of them, 0-based
+  logic [SW-1:0] dt_k;           // M(g+1) - T
+  gs_pkg::wf_res_t cta_k, cta_n, diff, sub_a;
+  logic cand, adv, win, less, equal, borrow;
   logic [gs_pkg::WfKCntW-1:0] nk;
-  // the pick
-  logic found, take;
-  logic [gs_pkg::WfKIdxW-1:0] sel;
-  logic [PW-1:0] sel_cur, sel_peak, p;
-  logic [2*PW-1:0] cross_i, cross_sel;   // cur_i * peak_S vs. cur_S * peak_i
-  logic [SW-1:0] sel_ctas, dt;
-  gs_pkg::wf_res_t r, sel_res;
-  logic [gs_pkg::ThreadW+SW-1:0] need_threads;
-  logic [gs_pkg::WarpW+SW-1:0] need_warps;
-  logic [gs_pkg::RegW+SW-1:0] need_regs;
-  logic [gs_pkg::ShmemW+SW-1:0] need_shmem;
-  logic [gs_pkg::CtaCntW+SW-1:0] need_slots;
-  // start: the first CTAs of every kernel
-  logic [gs_pkg::ThreadW+SW-1:0] sum_threads;
-  logic [gs_pkg::WarpW+SW-1:0] sum_warps;
-  logic [gs_pkg::RegW+SW-1:0] sum_regs;
-  logic [gs_pkg::ShmemW+SW-1:0] sum_shmem;
-  logic [gs_pkg::CtaCntW+SW-1:0] sum_slots;
-  logic [PW-1:0] gap;
-  logic [LW-1:0] loss_lhs, loss_rhs;
-  logic lossy;
+  logic [PW:0] sum_m, sum_n;
+  logic [CH*AC-1:0] mp_x, np_x;
+
+  gs_ffs #(.Width(N)) u_next (.req_i(above), .valid_o(has_next), .idx_o(nxt_idx));
 
   always_comb begin
-    nk = '0;
-    cur = '0;
-    nxt = '0;
-    cand = '0;
-    for (int i = 0; i < K; i++) begin
-      present[i] = nsteps_i[i*SW +: SW] != '0;
-      if (present[i]) nk = nk + 1'b1;
-      cur[i*PW +: PW] = perf_at(perf_i, i, ctas_q[i*SW +: SW] - 1'b1);
-      // lowest step above T_i (bit j <-> j+1 CTAs)
-      for (int j = N - 1; j >= 0; j--) begin
-        if (step_q[i*N + j] && SW'(j) >= ctas_q[i*SW +: SW]) begin
-          cand[i] = present[i] && !full_q[i] && !nofit_q;
-          nxt[i*SW +: SW] = SW'(j + 1);
-        end
-      end
-    end
-
-    // S: lowest cur_i / peak_i among the candidates; ties keep the lower index
-    found = 1'b0;
-    sel = '0;
-    sel_cur = '0;
+    peak_k = '0;
     sel_peak = '0;
-    cross_i = '0;
-    cross_sel = '0;
+    ctas_k = '0;
+    above = '0;
+    cta_k = '0;
+    cta_n = '0;
     for (int i = 0; i < K; i++) begin
-      cross_i = {{PW{1'b0}}, cur[i*PW +: PW]} * {{PW{1'b0}}, sel_peak};
-      cross_sel = {{PW{1'b0}}, sel_cur} * {{PW{1'b0}}, peak_q[i*PW +: PW]};
-`ifdef GS_MUT_WF_TIE_HIGH
-      // MUTATION: a tie goes to the higher kernel index
-      if (cand[i] && (!found || cross_i <= cross_sel)) begin
-`else
-      if (cand[i] && (!found || cross_i < cross_sel)) begin
-`endif
-        found = 1'b1;
-        sel = gs_pkg::WfKIdxW'(i);
-        sel_cur = cur[i*PW +: PW];
-        sel_peak = peak_q[i*PW +: PW];
+      if (ki_q == KIW'(i)) begin
+        peak_k = peak_q[i*PW +: PW];
+        ctas_k = ctas_q[i*SW +: SW];
+        above = step_q[i*N +: N];
+        cta_k = cta_i[i*RW +: RW];
       end
+      if (sel_q == KIW'(i)) sel_peak = peak_q[i*PW +: PW];
+      // INIT: the next kernel's R (0 when absent or past the last)
+      if (ki_q != KIW'(K - 1) && ki_q + 1'b1 == KIW'(i) && pres_q[i]) cta_n = cta_i[i*RW +: RW];
     end
-    sel_res = '0;
-    sel_ctas = '0;
-    dt = '0;
-    for (int i = 0; i < K; i++) begin
-      if (sel == gs_pkg::WfKIdxW'(i)) begin
-        sel_res = cta_i[i*RW +: RW];
-        sel_ctas = ctas_q[i*SW +: SW];
-        dt = nxt[i*SW +: SW] - ctas_q[i*SW +: SW];
-      end
+    for (int j = 0; j < N; j++) begin
+      if (SW'(j) < ctas_k) above[j] = 1'b0;
     end
-    need_threads = {{SW{1'b0}}, sel_res.threads} * dt;
-    need_warps = {{SW{1'b0}}, sel_res.warps} * dt;
-    need_regs = {{SW{1'b0}}, sel_res.regs} * dt;
-    need_shmem = {{SW{1'b0}}, sel_res.shmem} * dt;
-    need_slots = {{SW{1'b0}}, sel_res.slots} * dt;
-    take = found && need_threads <= {{SW{1'b0}}, left_q.threads} && need_warps <= {{SW{1'b0}}, left_q.warps}
-        && need_regs <= {{SW{1'b0}}, left_q.regs} && need_shmem <= {{SW{1'b0}}, left_q.shmem}
-        && need_slots <= {{SW{1'b0}}, left_q.slots};
+  end
 
-    // start: R_L = R_tot - sum R_i over the kernels present
-    sum_threads = '0;
-    sum_warps = '0;
-    sum_regs = '0;
-    sum_shmem = '0;
-    sum_slots = '0;
-    r = '0;
-    for (int i = 0; i < K; i++) begin
-      r = cta_i[i*RW +: RW];
-      if (present[i]) begin
-        sum_threads = sum_threads + {{SW{1'b0}}, r.threads};
-        sum_warps = sum_warps + {{SW{1'b0}}, r.warps};
-        sum_regs = sum_regs + {{SW{1'b0}}, r.regs};
-        sum_shmem = sum_shmem + {{SW{1'b0}}, r.shmem};
-        sum_slots = sum_slots + {{SW{1'b0}}, r.slots};
-      end
-    end
+  always_comb begin
+    dt_k = SW'(nxt_idx) + 1'b1 - ctas_k;
+    cur_k = perf_t(perf_i, ki_q, ctas_k);
+    nk = '0;
+    for (int i = 0; i < K; i++) nk = nk + gs_pkg::WfKCntW'(pres_q[i]);
+    cand = pres_q[ki_q] && !full_q[ki_q] && !nofit_q && has_next;
 
-    // CHECK: a kernel that loses more than WfLossPct/100 / K of its peak
-    lossy = 1'b0;
-    gap = '0;
-    loss_lhs = '0;
-    loss_rhs = '0;
-    for (int i = 0; i < K; i++) begin
-      gap = peak_q[i*PW +: PW] - cur[i*PW +: PW];   // peak >= Q_i: no borrow
-      loss_lhs = LW'(gap) * (LW'(100) * LW'(nk));
-      loss_rhs = LW'(peak_q[i*PW +: PW]) * LW'(gs_pkg::WfLossPct);
-`ifdef GS_MUT_WF_LOSS_GE
-      // MUTATION: a loss of exactly WfLossPct/100 / K already falls back to spatial
-      if (present[i] && loss_lhs >= loss_rhs) lossy = 1'b1;
-`else
-      if (present[i] && loss_lhs > loss_rhs) lossy = 1'b1;
-`endif
+    // the subtraction of INIT and TRY: (left or tl) - res, every component
+    diff = '0;
+    borrow = 1'b0;
+    sub_a = st_q == StInit ? left_q : tl_q;
+    diff.threads = sub_a.threads - res_q.threads;
+    diff.warps = sub_a.warps - res_q.warps;
+    diff.regs = sub_a.regs - res_q.regs;
+    diff.shmem = sub_a.shmem - res_q.shmem;
+    diff.slots = sub_a.slots - res_q.slots;
+    borrow = sub_a.threads < res_q.threads || sub_a.warps < res_q.warps || sub_a.regs < res_q.regs
+        || sub_a.shmem < res_q.shmem || sub_a.slots < res_q.slots;
+
+    // one step of both multipliers: the high part plus the multiplicand when the bit leaving is set
+    sum_m = {1'b0, mp_q[2*PW-1:PW]} + (mp_q[0] ? {1'b0, ma_q} : '0);
+    sum_n = {1'b0, np_q[2*PW-1:PW]} + (np_q[0] ? {1'b0, na_q} : '0);
+    mp_x = (CH*AC)'(mp_q);
+    np_x = (CH*AC)'(np_q);
+    // the chunk flags combined from the top chunk down: mp < np, mp == np
+    less = 1'b0;
+    equal = 1'b1;
+    for (int c = 0; c < CH; c++) begin
+      less = lt_q[c] || (eq_q[c] && less);
+      equal = equal && eq_q[c];
     end
 
     st_d = st_q;
@@ -191,75 +172,211 @@ module gs_waterfill (
     nofit_d = nofit_q;
     spatial_d = spatial_q;
     done_d = 1'b0;
+    ki_d = ki_q;
+    cnt_d = cnt_q;
+    pres_d = pres_q;
+    smp_d = smp_q;
+    found_d = found_q;
+    sel_d = sel_q;
+    sel_cur_d = sel_cur_q;
+    dt_d = dt_q;
+    res_d = res_q;
+    tl_d = tl_q;
+    brw_d = brw_q;
+    chk_d = chk_q;
+    lossy_d = lossy_q;
+    ma_d = ma_q;
+    mp_d = mp_q;
+    na_d = na_q;
+    np_d = np_q;
+    lt_d = lt_q;
+    eq_d = eq_q;
+    adv = 1'b0;
+    win = 1'b0;
     p = '0;
     unique case (st_q)
       StIdle: begin
         if (start_i) begin
-          st_d = StScan;
+          st_d = StInit;
           j_d = '0;
+          ki_d = '0;
           step_d = '0;
           peak_d = '0;
           full_d = '0;
-          for (int i = 0; i < K; i++) ctas_d[i*SW +: SW] = present[i] ? SW'(1) : '0;
-          nofit_d = !(sum_threads <= {{SW{1'b0}}, avail_i.threads} && sum_warps <= {{SW{1'b0}}, avail_i.warps}
-                      && sum_regs <= {{SW{1'b0}}, avail_i.regs} && sum_shmem <= {{SW{1'b0}}, avail_i.shmem}
-                      && sum_slots <= {{SW{1'b0}}, avail_i.slots});
-          left_d = '0;
-          if (!nofit_d) begin
-            left_d.threads = avail_i.threads - sum_threads[gs_pkg::ThreadW-1:0];
-            left_d.warps = avail_i.warps - sum_warps[gs_pkg::WarpW-1:0];
-            left_d.regs = avail_i.regs - sum_regs[gs_pkg::RegW-1:0];
-            left_d.shmem = avail_i.shmem - sum_shmem[gs_pkg::ShmemW-1:0];
-            left_d.slots = avail_i.slots - sum_slots[gs_pkg::CtaCntW-1:0];
+          for (int i = 0; i < K; i++) begin
+            pres_d[i] = nsteps_i[i*SW +: SW] != '0;
+            ctas_d[i*SW +: SW] = pres_d[i] ? SW'(1) : '0;
           end
+          left_d = avail_i;
+          res_d = pres_d[0] ? cta_i[0 +: RW] : '0;
+          nofit_d = 1'b0;
+          lossy_d = 1'b0;
           spatial_d = 1'b0;
         end
       end
+      StInit: begin
+        // Algorithm 1 line 14 for kernel ki: R_L -= R_ki; a borrow: the first CTAs do not fit
+        left_d = diff;
+        nofit_d = nofit_q || borrow;
+        res_d = cta_n;
+        ki_d = ki_q + 1'b1;
+        if (ki_q == KIW'(K - 1)) begin
+          ki_d = '0;
+          st_d = StScan;
+        end
+      end
       StScan: begin
-        // Algorithm 1 lines 6-12 for sample j_q+1 of every kernel
+        // Algorithm 1 lines 6-12: sample j_q-2 of every kernel compared, j_q-1 loaded
+        if (j_q == '0 && nofit_q) left_d = '0;
         for (int i = 0; i < K; i++) begin
-          p = perf_at(perf_i, i, j_q);
+          p = smp_q[i*PW +: PW];
 `ifdef GS_MUT_WF_NONSTRICT_MAX
           // MUTATION: an equal sample counts as a new maximum (a step without a gain)
-          if (j_q < nsteps_i[i*SW +: SW] && (j_q == '0 || p >= peak_q[i*PW +: PW])) begin
+          if (j_q != '0 && j_q <= nsteps_i[i*SW +: SW] && (j_q == SW'(1) || p >= peak_q[i*PW +: PW])) begin
 `else
-          if (j_q < nsteps_i[i*SW +: SW] && (j_q == '0 || p > peak_q[i*PW +: PW])) begin
+          if (j_q != '0 && j_q <= nsteps_i[i*SW +: SW] && (j_q == SW'(1) || p > peak_q[i*PW +: PW])) begin
 `endif
             for (int j = 0; j < N; j++) begin
-              if (j_q == SW'(j)) step_d[i*N + j] = 1'b1;
+              if (j_q == SW'(j + 1)) step_d[i*N + j] = 1'b1;
             end
             peak_d[i*PW +: PW] = p;
           end
+          // (only samples below N_i: the table above them is not the unit's input)
+          if (j_q < SW'(N)) begin
+            smp_d[i*PW +: PW] = '0;
+            for (int j = 0; j < N; j++) begin
+              smp_d[i*PW +: PW] = smp_d[i*PW +: PW] | ({PW{j_q == SW'(j) && j_q < nsteps_i[i*SW +: SW]}}
+                                                       & perf_i[(i*N + j)*PW +: PW]);
+            end
+          end
         end
         j_d = j_q + 1'b1;
-        if (j_q == SW'(N - 1)) st_d = StFill;
-      end
-      StFill: begin
-        // Algorithm 1 lines 16-32, one iteration
-        if (!found) begin
-          st_d = StCheck;
-        end else if (take) begin
-          for (int i = 0; i < K; i++) begin
-            if (sel == gs_pkg::WfKIdxW'(i)) ctas_d[i*SW +: SW] = sel_ctas + dt;
-          end
-          left_d.threads = left_q.threads - need_threads[gs_pkg::ThreadW-1:0];
-          left_d.warps = left_q.warps - need_warps[gs_pkg::WarpW-1:0];
-          left_d.regs = left_q.regs - need_regs[gs_pkg::RegW-1:0];
-          left_d.shmem = left_q.shmem - need_shmem[gs_pkg::ShmemW-1:0];
-          left_d.slots = left_q.slots - need_slots[gs_pkg::CtaCntW-1:0];
-        end else begin
-          for (int i = 0; i < K; i++) begin
-            if (sel == gs_pkg::WfKIdxW'(i)) full_d[i] = 1'b1;
-          end
+        if (j_q == SW'(N)) begin
+          st_d = StLoad;
+          ki_d = '0;
+          found_d = 1'b0;
+          chk_d = 1'b0;
         end
       end
-      StCheck: begin
-        spatial_d = nofit_q || lossy;
-        done_d = 1'b1;
-        st_d = StIdle;
+      StLoad: begin
+        if (!chk_q) begin
+          // Algorithm 1 lines 17-22 for kernel ki: the first candidate is S; a later one is
+          // compared by its cross products Q_ki * peak_S vs. Q_S * peak_ki
+          if (!cand) begin
+            adv = 1'b1;
+          end else if (!found_q) begin
+            win = 1'b1;
+            adv = 1'b1;
+          end else begin
+            ma_d = cur_k;
+            mp_d = {{PW{1'b0}}, sel_peak};
+            na_d = sel_cur_q;
+            np_d = {{PW{1'b0}}, peak_k};
+            cnt_d = CW'(PW);
+            st_d = StMul;
+          end
+        end else if (!pres_q[ki_q]) begin
+          adv = 1'b1;
+        end else begin
+          // the loss check of kernel ki: products peak * WfLossPct vs. gap * 100 * K
+          ma_d = peak_k;
+          na_d = cur_k;
+          st_d = StGap;
+        end
+      end
+      StGap: begin
+        na_d = ma_q - na_q;   // peak >= Q_i: no borrow
+        mp_d = (2*PW)'(gs_pkg::WfLossPct);
+        np_d = (2*PW)'(nk) * (2*PW)'(100);
+        cnt_d = CW'(PW);
+        st_d = StMul;
+      end
+      StMul: begin
+        mp_d = (2*PW)'({sum_m, mp_q[PW-1:0]} >> 1);
+        np_d = (2*PW)'({sum_n, np_q[PW-1:0]} >> 1);
+        cnt_d = cnt_q - 1'b1;
+        if (cnt_q == CW'(1)) st_d = StCmp;
+      end
+      StCmp: begin
+        for (int c = 0; c < CH; c++) begin
+          lt_d[c] = mp_x[c*AC +: AC] < np_x[c*AC +: AC];
+          eq_d[c] = mp_x[c*AC +: AC] == np_x[c*AC +: AC];
+        end
+        st_d = StDec;
+      end
+      StDec: begin
+        adv = 1'b1;
+        if (!chk_q) begin
+`ifdef GS_MUT_WF_TIE_HIGH
+          // MUTATION: a tie goes to the higher kernel index
+          win = less || equal;
+`else
+          win = less;   // strictly lower normalized performance
+`endif
+        end else begin
+`ifdef GS_MUT_WF_LOSS_GE
+          // MUTATION: a loss of exactly WfLossPct/100 / K already falls back to spatial
+          lossy_d = lossy_q || less || equal;
+`else
+          lossy_d = lossy_q || less;   // 100 * K * gap > WfLossPct * peak
+`endif
+        end
+      end
+      StTry: begin
+        // Algorithm 1 line 24: does R_S * dT fit R_L? dT subtractions, a borrow says no
+        tl_d = diff;
+        brw_d = brw_q || borrow;
+        cnt_d = cnt_q + 1'b1;
+        if (cnt_q + 1'b1 == CW'(dt_q)) st_d = StCommit;
+      end
+      StCommit: begin
+        // lines 25-30: take the step (T_S += dT, R_L -= R_S * dT), or Full(S)
+        for (int i = 0; i < K; i++) begin
+          if (sel_q == KIW'(i)) begin
+            if (!brw_q) ctas_d[i*SW +: SW] = ctas_q[i*SW +: SW] + dt_q;
+            else full_d[i] = 1'b1;
+          end
+        end
+        if (!brw_q) left_d = tl_q;
+        st_d = StLoad;
+        ki_d = '0;
+        found_d = 1'b0;
       end
       default: st_d = StIdle;
     endcase
+
+    // a new S (the pick): kernel ki
+    if (win) begin
+      found_d = 1'b1;
+      sel_d = ki_q;
+      sel_cur_d = st_q == StLoad ? cur_k : ma_q;
+      dt_d = dt_k;
+      res_d = cta_k;
+    end
+    // TRY's copy of R_L, taken in every cycle that may end a pick (used only when S is found):
+    // from registers alone, not through the pick's decision
+    if ((st_q == StLoad || st_q == StDec) && !chk_q && ki_q == KIW'(K - 1)) begin
+      tl_d = left_q;
+      brw_d = 1'b0;
+    end
+    // on to the next kernel, or the end of the pick / the loss check
+    if (adv) begin
+      ki_d = ki_q + 1'b1;
+      st_d = StLoad;
+      if (ki_q == KIW'(K - 1)) begin
+        ki_d = '0;
+        if (!chk_q && found_d) begin
+          st_d = StTry;
+          cnt_d = '0;
+        end else if (!chk_q && !nofit_q) begin
+          chk_d = 1'b1;   // no candidate: the loss check (Sec. IV)
+        end else begin
+          st_d = StIdle;
+          spatial_d = nofit_q || lossy_d;
+          done_d = 1'b1;
+        end
+      end
+    end
   end
 
   assign busy_o = st_q != StIdle;
@@ -279,6 +396,25 @@ module gs_waterfill (
     state_o.nofit = nofit_q;
     state_o.spatial = spatial_q;
     state_o.done = done_q;
+    state_o.ki = ki_q;
+    state_o.cnt = cnt_q;
+    state_o.pres = pres_q;
+    state_o.smp = smp_q;
+    state_o.found = found_q;
+    state_o.sel = sel_q;
+    state_o.sel_cur = sel_cur_q;
+    state_o.dt = dt_q;
+    state_o.res = res_q;
+    state_o.tl = tl_q;
+    state_o.brw = brw_q;
+    state_o.chk = chk_q;
+    state_o.lossy = lossy_q;
+    state_o.ma = ma_q;
+    state_o.mp = mp_q;
+    state_o.na = na_q;
+    state_o.np = np_q;
+    state_o.lt = lt_q;
+    state_o.eq = eq_q;
   end
 
   always_ff @(posedge clk_i) begin
@@ -293,6 +429,25 @@ module gs_waterfill (
       nofit_q <= 1'b0;
       spatial_q <= 1'b0;
       done_q <= 1'b0;
+      ki_q <= '0;
+      cnt_q <= '0;
+      pres_q <= '0;
+      smp_q <= '0;
+      found_q <= 1'b0;
+      sel_q <= '0;
+      sel_cur_q <= '0;
+      dt_q <= '0;
+      res_q <= '0;
+      tl_q <= '0;
+      brw_q <= 1'b0;
+      chk_q <= 1'b0;
+      lossy_q <= 1'b0;
+      ma_q <= '0;
+      mp_q <= '0;
+      na_q <= '0;
+      np_q <= '0;
+      lt_q <= '0;
+      eq_q <= '0;
     end else begin
       st_q <= st_d;
       j_q <= j_d;
@@ -304,14 +459,33 @@ module gs_waterfill (
       nofit_q <= nofit_d;
       spatial_q <= spatial_d;
       done_q <= done_d;
+      ki_q <= ki_d;
+      cnt_q <= cnt_d;
+      pres_q <= pres_d;
+      smp_q <= smp_d;
+      found_q <= found_d;
+      sel_q <= sel_d;
+      sel_cur_q <= sel_cur_d;
+      dt_q <= dt_d;
+      res_q <= res_d;
+      tl_q <= tl_d;
+      brw_q <= brw_d;
+      chk_q <= chk_d;
+      lossy_q <= lossy_d;
+      ma_q <= ma_d;
+      mp_q <= mp_d;
+      na_q <= na_d;
+      np_q <= np_d;
+      lt_q <= lt_d;
+      eq_q <= eq_d;
     end
   end
 
 `ifndef SYNTHESIS
-  // T_i never exceeds the samples given, and a run ends within its latency bound
+  // T_i never exceeds the samples given
   for (genvar gi = 0; gi < K; gi++) begin : g_chk
     assert property (@(posedge clk_i) disable iff (!rst_ni)
-                     st_q == StFill |-> ctas_q[gi*SW +: SW] <= nsteps_i[gi*SW +: SW])
+                     st_q == StLoad |-> ctas_q[gi*SW +: SW] <= nsteps_i[gi*SW +: SW])
       else $error("gs_waterfill: T_%0d above N_%0d", gi, gi);
   end
 `endif

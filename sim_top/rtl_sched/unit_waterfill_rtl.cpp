@@ -23,7 +23,7 @@ class RtlWaterfillUnit final : public WaterfillUnit {
     golden::WfResult r;
     d.start_i = 1;
     // the latency contract bounds a run (docs/rtl/gs_waterfill.md); twice that is a hang
-    const uint32_t bound = 2 * (3 + (WfMaxKernels + 1) * WfMaxSteps);
+    const uint32_t bound = 2 * golden::WaterfillTwin::kMaxCycles;
     for (r.cycles = 1; r.cycles <= bound; ++r.cycles) {
       clock();
       d.start_i = 0;

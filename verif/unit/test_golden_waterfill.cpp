@@ -52,7 +52,7 @@ TEST_CASE("waterfill twin equals Algorithm 1 read straight on random vectors", "
     INFO("vector " << v);
     REQUIRE(t.ctas == ref.ctas);
     REQUIRE(t.spatial == ref.spatial);
-    REQUIRE(t.cycles <= 3 + (K + 1) * N);
+    REQUIRE(t.cycles <= gs::golden::WaterfillTwin::kMaxCycles);
   }
 }
 

@@ -2,10 +2,12 @@
 // Sec. IV, Algorithm 1) and of rtl/policy/gs_wf_scale.sv (its scaling factor, Eq. 3 and 4).
 //
 // WaterfillTwin has gs_waterfill's registers, state machine and integer arithmetic: IDLE takes
-// the start (every kernel present gets 1 CTA, R_L = R_tot - sum R_i), SCAN marks one sample j of
-// every kernel per cycle as a step when it is a strict running maximum, FILL runs one iteration
-// of Algorithm 1's while loop per cycle, CHECK decides the spatial fallback; done is high the
-// cycle after CHECK. run_waterfill() clocks it from a start to done and counts the cycles.
+// the start (every kernel present gets 1 CTA, R_L = R_tot), INIT subtracts one kernel's R_i per
+// cycle, SCAN marks one sample j of every kernel per cycle as a step when it is a strict running
+// maximum, each FILL iteration of Algorithm 1's while loop visits the kernels one per cycle
+// (a cross-product compare on two shift-add multipliers per candidate after the first), then
+// tries R_S dT times against R_L; the loss check visits the kernels on the same multipliers;
+// done is high the cycle after the last visit. run_waterfill() clocks it from a start to done and counts the cycles.
 // waterfill_reference() is Algorithm 1 read straight (vectors Q_i, M_i, no timing): the twin's
 // step bits and peaks are its storage-saving form, and a unit test holds the two equal.
 // The pinned reading of the pseudo-code: docs/rtl/gs_waterfill.md.
@@ -44,7 +46,29 @@ class WaterfillTwin {
  public:
   static constexpr uint32_t K = spec::WfMaxKernels;
   static constexpr uint32_t N = spec::WfMaxSteps;
-  enum class St : uint8_t { kIdle = 0, kScan = 1, kFill = 2, kCheck = 3 };
+  static constexpr uint32_t PW = spec::WfPerfW;
+  static constexpr uint32_t SW = spec::WfStepW;
+  static constexpr uint32_t CH = spec::WfCmpChunks, AC = spec::ArithChunkW;
+  static_assert(2 * PW <= 64, "a cross product is held in a uint64_t");
+  static_assert(100u * K < (1u << PW) && spec::WfLossPct < (1u << PW), "the loss check's multipliers fit WfPerfW");
+  /// The latency bound, start cycle to done_o (docs/rtl/gs_waterfill.md): the start, INIT K, SCAN N + 1,
+  /// at most K*N iterations plus the last one, each K visits, a candidate after the first one
+  /// WfPerfW + 2 more cycles, TRY dT (at most 2 K (N-1) over a run) and COMMIT 1; the loss
+  /// check K visits, WfPerfW + 3 more per kernel present; done_o the cycle after.
+  static constexpr uint32_t kMaxCycles = 2 + 2 * K + N + K * (K * N + 1) + K * N * ((K - 1) * (PW + 2) + 1) +
+                                         2 * K * (N - 1) + K * (PW + 3);
+  enum class St : uint8_t {
+    kIdle = 0,
+    kInit = 1,
+    kScan = 2,
+    kLoad = 3,
+    kGap = 4,
+    kMul = 5,
+    kCmp = 6,
+    kDec = 7,
+    kTry = 8,
+    kCommit = 9
+  };
   struct Regs {
     St st = St::kIdle;               // st_q
     uint32_t j = 0;                  // j_q
@@ -56,16 +80,22 @@ class WaterfillTwin {
     bool nofit = false;              // nofit_q
     bool spatial = false;            // spatial_q
     bool done = false;               // done_q
-  };
-  /// The combinational values of one cycle (gs_waterfill's always_comb).
-  struct Comb {
-    uint32_t present = 0, cand = 0;  // bit masks over kernels
-    uint32_t nk = 0;                 // kernels present
-    std::array<uint32_t, K> cur{};   // Q_i(g_i) = P(i,T_i)
-    std::array<uint32_t, K> nxt{};   // M_i(g_i+1)
-    bool found = false, take = false, lossy = false;
-    uint32_t sel = 0, dt = 0;
-    WfRes need;  // R_S * dT
+    uint32_t ki = 0;                 // ki_q: the kernel visited
+    uint32_t cnt = 0;                // cnt_q
+    uint32_t pres = 0;               // pres_q: kernels present
+    std::array<uint32_t, K> smp{};   // smp_q: SCAN's loaded samples
+    bool found = false;              // found_q
+    uint32_t sel = 0;                // sel_q (S)
+    uint32_t sel_cur = 0;            // sel_cur_q (Q_S(g_S))
+    uint32_t dt = 0;                 // dt_q
+    WfRes res;                       // res_q: R_ki (INIT) or R_S (FILL)
+    WfRes tl;                        // tl_q: TRY's R_L copy
+    bool brw = false;                // brw_q
+    bool chk = false;                // chk_q: the loss check's visits
+    bool lossy = false;              // lossy_q
+    uint32_t ma = 0, na = 0;         // the multiplicands
+    uint64_t mp = 0, np = 0;         // the products (multiplier bits below)
+    uint32_t lt = 0, eq = 0;         // CMP's chunk flags
   };
 
   Regs q, d;
@@ -76,103 +106,195 @@ class WaterfillTwin {
   }
   bool busy() const { return q.st != St::kIdle; }
 
-  static uint32_t perf_at(const WfKernel& k, uint32_t j0) { return j0 < N ? k.perf[j0] : 0; }
-
-  Comb comb(const WfInputs& in) const {
-    Comb c;
-    for (uint32_t i = 0; i < K; ++i) {
-      const bool present = (in.k[i].nsteps & width_mask(spec::WfStepW)) != 0;
-      if (!present) continue;
-      c.present |= 1u << i;
-      ++c.nk;
-      c.cur[i] = perf_at(in.k[i], q.ctas[i] - 1);
-      for (uint32_t j = q.ctas[i]; j < N; ++j) {  // lowest step above T_i (bit j <-> j+1 CTAs)
-        if (q.step[i] >> j & 1u) {
-          c.nxt[i] = j + 1;
-          if (!(q.full >> i & 1u) && !q.nofit) c.cand |= 1u << i;
-          break;
-        }
-      }
-    }
-    // S: lowest cur_i / peak_i, cross-multiplied; ties keep the lower index
-    uint64_t sel_cur = 0, sel_peak = 0;
-    for (uint32_t i = 0; i < K; ++i) {
-      if (!(c.cand >> i & 1u)) continue;
-      if (!c.found || uint64_t(c.cur[i]) * sel_peak < sel_cur * uint64_t(q.peak[i])) {
-        c.found = true;
-        c.sel = i;
-        sel_cur = c.cur[i];
-        sel_peak = q.peak[i];
-      }
-    }
-    if (c.found) {
-      const WfRes& r = in.k[c.sel].cta;
-      c.dt = c.nxt[c.sel] - q.ctas[c.sel];
-      c.need = WfRes{r.threads * c.dt, r.warps * c.dt, r.regs * c.dt, r.shmem * c.dt, r.slots * c.dt};
-      c.take = fits(c.need, q.left);
-    }
-    // CHECK: some kernel loses more than WfLossPct/100 / K of its peak
-    for (uint32_t i = 0; i < K; ++i) {
-      if (!(c.present >> i & 1u)) continue;
-      const uint64_t gap = q.peak[i] - c.cur[i];
-      if (gap * (100ull * c.nk) > uint64_t(q.peak[i]) * spec::WfLossPct) c.lossy = true;
-    }
-    return c;
-  }
+  /// P(i,T) with T the CTA count (0 reads 0)
+  static uint32_t perf_t(const WfKernel& k, uint32_t t) { return t >= 1 && t <= N ? k.perf[t - 1] : 0; }
 
   /// Next state from this cycle's inputs (the RTL's _d), into d; q untouched.
   void next(const WfInputs& in, bool start) {
-    const Comb c = comb(in);
+    constexpr uint64_t PM = width_mask64(2 * PW);
+    const uint32_t ki = q.ki;
+    const WfKernel& kk = in.k[ki];
+    const uint32_t ctas_k = q.ctas[ki];
+    const uint32_t cur_k = perf_t(kk, ctas_k);
+    // lowest step at or above T (bit j <-> j+1 CTAs); dT = that count - T
+    bool has_next = false;
+    uint32_t nxt_idx = 0;
+    for (uint32_t j = ctas_k; j < N; ++j) {
+      if (q.step[ki] >> j & 1u) {
+        has_next = true;
+        nxt_idx = j;
+        break;
+      }
+    }
+    const uint32_t dt_k = (nxt_idx + 1 - ctas_k) & width_mask(SW);
+    uint32_t nk = 0;
+    for (uint32_t i = 0; i < K; ++i) nk += q.pres >> i & 1u;
+    const bool cand = (q.pres >> ki & 1u) && !(q.full >> ki & 1u) && !q.nofit && has_next;
+    // INIT / TRY: (left or tl) - res, every component
+    const WfRes& sa = q.st == St::kInit ? q.left : q.tl;
+    const WfRes diff = sub(sa, q.res);
+    const bool borrow = !fits(q.res, sa);
+    // the chunk flags combined: mp < np, mp == np
+    bool less = false, equal = true;
+    for (uint32_t c = 0; c < CH; ++c) {
+      less = (q.lt >> c & 1u) || ((q.eq >> c & 1u) && less);
+      equal = equal && (q.eq >> c & 1u);
+    }
+
     d = q;
     d.done = false;
+    bool adv = false, win = false;
     switch (q.st) {
       case St::kIdle:
         if (start) {
-          d.st = St::kScan;
+          d.st = St::kInit;
           d.j = 0;
+          d.ki = 0;
           d.step.fill(0);
           d.peak.fill(0);
           d.full = 0;
-          WfRes sum;
+          d.pres = 0;
           for (uint32_t i = 0; i < K; ++i) {
-            const bool present = c.present >> i & 1u;
+            const bool present = (in.k[i].nsteps & width_mask(SW)) != 0;
+            d.pres |= uint32_t(present) << i;
             d.ctas[i] = present ? 1 : 0;
-            if (!present) continue;
-            const WfRes& r = in.k[i].cta;
-            sum = WfRes{sum.threads + r.threads, sum.warps + r.warps, sum.regs + r.regs, sum.shmem + r.shmem,
-                        sum.slots + r.slots};
           }
-          d.nofit = !fits(sum, in.avail);
-          d.left = d.nofit ? WfRes{} : sub(in.avail, sum);
+          d.left = in.avail;
+          d.res = (d.pres & 1u) ? in.k[0].cta : WfRes{};
+          d.nofit = false;
+          d.lossy = false;
           d.spatial = false;
         }
         break;
+      case St::kInit:
+        d.left = diff;
+        d.nofit = q.nofit || borrow;
+        d.res = (ki + 1 < K && (q.pres >> (ki + 1) & 1u)) ? in.k[ki + 1].cta : WfRes{};
+        d.ki = ki + 1;
+        if (ki == K - 1) {
+          d.ki = 0;
+          d.st = St::kScan;
+        }
+        break;
       case St::kScan:
+        if (q.j == 0 && q.nofit) d.left = WfRes{};
         for (uint32_t i = 0; i < K; ++i) {
-          const uint32_t p = perf_at(in.k[i], q.j);
-          if (q.j < (in.k[i].nsteps & width_mask(spec::WfStepW)) && (q.j == 0 || p > q.peak[i])) {
-            d.step[i] |= uint64_t(1) << q.j;
+          const uint32_t p = q.smp[i];
+          if (q.j != 0 && q.j <= (in.k[i].nsteps & width_mask(SW)) && (q.j == 1 || p > q.peak[i])) {
+            d.step[i] |= uint64_t(1) << (q.j - 1);
             d.peak[i] = p;
           }
+          if (q.j < N) d.smp[i] = q.j < (in.k[i].nsteps & width_mask(SW)) ? in.k[i].perf[q.j] : 0;
         }
-        d.j = (q.j + 1) & width_mask(spec::WfStepW);
-        if (q.j == N - 1) d.st = St::kFill;
+        d.j = (q.j + 1) & width_mask(SW);
+        if (q.j == N) {
+          d.st = St::kLoad;
+          d.ki = 0;
+          d.found = false;
+          d.chk = false;
+        }
         break;
-      case St::kFill:
-        if (!c.found) {
-          d.st = St::kCheck;
-        } else if (c.take) {
-          d.ctas[c.sel] = q.ctas[c.sel] + c.dt;
-          d.left = sub(q.left, c.need);
+      case St::kLoad:
+        if (!q.chk) {
+          if (!cand) {
+            adv = true;
+          } else if (!q.found) {
+            win = true;
+            adv = true;
+          } else {
+            d.ma = cur_k;
+            d.mp = q.peak[q.sel];
+            d.na = q.sel_cur;
+            d.np = q.peak[ki];
+            d.cnt = PW;
+            d.st = St::kMul;
+          }
+        } else if (!(q.pres >> ki & 1u)) {
+          adv = true;
         } else {
-          d.full |= 1u << c.sel;
+          d.ma = q.peak[ki];
+          d.na = cur_k;
+          d.st = St::kGap;
         }
         break;
-      case St::kCheck:
-        d.spatial = q.nofit || c.lossy;
-        d.done = true;
-        d.st = St::kIdle;
+      case St::kGap:
+        d.na = (q.ma - q.na) & width_mask(PW);
+        d.mp = spec::WfLossPct;
+        d.np = uint64_t(nk) * 100;
+        d.cnt = PW;
+        d.st = St::kMul;
         break;
+      case St::kMul: {
+        const uint64_t sm = (q.mp >> PW) + ((q.mp & 1u) ? q.ma : 0);
+        const uint64_t sn = (q.np >> PW) + ((q.np & 1u) ? q.na : 0);
+        d.mp = ((sm << PW | (q.mp & width_mask64(PW))) >> 1) & PM;
+        d.np = ((sn << PW | (q.np & width_mask64(PW))) >> 1) & PM;
+        d.cnt = (q.cnt - 1) & width_mask(spec::WfCntW);
+        if (q.cnt == 1) d.st = St::kCmp;
+        break;
+      }
+      case St::kCmp:
+        d.lt = 0;
+        d.eq = 0;
+        for (uint32_t c = 0; c < CH; ++c) {
+          const uint64_t a = c * AC < 64 ? (q.mp >> (c * AC)) & width_mask64(AC) : 0;
+          const uint64_t b = c * AC < 64 ? (q.np >> (c * AC)) & width_mask64(AC) : 0;
+          d.lt |= uint32_t(a < b) << c;
+          d.eq |= uint32_t(a == b) << c;
+        }
+        d.st = St::kDec;
+        break;
+      case St::kDec:
+        adv = true;
+        if (!q.chk) win = less;          // strictly lower normalized performance: ties keep the lower index
+        else d.lossy = q.lossy || less;  // 100 * K * gap > WfLossPct * peak
+        break;
+      case St::kTry:
+        d.tl = diff;
+        d.brw = q.brw || borrow;
+        d.cnt = (q.cnt + 1) & width_mask(spec::WfCntW);
+        if (((q.cnt + 1) & width_mask(spec::WfCntW)) == q.dt) d.st = St::kCommit;
+        break;
+      case St::kCommit:
+        if (!q.brw) {
+          d.ctas[q.sel] = (q.ctas[q.sel] + q.dt) & width_mask(SW);
+          d.left = q.tl;
+        } else {
+          d.full |= 1u << q.sel;
+        }
+        d.st = St::kLoad;
+        d.ki = 0;
+        d.found = false;
+        break;
+    }
+    if (win) {
+      d.found = true;
+      d.sel = ki;
+      d.sel_cur = q.st == St::kLoad ? cur_k : q.ma;
+      d.dt = dt_k;
+      d.res = kk.cta;
+    }
+    // TRY's copy of R_L, taken in every cycle that may end a pick
+    if ((q.st == St::kLoad || q.st == St::kDec) && !q.chk && ki == K - 1) {
+      d.tl = q.left;
+      d.brw = false;
+    }
+    if (adv) {
+      d.ki = ki + 1;
+      d.st = St::kLoad;
+      if (ki == K - 1) {
+        d.ki = 0;
+        if (!q.chk && d.found) {
+          d.st = St::kTry;
+          d.cnt = 0;
+        } else if (!q.chk && !q.nofit) {
+          d.chk = true;
+        } else {
+          d.st = St::kIdle;
+          d.spatial = q.nofit || d.lossy;
+          d.done = true;
+        }
+      }
     }
   }
   void commit() { q = d; }
@@ -181,32 +303,57 @@ class WaterfillTwin {
   /// unit reports its registers inside its own state record).
   void state(PolicyState& st, uint32_t lsb) const {
     namespace L = spec::layout::wf_state_t;
-    constexpr uint32_t PW = spec::WfPerfW, SW = spec::WfStepW;
     st.put(lsb + L::st_lsb, L::st_width, static_cast<uint32_t>(q.st));
     st.put(lsb + L::j_lsb, L::j_width, q.j);
     for (uint32_t i = 0; i < K; ++i) {
       st.put(lsb + L::step_lsb + i * N, N, q.step[i]);
       st.put(lsb + L::peak_lsb + i * PW, PW, q.peak[i]);
       st.put(lsb + L::ctas_lsb + i * SW, SW, q.ctas[i]);
+      st.put(lsb + L::smp_lsb + i * PW, PW, q.smp[i]);
     }
     st.put(lsb + L::full_lsb, L::full_width, q.full);
-    uint32_t at = lsb + L::left_lsb + L::left_width;  // MSB-first fields of R_L
-    gs::pack(q.left, [&](uint64_t v, unsigned w) {
-      at -= w;
-      st.put(at, w, v);
-    });
+    put_res(st, lsb + L::left_lsb + L::left_width, q.left);
     st.put(lsb + L::nofit_lsb, 1, q.nofit);
     st.put(lsb + L::spatial_lsb, 1, q.spatial);
     st.put(lsb + L::done_lsb, 1, q.done);
+    st.put(lsb + L::ki_lsb, L::ki_width, q.ki);
+    st.put(lsb + L::cnt_lsb, L::cnt_width, q.cnt);
+    st.put(lsb + L::pres_lsb, L::pres_width, q.pres);
+    st.put(lsb + L::found_lsb, 1, q.found);
+    st.put(lsb + L::sel_lsb, L::sel_width, q.sel);
+    st.put(lsb + L::sel_cur_lsb, L::sel_cur_width, q.sel_cur);
+    st.put(lsb + L::dt_lsb, L::dt_width, q.dt);
+    put_res(st, lsb + L::res_lsb + L::res_width, q.res);
+    put_res(st, lsb + L::tl_lsb + L::tl_width, q.tl);
+    st.put(lsb + L::brw_lsb, 1, q.brw);
+    st.put(lsb + L::chk_lsb, 1, q.chk);
+    st.put(lsb + L::lossy_lsb, 1, q.lossy);
+    st.put(lsb + L::ma_lsb, L::ma_width, q.ma);
+    st.put(lsb + L::mp_lsb, L::mp_width, q.mp);
+    st.put(lsb + L::na_lsb, L::na_width, q.na);
+    st.put(lsb + L::np_lsb, L::np_width, q.np);
+    st.put(lsb + L::lt_lsb, L::lt_width, q.lt);
+    st.put(lsb + L::eq_lsb, L::eq_width, q.eq);
   }
 
  private:
+  /// a wf_res_t, MSB-first fields, ending below bit `top`
+  static void put_res(PolicyState& st, uint32_t top, const WfRes& r) {
+    uint32_t at = top;
+    gs::pack(r, [&](uint64_t v, unsigned w) {
+      at -= w;
+      st.put(at, w, v);
+    });
+  }
   static bool fits(const WfRes& need, const WfRes& have) {
     return need.threads <= have.threads && need.warps <= have.warps && need.regs <= have.regs &&
            need.shmem <= have.shmem && need.slots <= have.slots;
   }
+  /// a - b in each field's width (the RTL's modular subtraction)
   static WfRes sub(const WfRes& a, const WfRes& b) {
-    return WfRes{a.threads - b.threads, a.warps - b.warps, a.regs - b.regs, a.shmem - b.shmem, a.slots - b.slots};
+    return WfRes{(a.threads - b.threads) & width_mask(spec::ThreadW), (a.warps - b.warps) & width_mask(spec::WarpW),
+                 (a.regs - b.regs) & width_mask(spec::RegW), (a.shmem - b.shmem) & width_mask(spec::ShmemW),
+                 (a.slots - b.slots) & width_mask(spec::CtaCntW)};
   }
 };
 

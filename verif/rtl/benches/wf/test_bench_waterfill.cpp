@@ -41,7 +41,7 @@ class WfBench {
   std::string run(const WfInputs& in, WfResult* out = nullptr, gs::Rng* noise = nullptr) {
     WfResult r;
     bool start = true;
-    for (uint32_t cyc = 0; cyc < 4 * (3 + (K + 1) * N); ++cyc) {
+    for (uint32_t cyc = 0; cyc < 4 * WaterfillTwin::kMaxCycles; ++cyc) {
       drive(in, start);
       rtl_.settle();
       std::string diff = compare();
@@ -94,8 +94,31 @@ class WfBench {
       field(("ctas_o" + k).c_str(), get_bits(d.ctas_o, i * SW, SW), q.ctas[i]);
     }
     field("full", get_bits(d.state_o, lay::full_lsb, lay::full_width), q.full);
-    const WfRes left = gs::rtl::get_rec<WfRes>(d.state_o, lay::left_lsb);
-    if (left != q.left && o.tellp() == 0) o << "left RTL " << str(left) << " golden " << str(q.left);
+    auto res = [&](const char* name, uint32_t lsb, const WfRes& gold) {
+      const WfRes rtl = gs::rtl::get_rec<WfRes>(d.state_o, lsb);
+      if (rtl != gold && o.tellp() == 0) o << name << " RTL " << str(rtl) << " golden " << str(gold);
+    };
+    res("left", lay::left_lsb, q.left);
+    res("res", lay::res_lsb, q.res);
+    res("tl", lay::tl_lsb, q.tl);
+    for (uint32_t i = 0; i < K; ++i)
+      field(("smp[" + std::to_string(i) + "]").c_str(), get_bits(d.state_o, lay::smp_lsb + i * PW, PW), q.smp[i]);
+    field("ki", get_bits(d.state_o, lay::ki_lsb, lay::ki_width), q.ki);
+    field("cnt", get_bits(d.state_o, lay::cnt_lsb, lay::cnt_width), q.cnt);
+    field("pres", get_bits(d.state_o, lay::pres_lsb, lay::pres_width), q.pres);
+    field("found", get_bits(d.state_o, lay::found_lsb, 1), q.found);
+    field("sel", get_bits(d.state_o, lay::sel_lsb, lay::sel_width), q.sel);
+    field("sel_cur", get_bits(d.state_o, lay::sel_cur_lsb, lay::sel_cur_width), q.sel_cur);
+    field("dt", get_bits(d.state_o, lay::dt_lsb, lay::dt_width), q.dt);
+    field("brw", get_bits(d.state_o, lay::brw_lsb, 1), q.brw);
+    field("chk", get_bits(d.state_o, lay::chk_lsb, 1), q.chk);
+    field("lossy", get_bits(d.state_o, lay::lossy_lsb, 1), q.lossy);
+    field("ma", get_bits(d.state_o, lay::ma_lsb, lay::ma_width), q.ma);
+    field("mp", get_bits(d.state_o, lay::mp_lsb, lay::mp_width), q.mp);
+    field("na", get_bits(d.state_o, lay::na_lsb, lay::na_width), q.na);
+    field("np", get_bits(d.state_o, lay::np_lsb, lay::np_width), q.np);
+    field("lt", get_bits(d.state_o, lay::lt_lsb, lay::lt_width), q.lt);
+    field("eq", get_bits(d.state_o, lay::eq_lsb, lay::eq_width), q.eq);
     field("nofit", get_bits(d.state_o, lay::nofit_lsb, 1), q.nofit);
     field("spatial", get_bits(d.state_o, lay::spatial_lsb, 1), q.spatial);
     field("spatial_o", d.spatial_o, q.spatial);
@@ -321,14 +344,14 @@ TEST_CASE("gs_waterfill random vectors, twin vs. Algorithm 1 and the latency bou
     const WfResult ref = gs::golden::waterfill_reference(in);
     REQUIRE(ref.ctas == res.ctas);
     REQUIRE(ref.spatial == res.spatial);
-    REQUIRE(res.cycles <= 3 + (K + 1) * N);  // the latency contract (docs/rtl/gs_waterfill.md)
+    REQUIRE(res.cycles <= WaterfillTwin::kMaxCycles);  // the latency contract (docs/rtl/gs_waterfill.md)
     spatial += res.spatial;
     max_cycles = std::max(max_cycles, res.cycles);
   }
   // the generator reaches both outcomes and long runs (a bench that cannot fail is a defect)
   CHECK(spatial > 100);
   CHECK(spatial < 3900);
-  CHECK(max_cycles > N + 3 + N);  // more than N iterations: several kernels stepping far
+  CHECK(max_cycles > gs::bench::wf_cycles(N, N, 2 * N, 1));  // more than N iterations: several kernels stepping far
   WARN("random: " << spatial << " of 4000 vectors spatial, longest run " << max_cycles << " cycles");
 }
 

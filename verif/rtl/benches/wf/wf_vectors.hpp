@@ -33,46 +33,60 @@ struct WfDirected {
   uint32_t cycles;  // 0: not pinned
 };
 
+/// gs_waterfill's cycles from the start cycle to done_o (docs/rtl/gs_waterfill.md, "Latency
+/// contract"): the start, INIT K, SCAN N + 1, `iters` iterations that found a candidate and the
+/// last one that found none (K visits each), `mults` cross-product compares (WfPerfW + 2 cycles
+/// each beyond the visit), `tries` cycles of TRY and COMMIT (dT + 1 per iteration), and the loss
+/// check over `checked` present kernels (K visits, WfPerfW + 3 more each; none after nofit).
+inline uint32_t wf_cycles(uint32_t iters, uint32_t mults, uint32_t tries, uint32_t checked, bool nofit = false) {
+  constexpr uint32_t K = spec::WfMaxKernels, N = spec::WfMaxSteps, PW = spec::WfPerfW;
+  return 2 + K + N + (iters + 1) * K + mults * (PW + 2) + tries + (nofit ? 0 : K + checked * (PW + 3));
+}
+
 /// The issue's pinned readings, each with its hand-worked result.
 inline std::vector<WfDirected> wf_directed() {
   constexpr uint32_t N = spec::WfMaxSteps;
   std::vector<WfDirected> v;
   {  // equal normalized performance: the lower kernel index takes the CTA
-    WfDirected d{"tie goes to the lowest kernel index", {}, {2, 1}, false, N + 3 + 2};
+    // iteration 1: kernel 1 compared (10*20 vs 10*20, a tie), S = 0 takes 1 CTA; iteration 2: S = 1
+    // does not fit the last slot (Full); 2 kernels checked
+    WfDirected d{"tie goes to the lowest kernel index", {}, {2, 1}, false, wf_cycles(2, 1, 2 + 2, 2)};
     d.in.avail = wf_sm(1000, 3);
     d.in.k[0] = wf_kernel({10, 20}, 32, 0);
     d.in.k[1] = wf_kernel({10, 20}, 32, 0);
     v.push_back(d);
   }
   {  // P = 10, 10, 20: the equal sample is no step, so the next step is 3 CTAs (dT = 2), which does not fit
-    WfDirected d{"non-strict maxima are skipped", {}, {1}, false, N + 1 + 3};
+    // one iteration: dT = 2, TRY 2 cycles (the second borrows), Full
+    WfDirected d{"non-strict maxima are skipped", {}, {1}, false, wf_cycles(1, 0, 2 + 1, 1)};
     d.in.avail = wf_sm(1000, 2);
     d.in.k[0] = wf_kernel({10, 10, 20}, 32, 0);
     v.push_back(d);
   }
   {  // kernel 0 is marked Full on shared memory while kernel 1 goes on to its last step
-    WfDirected d{"Full marking", {}, {2, 4}, false, N + 5 + 3};
+    // 5 iterations (k1, k0, k1, k0 Full, k1), the first 4 with both kernels candidates (1 compare each)
+    WfDirected d{"Full marking", {}, {2, 4}, false, wf_cycles(5, 4, 5 * 2, 2)};
     d.in.avail = wf_sm(24, 32);
     d.in.k[0] = wf_kernel({10, 20, 30}, 32, 10);
     d.in.k[1] = wf_kernel({10, 20, 30, 40}, 32, 1);
     v.push_back(d);
   }
   {  // loss exactly 1.2/K (K = 2: 0.6): co-location stays
-    WfDirected d{"loss exactly 1.2/K stays intra-SM", {}, {1, 1}, false, N + 1 + 3};
+    WfDirected d{"loss exactly 1.2/K stays intra-SM", {}, {1, 1}, false, wf_cycles(1, 0, 2, 2)};
     d.in.avail = wf_sm(25, 32);
     d.in.k[0] = wf_kernel({4, 10}, 32, 10);
     d.in.k[1] = wf_kernel({10}, 32, 10);
     v.push_back(d);
   }
   {  // loss 0.601 > 0.6: spatial
-    WfDirected d{"loss just over 1.2/K falls back to spatial", {}, {1, 1}, true, N + 1 + 3};
+    WfDirected d{"loss just over 1.2/K falls back to spatial", {}, {1, 1}, true, wf_cycles(1, 0, 2, 2)};
     d.in.avail = wf_sm(25, 32);
     d.in.k[0] = wf_kernel({399, 1000}, 32, 10);
     d.in.k[1] = wf_kernel({10}, 32, 10);
     v.push_back(d);
   }
   {  // K = 3: threshold 0.4; kernel 0 loses exactly 0.4 (3 of 5)
-    WfDirected d{"K = 3, loss exactly 0.4 stays intra-SM", {}, {1, 1, 1}, false, N + 1 + 3};
+    WfDirected d{"K = 3, loss exactly 0.4 stays intra-SM", {}, {1, 1, 1}, false, wf_cycles(1, 0, 2, 3)};
     d.in.avail = wf_sm(35, 32);
     d.in.k[0] = wf_kernel({3, 5}, 32, 10);
     d.in.k[1] = wf_kernel({7}, 32, 10);
@@ -80,15 +94,22 @@ inline std::vector<WfDirected> wf_directed() {
     v.push_back(d);
   }
   {  // the first CTAs do not fit together: no loop, spatial
-    WfDirected d{"first CTAs do not fit together", {}, {1, 1}, true, N + 1 + 2};
+    WfDirected d{"first CTAs do not fit together", {}, {1, 1}, true, wf_cycles(0, 0, 0, 0, true)};
     d.in.avail = wf_sm(100, 32);
     d.in.k[0] = wf_kernel({1, 2}, 32, 60);
     d.in.k[1] = wf_kernel({1, 2}, 32, 60);
     v.push_back(d);
   }
   {  // the longest run without Full: 4 kernels, 32 strictly increasing samples each, room for
-     // all (a CTA of one thread and nothing else): 4 x 31 iterations
-    WfDirected d{"four kernels to their last step", {}, {N, N, N, N}, false, N + 3 + 4 * (N - 1)};
+     // all (a CTA of one thread and nothing else): 4 x 31 iterations, in rounds k1 (the larger
+     // peak: lowest at equal T), k0, k2, k3; kernel k is a candidate until it takes its last step
+     // in iteration 4 (N-1) - 3 + its place in the round, so sum(candidates - 1) compares
+    constexpr uint32_t I = 4 * (N - 1);
+    WfDirected d{"four kernels to their last step",
+                 {},
+                 {N, N, N, N},
+                 false,
+                 wf_cycles(I, (I - 3) + (I - 2) + (I - 1) + I - I, 2 * I, 4)};
     d.in.avail = WfRes{4095, 127, 131071, 0, 63};
     std::vector<uint32_t> up(N);
     for (uint32_t j = 0; j < N; ++j) up[j] = 100 * (j + 1);
