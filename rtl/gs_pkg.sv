@@ -501,8 +501,8 @@ package gs_pkg;
     slot_t rel_own;  // SEL: the releasable SM's owner
     logic gap;  // CHK: tokens[kmax] > tokens[kmin] + 1
     logic rel_ok;  // CHK: release (rel_pre and the owner still has nothing to issue)
-    logic idle_ok;  // CHK: the idle SM is still idle
-    logic pre_ok;  // CHK: kmin's SM is still kmin's and not reserved
+    logic idle_ok;  // CHK: the idle SM is still idle and kmax still has CTAs to issue
+    logic pre_ok;  // CHK: kmin's SM is still kmin's and not reserved, kmax still pending, kmin still valid
   } dss_state_t;
   localparam int DssStateW = 294;
 

@@ -6,7 +6,8 @@
 // cycle (and takes a copy of the KSRT tokens, ranks, pending and valid bits), then three
 // cycles decide from registers: SEL finds kmax and kmin (log-depth comparisons of every pair
 // of kernels, one-hot winners) and re-checks the releasable SM, CHK computes the steady-state
-// test tokens[kmax] > tokens[kmin] + 1 and re-checks the idle SM and the SM to preempt, ACT
+// test tokens[kmax] > tokens[kmin] + 1 and re-checks the idle SM, the SM to preempt, kmax's
+// pending and kmin's valid bit, ACT
 // releases an SM, assigns an idle one, or reserves and preempts one (req_o; the token pair on
 // tok_o only when accepted) from registers only; it sleeps when a pass changed nothing.
 // The pass, the deviations from Algorithm 1 as printed and why: docs/rtl/dss.md.
@@ -147,19 +148,17 @@ module gs_dss_unit (
   end
 
   // the KSRT copy: loaded in every SCAN cycle (the scan's last cycle is the one SEL reads)
-  logic [K*TW-1:0] tok_d;
-  gs_pkg::slot_mask_t valid_d;
+  logic [K*TW-1:0] tok_d, tok_in;
+  gs_pkg::slot_mask_t valid_d, valid_in;
   always_comb begin
-    tok_d = tok_q;
-    valid_d = valid_q;
     e = '0;
-    if (st_q == StScan) begin
-      for (int k = 0; k < K; k++) begin
-        e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-        tok_d[k*TW +: TW] = e.tokens;
-        valid_d[k] = e.valid;
-      end
+    for (int k = 0; k < K; k++) begin
+      e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+      tok_in[k*TW +: TW] = e.tokens;
+      valid_in[k] = e.valid;
     end
+    tok_d = st_q == StScan ? tok_in : tok_q;
+    valid_d = st_q == StScan ? valid_in : valid_q;
   end
 
   always_comb begin
@@ -261,8 +260,10 @@ module gs_dss_unit (
 `endif
         // no issue of the owner in SEL or CHK: its resident CTAs are still as SEL saw them
         rel_ok_d = rel_pre_q && !pending_i[rel_own_q];
-        idle_ok_d = ma.state != gs_pkg::SM_RESERVED && !ma.owner_valid;
-        pre_ok_d = mp.state != gs_pkg::SM_RESERVED && mp.owner_valid && mp.owner == kmin_idx;
+        // kmax still has CTAs to issue and kmin is still valid (as Algorithm 1 would see them)
+        idle_ok_d = ma.state != gs_pkg::SM_RESERVED && !ma.owner_valid && (kmax_q & pending_i) != '0;
+        pre_ok_d = mp.state != gs_pkg::SM_RESERVED && mp.owner_valid && mp.owner == kmin_idx &&
+                   (kmax_q & pending_i) != '0 && (kmin_q & valid_in) != '0;
         st_d = StAct;
       end
       StAct: begin

@@ -3,9 +3,10 @@
 // records the first idle SM, the first releasable SM and an owned SM per kernel and copies the
 // KSRT's tokens, ranks, pending and valid bits (every SCAN cycle); SEL registers kmax and kmin
 // (one-hot) from the copy and re-checks the releasable SM; CHK registers the steady-state test
-// tokens[kmax] > tokens[kmin] + 1 and re-checks the idle SM and kmin's SM; one ACT cycle then,
-// from registers only, releases (tokens + 1), assigns an idle SM to kmax (tokens - 1), or
-// reserves and preempts an SM of kmin for kmax (kmin + 1, kmax - 1). num_sms + 3 cycles a pass.
+// tokens[kmax] > tokens[kmin] + 1 and re-checks the idle SM, kmin's SM, kmax's pending and
+// kmin's valid bit; one ACT cycle then, from registers only, releases (tokens + 1), assigns an
+// idle SM to kmax (tokens - 1), or reserves and preempts an SM of kmin for kmax (kmin + 1,
+// kmax - 1). num_sms + 3 cycles a pass.
 #pragma once
 #include <vector>
 
@@ -242,10 +243,13 @@ class DssUnitTwin {
         n.gap = q.kmax != 0 && q.kmin != 0 && q.tok[oh_idx(q.kmax)] > q.tok[oh_idx(q.kmin)] + 1;
         // no issue of the owner in SEL or CHK: its resident CTAs are still as SEL saw them
         n.rel_ok = q.rel_pre && !(pending >> q.rel_own & 1u);
+        // kmax still has CTAs to issue and kmin is still valid (as Algorithm 1 would see them)
+        const bool hi_pending = (q.kmax & pending) != 0;
+        const bool lo_valid = q.kmin != 0 && ksrt.entry(oh_idx(q.kmin)).valid;
         const SmstEntry& mi = smst.entry(q.idle_sm);
-        n.idle_ok = !reserved(mi) && !mi.owner_valid;
+        n.idle_ok = !reserved(mi) && !mi.owner_valid && hi_pending;
         const SmstEntry& mp = smst.entry(pre_sm());
-        n.pre_ok = !reserved(mp) && mp.owner_valid && mp.owner == oh_idx(q.kmin);
+        n.pre_ok = !reserved(mp) && mp.owner_valid && mp.owner == oh_idx(q.kmin) && hi_pending && lo_valid;
         n.st = St::kAct;
         break;
       }
