@@ -533,10 +533,10 @@ package gs_pkg;
   } ppq_state_t;
   localparam int PpqStateW = 21;
 
-  // gs_dss_unit's registers (gs_policy_dss's state) (101 bits = DssStateW)
+  // gs_dss_unit's registers (gs_policy_dss's state) (294 bits = DssStateW)
   typedef struct packed {
-    logic [2-1:0] st;  // FSM: 0 idle, 1 scan, 2 act
-    sm_id_t s;  // the SM under scan
+    logic [3-1:0] st;  // FSM: 0 idle, 1 scan, 2 act, 3 sel, 4 chk
+    sm_id_t s;  // the SM under scan; in SEL the releasable SM, in CHK the idle SM (the SMST read port's index)
     logic dirty;  // an event arrived since the pass began
     logic idle_found;
     sm_id_t idle_sm;  // the first idle SM of the pass
@@ -544,8 +544,20 @@ package gs_pkg;
     sm_id_t rel_sm;  // the first releasable SM of the pass
     slot_mask_t own_found;  // kernels that own an SM (found in the pass)
     logic [MaxKernels * SmIdW-1:0] own_sm;  // per kernel an SM it owns, slot k at [k*SmIdW +: SmIdW]
+    logic [MaxKernels * TokenW-1:0] tok;  // KSRT tokens as of the scan's last cycle, slot k at [k*TokenW +: TokenW]
+    logic [MaxKernels * SlotW-1:0] rank;  // arrival ranks as of the scan's last cycle
+    slot_mask_t pend;  // kernels with CTAs to issue, as of the scan's last cycle
+    slot_mask_t valid;  // valid KSRT entries, as of the scan's last cycle
+    slot_mask_t kmax;  // SEL: kmax one-hot (0: no pending kernel)
+    slot_mask_t kmin;  // SEL: kmin one-hot (0: no kernel owns a scanned SM)
+    logic rel_pre;  // SEL: the releasable SM is still releasable
+    slot_t rel_own;  // SEL: the releasable SM's owner
+    logic gap;  // CHK: tokens[kmax] > tokens[kmin] + 1
+    logic rel_ok;  // CHK: release (rel_pre and the owner still has nothing to issue)
+    logic idle_ok;  // CHK: the idle SM is still idle and kmax still has CTAs to issue
+    logic pre_ok;  // CHK: kmin's SM is still kmin's and not reserved, kmax still pending, kmin still valid
   } dss_state_t;
-  localparam int DssStateW = 101;
+  localparam int DssStateW = 294;
 
   // gs_waterfill's registers (docs/rtl/gs_waterfill.md) (679 bits = WfStateW)
   typedef struct packed {

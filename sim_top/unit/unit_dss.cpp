@@ -227,7 +227,9 @@ DssUnitDecision GoldenDssUnit::eval(const DssUnitInputs& in) {
 
 TokenUpd GoldenDssUnit::tokens(bool accepted) { return DssUnitTwin::tokens(out_, accepted); }
 
-void GoldenDssUnit::clock() { dss_.clock(true, in_.trigger, out_, in_.pending, *in_.smst, in_.num_sms); }
+void GoldenDssUnit::clock() {
+  dss_.clock(true, in_.trigger, out_, in_.pending, *in_.ksrt, *in_.aq, *in_.smst, in_.num_sms);
+}
 
 bool GoldenDssUnit::busy() const { return dss_.q.st != DssUnitTwin::St::kIdle; }
 

@@ -26,7 +26,7 @@ class PolicyDss final : public PolicyTwin {
     // the unit's next state reads its combinational signals (changed, the SM it acts on)
     const DssUnitTwin::Out o = unit.comb(true, v.pending, *v.ksrt, *v.aq, *v.smst);
     const bool trigger = ev.ev_valid || ev.alloc_valid || ev.slot_free != 0;
-    unit.next(true, trigger, o, v.pending, *v.smst, cfg.num_sms, unit.d);
+    unit.next(true, trigger, o, v.pending, *v.ksrt, *v.aq, *v.smst, cfg.num_sms, unit.d);
   }
   void commit() override { unit.commit(); }
   void state(PolicyState& st) const override { unit.state(st); }  // dss_state_t
