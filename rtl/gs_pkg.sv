@@ -81,6 +81,10 @@ package gs_pkg;
   localparam int SaGapW = 60;  // SRTF/Adaptive: both sides of the gap test, sum * 2**SaThrFracW against threshold * rem [max(SrtfSumW + SaThrFracW, SaProdW)]
   localparam int SaGapChunks = 4;  // SRTF/Adaptive: the chunks in which the gap test compares [cdiv(SaGapW, ArithChunkW)]
   localparam int SrtfSweepLast = 50;  // SRTF: the last step of the order sweep's visit to one kernel (docs/rtl/gs_policy_srtf.md, The order sweep) [max(SrtfPredW + 2, MaxKernels + SrtfSumChunks + 2)]
+  localparam int FlLeftW = 21;  // fewest-left: a kernel's CTAs left, grid - next_cta + PTBQ count (modulo 2**FlLeftW) [CtaIdW + 1]
+  localparam int FlLoW = 11;  // fewest-left: the low part of a CTAs-left count, added in its first stage [cdiv(FlLeftW, 2)]
+  localparam int FlHiW = 10;  // fewest-left: the high part of a CTAs-left count, its carry added in the second stage [FlLeftW - FlLoW]
+  localparam int FlSumHiW = 9;  // fewest-left: the grid and next_cta bits above the low part [CtaIdW - FlLoW]
   localparam int SrtfLeftW = 4;  // SRTF: the order sweep's count of visits still to make, 0..MaxKernels+1 [clog2(MaxKernels + 2)]
   localparam int SrtfStepW = 6;  // SRTF: the order sweep's step counter, 0..SrtfSweepLast [clog2(SrtfSweepLast + 1)]
   localparam int SbmInstW = 40;  // SBM: one task's instructions over every SM in a profiling window (gs_policy_sbm, gs_sbm_ctrl) [ProfCntW + SmIdW]
@@ -522,7 +526,7 @@ package gs_pkg;
   } spatial_state_t;
   localparam int SpatialStateW = 36;
 
-  // gs_policy_ppq's registers (21 bits = PpqStateW)
+  // gs_policy_ppq's registers (68 bits = PpqStateW)
   typedef struct packed {
     logic busy;  // a preemption scan is running
     sm_id_t s;  // the SM under scan
@@ -530,8 +534,36 @@ package gs_pkg;
     prio_t seen;  // the top priority of the last scan
     slot_t next;  // the top kernel's slot (reported as the requests' next)
     logic seen_valid;
+    logic top_valid;  // a kernel had CTAs to issue (last cycle's tables)
+    prio_t top;  // the top priority of last cycle's tables
+    slot_t top_slot;  // the top kernel's slot (ties: oldest, then lowest slot)
+    slot_mask_t allow;  // exclusive: the kernels of the top priority (all when shared or none pending)
+    logic row_valid;  // scan stage 1 holds an SM
+    sm_id_t row_sm;  // that SM
+    slot_mask_t row_occ;  // the slots with CTAs resident on it
+    logic row_rsv;  // it was reserved
+    logic req_valid;  // scan stage 2: the request on out_o.req
+    sm_id_t req_sm;
+    logic req_all;  // victim_all
+    slot_t req_victim;
   } ppq_state_t;
-  localparam int PpqStateW = 21;
+  localparam int PpqStateW = 68;
+
+  // gs_policy_fewest_left's registers: a four-stage pipeline from the tables to the order (docs/rtl/gs_policy_fewest_left.md) (560 bits = FlStateW)
+  typedef struct packed {
+    logic [MaxKernels * FlLoW-1:0] lo;  // stage 1: per slot the low FlLoW bits of grid - next_cta + PTBQ count
+    logic [MaxKernels * 2-1:0] cy;  // stage 1: per slot their carry into the high part (0..2)
+    logic [MaxKernels * FlHiW-1:0] hi;  // stage 1: per slot the high part of grid - next_cta, without that carry
+    slot_mask_t pend1;  // stage 1: pending
+    logic [MaxKernels * SlotW-1:0] rank1;  // stage 1: the Active Queue ranks
+    logic [MaxKernels * FlLeftW-1:0] left;  // stage 2: per slot the CTAs left
+    slot_mask_t pend2;  // stage 2: pending
+    logic [MaxKernels * SlotW-1:0] rank2;  // stage 2: ranks
+    logic [MaxKernels * MaxKernels-1:0] ahead;  // stage 3: bit k*MaxKernels+j, kernel j has CTAs to issue and comes before k
+    logic [MaxKernels * SlotW-1:0] rank3;  // stage 3: ranks
+    logic [MaxKernels * OrderKeyW-1:0] key;  // stage 4: out_o.key, {pos, rank} per slot
+  } fl_state_t;
+  localparam int FlStateW = 560;
 
   // gs_dss_unit's registers (gs_policy_dss's state) (294 bits = DssStateW)
   typedef struct packed {

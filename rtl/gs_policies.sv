@@ -113,15 +113,17 @@ module gs_policies #(
     assign state_dss = '0;
   end
 
-  // gs_policy_fewest_left: POL_FEWEST_LEFT
+  // gs_policy_fewest_left: POL_FEWEST_LEFT (registers: fl_state_t)
   gs_pkg::policy_out_t out_fewest_left;
+  gs_pkg::fl_state_t state_fewest_left;
   if (PolicySet[7]) begin : g_fewest_left
     gs_policy_fewest_left u_policy (
       .clk_i, .rst_ni, .en_i(policy_i == gs_pkg::POL_FEWEST_LEFT), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,
-      .out_o(out_fewest_left)
+      .out_o(out_fewest_left), .state_o(state_fewest_left)
     );
   end else begin : g_no_fewest_left
     assign out_fewest_left = '0;
+    assign state_fewest_left = '0;
   end
 
   // gs_policy_warped_slicer: POL_WARPED_SLICER (registers: ws_state_t)
@@ -204,7 +206,10 @@ module gs_policies #(
         out_o = out_dss;
         state_o = gs_pkg::PolicyStateW'(state_dss);
       end
-      gs_pkg::POL_FEWEST_LEFT: out_o = out_fewest_left;
+      gs_pkg::POL_FEWEST_LEFT: begin
+        out_o = out_fewest_left;
+        state_o = gs_pkg::PolicyStateW'(state_fewest_left);
+      end
       gs_pkg::POL_WARPED_SLICER: begin
         out_o = out_warped_slicer;
         state_o = gs_pkg::PolicyStateW'(state_warped_slicer);

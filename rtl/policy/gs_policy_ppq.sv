@@ -14,7 +14,23 @@
 // Either way cfg_i.sm_exclusive (gsim --sm-sharing exclusive) keeps one kernel per SM
 // (gs_excl_elig), as on Tanasic's Kepler.
 // Policy contract: docs/adding-a-policy.md (one module, two policies: POL_PPQ_EXCL and
-// POL_PPQ_SHARED). Storage: FSM 1 + 8 b, target priority 4 b + slot 3 b, last seen priority 4 + 1 b.
+// POL_PPQ_SHARED).
+//
+// Registered searches (closes 4 ns at 132 SMs):
+//   top    -- the top kernel (valid, priority, slot) and the exclusive allow mask, from the
+//             tables of the last cycle: pairwise compares, an AND per kernel, gs_ffs;
+//   row    -- stage 1 of the scan: SM s_q's resident-kernel bits and reserved flag (one
+//             AND-OR over the SMs), registered with the SM's number;
+//   req    -- stage 2: the request for the registered row (victim by pairwise compares and
+//             gs_ffs; victim_all from this cycle's residency of that SM), driven on out_o.req
+//             from the register for one cycle. A request that is
+//             not accepted is dropped: gs_preempt_ctrl refuses only an SM already reserved.
+// out_o.key is gs_order_keys of the tables; out_o.elig = allow_q AND gs_excl_elig (which
+// must see this cycle's residency). Latency: a rise of the tables' top priority in cycle t
+// starts the scan in t+1 (top_q), SM i's request is on out_o.req in cycle t+4+i; allow
+// follows the tables one cycle late.
+// Storage: FSM 1 + 8 b, target 4 b, next 3 b, seen 4 + 1 b; top 1 + 4 + 3 b, allow 8 b;
+// row 1 + 8 + 8 + 1 b; request 1 + 8 + 1 + 3 b: 68 b.
 module gs_policy_ppq (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -31,20 +47,25 @@ module gs_policy_ppq (
   localparam int K = gs_pkg::MaxKernels;
   localparam int SW = gs_pkg::SlotW;
   localparam int CW = gs_pkg::CtaCntW;
+  localparam int PW = gs_pkg::PrioW;
 
   logic busy_q, busy_d;
   gs_pkg::sm_id_t s_q, s_d;
   gs_pkg::prio_t target_q, target_d, seen_q, seen_d;
   gs_pkg::slot_t next_q, next_d;
   logic seen_valid_q, seen_valid_d;
-
-  gs_pkg::ksrt_entry_t e;
-  gs_pkg::smst_entry_t m;
-  logic top_valid, start, has_low, has_high;
-  gs_pkg::prio_t top, low_prio;
-  gs_pkg::slot_t top_slot, low_slot;
-  gs_pkg::slot_t top_rank;
-  logic [K*CW-1:0] res_row;
+  logic top_valid_q, top_valid_d;
+  gs_pkg::prio_t top_q, top_d;
+  gs_pkg::slot_t top_slot_q, top_slot_d;
+  gs_pkg::slot_mask_t allow_q, allow_d;
+  logic row_valid_q, row_valid_d;
+  gs_pkg::sm_id_t row_sm_q, row_sm_d;
+  gs_pkg::slot_mask_t row_occ_q, row_occ_d;
+  logic row_rsv_q, row_rsv_d;
+  logic req_valid_q, req_valid_d;
+  gs_pkg::sm_id_t req_sm_q, req_sm_d;
+  logic req_all_q, req_all_d;
+  gs_pkg::slot_t req_victim_q, req_victim_d;
 
   // contract views (flat tables, as the rest of the framework reads them)
   logic excl;
@@ -54,8 +75,6 @@ module gs_policy_ppq (
   gs_pkg::slot_mask_t pending;
   logic [N*gs_pkg::SmstW-1:0] smst;
   logic [N*K*CW-1:0] resident;
-  gs_pkg::slot_mask_t allow;
-  gs_pkg::preempt_req_t req;
   assign excl = (policy_i == gs_pkg::POL_PPQ_EXCL);
   assign num_sms = cfg_i.num_sms;
   assign ksrt = view_i.ksrt;
@@ -64,115 +83,175 @@ module gs_policy_ppq (
   assign smst = view_i.smst;
   assign resident = view_i.resident;
 
-  // priority order (NPQ's); exclusive mode allows only the top priority while it has work
+  // priority order (NPQ's)
   logic [K*gs_pkg::OrderKeyW-1:0] key;
   gs_order_keys u_keys (.prio_en_i(1'b1), .ksrt_i(ksrt), .rank_i(rank), .key_o(key));
   // ... and, with cfg_i.sm_exclusive, one kernel per SM (gs_excl_elig)
   logic [N*K-1:0] sole;
   gs_excl_elig u_excl (.en_i(cfg_i.sm_exclusive), .resident_i(resident), .elig_o(sole));
-  // (indexed writes into a local vector, not into a struct member: the Yosys 0.23 subset)
-  logic [N*K-1:0] elig;
+
+  // per-kernel fields of the KSRT
+  gs_pkg::ksrt_entry_t e;
+  logic [K*PW-1:0] prio;
+  gs_pkg::slot_mask_t kvalid;
   always_comb begin
-    for (int s = 0; s < N; s++) elig[s*K +: K] = allow & sole[s*K +: K];
-    out_o = '0;
-    out_o.key = key;
-    out_o.elig = elig;
-    out_o.req = req;
+    for (int k = 0; k < K; k++) begin
+      e = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+      prio[k*PW +: PW] = e.prio;
+      kvalid[k] = e.valid;
+    end
   end
 
+  // ---- the top kernel (registered): the most important with CTAs to issue, ties: oldest
+  // (lowest rank), then lowest slot. is_top[k]: k beats or ties every other pending kernel.
+  gs_pkg::slot_mask_t is_top, is_max;
+  logic top_found;
+  gs_pkg::slot_t top_idx;
+  logic [PW-1:0] top_prio;
   always_comb begin
-    // the most important kernel with CTAs to issue (ties: oldest)
-    top_valid = 1'b0;
-    top = '0;
-    top_slot = '0;
-    top_rank = '0;
     for (int k = 0; k < K; k++) begin
-      e = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-      if (pending[k] && (!top_valid || e.prio > top ||
-                           (e.prio == top && rank[k*SW +: SW] < top_rank))) begin
-        top_valid = 1'b1;
-        top = e.prio;
-        top_slot = SW'(k);
-        top_rank = rank[k*SW +: SW];
-      end
-    end
-    for (int k = 0; k < K; k++) begin
-      e = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-      allow[k] = !excl || !top_valid || (e.prio >= top);
-    end
-
-    // SM s_q under scan: its entry and resident-CTA row (one mux, then K compares)
-    m = '0;
-    res_row = '0;
-    for (int s = 0; s < N; s++) begin
-      if (s_q == gs_pkg::SmIdW'(s)) begin
-        m = smst[s*gs_pkg::SmstW +: gs_pkg::SmstW];
-        res_row = resident[s*K*CW +: K*CW];
-      end
-    end
-    // lower-priority residents?
-    has_low = 1'b0;
-    has_high = 1'b0;
-    low_prio = '0;
-    low_slot = '0;
-    for (int k = 0; k < K; k++) begin
-      e = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-      if (e.valid && res_row[k*CW +: CW] != '0) begin
-        if (e.prio < target_q) begin
-          if (!has_low || e.prio < low_prio) begin
-            low_prio = e.prio;
-            low_slot = SW'(k);
-          end
-          has_low = 1'b1;
-        end else begin
-          has_high = 1'b1;
+      is_top[k] = pending[k];
+      is_max[k] = pending[k];
+      allow_d[k] = 1'b1;
+      for (int j = 0; j < K; j++) begin
+        if (pending[j] && (prio[j*PW +: PW] > prio[k*PW +: PW] ||
+                           (prio[j*PW +: PW] == prio[k*PW +: PW] && rank[j*SW +: SW] < rank[k*SW +: SW])))
+          is_top[k] = 1'b0;
+        if (pending[j] && prio[j*PW +: PW] > prio[k*PW +: PW]) begin
+          is_max[k] = 1'b0;
+          allow_d[k] = !excl;   // exclusive: a more important kernel has CTAs to issue
         end
       end
     end
+    // the maximum priority: the OR of the priorities of the kernels that have it
+    top_prio = '0;
+    for (int k = 0; k < K; k++)
+      if (is_max[k]) top_prio = top_prio | prio[k*PW +: PW];
+  end
+  gs_ffs #(.Width(K)) u_top (.req_i(is_top), .valid_o(top_found), .idx_o(top_idx));
+  assign top_valid_d = top_found;
+  assign top_d = top_prio;
+  assign top_slot_d = top_idx;
 
-    start = en_i && top_valid && (!seen_valid_q || top > seen_q);
-    req = '0;
-    if (en_i && !start && busy_q && has_low && m.state != gs_pkg::SM_RESERVED) begin
-      req.valid = 1'b1;
-      req.sm = s_q;
-      req.victim_all = !has_high;
-      req.victim = low_slot;
-      req.next_valid = 1'b1;
-      req.next = next_q;
-      req.assign_next = 1'b0;
+  // ---- scan stage 1: SM s_q's resident kernels and reserved flag (AND-OR over the SMs)
+  gs_pkg::smst_entry_t m;
+  gs_pkg::slot_mask_t occ_s;
+  logic rsv_s;
+  always_comb begin
+    occ_s = '0;
+    rsv_s = 1'b0;
+    for (int s = 0; s < N; s++) begin
+      m = smst[s*gs_pkg::SmstW +: gs_pkg::SmstW];
+      if (s_q == gs_pkg::SmIdW'(s)) begin
+        for (int k = 0; k < K; k++) occ_s[k] = occ_s[k] | (resident[(s*K + k)*CW +: CW] != '0);
+        rsv_s = rsv_s | (m.state == gs_pkg::SM_RESERVED);
+      end
     end
   end
 
-  // next state (the only part that sees the acceptance of the request)
+  // ---- scan stage 2: the registered row's request. low[k]: a resident kernel less important
+  // than the target; is_min[k]: the least important of them (ties: lowest slot, by gs_ffs).
+  // victim_all is decided on this cycle's residency (high_now): a kernel at least as important
+  // as the target may have been given CTAs on the SM since its row was read, and must not be
+  // preempted with the rest.
+  gs_pkg::slot_mask_t low, is_min, hk;
+  logic has_low, high_now;
+  gs_pkg::slot_t low_slot;
   always_comb begin
+    for (int k = 0; k < K; k++) begin
+      low[k] = kvalid[k] && row_occ_q[k] && prio[k*PW +: PW] < target_q;
+      hk[k] = kvalid[k] && !(prio[k*PW +: PW] < target_q);
+    end
+    high_now = 1'b0;
+    for (int s = 0; s < N; s++)
+      if (row_sm_q == gs_pkg::SmIdW'(s))
+        for (int k = 0; k < K; k++) high_now = high_now | (hk[k] && resident[(s*K + k)*CW +: CW] != '0);
+    for (int k = 0; k < K; k++) begin
+      is_min[k] = low[k];
+      for (int j = 0; j < K; j++)
+`ifdef GS_MUT_PPQ_VICTIM_MOST
+        // (MUTATION GS_MUT_PPQ_VICTIM_MOST: the victim is the most important low kernel)
+        if (low[j] && prio[j*PW +: PW] > prio[k*PW +: PW]) is_min[k] = 1'b0;
+`else
+        if (low[j] && prio[j*PW +: PW] < prio[k*PW +: PW]) is_min[k] = 1'b0;
+`endif
+    end
+    has_low = |low;
+  end
+  logic min_found;
+  gs_ffs #(.Width(K)) u_low (.req_i(is_min), .valid_o(min_found), .idx_o(low_slot));
+
+  // ---- control
+  logic start;
+  always_comb begin
+    start = en_i && top_valid_q && (!seen_valid_q || top_q > seen_q);
     busy_d = busy_q;
     s_d = s_q;
     target_d = target_q;
     seen_d = seen_q;
     next_d = next_q;
     seen_valid_d = seen_valid_q;
+    row_valid_d = 1'b0;
+    row_sm_d = row_sm_q;
+    row_occ_d = row_occ_q;
+    row_rsv_d = row_rsv_q;
+    req_valid_d = 1'b0;
+    req_sm_d = req_sm_q;
+    req_all_d = req_all_q;
+    req_victim_d = req_victim_q;
     if (!en_i) begin
       busy_d = 1'b0;
       seen_valid_d = 1'b0;
-    end else if (start) begin
+    end else if (start) begin   // a rise: (re)start the scan, drop the stages in flight
       busy_d = 1'b1;
       s_d = '0;
-      target_d = top;
-      next_d = top_slot;
-      seen_d = top;
+      target_d = top_q;
+      next_d = top_slot_q;
+      seen_d = top_q;
       seen_valid_d = 1'b1;
     end else begin
-      if (!top_valid) seen_valid_d = 1'b0;
+      if (!top_valid_q) seen_valid_d = 1'b0;
 `ifndef GS_MUT_PPQ_SEEN_STUCK
       // (MUTATION GS_MUT_PPQ_SEEN_STUCK drops this update)
-      else if (top < seen_q) seen_d = top;   // the top kernel left: no preemption needed
+      else if (top_q < seen_q) seen_d = top_q;   // the top kernel left: no preemption needed
 `endif
-      if (busy_q) begin
-        if (!req.valid || accept_i) begin
-          s_d = s_q + 1'b1;
-          if ({1'b0, s_q} + 1'b1 >= num_sms) busy_d = 1'b0;
-        end
+      if (busy_q) begin   // stage 1 takes SM s_q
+        row_valid_d = 1'b1;
+        row_sm_d = s_q;
+        row_occ_d = occ_s;
+        row_rsv_d = rsv_s;
+        s_d = s_q + 1'b1;
+        if ({1'b0, s_q} + 1'b1 >= num_sms) busy_d = 1'b0;
       end
+      if (row_valid_q) begin   // stage 2 decides on the registered row
+`ifdef GS_MUT_PPQ_RSV_IGNORED
+        // (MUTATION GS_MUT_PPQ_RSV_IGNORED: a reserved SM is requested again)
+        req_valid_d = has_low;
+`else
+        req_valid_d = has_low && !row_rsv_q;
+`endif
+        req_sm_d = row_sm_q;
+        req_all_d = !high_now;
+        req_victim_d = low_slot;
+      end
+    end
+  end
+
+  // (indexed writes into a local vector, not into a struct member: the Yosys 0.23 subset)
+  logic [N*K-1:0] elig;
+  always_comb begin
+    for (int s = 0; s < N; s++) elig[s*K +: K] = allow_q & sole[s*K +: K];
+    out_o = '0;
+    out_o.key = key;
+    out_o.elig = elig;
+    if (req_valid_q) begin
+      out_o.req.valid = 1'b1;
+      out_o.req.sm = req_sm_q;
+      out_o.req.victim_all = req_all_q;
+      out_o.req.victim = req_victim_q;
+      out_o.req.next_valid = 1'b1;
+      out_o.req.next = next_q;
+      out_o.req.assign_next = 1'b0;
     end
   end
 
@@ -184,6 +263,18 @@ module gs_policy_ppq (
     state_o.seen = seen_q;
     state_o.next = next_q;
     state_o.seen_valid = seen_valid_q;
+    state_o.top_valid = top_valid_q;
+    state_o.top = top_q;
+    state_o.top_slot = top_slot_q;
+    state_o.allow = allow_q;
+    state_o.row_valid = row_valid_q;
+    state_o.row_sm = row_sm_q;
+    state_o.row_occ = row_occ_q;
+    state_o.row_rsv = row_rsv_q;
+    state_o.req_valid = req_valid_q;
+    state_o.req_sm = req_sm_q;
+    state_o.req_all = req_all_q;
+    state_o.req_victim = req_victim_q;
   end
 
   always_ff @(posedge clk_i) begin
@@ -194,6 +285,18 @@ module gs_policy_ppq (
       seen_q <= '0;
       next_q <= '0;
       seen_valid_q <= 1'b0;
+      top_valid_q <= 1'b0;
+      top_q <= '0;
+      top_slot_q <= '0;
+      allow_q <= '1;
+      row_valid_q <= 1'b0;
+      row_sm_q <= '0;
+      row_occ_q <= '0;
+      row_rsv_q <= 1'b0;
+      req_valid_q <= 1'b0;
+      req_sm_q <= '0;
+      req_all_q <= 1'b0;
+      req_victim_q <= '0;
     end else begin
       busy_q <= busy_d;
       s_q <= s_d;
@@ -201,6 +304,18 @@ module gs_policy_ppq (
       seen_q <= seen_d;
       next_q <= next_d;
       seen_valid_q <= seen_valid_d;
+      top_valid_q <= top_valid_d;
+      top_q <= top_d;
+      top_slot_q <= top_slot_d;
+      allow_q <= allow_d;
+      row_valid_q <= row_valid_d;
+      row_sm_q <= row_sm_d;
+      row_occ_q <= row_occ_d;
+      row_rsv_q <= row_rsv_d;
+      req_valid_q <= req_valid_d;
+      req_sm_q <= req_sm_d;
+      req_all_q <= req_all_d;
+      req_victim_q <= req_victim_d;
     end
   end
 endmodule
