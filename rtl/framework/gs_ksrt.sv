@@ -29,6 +29,15 @@ module gs_ksrt (
   output gs_pkg::slot_mask_t      valid_o,
   output gs_pkg::slot_mask_t      free_o
 );
+  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
+`ifdef GS_MUTANTS
+  bit mut_cta_reissue;
+  initial begin
+    mut_cta_reissue = $test$plusargs("GS_MUT_CTA_REISSUE");
+  end
+`else
+  localparam bit mut_cta_reissue = 1'b0;
+`endif
   localparam int K = gs_pkg::MaxKernels;
   localparam int W = gs_pkg::KsrtW;
 
@@ -77,12 +86,8 @@ module gs_ksrt (
           || (tok_i.dec_valid && tok_i.dec == gs_pkg::SlotW'(k))) begin
         e = tbl_q[k*W +: W];
         if (issue_valid_i && issue_slot_i == gs_pkg::SlotW'(k)) begin
-`ifdef GS_MUT_CTA_REISSUE
-          // MUTATION: the issue write is lost when a CTA of the same kernel retires this cycle
-          if (!(done_valid_i && done_slot_i == gs_pkg::SlotW'(k))) e.next_cta = e.next_cta + 1'b1;
-`else
-          e.next_cta = e.next_cta + 1'b1;
-`endif
+          // (GS_MUT_CTA_REISSUE: the issue write is lost when a CTA of the same kernel retires this cycle)
+          if (!(mut_cta_reissue && done_valid_i && done_slot_i == gs_pkg::SlotW'(k))) e.next_cta = e.next_cta + 1'b1;
         end
         if (done_valid_i && done_slot_i == gs_pkg::SlotW'(k)) begin
           e.done = e.done + 1'b1;

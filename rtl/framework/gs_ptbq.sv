@@ -27,6 +27,15 @@ module gs_ptbq (
   output logic [gs_pkg::MaxKernels*gs_pkg::PtbqCntW-1:0] count_o,
   output logic [gs_pkg::MaxKernels*gs_pkg::CtaIdW-1:0]   head_o
 );
+  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
+`ifdef GS_MUTANTS
+  bit mut_ptbq_drop;
+  initial begin
+    mut_ptbq_drop = $test$plusargs("GS_MUT_PTBQ_DROP");
+  end
+`else
+  localparam bit mut_ptbq_drop = 1'b0;
+`endif
   localparam int K = gs_pkg::MaxKernels;
   localparam int PW = gs_pkg::PtbqPtrW;
   localparam int CW = gs_pkg::PtbqCntW;
@@ -79,12 +88,7 @@ module gs_ptbq (
       pop_k = pop_valid_i && pop_slot_i == gs_pkg::SlotW'(k);
       if (push_valid_i && push_slot_i == gs_pkg::SlotW'(k)) begin
         wr_addr = {push_slot_i, ptr + cnt[PW-1:0]};
-`ifdef GS_MUT_PTBQ_DROP
-        // MUTATION: the second handle saved into a queue is lost
-        wr_en = (cnt != CW'(1));
-`else
-        wr_en = 1'b1;
-`endif
+        wr_en = !(mut_ptbq_drop && cnt == CW'(1));   // (GS_MUT_PTBQ_DROP: the second handle saved is lost)
         push_k = wr_en;
       end
       if (pop_k) begin

@@ -67,6 +67,18 @@ module gs_sm_driver (
   output logic [gs_pkg::MaxSms-1:0] dirty_o,
   output logic [15:0]           waits_o
 );
+  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
+`ifdef GS_MUTANTS
+  bit mut_dispatch_reserved;
+  bit mut_skip_capacity_check;
+  initial begin
+    mut_dispatch_reserved = $test$plusargs("GS_MUT_DISPATCH_RESERVED");
+    mut_skip_capacity_check = $test$plusargs("GS_MUT_SKIP_CAPACITY_CHECK");
+  end
+`else
+  localparam bit mut_dispatch_reserved = 1'b0;
+  localparam bit mut_skip_capacity_check = 1'b0;
+`endif
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
   localparam int CW = gs_pkg::CtaCntW;
@@ -114,12 +126,7 @@ module gs_sm_driver (
       dem.threads = e.threads;
       dem.warps = e.warps;
       dem.regs = e.regs;
-`ifdef GS_MUT_SKIP_CAPACITY_CHECK
-      // MUTATION: a CTA's shared memory is not counted against the SM's
-      dem.shmem = '0;
-`else
-      dem.shmem = e.shmem;
-`endif
+      dem.shmem = mut_skip_capacity_check ? '0 : e.shmem;   // (GS_MUT_SKIP_CAPACITY_CHECK: shmem not counted)
       dem.slots = CW'(1);
       k_dem[k*RW +: RW] = dem;
     end
@@ -138,12 +145,8 @@ module gs_sm_driver (
     for (int s = 0; s < N; s++) begin
       um = smst_i[s*gs_pkg::SmstW +: gs_pkg::SmstW];
       in_gpu[s] = (gs_pkg::SmIdW+1)'(s) < cfg_num_sms_i;
-`ifdef GS_MUT_DISPATCH_RESERVED
-      // MUTATION: a reserved SM keeps receiving CTAs while it is being preempted
-      usable[s] = in_gpu[s];
-`else
-      usable[s] = in_gpu[s] && um.state != gs_pkg::SM_RESERVED;
-`endif
+      // (GS_MUT_DISPATCH_RESERVED: a reserved SM keeps receiving CTAs while it is being preempted)
+      usable[s] = in_gpu[s] && (mut_dispatch_reserved || um.state != gs_pkg::SM_RESERVED);
       used.threads = um.threads;
       used.warps = um.warps;
       used.regs = um.regs;

@@ -39,6 +39,15 @@ module gs_smst (
   output logic [gs_pkg::MaxSms*gs_pkg::SmstW-1:0] entries_o,
   output logic [gs_pkg::MaxSms*gs_pkg::MaxKernels*gs_pkg::CtaCntW-1:0] resident_o
 );
+  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
+`ifdef GS_MUTANTS
+  bit mut_double_free;
+  initial begin
+    mut_double_free = $test$plusargs("GS_MUT_DOUBLE_FREE");
+  end
+`else
+  localparam bit mut_double_free = 1'b0;
+`endif
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
   localparam int W = gs_pkg::SmstW;
@@ -69,15 +78,13 @@ module gs_smst (
       alloc_row = alloc_row | ({W{alloc_oh[s]}} & tbl_q[s*W +: W]);
       free_row = free_row | ({W{free_oh[s]}} & tbl_q[s*W +: W]);
     end
-`ifdef GS_MUT_DOUBLE_FREE
-    // MUTATION: the CTA's storage is released twice
-    freed.threads = free_res_i.threads + free_res_i.threads;
-    freed.warps = free_res_i.warps + free_res_i.warps;
-    freed.regs = free_res_i.regs + free_res_i.regs;
-    freed.shmem = free_res_i.shmem + free_res_i.shmem;
-`else
     freed = free_res_i;
-`endif
+    if (mut_double_free) begin   // (GS_MUT_DOUBLE_FREE: the CTA's storage is released twice)
+      freed.threads = free_res_i.threads + free_res_i.threads;
+      freed.warps = free_res_i.warps + free_res_i.warps;
+      freed.regs = free_res_i.regs + free_res_i.regs;
+      freed.shmem = free_res_i.shmem + free_res_i.shmem;
+    end
     // the change of the alloc port's row, from the ports alone (beside the row read, so one
     // adder follows the read): the CTA, minus the freed one when both hit one SM
     same_sm = alloc_valid_i && free_valid_i && alloc_sm_i == free_sm_i;

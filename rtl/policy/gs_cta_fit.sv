@@ -15,6 +15,15 @@ module gs_cta_fit (
   output gs_pkg::wf_res_t sum_o,
   output logic            fits_o
 );
+  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
+`ifdef GS_MUTANTS
+  bit mut_ws_occ_ignores_slots;
+  initial begin
+    mut_ws_occ_ignores_slots = $test$plusargs("GS_MUT_WS_OCC_IGNORES_SLOTS");
+  end
+`else
+  localparam bit mut_ws_occ_ignores_slots = 1'b0;
+`endif
   localparam int CW = gs_pkg::CtaCntW;
   logic [gs_pkg::ThreadW:0] t;
   logic [gs_pkg::WarpW:0] w;
@@ -34,10 +43,7 @@ module gs_cta_fit (
     sum_o.slots = c[CW-1:0];
     fits_o = t <= (gs_pkg::ThreadW + 1)'(cap_i.threads) && w <= (gs_pkg::WarpW + 1)'(cap_i.warps) &&
              r <= (gs_pkg::RegW + 1)'(cap_i.regs) && sh <= (gs_pkg::ShmemW + 1)'(cap_i.shmem) &&
-`ifdef GS_MUT_WS_OCC_IGNORES_SLOTS
-             c <= (CW + 1)'(gs_pkg::MaxCtasPerSm);   // BUG: the SM's own CTA slots do not limit the count
-`else
-             c <= (CW + 1)'(cap_i.slots);
-`endif
+             // (GS_MUT_WS_OCC_IGNORES_SLOTS: the SM's own CTA slots do not limit the count)
+             c <= (mut_ws_occ_ignores_slots ? (CW + 1)'(gs_pkg::MaxCtasPerSm) : (CW + 1)'(cap_i.slots));
   end
 endmodule

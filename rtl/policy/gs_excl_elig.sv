@@ -15,6 +15,18 @@ module gs_excl_elig (
   input  logic [gs_pkg::MaxSms*gs_pkg::MaxKernels*gs_pkg::CtaCntW-1:0] resident_i,
   output logic [gs_pkg::MaxSms*gs_pkg::MaxKernels-1:0]             elig_o
 );
+  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
+`ifdef GS_MUTANTS
+  bit mut_excl_self_blocks;
+  bit mut_excl_ignore_younger;
+  initial begin
+    mut_excl_self_blocks = $test$plusargs("GS_MUT_EXCL_SELF_BLOCKS");
+    mut_excl_ignore_younger = $test$plusargs("GS_MUT_EXCL_IGNORE_YOUNGER");
+  end
+`else
+  localparam bit mut_excl_self_blocks = 1'b0;
+  localparam bit mut_excl_ignore_younger = 1'b0;
+`endif
   localparam int K = gs_pkg::MaxKernels;
   localparam int W = gs_pkg::CtaCntW;
   logic [K-1:0] occupied;   // per SM: slots with CTAs resident
@@ -23,17 +35,12 @@ module gs_excl_elig (
     for (int s = 0; s < gs_pkg::MaxSms; s++) begin
       for (int k = 0; k < K; k++) occupied[k] = resident_i[(s*K + k)*W +: W] != '0;
       for (int k = 0; k < K; k++) begin
-`ifdef GS_MUT_EXCL_SELF_BLOCKS
-        // (MUTATION GS_MUT_EXCL_SELF_BLOCKS: a kernel's own CTAs keep it off the SM)
-        elig_o[s*K + k] = !en_i || occupied == '0;
-`else
-`ifdef GS_MUT_EXCL_IGNORE_YOUNGER
-        // (MUTATION GS_MUT_EXCL_IGNORE_YOUNGER: only lower-numbered slots block)
-        elig_o[s*K + k] = !en_i || (occupied & ((K'(1) << k) - K'(1))) == '0;
-`else
-        elig_o[s*K + k] = !en_i || (occupied & ~(K'(1) << k)) == '0;
-`endif
-`endif
+        if (mut_excl_self_blocks)           // (a kernel's own CTAs keep it off the SM)
+          elig_o[s*K + k] = !en_i || occupied == '0;
+        else if (mut_excl_ignore_younger)   // (only lower-numbered slots block)
+          elig_o[s*K + k] = !en_i || (occupied & ((K'(1) << k) - K'(1))) == '0;
+        else
+          elig_o[s*K + k] = !en_i || (occupied & ~(K'(1) << k)) == '0;
       end
     end
   end

@@ -29,6 +29,21 @@ module gs_policy_hetero (
   output gs_pkg::prof_ctl_t     prof_o,
   input  gs_pkg::prof_rd_t      prof_i    // instructions only; the window is measured on stamps
 );
+  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
+`ifdef GS_MUTANTS
+  bit mut_hc_adapt_inverted;
+  bit mut_hc_scan_no_wrap;
+  bit mut_hc_sum_type_swap;
+  initial begin
+    mut_hc_adapt_inverted = $test$plusargs("GS_MUT_HC_ADAPT_INVERTED");
+    mut_hc_scan_no_wrap = $test$plusargs("GS_MUT_HC_SCAN_NO_WRAP");
+    mut_hc_sum_type_swap = $test$plusargs("GS_MUT_HC_SUM_TYPE_SWAP");
+  end
+`else
+  localparam bit mut_hc_adapt_inverted = 1'b0;
+  localparam bit mut_hc_scan_no_wrap = 1'b0;
+  localparam bit mut_hc_sum_type_swap = 1'b0;
+`endif
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
   localparam int KS = gs_pkg::SlotW;
@@ -112,12 +127,8 @@ module gs_policy_hetero (
         seen = seen + 1'b1;
       end
     end
-`ifdef GS_MUT_HC_SCAN_NO_WRAP
-    // MUTATION: the round robin never wraps: every SM past the first round goes to the last group
-    pos_nx = (pos + 1'b1 >= cnt) ? pos : pos + 1'b1;
-`else
-    pos_nx = (pos + 1'b1 >= cnt) ? '0 : pos + 1'b1;
-`endif
+    // (GS_MUT_HC_SCAN_NO_WRAP: the round robin never wraps, every later SM goes to the last group)
+    pos_nx = (pos + 1'b1 >= cnt) ? (mut_hc_scan_no_wrap ? pos : '0) : pos + 1'b1;
   end
 
   // the preemption of the scanned SM: a slot with CTAs there other than its new owner's
@@ -267,12 +278,8 @@ module gs_policy_hetero (
       out_o.req.sm = q.s;
       out_o.req.victim = victim;
       out_o.req.mode_sel = q.chosen;
-`ifdef GS_MUT_HC_ADAPT_INVERTED
-      // MUTATION: adaptive preemption inverted: context-switch a kernel that finished a CTA
-      out_o.req.mode = q.fin[vg] ? gs_pkg::PREEMPT_SWITCH : gs_pkg::PREEMPT_DRAIN;
-`else
-      out_o.req.mode = q.fin[vg] ? gs_pkg::PREEMPT_DRAIN : gs_pkg::PREEMPT_SWITCH;
-`endif
+      // (GS_MUT_HC_ADAPT_INVERTED: context-switch a kernel that finished a CTA, drain the others)
+      out_o.req.mode = (q.fin[vg] != mut_hc_adapt_inverted) ? gs_pkg::PREEMPT_DRAIN : gs_pkg::PREEMPT_SWITCH;
     end
   end
 
@@ -358,12 +365,8 @@ module gs_policy_hetero (
         end
         StSum: begin   // one SM per cycle: its owner's instructions
           if (pres[g_sum]) begin
-`ifdef GS_MUT_HC_SUM_TYPE_SWAP
-            // MUTATION: a big SM's instructions are summed as small-SM ones and the reverse
-            if (!cfg_i.sm_big[q.s])
-`else
-            if (cfg_i.sm_big[q.s])
-`endif
+            // (GS_MUT_HC_SUM_TYPE_SWAP: a big SM's instructions are summed as small-SM ones and the reverse)
+            if (cfg_i.sm_big[q.s] != mut_hc_sum_type_swap)
               d.bsum[32'(g_sum)*IW +: IW] = q.bsum[32'(g_sum)*IW +: IW] + IW'(prof_i.insts);
             else
               d.ssum[32'(g_sum)*IW +: IW] = q.ssum[32'(g_sum)*IW +: IW] + IW'(prof_i.insts);

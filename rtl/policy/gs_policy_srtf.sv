@@ -37,6 +37,27 @@ module gs_policy_srtf (
   output gs_pkg::policy_out_t   out_o,
   output gs_pkg::srtf_state_t   state_o   // the registers (lockstep state check; see gs_spec.toml)
 );
+  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
+`ifdef GS_MUTANTS
+  bit mut_sa_gap_no_scale;
+  bit mut_sa_no_limit;
+  bit mut_srtf_ahead_ignores_p;
+  bit mut_srtf_no_sample;
+  bit mut_srtf_t_every_end;
+  initial begin
+    mut_sa_gap_no_scale = $test$plusargs("GS_MUT_SA_GAP_NO_SCALE");
+    mut_sa_no_limit = $test$plusargs("GS_MUT_SA_NO_LIMIT");
+    mut_srtf_ahead_ignores_p = $test$plusargs("GS_MUT_SRTF_AHEAD_IGNORES_P");
+    mut_srtf_no_sample = $test$plusargs("GS_MUT_SRTF_NO_SAMPLE");
+    mut_srtf_t_every_end = $test$plusargs("GS_MUT_SRTF_T_EVERY_END");
+  end
+`else
+  localparam bit mut_sa_gap_no_scale = 1'b0;
+  localparam bit mut_sa_no_limit = 1'b0;
+  localparam bit mut_srtf_ahead_ignores_p = 1'b0;
+  localparam bit mut_srtf_no_sample = 1'b0;
+  localparam bit mut_srtf_t_every_end = 1'b0;
+`endif
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
   localparam int SW = gs_pkg::SlotW;
@@ -217,12 +238,9 @@ module gs_policy_srtf (
     if (sw_run) begin
       sw_step_d = sw_step_q + 1'b1;
       // read kernel j (steps 1..K): chunk compares against cur_rem
-`ifdef GS_MUT_SRTF_AHEAD_IGNORES_P
-      // MUTATION: a kernel outside P (no prediction, nothing to issue, an empty slot) is compared too
-      rd_in_d = sw_step_q >= StW'(1) && sw_step_q <= StW'(K) && rd_j != sw_k_q;
-`else
-      rd_in_d = sw_step_q >= StW'(1) && sw_step_q <= StW'(K) && rd_j != sw_k_q && in_p[rd_j];
-`endif
+      // (GS_MUT_SRTF_AHEAD_IGNORES_P: a kernel outside P -- no prediction, nothing to issue, an empty
+      // slot -- is compared too)
+      rd_in_d = sw_step_q >= StW'(1) && sw_step_q <= StW'(K) && rd_j != sw_k_q && (in_p[rd_j] || mut_srtf_ahead_ignores_p);
       rd_rank_lt_d = rd_rank < cur_rank_q;
       rd_rem_d = rd_rem;
       cmp_a = (NCmp*CH)'(rd_rem);
@@ -242,12 +260,9 @@ module gs_policy_srtf (
       end
       acc_sum_d = SumW'(sum_x);
       if (sw_step_q == StW'(Last - 1)) begin   // the gap test's sides, chunk by chunk
-`ifdef GS_MUT_SA_GAP_NO_SCALE
-        // MUTATION: the threshold's fraction bits are ignored (0.5 reads as 128)
-        gap_l = (NGap*CH)'(acc_sum_q);
-`else
         gap_l = (NGap*CH)'(acc_sum_q) << FW;   // < 2**SaGapW
-`endif
+        // (GS_MUT_SA_GAP_NO_SCALE: the threshold's fraction bits are ignored, 0.5 reads as 128)
+        if (mut_sa_gap_no_scale) gap_l = (NGap*CH)'(acc_sum_q);
         gap_r = (NGap*CH)'(thr_prod);
         for (int c = 0; c < NGap; c++) begin
           gap_gt_d[c] = gap_l[c*CH +: CH] > gap_r[c*CH +: CH];
@@ -320,20 +335,14 @@ module gs_policy_srtf (
     best_full = 1'b0;
     others = has_best ? best_oh : unpred;
     sample_sm = (has_best && has_samp) ? samp_oh : others;
-`ifdef GS_MUT_SRTF_NO_SAMPLE
-    // MUTATION: SM 0 keeps serving the shortest kernel; a newcomer is never sampled
-    sample_sm = others;
-`endif
+    if (mut_srtf_no_sample) sample_sm = others;   // (GS_MUT_SRTF_NO_SAMPLE: a newcomer is never sampled)
     for (int s = 0; s < N; s++) begin
       elig[s*K +: K] = (s == SampleSm) ? sample_sm : others;
       if (share_q && has_best && !(s == SampleSm && has_samp)) begin
         best_full = 1'b0;
         for (int k = 0; k < K; k++)
           if (best_oh[k] && resident[(s*K + k)*RW +: RW] >= set_i.adaptive_residency) best_full = 1'b1;
-`ifdef GS_MUT_SA_NO_LIMIT
-        // MUTATION: best is not held to adaptive_residency while sharing
-        best_full = 1'b0;
-`endif
+        if (mut_sa_no_limit) best_full = 1'b0;   // (GS_MUT_SA_NO_LIMIT: best not held to adaptive_residency)
         elig[s*K +: K] = in_p & ~(best_full ? best_oh : '0);
       end
     end
@@ -465,9 +474,7 @@ module gs_policy_srtf (
       tsub_start_hi_d = event_i.ev_start_cycle[CW-1:CH];
       for (int k = 0; k < K; k++) begin
         if (event_i.ev_slot == SW'(k)) begin
-`ifndef GS_MUT_SRTF_T_EVERY_END
-          reslice_d[k] = 1'b0;
-`endif
+          if (!mut_srtf_t_every_end) reslice_d[k] = 1'b0;   // (GS_MUT_SRTF_T_EVERY_END: t from every end)
           // registered SMST count: the ending block still counts
           res_d[k*RW +: RW] = ev_row[k*RW +: RW];
         end

@@ -32,6 +32,15 @@ module gs_policy_warped_slicer (
   output gs_pkg::prof_ctl_t     prof_o,
   input  gs_pkg::prof_rd_t      prof_i    // cycles: the window is measured on stamps; sat cannot be reached
 );
+  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
+`ifdef GS_MUTANTS
+  bit mut_ws_profile_off_by_one;
+  initial begin
+    mut_ws_profile_off_by_one = $test$plusargs("GS_MUT_WS_PROFILE_OFF_BY_ONE");
+  end
+`else
+  localparam bit mut_ws_profile_off_by_one = 1'b0;
+`endif
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
   localparam int KW = gs_pkg::WfMaxKernels;
@@ -182,11 +191,8 @@ module gs_policy_warped_slicer (
   always_comb begin
     k_pos = nth_slot(q.target, q.pos);
     n_pos = nsteps_of(q.nsteps, k_pos);
-`ifdef GS_MUT_WS_PROFILE_OFF_BY_ONE
-    j = JW'(q.base) + JW'(q.row) + JW'(2);   // BUG: SM 0 of a group profiles 2 CTAs, not 1
-`else
-    j = JW'(q.base) + JW'(q.row) + JW'(1);
-`endif
+    // (GS_MUT_WS_PROFILE_OFF_BY_ONE: SM 0 of a group profiles 2 CTAs, not 1)
+    j = JW'(q.base) + JW'(q.row) + (mut_ws_profile_off_by_one ? JW'(2) : JW'(1));
     setup_quota = (j < JW'(n_pos)) ? CW'(j) : CW'(n_pos);
   end
   always_comb begin

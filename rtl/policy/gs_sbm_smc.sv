@@ -28,6 +28,15 @@ module gs_sbm_smc (
   output gs_pkg::bypass_level_e             lvl1_o,
   output gs_pkg::bypass_level_e             lvl2_o
 );
+  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
+`ifdef GS_MUTANTS
+  bit mut_sbm_half_off_by_one;
+  initial begin
+    mut_sbm_half_off_by_one = $test$plusargs("GS_MUT_SBM_HALF_OFF_BY_ONE");
+  end
+`else
+  localparam bit mut_sbm_half_off_by_one = 1'b0;
+`endif
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
   localparam int CW = gs_pkg::CtaCntW;
@@ -62,11 +71,8 @@ module gs_sbm_smc (
                                      : (gs_pkg::SmIdW + 1)'(s) >= half;
           end else if (k == 32'(slot1_i)) begin
             elig_o[s*K + k] = shared ? (CW + 1)'(resident_i[(s*K + k)*CW +: CW]) < q1
-`ifdef GS_MUT_SBM_HALF_OFF_BY_ONE
-                                     : (gs_pkg::SmIdW + 1)'(s) <= half;   // BUG: task 1 also gets SM h
-`else
-                                     : (gs_pkg::SmIdW + 1)'(s) < half;
-`endif
+                                     // (GS_MUT_SBM_HALF_OFF_BY_ONE: task 1 also gets SM half)
+                                     : (gs_pkg::SmIdW + 1)'(s) < half || (mut_sbm_half_off_by_one && (gs_pkg::SmIdW + 1)'(s) == half);
           end
         end
       end

@@ -23,15 +23,21 @@ module gs_prof_window (
   output logic                run_o,      // the counters add obs_i
   output logic                done_o      // the phase ends at obs_i
 );
+  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
+`ifdef GS_MUTANTS
+  bit mut_pwin_warm_from_now;
+  initial begin
+    mut_pwin_warm_from_now = $test$plusargs("GS_MUT_PWIN_WARM_FROM_NOW");
+  end
+`else
+  localparam bit mut_pwin_warm_from_now = 1'b0;
+`endif
   gs_pkg::cycle_t t_warm, age;
   logic warm_done, in_window;
   always_comb begin
-`ifdef GS_MUT_PWIN_WARM_FROM_NOW
-    // MUTATION: the warm-up is measured from this sample's own stamp (t0 ignored): it never ends
-    t_warm = obs_i.cycle;
-`else
     t_warm = win_i.t0_valid ? win_i.t0 : obs_i.cycle;   // the first stamp starts the warm-up
-`endif
+    // (GS_MUT_PWIN_WARM_FROM_NOW: measured from this sample's own stamp, t0 ignored: it never ends)
+    if (mut_pwin_warm_from_now) t_warm = obs_i.cycle;
     age = obs_i.cycle - win_i.t1;
     warm_done = (obs_i.cycle - t_warm) >= warmup_i;
     // the window's own epoch (stamped t1) was before the clear: not counted

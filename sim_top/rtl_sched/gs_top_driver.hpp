@@ -54,8 +54,14 @@ inline void put_bits(T& port, unsigned lsb, unsigned width, uint64_t value) {
 template <class VModel, bool kTraced = false, class VTrace = void>
 class GsTopDriver final : public RtlModel {
  public:
-  explicit GsTopDriver(const char* name) : name_(name), ctx_(std::make_unique<VerilatedContext>()) {
+  /// `plusarg`: a "+NAME" the model's $test$plusargs sees (the lockstep mutant switches), or "".
+  explicit GsTopDriver(const char* name, const std::string& plusarg = "")
+      : name_(name), ctx_(std::make_unique<VerilatedContext>()) {
     ctx_->fatalOnError(false);
+    // Always set: a model built with GS_MUTANTS calls $test$plusargs, which Verilator refuses
+    // before commandArgs.
+    const char* argv[] = {name, plusarg.c_str()};
+    ctx_->commandArgs(plusarg.empty() ? 1 : 2, argv);
     if constexpr (kTraced) ctx_->traceEverOn(true);
     model_ = std::make_unique<VModel>(ctx_.get(), "TOP");  // waveform paths: TOP.gs_top.<signal>
   }

@@ -66,5 +66,9 @@ using RtlModelMaker = std::function<std::unique_ptr<RtlModel>()>;
 /// The project's own models (models.cpp): fast (no tracing) and traced (--trace-fst).
 std::unique_ptr<RtlModel> make_fast_gs_top();
 std::unique_ptr<RtlModel> make_traced_gs_top();
+/// gs_top with one lockstep mutant switched on: `mutant` is "GS_MUT_<X>" (passed as the plusarg
+/// +GS_MUT_<X>; docs/rtl/mutations.md), or "" for none. Vgs_top_mutants, or Vgs_top_trace when
+/// `traced` (a waveform with the DUT's internals).
+std::unique_ptr<RtlModel> make_mutant_gs_top(const std::string& mutant, bool traced = false);
 
 }  // namespace gs::rtl

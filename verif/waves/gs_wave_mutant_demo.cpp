@@ -4,8 +4,8 @@
 //
 // Runs one short co-simulation (a seeded random mix on the 16-SM Warped-Slicer preset, the
 // same mix settings as gs_mutation_check) with the golden scheduler as reference and, as DUT,
-// gs_top compiled with GS_MUT_DISPATCH_RESERVED (gs_sm_driver keeps sending CTAs to an SM that
-// is reserved for a preemption; docs/rtl/mutations.md) -- built here WITH tracing, so the
+// the traced gs_top with its GS_MUT_DISPATCH_RESERVED switch on (gs_sm_driver keeps sending CTAs
+// to an SM that is reserved for a preemption; docs/rtl/mutations.md) -- a traced model, so the
 // mismatch waveform holds the DUT's internals as well as the REF and DUT decision records.
 // Prints the mismatch report (the last lines name the files and the gtkwave command) and
 // exits 0 when the run ends in a lockstep mismatch, 1 otherwise. docs/waveforms.md walks
@@ -14,20 +14,16 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
-#include "Vgs_top_mut_dispatch_reserved_trace.h"
-#include "Vgs_top_mut_dispatch_reserved_trace___024root.h"
 #include "cosim/cosim_runner.hpp"
 #include "cosim/mix_generator.hpp"
-#include "rtl_sched/gs_top_driver.hpp"
 #include "rtl_sched/lockstep_scheduler.hpp"
 #include "rtl_sched/rtl_scheduler.hpp"
-#include "verilated_fst_c.h"
 
 namespace {
 
+// The traced gs_top with the GS_MUT_DISPATCH_RESERVED switch on.
 std::unique_ptr<gs::rtl::RtlModel> make_mutant() {
-  using Model = Vgs_top_mut_dispatch_reserved_trace;
-  return std::make_unique<gs::rtl::GsTopDriver<Model, true, VerilatedFstC>>("Vgs_top_mut_dispatch_reserved_trace");
+  return gs::rtl::make_mutant_gs_top("GS_MUT_DISPATCH_RESERVED", true);
 }
 
 }  // namespace

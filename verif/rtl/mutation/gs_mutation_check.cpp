@@ -1,17 +1,20 @@
 // gs_mutation_check: shows that the lockstep checker or an invariant catches each RTL mutant.
 //
 // Usage: gs_mutation_check --list | --mutant GS_MUT_<X> | --mutant none  [--no-state-check]
-// For one mutant it runs a fixed list of short co-simulations (every policy x both preemption
+// For one mutant (a $test$plusargs switch of the GS_MUTANTS build, rtl::make_mutant_gs_top)
+// it runs a fixed list of short co-simulations (every policy x both preemption
 // mechanisms x SM sharing -- shared, and exclusive for the policies that take it -- x a few
 // seeded random mixes on the 16-SM preset) with the golden reference
-// against the MUTATED gs_top, stopping at the first case that ends in CheckMismatch or
+// against gs_top with that switch on, stopping at the first case that ends in CheckMismatch or
 // InvariantError (an RTL assertion counts: RtlScheduler raises InvariantError). Exit 0 when
 // caught. A watchdog stop or a clean pass through every case means the bug slipped through:
-// exit 1. `--mutant none` runs the same cases on the unmutated gs_top and must pass them all
-// (the control: it proves the cases themselves are clean, so a catch means the mutant).
+// exit 1. `--mutant none` runs the same cases on the same model with every switch off and must pass
+// them all (the control: it proves the cases are clean and the switches off by default, so a
+// catch means the mutant).
 // The lockstep scheduler compares the tables every cycle too (the state check); with
 // --no-state-check only gs_top's outputs, which shows how much later a bug reaches the port.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -74,22 +77,17 @@ int main(int argc, char** argv) {
   app.add_option("--max-insts", gen.max_insts_per_warp, "cap on instructions per warp")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
-  const auto& table = gs::mutation::mutant_table();
+  const auto& names = gs::mutation::lockstep_mutants();
   if (list) {
-    for (const auto& m : table) std::cout << m.define << "\n";
+    for (const auto& m : names) std::cout << m << "\n";
     return 0;
   }
-  gs::rtl::RtlModelMaker dut_model;
-  if (mutant == "none") {
-    dut_model = &gs::rtl::make_fast_gs_top;
-  } else {
-    for (const auto& m : table)
-      if (m.define == mutant) dut_model = m.make;
-  }
-  if (!dut_model) {
+  if (mutant != "none" && std::find(names.begin(), names.end(), mutant) == names.end()) {
     std::cerr << "error: unknown mutant '" << mutant << "' (--list shows them)\n";
     return 2;
   }
+  // The control runs the same model with every switch off.
+  const gs::rtl::RtlModelMaker dut_model = [&] { return gs::rtl::make_mutant_gs_top(mutant == "none" ? "" : mutant); };
   const gs::GpuConfig cfg = gs::cosim::case_config(gs::load_gpu_config(config));
   const auto lib = gs::load_kernel_library();
   const std::string label = mutant == "none" ? "rtl" : "mutant " + mutant;

@@ -1,22 +1,15 @@
-// gsched mutation check: the table of Verilated mutants of gs_top (generated .cpp fills it).
+// gsched mutation check: the lockstep mutants, by name (a generated .cpp fills the list).
 //
-// verif/rtl/CMakeLists.txt verilates gs_top once per `GS_MUT_<X>` define found in the RTL
-// (docs/rtl/mutations.md describes them) with PREFIX Vgs_top_mut_<x>, and generates
-// mutant_models.cpp defining mutant_table(): one entry per mutant, each a maker of an RtlModel
-// (GsTopDriver over that Verilated class).
+// verif/rtl/CMakeLists.txt collects every $test$plusargs("GS_MUT_<X>") switch in the RTL
+// (docs/rtl/mutations.md describes them) into mutant_list.cpp. The model that carries them is
+// rtl::make_mutant_gs_top (Vgs_top_mutants, built with GS_MUTANTS).
 #pragma once
 #include <string>
 #include <vector>
 
-#include "rtl_sched/rtl_model.hpp"
-
 namespace gs::mutation {
 
-struct Mutant {
-  std::string define;       // "GS_MUT_PTBQ_DROP"
-  rtl::RtlModelMaker make;  // the mutated gs_top
-};
-
-const std::vector<Mutant>& mutant_table();
+/// "GS_MUT_CTA_REISSUE", ... sorted.
+const std::vector<std::string>& lockstep_mutants();
 
 }  // namespace gs::mutation
