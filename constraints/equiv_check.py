@@ -15,7 +15,7 @@ SYNTHESIS and are compared at their ports. Large blocks: prove at a small scale
 (--set MaxSms=16, the default) -- the RTL is the same generate loop at every scale.
 
     constraints/equiv_check.py rtl/framework/gs_smst.sv                       # HEAD vs. working tree
-    constraints/equiv_check.py rtl/framework/gs_smst.sv --old-rev HEAD~3 --set MaxSms=4 --define GS_MUT_DOUBLE_FREE
+    constraints/equiv_check.py rtl/framework/gs_ptbq.sv --old-rev HEAD~3 --set MaxSms=4 --define GS_MUT_PTBQ_HEAD_FILL_LOST
 
 Exit status: 0 proven, 1 not proven (the unproven signals are printed), 2 usage or tool error.
 """
@@ -51,7 +51,7 @@ def main():
     ap.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE",
                     help="gs_pkg parameter (repeatable; default MaxSms=16 MaxKernels=8)")
     ap.add_argument("--define", action="append", default=[], metavar="NAME",
-                    help="a define for the NEW version only (a mutant, to see the check fail)")
+                    help="a define for the NEW version only (a block-bench mutant, `ifdef GS_MUT_<X>, to see the check fail)")
     ap.add_argument("--extra", action="append", default=[], metavar="SV",
                     help="another source both versions need (a sub-block, e.g. rtl/lib/gs_ffs.sv)")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds for Yosys (default 1800)")
