@@ -519,12 +519,13 @@ package gs_pkg;
   } even_state_t;
   localparam int EvenStateW = 344;
 
-  // gs_policy_spatial's registers (36 bits = SpatialStateW)
+  // gs_policy_spatial's registers (49 bits = SpatialStateW)
   typedef struct packed {
     scan_state_t scan;  // its gs_repartition_scan
     logic [SlotW + 1-1:0] pos;  // the next SM's owner, by number among the target kernels
+    owner_wr_t wr;  // the owner write of the last scan step, driven on out_o.owner_wr (registered)
   } spatial_state_t;
-  localparam int SpatialStateW = 36;
+  localparam int SpatialStateW = 49;
 
   // gs_policy_ppq's registers (68 bits = PpqStateW)
   typedef struct packed {

@@ -8,7 +8,9 @@
 // (owner_strict); CTAs of a previous owner drain naturally (no preemption).
 // Reassignment starts when the set of such kernels changes and writes one SM per cycle
 // (num_sms cycles; a further change restarts it): gs_repartition_scan with one step per SM.
-// Policy contract: docs/adding-a-policy.md. Storage: the scan's (busy 1, SM 8, target 8, done 8, K 4 b) + owner position 4 b.
+// A step's owner write is registered (wr_q, on out_o the cycle after): the arrival-rank
+// position search then ends at a flop, not at the port (docs/rtl/gs_policy_spatial.md).
+// Policy contract: docs/adding-a-policy.md. Storage: spatial_state_t (scan, pos, wr).
 module gs_policy_spatial (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -45,7 +47,7 @@ module gs_policy_spatial (
   gs_pkg::slot_t owner;
   logic [K*SW-1:0] rank;
   assign rank = view_i.rank;
-  gs_pkg::owner_wr_t owner_wr;
+  gs_pkg::owner_wr_t wr_q, wr_d;   // the last step's owner write, on out_o one cycle later
 
   // FIFO order; an SM issues only CTAs of its owner (SMST owner field)
   logic [K*gs_pkg::OrderKeyW-1:0] key;
@@ -56,12 +58,12 @@ module gs_policy_spatial (
     out_o = '0;
     out_o.key = key;
     out_o.elig = elig;
-    out_o.owner_wr = owner_wr;
+    out_o.owner_wr = wr_q;
   end
 
   always_comb begin
     pos_d = pos_q;
-    owner_wr = '0;
+    wr_d = '0;
 
     // the kernel numbered pos_q: its position among the target kernels by arrival rank
     // (only a step reads it)
@@ -82,10 +84,10 @@ module gs_policy_spatial (
     if (start) begin
       pos_d = '0;
     end else if (step) begin
-      owner_wr.valid = 1'b1;
-      owner_wr.sm = sm;
-      owner_wr.owner_valid = hit;
-      owner_wr.owner = owner;
+      wr_d.valid = 1'b1;
+      wr_d.sm = sm;
+      wr_d.owner_valid = hit;
+      wr_d.owner = owner;
       pos_d = pos_q + 1'b1;
       if (pos_d >= nk) pos_d = '0;
     end
@@ -95,10 +97,16 @@ module gs_policy_spatial (
     state_o = '0;
     state_o.scan = scan_state;
     state_o.pos = pos_q;
+    state_o.wr = wr_q;
   end
 
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) pos_q <= '0;
-    else pos_q <= pos_d;
+    if (!rst_ni) begin
+      pos_q <= '0;
+      wr_q <= '0;
+    end else begin
+      pos_q <= pos_d;
+      wr_q <= wr_d;
+    end
   end
 endmodule

@@ -2,7 +2,7 @@
 //
 // When the set of kernels with CTAs to issue changes, SMs 0..num_sms-1 are reassigned one per
 // cycle (RepartitionScan, one step per SM): SM s goes to the kernel numbered (s mod K) in
-// arrival order among that set.
+// arrival order among that set. A step's owner write is registered (wr, on out the cycle after).
 #pragma once
 #include <vector>
 
@@ -15,6 +15,7 @@ class PolicySpatial final : public PolicyTwin {
  public:
   struct Regs {
     uint32_t pos = 0;  // pos_q: the next SM's owner, by number among the target kernels
+    OwnerWr wr;        // wr_q: the last step's owner write, on out
   };
 
   void reset(const PolicyCfg&) override {
@@ -25,10 +26,11 @@ class PolicySpatial final : public PolicyTwin {
   void comb(const PolicyCfg&, const PolicyView& v, const PolicyEvent&, PolicyOut& out) const override {
     order_keys(false, v, out.key);
     owner_elig(v, out.elig);
-    out.owner_wr = owner_wr(true, v.pending, *v.aq);
+    out.owner_wr = q.wr;
   }
   void next(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent&, const PolicyOut&, bool) override {
     next(true, v.pending, cfg.num_sms, d);
+    d.wr = owner_wr(true, v.pending, *v.aq);
   }
   void commit() override {
     q = d;
@@ -39,9 +41,14 @@ class PolicySpatial final : public PolicyTwin {
     st.clear();
     scan.state(st, L::scan_lsb);
     st.put(L::pos_lsb, L::pos_width, q.pos);
+    namespace W = spec::layout::owner_wr_t;
+    st.put(L::wr_lsb + W::valid_lsb, 1, q.wr.valid);
+    st.put(L::wr_lsb + W::sm_lsb, W::sm_width, q.wr.sm);
+    st.put(L::wr_lsb + W::owner_valid_lsb, 1, q.wr.owner_valid);
+    st.put(L::wr_lsb + W::owner_lsb, W::owner_width, q.wr.owner);
   }
 
-  /// owner_wr_o (combinational from registers; written on each scan step).
+  /// wr_d: the owner write of this cycle's scan step (registered into wr).
   OwnerWr owner_wr(bool en, uint32_t pending, const ActiveQueue& aq) const {
     OwnerWr w;
     if (!scan.steps(en, pending)) return w;
