@@ -955,3 +955,12 @@ package gs_pkg;
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */
+
+// Lockstep mutant switches (docs/rtl/mutations.md): `GS_MUTANT(mut_<x>, "GS_MUT_<X>") in a
+// block declares the bit mut_<x>, read from the plusarg +GS_MUT_<X> in a model built with GS_MUTANTS
+// (Vgs_top_mutants) and a localparam 0 otherwise, so synthesis and Vgs_top never carry the bug.
+`ifdef GS_MUTANTS
+`define GS_MUTANT(flag, plusarg) bit flag; initial flag = $test$plusargs(plusarg);
+`else
+`define GS_MUTANT(flag, plusarg) localparam bit flag = 1'b0;
+`endif

@@ -29,15 +29,8 @@ module gs_ksrt (
   output gs_pkg::slot_mask_t      valid_o,
   output gs_pkg::slot_mask_t      free_o
 );
-  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
-`ifdef GS_MUTANTS
-  bit mut_cta_reissue;
-  initial begin
-    mut_cta_reissue = $test$plusargs("GS_MUT_CTA_REISSUE");
-  end
-`else
-  localparam bit mut_cta_reissue = 1'b0;
-`endif
+  // lockstep mutant switches (`GS_MUTANT: gs_pkg.sv; docs/rtl/mutations.md)
+  `GS_MUTANT(mut_cta_reissue, "GS_MUT_CTA_REISSUE")
   localparam int K = gs_pkg::MaxKernels;
   localparam int W = gs_pkg::KsrtW;
 

@@ -27,15 +27,8 @@ module gs_ptbq (
   output logic [gs_pkg::MaxKernels*gs_pkg::PtbqCntW-1:0] count_o,
   output logic [gs_pkg::MaxKernels*gs_pkg::CtaIdW-1:0]   head_o
 );
-  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
-`ifdef GS_MUTANTS
-  bit mut_ptbq_drop;
-  initial begin
-    mut_ptbq_drop = $test$plusargs("GS_MUT_PTBQ_DROP");
-  end
-`else
-  localparam bit mut_ptbq_drop = 1'b0;
-`endif
+  // lockstep mutant switches (`GS_MUTANT: gs_pkg.sv; docs/rtl/mutations.md)
+  `GS_MUTANT(mut_ptbq_drop, "GS_MUT_PTBQ_DROP")
   localparam int K = gs_pkg::MaxKernels;
   localparam int PW = gs_pkg::PtbqPtrW;
   localparam int CW = gs_pkg::PtbqCntW;

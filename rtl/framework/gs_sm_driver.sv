@@ -67,18 +67,9 @@ module gs_sm_driver (
   output logic [gs_pkg::MaxSms-1:0] dirty_o,
   output logic [15:0]           waits_o
 );
-  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
-`ifdef GS_MUTANTS
-  bit mut_dispatch_reserved;
-  bit mut_skip_capacity_check;
-  initial begin
-    mut_dispatch_reserved = $test$plusargs("GS_MUT_DISPATCH_RESERVED");
-    mut_skip_capacity_check = $test$plusargs("GS_MUT_SKIP_CAPACITY_CHECK");
-  end
-`else
-  localparam bit mut_dispatch_reserved = 1'b0;
-  localparam bit mut_skip_capacity_check = 1'b0;
-`endif
+  // lockstep mutant switches (`GS_MUTANT: gs_pkg.sv; docs/rtl/mutations.md)
+  `GS_MUTANT(mut_dispatch_reserved, "GS_MUT_DISPATCH_RESERVED")
+  `GS_MUTANT(mut_skip_capacity_check, "GS_MUT_SKIP_CAPACITY_CHECK")
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
   localparam int CW = gs_pkg::CtaCntW;

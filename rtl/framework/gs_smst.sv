@@ -39,15 +39,8 @@ module gs_smst (
   output logic [gs_pkg::MaxSms*gs_pkg::SmstW-1:0] entries_o,
   output logic [gs_pkg::MaxSms*gs_pkg::MaxKernels*gs_pkg::CtaCntW-1:0] resident_o
 );
-  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
-`ifdef GS_MUTANTS
-  bit mut_double_free;
-  initial begin
-    mut_double_free = $test$plusargs("GS_MUT_DOUBLE_FREE");
-  end
-`else
-  localparam bit mut_double_free = 1'b0;
-`endif
+  // lockstep mutant switches (`GS_MUTANT: gs_pkg.sv; docs/rtl/mutations.md)
+  `GS_MUTANT(mut_double_free, "GS_MUT_DOUBLE_FREE")
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
   localparam int W = gs_pkg::SmstW;

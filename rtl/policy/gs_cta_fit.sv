@@ -15,15 +15,8 @@ module gs_cta_fit (
   output gs_pkg::wf_res_t sum_o,
   output logic            fits_o
 );
-  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
-`ifdef GS_MUTANTS
-  bit mut_ws_occ_ignores_slots;
-  initial begin
-    mut_ws_occ_ignores_slots = $test$plusargs("GS_MUT_WS_OCC_IGNORES_SLOTS");
-  end
-`else
-  localparam bit mut_ws_occ_ignores_slots = 1'b0;
-`endif
+  // lockstep mutant switches (`GS_MUTANT: gs_pkg.sv; docs/rtl/mutations.md)
+  `GS_MUTANT(mut_ws_occ_ignores_slots, "GS_MUT_WS_OCC_IGNORES_SLOTS")
   localparam int CW = gs_pkg::CtaCntW;
   logic [gs_pkg::ThreadW:0] t;
   logic [gs_pkg::WarpW:0] w;

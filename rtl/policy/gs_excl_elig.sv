@@ -15,18 +15,9 @@ module gs_excl_elig (
   input  logic [gs_pkg::MaxSms*gs_pkg::MaxKernels*gs_pkg::CtaCntW-1:0] resident_i,
   output logic [gs_pkg::MaxSms*gs_pkg::MaxKernels-1:0]             elig_o
 );
-  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
-`ifdef GS_MUTANTS
-  bit mut_excl_self_blocks;
-  bit mut_excl_ignore_younger;
-  initial begin
-    mut_excl_self_blocks = $test$plusargs("GS_MUT_EXCL_SELF_BLOCKS");
-    mut_excl_ignore_younger = $test$plusargs("GS_MUT_EXCL_IGNORE_YOUNGER");
-  end
-`else
-  localparam bit mut_excl_self_blocks = 1'b0;
-  localparam bit mut_excl_ignore_younger = 1'b0;
-`endif
+  // lockstep mutant switches (`GS_MUTANT: gs_pkg.sv; docs/rtl/mutations.md)
+  `GS_MUTANT(mut_excl_self_blocks, "GS_MUT_EXCL_SELF_BLOCKS")
+  `GS_MUTANT(mut_excl_ignore_younger, "GS_MUT_EXCL_IGNORE_YOUNGER")
   localparam int K = gs_pkg::MaxKernels;
   localparam int W = gs_pkg::CtaCntW;
   logic [K-1:0] occupied;   // per SM: slots with CTAs resident

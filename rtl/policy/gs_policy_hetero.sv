@@ -29,21 +29,10 @@ module gs_policy_hetero (
   output gs_pkg::prof_ctl_t     prof_o,
   input  gs_pkg::prof_rd_t      prof_i    // instructions only; the window is measured on stamps
 );
-  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
-`ifdef GS_MUTANTS
-  bit mut_hc_adapt_inverted;
-  bit mut_hc_scan_no_wrap;
-  bit mut_hc_sum_type_swap;
-  initial begin
-    mut_hc_adapt_inverted = $test$plusargs("GS_MUT_HC_ADAPT_INVERTED");
-    mut_hc_scan_no_wrap = $test$plusargs("GS_MUT_HC_SCAN_NO_WRAP");
-    mut_hc_sum_type_swap = $test$plusargs("GS_MUT_HC_SUM_TYPE_SWAP");
-  end
-`else
-  localparam bit mut_hc_adapt_inverted = 1'b0;
-  localparam bit mut_hc_scan_no_wrap = 1'b0;
-  localparam bit mut_hc_sum_type_swap = 1'b0;
-`endif
+  // lockstep mutant switches (`GS_MUTANT: gs_pkg.sv; docs/rtl/mutations.md)
+  `GS_MUTANT(mut_hc_adapt_inverted, "GS_MUT_HC_ADAPT_INVERTED")
+  `GS_MUTANT(mut_hc_scan_no_wrap, "GS_MUT_HC_SCAN_NO_WRAP")
+  `GS_MUTANT(mut_hc_sum_type_swap, "GS_MUT_HC_SUM_TYPE_SWAP")
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
   localparam int KS = gs_pkg::SlotW;

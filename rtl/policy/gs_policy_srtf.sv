@@ -37,27 +37,12 @@ module gs_policy_srtf (
   output gs_pkg::policy_out_t   out_o,
   output gs_pkg::srtf_state_t   state_o   // the registers (lockstep state check; see gs_spec.toml)
 );
-  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
-`ifdef GS_MUTANTS
-  bit mut_sa_gap_no_scale;
-  bit mut_sa_no_limit;
-  bit mut_srtf_ahead_ignores_p;
-  bit mut_srtf_no_sample;
-  bit mut_srtf_t_every_end;
-  initial begin
-    mut_sa_gap_no_scale = $test$plusargs("GS_MUT_SA_GAP_NO_SCALE");
-    mut_sa_no_limit = $test$plusargs("GS_MUT_SA_NO_LIMIT");
-    mut_srtf_ahead_ignores_p = $test$plusargs("GS_MUT_SRTF_AHEAD_IGNORES_P");
-    mut_srtf_no_sample = $test$plusargs("GS_MUT_SRTF_NO_SAMPLE");
-    mut_srtf_t_every_end = $test$plusargs("GS_MUT_SRTF_T_EVERY_END");
-  end
-`else
-  localparam bit mut_sa_gap_no_scale = 1'b0;
-  localparam bit mut_sa_no_limit = 1'b0;
-  localparam bit mut_srtf_ahead_ignores_p = 1'b0;
-  localparam bit mut_srtf_no_sample = 1'b0;
-  localparam bit mut_srtf_t_every_end = 1'b0;
-`endif
+  // lockstep mutant switches (`GS_MUTANT: gs_pkg.sv; docs/rtl/mutations.md)
+  `GS_MUTANT(mut_sa_gap_no_scale, "GS_MUT_SA_GAP_NO_SCALE")
+  `GS_MUTANT(mut_sa_no_limit, "GS_MUT_SA_NO_LIMIT")
+  `GS_MUTANT(mut_srtf_ahead_ignores_p, "GS_MUT_SRTF_AHEAD_IGNORES_P")
+  `GS_MUTANT(mut_srtf_no_sample, "GS_MUT_SRTF_NO_SAMPLE")
+  `GS_MUTANT(mut_srtf_t_every_end, "GS_MUT_SRTF_T_EVERY_END")
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
   localparam int SW = gs_pkg::SlotW;

@@ -32,15 +32,8 @@ module gs_policy_warped_slicer (
   output gs_pkg::prof_ctl_t     prof_o,
   input  gs_pkg::prof_rd_t      prof_i    // cycles: the window is measured on stamps; sat cannot be reached
 );
-  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
-`ifdef GS_MUTANTS
-  bit mut_ws_profile_off_by_one;
-  initial begin
-    mut_ws_profile_off_by_one = $test$plusargs("GS_MUT_WS_PROFILE_OFF_BY_ONE");
-  end
-`else
-  localparam bit mut_ws_profile_off_by_one = 1'b0;
-`endif
+  // lockstep mutant switches (`GS_MUTANT: gs_pkg.sv; docs/rtl/mutations.md)
+  `GS_MUTANT(mut_ws_profile_off_by_one, "GS_MUT_WS_PROFILE_OFF_BY_ONE")
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
   localparam int KW = gs_pkg::WfMaxKernels;

@@ -28,15 +28,8 @@ module gs_sbm_smc (
   output gs_pkg::bypass_level_e             lvl1_o,
   output gs_pkg::bypass_level_e             lvl2_o
 );
-  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
-`ifdef GS_MUTANTS
-  bit mut_sbm_half_off_by_one;
-  initial begin
-    mut_sbm_half_off_by_one = $test$plusargs("GS_MUT_SBM_HALF_OFF_BY_ONE");
-  end
-`else
-  localparam bit mut_sbm_half_off_by_one = 1'b0;
-`endif
+  // lockstep mutant switches (`GS_MUTANT: gs_pkg.sv; docs/rtl/mutations.md)
+  `GS_MUTANT(mut_sbm_half_off_by_one, "GS_MUT_SBM_HALF_OFF_BY_ONE")
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
   localparam int CW = gs_pkg::CtaCntW;

@@ -23,15 +23,8 @@ module gs_prof_window (
   output logic                run_o,      // the counters add obs_i
   output logic                done_o      // the phase ends at obs_i
 );
-  // Lockstep mutant switches (docs/rtl/mutations.md): plusargs in the GS_MUTANTS build, else 0.
-`ifdef GS_MUTANTS
-  bit mut_pwin_warm_from_now;
-  initial begin
-    mut_pwin_warm_from_now = $test$plusargs("GS_MUT_PWIN_WARM_FROM_NOW");
-  end
-`else
-  localparam bit mut_pwin_warm_from_now = 1'b0;
-`endif
+  // lockstep mutant switches (`GS_MUTANT: gs_pkg.sv; docs/rtl/mutations.md)
+  `GS_MUTANT(mut_pwin_warm_from_now, "GS_MUT_PWIN_WARM_FROM_NOW")
   gs_pkg::cycle_t t_warm, age;
   logic warm_done, in_window;
   always_comb begin

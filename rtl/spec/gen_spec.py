@@ -678,6 +678,15 @@ class Spec:
             o.append("")
         o.append("endpackage")
         o.append("/* verilator lint_on UNUSEDPARAM */")
+        o.append("")
+        o.append("// Lockstep mutant switches (docs/rtl/mutations.md): `GS_MUTANT(mut_<x>, \"GS_MUT_<X>\") in a")
+        o.append("// block declares the bit mut_<x>, read from the plusarg +GS_MUT_<X> in a model built with GS_MUTANTS")
+        o.append("// (Vgs_top_mutants) and a localparam 0 otherwise, so synthesis and Vgs_top never carry the bug.")
+        o.append("`ifdef GS_MUTANTS")
+        o.append("`define GS_MUTANT(flag, plusarg) bit flag; initial flag = $test$plusargs(plusarg);")
+        o.append("`else")
+        o.append("`define GS_MUTANT(flag, plusarg) localparam bit flag = 1'b0;")
+        o.append("`endif")
         return "\n".join(o) + "\n"
 
     # ------------------------------------------------------------------ C++
