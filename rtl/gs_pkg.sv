@@ -109,7 +109,7 @@ package gs_pkg;
   localparam int SbmChunks = 3;  // gs_sbm_ctrl: the chunks of ArithChunkW bits in which it sums and compares a phase result (carries and compare flags registered) [cdiv(SbmIpcW, ArithChunkW)]
   localparam int SbmStepW = 3;  // gs_sbm_ctrl: its step counter over a result, 0..2 x SbmChunks [clog2(2 * SbmChunks + 1)]
   localparam int NumPolicies = 15;  // policies in the registry (policy_e members)
-  localparam int PolicyStateW = 1697;  // policy_state: the widest policy register record (see the registry's `state`)
+  localparam int PolicyStateW = 1888;  // policy_state: the widest policy register record (see the registry's `state`)
 
   // ---------------------------------------------------------------- scalar field types
   typedef logic [KernelIdW-1:0] kernel_id_t;
@@ -655,9 +655,9 @@ package gs_pkg;
   } wfs_state_t;
   localparam int WfsStateW = 103;
 
-  // gs_policy_warped_slicer's registers, without its memories (docs/rtl/gs_policy_warped_slicer.md) (1532 bits = WsStateW)
+  // gs_policy_warped_slicer's registers, without its memories (docs/rtl/gs_policy_warped_slicer.md) (1888 bits = WsStateW)
   typedef struct packed {
-    logic [5-1:0] st;  // FSM: 0 idle, 1 occupancy, 2 profile setup, 3 CTA_avg, 4 warm-up, 5 sample, 6 read, 7 phi, 8 fill start, 9 fill wait, 10 partition, 11 monitor open, 12 monitor run, 13 monitor sum, 14 monitor compare, 15 partition delay, 16 CTA_i / CTA_avg, 17 scale
+    logic [5-1:0] st;  // FSM: 0 idle, 1 occupancy, 2 profile setup, 3 CTA_avg, 4 warm-up, 5 sample, 6 read, 7 phi, 8 fill start, 9 fill wait, 10 partition, 11 monitor open, 12 monitor run, 13 monitor sum, 14 monitor compare, 15 partition delay, 16 CTA_i / CTA_avg, 17 scale, 18 occupancy load, 19 monitor product
     slot_mask_t target;  // the kernel set being partitioned
     slot_mask_t done;  // the kernel set whose partition is in force
     logic [SlotW + 1-1:0] nk;  // kernels in target
@@ -686,11 +686,29 @@ package gs_pkg;
     logic [4-1:0] strikes;  // phase monitor: windows in a row that changed
     logic [WfMaxKernels * WsSumW-1:0] ref_insts;  // phase monitor: per kernel number, its instructions in the reference window
     logic [WfMaxKernels * WsSumW-1:0] sum_insts;  // phase monitor: per kernel number, its instructions in this window
+    logic [MaxKernels * SlotW-1:0] order;  // per kernel number c, the slot of target's c-th kernel (0 past the last): loaded with target
+    logic [ProfCntW-1:0] rd_insts;  // the profiling counters' read, registered: the instructions of (SM s, kernel number pos) a cycle before
+    logic [ProfCntW-1:0] rd_stall;  // ... its memory-stall cycles
+    logic rd_ok;  // read: the SM's address has been held a cycle, rd_stall is its
+    logic rd_add;  // monitor sum: rd_insts is added to sum_insts of kernel number rd_pos at this edge
+    logic [SlotW-1:0] rd_pos;  // ... that kernel number
+    wf_res_t cta;  // occupancy: what one CTA of the kernel counted takes (loaded in occupancy load)
+    logic [WsSumW-1:0] mon_diff;  // phase monitor product: |sum - ref| of kernel number pos
+    logic [WsSumW + 8-1:0] mon_rhs;  // phase monitor product: phase_change_pct x ref, one bit of the percentage per cycle, MSB first
+    logic [4-1:0] mon_bit;  // phase monitor product: the step of kernel number pos, 0..7 the percentage's bits, 8 the comparison
+    logic mon_chg;  // phase monitor: a kernel's window of this round changed by more than phase_change_pct
+    logic div_go;  // its gs_seq_div starts at this edge with div_num / div_den (the operands registered in front of it)
+    logic [DivNW-1:0] div_num;  // the divider's dividend, registered
+    logic [DivDW-1:0] div_den;  // the divider's divisor, registered
+    logic pw_valid;  // a scaled sample is written to the performance table at this edge
+    slot_t pw_slot;  // ... of this slot
+    logic [WfStepW-1:0] pw_step;  // ... at this CTA count (1..WfMaxSteps)
+    logic [WfPerfW-1:0] pw_data;  // ... this value
     div_state_t div;  // its gs_seq_div
     wf_state_t wf;  // its gs_waterfill
     wfs_state_t scale;  // its gs_wf_scale
   } ws_state_t;
-  localparam int WsStateW = 1532;
+  localparam int WsStateW = 1888;
 
   // gs_policy_srtf's gs_seq_div (NumW SrtfDivW, DenW SrtfDenW, QuoW SrtfPredW; docs/rtl/gs_seq_div.md) (83 bits = SrtfDivStateW)
   typedef struct packed {

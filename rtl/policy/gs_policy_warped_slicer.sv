@@ -34,6 +34,8 @@ module gs_policy_warped_slicer (
 );
   // lockstep mutant switches (`GS_MUTANT: gs_pkg.sv; docs/rtl/mutations.md)
   `GS_MUTANT(mut_ws_profile_off_by_one, "GS_MUT_WS_PROFILE_OFF_BY_ONE")
+  `GS_MUTANT(mut_ws_div_no_wait, "GS_MUT_WS_DIV_NO_WAIT")
+  `GS_MUTANT(mut_ws_read_no_wait, "GS_MUT_WS_READ_NO_WAIT")
   localparam int N = gs_pkg::MaxSms;
   localparam int K = gs_pkg::MaxKernels;
   localparam int KW = gs_pkg::WfMaxKernels;
@@ -48,7 +50,7 @@ module gs_policy_warped_slicer (
   localparam logic [4:0] StIdle = 5'd0, StOcc = 5'd1, StSetup = 5'd2, StAvg = 5'd3, StWarm = 5'd4,
                          StSample = 5'd5, StRead = 5'd6, StPhi = 5'd7, StWfStart = 5'd8, StWfWait = 5'd9,
                          StPart = 5'd10, StMonOpen = 5'd11, StMonRun = 5'd12, StMonSum = 5'd13, StMonCmp = 5'd14,
-                         StDelay = 5'd15, StQuo = 5'd16, StScale = 5'd17;
+                         StDelay = 5'd15, StQuo = 5'd16, StScale = 5'd17, StOccLd = 5'd18, StMonMul = 5'd19;
   localparam logic [1:0] ModeShared = 2'd0, ModeSpatial = 2'd1, ModeAlone = 2'd2;
 
   gs_pkg::ws_state_t q, d;   // q.div, q.wf and q.scale are the submodules' (state_o); unused here
@@ -64,26 +66,28 @@ module gs_policy_warped_slicer (
   assign pending = view_i.pending;
   assign obs = event_i.obs;
 
-  // the slot of the c-th kernel (0-based, slot order) of m; 0 when there is none
+  // the slot of the c-th kernel (0-based, slot order) of m; 0 when there is none. Slot k is it
+  // when set with c set slots below it: K popcounts side by side (adder trees), a one-hot
+  // hit, its index by OR -- not a count carried from slot to slot.
   function automatic gs_pkg::slot_t nth_slot(input gs_pkg::slot_mask_t m, input logic [KS-1:0] c);
-    logic [KS:0] cnt;
+    logic [KS:0] below;
     nth_slot = '0;
-    cnt = '0;
     for (int k = 0; k < K; k++) begin
-      if (m[k]) begin
-        if (cnt == {1'b0, c}) nth_slot = KS'(k);
-        cnt = cnt + 1'b1;
-      end
+      below = '0;
+      for (int i = 0; i < k; i++) below = below + (KS + 1)'(m[i]);
+      if (m[k] && below == {1'b0, c}) nth_slot = nth_slot | KS'(k);
     end
   endfunction
   // the KSRT entry of slot k (its per-CTA resources are Algorithm 1's R_i, a CTA slot each)
   function automatic logic [gs_pkg::KsrtW-1:0] ksrt_at(input logic [K*gs_pkg::KsrtW-1:0] t, input gs_pkg::slot_t k);
-    ksrt_at = '0;
-    for (int i = 0; i < K; i++) if (k == KS'(i)) ksrt_at = t[i*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+    ksrt_at = 32'(k) < K ? t[32'(k)*gs_pkg::KsrtW +: gs_pkg::KsrtW] : '0;   // an indexed read: a mux tree
+  endfunction
+  // the slot of target's c-th kernel: the table loaded with target (nth_slot, at a restart)
+  function automatic gs_pkg::slot_t slot_of(input logic [K*KS-1:0] order, input logic [KS-1:0] c);
+    slot_of = order[32'(c)*KS +: KS];
   endfunction
   function automatic logic [SW-1:0] nsteps_of(input logic [K*SW-1:0] ns, input gs_pkg::slot_t k);
-    nsteps_of = '0;
-    for (int i = 0; i < K; i++) if (k == KS'(i)) nsteps_of = ns[i*SW +: SW];
+    nsteps_of = 32'(k) < K ? ns[32'(k)*SW +: SW] : '0;
   endfunction
 
   // SM 0's capacity: the SM the partition is computed for (R_tot)
@@ -97,13 +101,17 @@ module gs_policy_warped_slicer (
   end
 
   // ------------------------------------------------------------------ held blocks
-  logic div_start, div_busy;
+  logic div_start, div_busy, div_wait;
   logic [gs_pkg::DivNW-1:0] div_num;
   logic [gs_pkg::DivDW-1:0] div_den;
   logic [gs_pkg::DivQW-1:0] div_quo;
   gs_pkg::div_state_t div_state;
+  // its operands are registered in front of it (div_go, div_num, div_den: started the cycle
+  // after div_start), so a result is waited for while the start is in that register too
+  // (GS_MUT_WS_DIV_NO_WAIT: the register is forgotten, the quotient before the start is taken)
+  assign div_wait = div_busy || (q.div_go && !mut_ws_div_no_wait);
   gs_seq_div u_div (
-    .clk_i, .rst_ni, .start_i(div_start), .num_i(div_num), .den_i(div_den), .busy_o(div_busy), .quo_o(div_quo),
+    .clk_i, .rst_ni, .start_i(q.div_go), .num_i(q.div_num), .den_i(q.div_den), .busy_o(div_busy), .quo_o(div_quo),
     .state_o(div_state)
   );
 
@@ -121,8 +129,10 @@ module gs_policy_warped_slicer (
     prof_o.rd_sm = q.s;
     prof_o.rd_slot = k_pos;
   end
-  assign rd_insts = prof_i.insts;
-  assign rd_stall = prof_i.stall;
+  // the read registered (rd_insts, rd_stall: the address of the cycle before); READ waits a
+  // cycle for it (rd_ok), MON_SUM adds it the cycle after (rd_add, rd_pos)
+  assign rd_insts = q.rd_insts;
+  assign rd_stall = q.rd_stall;
   // DELAY counts Sec. V-H's algorithm delay on the stamps as WARM counts the warm-up (PW_TIMER)
   gs_prof_window u_window (
     .obs_i(obs), .phase_i(win_phase), .win_i({q.t0_valid, q.t0, q.t1, q.tl_valid, q.tl}),
@@ -150,12 +160,12 @@ module gs_policy_warped_slicer (
     r_wf = '0;
     for (int c = 0; c < KW; c++) begin
       if ((KS + 1)'(c) < q.nk) begin
-        wf_nsteps[c*SW +: SW] = nsteps_of(q.nsteps, nth_slot(q.target, KS'(c)));
-        e_wf = ksrt_at(ksrt, nth_slot(q.target, KS'(c)));
+        wf_nsteps[c*SW +: SW] = nsteps_of(q.nsteps, slot_of(q.order, KS'(c)));
+        e_wf = ksrt_at(ksrt, slot_of(q.order, KS'(c)));
         r_wf = {e_wf.threads, e_wf.warps, e_wf.regs, e_wf.shmem, CW'(1)};   // wf_res_t field order
         wf_cta[c*gs_pkg::WfResW +: gs_pkg::WfResW] = r_wf;
         for (int k = 0; k < K; k++) begin
-          if (nth_slot(q.target, KS'(c)) == KS'(k)) wf_perf[c*NS*PW +: NS*PW] = perf_q[k*NS*PW +: NS*PW];
+          if (slot_of(q.order, KS'(c)) == KS'(k)) wf_perf[c*NS*PW +: NS*PW] = perf_q[k*NS*PW +: NS*PW];
         end
       end
     end
@@ -182,7 +192,7 @@ module gs_policy_warped_slicer (
   logic [QW:0] quota_sum;
   // the SM under scan (registers only: the counters' read address)
   always_comb begin
-    k_pos = nth_slot(q.target, q.pos);
+    k_pos = slot_of(q.order, q.pos);
     n_pos = nsteps_of(q.nsteps, k_pos);
     // (GS_MUT_WS_PROFILE_OFF_BY_ONE: SM 0 of a group profiles 2 CTAs, not 1)
     j = JW'(q.base) + JW'(q.row) + (mut_ws_profile_off_by_one ? JW'(2) : JW'(1));
@@ -223,17 +233,19 @@ module gs_policy_warped_slicer (
           div_num = gs_pkg::DivNW'(quota_sum) << gs_pkg::WfAvgFracW;
           div_den = gs_pkg::DivDW'(cfg_i.num_sms);
         end
-        StRead: if (j <= JW'(n_pos)) begin   // a measured SM: phi_mem
+        // (GS_MUT_WS_READ_NO_WAIT: READ does not wait for the registered read: the stall of the
+        // address before)
+        StRead: if ((q.rd_ok || mut_ws_read_no_wait) && j <= JW'(n_pos)) begin   // a measured SM: phi_mem
           div_start = 1'b1;
           div_num = {rd_stall, gs_pkg::WfPhiFracW'(0)};
           div_den = gs_pkg::DivDW'(window) * gs_pkg::DivDW'(cfg_i.warp_scheds);
         end
-        StPhi: if (!div_busy) begin   // phi_mem is in: CTA_i / CTA_avg, UQ.WfFactorFracW
+        StPhi: if (!div_wait) begin   // phi_mem is in: CTA_i / CTA_avg, UQ.WfFactorFracW
           div_start = 1'b1;
           div_num = gs_pkg::DivNW'(SW'(j)) << (gs_pkg::WfFactorFracW + gs_pkg::WfAvgFracW);
           div_den = gs_pkg::DivDW'(q.avg);
         end
-        StQuo: scale_start = !div_busy;
+        StQuo: scale_start = !div_wait;
         StWfStart: wf_start = !wf_busy && !wf_done;
         default: ;
       endcase
@@ -262,7 +274,7 @@ module gs_policy_warped_slicer (
       out_o.elig[s*K +: K] = m.owner_valid ? K'(1) << m.owner : {K{1'b1}};
     end
     out_o.quota_en = 1'b1;
-    k_c = nth_slot(q.target, q.c);
+    k_c = slot_of(q.order, q.c);
     if (!start && q.st == StSetup) begin
       out_o.owner_wr.valid = 1'b1;
       out_o.owner_wr.sm = q.s;
@@ -295,35 +307,34 @@ module gs_policy_warped_slicer (
   gs_pkg::ksrt_entry_t e_occ;   // the per-CTA resources are read
   gs_pkg::wf_res_t r_occ, acc_sum;
   logic acc_fits;
-  always_comb begin   // OCC: the kernel counted and what one of its CTAs takes
-    k_occ = nth_slot(q.target, q.c);
+  always_comb begin   // OCC_LD: the kernel to count and what one of its CTAs takes (into q.cta)
+    k_occ = slot_of(q.order, q.c);
     e_occ = ksrt_at(ksrt, k_occ);
     r_occ = {e_occ.threads, e_occ.warps, e_occ.regs, e_occ.shmem, CW'(1)};
   end
-  gs_cta_fit u_fit (.acc_i(q.acc), .cta_i(r_occ), .cap_i(sm0), .sum_o(acc_sum), .fits_o(acc_fits));
+  gs_cta_fit u_fit (.acc_i(q.acc), .cta_i(q.cta), .cap_i(sm0), .sum_o(acc_sum), .fits_o(acc_fits));
   logic [JW-1:0] next_base;
   logic perf_we;
   logic [PW-1:0] perf_wd;
-  // the phase monitor's comparison (MON_CMP): a kernel's window differs from its reference by
-  // more than phase_change_pct percent, exactly: |sum - ref| * 100 > pct * ref
+  // the phase monitor's comparison, one kernel at a time (MON_MUL): a kernel's window differs
+  // from its reference by more than phase_change_pct percent, exactly: |sum - ref| * 100 >
+  // pct * ref. The product pct * ref is formed over eight cycles (mon_rhs, MSB first), then
+  // compared with |sum - ref| * 100 (mon_diff, a shift-add by the constant).
   localparam int SUW = gs_pkg::WsSumW;
-  logic [SUW-1:0] mon_sum, mon_ref, mon_diff;
-  logic changed;
+  logic [SUW-1:0] mon_sum, mon_ref;
+  logic mon_changed;
   logic [3:0] strikes_nx;
   always_comb begin
-    changed = 1'b0;
     mon_sum = '0;
     mon_ref = '0;
-    mon_diff = '0;
     for (int c = 0; c < KW; c++) begin
-      if ((KS + 1)'(c) < q.nk) begin
+      if (q.pos == KS'(c)) begin
         mon_sum = q.sum_insts[c*SUW +: SUW];
         mon_ref = q.ref_insts[c*SUW +: SUW];
-        mon_diff = mon_sum > mon_ref ? mon_sum - mon_ref : mon_ref - mon_sum;
-        if ((SUW + 7)'(mon_diff) * (SUW + 7)'(100) > (SUW + 7)'(set_i.phase_change_pct) * (SUW + 7)'(mon_ref)) changed = 1'b1;
       end
     end
-    strikes_nx = changed ? q.strikes + 1'b1 : 4'd0;
+    mon_changed = (SUW + 8)'(q.mon_diff) * (SUW + 8)'(100) > q.mon_rhs;
+    strikes_nx = q.mon_chg ? q.strikes + 1'b1 : 4'd0;
   end
 
   // the scan's next SM: pos = s mod nk, row = s div nk
@@ -370,8 +381,19 @@ module gs_policy_warped_slicer (
     perf_wd = perf_scaled;
     next_base = '0;
 
+    d.rd_insts = prof_i.insts;
+    d.rd_stall = prof_i.stall;
+    d.rd_ok = 1'b0;
+    d.rd_add = 1'b0;
+    if (q.rd_add) begin   // MON_SUM's read of the cycle before
+      for (int c = 0; c < KW; c++) begin
+        if (q.rd_pos == KS'(c)) d.sum_insts[c*SUW +: SUW] = q.sum_insts[c*SUW +: SUW] + SUW'(rd_insts);
+      end
+    end
+
     if (start) begin
       d.target = pending;
+      for (int c = 0; c < K; c++) d.order[c*KS +: KS] = nth_slot(pending, KS'(c));
       d.nk = nk_new;
       d.s = '0;
       d.pos = '0;
@@ -392,11 +414,15 @@ module gs_policy_warped_slicer (
       end else if ((pending & ~q.prof_ok) == '0) begin
         d.st = StWfStart;
       end else begin
-        d.st = StOcc;
+        d.st = StOccLd;
         ok = ok & ~pending;   // profiles being remeasured are not complete
       end
     end else begin
       unique case (q.st)
+        StOccLd: begin
+          d.cta = r_occ;
+          d.st = StOcc;
+        end
         StOcc: begin
           if (q.n < SW'(NS) && acc_fits) begin
             d.acc = acc_sum;
@@ -417,6 +443,8 @@ module gs_policy_warped_slicer (
               d.base = '0;
               d.sumq = '0;
               d.st = StSetup;
+            end else begin
+              d.st = StOccLd;
             end
           end
         end
@@ -428,7 +456,7 @@ module gs_policy_warped_slicer (
             d.st = StAvg;
           end
         end
-        StAvg: if (!div_busy) begin
+        StAvg: if (!div_wait) begin
           d.avg = gs_pkg::WfAvgW'(div_quo);
           d.t0_valid = 1'b0;
           d.st = StWarm;
@@ -449,20 +477,42 @@ module gs_policy_warped_slicer (
         end
         StMonOpen: if (win_done) d.st = StMonRun;   // the window opens at this stamp (the counters clear)
         StMonSum: begin   // one (SM, kernel) counter per cycle
-          for (int c = 0; c < KW; c++) begin
-            if (q.pos == KS'(c)) d.sum_insts[c*SUW +: SUW] = q.sum_insts[c*SUW +: SUW] + SUW'(rd_insts);
-          end
+          d.rd_add = 1'b1;   // added at the next edge, when the read is in rd_insts
+          d.rd_pos = q.pos;
           if ((KS + 1)'(q.pos) + 1'b1 >= q.nk) begin
             d.pos = '0;
             d.s = q.s + 1'b1;
-            if (JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms)) d.st = StMonCmp;
+            if (JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms)) begin
+              // with a reference, each kernel's window is compared to it first (MON_MUL)
+              d.st = q.ref_valid ? StMonMul : StMonCmp;
+              d.mon_bit = '0;
+              d.mon_rhs = '0;
+              d.mon_chg = 1'b0;
+            end
           end else begin
             d.pos = q.pos + 1'b1;
           end
         end
+        StMonMul: begin   // kernel number pos: 8 product steps, then the comparison
+          if (q.mon_bit < 4'd8) begin
+            d.mon_diff = mon_sum > mon_ref ? mon_sum - mon_ref : mon_ref - mon_sum;
+            d.mon_rhs = {q.mon_rhs[SUW+6:0], 1'b0} + ((set_i.phase_change_pct[3'd7 - q.mon_bit[2:0]]) ? (SUW + 8)'(mon_ref) : '0);
+            d.mon_bit = q.mon_bit + 1'b1;
+          end else begin
+            if (mon_changed) d.mon_chg = 1'b1;
+            d.mon_bit = '0;
+            d.mon_rhs = '0;
+            if ((KS + 1)'(q.pos) + 1'b1 >= q.nk) begin
+              d.pos = '0;
+              d.st = StMonCmp;
+            end else begin
+              d.pos = q.pos + 1'b1;
+            end
+          end
+        end
         StMonCmp: begin
           if (!q.ref_valid) begin
-            d.ref_insts = q.sum_insts;
+            d.ref_insts = d.sum_insts;   // with MON_SUM's last read, added at this edge
             d.ref_valid = 1'b1;
             d.st = StMonOpen;
           end else if (strikes_nx >= set_i.phase_windows) begin   // a sustained phase change: profile again
@@ -474,7 +524,7 @@ module gs_policy_warped_slicer (
             d.acc = '0;
             d.n = '0;
             d.maxn = '0;
-            d.st = StOcc;
+            d.st = StOccLd;
             ok = ok & ~q.target;
           end else begin
             d.strikes = strikes_nx;
@@ -482,14 +532,15 @@ module gs_policy_warped_slicer (
           end
         end
         StRead: begin
-          if (div_start) d.st = StPhi;
+          if (!q.rd_ok && !mut_ws_read_no_wait) d.rd_ok = 1'b1;   // the SM's read is in rd_stall next cycle
+          else if (div_start) d.st = StPhi;
           else read_advance();
         end
-        StPhi: if (!div_busy) begin
+        StPhi: if (!div_wait) begin
           d.phi = phi;
           d.st = StQuo;
         end
-        StQuo: if (!div_busy) d.st = StScale;
+        StQuo: if (!div_wait) d.st = StScale;
         StScale: if (!scale_busy) begin
           if (rd_insts > gs_pkg::ProfCntW'({PW{1'b1}})) d.perf_sat = 1'b1;
           perf_we = 1'b1;
@@ -524,6 +575,19 @@ module gs_policy_warped_slicer (
       endcase
     end
     d.prof_ok = ok & ~event_i.slot_free;
+    // registered in front of the divider and the performance table (their inputs are deep);
+    // the operands load only with their start or write
+    d.div_go = div_start;
+    if (div_start) begin
+      d.div_num = div_num;
+      d.div_den = div_den;
+    end
+    d.pw_valid = perf_we;
+    if (perf_we) begin
+      d.pw_slot = k_pos;
+      d.pw_step = SW'(j);
+      d.pw_data = perf_wd;
+    end
   end
 
   always_comb begin
@@ -537,12 +601,13 @@ module gs_policy_warped_slicer (
     if (!rst_ni) q <= '0;
     else q <= d;
   end
-  // the performance table: one write per cycle (PHI), no reset (read only after written)
+  // the performance table: one write per cycle, the edge after SCALE's (pw_*), no reset (read
+  // only after written)
   always_ff @(posedge clk_i) begin
-    if (perf_we) begin
+    if (q.pw_valid) begin
       for (int k = 0; k < K; k++) begin
         for (int jj = 0; jj < NS; jj++) begin
-          if (k_pos == KS'(k) && SW'(j) == SW'(jj + 1)) perf_q[(k*NS + jj)*PW +: PW] <= perf_wd;
+          if (q.pw_slot == KS'(k) && q.pw_step == SW'(jj + 1)) perf_q[(k*NS + jj)*PW +: PW] <= q.pw_data;
         end
       end
     end

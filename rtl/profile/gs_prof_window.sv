@@ -25,16 +25,31 @@ module gs_prof_window (
 );
   // lockstep mutant switches (`GS_MUTANT: gs_pkg.sv; docs/rtl/mutations.md)
   `GS_MUTANT(mut_pwin_warm_from_now, "GS_MUT_PWIN_WARM_FROM_NOW")
-  gs_pkg::cycle_t t_warm, age;
-  logic warm_done, in_window;
+  localparam int W = gs_pkg::CycleW;
+
+  // ((c - t) mod 2**W) + ~v + one >= 2**W, i.e. d >= v (one = 1) or d > v (one = 0) for the
+  // wrapped difference d = (c - t) mod 2**W: one three-operand sum y = c + ~t + 1 + ~v + one
+  // (a carry-save row and one carry chain) and c >= t beside it, instead of a subtraction
+  // followed by a comparison. d = y - 2**W - [c >= t] * 2**W, so the test is
+  // y >= 2**W * (1 + [c >= t]).
+  function automatic logic diff_ge(input gs_pkg::cycle_t c, input gs_pkg::cycle_t t, input gs_pkg::cycle_t v,
+                                   input logic one);
+    logic [W+1:0] y;
+    logic [W:0] x;
+    x = {1'b0, c} + {1'b0, ~t} + (W + 1)'(1);   // x[W]: c >= t
+    y = {2'b0, c} + {2'b0, ~t} + {2'b0, ~v} + (W + 2)'(one) + (W + 2)'(1);
+    diff_ge = x[W] ? y[W+1] : (y[W+1] | y[W]);
+  endfunction
+
+  logic warm_done, in_window, age_gt;
   always_comb begin
-    t_warm = win_i.t0_valid ? win_i.t0 : obs_i.cycle;   // the first stamp starts the warm-up
+    // the first stamp starts the warm-up: before it (t0 not valid) the age is 0
     // (GS_MUT_PWIN_WARM_FROM_NOW: measured from this sample's own stamp, t0 ignored: it never ends)
-    if (mut_pwin_warm_from_now) t_warm = obs_i.cycle;
-    age = obs_i.cycle - win_i.t1;
-    warm_done = (obs_i.cycle - t_warm) >= warmup_i;
+    warm_done = (win_i.t0_valid && !mut_pwin_warm_from_now) ? diff_ge(obs_i.cycle, win_i.t0, warmup_i, 1'b1)
+                                                            : warmup_i == '0;
+    age_gt = diff_ge(obs_i.cycle, win_i.t1, sample_i, 1'b0);   // cycle - t1 > sample
     // the window's own epoch (stamped t1) was before the clear: not counted
-    in_window = obs_i.cycle != win_i.t1 && (age <= sample_i || !win_i.tl_valid || obs_i.cycle == win_i.tl);
+    in_window = obs_i.cycle != win_i.t1 && (!age_gt || !win_i.tl_valid || obs_i.cycle == win_i.tl);
 
     win_o = win_i;
     clear_o = 1'b0;

@@ -154,7 +154,10 @@ TEST_CASE("warped-slicer: profile, water-fill and quotas in a run", "[sched][war
       while (gpu.step()) {
         if (twin.q.target == 3u) both = true;
         else if (both) break;  // only while both kernels have CTAs to issue
-        if (twin.q.st == PolicyWarpedSlicer::kOcc && last != PolicyWarpedSlicer::kOcc) ++profiles;
+        // a profile starts at its first kernel's OCC_LD (the others' follow an OCC)
+        if (twin.q.st == PolicyWarpedSlicer::kOccLd && last != PolicyWarpedSlicer::kOcc &&
+            last != PolicyWarpedSlicer::kOccLd)
+          ++profiles;
         if (twin.q.st == PolicyWarpedSlicer::kMonCmp) ++compares;
         last = twin.q.st;
       }

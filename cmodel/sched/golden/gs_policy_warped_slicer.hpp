@@ -55,6 +55,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     kDelay = 15,
     kQuo = 16,
     kScale = 17,
+    kOccLd = 18,
+    kMonMul = 19,
   };
   enum Mode : uint32_t { kShared = 0, kSpatial = 1, kAlone = 2 };
   static constexpr uint32_t KW = spec::WfMaxKernels, NS = spec::WfMaxSteps;
@@ -75,7 +77,19 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     bool perf_sat = false;
     bool ref_valid = false;
     uint32_t strikes = 0;
-    std::array<uint64_t, KW> ref{}, sum{};  // phase monitor: per kernel number, instructions per window
+    std::array<uint64_t, KW> ref{}, sum{};           // phase monitor: per kernel number, instructions per window
+    std::array<uint32_t, spec::MaxKernels> order{};  // per kernel number, the slot of target's c-th kernel
+    uint32_t rd_insts = 0, rd_stall = 0;             // the counters' read of the cycle before
+    bool rd_ok = false, rd_add = false;
+    uint32_t rd_pos = 0;
+    WfRes cta;                           // OCC: one CTA of the kernel counted
+    uint64_t mon_diff = 0, mon_rhs = 0;  // MON_MUL: |sum - ref|, pct x ref so far
+    uint32_t mon_bit = 0;
+    bool mon_chg = false;
+    bool div_go = false;  // the divider's operands, registered
+    uint64_t div_num = 0, div_den = 0;
+    bool pw_valid = false;  // the performance table's write, registered
+    uint32_t pw_slot = 0, pw_step = 0, pw_data = 0;
   };
   /// This cycle's combinational values the outputs and the next state share.
   struct Comb {
@@ -94,7 +108,6 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     scale.reset();
     prof.reset(cfg.num_sms, cfg.slots);
     for (auto& row : perf) row.fill(0);
-    perf_wr_ = false;
     part_started_ = false;
   }
 
@@ -135,7 +148,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     c.start = starts(v.pending);
     c.win = window(cfg, ev, c.start);
     if (c.start) return c;
-    const uint32_t k = nth_slot(q.target, q.pos);
+    const uint32_t k = q.order[q.pos];
     switch (q.st) {
       case kSetup:
         if (q.s + 1 >= cfg.num_sms) {  // the last SM: CTA_avg = (sum of quotas) * 2^Fa / SMs
@@ -145,23 +158,23 @@ class PolicyWarpedSlicer final : public PolicyTwin {
         }
         break;
       case kRead:
-        if (profile_j() <= q.nsteps[k]) {  // a measured SM: phi_mem = stall * 2^Fphi / (window * schedulers)
+        if (q.rd_ok && profile_j() <= q.nsteps[k]) {  // a measured SM: phi_mem = stall * 2^Fphi / (window * schedulers)
           c.div_start = true;
-          c.div_num = uint64_t(prof.stall(q.s, k)) << spec::WfPhiFracW;
+          c.div_num = uint64_t(q.rd_stall) << spec::WfPhiFracW;
           c.div_den = uint64_t((q.tl - q.t1) & width_mask(spec::CycleW)) * cfg.warp_scheds;
         }
         break;
       case kPhi:
-        if (!div.busy()) {  // phi_mem is in: CTA_j / CTA_avg in UQ.WfFactorFracW
+        if (!div_wait()) {  // phi_mem is in: CTA_j / CTA_avg in UQ.WfFactorFracW
           c.div_start = true;
           c.div_num = uint64_t(profile_j() & width_mask(spec::WfStepW)) << (spec::WfFactorFracW + spec::WfAvgFracW);
           c.div_den = q.avg;
         }
         break;
       case kQuo:
-        if (!div.busy()) {  // the sample (held at 2^WfPerfW - 1) and CTA_j / CTA_avg (1.0 when CTA_avg = 0)
+        if (!div_wait()) {  // the sample (held at 2^WfPerfW - 1) and CTA_j / CTA_avg (1.0 when CTA_avg = 0)
           c.scale_start = true;
-          c.scale_perf = std::min<uint32_t>(prof.insts(q.s, k), width_mask(spec::WfPerfW));
+          c.scale_perf = std::min<uint32_t>(q.rd_insts, width_mask(spec::WfPerfW));
           c.scale_q = q.avg == 0 ? 1u << spec::WfFactorFracW : static_cast<uint32_t>(div.quo());
         }
         break;
@@ -182,14 +195,14 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     out.quota_en = true;
     if (starts(v.pending)) return;
     if (q.st == kSetup) {
-      const uint32_t k = nth_slot(q.target, q.pos);
+      const uint32_t k = q.order[q.pos];
       out.owner_wr = OwnerWr{true, static_cast<SmId>(q.s), true, k};
       out.quota_wr = QuotaWr{true, static_cast<SmId>(q.s), k, setup_quota(k)};
     } else if (q.st == kPart) {
-      const uint32_t k = nth_slot(q.target, q.c);
+      const uint32_t k = q.order[q.c];
       const uint32_t quota = q.mode == kShared ? wf.q.ctas[q.c] : MaxCtasPerSm;
       out.quota_wr = QuotaWr{true, static_cast<SmId>(q.s), k, quota};
-      if (q.c == 0) out.owner_wr = OwnerWr{true, static_cast<SmId>(q.s), q.mode == kSpatial, nth_slot(q.target, q.pos)};
+      if (q.c == 0) out.owner_wr = OwnerWr{true, static_cast<SmId>(q.s), q.mode == kSpatial, q.order[q.pos]};
     }
   }
 
@@ -198,11 +211,11 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     Regs& n = d;
     n = q;
     c.win.next.store(n);
-    perf_wr_ = false;
+    bool perf_wr = false;     // SCALE: the scaled sample goes to the table (pw_*, written the edge after)
     uint32_t ok = q.prof_ok;  // slots with a complete profile after this edge
 
     // blocks this module holds: the divider, the water-filler (only its FILL moves), the counters
-    div.next(c.div_start, c.div_num, c.div_den);
+    div.next(q.div_go, q.div_num, q.div_den);
     scale.next(c.scale_start, c.scale_perf, q.phi, c.scale_q);
     // the water-filler moves only from a start until its done cycle (a run abandoned by a
     // restart finishes in the RTL too); skipping its idle cycles keeps the golden fast
@@ -216,16 +229,28 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     pin.obs_slot = ev.obs_slot;
     prof.next(pin, prof.d);
 
+    // the counters' read, registered; MON_SUM's read of the cycle before is added now
+    const uint32_t k_rd = q.order[q.pos];
+    n.rd_insts = prof.insts(q.s, k_rd);
+    n.rd_stall = prof.stall(q.s, k_rd);
+    n.rd_ok = false;
+    n.rd_add = false;
+    if (q.rd_add) n.sum[q.rd_pos] = (q.sum[q.rd_pos] + q.rd_insts) & mask64(spec::WsSumW);
+
     if (c.start) {
       start(cfg, v, n);
-      if (n.st == kOcc) ok &= ~v.pending;  // profiles being remeasured are not complete
+      if (n.st == kOccLd) ok &= ~v.pending;  // profiles being remeasured are not complete
     } else {
-      const uint32_t k = nth_slot(q.target, q.pos);
+      const uint32_t k = q.order[q.pos];
       switch (q.st) {
+        case kOccLd:  // the kernel's CTA demand, registered
+          n.cta = cta_res(v.ksrt->entry(q.order[q.c]));
+          n.st = kOcc;
+          break;
         case kOcc: {
-          const uint32_t kc = nth_slot(q.target, q.c);
+          const uint32_t kc = q.order[q.c];
           WfRes next_acc;
-          const bool fits = cta_fit(q.acc, cta_res(v.ksrt->entry(kc)), sm0_res(cfg), next_acc);  // u_fit
+          const bool fits = cta_fit(q.acc, q.cta, sm0_res(cfg), next_acc);  // u_fit
           if (q.n < NS && fits) {
             n.acc = next_acc;
             n.n = q.n + 1;
@@ -243,6 +268,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
               n.base = 0;
               n.sumq = 0;
               n.st = kSetup;
+            } else {
+              n.st = kOccLd;
             }
           }
           break;
@@ -256,7 +283,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           }
           break;
         case kAvg:
-          if (!div.busy()) {
+          if (!div_wait()) {
             n.avg = div.quo() & width_mask(spec::WfAvgW);
             n.t0_valid = false;
             n.st = kWarm;
@@ -280,25 +307,46 @@ class PolicyWarpedSlicer final : public PolicyTwin {
         case kMonOpen:
           if (c.win.done) n.st = kMonRun;  // the window opens at this stamp (the counters clear)
           break;
-        case kMonSum:  // one (SM, kernel) counter per cycle
-          n.sum[q.pos] = (q.sum[q.pos] + prof.insts(q.s, k)) & mask64(spec::WsSumW);
+        case kMonSum:  // one (SM, kernel) counter per cycle, added at the next edge (rd_add)
+          n.rd_add = true;
+          n.rd_pos = q.pos;
           if (q.pos + 1 >= q.nk) {
             n.pos = 0;
             n.s = q.s + 1;
-            if (q.s + 1 >= cfg.num_sms) n.st = kMonCmp;
+            if (q.s + 1 >= cfg.num_sms) {  // with a reference, each kernel is compared to it first
+              n.st = q.ref_valid ? kMonMul : kMonCmp;
+              n.mon_bit = 0;
+              n.mon_rhs = 0;
+              n.mon_chg = false;
+            }
           } else {
             n.pos = q.pos + 1;
           }
           break;
-        case kMonCmp: {
-          bool changed = false;
-          for (uint32_t i = 0; i < KW && i < q.nk; ++i) {
-            const uint64_t diff = q.sum[i] > q.ref[i] ? q.sum[i] - q.ref[i] : q.ref[i] - q.sum[i];
-            changed |= diff * 100 > uint64_t(cfg.settings.warped_slicer.phase_change_pct) * q.ref[i];
+        case kMonMul: {  // kernel number pos: |sum - ref| * 100 > pct * ref, pct * ref MSB first
+          const uint64_t sum = q.sum[q.pos], ref = q.ref[q.pos];
+          if (q.mon_bit < 8) {
+            const uint32_t pct = cfg.settings.warped_slicer.phase_change_pct;
+            n.mon_diff = sum > ref ? sum - ref : ref - sum;
+            n.mon_rhs = ((q.mon_rhs << 1) + ((pct >> (7 - q.mon_bit)) & 1u ? ref : 0)) & mask64(spec::WsSumW + 8);
+            n.mon_bit = q.mon_bit + 1;
+          } else {
+            if (q.mon_diff * 100 > q.mon_rhs) n.mon_chg = true;
+            n.mon_bit = 0;
+            n.mon_rhs = 0;
+            if (q.pos + 1 >= q.nk) {
+              n.pos = 0;
+              n.st = kMonCmp;
+            } else {
+              n.pos = q.pos + 1;
+            }
           }
-          const uint32_t strikes = changed ? (q.strikes + 1) & 15u : 0;
+          break;
+        }
+        case kMonCmp: {
+          const uint32_t strikes = q.mon_chg ? (q.strikes + 1) & 15u : 0;
           if (!q.ref_valid) {
-            n.ref = q.sum;
+            n.ref = n.sum;  // with MON_SUM's last read, added at this edge
             n.ref_valid = true;
             n.st = kMonOpen;
           } else if (strikes >= cfg.settings.warped_slicer.phase_windows) {  // a sustained phase change: profile again
@@ -307,7 +355,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
             n.acc = WfRes{};
             n.n = 0;
             n.maxn = 0;
-            n.st = kOcc;
+            n.st = kOccLd;
             ok &= ~q.target;
           } else {
             n.strikes = strikes;
@@ -316,25 +364,23 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           break;
         }
         case kRead:
-          if (c.div_start) n.st = kPhi;
+          if (!q.rd_ok) n.rd_ok = true;  // the SM's read is in rd_stall next cycle
+          else if (c.div_start) n.st = kPhi;
           else read_advance(n, ok);
           break;
         case kPhi:
-          if (!div.busy()) {
+          if (!div_wait()) {
             n.phi = static_cast<uint32_t>(std::min<uint64_t>(div.quo(), 1u << spec::WfPhiFracW));
             n.st = kQuo;
           }
           break;
         case kQuo:
-          if (!div.busy()) n.st = kScale;
+          if (!div_wait()) n.st = kScale;
           break;
         case kScale:
           if (!scale.busy()) {
-            if (prof.insts(q.s, k) > width_mask(spec::WfPerfW)) n.perf_sat = true;
-            perf_wr_ = true;
-            perf_wr_k_ = k;
-            perf_wr_j_ = profile_j() - 1;
-            perf_wr_val_ = scale.perf();
+            if (q.rd_insts > width_mask(spec::WfPerfW)) n.perf_sat = true;
+            perf_wr = true;
             read_advance(n, ok);
           }
           break;
@@ -373,16 +419,29 @@ class PolicyWarpedSlicer final : public PolicyTwin {
       }
     }
     n.prof_ok = ok & ~ev.slot_free;
+    // registered in front of the divider and the performance table
+    n.div_go = c.div_start;
+    if (c.div_start) {  // the operands load only with their start, the write only with a write
+      n.div_num = c.div_num & mask64(spec::DivNW);
+      n.div_den = c.div_den & mask64(spec::DivDW);
+    }
+    n.pw_valid = perf_wr;
+    if (perf_wr) {
+      n.pw_slot = q.order[q.pos];
+      n.pw_step = profile_j() & width_mask(spec::WfStepW);
+      n.pw_data = scale.perf();
+    }
   }
 
   void commit() override {
     part_started_ = d.st == kPart && q.st != kPart;
+    // the performance table takes the write registered at the edge before (the old q.pw_*)
+    if (q.pw_valid && q.pw_step >= 1 && q.pw_step <= NS) perf[q.pw_slot][q.pw_step - 1] = q.pw_data;
     q = d;
     div.commit();
     wf.commit();
     scale.commit();
     prof.commit();
-    if (perf_wr_) perf[perf_wr_k_][perf_wr_j_] = perf_wr_val_;
   }
 
   bool partition_started(uint32_t& slots, uint32_t& mode, std::array<uint32_t, 32>& ctas) const override {
@@ -391,7 +450,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     mode = q.mode;
     ctas.fill(0);
     if (q.mode == kShared)
-      for (uint32_t c = 0; c < q.nk && c < KW; ++c) ctas[nth_slot(q.target, c)] = wf.q.ctas[c];
+      for (uint32_t c = 0; c < q.nk && c < KW; ++c) ctas[q.order[c]] = wf.q.ctas[c];
     return true;
   }
 
@@ -434,6 +493,28 @@ class PolicyWarpedSlicer final : public PolicyTwin {
       st.put(L::ref_insts_lsb + i * spec::WsSumW, spec::WsSumW, q.ref[i]);
       st.put(L::sum_insts_lsb + i * spec::WsSumW, spec::WsSumW, q.sum[i]);
     }
+    for (uint32_t k = 0; k < spec::MaxKernels; ++k) st.put(L::order_lsb + k * spec::SlotW, spec::SlotW, q.order[k]);
+    st.put(L::rd_insts_lsb, L::rd_insts_width, q.rd_insts);
+    st.put(L::rd_stall_lsb, L::rd_stall_width, q.rd_stall);
+    st.put(L::rd_ok_lsb, 1, q.rd_ok);
+    st.put(L::rd_add_lsb, 1, q.rd_add);
+    st.put(L::rd_pos_lsb, L::rd_pos_width, q.rd_pos);
+    at = L::cta_lsb + L::cta_width;
+    gs::pack(q.cta, [&](uint64_t val, unsigned w) {
+      at -= w;
+      st.put(at, w, val);
+    });
+    st.put(L::mon_diff_lsb, L::mon_diff_width, q.mon_diff);
+    st.put(L::mon_rhs_lsb, L::mon_rhs_width, q.mon_rhs);
+    st.put(L::mon_bit_lsb, L::mon_bit_width, q.mon_bit);
+    st.put(L::mon_chg_lsb, 1, q.mon_chg);
+    st.put(L::div_go_lsb, 1, q.div_go);
+    st.put(L::div_num_lsb, L::div_num_width, q.div_num);
+    st.put(L::div_den_lsb, L::div_den_width, q.div_den);
+    st.put(L::pw_valid_lsb, 1, q.pw_valid);
+    st.put(L::pw_slot_lsb, L::pw_slot_width, q.pw_slot);
+    st.put(L::pw_step_lsb, L::pw_step_width, q.pw_step);
+    st.put(L::pw_data_lsb, L::pw_data_width, q.pw_data);
     static_assert(L::div_width == decltype(div)::kStateW, "div_state_t is gs_seq_div's state_o");
     div.state(st, L::div_lsb);
     wf.state(st, L::wf_lsb);
@@ -453,6 +534,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   ProfCounters prof;
 
  private:
+  /// The divider's result is not ready: it runs, or its start is in the operand register.
+  bool div_wait() const { return div.busy() || q.div_go; }
   /// SETUP: the quota SM q.s gets for its kernel (slot k): min(j, N_k).
   uint32_t setup_quota(uint32_t k) const { return std::min(profile_j(), q.nsteps[k]); }
 
@@ -489,6 +572,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   }
   void start(const PolicyCfg& cfg, const PolicyView& v, Regs& n) const {
     n.target = v.pending;
+    for (uint32_t c = 0; c < spec::MaxKernels; ++c) n.order[c] = nth_slot(v.pending, c);
     n.nk = popcount32(v.pending);
     n.s = n.pos = n.row = n.c = 0;
     n.acc = WfRes{};
@@ -506,7 +590,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     } else if ((v.pending & ~q.prof_ok) == 0) {
       n.st = kWfStart;
     } else {
-      n.st = kOcc;
+      n.st = kOccLd;
     }
   }
   WfInputs wf_inputs(const PolicyCfg& cfg, const PolicyView& v) const {
@@ -514,7 +598,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     in.avail = sm0_res(cfg);
     for (uint32_t c = 0; c < KW; ++c) {
       if (c >= q.nk) continue;
-      const uint32_t k = nth_slot(q.target, c);
+      const uint32_t k = q.order[c];
       in.k[c].cta = cta_res(v.ksrt->entry(k));
       in.k[c].nsteps = q.nsteps[k];
       in.k[c].perf = perf[k];
@@ -523,9 +607,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   }
 
   std::array<std::array<uint32_t, NS>, spec::MaxKernels> perf{};  // P(k, j) per slot (a memory)
-  bool perf_wr_ = false;                                          // its write at the coming edge
   bool part_started_ = false;                                     // the last edge entered PART (not state)
-  uint32_t perf_wr_k_ = 0, perf_wr_j_ = 0, perf_wr_val_ = 0;
 };
 
 }  // namespace gs::golden
