@@ -61,6 +61,14 @@ package gs_pkg;
   localparam int WfPhiW = 9;  // phi_mem, UQ1.WfPhiFracW [WfPhiFracW + 1]
   localparam int WfAvgW = 10;  // CTA_avg, UQ(WfStepW).WfAvgFracW [WfStepW + WfAvgFracW]
   localparam int WsSumW = 40;  // warped-slicer phase monitor: one kernel's instructions over every SM in a window [ProfCntW + SmIdW]
+  localparam int WsSumChunks = 3;  // warped-slicer phase monitor: the chunks of ArithChunkW bits of a kernel's sum; a chunk's carry is added into the next one a cycle later (WsSumChunks - 1 carries kept per kernel) [cdiv(WsSumW, ArithChunkW)]
+  localparam int WsMulAW = 8;  // warped-slicer: its gs_seq_mul's multiplicand, added whole: phase_change_pct, 100 or the warp schedulers [max(8, WarpSchedW)]
+  localparam int WsMulBW = 40;  // warped-slicer: its gs_seq_mul's multiplier, one bit per cycle: a kernel's reference or difference, or the profiling window [max(WsSumW, CycleW)]
+  localparam int WsMulCntW = 6;  // warped-slicer: its gs_seq_mul's step counter, 0..WsMulBW [clog2(WsMulBW + 1)]
+  localparam int WsMulPW = 48;  // warped-slicer: its gs_seq_mul's product register [WsMulAW + WsMulBW]
+  localparam int WsCmpChunks = 3;  // warped-slicer phase monitor: the chunks of ArithChunkW bits in which it subtracts a kernel's sum and reference and compares the two products (borrows and flags registered) [cdiv(WsMulPW, ArithChunkW)]
+  localparam int WsWinChunks = 2;  // warped-slicer: the chunks in which it subtracts the profiling window's stamps (borrow registered) [cdiv(CycleW, ArithChunkW)]
+  localparam int WsStepW = 4;  // warped-slicer: its step counter (mon_k) within monitor carries, a kernel's monitor product (2 x WsCmpChunks + 3 steps) or window divisor [clog2(2 * WsCmpChunks + 3)]
   localparam int DivNW = 40;  // dividend of gs_seq_div: a memory-stall count scaled by 2**WfPhiFracW [ProfCntW + WfPhiFracW]
   localparam int DivDW = 39;  // divisor of gs_seq_div: window cycles x warp schedulers [CycleW + WarpSchedW]
   localparam int DivCntW = 5;  // gs_seq_div's step counter at the default widths, 0..DivQW [clog2(DivQW + 1)]
@@ -109,7 +117,7 @@ package gs_pkg;
   localparam int SbmChunks = 3;  // gs_sbm_ctrl: the chunks of ArithChunkW bits in which it sums and compares a phase result (carries and compare flags registered) [cdiv(SbmIpcW, ArithChunkW)]
   localparam int SbmStepW = 3;  // gs_sbm_ctrl: its step counter over a result, 0..2 x SbmChunks [clog2(2 * SbmChunks + 1)]
   localparam int NumPolicies = 15;  // policies in the registry (policy_e members)
-  localparam int PolicyStateW = 1888;  // policy_state: the widest policy register record (see the registry's `state`)
+  localparam int PolicyStateW = 1996;  // policy_state: the widest policy register record (see the registry's `state`)
 
   // ---------------------------------------------------------------- scalar field types
   typedef logic [KernelIdW-1:0] kernel_id_t;
@@ -655,9 +663,19 @@ package gs_pkg;
   } wfs_state_t;
   localparam int WfsStateW = 103;
 
-  // gs_policy_warped_slicer's registers, without its memories (docs/rtl/gs_policy_warped_slicer.md) (1888 bits = WsStateW)
+  // gs_policy_warped_slicer's gs_seq_mul (AW WsMulAW, BW WsMulBW; docs/rtl/gs_seq_mul.md) (63 bits = WsMulStateW)
   typedef struct packed {
-    logic [5-1:0] st;  // FSM: 0 idle, 1 occupancy, 2 profile setup, 3 CTA_avg, 4 warm-up, 5 sample, 6 read, 7 phi, 8 fill start, 9 fill wait, 10 partition, 11 monitor open, 12 monitor run, 13 monitor sum, 14 monitor compare, 15 partition delay, 16 CTA_i / CTA_avg, 17 scale, 18 occupancy load, 19 monitor product
+    logic busy;  // a product is running
+    logic [WsMulCntW-1:0] cnt;  // multiplier bits still to take
+    logic [WsMulAW-1:0] a;  // the multiplicand: phase_change_pct, 100, or the warp schedulers
+    logic [WsMulPW-1:0] prod;  // the partial product; when busy falls pct x ref, 100 x |sum - ref|, or window x schedulers (the divisor of every READ that follows)
+  } ws_mul_state_t;
+  localparam int WsMulStateW = 63;
+
+  // gs_policy_warped_slicer's registers, without its memories (docs/rtl/gs_policy_warped_slicer.md) (1996 bits = WsStateW)
+  typedef struct packed {
+    logic [5-1:0] st;  // FSM: 0 idle, 1 occupancy, 2 profile setup, 3 CTA_avg, 4 warm-up, 5 sample, 6 read, 7 phi, 8 fill start, 9 fill wait, 10 partition, 11 monitor open, 12 monitor run, 13 monitor sum, 14 monitor compare, 15 partition delay, 16 CTA_i / CTA_avg, 17 scale, 18 occupancy load, 19 monitor product, 20 monitor carries, 21 window divisor, 22 occupancy fit, 23 restart
+    prof_phase_e phase;  // the profiling window's phase of st, registered with it: gs_prof_window's control from a register
     slot_mask_t target;  // the kernel set being partitioned
     slot_mask_t done;  // the kernel set whose partition is in force
     logic [SlotW + 1-1:0] nk;  // kernels in target
@@ -672,7 +690,9 @@ package gs_pkg;
     logic [WfStepW-1:0] maxn;  // the largest N_k of the target kernels
     wf_res_t acc;  // occupancy: what n + 1 CTAs take
     logic [WfStepW-1:0] n;  // occupancy: CTAs that fit so far
+    logic fit;  // occupancy: one more CTA fits on top of acc (gs_cta_fit, registered in occupancy fit)
     logic [MaxKernels * WfStepW-1:0] nsteps;  // N_k per slot: the kernel's CTAs per SM (at most WfMaxSteps)
+    logic [WfMaxKernels * WfStepW-1:0] nsteps_c;  // N_k per kernel number c of target (loaded with nsteps in occupancy): the quota bound of setup and read
     logic [SmIdW + CtaCntW-1:0] sumq;  // this round's sum of per-SM CTA quotas
     logic [WfAvgW-1:0] avg;  // CTA_avg of this round, UQ(WfStepW).WfAvgFracW
     logic [WfPhiW-1:0] phi;  // READ / PHI: phi_mem of the SM under read, UQ1.WfPhiFracW (held while the divider computes CTA_i / CTA_avg)
@@ -686,6 +706,7 @@ package gs_pkg;
     logic [4-1:0] strikes;  // phase monitor: windows in a row that changed
     logic [WfMaxKernels * WsSumW-1:0] ref_insts;  // phase monitor: per kernel number, its instructions in the reference window
     logic [WfMaxKernels * WsSumW-1:0] sum_insts;  // phase monitor: per kernel number, its instructions in this window
+    logic [WfMaxKernels * (WsSumChunks - 1)-1:0] sum_cy;  // phase monitor: per kernel number, the carry out of each chunk of sum_insts but the top one, added into the next chunk at the next edge
     logic [MaxKernels * SlotW-1:0] order;  // per kernel number c, the slot of target's c-th kernel (0 past the last): loaded with target
     logic [ProfCntW-1:0] rd_insts;  // the profiling counters' read, registered: the instructions of (SM s, kernel number pos) a cycle before
     logic [ProfCntW-1:0] rd_stall;  // ... its memory-stall cycles
@@ -693,10 +714,15 @@ package gs_pkg;
     logic rd_add;  // monitor sum: rd_insts is added to sum_insts of kernel number rd_pos at this edge
     logic [SlotW-1:0] rd_pos;  // ... that kernel number
     wf_res_t cta;  // occupancy: what one CTA of the kernel counted takes (loaded in occupancy load)
-    logic [WsSumW-1:0] mon_diff;  // phase monitor product: |sum - ref| of kernel number pos
-    logic [WsSumW + 8-1:0] mon_rhs;  // phase monitor product: phase_change_pct x ref, one bit of the percentage per cycle, MSB first
-    logic [4-1:0] mon_bit;  // phase monitor product: the step of kernel number pos, 0..7 the percentage's bits, 8 the comparison
+    logic [WsMulBW-1:0] mon_diff;  // phase monitor product: |sum - ref| of kernel number pos, a chunk per step; window divisor: the window tl - t1
+    logic [WsMulPW-1:0] mon_rhs;  // phase monitor product: phase_change_pct x ref, from the multiplier
+    logic [WsStepW-1:0] mon_k;  // the step within monitor carries, a kernel's monitor product, or window divisor (the page's tables)
+    logic mon_cy;  // the borrow (or, negating, the carry) out of the chunk subtracted the step before
+    logic mon_neg;  // phase monitor product: sum < ref (the difference is negated chunk by chunk)
+    logic [WsCmpChunks-1:0] mon_lt;  // phase monitor product: per chunk, pct x ref < 100 x |sum - ref|
+    logic [WsCmpChunks-1:0] mon_eq;  // ... per chunk, equal
     logic mon_chg;  // phase monitor: a kernel's window of this round changed by more than phase_change_pct
+    logic avg_go;  // CTA_avg: the divider was started with sumq
     logic div_go;  // its gs_seq_div starts at this edge with div_num / div_den (the operands registered in front of it)
     logic [DivNW-1:0] div_num;  // the divider's dividend, registered
     logic [DivDW-1:0] div_den;  // the divider's divisor, registered
@@ -707,8 +733,9 @@ package gs_pkg;
     div_state_t div;  // its gs_seq_div
     wf_state_t wf;  // its gs_waterfill
     wfs_state_t scale;  // its gs_wf_scale
+    ws_mul_state_t mul;  // its gs_seq_mul
   } ws_state_t;
-  localparam int WsStateW = 1888;
+  localparam int WsStateW = 1996;
 
   // gs_policy_srtf's gs_seq_div (NumW SrtfDivW, DenW SrtfDenW, QuoW SrtfPredW; docs/rtl/gs_seq_div.md) (83 bits = SrtfDivStateW)
   typedef struct packed {

@@ -5,9 +5,9 @@
 // contention (Eq. 3, 4; gs_wf_scale), water-fill one SM (Algorithm 1; gs_waterfill) and enforce
 // the partition as per-SM CTA quotas, or fall back to spatial multitasking when a kernel would
 // lose too much. One state machine, (re)started by a change of the set of kernels with CTAs to
-// issue: OCC, SETUP, AVG, WARM, SAMPLE, READ/PHI/QUO/SCALE per profiling round, then WFSTART, WFWAIT,
-// DELAY (partition_delay_cycles != 0), PART, and with a shared partition the phase monitor MON_* (Sec. IV-B);
-// the page tables each state and its cycles. A set that only lost kernels (all profiled) goes
+// issue: START, OCC, SETUP, AVG, WARM, SAMPLE, DEN, READ/PHI/QUO/SCALE per profiling round, then
+// WFSTART, WFWAIT, DELAY (partition_delay_cycles != 0), PART, and with a shared partition the
+// phase monitor MON_* (Sec. IV-B); the page tables each state and its cycles. A set that only lost kernels (all profiled) goes
 // straight to WFSTART; a lone kernel, more than WfMaxKernels kernels or more kernels than SMs
 // skip the profile (alone / spatial).
 // An owned SM issues its owner's CTAs only; an SM without owner every kernel's, within its
@@ -46,11 +46,21 @@ module gs_policy_warped_slicer (
   localparam int CW = gs_pkg::CtaCntW;
   localparam int JW = gs_pkg::SmIdW + 1;   // a profiled CTA count base + row + 1, and sums of two SM counts
   localparam int QW = gs_pkg::SmIdW + gs_pkg::CtaCntW;
+  localparam int CH = gs_pkg::ArithChunkW;
+  localparam int SUW = gs_pkg::WsSumW;
+  localparam int SC = gs_pkg::WsSumChunks;
+  localparam int CC = gs_pkg::WsCmpChunks;
+  localparam int WC = gs_pkg::WsWinChunks;
+  localparam int MW = gs_pkg::WsMulBW;
+  localparam int MPW = gs_pkg::WsMulPW;
+  localparam int TW = gs_pkg::WsStepW;
 
   localparam logic [4:0] StIdle = 5'd0, StOcc = 5'd1, StSetup = 5'd2, StAvg = 5'd3, StWarm = 5'd4,
                          StSample = 5'd5, StRead = 5'd6, StPhi = 5'd7, StWfStart = 5'd8, StWfWait = 5'd9,
                          StPart = 5'd10, StMonOpen = 5'd11, StMonRun = 5'd12, StMonSum = 5'd13, StMonCmp = 5'd14,
-                         StDelay = 5'd15, StQuo = 5'd16, StScale = 5'd17, StOccLd = 5'd18, StMonMul = 5'd19;
+                         StDelay = 5'd15, StQuo = 5'd16, StScale = 5'd17, StOccLd = 5'd18, StMonMul = 5'd19,
+                         StMonCarry = 5'd20, StDen = 5'd21, StOccFit = 5'd22,
+                         StStart = 5'd23;
   localparam logic [1:0] ModeShared = 2'd0, ModeSpatial = 2'd1, ModeAlone = 2'd2;
 
   gs_pkg::ws_state_t q, d;   // q.div, q.wf and q.scale are the submodules' (state_o); unused here
@@ -89,6 +99,11 @@ module gs_policy_warped_slicer (
   function automatic logic [SW-1:0] nsteps_of(input logic [K*SW-1:0] ns, input gs_pkg::slot_t k);
     nsteps_of = 32'(k) < K ? ns[32'(k)*SW +: SW] : '0;
   endfunction
+  // chunk i of a, ArithChunkW bits (0 above a's width)
+  function automatic logic [CH-1:0] chunk(input logic [CC*CH-1:0] a, input logic [TW-1:0] i);
+    chunk = '0;
+    for (int c = 0; c < CC; c++) if (i == TW'(c)) chunk = a[c*CH +: CH];
+  endfunction
 
   // SM 0's capacity: the SM the partition is computed for (R_tot)
   gs_pkg::wf_res_t sm0;
@@ -113,6 +128,18 @@ module gs_policy_warped_slicer (
   gs_seq_div u_div (
     .clk_i, .rst_ni, .start_i(q.div_go), .num_i(q.div_num), .den_i(q.div_den), .busy_o(div_busy), .quo_o(div_quo),
     .state_o(div_state)
+  );
+
+  // the one multiplier (gs_seq_mul): the monitor's pct x ref and 100 x |sum - ref|, and DEN's
+  // window x schedulers, the divisor of every READ of the round (prod_o holds until the next start)
+  logic mul_start, mul_busy;
+  logic [gs_pkg::WsMulAW-1:0] mul_a;
+  logic [MW-1:0] mul_b;
+  logic [MPW-1:0] mul_prod;
+  gs_pkg::ws_mul_state_t mul_state;
+  gs_seq_mul #(.AW(gs_pkg::WsMulAW), .BW(MW)) u_mul (
+    .clk_i, .rst_ni, .start_i(mul_start), .a_i(mul_a), .b_i(mul_b), .busy_o(mul_busy), .prod_o(mul_prod),
+    .state_o(mul_state)
   );
 
   // the profiling counters: cleared when a warm-up ends (or a monitor window opens), run while
@@ -188,39 +215,37 @@ module gs_policy_warped_slicer (
   logic [KS:0] nk_new;
   logic [SW-1:0] n_pos;            // N of the kernel of SM q.s
   logic [CW-1:0] setup_quota;
-  logic [gs_pkg::CycleW-1:0] window;
-  logic [QW:0] quota_sum;
+  logic [QW-1:0] sumq_j, sumq_n;   // SETUP: sumq + j and sumq + N side by side, then min by j < N
   // the SM under scan (registers only: the counters' read address)
   always_comb begin
     k_pos = slot_of(q.order, q.pos);
-    n_pos = nsteps_of(q.nsteps, k_pos);
+    n_pos = 32'(q.pos) < KW ? q.nsteps_c[32'(q.pos)*SW +: SW] : '0;
     // (GS_MUT_WS_PROFILE_OFF_BY_ONE: SM 0 of a group profiles 2 CTAs, not 1)
     j = JW'(q.base) + JW'(q.row) + (mut_ws_profile_off_by_one ? JW'(2) : JW'(1));
     setup_quota = (j < JW'(n_pos)) ? CW'(j) : CW'(n_pos);
+    sumq_j = q.sumq + QW'(j);
+    sumq_n = q.sumq + QW'(n_pos);
   end
   always_comb begin
     start = en_i && ((q.st == StIdle) ? pending != q.done : pending != q.target);
     nk_new = '0;
     for (int k = 0; k < K; k++) nk_new = nk_new + (KS + 1)'(pending[k]);
   end
-  // the window's phase (gs_prof_window: the counters' control): a block of its own, as prof_i
-  // (read below) depends on it
+  // the window's phase (gs_prof_window: the counters' control), registered with the state
+  // (phase: no decode of st, and no restart, which depends on view_i, in front of the window);
+  // what the window does in a restart's cycle is discarded (WARM, DELAY and the monitor start it
+  // afresh)
+  function automatic gs_pkg::prof_phase_e phase_of(input logic [4:0] st);
+    unique case (st)
+      StWarm: phase_of = gs_pkg::PW_WARM;
+      StDelay: phase_of = gs_pkg::PW_TIMER;
+      StMonOpen: phase_of = gs_pkg::PW_OPEN;
+      StSample, StMonRun: phase_of = gs_pkg::PW_SAMPLE;
+      default: phase_of = gs_pkg::PW_IDLE;
+    endcase
+  endfunction
+  assign win_phase = q.phase;
   always_comb begin
-    win_phase = gs_pkg::PW_IDLE;
-    if (!start) begin
-      unique case (q.st)
-        StWarm: win_phase = gs_pkg::PW_WARM;
-        StDelay: win_phase = gs_pkg::PW_TIMER;
-        StMonOpen: win_phase = gs_pkg::PW_OPEN;
-        StSample, StMonRun: win_phase = gs_pkg::PW_SAMPLE;
-        default: ;
-      endcase
-    end
-  end
-  always_comb begin
-    quota_sum = (QW + 1)'(q.sumq) + (QW + 1)'(setup_quota);
-    window = q.tl - q.t1;
-
     div_start = 1'b0;
     div_num = '0;
     div_den = '0;
@@ -228,9 +253,9 @@ module gs_policy_warped_slicer (
     scale_start = 1'b0;
     if (!start) begin
       unique case (q.st)
-        StSetup: if (JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms)) begin   // the last SM: CTA_avg
+        StAvg: if (!q.avg_go) begin   // CTA_avg: the quotas summed in SETUP over the SMs
           div_start = 1'b1;
-          div_num = gs_pkg::DivNW'(quota_sum) << gs_pkg::WfAvgFracW;
+          div_num = gs_pkg::DivNW'(q.sumq) << gs_pkg::WfAvgFracW;
           div_den = gs_pkg::DivDW'(cfg_i.num_sms);
         end
         // (GS_MUT_WS_READ_NO_WAIT: READ does not wait for the registered read: the stall of the
@@ -238,7 +263,7 @@ module gs_policy_warped_slicer (
         StRead: if ((q.rd_ok || mut_ws_read_no_wait) && j <= JW'(n_pos)) begin   // a measured SM: phi_mem
           div_start = 1'b1;
           div_num = {rd_stall, gs_pkg::WfPhiFracW'(0)};
-          div_den = gs_pkg::DivDW'(window) * gs_pkg::DivDW'(cfg_i.warp_scheds);
+          div_den = gs_pkg::DivDW'(mul_prod);   // window x schedulers (DEN)
         end
         StPhi: if (!div_wait) begin   // phi_mem is in: CTA_i / CTA_avg, UQ.WfFactorFracW
           div_start = 1'b1;
@@ -257,6 +282,35 @@ module gs_policy_warped_slicer (
                                                                : gs_pkg::WfPhiW'(div_quo);
     insts_held = (rd_insts > gs_pkg::ProfCntW'({PW{1'b1}})) ? {PW{1'b1}} : PW'(rd_insts);
     scale_q = (q.avg == '0) ? gs_pkg::WfFactorW'(1) << gs_pkg::WfFactorFracW : gs_pkg::WfFactorW'(div_quo);
+  end
+
+  // the multiplier's starts: MON_MUL's pct x ref (step 0) and 100 x |sum - ref| (step 2 CC, once
+  // pct x ref is in), DEN's window x schedulers (step WC, the window's chunks subtracted)
+  always_comb begin
+    mul_start = 1'b0;
+    mul_a = '0;
+    mul_b = '0;
+    if (!start) begin
+      unique case (q.st)
+        StMonMul: begin
+          if (q.mon_k == '0) begin
+            mul_start = 1'b1;
+            mul_a = gs_pkg::WsMulAW'(set_i.phase_change_pct);
+            mul_b = MW'(mon_ref);
+          end else if (q.mon_k == TW'(2 * CC) && !mul_busy) begin
+            mul_start = 1'b1;
+            mul_a = gs_pkg::WsMulAW'(100);
+            mul_b = q.mon_diff;
+          end
+        end
+        StDen: if (q.mon_k == TW'(WC)) begin
+          mul_start = 1'b1;
+          mul_a = gs_pkg::WsMulAW'(cfg_i.warp_scheds);
+          mul_b = q.mon_diff;
+        end
+        default: ;
+      endcase
+    end
   end
 
   // ------------------------------------------------------------------ decisions
@@ -317,11 +371,14 @@ module gs_policy_warped_slicer (
   logic perf_we;
   logic [PW-1:0] perf_wd;
   // the phase monitor's comparison, one kernel at a time (MON_MUL): a kernel's window differs
-  // from its reference by more than phase_change_pct percent, exactly: |sum - ref| * 100 >
-  // pct * ref. The product pct * ref is formed over eight cycles (mon_rhs, MSB first), then
-  // compared with |sum - ref| * 100 (mon_diff, a shift-add by the constant).
-  localparam int SUW = gs_pkg::WsSumW;
+  // from its reference by more than phase_change_pct percent, exactly: 100 x |sum - ref| >
+  // pct x ref. |sum - ref| is subtracted a chunk per step (then negated a chunk per step when
+  // negative) while the multiplier forms pct x ref; then 100 x |sum - ref| on it, and the two
+  // products compared by chunk flags. DEN subtracts the window's stamps on the same chunk.
   logic [SUW-1:0] mon_sum, mon_ref;
+  logic [CH:0] sub_c, neg_c;       // a chunk difference and its borrow; a negated chunk and its carry
+  logic [CH:0] sub_mon, sub_den;   // chunk c of sum - ref, of tl - t1
+  logic [TW-1:0] neg_i;            // the chunk negated
   logic mon_changed;
   logic [3:0] strikes_nx;
   always_comb begin
@@ -333,9 +390,36 @@ module gs_policy_warped_slicer (
         mon_ref = q.ref_insts[c*SUW +: SUW];
       end
     end
-    mon_changed = (SUW + 8)'(q.mon_diff) * (SUW + 8)'(100) > q.mon_rhs;
+    // every chunk's difference side by side (the borrow in: mon_cy above chunk 0), then the one
+    // of step mon_k taken: no select in front of the carry chain
+    sub_c = '0;
+    for (int c = 0; c < CC; c++) begin
+      sub_mon = {1'b0, chunk((CC*CH)'(mon_sum), TW'(c))} - {1'b0, chunk((CC*CH)'(mon_ref), TW'(c))}
+                - (CH + 1)'(c != 0 && q.mon_cy);
+      sub_den = {1'b0, chunk((CC*CH)'(q.tl), TW'(c))} - {1'b0, chunk((CC*CH)'(q.t1), TW'(c))}
+                - (CH + 1)'(c != 0 && q.mon_cy);
+      if (q.mon_k == TW'(c)) sub_c = (q.st == StDen) ? sub_den : sub_mon;
+    end
+    neg_i = q.mon_k - TW'(CC);
+    neg_c = {1'b0, ~chunk((CC*CH)'(q.mon_diff), neg_i)} + (CH + 1)'(neg_i == '0 || q.mon_cy);
+    // 100 x |sum - ref| > pct x ref: the chunk flags, the top chunk deciding
+    mon_changed = 1'b0;
+    for (int c = 0; c < CC; c++) mon_changed = q.mon_lt[c] || (q.mon_eq[c] && mon_changed);
     strikes_nx = q.mon_chg ? q.strikes + 1'b1 : 4'd0;
   end
+  // a chunk of mon_diff replaced (the register as CC chunks; `from` zero clears the others)
+  function automatic logic [MW-1:0] diff_chunk(input logic [MW-1:0] from, input logic [TW-1:0] i, input logic [CH-1:0] v);
+    logic [CC*CH-1:0] diff_pad;
+    diff_pad = (CC*CH)'(from);
+    for (int c = 0; c < CC; c++) if (i == TW'(c)) diff_pad[c*CH +: CH] = v;
+    diff_chunk = MW'(diff_pad);
+  endfunction
+  // the monitor's sums, every kernel number every cycle: chunk i takes its part of MON_SUM's read
+  // (rd_add) and the carry out of chunk i-1 of the cycle before (sum_cy); no carry chain is wider
+  // than ArithChunkW
+  logic [SC*CH-1:0] acc_in, acc_old, acc_new;
+  logic [SC-1:0] acc_cin, acc_cout;
+  logic [CH:0] acc_c;
 
   // the scan's next SM: pos = s mod nk, row = s div nk
   task automatic advance();
@@ -385,10 +469,23 @@ module gs_policy_warped_slicer (
     d.rd_stall = prof_i.stall;
     d.rd_ok = 1'b0;
     d.rd_add = 1'b0;
-    if (q.rd_add) begin   // MON_SUM's read of the cycle before
-      for (int c = 0; c < KW; c++) begin
-        if (q.rd_pos == KS'(c)) d.sum_insts[c*SUW +: SUW] = q.sum_insts[c*SUW +: SUW] + SUW'(rd_insts);
+    acc_in = '0;
+    acc_old = '0;
+    acc_new = '0;
+    acc_cin = '0;
+    acc_cout = '0;
+    acc_c = '0;
+    for (int c = 0; c < KW; c++) begin   // MON_SUM's read of the cycle before, and the carries
+      acc_in = (q.rd_add && q.rd_pos == KS'(c)) ? (SC*CH)'(rd_insts) : '0;
+      acc_old = (SC*CH)'(q.sum_insts[c*SUW +: SUW]);
+      acc_cin = {q.sum_cy[c*(SC-1) +: SC-1], 1'b0};
+      for (int i = 0; i < SC; i++) begin
+        acc_c = {1'b0, acc_old[i*CH +: CH]} + {1'b0, acc_in[i*CH +: CH]} + (CH + 1)'(acc_cin[i]);
+        acc_new[i*CH +: CH] = acc_c[CH-1:0];
+        acc_cout[i] = acc_c[CH];
       end
+      d.sum_insts[c*SUW +: SUW] = SUW'(acc_new);
+      d.sum_cy[c*(SC-1) +: SC-1] = acc_cout[SC-2:0];
     end
 
     if (start) begin
@@ -402,33 +499,42 @@ module gs_policy_warped_slicer (
       d.acc = '0;
       d.n = '0;
       d.maxn = '0;
-      if (nk_new == '0) begin
-        d.done = pending;
-        d.st = StIdle;
-      end else if (nk_new == (KS + 1)'(1)) begin
-        d.mode = ModeAlone;
-        d.st = StPart;
-      end else if (nk_new > (KS + 1)'(KW) || JW'(nk_new) > JW'(cfg_i.num_sms)) begin
-        d.mode = ModeSpatial;
-        d.st = StPart;
-      end else if ((pending & ~q.prof_ok) == '0) begin
-        d.st = StWfStart;
-      end else begin
-        d.st = StOccLd;
-        ok = ok & ~pending;   // profiles being remeasured are not complete
-      end
+      d.st = StStart;   // the set is registered; START decides on it
     end else begin
       unique case (q.st)
+        StStart: begin
+          if (q.nk == '0) begin
+            d.done = q.target;
+            d.st = StIdle;
+          end else if (q.nk == (KS + 1)'(1)) begin
+            d.mode = ModeAlone;
+            d.st = StPart;
+          end else if (q.nk > (KS + 1)'(KW) || JW'(q.nk) > JW'(cfg_i.num_sms)) begin
+            d.mode = ModeSpatial;
+            d.st = StPart;
+          end else if ((q.target & ~q.prof_ok) == '0) begin
+            d.st = StWfStart;
+          end else begin
+            d.st = StOccLd;
+            ok = ok & ~q.target;   // profiles being remeasured are not complete
+          end
+        end
         StOccLd: begin
           d.cta = r_occ;
+          d.st = StOccFit;
+        end
+        StOccFit: begin   // does one more CTA fit (registered: the FSM's decision waits a cycle)
+          d.fit = acc_fits;
           d.st = StOcc;
         end
         StOcc: begin
-          if (q.n < SW'(NS) && acc_fits) begin
+          if (q.n < SW'(NS) && q.fit) begin
             d.acc = acc_sum;
             d.n = q.n + 1'b1;
+            d.st = StOccFit;
           end else begin
             for (int k = 0; k < K; k++) if (k_occ == KS'(k)) d.nsteps[k*SW +: SW] = q.n;
+            for (int c = 0; c < KW; c++) if (q.c == KS'(c)) d.nsteps_c[c*SW +: SW] = q.n;
             if (q.n > q.maxn) d.maxn = q.n;
             d.acc = '0;
             d.n = '0;
@@ -449,14 +555,17 @@ module gs_policy_warped_slicer (
           end
         end
         StSetup: begin
-          d.sumq = q.sumq + QW'(setup_quota);
+          d.sumq = (j < JW'(n_pos)) ? sumq_j : sumq_n;   // q.sumq + setup_quota
           advance();
           if (JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms)) begin
             if (q.base == '0) d.rows = d.row;
+            d.avg_go = 1'b0;
             d.st = StAvg;
           end
         end
-        StAvg: if (!div_wait) begin
+        StAvg: if (!q.avg_go) begin
+          d.avg_go = 1'b1;   // the divider starts (div_go) at this edge
+        end else if (!div_wait) begin
           d.avg = gs_pkg::WfAvgW'(div_quo);
           d.t0_valid = 1'b0;
           d.st = StWarm;
@@ -467,10 +576,12 @@ module gs_policy_warped_slicer (
             d.s = '0;
             d.pos = '0;
             d.row = '0;
+            d.mon_k = '0;
             if (q.st == StSample) begin
-              d.st = StRead;
+              d.st = StDen;
             end else begin
               d.sum_insts = '0;
+              d.sum_cy = '0;
               d.st = StMonSum;
             end
           end
@@ -483,25 +594,48 @@ module gs_policy_warped_slicer (
             d.pos = '0;
             d.s = q.s + 1'b1;
             if (JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms)) begin
-              // with a reference, each kernel's window is compared to it first (MON_MUL)
-              d.st = q.ref_valid ? StMonMul : StMonCmp;
-              d.mon_bit = '0;
-              d.mon_rhs = '0;
-              d.mon_chg = 1'b0;
+              d.mon_k = '0;
+              d.st = StMonCarry;
             end
           end else begin
             d.pos = q.pos + 1'b1;
           end
         end
-        StMonMul: begin   // kernel number pos: 8 product steps, then the comparison
-          if (q.mon_bit < 4'd8) begin
-            d.mon_diff = mon_sum > mon_ref ? mon_sum - mon_ref : mon_ref - mon_sum;
-            d.mon_rhs = {q.mon_rhs[SUW+6:0], 1'b0} + ((set_i.phase_change_pct[3'd7 - q.mon_bit[2:0]]) ? (SUW + 8)'(mon_ref) : '0);
-            d.mon_bit = q.mon_bit + 1'b1;
-          end else begin
+        StMonCarry: begin   // the last read is added, then each chunk's carry moves up (SC cycles)
+          d.mon_k = q.mon_k + 1'b1;
+          if (q.mon_k == TW'(SC - 1)) begin
+            // with a reference, each kernel's window is compared to it first (MON_MUL)
+            d.mon_k = '0;
+            d.mon_chg = 1'b0;
+            d.st = q.ref_valid ? StMonMul : StMonCmp;
+          end
+        end
+        StMonMul: begin   // kernel number pos, step mon_k (the page's table)
+          d.mon_k = q.mon_k + 1'b1;
+          if (q.mon_k < TW'(CC)) begin   // chunk mon_k of sum - ref
+            d.mon_diff = diff_chunk(q.mon_diff, q.mon_k, sub_c[CH-1:0]);
+            d.mon_cy = sub_c[CH];
+            if (q.mon_k == TW'(CC - 1)) d.mon_neg = sub_c[CH];
+          end else if (q.mon_k < TW'(2 * CC)) begin   // sum < ref: chunk mon_k - CC negated
+            if (q.mon_neg) begin
+              d.mon_diff = diff_chunk(q.mon_diff, neg_i, neg_c[CH-1:0]);
+              d.mon_cy = neg_c[CH];
+            end
+          end else if (q.mon_k == TW'(2 * CC)) begin   // pct x ref is in; 100 x |sum - ref| starts
+            if (mul_busy) d.mon_k = q.mon_k;
+            else d.mon_rhs = mul_prod;
+          end else if (q.mon_k == TW'(2 * CC + 1)) begin   // 100 x |sum - ref| is in: chunk flags
+            if (mul_busy) begin
+              d.mon_k = q.mon_k;
+            end else begin
+              for (int c = 0; c < CC; c++) begin
+                d.mon_lt[c] = chunk((CC*CH)'(q.mon_rhs), TW'(c)) < chunk((CC*CH)'(mul_prod), TW'(c));
+                d.mon_eq[c] = chunk((CC*CH)'(q.mon_rhs), TW'(c)) == chunk((CC*CH)'(mul_prod), TW'(c));
+              end
+            end
+          end else begin   // the flags combined
             if (mon_changed) d.mon_chg = 1'b1;
-            d.mon_bit = '0;
-            d.mon_rhs = '0;
+            d.mon_k = '0;
             if ((KS + 1)'(q.pos) + 1'b1 >= q.nk) begin
               d.pos = '0;
               d.st = StMonCmp;
@@ -510,9 +644,22 @@ module gs_policy_warped_slicer (
             end
           end
         end
+        StDen: begin   // the window tl - t1 a chunk per step, then x schedulers on the multiplier
+          d.mon_k = q.mon_k + 1'b1;
+          if (q.mon_k < TW'(WC)) begin
+            d.mon_diff = diff_chunk(q.mon_k == '0 ? '0 : q.mon_diff, q.mon_k, sub_c[CH-1:0]);
+            d.mon_cy = sub_c[CH];
+          end else if (q.mon_k > TW'(WC)) begin   // the product is the divisor of the round's READs
+            d.mon_k = q.mon_k;
+            if (!mul_busy) begin
+              d.mon_k = '0;
+              d.st = StRead;
+            end
+          end
+        end
         StMonCmp: begin
           if (!q.ref_valid) begin
-            d.ref_insts = d.sum_insts;   // with MON_SUM's last read, added at this edge
+            d.ref_insts = q.sum_insts;   // complete: MON_CARRY added the carries
             d.ref_valid = 1'b1;
             d.st = StMonOpen;
           end else if (strikes_nx >= set_i.phase_windows) begin   // a sustained phase change: profile again
@@ -575,6 +722,7 @@ module gs_policy_warped_slicer (
       endcase
     end
     d.prof_ok = ok & ~event_i.slot_free;
+    d.phase = phase_of(d.st);
     // registered in front of the divider and the performance table (their inputs are deep);
     // the operands load only with their start or write
     d.div_go = div_start;
@@ -592,6 +740,7 @@ module gs_policy_warped_slicer (
 
   always_comb begin
     state_o = q;
+    state_o.mul = mul_state;
     state_o.div = div_state;
     state_o.wf = wf_state;
     state_o.scale = scale_state;

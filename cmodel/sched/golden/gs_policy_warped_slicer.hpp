@@ -5,20 +5,24 @@
 //
 // The same registers, state machine, timing and integer arithmetic as the RTL; the module's
 // page, docs/rtl/gs_policy_warped_slicer.md, is the specification both follow:
-//   IDLE -> (set change) OCC: N_k, the CTAs of kernel k that fit SM 0, one CTA per cycle
+//   IDLE -> (set change) START: the set registered, decided on the cycle after
+//   -> OCC_LD / OCC_FIT / OCC: N_k, the CTAs of kernel k that fit SM 0, one CTA per two cycles
 //   -> SETUP: one SM per cycle, SM s runs kernel number s mod K with min(base + s div K + 1, N_k)
 //      CTAs (owner + quota); -> AVG: CTA_avg = sum of quotas / SMs (gs_seq_div)
 //   -> WARM: warm-up, measured on observation stamps -> SAMPLE: the profiling counters count
-//      the epochs after the window opened while within the sample length
+//      the epochs after the window opened while within the sample length -> DEN: the window
+//      tl - t1 a chunk per cycle, then x schedulers on the one gs_seq_mul (the READs' divisor)
 //   -> READ / PHI / QUO / SCALE: per profiled SM, phi_mem = stall * 2^8 / (window * schedulers),
 //      then CTA_j / CTA_avg (both on the one gs_seq_div), P(k, j) = gs_wf_scale(insts, phi, j,
 //      CTA_avg) (WfScaleTwin, two sequential products); another round while some N_k is beyond it
 //   -> WFSTART / WFWAIT: gs_waterfill on the stored profiles -> (partition_delay_cycles != 0) DELAY: Sec. V-H's
 //      algorithm delay, counted as WARM counts -> PART: per SM and kernel one
 //      quota write (T_k, or unlimited for spatial / a lone kernel), the owner at its first step.
-//   -> (shared partition, phase_change_pct != 0) MON_OPEN / MON_RUN / MON_SUM / MON_CMP: the phase
-//      monitor of Sec. IV-B: each kernel's instructions over every SM per window, against the
-//      first window after the partition; phase_windows changed windows in a row re-profile.
+//   -> (shared partition, phase_change_pct != 0) MON_OPEN / MON_RUN / MON_SUM / MON_CARRY /
+//      MON_MUL / MON_CMP: the phase monitor of Sec. IV-B: each kernel's instructions over every SM
+//      per window (summed in ArithChunkW chunks, carries a cycle later), against the first
+//      window after the partition, 100 x |sum - ref| > pct x ref on the multiplier and chunk
+//      flags; phase_windows changed windows in a row re-profile.
 // A set that only lost kernels, all profiled, goes straight to the water-filler.
 #pragma once
 #include <algorithm>
@@ -30,6 +34,7 @@
 #include "sched/golden/gs_prof_counters.hpp"
 #include "sched/golden/gs_prof_window.hpp"
 #include "sched/golden/gs_seq_div.hpp"
+#include "sched/golden/gs_seq_mul.hpp"
 #include "sched/golden/gs_waterfill.hpp"
 
 namespace gs::golden {
@@ -57,17 +62,27 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     kScale = 17,
     kOccLd = 18,
     kMonMul = 19,
+    kMonCarry = 20,
+    kDen = 21,
+    kOccFit = 22,
+    kStart = 23,
   };
   enum Mode : uint32_t { kShared = 0, kSpatial = 1, kAlone = 2 };
   static constexpr uint32_t KW = spec::WfMaxKernels, NS = spec::WfMaxSteps;
+  static constexpr uint32_t CH = spec::ArithChunkW, SC = spec::WsSumChunks, CC = spec::WsCmpChunks,
+                            WC = spec::WsWinChunks;
+  using Mul = SeqMul<spec::WsMulAW, spec::WsMulBW>;
 
   struct Regs {
     uint32_t st = kIdle;
+    ProfPhase phase = ProfPhase::kIdle;  // the window's phase of st, registered with it
     uint32_t target = 0, done = 0, nk = 0, mode = kShared, prof_ok = 0;
     uint32_t c = 0, s = 0, pos = 0, row = 0, rows = 0, base = 0, maxn = 0;
     WfRes acc;
     uint32_t n = 0;
+    bool fit = false;  // OCC_FIT: one more CTA fits on top of acc
     std::array<uint32_t, spec::MaxKernels> nsteps{};
+    std::array<uint32_t, KW> nsteps_c{};  // N per kernel number of target (SETUP / READ)
     uint32_t sumq = 0, avg = 0;
     uint32_t phi = 0;  // READ / PHI: phi_mem, held while the divider computes CTA_j / CTA_avg
     bool t0_valid = false;
@@ -78,14 +93,18 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     bool ref_valid = false;
     uint32_t strikes = 0;
     std::array<uint64_t, KW> ref{}, sum{};           // phase monitor: per kernel number, instructions per window
+    std::array<uint32_t, KW> sum_cy{};               // ... the carries out of sum's chunks, bit i of chunk i
     std::array<uint32_t, spec::MaxKernels> order{};  // per kernel number, the slot of target's c-th kernel
     uint32_t rd_insts = 0, rd_stall = 0;             // the counters' read of the cycle before
     bool rd_ok = false, rd_add = false;
     uint32_t rd_pos = 0;
     WfRes cta;                           // OCC: one CTA of the kernel counted
-    uint64_t mon_diff = 0, mon_rhs = 0;  // MON_MUL: |sum - ref|, pct x ref so far
-    uint32_t mon_bit = 0;
+    uint64_t mon_diff = 0, mon_rhs = 0;  // MON_MUL: |sum - ref| (DEN: the window), pct x ref
+    uint32_t mon_k = 0;                  // the step of MON_CARRY, MON_MUL or DEN
+    bool mon_cy = false, mon_neg = false;
+    uint32_t mon_lt = 0, mon_eq = 0;  // MON_MUL: the products' chunk flags
     bool mon_chg = false;
+    bool avg_go = false;  // AVG: the divider was started
     bool div_go = false;  // the divider's operands, registered
     uint64_t div_num = 0, div_den = 0;
     bool pw_valid = false;  // the performance table's write, registered
@@ -98,12 +117,15 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     uint64_t div_num = 0, div_den = 0;
     bool scale_start = false;  // QUO: gs_wf_scale on the sample of SM q.s
     uint32_t scale_perf = 0, scale_q = 0;
+    bool mul_start = false;  // the multiplier: MON_MUL's two products, DEN's divisor
+    uint64_t mul_a = 0, mul_b = 0;
     ProfWindow win;  // gs_prof_window: the counters' control and the window registers' next value
   };
 
   void reset(const PolicyCfg& cfg) override {
     q = d = Regs{};
     div.reset();
+    mul.reset();
     wf.reset();
     scale.reset();
     prof.reset(cfg.num_sms, cfg.slots);
@@ -123,21 +145,21 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   /// A (re)start: idle, the set differs from the partitioned one; busy, from the one being
   /// worked on (a set that returns to the partitioned one while busy restarts too).
   bool starts(uint32_t pending) const { return q.st == kIdle ? pending != q.done : pending != q.target; }
-  /// gs_prof_window on this sample: DELAY counts the algorithm delay as WARM counts the warm-up.
-  ProfWindow window(const PolicyCfg& cfg, const PolicyEvent& ev, bool start) const {
-    ProfPhase phase = ProfPhase::kIdle;
-    if (!start) {
-      switch (q.st) {
-        case kWarm: phase = ProfPhase::kWarm; break;
-        case kDelay: phase = ProfPhase::kTimer; break;
-        case kMonOpen: phase = ProfPhase::kOpen; break;
-        case kSample:
-        case kMonRun: phase = ProfPhase::kSample; break;
-        default: break;
-      }
+  /// The window's phase of state st (registered with it: q.phase is phase_of(q.st)).
+  static ProfPhase phase_of(uint32_t st) {
+    switch (st) {
+      case kWarm: return ProfPhase::kWarm;
+      case kDelay: return ProfPhase::kTimer;  // DELAY counts the algorithm delay as WARM counts the warm-up
+      case kMonOpen: return ProfPhase::kOpen;
+      case kSample:
+      case kMonRun: return ProfPhase::kSample;
+      default: return ProfPhase::kIdle;
     }
+  }
+  /// gs_prof_window on this sample, in the registered phase (a restart's cycle included).
+  ProfWindow window(const PolicyCfg& cfg, const PolicyEvent& ev) const {
     const spec::WarpedSlicerSettings& set = cfg.settings.warped_slicer;
-    return prof_window(ev.obs, phase, ProfWinRegs::of(q),
+    return prof_window(ev.obs, q.phase, ProfWinRegs::of(q),
                        q.st == kDelay ? set.partition_delay_cycles : set.warmup_cycles, set.sample_cycles);
   }
   /// The CTA count SM (row) profiles this round, and whether that count is measured.
@@ -146,22 +168,39 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   Comb comb_values(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent& ev) const {
     Comb c;
     c.start = starts(v.pending);
-    c.win = window(cfg, ev, c.start);
+    c.win = window(cfg, ev);
     if (c.start) return c;
-    const uint32_t k = q.order[q.pos];
     switch (q.st) {
-      case kSetup:
-        if (q.s + 1 >= cfg.num_sms) {  // the last SM: CTA_avg = (sum of quotas) * 2^Fa / SMs
+      case kAvg:
+        if (!q.avg_go) {  // CTA_avg = (sum of quotas) * 2^Fa / SMs
           c.div_start = true;
-          c.div_num = uint64_t(q.sumq + setup_quota(k)) << spec::WfAvgFracW;
+          c.div_num = uint64_t(q.sumq) << spec::WfAvgFracW;
           c.div_den = cfg.num_sms;
         }
         break;
       case kRead:
-        if (q.rd_ok && profile_j() <= q.nsteps[k]) {  // a measured SM: phi_mem = stall * 2^Fphi / (window * schedulers)
+        if (q.rd_ok && profile_j() <= n_pos()) {  // a measured SM: phi_mem = stall * 2^Fphi / (window * schedulers)
           c.div_start = true;
           c.div_num = uint64_t(q.rd_stall) << spec::WfPhiFracW;
-          c.div_den = uint64_t((q.tl - q.t1) & width_mask(spec::CycleW)) * cfg.warp_scheds;
+          c.div_den = mul.prod();  // DEN's product
+        }
+        break;
+      case kMonMul:  // pct x ref at step 0, 100 x |sum - ref| at step 2 CC once pct x ref is in
+        if (q.mon_k == 0) {
+          c.mul_start = true;
+          c.mul_a = cfg.settings.warped_slicer.phase_change_pct;
+          c.mul_b = mon_ref();
+        } else if (q.mon_k == 2 * CC && !mul.busy()) {
+          c.mul_start = true;
+          c.mul_a = 100;
+          c.mul_b = q.mon_diff;
+        }
+        break;
+      case kDen:  // the window's chunks subtracted: x schedulers
+        if (q.mon_k == WC) {
+          c.mul_start = true;
+          c.mul_a = cfg.warp_scheds;
+          c.mul_b = q.mon_diff;
         }
         break;
       case kPhi:
@@ -197,7 +236,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     if (q.st == kSetup) {
       const uint32_t k = q.order[q.pos];
       out.owner_wr = OwnerWr{true, static_cast<SmId>(q.s), true, k};
-      out.quota_wr = QuotaWr{true, static_cast<SmId>(q.s), k, setup_quota(k)};
+      out.quota_wr = QuotaWr{true, static_cast<SmId>(q.s), k, setup_quota()};
     } else if (q.st == kPart) {
       const uint32_t k = q.order[q.c];
       const uint32_t quota = q.mode == kShared ? wf.q.ctas[q.c] : MaxCtasPerSm;
@@ -216,6 +255,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
 
     // blocks this module holds: the divider, the water-filler (only its FILL moves), the counters
     div.next(q.div_go, q.div_num, q.div_den);
+    mul.next(c.mul_start, c.mul_a, c.mul_b);
     scale.next(c.scale_start, c.scale_perf, q.phi, c.scale_q);
     // the water-filler moves only from a start until its done cycle (a run abandoned by a
     // restart finishes in the RTL too); skipping its idle cycles keeps the golden fast
@@ -235,27 +275,62 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     n.rd_stall = prof.stall(q.s, k_rd);
     n.rd_ok = false;
     n.rd_add = false;
-    if (q.rd_add) n.sum[q.rd_pos] = (q.sum[q.rd_pos] + q.rd_insts) & mask64(spec::WsSumW);
+    for (uint32_t kc = 0; kc < KW; ++kc) {  // every sum, chunk by chunk: its part of the read, the carry below
+      const uint64_t in = q.rd_add && q.rd_pos == kc ? q.rd_insts : 0;
+      uint64_t sum = 0;
+      uint32_t cy = 0;
+      for (uint32_t i = 0; i < SC; ++i) {
+        const uint64_t cin = i > 0 ? q.sum_cy[kc] >> (i - 1) & 1u : 0;
+        const uint64_t t = (q.sum[kc] >> (i * CH) & mask64(CH)) + (in >> (i * CH) & mask64(CH)) + cin;
+        sum |= (t & mask64(CH)) << (i * CH);
+        if (i + 1 < SC) cy |= static_cast<uint32_t>(t >> CH) << i;
+      }
+      n.sum[kc] = sum & mask64(spec::WsSumW);
+      n.sum_cy[kc] = cy;
+    }
 
     if (c.start) {
-      start(cfg, v, n);
-      if (n.st == kOccLd) ok &= ~v.pending;  // profiles being remeasured are not complete
+      start(v, n);
     } else {
-      const uint32_t k = q.order[q.pos];
       switch (q.st) {
+        case kStart:  // decide on the registered set
+          if (q.nk == 0) {
+            n.done = q.target;
+            n.st = kIdle;
+          } else if (q.nk == 1) {
+            n.mode = kAlone;
+            n.st = kPart;
+          } else if (q.nk > KW || q.nk > cfg.num_sms) {
+            n.mode = kSpatial;
+            n.st = kPart;
+          } else if ((q.target & ~q.prof_ok) == 0) {
+            n.st = kWfStart;
+          } else {
+            n.st = kOccLd;
+            ok &= ~q.target;  // profiles being remeasured are not complete
+          }
+          break;
         case kOccLd:  // the kernel's CTA demand, registered
           n.cta = cta_res(v.ksrt->entry(q.order[q.c]));
+          n.st = kOccFit;
+          break;
+        case kOccFit: {  // does one more CTA fit (u_fit), registered
+          WfRes next_acc;
+          n.fit = cta_fit(q.acc, q.cta, sm0_res(cfg), next_acc);
           n.st = kOcc;
           break;
+        }
         case kOcc: {
           const uint32_t kc = q.order[q.c];
           WfRes next_acc;
-          const bool fits = cta_fit(q.acc, q.cta, sm0_res(cfg), next_acc);  // u_fit
-          if (q.n < NS && fits) {
+          cta_fit(q.acc, q.cta, sm0_res(cfg), next_acc);  // u_fit's sum
+          if (q.n < NS && q.fit) {
             n.acc = next_acc;
             n.n = q.n + 1;
+            n.st = kOccFit;
           } else {
             n.nsteps[kc] = q.n;
+            if (q.c < KW) n.nsteps_c[q.c] = q.n;
             n.maxn = std::max(q.maxn, q.n);
             n.acc = WfRes{};
             n.n = 0;
@@ -275,15 +350,18 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           break;
         }
         case kSetup:
-          n.sumq = (q.sumq + setup_quota(k)) & width_mask(spec::SmIdW + spec::CtaCntW);
+          n.sumq = (q.sumq + setup_quota()) & width_mask(spec::SmIdW + spec::CtaCntW);
           advance(n);
           if (q.s + 1 >= cfg.num_sms) {
             if (q.base == 0) n.rows = n.row;
+            n.avg_go = false;
             n.st = kAvg;
           }
           break;
         case kAvg:
-          if (!div_wait()) {
+          if (!q.avg_go) {
+            n.avg_go = true;  // the divider starts (div_go) at this edge
+          } else if (!div_wait()) {
             n.avg = div.quo() & width_mask(spec::WfAvgW);
             n.t0_valid = false;
             n.st = kWarm;
@@ -296,10 +374,12 @@ class PolicyWarpedSlicer final : public PolicyTwin {
         case kMonRun:
           if (c.win.done) {  // an epoch past the window
             n.s = n.pos = n.row = 0;
+            n.mon_k = 0;
             if (q.st == kSample) {
-              n.st = kRead;
+              n.st = kDen;
             } else {
               n.sum.fill(0);
+              n.sum_cy.fill(0);
               n.st = kMonSum;
             }
           }
@@ -313,27 +393,55 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           if (q.pos + 1 >= q.nk) {
             n.pos = 0;
             n.s = q.s + 1;
-            if (q.s + 1 >= cfg.num_sms) {  // with a reference, each kernel is compared to it first
-              n.st = q.ref_valid ? kMonMul : kMonCmp;
-              n.mon_bit = 0;
-              n.mon_rhs = 0;
-              n.mon_chg = false;
+            if (q.s + 1 >= cfg.num_sms) {
+              n.mon_k = 0;
+              n.st = kMonCarry;
             }
           } else {
             n.pos = q.pos + 1;
           }
           break;
-        case kMonMul: {  // kernel number pos: |sum - ref| * 100 > pct * ref, pct * ref MSB first
-          const uint64_t sum = q.sum[q.pos], ref = q.ref[q.pos];
-          if (q.mon_bit < 8) {
-            const uint32_t pct = cfg.settings.warped_slicer.phase_change_pct;
-            n.mon_diff = sum > ref ? sum - ref : ref - sum;
-            n.mon_rhs = ((q.mon_rhs << 1) + ((pct >> (7 - q.mon_bit)) & 1u ? ref : 0)) & mask64(spec::WsSumW + 8);
-            n.mon_bit = q.mon_bit + 1;
-          } else {
-            if (q.mon_diff * 100 > q.mon_rhs) n.mon_chg = true;
-            n.mon_bit = 0;
-            n.mon_rhs = 0;
+        case kMonCarry:  // the last read is added, then each chunk's carry moves up (SC cycles)
+          n.mon_k = q.mon_k + 1;
+          if (q.mon_k == SC - 1) {  // with a reference, each kernel is compared to it first
+            n.mon_k = 0;
+            n.mon_chg = false;
+            n.st = q.ref_valid ? kMonMul : kMonCmp;
+          }
+          break;
+        case kMonMul: {  // kernel number pos: 100 x |sum - ref| > pct x ref, step mon_k
+          n.mon_k = q.mon_k + 1;
+          if (q.mon_k < CC) {  // chunk mon_k of sum - ref
+            const Chunk sc = sub_chunk(mon_sum(), mon_ref());
+            n.mon_diff = diff_chunk(q.mon_diff, q.mon_k, sc.v);
+            n.mon_cy = sc.out;
+            if (q.mon_k == CC - 1) n.mon_neg = sc.out;
+          } else if (q.mon_k < 2 * CC) {  // sum < ref: chunk mon_k - CC negated
+            if (q.mon_neg) {
+              const uint32_t i = q.mon_k - CC;
+              const uint64_t t = (~chunk(q.mon_diff, i) & mask64(CH)) + (i == 0 || q.mon_cy ? 1 : 0);
+              n.mon_diff = diff_chunk(q.mon_diff, i, t & mask64(CH));
+              n.mon_cy = t >> CH & 1u;
+            }
+          } else if (q.mon_k == 2 * CC) {  // pct x ref is in; 100 x |sum - ref| starts
+            if (mul.busy()) n.mon_k = q.mon_k;
+            else n.mon_rhs = mul.prod();
+          } else if (q.mon_k == 2 * CC + 1) {  // 100 x |sum - ref| is in: the chunk flags
+            if (mul.busy()) {
+              n.mon_k = q.mon_k;
+            } else {
+              n.mon_lt = n.mon_eq = 0;
+              for (uint32_t i = 0; i < CC; ++i) {
+                const uint64_t r = chunk(q.mon_rhs, i), p = chunk(mul.prod(), i);
+                n.mon_lt |= uint32_t(r < p) << i;
+                n.mon_eq |= uint32_t(r == p) << i;
+              }
+            }
+          } else {  // the flags combined, the top chunk deciding
+            bool changed = false;
+            for (uint32_t i = 0; i < CC; ++i) changed = (q.mon_lt >> i & 1u) || ((q.mon_eq >> i & 1u) && changed);
+            if (changed) n.mon_chg = true;
+            n.mon_k = 0;
             if (q.pos + 1 >= q.nk) {
               n.pos = 0;
               n.st = kMonCmp;
@@ -343,10 +451,24 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           }
           break;
         }
+        case kDen:  // the window tl - t1 a chunk per step, then x schedulers on the multiplier
+          n.mon_k = q.mon_k + 1;
+          if (q.mon_k < WC) {
+            const Chunk sc = sub_chunk(q.tl, q.t1);
+            n.mon_diff = diff_chunk(q.mon_k == 0 ? 0 : q.mon_diff, q.mon_k, sc.v);
+            n.mon_cy = sc.out;
+          } else if (q.mon_k > WC) {  // the product is the divisor of the round's READs
+            n.mon_k = q.mon_k;
+            if (!mul.busy()) {
+              n.mon_k = 0;
+              n.st = kRead;
+            }
+          }
+          break;
         case kMonCmp: {
           const uint32_t strikes = q.mon_chg ? (q.strikes + 1) & 15u : 0;
           if (!q.ref_valid) {
-            n.ref = n.sum;  // with MON_SUM's last read, added at this edge
+            n.ref = q.sum;  // complete: MON_CARRY added the carries
             n.ref_valid = true;
             n.st = kMonOpen;
           } else if (strikes >= cfg.settings.warped_slicer.phase_windows) {  // a sustained phase change: profile again
@@ -419,6 +541,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
       }
     }
     n.prof_ok = ok & ~ev.slot_free;
+    n.phase = phase_of(n.st);
     // registered in front of the divider and the performance table
     n.div_go = c.div_start;
     if (c.div_start) {  // the operands load only with their start, the write only with a write
@@ -439,6 +562,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     if (q.pw_valid && q.pw_step >= 1 && q.pw_step <= NS) perf[q.pw_slot][q.pw_step - 1] = q.pw_data;
     q = d;
     div.commit();
+    mul.commit();
     wf.commit();
     scale.commit();
     prof.commit();
@@ -458,6 +582,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     namespace L = spec::layout::ws_state_t;
     st.clear();
     st.put(L::st_lsb, L::st_width, q.st);
+    st.put(L::phase_lsb, L::phase_width, static_cast<uint32_t>(q.phase));
     st.put(L::target_lsb, L::target_width, q.target);
     st.put(L::done_lsb, L::done_width, q.done);
     st.put(L::nk_lsb, L::nk_width, q.nk);
@@ -476,8 +601,10 @@ class PolicyWarpedSlicer final : public PolicyTwin {
       st.put(at, w, val);
     });
     st.put(L::n_lsb, L::n_width, q.n);
+    st.put(L::fit_lsb, 1, q.fit);
     for (uint32_t k = 0; k < spec::MaxKernels; ++k)
       st.put(L::nsteps_lsb + k * spec::WfStepW, spec::WfStepW, q.nsteps[k]);
+    for (uint32_t c = 0; c < KW; ++c) st.put(L::nsteps_c_lsb + c * spec::WfStepW, spec::WfStepW, q.nsteps_c[c]);
     st.put(L::sumq_lsb, L::sumq_width, q.sumq);
     st.put(L::avg_lsb, L::avg_width, q.avg);
     st.put(L::phi_lsb, L::phi_width, q.phi);
@@ -492,6 +619,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     for (uint32_t i = 0; i < KW; ++i) {
       st.put(L::ref_insts_lsb + i * spec::WsSumW, spec::WsSumW, q.ref[i]);
       st.put(L::sum_insts_lsb + i * spec::WsSumW, spec::WsSumW, q.sum[i]);
+      st.put(L::sum_cy_lsb + i * (SC - 1), SC - 1, q.sum_cy[i]);
     }
     for (uint32_t k = 0; k < spec::MaxKernels; ++k) st.put(L::order_lsb + k * spec::SlotW, spec::SlotW, q.order[k]);
     st.put(L::rd_insts_lsb, L::rd_insts_width, q.rd_insts);
@@ -506,8 +634,13 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     });
     st.put(L::mon_diff_lsb, L::mon_diff_width, q.mon_diff);
     st.put(L::mon_rhs_lsb, L::mon_rhs_width, q.mon_rhs);
-    st.put(L::mon_bit_lsb, L::mon_bit_width, q.mon_bit);
+    st.put(L::mon_k_lsb, L::mon_k_width, q.mon_k);
+    st.put(L::mon_cy_lsb, 1, q.mon_cy);
+    st.put(L::mon_neg_lsb, 1, q.mon_neg);
+    st.put(L::mon_lt_lsb, L::mon_lt_width, q.mon_lt);
+    st.put(L::mon_eq_lsb, L::mon_eq_width, q.mon_eq);
     st.put(L::mon_chg_lsb, 1, q.mon_chg);
+    st.put(L::avg_go_lsb, 1, q.avg_go);
     st.put(L::div_go_lsb, 1, q.div_go);
     st.put(L::div_num_lsb, L::div_num_width, q.div_num);
     st.put(L::div_den_lsb, L::div_den_width, q.div_den);
@@ -520,6 +653,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     wf.state(st, L::wf_lsb);
     static_assert(L::scale_width == WfScaleTwin::kStateW, "wfs_state_t is gs_wf_scale's state_o");
     scale.state(st, L::scale_lsb);
+    static_assert(L::mul_width == Mul::kStateW, "ws_mul_state_t is gs_seq_mul's state_o");
+    mul.state(st, L::mul_lsb);
   }
 
   /// P(k, j) as stored (the performance table, a memory outside the state record).
@@ -527,6 +662,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
 
   Regs q, d;
   SeqDiv<spec::DivNW, spec::DivDW, spec::DivQW> div;  // u_div
+  Mul mul;                                            // u_mul
   WaterfillTwin wf;                                   // u_wf
   WfScaleTwin scale;                                  // u_scale
   // gs_policies' one gs_prof_counters, shared by every module that profiles: held by the twin of
@@ -536,8 +672,31 @@ class PolicyWarpedSlicer final : public PolicyTwin {
  private:
   /// The divider's result is not ready: it runs, or its start is in the operand register.
   bool div_wait() const { return div.busy() || q.div_go; }
-  /// SETUP: the quota SM q.s gets for its kernel (slot k): min(j, N_k).
-  uint32_t setup_quota(uint32_t k) const { return std::min(profile_j(), q.nsteps[k]); }
+  /// N of the kernel of SM q.s (kernel number pos).
+  uint32_t n_pos() const { return q.pos < KW ? q.nsteps_c[q.pos] : 0; }
+  /// SETUP: the quota SM q.s gets for its kernel: min(j, N).
+  uint32_t setup_quota() const { return std::min(profile_j(), n_pos()); }
+  /// MON_MUL: kernel number pos's window sum and reference.
+  uint64_t mon_sum() const { return q.pos < KW ? q.sum[q.pos] : 0; }
+  uint64_t mon_ref() const { return q.pos < KW ? q.ref[q.pos] : 0; }
+  /// Chunk i of x (ArithChunkW bits; 0 past the WsCmpChunks chunks).
+  static uint64_t chunk(uint64_t x, uint32_t i) { return i < CC ? x >> (i * CH) & mask64(CH) : 0; }
+  /// mon_diff with chunk i replaced by v (the register is WsMulBW bits).
+  static uint64_t diff_chunk(uint64_t from, uint32_t i, uint64_t v) {
+    if (i >= CC) return from;
+    const uint64_t m = mask64(CH) << (i * CH);
+    return ((from & ~m) | v << (i * CH)) & mask64(spec::WsMulBW);
+  }
+  struct Chunk {
+    uint64_t v = 0;
+    bool out = false;  // the borrow out
+  };
+  /// Chunk mon_k of a - b with the borrow of the chunk before (mon_cy; none at step 0).
+  Chunk sub_chunk(uint64_t a, uint64_t b) const {
+    const uint64_t bin = q.mon_cy && q.mon_k != 0 ? 1 : 0;
+    const uint64_t ca = chunk(a, q.mon_k), cb = chunk(b, q.mon_k);
+    return Chunk{(ca - cb - bin) & mask64(CH), ca < cb + bin};
+  }
 
   /// The scan's next SM: pos = s mod nk, row = s div nk.
   void advance(Regs& n) const {
@@ -570,7 +729,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     n.s = n.pos = n.c = 0;
     n.st = kPart;
   }
-  void start(const PolicyCfg& cfg, const PolicyView& v, Regs& n) const {
+  /// A restart: the set registered (START decides on it the cycle after).
+  static void start(const PolicyView& v, Regs& n) {
     n.target = v.pending;
     for (uint32_t c = 0; c < spec::MaxKernels; ++c) n.order[c] = nth_slot(v.pending, c);
     n.nk = popcount32(v.pending);
@@ -578,20 +738,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     n.acc = WfRes{};
     n.n = 0;
     n.maxn = 0;
-    if (n.nk == 0) {
-      n.done = v.pending;
-      n.st = kIdle;
-    } else if (n.nk == 1) {
-      n.mode = kAlone;
-      n.st = kPart;
-    } else if (n.nk > KW || n.nk > cfg.num_sms) {
-      n.mode = kSpatial;
-      n.st = kPart;
-    } else if ((v.pending & ~q.prof_ok) == 0) {
-      n.st = kWfStart;
-    } else {
-      n.st = kOccLd;
-    }
+    n.st = kStart;
   }
   WfInputs wf_inputs(const PolicyCfg& cfg, const PolicyView& v) const {
     WfInputs in;
