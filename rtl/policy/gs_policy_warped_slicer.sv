@@ -7,9 +7,9 @@
 // lose too much. One state machine, (re)started by a change of the set of kernels with CTAs to
 // issue: START, OCC, SETUP, AVG, WARM, SAMPLE, DEN, READ/PHI/QUO/SCALE per profiling round, then
 // WFSTART, WFWAIT, DELAY (partition_delay_cycles != 0), PART, and with a shared partition the
-// phase monitor MON_* (Sec. IV-B); the page tables each state and its cycles. A set that only lost kernels (all profiled) goes
-// straight to WFSTART; a lone kernel, more than WfMaxKernels kernels or more kernels than SMs
-// skip the profile (alone / spatial).
+// phase monitor MON_* (Sec. IV-B); the page tables each state and its cycles. A set that only
+// lost kernels (all profiled) goes straight to WFSTART; a lone kernel, more than WfMaxKernels
+// kernels or more kernels than SMs skip the profile (alone / spatial).
 // An owned SM issues its owner's CTAs only; an SM without owner every kernel's, within its
 // quota: a CTA of kernel A is replaced only by one of A (Sec. III, Fig. 2e).
 // Time enters only through the observation samples' stamps (docs/adding-a-policy.md rule 6).
@@ -408,7 +408,8 @@ module gs_policy_warped_slicer (
     strikes_nx = q.mon_chg ? q.strikes + 1'b1 : 4'd0;
   end
   // a chunk of mon_diff replaced (the register as CC chunks; `from` zero clears the others)
-  function automatic logic [MW-1:0] diff_chunk(input logic [MW-1:0] from, input logic [TW-1:0] i, input logic [CH-1:0] v);
+  function automatic logic [MW-1:0] diff_chunk(input logic [MW-1:0] from, input logic [TW-1:0] i,
+                                                input logic [CH-1:0] v);
     logic [CC*CH-1:0] diff_pad;
     diff_pad = (CC*CH)'(from);
     for (int c = 0; c < CC; c++) if (i == TW'(c)) diff_pad[c*CH +: CH] = v;
