@@ -103,6 +103,7 @@ package gs_pkg;
   localparam int HcKW = 3;  // HeteroCore: a count of kernels, 0..HcMaxKernels [clog2(HcMaxKernels + 1)]
   localparam int HcInstW = 40;  // HeteroCore: one kernel's instructions over its big (or small) SMs in a profiling window [ProfCntW + SmIdW]
   localparam int HcGrpW = 2;  // HeteroCore: a kernel group of hetero-dynamic (the set's c-th kernel), 0..HcMaxKernels-1 [clog2(HcMaxKernels)]
+  localparam int HcSumChunks = 3;  // hetero-dynamic: the chunks of ArithChunkW bits of a group's instruction sum; a chunk's carry is added into the next one a cycle later (HcSumChunks - 1 carries kept per sum) [cdiv(HcInstW, ArithChunkW)]
   localparam int HcRateW = 48;  // HeteroCore: a per-SM-type rate, instructions x the other type's SM count (gs_hetero_sel) [HcInstW + SmIdW]
   localparam int HcRateChunks = 3;  // gs_hetero_sel: the chunks in which it compares a kernel's two rates (thick) [cdiv(HcRateW, ArithChunkW)]
   localparam int HcShW = 6;  // gs_hetero_sel: the rates' common right shift, 0..HcRateW [clog2(HcRateW + 1)]
@@ -919,15 +920,24 @@ package gs_pkg;
   } hc_sel_state_t;
   localparam int HcSelStateW = 769;
 
-  // gs_policy_hetero's registers (docs/rtl/gs_policy_hetero.md) (1697 bits = HcStateW)
+  // gs_policy_hetero's registers (docs/rtl/gs_policy_hetero.md) (1994 bits = HcStateW)
   typedef struct packed {
-    logic [3-1:0] st;  // FSM: 0 idle, 1 SM scan, 2 warm-up, 3 sample, 4 sum, 5 CTA counts, 6 selection
+    logic [4-1:0] st;  // FSM: 0 idle, 1 SM scan, 2 warm-up, 3 sample, 4 sum, 5 CTA count, 6 selection, 7 sum carries, 8 CTA count load, 9 CTA fit
     logic chosen;  // the scan maps the selection (0: the profiling split)
     logic set_valid;  // nk and ids hold the kernel set
     logic mapped;  // grp holds the set's mapping (eligibility follows it)
+    logic new_set;  // the KSRT showed a new set last cycle (new_ids, new_nk): taken this cycle
+    logic drop_q;  // the KSRT showed a kernel outside the set and no set to profile last cycle: the mapping goes this cycle
+    logic [HcMaxKernels * KernelIdW-1:0] new_ids;  // the new set's kernels in slot order, as the KSRT showed them
+    logic [HcKW-1:0] new_nk;  // ... their number
+    logic [HcMaxKernels-1:0] m_pres;  // group c's kernel was in the KSRT last cycle (the set's slots, registered: the KSRT of cycle t against the set of t+1) ...
+    logic [HcMaxKernels * SlotW-1:0] m_cur;  // ... at this slot, group c at [c*SlotW +: SlotW]
+    slot_mask_t m_known;  // slot k held a kernel of the set ...
+    logic [MaxKernels * HcGrpW-1:0] m_grp;  // ... of this group, slot k at [k*HcGrpW +: HcGrpW]
     logic [HcKW-1:0] nk;  // kernels in the set, 2..HcMaxKernels
     logic [HcMaxKernels * KernelIdW-1:0] ids;  // group c's kernel id at [c*KernelIdW +: KernelIdW]
-    sm_id_t s;  // the SM of the scan or the sum
+    sm_id_t s;  // the SM of the scan or the sum; SUM_CARRY: its cycles so far
+    logic sb;  // SM s is a big SM (cfg sm_big at s, registered when s is)
     logic [HcKW-1:0] cb;  // scan: the next big SM goes to the cb-th group of mb
     logic [HcKW-1:0] cs;  // scan: the next small SM goes to the cs-th group of ms
     logic [HcMaxKernels-1:0] mb;  // scan: the groups the big SMs go to
@@ -943,10 +953,28 @@ package gs_pkg;
     logic tl_valid;
     cycle_t tl;  // the last stamp counted in the window
     logic [HcMaxKernels-1:0] fin;  // group c's kernel finished a CTA during the warm-up (adaptive preemption: drain it)
+    logic pq_valid;  // SCAN's first stage of a preemption request: SM pq_sm was scanned last cycle, its new owner is in the KSRT and it is not reserved
+    sm_id_t pq_sm;  // ... that SM
+    slot_mask_t pq_cand;  // ... the slots with CTAs there other than its new owner's (the request names the lowest)
+    slot_mask_t pq_fin;  // ... slot k's group finished a CTA in the warm-up (drain it, else context-switch)
+    logic pq_sel;  // ... the scan mapped the selection (the request's mode_sel)
     logic [HcMaxKernels * HcInstW-1:0] bsum;  // group c's instructions on its big SMs in the window
     logic [HcMaxKernels * HcInstW-1:0] ssum;  // ... on its small SMs
+    logic [2 * HcMaxKernels * (HcSumChunks - 1)-1:0] sum_cy;  // the carries out of bsum's and ssum's chunks 0..HcSumChunks-2, added a cycle later: group c's big-SM sum at [c*(HcSumChunks-1)], its small-SM sum HcMaxKernels*(HcSumChunks-1) above
+    logic [ProfCntW-1:0] rd_insts;  // SUM: the counter read of the cycle before, added into the sums this cycle
+    logic [HcGrpW-1:0] rd_grp;  // ... its group
+    logic rd_big;  // ... its SM's type (1: big)
+    logic rd_add;  // ... is added (the SM's owner is in the KSRT)
+    logic has_b;  // SUM: a big SM was seen (fb holds the first)
+    logic has_s;  // SUM: a small SM was seen (fs holds the first)
+    sm_id_t fb;  // the first big SM: its capacities stand for every big SM's (OCC)
+    sm_id_t fs;  // the first small SM
     logic [HcGrpW-1:0] c;  // CTA counts: the group
     logic [2-1:0] ty;  // CTA counts: the SM (0 big, 1 small, 2 conventional)
+    wf_res_t cap;  // CTA counts: the capacities of one SM of type ty (zero without such an SM), loaded by OCC_LOAD
+    wf_res_t cta;  // CTA counts: one CTA of group c's kernel (slots 1 and the rest 0 while it is absent), loaded by OCC_LOAD
+    logic fit;  // CTA counts: one more CTA fits (OCC_FIT's gs_cta_fit answer, acted on by OCC)
+    logic sel_go;  // gs_hetero_sel's start: OCC's last step, registered (SEL waits while it is set or the unit is busy)
     wf_res_t acc;  // CTA counts: what n + 1 CTAs take
     cta_cnt_t n;  // CTA counts: CTAs that fit so far
     logic [HcMaxKernels * CtaCntW-1:0] cta_b;  // group c's CTAs per big SM
@@ -956,7 +984,7 @@ package gs_pkg;
     logic even;  // the selection kept the profiling split
     hc_sel_state_t sel;  // its gs_hetero_sel (driven by the unit; the register here stays 0)
   } hc_state_t;
-  localparam int HcStateW = 1697;
+  localparam int HcStateW = 1994;
 
   // gs_policy_warped_slicer's settings (config object 'warped_slicer') (108 bits = WarpedSlicerCfgW)
   typedef struct packed {

@@ -4,14 +4,15 @@
 // Zhao et al., "HeteroCore GPU to Exploit TLP-Resource Diversity", TPDS 2019, Sec. 4.3,
 // Algorithm 2; Sec. 6.4 for four kernels; with its adaptive preemption.
 // The set: the kernels in the KSRT, 2..HcMaxKernels of them (groups; a kernel relaunched by the
-// fixed-window method stays its group). One state machine (SCAN, WARM, SAMPLE, SUM, OCC, SEL;
-// the page tables each state): spatial profiling gives every group big and small SMs, the
-// window's instructions per group and SM type and the CTA counts go to gs_hetero_sel, and SCAN
+// fixed-window method stays its group). One state machine (SCAN, WARM, SAMPLE, SUM, SUM_CARRY,
+// OCC_LOAD, OCC_FIT, OCC, SEL; the page tables each state): spatial profiling gives every group
+// big and small SMs, the window's instructions per group and SM type (summed in chunks of
+// ArithChunkW bits) and the CTA counts go to gs_hetero_sel, and SCAN
 // maps its choice (big SMs to the selected groups), preempting an SM that holds another
 // kernel's CTAs by adaptive preemption (preempt_req_t.mode_sel). Then the mapping holds (IDLE)
 // until the set changes. Order: arrival (gs_order_keys). No quota table, owners, tokens or
 // bypass. Time enters only through the samples' stamps (docs/adding-a-policy.md rule 6).
-// Storage: hc_state_t (928 bits at MaxSms 132: 264 of them the per-SM groups). The profiling
+// Storage: hc_state_t (the page's table; 264 bits of it the per-SM groups). The profiling
 // counters are gs_policies' one gs_prof_counters (prof_o, prof_i).
 // Policy contract: docs/adding-a-policy.md. Golden twin: cmodel/sched/golden/gs_policy_hetero.hpp.
 module gs_policy_hetero (
@@ -44,8 +45,11 @@ module gs_policy_hetero (
   localparam int IDW = gs_pkg::KernelIdW;
   localparam int SW = gs_pkg::SmIdW;
   localparam int JW = gs_pkg::SmIdW + 1;
-  localparam logic [2:0] StIdle = 3'd0, StScan = 3'd1, StWarm = 3'd2, StSample = 3'd3, StSum = 3'd4,
-                         StOcc = 3'd5, StSel = 3'd6;
+  localparam int CH = gs_pkg::ArithChunkW;
+  localparam int SC = gs_pkg::HcSumChunks;
+  localparam int PW = gs_pkg::ProfCntW;
+  localparam logic [3:0] StIdle = 4'd0, StScan = 4'd1, StWarm = 4'd2, StSample = 4'd3, StSum = 4'd4,
+                         StOcc = 4'd5, StSel = 4'd6, StSumCarry = 4'd7, StOccLoad = 4'd8, StOccFit = 4'd9;
 
   gs_pkg::hc_state_t q, d;
 
@@ -55,45 +59,80 @@ module gs_policy_hetero (
   assign obs = event_i.obs;
 
   // ------------------------------------------------------------------ the set in the KSRT
-  gs_pkg::ksrt_entry_t e;      // valid and kernel are read
-  logic [KS:0] nact;                 // kernels in the KSRT
-  logic [HK-1:0] pres;               // group c's kernel is in the KSRT ...
-  logic [HK*KS-1:0] cur;             // ... at this slot
-  logic [K-1:0] slot_known;          // slot k holds a kernel of the set ...
-  logic [K*GW-1:0] slot_grp;         // ... of this group
-  logic known_all, start, drop;
-  logic [HK-1:0] in_set;
-  always_comb begin
-    nact = '0;
-    pres = '0;
-    cur = '0;
-    slot_known = '0;
-    slot_grp = '0;
+  // A new set, or a kernel outside the set, is seen in cycle t and registered (new_set, drop_q,
+  // with the set as it was then: new_ids, new_nk); the state machine acts on it in t+1, so no
+  // KSRT compare reaches the next-state logic of every register. What the rest reads of the
+  // set's slots (m_pres, m_cur, m_known, m_grp) is registered too: the KSRT of cycle t against
+  // the set of cycle t+1.
+  localparam int MapW = HK + HK * KS + K + K * GW;
+  // the set's slots in the KSRT t: {group c's kernel is there, at this slot; slot k holds a
+  // kernel of the set, of this group}
+  function automatic logic [MapW-1:0] set_map(input logic [K*gs_pkg::KsrtW-1:0] t, input logic sv,
+                                              input logic [HKW-1:0] nk, input logic [HK*IDW-1:0] ids);
+    gs_pkg::ksrt_entry_t x;
+    logic [HK-1:0] p;
+    logic [HK*KS-1:0] cu;
+    logic [K-1:0] kn;
+    logic [K*GW-1:0] gr;
+    p = '0;
+    cu = '0;
+    kn = '0;
+    gr = '0;
     for (int k = 0; k < K; k++) begin
-      e = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-      if (e.valid) begin
-        nact = nact + 1'b1;
-        for (int c = 0; c < HK; c++) begin
-          if (q.set_valid && HKW'(c) < q.nk && e.kernel == q.ids[c*IDW +: IDW]) begin
-            pres[c] = 1'b1;
-            cur[c*KS +: KS] = KS'(k);
-            slot_known[k] = 1'b1;
-            slot_grp[k*GW +: GW] = GW'(c);
-          end
+      x = t[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+      for (int c = 0; c < HK; c++) begin
+        if (x.valid && sv && HKW'(c) < nk && x.kernel == ids[c*IDW +: IDW]) begin
+          p[c] = 1'b1;
+          cu[c*KS +: KS] = KS'(k);
+          kn[k] = 1'b1;
+          gr[k*GW +: GW] = GW'(c);
         end
       end
+    end
+    set_map = {p, cu, kn, gr};
+  endfunction
+
+  gs_pkg::ksrt_entry_t e;      // valid and kernel are read
+  logic [K-1:0] valid;               // the KSRT's valid slots
+  logic [KS:0] nact;                 // kernels in the KSRT
+  logic [K-1:0] slot_known;          // slot k holds a kernel of the set taken
+  logic known_all, start, drop;
+  logic [HK*IDW-1:0] ids_now;        // the KSRT's kernels in slot order (the groups of a new set)
+  logic [HK-1:0] in_set;
+  always_comb begin
+    for (int k = 0; k < K; k++) valid[k] = ksrt[k*gs_pkg::KsrtW + gs_pkg::KsrtW - 1];
+    nact = (KS + 1)'($countones(valid));   // an adder tree
+    ids_now = '0;
+    for (int k = 0; k < K; k++) begin      // slot k is the c-th valid one: c = its valid slots below
+      e = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+      for (int c = 0; c < HK; c++)
+        if (e.valid && $countones(valid & K'((1 << k) - 1)) == c) ids_now[c*IDW +: IDW] = e.kernel;
+    end
+    slot_known = '0;
+    for (int k = 0; k < K; k++) begin
+      e = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+      for (int c = 0; c < HK; c++)
+        if (e.valid && q.set_valid && HKW'(c) < q.nk && e.kernel == q.ids[c*IDW +: IDW]) slot_known[k] = 1'b1;
     end
     known_all = 1'b1;
     for (int k = 0; k < K; k++) begin
       e = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
       if (e.valid && !slot_known[k]) known_all = 1'b0;
     end
-    // a new set to profile: 2..HcMaxKernels kernels, one of them not in the set taken
-    start = en_i && nact >= (KS + 1)'(2) && nact <= (KS + 1)'(HK) && !(q.set_valid && known_all);
+    // a new set to profile: 2..HcMaxKernels kernels, one of them not in the set taken (not seen
+    // again while the state machine takes the one registered)
+    start = en_i && !q.new_set && nact >= (KS + 1)'(2) && nact <= (KS + 1)'(HK) && !(q.set_valid && known_all);
     // a kernel outside the set and no set to profile: the mapping goes
-    drop = en_i && !start && q.set_valid && !known_all;
+    drop = en_i && !q.new_set && !start && q.set_valid && !known_all;
     for (int c = 0; c < HK; c++) in_set[c] = HKW'(c) < q.nk;
   end
+  // the registered view of the set's slots
+  logic [HK-1:0] pres;               // group c's kernel is in the KSRT ...
+  logic [HK*KS-1:0] cur;             // ... at this slot
+  logic [K*GW-1:0] slot_grp;         // slot k holds a kernel of group ...
+  assign pres = q.m_pres;
+  assign cur = q.m_cur;
+  assign slot_grp = q.m_grp;
 
   // ------------------------------------------------------------------ the scan's SM
   logic is_big, last_sm;
@@ -101,7 +140,7 @@ module gs_policy_hetero (
   logic [HKW-1:0] pos, cnt, seen, pos_nx;
   logic [GW-1:0] g;
   always_comb begin
-    is_big = cfg_i.sm_big[q.s];
+    is_big = q.sb;
     last_sm = JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms);
     mask = is_big ? q.mb : q.ms;
     pos = is_big ? q.cb : q.cs;
@@ -120,12 +159,13 @@ module gs_policy_hetero (
     pos_nx = (pos + 1'b1 >= cnt) ? (mut_hc_scan_no_wrap ? pos : '0) : pos + 1'b1;
   end
 
-  // the preemption of the scanned SM: a slot with CTAs there other than its new owner's
+  // the preemption of the scanned SM, in two stages: SCAN registers the slots with CTAs there
+  // other than its new owner's (pq_cand) and whether each one's group finished a CTA in the
+  // warm-up (pq_fin); the cycle after, the request names the lowest of them (gs_ffs)
   gs_pkg::smst_entry_t m;     // state is read
   logic found;
   gs_pkg::slot_t owner, victim;
-  gs_pkg::cta_cnt_t res;
-  logic [GW-1:0] vg;
+  logic [K-1:0] cand, fin_k;
   // SM s's SMST entry, resident counts and group, one AND-OR over the SMs: read at the computed
   // index q.s * width they were shifters over every SM's bits in Yosys, which did not map in
   // 1,800 s at 132 SMs (docs/area-timing.md)
@@ -147,18 +187,13 @@ module gs_policy_hetero (
   always_comb begin
     m = smst_s;
     owner = cur[32'(g)*KS +: KS];
-    found = 1'b0;
-    victim = '0;
     for (int k = 0; k < K; k++) begin
       e = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-      res = res_s[k*CW +: CW];
-      if (!found && e.valid && res != '0 && !(pres[g] && owner == KS'(k))) begin
-        found = 1'b1;
-        victim = KS'(k);
-      end
+      cand[k] = e.valid && res_s[k*CW +: CW] != '0 && !(pres[g] && owner == KS'(k));
+      fin_k[k] = q.fin[slot_grp[k*GW +: GW]];
     end
-    vg = slot_grp[32'(victim)*GW +: GW];
   end
+  gs_ffs #(.Width(K)) u_victim (.req_i(q.pq_cand), .valid_o(found), .idx_o(victim));
 
   // ------------------------------------------------------------------ held blocks
   // the profiling counters: cleared when the warm-up ends, run while the window is open, read
@@ -170,8 +205,8 @@ module gs_policy_hetero (
   always_comb begin
     g_sum = grp_s;
     win_phase = gs_pkg::PW_IDLE;
-    if (!start && !drop && q.st == StWarm) win_phase = gs_pkg::PW_WARM;
-    if (!start && !drop && q.st == StSample) win_phase = gs_pkg::PW_SAMPLE;
+    if (q.st == StWarm) win_phase = gs_pkg::PW_WARM;
+    if (q.st == StSample) win_phase = gs_pkg::PW_SAMPLE;
     prof_o.clear = prof_clear;
     prof_o.run = counted;
     prof_o.rd_sm = q.s;
@@ -183,32 +218,19 @@ module gs_policy_hetero (
     .run_o(counted), .done_o(win_done)
   );
 
-  // OCC: group c's CTAs on one SM of type ty, one more per cycle; the first big and the first
-  // small SM stand for their type (every SM of a type has its capacities)
+  // OCC: group c's CTAs on one SM of type ty, one more every two cycles (OCC_FIT, OCC); the
+  // first big and the first small SM (fb, fs, found by SUM) stand for their type (every SM of a
+  // type has its capacities). OCC_LOAD registers the capacities and the CTA's resources first,
+  // so gs_cta_fit adds and compares registers only.
   gs_pkg::ksrt_entry_t e_occ;   // the per-CTA resources are read
   gs_pkg::wf_res_t r_occ, cap, acc_sum;
-  logic acc_fits, has_b, has_s;
-  logic [SW-1:0] fb, fs, sm_cap;
+  logic acc_fits;
+  logic [SW-1:0] sm_cap;
   always_comb begin
     e_occ = ksrt[32'(cur[32'(q.c)*KS +: KS])*gs_pkg::KsrtW +: gs_pkg::KsrtW];
     r_occ = pres[q.c] ? {e_occ.threads, e_occ.warps, e_occ.regs, e_occ.shmem, CW'(1)}   // wf_res_t order
                       : {gs_pkg::WfResW'(1)};
-    has_b = 1'b0;
-    has_s = 1'b0;
-    fb = '0;
-    fs = '0;
-    for (int s = N - 1; s >= 0; s--) begin
-      if (JW'(s) < JW'(cfg_i.num_sms)) begin
-        if (cfg_i.sm_big[s]) begin
-          has_b = 1'b1;
-          fb = SW'(s);
-        end else begin
-          has_s = 1'b1;
-          fs = SW'(s);
-        end
-      end
-    end
-    sm_cap = (q.ty == 2'd0) ? fb : fs;
+    sm_cap = (q.ty == 2'd0) ? q.fb : q.fs;
     cap = '0;
     for (int s = 0; s < N; s++) begin   // an AND-OR over the SMs, as for SM s above
       if (sm_cap == SW'(s)) begin
@@ -219,21 +241,22 @@ module gs_policy_hetero (
         cap.slots = cfg_i.sm_ctas[s*CW +: CW];
       end
     end
-    if ((q.ty == 2'd0 && !has_b) || (q.ty == 2'd1 && !has_s)) cap = '0;
+    if ((q.ty == 2'd0 && !q.has_b) || (q.ty == 2'd1 && !q.has_s)) cap = '0;
     if (q.ty == 2'd2) cap = cfg_i.base_sm;
   end
-  gs_cta_fit u_fit (.acc_i(q.acc), .cta_i(r_occ), .cap_i(cap), .sum_o(acc_sum), .fits_o(acc_fits));
+  gs_cta_fit u_fit (.acc_i(q.acc), .cta_i(q.cta), .cap_i(q.cap), .sum_o(acc_sum), .fits_o(acc_fits));
 
-  // SEL: Algorithm 2's decision on the registers, started by OCC's last step (the condition
-  // below is OCC's move to SEL) and awaited in SEL; the registers it reads hold until then
+  // SEL: Algorithm 2's decision on the registers, started the cycle after OCC's last step
+  // (sel_start is OCC's move to SEL, registered as sel_go) and awaited in SEL; the registers it
+  // reads hold until then
   logic [HK-1:0] sel_thick;   // the report's (docs/rtl/gs_hetero_sel.md); the decision needs big_o
   logic [HK-1:0] sel_big;
   logic sel_start, sel_busy, sel_even, even_f;
   gs_pkg::hc_sel_state_t sel_state;
-  assign sel_start = en_i && !start && !drop && q.st == StOcc && !acc_fits && q.ty == 2'd2 &&
+  assign sel_start = en_i && !q.new_set && !q.drop_q && q.st == StOcc && !q.fit && q.ty == 2'd2 &&
                      HKW'(q.c) + HKW'(1) >= q.nk;
   gs_hetero_sel u_sel (
-    .clk_i, .rst_ni, .start_i(sel_start), .nk_i(q.nk), .sms_big_i(q.nb0), .sms_small_i(q.ns0),
+    .clk_i, .rst_ni, .start_i(q.sel_go), .nk_i(q.nk), .sms_big_i(q.nb0), .sms_small_i(q.ns0),
     .big_insts_i(q.bsum), .small_insts_i(q.ssum), .cta_big_i(q.cta_b), .cta_small_i(q.cta_s),
     .cta_base_i(q.cta_0), .busy_o(sel_busy), .thick_o(sel_thick), .big_o(sel_big), .even_o(sel_even),
     .state_o(sel_state)
@@ -246,6 +269,16 @@ module gs_policy_hetero (
   // ------------------------------------------------------------------ decisions
   logic [K*gs_pkg::OrderKeyW-1:0] key;
   gs_order_keys u_keys (.prio_en_i(1'b0), .ksrt_i(ksrt), .rank_i(view_i.rank), .key_o(key));
+  // SM s is not scanned yet (s >= q.s): the high and low halves of q.s compared to constants,
+  // side by side (a >= per SM is a carry chain of SmIdW bits in the mapped netlist)
+  localparam int HW = SW / 2;
+  logic [N-1:0] unscanned;
+  always_comb begin
+    for (int s = 0; s < N; s++) begin
+      unscanned[s] = SW'(s) >> HW > q.s >> HW ||
+                     (SW'(s) >> HW == q.s >> HW && SW'(s) % (1 << HW) >= q.s % (1 << HW));
+    end
+  end
   logic [GW-1:0] go;
   always_comb begin
     out_o = '0;
@@ -255,50 +288,97 @@ module gs_policy_hetero (
     if (q.mapped) begin
       for (int s = 0; s < N; s++) begin
         go = q.grp[s*GW +: GW];
-        if (q.st == StScan && !q.chosen && JW'(s) >= JW'(q.s)) begin
+        if (q.st == StScan && !q.chosen && unscanned[s]) begin
           out_o.elig[s*K +: K] = '0;   // a profiling split's SM not scanned yet
         end else if (pres[go]) begin
           for (int k = 0; k < K; k++) out_o.elig[s*K + k] = cur[32'(go)*KS +: KS] == KS'(k);
         end
       end
     end
-    if (!start && !drop && q.st == StScan && found && pres[g] && m.state != gs_pkg::SM_RESERVED) begin
+    if (q.pq_valid && found) begin   // SCAN's second stage: the SM scanned the cycle before
       out_o.req.valid = 1'b1;
-      out_o.req.sm = q.s;
+      out_o.req.sm = q.pq_sm;
       out_o.req.victim = victim;
-      out_o.req.mode_sel = q.chosen;
+      out_o.req.mode_sel = q.pq_sel;
       // (GS_MUT_HC_ADAPT_INVERTED: context-switch a kernel that finished a CTA, drain the others)
-      out_o.req.mode = (q.fin[vg] != mut_hc_adapt_inverted) ? gs_pkg::PREEMPT_DRAIN : gs_pkg::PREEMPT_SWITCH;
+      out_o.req.mode = (q.pq_fin[victim] != mut_hc_adapt_inverted) ? gs_pkg::PREEMPT_DRAIN : gs_pkg::PREEMPT_SWITCH;
     end
   end
 
+  // the type of SM q.s + 1 (an AND-OR over the SMs)
+  logic big_inc;
+  logic [SW-1:0] s_inc;
+  always_comb begin
+    s_inc = q.s + 1'b1;
+    big_inc = 1'b0;
+    for (int s = 0; s < N; s++) if (s_inc == SW'(s)) big_inc = cfg_i.sm_big[s];
+  end
+
   // ------------------------------------------------------------------ next state
-  gs_pkg::ksrt_entry_t e_nx;   // valid and kernel are read
-  logic [HKW-1:0] c_nx;
+  // the sums, every group and SM type every cycle: chunk i takes its part of SUM's read of the
+  // cycle before (rd_add) and the carry out of chunk i-1 of the cycle before (sum_cy); no carry
+  // chain is wider than ArithChunkW. Sum t (0..2*HcMaxKernels-1): bsum of group t, then ssum.
+  logic [SC*CH-1:0] acc_in, acc_old, acc_new;
+  logic [SC-1:0] acc_cin, acc_cout;
+  logic [CH:0] acc_c;
+  logic [2*HK*IW-1:0] sums_q, sums_d;
   always_comb begin
     d = q;
     {d.t0_valid, d.t0, d.t1, d.tl_valid, d.tl} = win_nx;   // the window registers (gs_prof_window)
-    e_nx = '0;
-    c_nx = '0;
-    if (start) begin
-      // the groups: the set's kernels in slot order
-      d.ids = '0;
-      for (int k = 0; k < K; k++) begin
-        e_nx = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-        if (e_nx.valid) begin
-          for (int c = 0; c < HK; c++) if (c_nx == HKW'(c)) d.ids[c*IDW +: IDW] = e_nx.kernel;
-          c_nx = c_nx + 1'b1;
-        end
+
+    d.rd_add = 1'b0;
+    sums_q = {q.ssum, q.bsum};
+    sums_d = sums_q;
+    acc_in = '0;
+    acc_old = '0;
+    acc_new = '0;
+    acc_cin = '0;
+    acc_cout = '0;
+    acc_c = '0;
+    for (int t = 0; t < 2 * HK; t++) begin
+      acc_in = (q.rd_add && q.rd_big == (t < HK) && 32'(q.rd_grp) == (t < HK ? t : t - HK)) ? (SC*CH)'(q.rd_insts)
+                                                                                          : '0;
+      acc_old = (SC*CH)'(sums_q[t*IW +: IW]);
+      acc_cin = {q.sum_cy[t*(SC-1) +: SC-1], 1'b0};
+      for (int i = 0; i < SC; i++) begin
+        acc_c = {1'b0, acc_old[i*CH +: CH]} + {1'b0, acc_in[i*CH +: CH]} + (CH + 1)'(acc_cin[i]);
+        acc_new[i*CH +: CH] = acc_c[CH-1:0];
+        acc_cout[i] = acc_c[CH];
       end
+      sums_d[t*IW +: IW] = IW'(acc_new);
+      d.sum_cy[t*(SC-1) +: SC-1] = acc_cout[SC-2:0];
+    end
+    {d.ssum, d.bsum} = sums_d;
+
+    // the set's slots in this cycle's KSRT, for the set of the next cycle
+    {d.m_pres, d.m_cur, d.m_known, d.m_grp} = set_map(ksrt, q.new_set || (!q.drop_q && q.set_valid),
+                                                      q.new_set ? q.new_nk : q.nk, q.new_set ? q.new_ids : q.ids);
+    d.sel_go = sel_start;   // gs_hetero_sel starts the cycle after OCC's last step (a register)
+    // what the KSRT shows this cycle, acted on in the next
+    d.new_set = start;
+    d.drop_q = drop;
+    if (start) begin
+      d.new_ids = ids_now;   // the groups: the set's kernels in slot order
+      d.new_nk = HKW'(nact);
+    end
+    // SCAN's first stage of a preemption request (the request is made the cycle after)
+    d.pq_valid = !q.new_set && !q.drop_q && q.st == StScan && pres[g] && m.state != gs_pkg::SM_RESERVED;
+    d.pq_sm = q.s;
+    d.pq_cand = cand;
+    d.pq_fin = fin_k;
+    d.pq_sel = q.chosen;
+
+    if (q.new_set) begin
+      d.ids = q.new_ids;
       d.set_valid = 1'b1;
-      d.nk = HKW'(nact);
+      d.nk = q.new_nk;
       d.mapped = 1'b1;
       d.chosen = 1'b0;
       d.st = StScan;
       d.s = '0;
       d.cb = '0;
       d.cs = '0;
-      for (int c = 0; c < HK; c++) d.mb[c] = HKW'(c) < HKW'(nact);
+      for (int c = 0; c < HK; c++) d.mb[c] = HKW'(c) < q.new_nk;
       d.ms = d.mb;
       d.nbig = '0;
       d.nsmall = '0;
@@ -308,7 +388,7 @@ module gs_policy_hetero (
       d.t0_valid = 1'b0;
       d.big = '0;
       d.even = 1'b0;
-    end else if (drop) begin
+    end else if (q.drop_q) begin
       d.set_valid = 1'b0;
       d.mapped = 1'b0;
       d.st = StIdle;
@@ -335,54 +415,80 @@ module gs_policy_hetero (
             end else begin
               d.t0_valid = 1'b0;
               d.fin = '0;
+              d.has_b = 1'b0;   // SUM finds the first big and small SM
+              d.has_s = 1'b0;
+              d.fb = '0;
+              d.fs = '0;
               d.st = StWarm;
             end
           end
         end
         StWarm: begin
-          if (event_i.ev_valid && event_i.ev_type == gs_pkg::EV_CTA_FINISHED && slot_known[event_i.ev_slot])
+          if (event_i.ev_valid && event_i.ev_type == gs_pkg::EV_CTA_FINISHED && q.m_known[event_i.ev_slot])
             d.fin[slot_grp[32'(event_i.ev_slot)*GW +: GW]] = 1'b1;
           if (win_done) d.st = StSample;
         end
         StSample: begin
-          if (win_done) begin   // an epoch past the window
-            d.s = '0;
+          if (win_done) begin   // an epoch past the window (s is 0 since SCAN)
             d.bsum = '0;
             d.ssum = '0;
+            d.sum_cy = '0;
             d.st = StSum;
           end
         end
-        StSum: begin   // one SM per cycle: its owner's instructions
-          if (pres[g_sum]) begin
-            // (GS_MUT_HC_SUM_TYPE_SWAP: a big SM's instructions are summed as small-SM ones and the reverse)
-            if (cfg_i.sm_big[q.s] != mut_hc_sum_type_swap)
-              d.bsum[32'(g_sum)*IW +: IW] = q.bsum[32'(g_sum)*IW +: IW] + IW'(prof_i.insts);
-            else
-              d.ssum[32'(g_sum)*IW +: IW] = q.ssum[32'(g_sum)*IW +: IW] + IW'(prof_i.insts);
+        StSum: begin   // one SM per cycle: its owner's counter, registered, summed the cycle after
+          d.rd_insts = PW'(prof_i.insts);
+          d.rd_grp = g_sum;
+          // (GS_MUT_HC_SUM_TYPE_SWAP: a big SM's instructions are summed as small-SM ones and the reverse)
+          d.rd_big = q.sb != mut_hc_sum_type_swap;
+          d.rd_add = pres[g_sum];
+          if (q.sb && !q.has_b) begin
+            d.has_b = 1'b1;
+            d.fb = q.s;
+          end
+          if (!q.sb && !q.has_s) begin
+            d.has_s = 1'b1;
+            d.fs = q.s;
           end
           d.s = q.s + 1'b1;
           if (last_sm) begin
             d.s = '0;
-            d.c = '0;
-            d.ty = 2'd0;
-            d.acc = '0;
-            d.n = '0;
-            d.st = StOcc;
+            d.st = StSumCarry;
           end
         end
-        StOcc: begin   // one CTA per cycle
-          if (acc_fits) begin
+        StSumCarry: begin   // the last read added, then its carries through the chunks
+          d.s = q.s + 1'b1;
+          if (JW'(q.s) + JW'(1) >= JW'(SC)) begin
+            d.s = '0;
+            d.c = '0;
+            d.ty = 2'd0;
+            d.st = StOccLoad;
+          end
+        end
+        StOccLoad: begin   // group c, SM type ty: the capacities and one CTA's resources
+          d.cap = cap;
+          d.cta = r_occ;
+          d.acc = '0;
+          d.n = '0;
+          d.st = StOccFit;
+        end
+        StOccFit: begin   // does one more CTA fit (registered: OCC acts on it)
+          d.fit = acc_fits;
+          d.st = StOcc;
+        end
+        StOcc: begin   // one CTA counted, or the count stored
+          if (q.fit) begin
             d.acc = acc_sum;
             d.n = q.n + 1'b1;
+            d.st = StOccFit;
           end else begin
             unique case (q.ty)
               2'd0: d.cta_b[32'(q.c)*CW +: CW] = q.n;
               2'd1: d.cta_s[32'(q.c)*CW +: CW] = q.n;
               default: d.cta_0[32'(q.c)*CW +: CW] = q.n;
             endcase
-            d.acc = '0;
-            d.n = '0;
             d.ty = q.ty + 2'd1;
+            d.st = StOccLoad;
             if (q.ty == 2'd2) begin
               d.ty = 2'd0;
               d.c = q.c + 1'b1;
@@ -393,7 +499,7 @@ module gs_policy_hetero (
             end
           end
         end
-        StSel: if (!sel_busy) begin
+        StSel: if (!sel_busy && !q.sel_go) begin   // started by sel_go this cycle: busy from the next
           d.big = sel_big;
           d.even = even_f;
           if (even_f) begin
@@ -411,6 +517,11 @@ module gs_policy_hetero (
         default: ;
       endcase
     end
+    // the type of SM d.s, registered with it: d.s is 0, q.s or q.s + 1, so the SM-type mux is
+    // addressed by q.s + 1 (a register and an increment) and the next-state logic only selects
+    d.sb = q.sb;
+    if (d.s == '0) d.sb = cfg_i.sm_big[0];
+    else if (d.s != q.s) d.sb = big_inc;
   end
 
   always_comb begin

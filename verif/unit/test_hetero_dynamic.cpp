@@ -4,6 +4,7 @@
 // and the adaptive preemption's per-request mechanism.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <set>
 #include <utility>
@@ -147,6 +148,35 @@ TEST_CASE("hetero-dynamic: profiling split, Algorithm 2's mapping, CTAs on their
     CHECK(p1.kernel[0] == 0);
     CHECK((p1.sms_big[0] == 8 && p1.sms_small[0] == 0 && p1.sms_big[1] == 0 && p1.sms_small[1] == 8));
   }
+}
+
+TEST_CASE("hetero-dynamic's chunked window sums equal the counters summed outright", "[hetero]") {
+  // a window long enough that a group's sum passes 2**ArithChunkW: a carry crosses a chunk
+  GpuConfig cfg = load_gpu_config("heterocore");
+  cfg.settings.hetero.warmup_cycles = 3000;
+  cfg.settings.hetero.sample_cycles = 16000;
+  DynamicRun run(cfg, test::window_mix("hetero-dynamic-test", {"hc.FDTD3D", "hc.SYRK"}, 60000));
+  uint32_t prev = PolicyHetero::kIdle;
+  bool summed = false;
+  while (!summed && run.gpu.step()) {
+    const auto& q = run.twin.q;
+    if (prev == PolicyHetero::kSumCarry && q.st == PolicyHetero::kOccLoad) {  // the sums are final
+      // group c is mix kernel c in KSRT slot c; the counters are frozen since the window closed
+      summed = true;
+      std::array<uint64_t, 2> big{}, small{};
+      for (uint32_t s = 0; s < 16; ++s) (s < 8 ? big : small)[q.grp[s]] += run.twin.prof.insts(s, q.grp[s]);
+      uint64_t most = 0;
+      for (uint32_t c = 0; c < 2; ++c) {
+        CHECK(q.bsum[c] == big[c]);
+        CHECK(q.ssum[c] == small[c]);
+        most = std::max({most, big[c], small[c]});
+      }
+      CHECK(most > (uint64_t(1) << spec::ArithChunkW));
+      CHECK((q.has_b && q.fb == 0 && q.has_s && q.fs == 8));  // the SMs whose capacities OCC takes
+    }
+    prev = q.st;
+  }
+  REQUIRE(summed);
 }
 
 TEST_CASE("hetero-dynamic keeps the profiling split when both kernels are thick-TLP", "[hetero]") {

@@ -3,10 +3,11 @@
 // preemption: `--policy hetero-dynamic`.
 //
 // Same registers (hc_state_t), the same state machine and timing as the RTL:
-//   (2..HcMaxKernels kernels in the KSRT, one not in the set) SCAN: the profiling split, one SM
-//   per cycle, preempting other kernels' CTAs -> WARM -> SAMPLE -> SUM: per SM, its owner's
-//   instructions -> OCC: CTAs per big, small and conventional SM -> SEL: gs_hetero_sel's unit
-//   (gs_hetero_sel.hpp), started by OCC's last step, until its decision ->
+//   (2..HcMaxKernels kernels in the KSRT, one not in the set: seen in one cycle, taken in the
+//   next) SCAN: the profiling split, one SM per cycle, preempting other kernels' CTAs -> WARM ->
+//   SAMPLE -> SUM: per SM, its owner's instructions (read, then summed in chunks) -> SUM_CARRY
+//   -> OCC_LOAD / OCC_FIT / OCC: CTAs per big, small and conventional SM -> SEL: gs_hetero_sel's
+//   unit (gs_hetero_sel.hpp), started by OCC's last step, until its decision ->
 //   SCAN: the selection, adaptive preemption -> IDLE (or IDLE straight from SEL: the even split).
 // docs/rtl/gs_policy_hetero.md has the full specification.
 #pragma once
@@ -23,22 +24,54 @@ namespace gs::golden {
 
 class PolicyHetero final : public PolicyTwin {
  public:
-  enum St : uint32_t { kIdle = 0, kScan = 1, kWarm = 2, kSample = 3, kSum = 4, kOcc = 5, kSel = 6 };
+  enum St : uint32_t {
+    kIdle = 0,
+    kScan = 1,
+    kWarm = 2,
+    kSample = 3,
+    kSum = 4,
+    kOcc = 5,
+    kSel = 6,
+    kSumCarry = 7,
+    kOccLoad = 8,
+    kOccFit = 9
+  };
   static constexpr uint32_t HK = spec::HcMaxKernels;
+  static constexpr uint32_t SC = spec::HcSumChunks;  // chunks of ArithChunkW bits of a sum
 
   struct Regs {
     uint32_t st = kIdle;
     bool chosen = false, set_valid = false, mapped = false;
+    bool new_set = false, drop_q = false;  // what the KSRT showed last cycle, acted on now
+    std::array<uint32_t, HK> new_ids{};
+    uint32_t new_nk = 0;
+    // the set's slots in last cycle's KSRT, against this cycle's set: group c there, at slot
+    // m_cur[c]; slot k holds a kernel of the set, of group m_grp[k]
+    uint32_t m_pres = 0, m_known = 0;
+    std::array<uint32_t, HK> m_cur{};
+    std::array<uint32_t, spec::MaxKernels> m_grp{};
     uint32_t nk = 0;
     std::array<uint32_t, HK> ids{};
     uint32_t s = 0, cb = 0, cs = 0, mb = 0, ms = 0;
+    bool sb = false;  // SM s is a big one (registered with s)
     std::array<uint8_t, spec::MaxSms> grp{};
     uint32_t nbig = 0, nsmall = 0, nb0 = 0, ns0 = 0;
     bool t0_valid = false, tl_valid = false;
     uint32_t t0 = 0, t1 = 0, tl = 0;
     uint32_t fin = 0;
+    // SCAN's first stage of a preemption request, made the cycle after
+    bool pq_valid = false, pq_sel = false;
+    uint32_t pq_sm = 0, pq_cand = 0, pq_fin = 0;
     std::array<uint64_t, HK> bsum{}, ssum{};
+    std::array<uint32_t, 2 * HK> sum_cy{};  // sum t (bsum of group t, then ssum): chunk i's carry at bit i
+    uint32_t rd_insts = 0, rd_grp = 0;      // SUM's read of the cycle before
+    bool rd_big = false, rd_add = false;
+    bool has_b = false, has_s = false;  // SUM: the first big and small SM seen
+    uint32_t fb = 0, fs = 0;
     uint32_t c = 0, ty = 0;
+    WfRes cap, cta;
+    bool fit = false;
+    bool sel_go = false;  // gs_hetero_sel's start, OCC's last step registered
     WfRes acc;
     uint32_t n = 0;
     std::array<uint32_t, HK> cta_b{}, cta_s{}, cta_0{};
@@ -53,14 +86,15 @@ class PolicyHetero final : public PolicyTwin {
     uint32_t slot_known = 0;              // slot k holds a kernel of the set ...
     std::array<uint32_t, 32> slot_grp{};  // ... of this group
     bool start = false, drop = false;
+    std::array<uint32_t, HK> ids_now{};  // the KSRT's kernels in slot order
     // the scan's SM
     bool is_big = false, last_sm = false;
     uint32_t g = 0, pos_nx = 0;
-    bool found = false;
-    uint32_t victim = 0;
+    uint32_t cand = 0;   // slots with CTAs on SM s other than its new owner's
+    uint32_t fin_k = 0;  // slot k's group finished a CTA in the warm-up
     // counters, OCC, SEL
     ProfWindow win;  // gs_prof_window: the counters' control and the window registers' next value
-    WfRes acc_sum;
+    WfRes cta, cap, acc_sum;
     bool acc_fits = false;
     bool sel_start = false;
     bool even_f = false;
@@ -77,7 +111,7 @@ class PolicyHetero final : public PolicyTwin {
   }
 
   void comb(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent& ev, PolicyOut& out) const override {
-    const Comb c = comb_values(cfg, v, ev);
+    (void)ev;  // the outputs are registers' (the set's slots, the request's first stage)
     order_keys(false, v, out.key);
     const uint32_t all = uint32_t(width_mask(cfg.slots));
     for (uint32_t s = 0; s < cfg.num_sms; ++s) {
@@ -85,17 +119,17 @@ class PolicyHetero final : public PolicyTwin {
       if (q.mapped) {
         const uint32_t go = q.grp[s];
         if (q.st == kScan && !q.chosen && s >= q.s) e = 0;  // a profiling split's SM not scanned yet
-        else if (c.pres >> go & 1u) e = 1u << c.cur[go];
+        else if (q.m_pres >> go & 1u) e = 1u << q.m_cur[go];
       }
       out.elig[s] = e;
     }
-    if (!c.start && !c.drop && q.st == kScan && c.found && (c.pres >> c.g & 1u) &&
-        v.smst->entry(q.s).state != SmState::kReserved) {
+    if (q.pq_valid && q.pq_cand != 0) {  // SCAN's second stage: the SM scanned the cycle before
+      const uint32_t victim = uint32_t(__builtin_ctz(q.pq_cand));
       out.req.valid = true;
-      out.req.sm = static_cast<SmId>(q.s);
-      out.req.victim = c.victim;
-      out.req.mode_sel = q.chosen;
-      const bool drained = q.fin >> c.slot_grp[c.victim] & 1u;  // it finished a CTA in the warm-up
+      out.req.sm = static_cast<SmId>(q.pq_sm);
+      out.req.victim = victim;
+      out.req.mode_sel = q.pq_sel;
+      const bool drained = q.pq_fin >> victim & 1u;  // it finished a CTA in the warm-up
       out.req.mode = drained ? PreemptMode::kDrain : PreemptMode::kSwitch;
     }
   }
@@ -111,131 +145,53 @@ class PolicyHetero final : public PolicyTwin {
     pin.obs_hit = ev.obs_hit;
     pin.obs_slot = ev.obs_slot;
     prof.next(pin, prof.d);
-    sel.next(c.sel_start, sel_in());
+    sel.next(q.sel_go, sel_in());
 
     Regs& n = d;
     n = q;
     c.win.next.store(n);
+    add_sums(n);
+    n.rd_add = false;  // SUM's read, set by SUM alone
+    // SCAN's first stage of a preemption request
+    n.pq_valid = !q.new_set && !q.drop_q && q.st == kScan && (q.m_pres >> c.g & 1u) &&
+                 v.smst->entry(q.s).state != SmState::kReserved;
+    n.pq_sm = q.s;
+    n.pq_cand = c.cand;
+    n.pq_fin = c.fin_k;
+    n.pq_sel = q.chosen;
+    // the set's slots in this cycle's KSRT, for the set of the next cycle
+    set_map(cfg, v, q.new_set || (!q.drop_q && q.set_valid), q.new_set ? q.new_nk : q.nk, q.new_set ? q.new_ids : q.ids,
+            n);
+    n.sel_go = c.sel_start;  // gs_hetero_sel starts the cycle after OCC's last step
+    // what the KSRT shows this cycle, acted on in the next
+    n.new_set = c.start;
+    n.drop_q = c.drop;
     if (c.start) {
-      n.ids.fill(0);
-      uint32_t i = 0;
-      for (uint32_t k = 0; k < cfg.slots; ++k)
-        if (v.ksrt->entry(k).valid) {
-          if (i < HK) n.ids[i] = v.ksrt->entry(k).kernel;
-          ++i;
-        }
+      n.new_ids = c.ids_now;
+      n.new_nk = c.nact;
+    }
+    if (q.new_set) {
+      n.ids = q.new_ids;
       n.set_valid = true;
-      n.nk = c.nact;
+      n.nk = q.new_nk;
       n.mapped = true;
       n.chosen = false;
       n.st = kScan;
       n.s = n.cb = n.cs = 0;
-      n.mb = n.ms = (1u << c.nact) - 1;
+      n.mb = n.ms = (1u << q.new_nk) - 1;
       n.nbig = n.nsmall = n.nb0 = n.ns0 = 0;
       n.fin = 0;
       n.t0_valid = false;
       n.big = 0;
       n.even = false;
-      return;
-    }
-    if (c.drop) {
+    } else if (q.drop_q) {
       n.set_valid = false;
       n.mapped = false;
       n.st = kIdle;
-      return;
+    } else {
+      step(ev, c, n);
     }
-    switch (q.st) {
-      case kScan:  // one SM per cycle
-        n.grp[q.s] = uint8_t(c.g);
-        (c.is_big ? n.cb : n.cs) = c.pos_nx;
-        if (!q.chosen) {
-          if (c.is_big) {
-            n.nbig = q.nbig + 1;
-            if (c.g == 0) n.nb0 = q.nb0 + 1;
-          } else {
-            n.nsmall = q.nsmall + 1;
-            if (c.g == 0) n.ns0 = q.ns0 + 1;
-          }
-        }
-        n.s = q.s + 1;
-        if (c.last_sm) {
-          n.s = 0;
-          if (q.chosen) {
-            n.st = kIdle;
-          } else {
-            n.t0_valid = false;
-            n.fin = 0;
-            n.st = kWarm;
-          }
-        }
-        break;
-      case kWarm:
-        if (ev.ev_valid && ev.ev_type == SmEventType::kCtaFinished && (c.slot_known >> ev.ev_slot & 1u))
-          n.fin |= 1u << c.slot_grp[ev.ev_slot];
-        if (c.win.done) n.st = kSample;
-        break;
-      case kSample:
-        if (c.win.done) {  // an epoch past the window
-          n.s = 0;
-          n.bsum.fill(0);
-          n.ssum.fill(0);
-          n.st = kSum;
-        }
-        break;
-      case kSum: {  // one SM per cycle: its owner's instructions
-        const uint32_t g = q.grp[q.s];
-        if (c.pres >> g & 1u) {
-          const uint64_t insts = prof.insts(q.s, c.cur[g]);
-          uint64_t& sum = is_big(cfg, q.s) ? n.bsum[g] : n.ssum[g];
-          sum = (sum + insts) & kSumMask;
-        }
-        n.s = q.s + 1;
-        if (c.last_sm) {
-          n.s = 0;
-          n.c = 0;
-          n.ty = 0;
-          n.acc = WfRes{};
-          n.n = 0;
-          n.st = kOcc;
-        }
-        break;
-      }
-      case kOcc:  // one CTA per cycle
-        if (c.acc_fits) {
-          n.acc = c.acc_sum;
-          n.n = q.n + 1;
-        } else {
-          (q.ty == 0 ? n.cta_b : q.ty == 1 ? n.cta_s : n.cta_0)[q.c] = q.n;
-          n.acc = WfRes{};
-          n.n = 0;
-          n.ty = q.ty + 1;
-          if (q.ty == 2) {
-            n.ty = 0;
-            n.c = q.c + 1;
-            if (q.c + 1 >= q.nk) {
-              n.c = 0;
-              n.st = kSel;
-            }
-          }
-        }
-        break;
-      case kSel:
-        if (sel.busy()) break;
-        n.big = c.sel_big;
-        n.even = c.even_f;
-        if (c.even_f) {
-          n.st = kIdle;  // the profiling split stays
-        } else {
-          n.chosen = true;
-          n.mb = c.sel_big;
-          n.ms = ((1u << q.nk) - 1) & ~c.sel_big;
-          n.cb = n.cs = 0;
-          n.s = 0;
-          n.st = kScan;
-        }
-        break;
-      default: break;
-    }
+    n.sb = is_big(cfg, n.s);
   }
 
   void commit() override {
@@ -252,9 +208,20 @@ class PolicyHetero final : public PolicyTwin {
     st.put(L::chosen_lsb, 1, q.chosen);
     st.put(L::set_valid_lsb, 1, q.set_valid);
     st.put(L::mapped_lsb, 1, q.mapped);
+    st.put(L::new_set_lsb, 1, q.new_set);
+    st.put(L::drop_q_lsb, 1, q.drop_q);
+    st.put(L::new_nk_lsb, L::new_nk_width, q.new_nk);
+    st.put(L::m_pres_lsb, L::m_pres_width, q.m_pres);
+    st.put(L::m_known_lsb, L::m_known_width, q.m_known);
+    for (uint32_t c = 0; c < HK; ++c) st.put(L::m_cur_lsb + c * spec::SlotW, spec::SlotW, q.m_cur[c]);
+    for (uint32_t k = 0; k < spec::MaxKernels; ++k) st.put(L::m_grp_lsb + k * spec::HcGrpW, spec::HcGrpW, q.m_grp[k]);
     st.put(L::nk_lsb, L::nk_width, q.nk);
-    for (uint32_t c = 0; c < HK; ++c) st.put(L::ids_lsb + c * spec::KernelIdW, spec::KernelIdW, q.ids[c]);
+    for (uint32_t c = 0; c < HK; ++c) {
+      st.put(L::ids_lsb + c * spec::KernelIdW, spec::KernelIdW, q.ids[c]);
+      st.put(L::new_ids_lsb + c * spec::KernelIdW, spec::KernelIdW, q.new_ids[c]);
+    }
     st.put(L::s_lsb, L::s_width, q.s);
+    st.put(L::sb_lsb, 1, q.sb);
     st.put(L::cb_lsb, L::cb_width, q.cb);
     st.put(L::cs_lsb, L::cs_width, q.cs);
     st.put(L::mb_lsb, L::mb_width, q.mb);
@@ -270,6 +237,11 @@ class PolicyHetero final : public PolicyTwin {
     st.put(L::tl_valid_lsb, 1, q.tl_valid);
     st.put(L::tl_lsb, L::tl_width, q.tl);
     st.put(L::fin_lsb, L::fin_width, q.fin);
+    st.put(L::pq_valid_lsb, 1, q.pq_valid);
+    st.put(L::pq_sm_lsb, L::pq_sm_width, q.pq_sm);
+    st.put(L::pq_cand_lsb, L::pq_cand_width, q.pq_cand);
+    st.put(L::pq_fin_lsb, L::pq_fin_width, q.pq_fin);
+    st.put(L::pq_sel_lsb, 1, q.pq_sel);
     for (uint32_t c = 0; c < HK; ++c) {
       st.put(L::bsum_lsb + c * spec::HcInstW, spec::HcInstW, q.bsum[c]);
       st.put(L::ssum_lsb + c * spec::HcInstW, spec::HcInstW, q.ssum[c]);
@@ -277,13 +249,22 @@ class PolicyHetero final : public PolicyTwin {
       st.put(L::cta_s_lsb + c * spec::CtaCntW, spec::CtaCntW, q.cta_s[c]);
       st.put(L::cta_0_lsb + c * spec::CtaCntW, spec::CtaCntW, q.cta_0[c]);
     }
+    for (uint32_t t = 0; t < 2 * HK; ++t) st.put(L::sum_cy_lsb + t * (SC - 1), SC - 1, q.sum_cy[t]);
+    st.put(L::rd_insts_lsb, L::rd_insts_width, q.rd_insts);
+    st.put(L::rd_grp_lsb, L::rd_grp_width, q.rd_grp);
+    st.put(L::rd_big_lsb, 1, q.rd_big);
+    st.put(L::rd_add_lsb, 1, q.rd_add);
+    st.put(L::has_b_lsb, 1, q.has_b);
+    st.put(L::has_s_lsb, 1, q.has_s);
+    st.put(L::fb_lsb, L::fb_width, q.fb);
+    st.put(L::fs_lsb, L::fs_width, q.fs);
     st.put(L::c_lsb, L::c_width, q.c);
     st.put(L::ty_lsb, L::ty_width, q.ty);
-    uint32_t at = L::acc_lsb + L::acc_width;  // MSB-first fields of the accumulator
-    gs::pack(q.acc, [&](uint64_t val, unsigned w) {
-      at -= w;
-      st.put(at, w, val);
-    });
+    put_res(st, L::cap_lsb + L::cap_width, q.cap);
+    put_res(st, L::cta_lsb + L::cta_width, q.cta);
+    st.put(L::fit_lsb, 1, q.fit);
+    st.put(L::sel_go_lsb, 1, q.sel_go);
+    put_res(st, L::acc_lsb + L::acc_width, q.acc);
     st.put(L::n_lsb, L::n_width, q.n);
     st.put(L::big_lsb, L::big_width, q.big);
     st.put(L::even_lsb, 1, q.even);
@@ -317,10 +298,10 @@ class PolicyHetero final : public PolicyTwin {
     return false;
   }
 
-  /// The spatial profile: SUM's last read was at the last edge (q holds the final sums); each
+  /// The spatial profile: SUM_CARRY's last carry was at the last edge (q holds the final sums); each
   /// kernel's instructions on its big plus its small SMs, in the window's stamps.
   bool window_measured(uint32_t& slots, std::array<uint64_t, 32>& insts, uint32_t& from, uint32_t& to) const override {
-    if (!(prev_st_ == kSum && q.st == kOcc)) return false;
+    if (!(prev_st_ == kSumCarry && q.st == kOccLoad)) return false;
     slots = 0;
     insts.fill(0);
     for (uint32_t c = 0; c < q.nk; ++c)
@@ -353,6 +334,7 @@ class PolicyHetero final : public PolicyTwin {
     for (uint32_t k = 0; k < cfg.slots; ++k) {
       const KsrtEntry& e = v.ksrt->entry(k);
       if (!e.valid) continue;
+      if (c.nact < HK) c.ids_now[c.nact] = e.kernel;
       ++c.nact;
       for (uint32_t g = 0; g < HK; ++g)
         if (q.set_valid && g < q.nk && e.kernel == q.ids[g]) {
@@ -365,11 +347,12 @@ class PolicyHetero final : public PolicyTwin {
     }
     cur_pres_ = c.pres;
     cur_ = c.cur;
-    c.start = c.nact >= 2 && c.nact <= HK && !(q.set_valid && known_all);
-    c.drop = !c.start && q.set_valid && !known_all;
+    // seen here, taken next cycle (not seen again while a new set is taken)
+    c.start = !q.new_set && c.nact >= 2 && c.nact <= HK && !(q.set_valid && known_all);
+    c.drop = !q.new_set && !c.start && q.set_valid && !known_all;
 
     // the scan's SM: the next group, round robin, of those its type goes to
-    c.is_big = is_big(cfg, q.s);
+    c.is_big = q.sb;
     c.last_sm = q.s + 1 >= cfg.num_sms;
     const uint32_t mask = c.is_big ? q.mb : q.ms, pos = c.is_big ? q.cb : q.cs;
     uint32_t cnt = 0;
@@ -379,31 +362,196 @@ class PolicyHetero final : public PolicyTwin {
         ++cnt;
       }
     c.pos_nx = pos + 1 >= cnt ? 0 : pos + 1;
-    // the scanned SM's preemption: the lowest slot with CTAs there other than the new owner's
-    if (q.s < cfg.num_sms)
-      for (uint32_t k = 0; k < cfg.slots && !c.found; ++k) {
-        const bool owner = (c.pres >> c.g & 1u) && c.cur[c.g] == k;
-        if (v.ksrt->entry(k).valid && v.smst->resident(q.s, k) != 0 && !owner) c.found = true, c.victim = k;
-      }
+    // the scanned SM's preemption: the slots with CTAs there other than the new owner's
+    for (uint32_t k = 0; k < spec::MaxKernels; ++k) {
+      const bool owner = (q.m_pres >> c.g & 1u) && q.m_cur[c.g] == k;
+      if (q.s < cfg.num_sms && k < cfg.slots && v.ksrt->entry(k).valid && v.smst->resident(q.s, k) != 0 && !owner)
+        c.cand |= 1u << k;
+      c.fin_k |= (q.fin >> q.m_grp[k] & 1u) << k;
+    }
 
     ProfPhase phase = ProfPhase::kIdle;
-    if (!c.start && !c.drop && q.st == kWarm) phase = ProfPhase::kWarm;
-    if (!c.start && !c.drop && q.st == kSample) phase = ProfPhase::kSample;
+    if (q.st == kWarm) phase = ProfPhase::kWarm;
+    if (q.st == kSample) phase = ProfPhase::kSample;
     c.win = prof_window(ev.obs, phase, ProfWinRegs::of(q), cfg.settings.hetero.warmup_cycles,
                         cfg.settings.hetero.sample_cycles);
 
-    if (q.st == kOcc) {  // group c's CTAs on one SM of type ty
-      const WfRes cta = (c.pres >> q.c & 1u) ? cta_res(v.ksrt->entry(c.cur[q.c])) : WfRes{0, 0, 0, 0, 1};
-      c.acc_fits = cta_fit(q.acc, cta, occ_cap(cfg), c.acc_sum);
+    if (q.st == kOccLoad) {  // group c's CTA and one SM of type ty
+      c.cta = (q.m_pres >> q.c & 1u) ? cta_res(v.ksrt->entry(q.m_cur[q.c])) : WfRes{0, 0, 0, 0, 1};
+      c.cap = occ_cap(cfg);
     }
+    if (q.st == kOccFit || q.st == kOcc) c.acc_fits = cta_fit(q.acc, q.cta, q.cap, c.acc_sum);
     // SEL: the unit started by OCC's last step (OCC's move to SEL), awaited in SEL
-    c.sel_start = !c.start && !c.drop && q.st == kOcc && !c.acc_fits && q.ty == 2 && q.c + 1 >= q.nk;
+    c.sel_start = !q.new_set && !q.drop_q && q.st == kOcc && !q.fit && q.ty == 2 && q.c + 1 >= q.nk;
     if (q.st == kSel) {
       c.sel_big = sel.big();
       // a group without an SM of a type has no IPC of it: keep the split
       c.even_f = sel.even() || q.nbig < q.nk || q.nsmall < q.nk;
     }
     return c;
+  }
+
+  /// The state machine's step (no new set, no drop).
+  void step(const PolicyEvent& ev, const Comb& c, Regs& n) const {
+    switch (q.st) {
+      case kScan:  // one SM per cycle
+        n.grp[q.s] = uint8_t(c.g);
+        (c.is_big ? n.cb : n.cs) = c.pos_nx;
+        if (!q.chosen) {
+          if (c.is_big) {
+            n.nbig = q.nbig + 1;
+            if (c.g == 0) n.nb0 = q.nb0 + 1;
+          } else {
+            n.nsmall = q.nsmall + 1;
+            if (c.g == 0) n.ns0 = q.ns0 + 1;
+          }
+        }
+        n.s = q.s + 1;
+        if (c.last_sm) {
+          n.s = 0;
+          if (q.chosen) {
+            n.st = kIdle;
+          } else {
+            n.t0_valid = false;
+            n.fin = 0;
+            n.has_b = n.has_s = false;  // SUM finds the first big and small SM
+            n.fb = n.fs = 0;
+            n.st = kWarm;
+          }
+        }
+        break;
+      case kWarm:
+        if (ev.ev_valid && ev.ev_type == SmEventType::kCtaFinished && (q.m_known >> ev.ev_slot & 1u))
+          n.fin |= 1u << q.m_grp[ev.ev_slot];
+        if (c.win.done) n.st = kSample;
+        break;
+      case kSample:
+        if (c.win.done) {  // an epoch past the window (s is 0 since SCAN)
+          n.bsum.fill(0);
+          n.ssum.fill(0);
+          n.sum_cy.fill(0);
+          n.st = kSum;
+        }
+        break;
+      case kSum: {  // one SM per cycle: its owner's counter, registered, summed the cycle after
+        const uint32_t g = q.grp[q.s];
+        n.rd_insts = prof.insts(q.s, q.m_cur[g]);
+        n.rd_grp = g;
+        n.rd_big = q.sb;
+        n.rd_add = q.m_pres >> g & 1u;
+        if (q.sb && !q.has_b) n.has_b = true, n.fb = q.s;
+        if (!q.sb && !q.has_s) n.has_s = true, n.fs = q.s;
+        n.s = q.s + 1;
+        if (c.last_sm) {
+          n.s = 0;
+          n.st = kSumCarry;
+        }
+        break;
+      }
+      case kSumCarry:  // the last read added, then its carries through the chunks
+        n.s = q.s + 1;
+        if (q.s + 1 >= SC) {
+          n.s = 0;
+          n.c = 0;
+          n.ty = 0;
+          n.st = kOccLoad;
+        }
+        break;
+      case kOccLoad:  // group c, SM type ty: the capacities and one CTA's resources
+        n.cap = c.cap;
+        n.cta = c.cta;
+        n.acc = WfRes{};
+        n.n = 0;
+        n.st = kOccFit;
+        break;
+      case kOccFit:  // does one more CTA fit (registered: OCC acts on it)
+        n.fit = c.acc_fits;
+        n.st = kOcc;
+        break;
+      case kOcc:  // one CTA counted, or the count stored
+        if (q.fit) {
+          n.acc = c.acc_sum;
+          n.n = q.n + 1;
+          n.st = kOccFit;
+        } else {
+          (q.ty == 0 ? n.cta_b : q.ty == 1 ? n.cta_s : n.cta_0)[q.c] = q.n;
+          n.ty = q.ty + 1;
+          n.st = kOccLoad;
+          if (q.ty == 2) {
+            n.ty = 0;
+            n.c = q.c + 1;
+            if (q.c + 1 >= q.nk) {
+              n.c = 0;
+              n.st = kSel;
+            }
+          }
+        }
+        break;
+      case kSel:
+        if (sel.busy() || q.sel_go) break;  // started this cycle: busy from the next
+        n.big = c.sel_big;
+        n.even = c.even_f;
+        if (c.even_f) {
+          n.st = kIdle;  // the profiling split stays
+        } else {
+          n.chosen = true;
+          n.mb = c.sel_big;
+          n.ms = ((1u << q.nk) - 1) & ~c.sel_big;
+          n.cb = n.cs = 0;
+          n.s = 0;
+          n.st = kScan;
+        }
+        break;
+      default: break;
+    }
+  }
+
+  /// The set's slots in the KSRT (valid, ids[c] for c < nk while sv) into n's m_* registers.
+  static void set_map(const PolicyCfg& cfg, const PolicyView& v, bool sv, uint32_t nk,
+                      const std::array<uint32_t, HK>& ids, Regs& n) {
+    n.m_pres = n.m_known = 0;
+    n.m_cur.fill(0);
+    n.m_grp.fill(0);
+    for (uint32_t k = 0; k < cfg.slots; ++k) {
+      const KsrtEntry& e = v.ksrt->entry(k);
+      for (uint32_t g = 0; g < HK; ++g)
+        if (e.valid && sv && g < nk && e.kernel == ids[g]) {
+          n.m_pres |= 1u << g;
+          n.m_cur[g] = k;
+          n.m_known |= 1u << k;
+          n.m_grp[k] = g;
+        }
+    }
+  }
+
+  /// The sums, every one every cycle: chunk i adds its part of SUM's read of the cycle before and
+  /// the carry out of chunk i-1 of the cycle before; the top chunk's carry leaves the sum.
+  void add_sums(Regs& n) const {
+    constexpr uint32_t CH = spec::ArithChunkW;
+    constexpr uint64_t kChunk = (uint64_t(1) << CH) - 1;
+    for (uint32_t t = 0; t < 2 * HK; ++t) {
+      const uint32_t grp = t < HK ? t : t - HK;
+      const bool hit = q.rd_add && q.rd_big == (t < HK) && q.rd_grp == grp;
+      const uint64_t in = hit ? q.rd_insts : 0, old = t < HK ? q.bsum[grp] : q.ssum[grp];
+      uint64_t sum = 0;
+      uint32_t cy = 0;
+      for (uint32_t i = 0; i < SC; ++i) {
+        const uint64_t cin = i == 0 ? 0 : (q.sum_cy[t] >> (i - 1) & 1u);
+        const uint64_t x = (old >> (i * CH) & kChunk) + (in >> (i * CH) & kChunk) + cin;
+        sum |= (x & kChunk) << (i * CH);
+        if (i + 1 < SC) cy |= uint32_t(x >> CH) << i;
+      }
+      (t < HK ? n.bsum[grp] : n.ssum[grp]) = sum & kSumMask;
+      n.sum_cy[t] = cy;
+    }
+  }
+
+  /// A wf_res_t field whose top is at bit `top`, its fields MSB first.
+  static void put_res(PolicyState& st, uint32_t top, const WfRes& r) {
+    gs::pack(r, [&](uint64_t val, unsigned w) {
+      top -= w;
+      st.put(top, w, val);
+    });
   }
 
   /// gs_hetero_sel's inputs: the registers the RTL wires to its ports.
@@ -420,16 +568,13 @@ class PolicyHetero final : public PolicyTwin {
     return in;
   }
 
-  /// OCC's capacity: the first big SM (ty 0), the first small SM (1), or a conventional SM (2);
-  /// zero when the GPU has no SM of that type.
+  /// OCC's capacity: the first big SM (ty 0), the first small SM (1), both found by SUM, or a
+  /// conventional SM (2); zero when the GPU has no SM of that type.
   WfRes occ_cap(const PolicyCfg& cfg) const {
     if (q.ty == 2) return cfg.base_sm;
-    for (uint32_t s = 0; s < cfg.num_sms; ++s)
-      if (is_big(cfg, s) == (q.ty == 0)) {
-        const SmCaps& k = (*cfg.caps)[s];
-        return WfRes{k.threads, k.warps, k.regs, k.shmem, k.ctas};
-      }
-    return WfRes{};
+    if (!(q.ty == 0 ? q.has_b : q.has_s)) return WfRes{};
+    const SmCaps& k = (*cfg.caps)[q.ty == 0 ? q.fb : q.fs];
+    return WfRes{k.threads, k.warps, k.regs, k.shmem, k.ctas};
   }
 
   // partition and window reports: the state before the last edge, the set's slots at it
