@@ -115,6 +115,7 @@ package gs_pkg;
   localparam int HcPairW = 37;  // gs_hetero_sel: |G_i| x N_j, one side of a pair's comparison [HcGW + HcNW]
   localparam int HcCmpChunks = 3;  // gs_hetero_sel: the chunk flags of its compares (rates, or a pair's products) [cdiv(max(HcRateW, HcPairW), ArithChunkW)]
   localparam int SbmIpcW = 41;  // SBM: both tasks' instructions in a window, the IPC Algorithms 1 and 2 compare (every window is as long) [SbmInstW + 1]
+  localparam int SbmSumChunks = 3;  // SBM: the chunks of ArithChunkW bits of a task's instruction sum; a chunk's carry is added into the next one a cycle later (SbmSumChunks - 1 carries kept per sum) [cdiv(SbmInstW, ArithChunkW)]
   localparam int SbmChunks = 3;  // gs_sbm_ctrl: the chunks of ArithChunkW bits in which it sums and compares a phase result (carries and compare flags registered) [cdiv(SbmIpcW, ArithChunkW)]
   localparam int SbmStepW = 3;  // gs_sbm_ctrl: its step counter over a result, 0..2 x SbmChunks [clog2(2 * SbmChunks + 1)]
   localparam int NumPolicies = 15;  // policies in the registry (policy_e members)
@@ -853,17 +854,30 @@ package gs_pkg;
   } sbm_ctrl_state_t;
   localparam int SbmCtrlStateW = 320;
 
-  // gs_policy_sbm's registers (docs/rtl/gs_policy_sbm.md) (612 bits = SbmStateW)
+  // gs_policy_sbm's registers (docs/rtl/gs_policy_sbm.md) (745 bits = SbmStateW)
   typedef struct packed {
-    logic [3-1:0] st;  // FSM: 0 idle, 1 occupancy, 2 bypass writes, 3 warm-up, 4 sample, 5 sum, 6 result (held until gs_sbm_ctrl has decided: res_ack)
+    logic [4-1:0] st;  // FSM: 0 idle, 1 occupancy count, 2 bypass writes, 3 warm-up, 4 sample, 5 sum, 6 result (held until gs_sbm_ctrl has decided: res_ack), 7 sum carries, 8 occupancy load, 9 occupancy fit
     logic pair_valid;  // id1, id2 name the task pair
     kernel_id_t id1;  // task 1: the pair's lower kernel id
     kernel_id_t id2;  // task 2
     slot_t slot1;  // task 1's KSRT slot, last seen
     slot_t slot2;  // task 2's KSRT slot, last seen
+    logic new_pair;  // the KSRT showed a new pair last cycle (pa_*, pb_*): taken this cycle
+    kernel_id_t pa_id;  // ... the first of its two kernels in slot order
+    kernel_id_t pb_id;  // ... the second
+    slot_t pa_slot;  // ... the first's slot
+    slot_t pb_slot;  // ... the second's
+    logic m_two;  // the KSRT held exactly two kernels last cycle (the pair's slots, registered: the KSRT of cycle t against the pair of t+1) ...
+    logic m_pres1;  // ... task 1 was there ...
+    slot_t m_cur1;  // ... at this slot
+    logic m_pres2;  // ... task 2 was there ...
+    slot_t m_cur2;  // ... at this slot
     logic mapped;  // occ1, occ2 hold the pair's occupancies: the SMC maps the pair
     logic c;  // the task of the occupancy count, the bypass write, the sum (0: task 1)
     sm_id_t s;  // the SM of the bypass write or the sum
+    wf_res_t cta;  // occupancy: one CTA of task c, loaded by OCC_LOAD
+    logic fit;  // occupancy: one more CTA fits (OCC_FIT's gs_cta_fit answer, acted on by OCC)
+    logic ctrl_go;  // gs_sbm_ctrl's start: OCC's last step, registered
     wf_res_t acc;  // occupancy: what n + 1 CTAs take
     cta_cnt_t n;  // occupancy: CTAs that fit so far
     cta_cnt_t occ1;  // task 1's CTAs that fit SM 0 alone
@@ -875,9 +889,13 @@ package gs_pkg;
     cycle_t tl;  // the last stamp counted in the window
     logic [SbmInstW-1:0] sum1;  // task 1's instructions in the window, over every SM
     logic [SbmInstW-1:0] sum2;  // task 2's
+    logic [2 * (SbmSumChunks - 1)-1:0] sum_cy;  // the carries out of sum1's and sum2's chunks 0..SbmSumChunks-2, added a cycle later (sum2's SbmSumChunks-1 above)
+    logic [ProfCntW-1:0] rd_insts;  // SUM: the counter read of the cycle before, added into the sums this cycle
+    logic rd_c;  // ... its task (1: task 2)
+    logic rd_add;  // ... is added
     sbm_ctrl_state_t ctrl;  // its gs_sbm_ctrl
   } sbm_state_t;
-  localparam int SbmStateW = 612;
+  localparam int SbmStateW = 745;
 
   // gs_hetero_sel's gs_seq_mul (AW HcGW, BW HcMulBW; docs/rtl/gs_seq_mul.md) (83 bits = HcMulStateW)
   typedef struct packed {

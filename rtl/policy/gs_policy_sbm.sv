@@ -6,7 +6,8 @@
 // (gs_sbm_ctrl). The task pair: when the KSRT holds exactly two kernels and they are not the
 // pair already known, they become the pair (task 1 = the lower kernel id) and the flow
 // restarts; a task relaunched (the fixed-window method, same kernel id) stays the same task.
-// One state machine (OCC, BYP, WARM, SAMPLE, SUM, RES; the page tables each state) profiles
+// One state machine (OCC_LOAD, OCC_FIT, OCC, BYP, WARM, SAMPLE, SUM, SUM_CARRY, RES; the page
+// tables each state; the pair and its slots registered, the sums in chunks) profiles
 // each of gs_sbm_ctrl's phases for one window (RES holds the result until the controller has
 // decided: res_ack, 2 x SbmChunks + 1 cycles) and writes the bypass levels; after the last
 // the configuration holds (IDLE) until the pair changes. sbm-base and mwg apply their fixed
@@ -15,7 +16,7 @@
 // mapping is not; every kernel everywhere otherwise (SBM is defined for two tasks, Sec. 5).
 // Order: arrival (gs_order_keys). No quota table, owners, tokens or preemption. Time enters
 // only through the samples' stamps (docs/adding-a-policy.md rule 6).
-// Storage: sbm_state_t, 612 bits. The profiling counters are not here: gs_policies holds one
+// Storage: sbm_state_t, 745 bits. The profiling counters are not here: gs_policies holds one
 // gs_prof_counters for every module that profiles (prof_o, prof_i), the one Warped-Slicer reads
 // too. Policy contract: docs/adding-a-policy.md. Golden twin: gs_policy_sbm.hpp.
 module gs_policy_sbm (
@@ -34,13 +35,19 @@ module gs_policy_sbm (
   output gs_pkg::prof_ctl_t     prof_o,
   input  gs_pkg::prof_rd_t      prof_i    // SBM reads instructions only; the window is measured on stamps
 );
+  // lockstep mutant switches (`GS_MUTANT: gs_pkg.sv; docs/rtl/mutations.md)
+  `GS_MUTANT(mut_sbm_pair_swapped, "GS_MUT_SBM_PAIR_SWAPPED")
+  `GS_MUTANT(mut_sbm_occ_plus_one, "GS_MUT_SBM_OCC_PLUS_ONE")
   localparam int K = gs_pkg::MaxKernels;
   localparam int KS = gs_pkg::SlotW;
   localparam int CW = gs_pkg::CtaCntW;
   localparam int IW = gs_pkg::SbmInstW;
   localparam int JW = gs_pkg::SmIdW + 1;
-  localparam logic [2:0] StIdle = 3'd0, StOcc = 3'd1, StByp = 3'd2, StWarm = 3'd3, StSample = 3'd4,
-                         StSum = 3'd5, StRes = 3'd6;
+  localparam int CH = gs_pkg::ArithChunkW;
+  localparam int SC = gs_pkg::SbmSumChunks;
+  localparam int PW = gs_pkg::ProfCntW;
+  localparam logic [3:0] StIdle = 4'd0, StOcc = 4'd1, StByp = 4'd2, StWarm = 4'd3, StSample = 4'd4,
+                         StSum = 4'd5, StRes = 4'd6, StSumCarry = 4'd7, StOccLoad = 4'd8, StOccFit = 4'd9;
 
   gs_pkg::sbm_state_t q, d;   // q.ctrl is gs_sbm_ctrl's (state_o); unused here
 
@@ -50,43 +57,75 @@ module gs_policy_sbm (
   assign obs = event_i.obs;
 
   // ------------------------------------------------------------------ the task pair
+  // A new pair is seen in cycle t and registered (new_pair, with the first two kernels and their
+  // slots as they were: pa_id, pb_id, pa_slot, pb_slot); the state machine takes it in t+1. What
+  // the rest reads of the pair's slots (m_two, m_pres1, m_cur1, m_pres2, m_cur2) is registered
+  // too: the KSRT of cycle t against the pair of cycle t+1.
   gs_pkg::ksrt_entry_t e;     // valid and kernel are read
+  logic [K-1:0] valid;             // the KSRT's valid slots
   logic [KS:0] nact;               // kernels in the KSRT
-  gs_pkg::kernel_id_t ida, idb;    // the first two in slot order
-  logic pres1, pres2;              // task 1 / task 2 is in the KSRT ...
-  gs_pkg::slot_t cur1, cur2;       // ... at this slot
-  logic start, pair_only, on;
-  gs_pkg::kernel_id_t lo, hi;
+  gs_pkg::kernel_id_t ida, idb;    // the first two in slot order ...
+  gs_pkg::slot_t sla, slb;         // ... at these slots
+  logic start, on;
   always_comb begin
-    nact = '0;
+    for (int k = 0; k < K; k++) valid[k] = ksrt[k*gs_pkg::KsrtW + gs_pkg::KsrtW - 1];
+    nact = (KS + 1)'($countones(valid));   // an adder tree
     ida = '0;
     idb = '0;
-    pres1 = 1'b0;
-    pres2 = 1'b0;
-    cur1 = '0;
-    cur2 = '0;
-    for (int k = 0; k < K; k++) begin
+    sla = '0;
+    slb = '0;
+    for (int k = 0; k < K; k++) begin      // slot k is the c-th valid one: c = its valid slots below
       e = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-      if (e.valid) begin
-        if (nact == '0) ida = e.kernel;
-        else if (nact == (KS + 1)'(1)) idb = e.kernel;
-        nact = nact + 1'b1;
-        if (q.pair_valid && e.kernel == q.id1) begin
-          pres1 = 1'b1;
-          cur1 = KS'(k);
-        end
-        if (q.pair_valid && e.kernel == q.id2) begin
-          pres2 = 1'b1;
-          cur2 = KS'(k);
-        end
+      if (e.valid && $countones(valid & K'((1 << k) - 1)) == 0) begin
+        ida = e.kernel;
+        sla = KS'(k);
+      end
+      if (e.valid && $countones(valid & K'((1 << k) - 1)) == 1) begin
+        idb = e.kernel;
+        slb = KS'(k);
       end
     end
-    lo = (ida < idb) ? ida : idb;
-    hi = (ida < idb) ? idb : ida;
-    start = en_i && nact == (KS + 1)'(2) && !(q.pair_valid && lo == q.id1 && hi == q.id2);
-    pair_only = nact == (KS + 1)'(2) && pres1 && pres2;
-    on = !start && pair_only && q.mapped;
+    // two kernels, not the pair known (as a set: id1 <= id2 are its kernels in order), and not
+    // seen again while the state machine takes the one registered
+    start = en_i && !q.new_pair && nact == (KS + 1)'(2) &&
+            !(q.pair_valid && ((ida == q.id1 && idb == q.id2) || (ida == q.id2 && idb == q.id1)));
+    on = !q.new_pair && q.m_two && q.m_pres1 && q.m_pres2 && q.mapped;
   end
+  // the pair taken from the registered one: task 1 is the lower id; a slot is the last of its id
+  gs_pkg::kernel_id_t lo, hi;
+  gs_pkg::slot_t lo_slot, hi_slot;
+  always_comb begin
+    lo = (q.pa_id < q.pb_id) ? q.pa_id : q.pb_id;
+    hi = (q.pa_id < q.pb_id) ? q.pb_id : q.pa_id;
+    lo_slot = (q.pa_id < q.pb_id) ? q.pa_slot : q.pb_slot;
+    hi_slot = (q.pa_id > q.pb_id) ? q.pa_slot : q.pb_slot;
+  end
+  // the pair's slots in the KSRT t for ids (i1, i2) while pv: {two kernels, task 1 there, at
+  // this slot, task 2 there, at this slot}
+  localparam int MapW = 3 + 2 * KS;
+  function automatic logic [MapW-1:0] pair_map(input logic [K*gs_pkg::KsrtW-1:0] t, input logic two,
+                                               input logic pv, input gs_pkg::kernel_id_t i1,
+                                               input gs_pkg::kernel_id_t i2);
+    gs_pkg::ksrt_entry_t x;
+    logic p1, p2;
+    gs_pkg::slot_t c1, c2;
+    p1 = 1'b0;
+    p2 = 1'b0;
+    c1 = '0;
+    c2 = '0;
+    for (int k = 0; k < K; k++) begin
+      x = t[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+      if (x.valid && pv && x.kernel == i1) begin
+        p1 = 1'b1;
+        c1 = KS'(k);
+      end
+      if (x.valid && pv && x.kernel == i2) begin
+        p2 = 1'b1;
+        c2 = KS'(k);
+      end
+    end
+    pair_map = {two, p1, c1, p2, c2};
+  endfunction
 
   // ------------------------------------------------------------------ held blocks
   // the configuration in force: sbm's controller, or the baseline's fixed SBM_REG
@@ -94,7 +133,7 @@ module gs_policy_sbm (
   logic ctrl_start, ctrl_busy, ctrl_ack, res_valid;
   gs_pkg::sbm_ctrl_state_t ctrl_state;
   gs_sbm_ctrl u_ctrl (
-    .clk_i, .rst_ni, .start_i(ctrl_start), .occ1_i(q.occ1), .occ2_i(q.occ2), .res_valid_i(res_valid),
+    .clk_i, .rst_ni, .start_i(q.ctrl_go), .occ1_i(q.occ1), .occ2_i(q.occ2), .res_valid_i(res_valid),
     .res1_i(q.sum1), .res2_i(q.sum2), .cfg_o(ctrl_cfg), .busy_o(ctrl_busy), .res_ack_o(ctrl_ack),
     .state_o(ctrl_state)
   );
@@ -110,7 +149,7 @@ module gs_policy_sbm (
   logic [gs_pkg::MaxSms*K-1:0] map_elig;
   gs_pkg::bypass_level_e lvl1, lvl2;
   gs_sbm_smc u_smc (
-    .reg_i(reg_now), .on_i(on), .slot1_i(cur1), .slot2_i(cur2), .occ1_i(q.occ1), .occ2_i(q.occ2),
+    .reg_i(reg_now), .on_i(on), .slot1_i(q.m_cur1), .slot2_i(q.m_cur2), .occ1_i(q.occ1), .occ2_i(q.occ2),
     .num_sms_i(cfg_i.num_sms), .resident_i(view_i.resident), .elig_o(map_elig), .lvl1_o(lvl1), .lvl2_o(lvl2)
   );
 
@@ -123,8 +162,8 @@ module gs_policy_sbm (
   assign rd_slot = q.c ? q.slot2 : q.slot1;
   always_comb begin
     win_phase = gs_pkg::PW_IDLE;
-    if (!start && q.st == StWarm) win_phase = gs_pkg::PW_WARM;
-    if (!start && q.st == StSample) win_phase = gs_pkg::PW_SAMPLE;
+    if (q.st == StWarm) win_phase = gs_pkg::PW_WARM;
+    if (q.st == StSample) win_phase = gs_pkg::PW_SAMPLE;
     prof_o.clear = prof_clear;
     prof_o.run = counted;
     prof_o.rd_sm = q.s;
@@ -136,7 +175,8 @@ module gs_policy_sbm (
     .run_o(counted), .done_o(win_done)
   );
 
-  // OCC: task c's workgroups, one more per cycle
+  // OCC: task c's workgroups, one more every two cycles (OCC_FIT, OCC); OCC_LOAD registers the
+  // task's CTA first, so gs_cta_fit adds and compares registers and the configuration only
   gs_pkg::ksrt_entry_t e_occ;   // the per-CTA resources are read
   gs_pkg::wf_res_t r_occ, sm0, acc_sum;
   logic acc_fits;
@@ -149,14 +189,14 @@ module gs_policy_sbm (
     sm0.shmem = cfg_i.sm_shmem[0 +: gs_pkg::ShmemW];
     sm0.slots = cfg_i.sm_ctas[0 +: CW];
   end
-  gs_cta_fit u_fit (.acc_i(q.acc), .cta_i(r_occ), .cap_i(sm0), .sum_o(acc_sum), .fits_o(acc_fits));
+  gs_cta_fit u_fit (.acc_i(q.acc), .cta_i(q.cta), .cap_i(sm0), .sum_o(acc_sum), .fits_o(acc_fits));
 
   // ------------------------------------------------------------------ this cycle
   logic last_sm;
   always_comb begin
     last_sm = JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms);
-    ctrl_start = !start && q.st == StOcc && !acc_fits && q.c && policy_i == gs_pkg::POL_SBM;
-    res_valid = !start && q.st == StRes;
+    ctrl_start = !q.new_pair && q.st == StOcc && !q.fit && q.c && policy_i == gs_pkg::POL_SBM;
+    res_valid = !q.new_pair && q.st == StRes;
   end
 
   // ------------------------------------------------------------------ decisions
@@ -167,18 +207,18 @@ module gs_policy_sbm (
     out_o.key = key;
     // while a new pair is being mapped (its occupancies counted), neither task issues: its
     // first workgroups go where the mapping puts them, not wherever a slot is free
-    out_o.elig = (nact == (KS + 1)'(2) && !on) ? '0 : map_elig;
-    if (!start && q.st == StByp && on) begin
+    out_o.elig = (q.m_two && !on) ? '0 : map_elig;
+    if (q.st == StByp && on) begin
       out_o.bypass.valid = 1'b1;
       out_o.bypass.sm = q.s;
-      out_o.bypass.slot = q.c ? cur2 : cur1;
+      out_o.bypass.slot = q.c ? q.m_cur2 : q.m_cur1;
       out_o.bypass.level = q.c ? lvl2 : lvl1;
     end
   end
 
   // ------------------------------------------------------------------ next state
   // the scans' next step: task 1 then task 2 of SM s, then SM s + 1
-  task automatic step(input logic [2:0] after);
+  task automatic step(input logic [3:0] after);
     d.c = !q.c;
     if (q.c) begin
       d.s = q.s + 1'b1;
@@ -189,42 +229,90 @@ module gs_policy_sbm (
     end
   endtask
 
-  gs_pkg::ksrt_entry_t e_nx;   // valid and kernel are read
+  // the sums, both every cycle: chunk i takes its part of SUM's read of the cycle before (rd_add)
+  // and the carry out of chunk i-1 of the cycle before (sum_cy); no carry chain is wider than
+  // ArithChunkW
+  logic [SC*CH-1:0] acc_in, acc_old, acc_new;
+  logic [SC-1:0] acc_cin, acc_cout;
+  logic [CH:0] acc_c;
+  logic [2*IW-1:0] sums_q, sums_d;
   always_comb begin
     d = q;
     {d.t0_valid, d.t0, d.t1, d.tl_valid, d.tl} = win_nx;   // the window registers (gs_prof_window)
-    e_nx = '0;
-    if (pres1) d.slot1 = cur1;
-    if (pres2) d.slot2 = cur2;
-    if (start) begin
-      d.pair_valid = 1'b1;
-      d.id1 = lo;
-      d.id2 = hi;
-      // the pair's slots (lo and hi are the only two kernels in the KSRT)
-      for (int k = 0; k < K; k++) begin
-        e_nx = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-        if (e_nx.valid && e_nx.kernel == lo) d.slot1 = KS'(k);
-        if (e_nx.valid && e_nx.kernel == hi) d.slot2 = KS'(k);
+
+    d.rd_add = 1'b0;
+    sums_q = {q.sum2, q.sum1};
+    sums_d = sums_q;
+    acc_in = '0;
+    acc_old = '0;
+    acc_new = '0;
+    acc_cin = '0;
+    acc_cout = '0;
+    acc_c = '0;
+    for (int t = 0; t < 2; t++) begin
+      acc_in = (q.rd_add && q.rd_c == (t == 1)) ? (SC*CH)'(q.rd_insts) : '0;
+      acc_old = (SC*CH)'(sums_q[t*IW +: IW]);
+      acc_cin = {q.sum_cy[t*(SC-1) +: SC-1], 1'b0};
+      for (int i = 0; i < SC; i++) begin
+        acc_c = {1'b0, acc_old[i*CH +: CH]} + {1'b0, acc_in[i*CH +: CH]} + (CH + 1)'(acc_cin[i]);
+        acc_new[i*CH +: CH] = acc_c[CH-1:0];
+        acc_cout[i] = acc_c[CH];
       end
+      sums_d[t*IW +: IW] = IW'(acc_new);
+      d.sum_cy[t*(SC-1) +: SC-1] = acc_cout[SC-2:0];
+    end
+    {d.sum2, d.sum1} = sums_d;
+
+    // the pair's slots in this cycle's KSRT, for the pair of the next cycle
+    {d.m_two, d.m_pres1, d.m_cur1, d.m_pres2, d.m_cur2} =
+        pair_map(ksrt, nact == (KS + 1)'(2), q.new_pair || q.pair_valid, q.new_pair ? lo : q.id1,
+                 q.new_pair ? hi : q.id2);
+    d.ctrl_go = ctrl_start;   // gs_sbm_ctrl starts the cycle after OCC's last step (a register)
+    // a new pair seen this cycle, taken in the next
+    d.new_pair = start;
+    if (start) begin
+      d.pa_id = ida;
+      d.pb_id = idb;
+      d.pa_slot = sla;
+      d.pb_slot = slb;
+    end
+    if (q.m_pres1) d.slot1 = q.m_cur1;
+    if (q.m_pres2) d.slot2 = q.m_cur2;
+    if (q.new_pair) begin
+      d.pair_valid = 1'b1;
+      // (GS_MUT_SBM_PAIR_SWAPPED: task 1 is the higher kernel id)
+      d.id1 = mut_sbm_pair_swapped ? hi : lo;
+      d.id2 = mut_sbm_pair_swapped ? lo : hi;
+      d.slot1 = mut_sbm_pair_swapped ? hi_slot : lo_slot;   // lo and hi were the only two kernels in the KSRT
+      d.slot2 = mut_sbm_pair_swapped ? lo_slot : hi_slot;
       d.mapped = 1'b0;
       d.t0_valid = 1'b0;
       d.c = 1'b0;
       d.s = '0;
-      d.acc = '0;
-      d.n = '0;
-      d.st = StOcc;
+      d.st = StOccLoad;
     end else begin
       unique case (q.st)
+        StOccLoad: begin   // task c's CTA
+          d.cta = r_occ;
+          d.acc = '0;
+          d.n = '0;
+          d.st = StOccFit;
+        end
+        StOccFit: begin   // does one more CTA fit (registered: OCC acts on it)
+          d.fit = acc_fits;
+          d.st = StOcc;
+        end
         StOcc: begin
-          if (acc_fits) begin
+          if (q.fit) begin
             d.acc = acc_sum;
             d.n = q.n + 1'b1;
+            d.st = StOccFit;
           end else begin
-            if (q.c) d.occ2 = q.n;
-            else d.occ1 = q.n;
-            d.acc = '0;
-            d.n = '0;
+            // (GS_MUT_SBM_OCC_PLUS_ONE: a task's occupancy is one CTA more than fits)
+            if (q.c) d.occ2 = q.n + CW'(mut_sbm_occ_plus_one);
+            else d.occ1 = q.n + CW'(mut_sbm_occ_plus_one);
             d.c = !q.c;
+            d.st = StOccLoad;
             if (q.c) begin
               d.mapped = 1'b1;
               d.s = '0;
@@ -235,18 +323,25 @@ module gs_policy_sbm (
         StByp: if (on) step((policy_i == gs_pkg::POL_SBM && ctrl_busy) ? StWarm : StIdle);
         StWarm: if (win_done) d.st = StSample;
         StSample: begin
-          if (win_done) begin   // an epoch past the window
-            d.s = '0;
-            d.c = 1'b0;
+          if (win_done) begin   // an epoch past the window (s and c are 0 since BYP)
             d.sum1 = '0;
             d.sum2 = '0;
+            d.sum_cy = '0;
             d.st = StSum;
           end
         end
-        StSum: begin   // one (SM, task) counter per cycle
-          if (q.c) d.sum2 = q.sum2 + IW'(prof_i.insts);
-          else d.sum1 = q.sum1 + IW'(prof_i.insts);
-          step(StRes);
+        StSum: begin   // one (SM, task) counter per cycle, registered, summed the cycle after
+          d.rd_insts = PW'(prof_i.insts);
+          d.rd_c = q.c;
+          d.rd_add = 1'b1;
+          step(StSumCarry);
+        end
+        StSumCarry: begin   // the last read added, then its carries through the chunks
+          d.s = q.s + 1'b1;
+          if (JW'(q.s) + JW'(1) >= JW'(SC)) begin
+            d.s = '0;
+            d.st = StRes;
+          end
         end
         StRes: begin   // gs_sbm_ctrl takes the result, then decides: the next configuration's bypass
           if (ctrl_ack) begin

@@ -5,9 +5,13 @@
 // of configurations and the same final SBM_REG the run put in force.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "config/gpu_config.hpp"
 #include "gpu/gpu.hpp"
 #include "metrics/ewm.hpp"
+#include "sched/golden/golden_scheduler.hpp"
+#include "sched/golden/gs_policy_sbm.hpp"
 #include "sched/golden/gs_sbm_ctrl.hpp"
 #include "sched/golden/gs_sbm_smc.hpp"
 #include "sched/scheduler_port.hpp"
@@ -78,4 +82,38 @@ TEST_CASE("sbm: each profiling phase's measured window is on its partition and r
     CHECK(last.ctas[0] == golden::sbm_quota(fin, 0, occ.occ1));
     CHECK(last.ctas[1] == golden::sbm_quota(fin, 1, occ.occ2));
   }
+}
+
+TEST_CASE("sbm: the chunked window sums equal the counters summed outright", "[sbm]") {
+  // a window long enough that a task's sum passes 2**ArithChunkW: a carry crosses a chunk
+  GpuConfig cfg = load_gpu_config("sbm-gcn32");
+  cfg.settings.sbm.warmup_cycles = 2000;
+  cfg.settings.sbm.sample_cycles = 8000;
+  const Mix mix = test::window_mix("sbm-sums-test", {"sbm.fw.128x1", "sbm.hist.128x1"}, 150000);
+  SchedOptions so;
+  so.policy = "sbm";
+  RunOptions ro;
+  ro.sched = so;
+  auto sched = make_scheduler("golden", so);
+  Gpu gpu(cfg, mix, *sched, ro);
+  const auto& twin = dynamic_cast<const golden::PolicySbm&>(dynamic_cast<const GoldenScheduler&>(*sched).policy_twin());
+  uint32_t prev = golden::PolicySbm::kIdle, phases = 0;
+  uint64_t most = 0;
+  while (phases < 2 && gpu.step()) {
+    const auto& q = twin.q;
+    if (prev == golden::PolicySbm::kSumCarry && q.st == golden::PolicySbm::kRes) {  // the sums are final
+      ++phases;
+      uint64_t s1 = 0, s2 = 0;  // the counters are frozen since the window closed
+      for (uint32_t s = 0; s < cfg.num_sms(); ++s) {
+        s1 += twin.prof.insts(s, q.slot1);
+        s2 += twin.prof.insts(s, q.slot2);
+      }
+      CHECK(q.sum1 == s1);
+      CHECK(q.sum2 == s2);
+      most = std::max({most, s1, s2});
+    }
+    prev = q.st;
+  }
+  REQUIRE(phases == 2);
+  CHECK(most > (uint64_t(1) << spec::ArithChunkW));
 }

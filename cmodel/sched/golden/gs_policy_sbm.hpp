@@ -3,13 +3,16 @@
 // SBM_REG (gs_sbm_smc.hpp), which sbm profiles at run time (gs_sbm_ctrl.hpp).
 //
 // Same registers (sbm_state_t), the same state machine and timing as the RTL:
-//   IDLE -> (exactly two kernels in the KSRT, not the known pair) OCC: each task's
-//   workgroups that fit SM 0 -> BYP: per SM, a bypass write for task 1 then task 2 ->
-//   (sbm, profiling) WARM -> SAMPLE -> SUM: per SM, task 1 then task 2 -> RES: the window's
+//   IDLE -> (exactly two kernels in the KSRT, not the known pair: seen in one cycle, taken in
+//   the next) OCC_LOAD / OCC_FIT / OCC: each task's workgroups that fit SM 0 -> BYP: per SM, a
+//   bypass write for task 1 then task 2 -> (sbm, profiling) WARM -> SAMPLE -> SUM: per SM,
+//   task 1 then task 2 (read, then summed in chunks) -> SUM_CARRY -> RES: the window's
 //   instructions to the controller, held until it has decided (ack) -> BYP (the next phase's
 //   levels) ... -> IDLE.
 // docs/rtl/gs_policy_sbm.md has the full specification.
 #pragma once
+#include <algorithm>
+#include <array>
 #include <cstdint>
 
 #include "sched/golden/gs_cta_fit.hpp"
@@ -23,32 +26,56 @@ namespace gs::golden {
 
 class PolicySbm : public PolicyTwin {
  public:
-  enum St : uint32_t { kIdle = 0, kOcc = 1, kByp = 2, kWarm = 3, kSample = 4, kSum = 5, kRes = 6 };
+  enum St : uint32_t {
+    kIdle = 0,
+    kOcc = 1,
+    kByp = 2,
+    kWarm = 3,
+    kSample = 4,
+    kSum = 5,
+    kRes = 6,
+    kSumCarry = 7,
+    kOccLoad = 8,
+    kOccFit = 9
+  };
+  static constexpr uint32_t SC = spec::SbmSumChunks;  // chunks of ArithChunkW bits of a sum
 
   struct Regs {
     uint32_t st = kIdle;
     bool pair_valid = false;
     uint32_t id1 = 0, id2 = 0, slot1 = 0, slot2 = 0;
+    // a new pair seen last cycle, taken now: the first two kernels in slot order, their slots
+    bool new_pair = false;
+    uint32_t pa_id = 0, pb_id = 0, pa_slot = 0, pb_slot = 0;
+    // the pair's slots in last cycle's KSRT against this cycle's pair (two kernels there)
+    bool m_two = false, m_pres1 = false, m_pres2 = false;
+    uint32_t m_cur1 = 0, m_cur2 = 0;
     bool mapped = false;
     bool c = false;
     uint32_t s = 0;
+    WfRes cta;  // OCC_LOAD: task c's CTA
+    bool fit = false, ctrl_go = false;
     WfRes acc;
     uint32_t n = 0, occ1 = 0, occ2 = 0;
     bool t0_valid = false, tl_valid = false;
     uint32_t t0 = 0, t1 = 0, tl = 0;
     uint64_t sum1 = 0, sum2 = 0;
+    std::array<uint32_t, 2> sum_cy{};  // sum t's chunk i carry at bit i
+    uint32_t rd_insts = 0;             // SUM's read of the cycle before
+    bool rd_c = false, rd_add = false;
   };
   /// This cycle's combinational values the outputs and the next state share.
   struct Comb {
-    uint32_t nact = 0;  // kernels in the KSRT
-    bool pres1 = false, pres2 = false;
-    uint32_t cur1 = 0, cur2 = 0;  // the tasks' slots now
-    uint32_t lo = 0, hi = 0;      // the two kernels' ids, in order (when nact == 2)
+    uint32_t nact = 0;          // kernels in the KSRT
+    uint32_t ida = 0, idb = 0;  // the first two in slot order ...
+    uint32_t sla = 0, slb = 0;  // ... at these slots
+    uint32_t lo = 0, hi = 0;    // the registered pair's ids, in order
+    uint32_t lo_slot = 0, hi_slot = 0;
     bool start = false, on = false;
     SbmReg reg;  // the configuration in force
     bool ctrl_start = false, res_valid = false;
     ProfWindow win;  // gs_prof_window: the counters' control and the window registers' next value
-    WfRes acc_sum;
+    WfRes cta, acc_sum;
     bool acc_fits = false;
   };
 
@@ -62,13 +89,13 @@ class PolicySbm : public PolicyTwin {
   void comb(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent& ev, PolicyOut& out) const override {
     const Comb c = comb_values(cfg, v, ev);
     order_keys(false, v, out.key);
-    sbm_map(c.reg, c.on, c.cur1, c.cur2, q.occ1, q.occ2, cfg.num_sms, cfg.slots, *v.smst, out.elig);
-    if (c.nact == 2 && !c.on)  // a new pair's OCC scan: neither task issues until it is mapped
+    sbm_map(c.reg, c.on, q.m_cur1, q.m_cur2, q.occ1, q.occ2, cfg.num_sms, cfg.slots, *v.smst, out.elig);
+    if (q.m_two && !c.on)  // a new pair's OCC scan: neither task issues until it is mapped
       for (auto& e : out.elig) e = 0;
-    if (!c.start && q.st == kByp && c.on) {
+    if (q.st == kByp && c.on) {
       out.bypass.valid = true;
       out.bypass.sm = q.s;
-      out.bypass.slot = q.c ? c.cur2 : c.cur1;
+      out.bypass.slot = q.c ? q.m_cur2 : q.m_cur1;
       out.bypass.level = sbm_level(c.reg, q.c ? 1 : 0);
     }
   }
@@ -78,7 +105,7 @@ class PolicySbm : public PolicyTwin {
     (void)out, (void)accepted;
     const Comb c = comb_values(cfg, v, ev);
     reg_now_ = c.reg;
-    ctrl.next(c.ctrl_start, q.occ1, q.occ2, c.res_valid, q.sum1, q.sum2);
+    ctrl.next(q.ctrl_go, q.occ1, q.occ2, c.res_valid, q.sum1, q.sum2);
     ProfCounters::In pin;
     pin.clear = c.win.clear;
     pin.run = c.win.run;
@@ -90,36 +117,62 @@ class PolicySbm : public PolicyTwin {
     Regs& n = d;
     n = q;
     c.win.next.store(n);
-    if (c.pres1) n.slot1 = c.cur1;
-    if (c.pres2) n.slot2 = c.cur2;
+    add_sums(n);
+    n.rd_add = false;  // SUM's read, set by SUM alone
+    // the pair's slots in this cycle's KSRT, for the pair of the next cycle
+    n.m_two = c.nact == 2;
+    n.m_pres1 = n.m_pres2 = false;
+    n.m_cur1 = n.m_cur2 = 0;
+    const bool pv = q.new_pair || q.pair_valid;
+    const uint32_t i1 = q.new_pair ? c.lo : q.id1, i2 = q.new_pair ? c.hi : q.id2;
+    for (uint32_t k = 0; k < cfg.slots; ++k) {
+      const KsrtEntry& e = v.ksrt->entry(k);
+      if (e.valid && pv && e.kernel == i1) n.m_pres1 = true, n.m_cur1 = k;
+      if (e.valid && pv && e.kernel == i2) n.m_pres2 = true, n.m_cur2 = k;
+    }
+    n.ctrl_go = c.ctrl_start;  // gs_sbm_ctrl starts the cycle after OCC's last step
+    n.new_pair = c.start;      // a new pair seen this cycle, taken in the next
     if (c.start) {
+      n.pa_id = c.ida;
+      n.pb_id = c.idb;
+      n.pa_slot = c.sla;
+      n.pb_slot = c.slb;
+    }
+    if (q.m_pres1) n.slot1 = q.m_cur1;
+    if (q.m_pres2) n.slot2 = q.m_cur2;
+    if (q.new_pair) {
       n.pair_valid = true;
       n.id1 = c.lo;
       n.id2 = c.hi;
-      for (uint32_t k = 0; k < cfg.slots; ++k) {
-        const KsrtEntry& e = v.ksrt->entry(k);
-        if (e.valid && e.kernel == c.lo) n.slot1 = k;
-        if (e.valid && e.kernel == c.hi) n.slot2 = k;
-      }
+      n.slot1 = c.lo_slot;  // lo and hi were the only two kernels in the KSRT
+      n.slot2 = c.hi_slot;
       n.mapped = false;
       n.t0_valid = false;
       n.c = false;
       n.s = 0;
-      n.acc = WfRes{};
-      n.n = 0;
-      n.st = kOcc;
+      n.st = kOccLoad;
       return;
     }
     switch (q.st) {
+      case kOccLoad:  // task c's CTA
+        n.cta = c.cta;
+        n.acc = WfRes{};
+        n.n = 0;
+        n.st = kOccFit;
+        break;
+      case kOccFit:  // does one more CTA fit (registered: OCC acts on it)
+        n.fit = c.acc_fits;
+        n.st = kOcc;
+        break;
       case kOcc:
-        if (c.acc_fits) {
+        if (q.fit) {
           n.acc = c.acc_sum;
           n.n = q.n + 1;
+          n.st = kOccFit;
         } else {
           (q.c ? n.occ2 : n.occ1) = q.n;
-          n.acc = WfRes{};
-          n.n = 0;
           n.c = !q.c;
+          n.st = kOccLoad;
           if (q.c) {
             n.mapped = true;
             n.s = 0;
@@ -134,20 +187,25 @@ class PolicySbm : public PolicyTwin {
         if (c.win.done) n.st = kSample;
         break;
       case kSample:
-        if (c.win.done) {  // an epoch past the window
-          n.s = 0;
-          n.c = false;
+        if (c.win.done) {  // an epoch past the window (s and c are 0 since BYP)
           n.sum1 = n.sum2 = 0;
+          n.sum_cy.fill(0);
           n.st = kSum;
         }
         break;
-      case kSum: {  // one (SM, task) counter per cycle
-        const uint64_t insts = prof.insts(q.s, q.c ? q.slot2 : q.slot1);
-        if (q.c) n.sum2 = (q.sum2 + insts) & kSumMask;
-        else n.sum1 = (q.sum1 + insts) & kSumMask;
-        step(cfg, n, kRes);
+      case kSum:  // one (SM, task) counter per cycle, registered, summed the cycle after
+        n.rd_insts = prof.insts(q.s, q.c ? q.slot2 : q.slot1);
+        n.rd_c = q.c;
+        n.rd_add = true;
+        step(cfg, n, kSumCarry);
         break;
-      }
+      case kSumCarry:  // the last read added, then its carries through the chunks
+        n.s = q.s + 1;
+        if (q.s + 1 >= SC) {
+          n.s = 0;
+          n.st = kRes;
+        }
+        break;
       case kRes:  // the controller takes the result, then decides (ack): the next configuration's bypass
         if (ctrl.ack()) {
           n.s = 0;
@@ -177,14 +235,23 @@ class PolicySbm : public PolicyTwin {
     st.put(L::id2_lsb, L::id2_width, q.id2);
     st.put(L::slot1_lsb, L::slot1_width, q.slot1);
     st.put(L::slot2_lsb, L::slot2_width, q.slot2);
+    st.put(L::new_pair_lsb, 1, q.new_pair);
+    st.put(L::pa_id_lsb, L::pa_id_width, q.pa_id);
+    st.put(L::pb_id_lsb, L::pb_id_width, q.pb_id);
+    st.put(L::pa_slot_lsb, L::pa_slot_width, q.pa_slot);
+    st.put(L::pb_slot_lsb, L::pb_slot_width, q.pb_slot);
+    st.put(L::m_two_lsb, 1, q.m_two);
+    st.put(L::m_pres1_lsb, 1, q.m_pres1);
+    st.put(L::m_cur1_lsb, L::m_cur1_width, q.m_cur1);
+    st.put(L::m_pres2_lsb, 1, q.m_pres2);
+    st.put(L::m_cur2_lsb, L::m_cur2_width, q.m_cur2);
     st.put(L::mapped_lsb, 1, q.mapped);
     st.put(L::c_lsb, 1, q.c);
     st.put(L::s_lsb, L::s_width, q.s);
-    uint32_t at = L::acc_lsb + L::acc_width;  // MSB-first fields of the accumulator
-    gs::pack(q.acc, [&](uint64_t val, unsigned w) {
-      at -= w;
-      st.put(at, w, val);
-    });
+    put_res(st, L::cta_lsb + L::cta_width, q.cta);
+    st.put(L::fit_lsb, 1, q.fit);
+    st.put(L::ctrl_go_lsb, 1, q.ctrl_go);
+    put_res(st, L::acc_lsb + L::acc_width, q.acc);
     st.put(L::n_lsb, L::n_width, q.n);
     st.put(L::occ1_lsb, L::occ1_width, q.occ1);
     st.put(L::occ2_lsb, L::occ2_width, q.occ2);
@@ -195,6 +262,10 @@ class PolicySbm : public PolicyTwin {
     st.put(L::tl_lsb, L::tl_width, q.tl);
     st.put(L::sum1_lsb, L::sum1_width, q.sum1);
     st.put(L::sum2_lsb, L::sum2_width, q.sum2);
+    for (uint32_t t = 0; t < 2; ++t) st.put(L::sum_cy_lsb + t * (SC - 1), SC - 1, q.sum_cy[t]);
+    st.put(L::rd_insts_lsb, L::rd_insts_width, q.rd_insts);
+    st.put(L::rd_c_lsb, 1, q.rd_c);
+    st.put(L::rd_add_lsb, 1, q.rd_add);
     ctrl.state(st, L::ctrl_lsb);
   }
 
@@ -215,9 +286,9 @@ class PolicySbm : public PolicyTwin {
     return true;
   }
 
-  /// The phase's window: SUM's last read was at the last edge (q holds the final sums).
+  /// The phase's window: SUM_CARRY's last carry was at the last edge (q holds the final sums).
   bool window_measured(uint32_t& slots, std::array<uint64_t, 32>& insts, uint32_t& from, uint32_t& to) const override {
-    if (!(prev_st_ == kSum && q.st == kRes)) return false;
+    if (!(prev_st_ == kSumCarry && q.st == kRes)) return false;
     slots = (1u << q.slot1) | (1u << q.slot2);
     insts.fill(0);
     insts[q.slot1] = q.sum1;
@@ -257,36 +328,65 @@ class PolicySbm : public PolicyTwin {
 
   Comb comb_values(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent& ev) const {
     Comb c;
-    uint32_t ida = 0, idb = 0;
     for (uint32_t k = 0; k < cfg.slots; ++k) {
       const KsrtEntry& e = v.ksrt->entry(k);
       if (!e.valid) continue;
-      if (c.nact == 0) ida = e.kernel;
-      else if (c.nact == 1) idb = e.kernel;
+      if (c.nact == 0) c.ida = e.kernel, c.sla = k;
+      else if (c.nact == 1) c.idb = e.kernel, c.slb = k;
       ++c.nact;
-      if (q.pair_valid && e.kernel == q.id1) c.pres1 = true, c.cur1 = k;
-      if (q.pair_valid && e.kernel == q.id2) c.pres2 = true, c.cur2 = k;
     }
-    c.lo = std::min(ida, idb);
-    c.hi = std::max(ida, idb);
-    c.start = c.nact == 2 && !(q.pair_valid && c.lo == q.id1 && c.hi == q.id2);
-    c.on = !c.start && c.nact == 2 && c.pres1 && c.pres2 && q.mapped;
+    // two kernels, not the known pair (as a set), not seen again while the registered one is taken
+    const bool known = q.pair_valid && ((c.ida == q.id1 && c.idb == q.id2) || (c.ida == q.id2 && c.idb == q.id1));
+    c.start = !q.new_pair && c.nact == 2 && !known;
+    c.on = !q.new_pair && q.m_two && q.m_pres1 && q.m_pres2 && q.mapped;
+    // the registered pair in order: task 1 is the lower id; a slot is the last of its id
+    c.lo = std::min(q.pa_id, q.pb_id);
+    c.hi = std::max(q.pa_id, q.pb_id);
+    c.lo_slot = q.pa_id < q.pb_id ? q.pa_slot : q.pb_slot;
+    c.hi_slot = q.pa_id > q.pb_id ? q.pa_slot : q.pb_slot;
     switch (cfg.policy) {
       case Policy::kSbm: c.reg = ctrl.cfg(); break;
       case Policy::kMwg: c.reg = fixed_ ? *fixed_ : SbmReg{SbmArch::kMwg, false, false, 0}; break;
       default: c.reg = SbmReg{}; break;  // sbm-base
     }
     ProfPhase phase = ProfPhase::kIdle;
-    if (!c.start && q.st == kWarm) phase = ProfPhase::kWarm;
-    if (!c.start && q.st == kSample) phase = ProfPhase::kSample;
+    if (q.st == kWarm) phase = ProfPhase::kWarm;
+    if (q.st == kSample) phase = ProfPhase::kSample;
     c.win = prof_window(ev.obs, phase, ProfWinRegs::of(q), cfg.settings.sbm.warmup_cycles,
                         cfg.settings.sbm.sample_cycles);
-    if (c.start) return c;
-    const WfRes cta = cta_res(v.ksrt->entry(q.c ? q.slot2 : q.slot1));
-    c.acc_fits = cta_fit(q.acc, cta, sm0_res(cfg), c.acc_sum);
-    c.ctrl_start = q.st == kOcc && !c.acc_fits && q.c && cfg.policy == Policy::kSbm;
-    c.res_valid = q.st == kRes;
+    c.cta = cta_res(v.ksrt->entry(q.c ? q.slot2 : q.slot1));
+    c.acc_fits = cta_fit(q.acc, q.cta, sm0_res(cfg), c.acc_sum);
+    c.ctrl_start = !q.new_pair && q.st == kOcc && !q.fit && q.c && cfg.policy == Policy::kSbm;
+    c.res_valid = !q.new_pair && q.st == kRes;
     return c;
+  }
+
+  /// Both sums every cycle: chunk i adds its part of SUM's read of the cycle before and the
+  /// carry out of chunk i-1 of the cycle before; the top chunk's carry leaves the sum.
+  void add_sums(Regs& n) const {
+    constexpr uint32_t CH = spec::ArithChunkW;
+    constexpr uint64_t kChunk = (uint64_t(1) << CH) - 1;
+    for (uint32_t t = 0; t < 2; ++t) {
+      const uint64_t in = (q.rd_add && q.rd_c == (t == 1)) ? q.rd_insts : 0, old = t ? q.sum2 : q.sum1;
+      uint64_t sum = 0;
+      uint32_t cy = 0;
+      for (uint32_t i = 0; i < SC; ++i) {
+        const uint64_t cin = i == 0 ? 0 : (q.sum_cy[t] >> (i - 1) & 1u);
+        const uint64_t x = (old >> (i * CH) & kChunk) + (in >> (i * CH) & kChunk) + cin;
+        sum |= (x & kChunk) << (i * CH);
+        if (i + 1 < SC) cy |= uint32_t(x >> CH) << i;
+      }
+      (t ? n.sum2 : n.sum1) = sum & kSumMask;
+      n.sum_cy[t] = cy;
+    }
+  }
+
+  /// A wf_res_t field whose top is at bit `top`, its fields MSB first.
+  static void put_res(PolicyState& st, uint32_t top, const WfRes& r) {
+    gs::pack(r, [&](uint64_t val, unsigned w) {
+      top -= w;
+      st.put(top, w, val);
+    });
   }
 
   // partition reports (partition_started): the state and configuration before the last edge
