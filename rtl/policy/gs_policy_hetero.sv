@@ -63,35 +63,7 @@ module gs_policy_hetero (
   // with the set as it was then: new_ids, new_nk); the state machine acts on it in t+1, so no
   // KSRT compare reaches the next-state logic of every register. What the rest reads of the
   // set's slots (m_pres, m_cur, m_known, m_grp) is registered too: the KSRT of cycle t against
-  // the set of cycle t+1.
-  localparam int MapW = HK + HK * KS + K + K * GW;
-  // the set's slots in the KSRT t: {group c's kernel is there, at this slot; slot k holds a
-  // kernel of the set, of this group}
-  function automatic logic [MapW-1:0] set_map(input logic [K*gs_pkg::KsrtW-1:0] t, input logic sv,
-                                              input logic [HKW-1:0] nk, input logic [HK*IDW-1:0] ids);
-    gs_pkg::ksrt_entry_t x;
-    logic [HK-1:0] p;
-    logic [HK*KS-1:0] cu;
-    logic [K-1:0] kn;
-    logic [K*GW-1:0] gr;
-    p = '0;
-    cu = '0;
-    kn = '0;
-    gr = '0;
-    for (int k = 0; k < K; k++) begin
-      x = t[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-      for (int c = 0; c < HK; c++) begin
-        if (x.valid && sv && HKW'(c) < nk && x.kernel == ids[c*IDW +: IDW]) begin
-          p[c] = 1'b1;
-          cu[c*KS +: KS] = KS'(k);
-          kn[k] = 1'b1;
-          gr[k*GW +: GW] = GW'(c);
-        end
-      end
-    end
-    set_map = {p, cu, kn, gr};
-  endfunction
-
+  // the set of cycle t+1 (nx_*, below).
   gs_pkg::ksrt_entry_t e;      // valid and kernel are read
   logic [K-1:0] valid;               // the KSRT's valid slots
   logic [KS:0] nact;                 // kernels in the KSRT
@@ -305,6 +277,37 @@ module gs_policy_hetero (
     end
   end
 
+  // the set's slots in this cycle's KSRT for the set of the next cycle (the registers m_*): group
+  // c's kernel is there, at this slot; slot k holds a kernel of the set, of this group
+  gs_pkg::ksrt_entry_t x;   // valid and kernel are read
+  logic nx_sv;
+  logic [HKW-1:0] nx_nk;
+  logic [HK*IDW-1:0] nx_ids;
+  logic [HK-1:0] nx_pres;
+  logic [HK*KS-1:0] nx_cur;
+  logic [K-1:0] nx_known;
+  logic [K*GW-1:0] nx_grp;
+  always_comb begin
+    nx_sv = q.new_set || (!q.drop_q && q.set_valid);
+    nx_nk = q.new_set ? q.new_nk : q.nk;
+    nx_ids = q.new_set ? q.new_ids : q.ids;
+    nx_pres = '0;
+    nx_cur = '0;
+    nx_known = '0;
+    nx_grp = '0;
+    for (int k = 0; k < K; k++) begin
+      x = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+      for (int c = 0; c < HK; c++) begin
+        if (x.valid && nx_sv && HKW'(c) < nx_nk && x.kernel == nx_ids[c*IDW +: IDW]) begin
+          nx_pres[c] = 1'b1;
+          nx_cur[c*KS +: KS] = KS'(k);
+          nx_known[k] = 1'b1;
+          nx_grp[k*GW +: GW] = GW'(c);
+        end
+      end
+    end
+  end
+
   // the type of SM q.s + 1 (an AND-OR over the SMs)
   logic big_inc;
   logic [SW-1:0] s_inc;
@@ -351,8 +354,10 @@ module gs_policy_hetero (
     {d.ssum, d.bsum} = sums_d;
 
     // the set's slots in this cycle's KSRT, for the set of the next cycle
-    {d.m_pres, d.m_cur, d.m_known, d.m_grp} = set_map(ksrt, q.new_set || (!q.drop_q && q.set_valid),
-                                                      q.new_set ? q.new_nk : q.nk, q.new_set ? q.new_ids : q.ids);
+    d.m_pres = nx_pres;
+    d.m_cur = nx_cur;
+    d.m_known = nx_known;
+    d.m_grp = nx_grp;
     d.sel_go = sel_start;   // gs_hetero_sel starts the cycle after OCC's last step (a register)
     // what the KSRT shows this cycle, acted on in the next
     d.new_set = start;

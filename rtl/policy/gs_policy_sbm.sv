@@ -100,32 +100,33 @@ module gs_policy_sbm (
     lo_slot = (q.pa_id < q.pb_id) ? q.pa_slot : q.pb_slot;
     hi_slot = (q.pa_id > q.pb_id) ? q.pa_slot : q.pb_slot;
   end
-  // the pair's slots in the KSRT t for ids (i1, i2) while pv: {two kernels, task 1 there, at
-  // this slot, task 2 there, at this slot}
-  localparam int MapW = 3 + 2 * KS;
-  function automatic logic [MapW-1:0] pair_map(input logic [K*gs_pkg::KsrtW-1:0] t, input logic two,
-                                               input logic pv, input gs_pkg::kernel_id_t i1,
-                                               input gs_pkg::kernel_id_t i2);
-    gs_pkg::ksrt_entry_t x;
-    logic p1, p2;
-    gs_pkg::slot_t c1, c2;
-    p1 = 1'b0;
-    p2 = 1'b0;
-    c1 = '0;
-    c2 = '0;
+  // the pair's slots in this cycle's KSRT for the pair of the next cycle (the registers m_*):
+  // task 1 there, at this slot; task 2 there, at this slot
+  gs_pkg::ksrt_entry_t x;   // valid and kernel are read
+  logic nx_pv;
+  gs_pkg::kernel_id_t nx_id1, nx_id2;
+  logic nx_p1, nx_p2;
+  gs_pkg::slot_t nx_c1, nx_c2;
+  always_comb begin
+    nx_pv = q.new_pair || q.pair_valid;
+    nx_id1 = q.new_pair ? lo : q.id1;
+    nx_id2 = q.new_pair ? hi : q.id2;
+    nx_p1 = 1'b0;
+    nx_p2 = 1'b0;
+    nx_c1 = '0;
+    nx_c2 = '0;
     for (int k = 0; k < K; k++) begin
-      x = t[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-      if (x.valid && pv && x.kernel == i1) begin
-        p1 = 1'b1;
-        c1 = KS'(k);
+      x = ksrt[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
+      if (x.valid && nx_pv && x.kernel == nx_id1) begin
+        nx_p1 = 1'b1;
+        nx_c1 = KS'(k);
       end
-      if (x.valid && pv && x.kernel == i2) begin
-        p2 = 1'b1;
-        c2 = KS'(k);
+      if (x.valid && nx_pv && x.kernel == nx_id2) begin
+        nx_p2 = 1'b1;
+        nx_c2 = KS'(k);
       end
     end
-    pair_map = {two, p1, c1, p2, c2};
-  endfunction
+  end
 
   // ------------------------------------------------------------------ held blocks
   // the configuration in force: sbm's controller, or the baseline's fixed SBM_REG
@@ -264,9 +265,7 @@ module gs_policy_sbm (
     {d.sum2, d.sum1} = sums_d;
 
     // the pair's slots in this cycle's KSRT, for the pair of the next cycle
-    {d.m_two, d.m_pres1, d.m_cur1, d.m_pres2, d.m_cur2} =
-        pair_map(ksrt, nact == (KS + 1)'(2), q.new_pair || q.pair_valid, q.new_pair ? lo : q.id1,
-                 q.new_pair ? hi : q.id2);
+    {d.m_two, d.m_pres1, d.m_cur1, d.m_pres2, d.m_cur2} = {nact == (KS + 1)'(2), nx_p1, nx_c1, nx_p2, nx_c2};
     d.ctrl_go = ctrl_start;   // gs_sbm_ctrl starts the cycle after OCC's last step (a register)
     // a new pair seen this cycle, taken in the next
     d.new_pair = start;
