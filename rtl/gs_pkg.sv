@@ -119,7 +119,7 @@ package gs_pkg;
   localparam int SbmChunks = 3;  // gs_sbm_ctrl: the chunks of ArithChunkW bits in which it sums and compares a phase result (carries and compare flags registered) [cdiv(SbmIpcW, ArithChunkW)]
   localparam int SbmStepW = 3;  // gs_sbm_ctrl: its step counter over a result, 0..2 x SbmChunks [clog2(2 * SbmChunks + 1)]
   localparam int NumPolicies = 15;  // policies in the registry (policy_e members)
-  localparam int PolicyStateW = 1996;  // policy_state: the widest policy register record (see the registry's `state`)
+  localparam int PolicyStateW = 1998;  // policy_state: the widest policy register record (see the registry's `state`)
 
   // ---------------------------------------------------------------- scalar field types
   typedef logic [KernelIdW-1:0] kernel_id_t;
@@ -674,7 +674,7 @@ package gs_pkg;
   } ws_mul_state_t;
   localparam int WsMulStateW = 63;
 
-  // gs_policy_warped_slicer's registers, without its memories (docs/rtl/gs_policy_warped_slicer.md) (1996 bits = WsStateW)
+  // gs_policy_warped_slicer's registers, without its memories (docs/rtl/gs_policy_warped_slicer.md) (1998 bits = WsStateW)
   typedef struct packed {
     logic [5-1:0] st;  // FSM: 0 idle, 1 occupancy, 2 profile setup, 3 CTA_avg, 4 warm-up, 5 sample, 6 read, 7 phi, 8 fill start, 9 fill wait, 10 partition, 11 monitor open, 12 monitor run, 13 monitor sum, 14 monitor compare, 15 partition delay, 16 CTA_i / CTA_avg, 17 scale, 18 occupancy load, 19 monitor product, 20 monitor carries, 21 window divisor, 22 occupancy fit, 23 restart
     prof_phase_e phase;  // the profiling window's phase of st, registered with it: gs_prof_window's control from a register
@@ -703,6 +703,8 @@ package gs_pkg;
     cycle_t t1;  // the stamp at which the sample window opened
     logic tl_valid;
     cycle_t tl;  // the last stamp counted in the window
+    logic pc_clear;  // prof_o.clear: the counters clear at the next edge (decided on the sample before, which gs_prof_counters has staged)
+    logic pc_run;  // prof_o.run: the counters add that staged sample
     logic perf_sat;  // an instruction count was held at 2**WfPerfW-1 (sticky)
     logic ref_valid;  // phase monitor: ref_insts holds the first window after the partition
     logic [4-1:0] strikes;  // phase monitor: windows in a row that changed
@@ -737,7 +739,7 @@ package gs_pkg;
     wfs_state_t scale;  // its gs_wf_scale
     ws_mul_state_t mul;  // its gs_seq_mul
   } ws_state_t;
-  localparam int WsStateW = 1996;
+  localparam int WsStateW = 1998;
 
   // gs_policy_srtf's gs_seq_div (NumW SrtfDivW, DenW SrtfDenW, QuoW SrtfPredW; docs/rtl/gs_seq_div.md) (83 bits = SrtfDivStateW)
   typedef struct packed {
@@ -854,7 +856,17 @@ package gs_pkg;
   } sbm_ctrl_state_t;
   localparam int SbmCtrlStateW = 320;
 
-  // gs_policy_sbm's registers (docs/rtl/gs_policy_sbm.md) (745 bits = SbmStateW)
+  // gs_sbm_smc's registers: the mapping's slowly changing inputs, as the half and the quotas, a cycle after them (docs/rtl/gs_policy_sbm.md) (25 bits = SbmSmcStateW)
+  typedef struct packed {
+    logic on;  // on_i last cycle: the mapping applies (on_o) while on_i is high two cycles running
+    logic shared;  // MWG or MWGB: both tasks on every SM, held to q1 and q2
+    logic [SmIdW + 1-1:0] half;  // (num_sms + 1) / 2: task 1 on the SMs below it, task 2 from it
+    logic [CtaCntW + 1-1:0] q1;  // task 1's quota of resident workgroups per SM (shared)
+    logic [CtaCntW + 1-1:0] q2;  // task 2's
+  } sbm_smc_state_t;
+  localparam int SbmSmcStateW = 25;
+
+  // gs_policy_sbm's registers (docs/rtl/gs_policy_sbm.md) (772 bits = SbmStateW)
   typedef struct packed {
     logic [4-1:0] st;  // FSM: 0 idle, 1 occupancy count, 2 bypass writes, 3 warm-up, 4 sample, 5 sum, 6 result (held until gs_sbm_ctrl has decided: res_ack), 7 sum carries, 8 occupancy load, 9 occupancy fit
     logic pair_valid;  // id1, id2 name the task pair
@@ -887,6 +899,8 @@ package gs_pkg;
     cycle_t t1;  // the stamp at which the window opened
     logic tl_valid;
     cycle_t tl;  // the last stamp counted in the window
+    logic pc_clear;  // prof_o.clear: the counters clear at the next edge (decided on the sample before, which gs_prof_counters has staged)
+    logic pc_run;  // prof_o.run: the counters add that staged sample
     logic [SbmInstW-1:0] sum1;  // task 1's instructions in the window, over every SM
     logic [SbmInstW-1:0] sum2;  // task 2's
     logic [2 * (SbmSumChunks - 1)-1:0] sum_cy;  // the carries out of sum1's and sum2's chunks 0..SbmSumChunks-2, added a cycle later (sum2's SbmSumChunks-1 above)
@@ -894,8 +908,9 @@ package gs_pkg;
     logic rd_c;  // ... its task (1: task 2)
     logic rd_add;  // ... is added
     sbm_ctrl_state_t ctrl;  // its gs_sbm_ctrl
+    sbm_smc_state_t smc;  // its gs_sbm_smc
   } sbm_state_t;
-  localparam int SbmStateW = 745;
+  localparam int SbmStateW = 772;
 
   // gs_hetero_sel's gs_seq_mul (AW HcGW, BW HcMulBW; docs/rtl/gs_seq_mul.md) (83 bits = HcMulStateW)
   typedef struct packed {
@@ -938,7 +953,7 @@ package gs_pkg;
   } hc_sel_state_t;
   localparam int HcSelStateW = 769;
 
-  // gs_policy_hetero's registers (docs/rtl/gs_policy_hetero.md) (1994 bits = HcStateW)
+  // gs_policy_hetero's registers (docs/rtl/gs_policy_hetero.md) (1996 bits = HcStateW)
   typedef struct packed {
     logic [4-1:0] st;  // FSM: 0 idle, 1 SM scan, 2 warm-up, 3 sample, 4 sum, 5 CTA count, 6 selection, 7 sum carries, 8 CTA count load, 9 CTA fit
     logic chosen;  // the scan maps the selection (0: the profiling split)
@@ -970,6 +985,8 @@ package gs_pkg;
     cycle_t t1;  // the stamp at which the window opened
     logic tl_valid;
     cycle_t tl;  // the last stamp counted in the window
+    logic pc_clear;  // prof_o.clear: the counters clear at the next edge (decided on the sample before, which gs_prof_counters has staged)
+    logic pc_run;  // prof_o.run: the counters add that staged sample
     logic [HcMaxKernels-1:0] fin;  // group c's kernel finished a CTA during the warm-up (adaptive preemption: drain it)
     logic pq_valid;  // SCAN's first stage of a preemption request: SM pq_sm was scanned last cycle, its new owner is in the KSRT and it is not reserved
     sm_id_t pq_sm;  // ... that SM
@@ -1002,7 +1019,7 @@ package gs_pkg;
     logic even;  // the selection kept the profiling split
     hc_sel_state_t sel;  // its gs_hetero_sel (driven by the unit; the register here stays 0)
   } hc_state_t;
-  localparam int HcStateW = 1994;
+  localparam int HcStateW = 1996;
 
   // gs_policy_warped_slicer's settings (config object 'warped_slicer') (108 bits = WarpedSlicerCfgW)
   typedef struct packed {

@@ -179,8 +179,8 @@ module gs_policy_hetero (
     win_phase = gs_pkg::PW_IDLE;
     if (q.st == StWarm) win_phase = gs_pkg::PW_WARM;
     if (q.st == StSample) win_phase = gs_pkg::PW_SAMPLE;
-    prof_o.clear = prof_clear;
-    prof_o.run = counted;
+    prof_o.clear = q.pc_clear;   // registered: gs_prof_counters stages the sample they go with
+    prof_o.run = q.pc_run;
     prof_o.rd_sm = q.s;
     prof_o.rd_slot = cur[32'(g_sum)*KS +: KS];
   end
@@ -328,6 +328,8 @@ module gs_policy_hetero (
   always_comb begin
     d = q;
     {d.t0_valid, d.t0, d.t1, d.tl_valid, d.tl} = win_nx;   // the window registers (gs_prof_window)
+    d.pc_clear = prof_clear;
+    d.pc_run = counted;
 
     d.rd_add = 1'b0;
     sums_q = {q.ssum, q.bsum};

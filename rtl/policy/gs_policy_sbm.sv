@@ -16,7 +16,7 @@
 // mapping is not; every kernel everywhere otherwise (SBM is defined for two tasks, Sec. 5).
 // Order: arrival (gs_order_keys). No quota table, owners, tokens or preemption. Time enters
 // only through the samples' stamps (docs/adding-a-policy.md rule 6).
-// Storage: sbm_state_t, 745 bits. The profiling counters are not here: gs_policies holds one
+// Storage: sbm_state_t, 772 bits. The profiling counters are not here: gs_policies holds one
 // gs_prof_counters for every module that profiles (prof_o, prof_i), the one Warped-Slicer reads
 // too. Policy contract: docs/adding-a-policy.md. Golden twin: gs_policy_sbm.hpp.
 module gs_policy_sbm (
@@ -49,7 +49,7 @@ module gs_policy_sbm (
   localparam logic [3:0] StIdle = 4'd0, StOcc = 4'd1, StByp = 4'd2, StWarm = 4'd3, StSample = 4'd4,
                          StSum = 4'd5, StRes = 4'd6, StSumCarry = 4'd7, StOccLoad = 4'd8, StOccFit = 4'd9;
 
-  gs_pkg::sbm_state_t q, d;   // q.ctrl is gs_sbm_ctrl's (state_o); unused here
+  gs_pkg::sbm_state_t q, d;   // q.ctrl, q.smc are gs_sbm_ctrl's and gs_sbm_smc's (state_o); unused here
 
   logic [K*gs_pkg::KsrtW-1:0] ksrt;
   gs_pkg::obs_sample_t obs;
@@ -149,9 +149,12 @@ module gs_policy_sbm (
 
   logic [gs_pkg::MaxSms*K-1:0] map_elig;
   gs_pkg::bypass_level_e lvl1, lvl2;
+  logic map_on;
+  gs_pkg::sbm_smc_state_t smc_state;
   gs_sbm_smc u_smc (
-    .reg_i(reg_now), .on_i(on), .slot1_i(q.m_cur1), .slot2_i(q.m_cur2), .occ1_i(q.occ1), .occ2_i(q.occ2),
-    .num_sms_i(cfg_i.num_sms), .resident_i(view_i.resident), .elig_o(map_elig), .lvl1_o(lvl1), .lvl2_o(lvl2)
+    .clk_i, .rst_ni, .reg_i(reg_now), .on_i(on), .slot1_i(q.m_cur1), .slot2_i(q.m_cur2), .occ1_i(q.occ1),
+    .occ2_i(q.occ2), .num_sms_i(cfg_i.num_sms), .resident_i(view_i.resident), .on_o(map_on), .elig_o(map_elig),
+    .lvl1_o(lvl1), .lvl2_o(lvl2), .state_o(smc_state)
   );
 
   // the profiling counters: cleared when a warm-up ends, run while the window is open, read at
@@ -165,8 +168,8 @@ module gs_policy_sbm (
     win_phase = gs_pkg::PW_IDLE;
     if (q.st == StWarm) win_phase = gs_pkg::PW_WARM;
     if (q.st == StSample) win_phase = gs_pkg::PW_SAMPLE;
-    prof_o.clear = prof_clear;
-    prof_o.run = counted;
+    prof_o.clear = q.pc_clear;   // registered: gs_prof_counters stages the sample they go with
+    prof_o.run = q.pc_run;
     prof_o.rd_sm = q.s;
     prof_o.rd_slot = rd_slot;
   end
@@ -206,9 +209,10 @@ module gs_policy_sbm (
   always_comb begin
     out_o = '0;
     out_o.key = key;
-    // while a new pair is being mapped (its occupancies counted), neither task issues: its
-    // first workgroups go where the mapping puts them, not wherever a slot is free
-    out_o.elig = (q.m_two && !on) ? '0 : map_elig;
+    // while a new pair is being mapped (its occupancies counted, then gs_sbm_smc's cycle of
+    // registering them), neither task issues: its first workgroups go where the mapping puts
+    // them, not wherever a slot is free
+    out_o.elig = (q.m_two && !map_on) ? '0 : map_elig;
     if (q.st == StByp && on) begin
       out_o.bypass.valid = 1'b1;
       out_o.bypass.sm = q.s;
@@ -240,6 +244,8 @@ module gs_policy_sbm (
   always_comb begin
     d = q;
     {d.t0_valid, d.t0, d.t1, d.tl_valid, d.tl} = win_nx;   // the window registers (gs_prof_window)
+    d.pc_clear = prof_clear;
+    d.pc_run = counted;
 
     d.rd_add = 1'b0;
     sums_q = {q.sum2, q.sum1};
@@ -358,6 +364,7 @@ module gs_policy_sbm (
   always_comb begin
     state_o = q;
     state_o.ctrl = ctrl_state;
+    state_o.smc = smc_state;
   end
 
   always_ff @(posedge clk_i) begin

@@ -151,8 +151,8 @@ module gs_policy_warped_slicer (
   gs_pkg::slot_t k_pos;            // the kernel of SM q.s (number q.pos)
   logic [gs_pkg::ProfCntW-1:0] rd_insts, rd_stall;
   always_comb begin
-    prof_o.clear = prof_clear;
-    prof_o.run = counted;
+    prof_o.clear = q.pc_clear;   // registered: gs_prof_counters stages the sample they go with
+    prof_o.run = q.pc_run;
     prof_o.rd_sm = q.s;
     prof_o.rd_slot = k_pos;
   end
@@ -461,6 +461,8 @@ module gs_policy_warped_slicer (
   always_comb begin
     d = q;
     {d.t0_valid, d.t0, d.t1, d.tl_valid, d.tl} = win_nx;   // the window registers (gs_prof_window)
+    d.pc_clear = prof_clear;
+    d.pc_run = counted;
     ok = q.prof_ok;
     perf_we = 1'b0;
     perf_wd = perf_scaled;

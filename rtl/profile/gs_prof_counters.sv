@@ -7,21 +7,24 @@
 // cycles over a window, and the window's length in cycles. Fed by the observation channel (one
 // ObsSample per cycle at most; docs/architecture.md, "The observation channel"), with the
 // sample's KSRT slot looked up by gs_top (obs_hit_i, obs_slot_i).
-// Control, from the policy that owns the profiling phase: clear_i zeroes every counter, the
-// window length and the saturation flag; while run_i is high samples are added and the window
-// counts cycles, while low the counters are frozen (a policy reads a stable window at its own
-// pace). Resident CTAs per SM and kernel are not counted here: the SMST keeps them (gs_smst),
+// The sample is staged a cycle (obs_q) before it is added: the owning policy decides clear_i
+// and run_i from the sample's stamp in its own cycle and registers them, so both reach the
+// counters with the staged sample and no path runs from the observation port through the
+// policy's window test into the counters. Control, from the policy that owns the profiling
+// phase: clear_i zeroes every counter, the window length and the saturation flag; while run_i
+// is high the staged sample is added and the window counts cycles, while low the counters are
+// frozen (a policy reads a stable window at its own pace). Resident CTAs per SM and kernel are not counted here: the SMST keeps them (gs_smst),
 // and a second copy could disagree.
 // A count that would pass 2**ProfCntW-1 stays there and sets sat_o (sticky until clear_i): a
 // limit reached is a reported event, never a wrap.
 // Reads: rd_insts_o / rd_stall_o are the registered counters of (rd_sm_i, rd_slot_i),
 // combinational in the read address (a policy scans SMs one per cycle).
 // Storage: a memory of 132 x 8 entries of 2 x 32 b counters (one write and two reads per cycle)
-// + 1,056 valid bits + 32 b window + 1 b flag = 68,673 bits (MaxSms x MaxKernels x ProfCntW,
-// defaults). clear_i clears the valid bits only: an entry not written since reads as zero, so a
-// clear takes one cycle without a write port per entry.
-// Latency: a sample at edge t is in the counters from cycle t+1; clear_i at edge t gives zeros
-// from t+1.
+// + 1,056 valid bits + 32 b window + 1 b flag + the staged sample (obs_sample_t, hit, slot),
+// MaxSms x MaxKernels x ProfCntW at the defaults. clear_i clears the valid bits only: an entry
+// not written since reads as zero, so a clear takes one cycle without a write port per entry.
+// Latency: a sample at edge t is staged, added at edge t+1 (with that cycle's run_i) and in the
+// counters from cycle t+2; clear_i at edge t gives zeros from t+1.
 module gs_prof_counters (
   input  logic                         clk_i,
   input  logic                         rst_ni,
@@ -47,6 +50,9 @@ module gs_prof_counters (
   logic [N*K-1:0] valid_q;
   logic [W-1:0] cycles_q;
   logic sat_q;
+  gs_pkg::obs_sample_t obs_q;    // the staged sample, its KSRT hit and slot
+  logic obs_hit_q;
+  gs_pkg::slot_t obs_slot_q;
 
   // {carried, a + b held at all ones when it carried out}
   function automatic logic [W:0] sat_add(input logic [W-1:0] a, input logic [W-1:0] b);
@@ -69,16 +75,16 @@ module gs_prof_counters (
   always_comb begin
 `ifdef GS_MUT_PROF_COUNT_FROZEN
     // MUTATION: samples are added while the counters are frozen
-    take = obs_i.valid && obs_hit_i && 32'(obs_i.sm) < N;
+    take = obs_q.valid && obs_hit_q && 32'(obs_q.sm) < N;
 `else
-    take = run_i && obs_i.valid && obs_hit_i && 32'(obs_i.sm) < N;
+    take = run_i && obs_q.valid && obs_hit_q && 32'(obs_q.sm) < N;
 `endif
-    idx = IdxW'(32'(obs_i.sm) * K + 32'(obs_slot_i));
+    idx = IdxW'(32'(obs_q.sm) * K + 32'(obs_slot_q));
     rd_idx = IdxW'(32'(rd_sm_i) * K + 32'(rd_slot_i));
     insts_now = valid_q[idx] ? insts_q[idx] : '0;
     stall_now = valid_q[idx] ? stall_q[idx] : '0;
-    {insts_over, insts_sum} = sat_add(insts_now, W'(obs_i.insts));
-    {stall_over, stall_sum} = sat_add(stall_now, W'(obs_i.mem_stall));
+    {insts_over, insts_sum} = sat_add(insts_now, W'(obs_q.insts));
+    {stall_over, stall_sum} = sat_add(stall_now, W'(obs_q.mem_stall));
     {cycles_over, cycles_sum} = sat_add(cycles_q, W'(1));
   end
 
@@ -95,6 +101,18 @@ module gs_prof_counters (
     if (take && rst_ni && !clear_i) begin
       insts_q[idx] <= insts_sum;
       stall_q[idx] <= stall_sum;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      obs_q <= '0;
+      obs_hit_q <= 1'b0;
+      obs_slot_q <= '0;
+    end else begin
+      obs_q <= obs_i;
+      obs_hit_q <= obs_hit_i;
+      obs_slot_q <= obs_slot_i;
     end
   end
 

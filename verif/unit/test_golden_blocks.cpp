@@ -100,34 +100,40 @@ TEST_CASE("PTBQ is a FIFO per kernel slot", "[golden][ptbq]") {
   CHECK(p.head(0) == 3);
 }
 
-TEST_CASE("profiling counters add samples while running, hold at the top, clear in one edge", "[golden][prof]") {
+TEST_CASE("profiling counters add a staged sample while running, hold at the top, clear in one edge",
+          "[golden][prof]") {
   ProfCounters p;
   p.reset(4, 2);
   ProfCounters::In in;
-  in.run = true;
   in.obs.valid = true;
   in.obs.sm = 3;
   in.obs.insts = 100;
   in.obs.mem_stall = 40;
   in.obs_hit = true;
   in.obs_slot = 1;
+  p.clock(in);  // staged, not yet counted
+  CHECK(p.insts(3, 1) == 0);
+  in.run = true;  // the staged sample is added with the next cycle's run
   p.clock(in);
+  CHECK(p.insts(3, 1) == 100);
   p.clock(in);
   CHECK(p.insts(3, 1) == 200);
   CHECK(p.stall(3, 1) == 80);
   CHECK(p.insts(3, 0) == 0);
   CHECK(p.cycles() == 2);
-  in.run = false;  // frozen
+  in.run = false;  // frozen: the staged sample is dropped
   p.clock(in);
   CHECK(p.insts(3, 1) == 200);
   CHECK(p.cycles() == 2);
   in.run = true;
-  in.obs.insts = 0xFFFFFFF0u;  // passes the top: held there, flagged
-  p.clock(in);
+  in.obs.insts = 0xFFFFFFF0u;
+  p.clock(in);  // adds the sample staged while frozen
+  CHECK(p.insts(3, 1) == 300);
+  p.clock(in);  // passes the top: held there, flagged
   CHECK(p.insts(3, 1) == 0xFFFFFFFFu);
   CHECK(p.sat());
   CHECK(p.insts(9, 0) == 0);  // beyond the table reads zero
-  in.clear = true;            // wins over the sample of the same cycle
+  in.clear = true;            // wins over the staged sample
   p.clock(in);
   CHECK(p.insts(3, 1) == 0);
   CHECK(p.cycles() == 0);

@@ -58,6 +58,7 @@ class PolicyHetero final : public PolicyTwin {
     uint32_t nbig = 0, nsmall = 0, nb0 = 0, ns0 = 0;
     bool t0_valid = false, tl_valid = false;
     uint32_t t0 = 0, t1 = 0, tl = 0;
+    bool pc_clear = false, pc_run = false;  // prof_o.clear / run, registered (gs_prof_counters stages the sample)
     uint32_t fin = 0;
     // SCAN's first stage of a preemption request, made the cycle after
     bool pq_valid = false, pq_sel = false;
@@ -139,8 +140,8 @@ class PolicyHetero final : public PolicyTwin {
     (void)out, (void)accepted;
     const Comb c = comb_values(cfg, v, ev);
     ProfCounters::In pin;
-    pin.clear = c.win.clear;
-    pin.run = c.win.run;
+    pin.clear = q.pc_clear;
+    pin.run = q.pc_run;
     pin.obs = ev.obs;
     pin.obs_hit = ev.obs_hit;
     pin.obs_slot = ev.obs_slot;
@@ -150,6 +151,8 @@ class PolicyHetero final : public PolicyTwin {
     Regs& n = d;
     n = q;
     c.win.next.store(n);
+    n.pc_clear = c.win.clear;
+    n.pc_run = c.win.run;
     add_sums(n);
     n.rd_add = false;  // SUM's read, set by SUM alone
     // SCAN's first stage of a preemption request
@@ -236,6 +239,8 @@ class PolicyHetero final : public PolicyTwin {
     st.put(L::t1_lsb, L::t1_width, q.t1);
     st.put(L::tl_valid_lsb, 1, q.tl_valid);
     st.put(L::tl_lsb, L::tl_width, q.tl);
+    st.put(L::pc_clear_lsb, 1, q.pc_clear);
+    st.put(L::pc_run_lsb, 1, q.pc_run);
     st.put(L::fin_lsb, L::fin_width, q.fin);
     st.put(L::pq_valid_lsb, 1, q.pq_valid);
     st.put(L::pq_sm_lsb, L::pq_sm_width, q.pq_sm);

@@ -59,6 +59,7 @@ class PolicySbm : public PolicyTwin {
     uint32_t n = 0, occ1 = 0, occ2 = 0;
     bool t0_valid = false, tl_valid = false;
     uint32_t t0 = 0, t1 = 0, tl = 0;
+    bool pc_clear = false, pc_run = false;  // prof_o.clear / run, registered (gs_prof_counters stages the sample)
     uint64_t sum1 = 0, sum2 = 0;
     std::array<uint32_t, 2> sum_cy{};  // sum t's chunk i carry at bit i
     uint32_t rd_insts = 0;             // SUM's read of the cycle before
@@ -83,14 +84,16 @@ class PolicySbm : public PolicyTwin {
     q = d = Regs{};
     prev_st_ = kIdle;
     ctrl.reset();
+    smc.reset();
     prof.reset(cfg.num_sms, cfg.slots);
   }
 
   void comb(const PolicyCfg& cfg, const PolicyView& v, const PolicyEvent& ev, PolicyOut& out) const override {
     const Comb c = comb_values(cfg, v, ev);
     order_keys(false, v, out.key);
-    sbm_map(c.reg, c.on, q.m_cur1, q.m_cur2, q.occ1, q.occ2, cfg.num_sms, cfg.slots, *v.smst, out.elig);
-    if (q.m_two && !c.on)  // a new pair's OCC scan: neither task issues until it is mapped
+    smc.map(c.on, q.m_cur1, q.m_cur2, cfg.slots, *v.smst, out.elig);
+    if (q.m_two &&
+        !smc.on(c.on))  // a new pair's OCC scan (and the SMC's cycle): neither task issues until it is mapped
       for (auto& e : out.elig) e = 0;
     if (q.st == kByp && c.on) {
       out.bypass.valid = true;
@@ -106,9 +109,10 @@ class PolicySbm : public PolicyTwin {
     const Comb c = comb_values(cfg, v, ev);
     reg_now_ = c.reg;
     ctrl.next(q.ctrl_go, q.occ1, q.occ2, c.res_valid, q.sum1, q.sum2);
+    smc.next(c.reg, c.on, q.occ1, q.occ2, cfg.num_sms);
     ProfCounters::In pin;
-    pin.clear = c.win.clear;
-    pin.run = c.win.run;
+    pin.clear = q.pc_clear;
+    pin.run = q.pc_run;
     pin.obs = ev.obs;
     pin.obs_hit = ev.obs_hit;
     pin.obs_slot = ev.obs_slot;
@@ -117,6 +121,8 @@ class PolicySbm : public PolicyTwin {
     Regs& n = d;
     n = q;
     c.win.next.store(n);
+    n.pc_clear = c.win.clear;
+    n.pc_run = c.win.run;
     add_sums(n);
     n.rd_add = false;  // SUM's read, set by SUM alone
     // the pair's slots in this cycle's KSRT, for the pair of the next cycle
@@ -223,6 +229,7 @@ class PolicySbm : public PolicyTwin {
     prev_reg_ = reg_now_;
     q = d;
     ctrl.commit();
+    smc.commit();
     prof.commit();
   }
 
@@ -260,6 +267,8 @@ class PolicySbm : public PolicyTwin {
     st.put(L::t1_lsb, L::t1_width, q.t1);
     st.put(L::tl_valid_lsb, 1, q.tl_valid);
     st.put(L::tl_lsb, L::tl_width, q.tl);
+    st.put(L::pc_clear_lsb, 1, q.pc_clear);
+    st.put(L::pc_run_lsb, 1, q.pc_run);
     st.put(L::sum1_lsb, L::sum1_width, q.sum1);
     st.put(L::sum2_lsb, L::sum2_width, q.sum2);
     for (uint32_t t = 0; t < 2; ++t) st.put(L::sum_cy_lsb + t * (SC - 1), SC - 1, q.sum_cy[t]);
@@ -267,6 +276,7 @@ class PolicySbm : public PolicyTwin {
     st.put(L::rd_c_lsb, 1, q.rd_c);
     st.put(L::rd_add_lsb, 1, q.rd_add);
     ctrl.state(st, L::ctrl_lsb);
+    smc.state(st, L::smc_lsb);
   }
 
   /// A partition the last edge put in force: the configuration of a finished BYP scan, as
@@ -307,6 +317,7 @@ class PolicySbm : public PolicyTwin {
 
   Regs q, d;
   SbmCtrl ctrl;  // u_ctrl
+  SbmSmc smc;    // u_smc
   // gs_policies' one gs_prof_counters, shared by every module that profiles: held by the twin of
   // the selected module (a run builds one twin), controlled by it alone, as in the RTL
   ProfCounters prof;

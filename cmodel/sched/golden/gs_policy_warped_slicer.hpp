@@ -89,6 +89,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     uint32_t t0 = 0, t1 = 0;
     bool tl_valid = false;
     uint32_t tl = 0;
+    bool pc_clear = false, pc_run = false;  // prof_o.clear / run, registered (gs_prof_counters stages the sample)
     bool perf_sat = false;
     bool ref_valid = false;
     uint32_t strikes = 0;
@@ -250,6 +251,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     Regs& n = d;
     n = q;
     c.win.next.store(n);
+    n.pc_clear = c.win.clear;
+    n.pc_run = c.win.run;
     bool perf_wr = false;     // SCALE: the scaled sample goes to the table (pw_*, written the edge after)
     uint32_t ok = q.prof_ok;  // slots with a complete profile after this edge
 
@@ -262,8 +265,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     if (c.wf_start || wf.q.st != WaterfillTwin::St::kIdle || wf.q.done) wf.next(wf_inputs(cfg, v), c.wf_start);
     else wf.d = wf.q;
     ProfCounters::In pin;
-    pin.clear = c.win.clear;
-    pin.run = c.win.run;
+    pin.clear = q.pc_clear;
+    pin.run = q.pc_run;
     pin.obs = ev.obs;
     pin.obs_hit = ev.obs_hit;
     pin.obs_slot = ev.obs_slot;
@@ -613,6 +616,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     st.put(L::t1_lsb, L::t1_width, q.t1);
     st.put(L::tl_valid_lsb, 1, q.tl_valid);
     st.put(L::tl_lsb, L::tl_width, q.tl);
+    st.put(L::pc_clear_lsb, 1, q.pc_clear);
+    st.put(L::pc_run_lsb, 1, q.pc_run);
     st.put(L::perf_sat_lsb, 1, q.perf_sat);
     st.put(L::ref_valid_lsb, 1, q.ref_valid);
     st.put(L::strikes_lsb, L::strikes_width, q.strikes);

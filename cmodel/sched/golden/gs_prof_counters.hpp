@@ -2,7 +2,9 @@
 // counters; docs/rtl/gs_prof_counters.md).
 //
 // Per (SM, KSRT slot): warp instructions and memory-stall cycles summed over the observation
-// samples taken while run is high, plus the window length in cycles; clear zeroes all of it in
+// samples taken while run is high, plus the window length in cycles. A sample is staged one
+// edge (Regs::obs) and added at the next, with that cycle's clear and run (the owning policy
+// registers them from the sample's own cycle). clear zeroes all of it in
 // one edge (the RTL clears valid bits, an invalid entry reads as zero: the same values). Counts
 // saturate at 2**ProfCntW-1 and set the sticky sat flag. A Moore block: reads see the registered
 // state. next() keeps the RTL's order: clear wins over a sample in the same cycle.
@@ -22,8 +24,8 @@ class ProfCounters {
 
   struct In {
     bool clear = false;     // clear_i
-    bool run = false;       // run_i
-    ObsSample obs;          // obs_i
+    bool run = false;       // run_i: add the staged sample
+    ObsSample obs;          // obs_i: staged at this edge
     bool obs_hit = false;   // obs_hit_i
     uint32_t obs_slot = 0;  // obs_slot_i
   };
@@ -31,12 +33,18 @@ class ProfCounters {
     std::vector<uint32_t> insts, stall;  // [sm * slots + slot]; zero where the RTL's valid bit is clear
     uint32_t cycles = 0;                 // cycles_q
     bool sat = false;                    // sat_q
+    ObsSample obs;                       // obs_q: the staged sample ...
+    bool obs_hit = false;                // obs_hit_q
+    uint32_t obs_slot = 0;               // obs_slot_q
   };
   struct D {
     ArrayD<uint32_t> insts, stall;
     uint32_t cycles = 0;
     bool sat = false;
     bool clear = false;  // the whole table goes to zero at commit
+    ObsSample obs;
+    bool obs_hit = false;
+    uint32_t obs_slot = 0;
   };
 
   void reset(uint32_t sms, uint32_t slots) {
@@ -58,16 +66,19 @@ class ProfCounters {
     n.clear = in.clear;
     n.cycles = q.cycles;
     n.sat = q.sat;
+    n.obs = in.obs;
+    n.obs_hit = in.obs_hit;
+    n.obs_slot = in.obs_slot;
     if (in.clear) {
       n.cycles = 0;
       n.sat = false;
       return;
     }
     bool over = false;
-    if (in.run && in.obs.valid && in.obs_hit && in.obs.sm < sms_) {
-      const uint32_t i = in.obs.sm * slots_ + in.obs_slot;
-      n.insts.at(q.insts, i) = add(q.insts[i], in.obs.insts, over);
-      n.stall.at(q.stall, i) = add(q.stall[i], in.obs.mem_stall, over);
+    if (in.run && q.obs.valid && q.obs_hit && q.obs.sm < sms_) {
+      const uint32_t i = q.obs.sm * slots_ + q.obs_slot;
+      n.insts.at(q.insts, i) = add(q.insts[i], q.obs.insts, over);
+      n.stall.at(q.stall, i) = add(q.stall[i], q.obs.mem_stall, over);
     }
     if (in.run) n.cycles = add(q.cycles, 1, over);
     if (over) n.sat = true;
@@ -81,6 +92,9 @@ class ProfCounters {
     }
     q.cycles = d.cycles;
     q.sat = d.sat;
+    q.obs = d.obs;
+    q.obs_hit = d.obs_hit;
+    q.obs_slot = d.obs_slot;
   }
   /// One clock edge on its own (block benches, unit tests): next() then commit().
   void clock(const In& in) {

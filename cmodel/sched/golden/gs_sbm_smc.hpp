@@ -1,6 +1,6 @@
 // gsched golden: twin of rtl/policy/gs_sbm_smc.sv -- SBM's Selective Mapping Controller
 // (Bitalebi et al., Sec. 4, Fig. 6): the workgroup mapping and the bypass level of two tasks
-// under one SBM_REG. docs/rtl/gs_policy_sbm.md, "The Selective Mapping Controller".
+// under one SBM_REG; the mapping's half and quotas registered a cycle after their inputs. docs/rtl/gs_policy_sbm.md, "The Selective Mapping Controller".
 #pragma once
 #include <algorithm>
 #include <vector>
@@ -30,21 +30,55 @@ inline BypassLevel sbm_level(const SbmReg& r, uint32_t x) {
   return BypassLevel::kNone;
 }
 
-/// elig (per SM, bit k = slot k may issue there) under r: every slot everywhere unless `on`;
-/// with `on`, task 1 (slot1) and task 2 (slot2) on separate halves or held to their quotas.
-inline void sbm_map(const SbmReg& r, bool on, uint32_t slot1, uint32_t slot2, uint32_t occ1, uint32_t occ2,
-                    uint32_t num_sms, uint32_t slots, const Smst& smst, std::vector<uint32_t>& elig) {
-  const uint32_t all = slots >= 32 ? ~0u : (1u << slots) - 1u;
-  for (auto& e : elig) e = all;
-  if (!on) return;
-  const bool shared = sbm_shared(r);
-  const uint32_t half = (num_sms + 1) >> 1;
-  const uint32_t q1 = sbm_quota(r, 0, occ1), q2 = sbm_quota(r, 1, occ2);
-  for (uint32_t s = 0; s < elig.size(); ++s) {
-    const bool e1 = shared ? smst.resident(s, slot1) < q1 : s < half;
-    const bool e2 = shared ? smst.resident(s, slot2) < q2 : s >= half;
-    elig[s] = (elig[s] & ~(1u << slot1) & ~(1u << slot2)) | (e1 ? 1u << slot1 : 0u) | (e2 ? 1u << slot2 : 0u);
+/// gs_sbm_smc's registers (sbm_smc_state_t) and mapping: the half, the quotas and the kind of
+/// mapping registered from SBM_REG, the occupancies and num_sms a cycle after them; the
+/// mapping applies while `on` has been high two cycles running (on()).
+class SbmSmc {
+ public:
+  struct Regs {
+    bool on = false, shared = false;
+    uint32_t half = 0, q1 = 0, q2 = 0;
+  };
+
+  void reset() { q = d = Regs{}; }
+
+  /// on_o: the mapping applies this cycle.
+  bool on(bool on_now) const { return on_now && q.on; }
+
+  /// elig_o (per SM, bit k = slot k may issue there): every slot everywhere unless on(on_now);
+  /// then task 1 (slot1) and task 2 (slot2) on separate halves or held to their quotas.
+  void map(bool on_now, uint32_t slot1, uint32_t slot2, uint32_t slots, const Smst& smst,
+           std::vector<uint32_t>& elig) const {
+    const uint32_t all = slots >= 32 ? ~0u : (1u << slots) - 1u;
+    for (auto& e : elig) e = all;
+    if (!on(on_now)) return;
+    for (uint32_t s = 0; s < elig.size(); ++s) {
+      const bool e1 = q.shared ? smst.resident(s, slot1) < q.q1 : s < q.half;
+      const bool e2 = q.shared ? smst.resident(s, slot2) < q.q2 : s >= q.half;
+      elig[s] = (elig[s] & ~(1u << slot1) & ~(1u << slot2)) | (e1 ? 1u << slot1 : 0u) | (e2 ? 1u << slot2 : 0u);
+    }
   }
-}
+
+  void next(const SbmReg& r, bool on_now, uint32_t occ1, uint32_t occ2, uint32_t num_sms) {
+    d.on = on_now;
+    d.shared = sbm_shared(r);
+    d.half = (num_sms + 1) >> 1;
+    d.q1 = sbm_quota(r, 0, occ1);
+    d.q2 = sbm_quota(r, 1, occ2);
+  }
+  void commit() { q = d; }
+
+  /// The registers as state_o carries them, at bit `lsb` of a policy state record.
+  void state(PolicyState& st, uint32_t lsb) const {
+    namespace L = spec::layout::sbm_smc_state_t;
+    st.put(lsb + L::on_lsb, 1, q.on);
+    st.put(lsb + L::shared_lsb, 1, q.shared);
+    st.put(lsb + L::half_lsb, L::half_width, q.half);
+    st.put(lsb + L::q1_lsb, L::q1_width, q.q1);
+    st.put(lsb + L::q2_lsb, L::q2_width, q.q2);
+  }
+
+  Regs q, d;
+};
 
 }  // namespace gs::golden

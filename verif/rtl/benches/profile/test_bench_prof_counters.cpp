@@ -127,29 +127,39 @@ TEST_CASE("gs_prof_counters directed: clear, freeze, misses, saturation", "[rtl]
     in.obs_slot = slot;
     return in;
   };
-  REQUIRE(b.cycle(with(run, sample(5, 100, 7), true, 2), 5, 2) == "");
+  // a sample is staged at one edge and added at the next, with that cycle's run
+  REQUIRE(b.cycle(with({}, sample(5, 100, 7), true, 2), 5, 2) == "");
+  CHECK(b.gold().insts(5, 2) == 0);
+  CHECK(b.gold().cycles() == 0);
   REQUIRE(b.cycle(with(run, sample(5, 50, 3), true, 2), 5, 2) == "");
+  CHECK(b.gold().insts(5, 2) == 100);
+  CHECK(b.gold().stall(5, 2) == 7);
+  CHECK(b.gold().cycles() == 1);
+  REQUIRE(b.cycle(with(run, sample(5, 1000, 1000), true, 2), 5, 2) == "");
   CHECK(b.gold().insts(5, 2) == 150);
   CHECK(b.gold().stall(5, 2) == 10);
   CHECK(b.gold().cycles() == 2);
-  // frozen: neither samples nor cycles count
-  REQUIRE(b.cycle(with({}, sample(5, 1000, 1000), true, 2), 5, 2) == "");
+  // frozen: neither the staged sample nor the cycle counts
+  REQUIRE(b.cycle(with({}, sample(5, 1000, 1000), false, 2), 5, 2) == "");
   CHECK(b.gold().insts(5, 2) == 150);
   CHECK(b.gold().cycles() == 2);
   // a kernel not in the KSRT, and an SM beyond the table: not counted
-  REQUIRE(b.cycle(with(run, sample(5, 1000, 1000), false, 2), 5, 2) == "");
-  REQUIRE(b.cycle(with(run, sample(200, 1000, 1000), true, 2), 200, 2) == "");
+  REQUIRE(b.cycle(with(run, sample(200, 1000, 1000), true, 2), 5, 2) == "");
+  REQUIRE(b.cycle(with(run, sample(5, 9, 9), true, 2), 200, 2) == "");
   CHECK(b.gold().insts(5, 2) == 150);
   CHECK(b.gold().insts(200, 2) == 0);
-  // a clear wins over a sample of the same cycle
+  CHECK(b.gold().cycles() == 4);
+  // a clear wins over the staged sample
   ProfCounters::In clear = with(run, sample(5, 9, 9), true, 2);
   clear.clear = true;
   REQUIRE(b.cycle(clear, 5, 2) == "");
   CHECK(b.gold().insts(5, 2) == 0);
   CHECK(b.gold().cycles() == 0);
   // saturation: held at the top, flagged until the next clear
-  REQUIRE(b.cycle(with(run, sample(N - 1, 0xFFFFFF00u, 1), true, K - 1), N - 1, K - 1) == "");
+  REQUIRE(b.cycle(with({}, sample(N - 1, 0xFFFFFF00u, 1), true, K - 1), N - 1, K - 1) == "");
   REQUIRE(b.cycle(with(run, sample(N - 1, 0x1000u, 1), true, K - 1), N - 1, K - 1) == "");
+  CHECK(b.gold().insts(N - 1, K - 1) == 0xFFFFFF00u);
+  REQUIRE(b.cycle(run, N - 1, K - 1) == "");
   CHECK(b.gold().insts(N - 1, K - 1) == 0xFFFFFFFFu);
   CHECK(b.gold().sat());
   REQUIRE(b.cycle(run, N - 1, K - 1, true) == "");
