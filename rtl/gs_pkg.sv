@@ -119,7 +119,7 @@ package gs_pkg;
   localparam int SbmChunks = 3;  // gs_sbm_ctrl: the chunks of ArithChunkW bits in which it sums and compares a phase result (carries and compare flags registered) [cdiv(SbmIpcW, ArithChunkW)]
   localparam int SbmStepW = 3;  // gs_sbm_ctrl: its step counter over a result, 0..2 x SbmChunks [clog2(2 * SbmChunks + 1)]
   localparam int NumPolicies = 15;  // policies in the registry (policy_e members)
-  localparam int PolicyStateW = 1998;  // policy_state: the widest policy register record (see the registry's `state`)
+  localparam int PolicyStateW = 2002;  // policy_state: the widest policy register record (see the registry's `state`)
 
   // ---------------------------------------------------------------- scalar field types
   typedef logic [KernelIdW-1:0] kernel_id_t;
@@ -674,10 +674,9 @@ package gs_pkg;
   } ws_mul_state_t;
   localparam int WsMulStateW = 63;
 
-  // gs_policy_warped_slicer's registers, without its memories (docs/rtl/gs_policy_warped_slicer.md) (1998 bits = WsStateW)
+  // gs_policy_warped_slicer's registers, without its memories (docs/rtl/gs_policy_warped_slicer.md) (2002 bits = WsStateW)
   typedef struct packed {
     logic [5-1:0] st;  // FSM: 0 idle, 1 occupancy, 2 profile setup, 3 CTA_avg, 4 warm-up, 5 sample, 6 read, 7 phi, 8 fill start, 9 fill wait, 10 partition, 11 monitor open, 12 monitor run, 13 monitor sum, 14 monitor compare, 15 partition delay, 16 CTA_i / CTA_avg, 17 scale, 18 occupancy load, 19 monitor product, 20 monitor carries, 21 window divisor, 22 occupancy fit, 23 restart
-    prof_phase_e phase;  // the profiling window's phase of st, registered with it: gs_prof_window's control from a register
     slot_mask_t target;  // the kernel set being partitioned
     slot_mask_t done;  // the kernel set whose partition is in force
     logic [SlotW + 1-1:0] nk;  // kernels in target
@@ -695,7 +694,9 @@ package gs_pkg;
     logic fit;  // occupancy: one more CTA fits on top of acc (gs_cta_fit, registered in occupancy fit)
     logic [MaxKernels * WfStepW-1:0] nsteps;  // N_k per slot: the kernel's CTAs per SM (at most WfMaxSteps)
     logic [WfMaxKernels * WfStepW-1:0] nsteps_c;  // N_k per kernel number c of target (loaded with nsteps in occupancy): the quota bound of setup and read
-    logic [SmIdW + CtaCntW-1:0] sumq;  // this round's sum of per-SM CTA quotas
+    logic [SmIdW + CtaCntW-1:0] sumq;  // this round's sum of per-SM CTA quotas ...
+    cta_cnt_t sq;  // ... and SETUP's quota of the cycle before, added into sumq at this edge
+    logic dly;  // the window times the algorithm delay (DELAY): gs_prof_window's length is partition_delay_cycles, not warmup_cycles
     logic [WfAvgW-1:0] avg;  // CTA_avg of this round, UQ(WfStepW).WfAvgFracW
     logic [WfPhiW-1:0] phi;  // READ / PHI: phi_mem of the SM under read, UQ1.WfPhiFracW (held while the divider computes CTA_i / CTA_avg)
     logic t0_valid;
@@ -739,7 +740,7 @@ package gs_pkg;
     wfs_state_t scale;  // its gs_wf_scale
     ws_mul_state_t mul;  // its gs_seq_mul
   } ws_state_t;
-  localparam int WsStateW = 1998;
+  localparam int WsStateW = 2002;
 
   // gs_policy_srtf's gs_seq_div (NumW SrtfDivW, DenW SrtfDenW, QuoW SrtfPredW; docs/rtl/gs_seq_div.md) (83 bits = SrtfDivStateW)
   typedef struct packed {

@@ -234,13 +234,14 @@ module gs_policy_sbm (
     end
   endtask
 
-  // the sums, both every cycle: chunk i takes its part of SUM's read of the cycle before (rd_add)
-  // and the carry out of chunk i-1 of the cycle before (sum_cy); no carry chain is wider than
-  // ArithChunkW
-  logic [SC*CH-1:0] acc_in, acc_old, acc_new;
-  logic [SC-1:0] acc_cin, acc_cout;
-  logic [CH:0] acc_c;
-  logic [2*IW-1:0] sums_q, sums_d;
+  // the sums, both every cycle: SUM's read of the cycle before (rd_add) into its task's sum, in
+  // chunks of ArithChunkW bits whose carries (sum_cy) enter the next chunk a cycle later
+  logic [2*IW-1:0] sums_d;
+  logic [2*(SC-1)-1:0] sums_cy;
+  gs_chunk_add #(.W(IW), .N(2), .CH(CH), .SC(SC)) u_sums (
+    .sums_i({q.sum2, q.sum1}), .add_i(IW'(q.rd_insts)), .sel_i({q.rd_add && q.rd_c, q.rd_add && !q.rd_c}),
+    .cy_i(q.sum_cy), .sums_o(sums_d), .cy_o(sums_cy)
+  );
   always_comb begin
     d = q;
     {d.t0_valid, d.t0, d.t1, d.tl_valid, d.tl} = win_nx;   // the window registers (gs_prof_window)
@@ -248,27 +249,8 @@ module gs_policy_sbm (
     d.pc_run = counted;
 
     d.rd_add = 1'b0;
-    sums_q = {q.sum2, q.sum1};
-    sums_d = sums_q;
-    acc_in = '0;
-    acc_old = '0;
-    acc_new = '0;
-    acc_cin = '0;
-    acc_cout = '0;
-    acc_c = '0;
-    for (int t = 0; t < 2; t++) begin
-      acc_in = (q.rd_add && q.rd_c == (t == 1)) ? (SC*CH)'(q.rd_insts) : '0;
-      acc_old = (SC*CH)'(sums_q[t*IW +: IW]);
-      acc_cin = {q.sum_cy[t*(SC-1) +: SC-1], 1'b0};
-      for (int i = 0; i < SC; i++) begin
-        acc_c = {1'b0, acc_old[i*CH +: CH]} + {1'b0, acc_in[i*CH +: CH]} + (CH + 1)'(acc_cin[i]);
-        acc_new[i*CH +: CH] = acc_c[CH-1:0];
-        acc_cout[i] = acc_c[CH];
-      end
-      sums_d[t*IW +: IW] = IW'(acc_new);
-      d.sum_cy[t*(SC-1) +: SC-1] = acc_cout[SC-2:0];
-    end
     {d.sum2, d.sum1} = sums_d;
+    d.sum_cy = sums_cy;
 
     // the pair's slots in this cycle's KSRT, for the pair of the next cycle
     {d.m_two, d.m_pres1, d.m_cur1, d.m_pres2, d.m_cur2} = {nact == (KS + 1)'(2), nx_p1, nx_c1, nx_p2, nx_c2};

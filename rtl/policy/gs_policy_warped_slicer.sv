@@ -163,7 +163,7 @@ module gs_policy_warped_slicer (
   // DELAY counts Sec. V-H's algorithm delay on the stamps as WARM counts the warm-up (PW_TIMER)
   gs_prof_window u_window (
     .obs_i(obs), .phase_i(win_phase), .win_i({q.t0_valid, q.t0, q.t1, q.tl_valid, q.tl}),
-    .warmup_i(q.st == StDelay ? set_i.partition_delay_cycles : set_i.warmup_cycles), .sample_i(set_i.sample_cycles),
+    .warmup_i(q.dly ? set_i.partition_delay_cycles : set_i.warmup_cycles), .sample_i(set_i.sample_cycles),
     .win_o(win_nx), .clear_o(prof_clear), .run_o(counted), .done_o(win_done)
   );
 
@@ -215,7 +215,7 @@ module gs_policy_warped_slicer (
   logic [KS:0] nk_new;
   logic [SW-1:0] n_pos;            // N of the kernel of SM q.s
   logic [CW-1:0] setup_quota;
-  logic [QW-1:0] sumq_j, sumq_n;   // SETUP: sumq + j and sumq + N side by side, then min by j < N
+  logic [QW-1:0] sumq_now;         // sumq with SETUP's last quota (sq) added
   // the SM under scan (registers only: the counters' read address)
   always_comb begin
     k_pos = slot_of(q.order, q.pos);
@@ -223,28 +223,26 @@ module gs_policy_warped_slicer (
     // (GS_MUT_WS_PROFILE_OFF_BY_ONE: SM 0 of a group profiles 2 CTAs, not 1)
     j = JW'(q.base) + JW'(q.row) + (mut_ws_profile_off_by_one ? JW'(2) : JW'(1));
     setup_quota = (j < JW'(n_pos)) ? CW'(j) : CW'(n_pos);
-    sumq_j = q.sumq + QW'(j);
-    sumq_n = q.sumq + QW'(n_pos);
+    sumq_now = q.sumq + QW'(q.sq);
   end
   always_comb begin
     start = en_i && ((q.st == StIdle) ? pending != q.done : pending != q.target);
     nk_new = '0;
     for (int k = 0; k < K; k++) nk_new = nk_new + (KS + 1)'(pending[k]);
   end
-  // the window's phase (gs_prof_window: the counters' control), registered with the state
-  // (phase: no decode of st, and no restart, which depends on view_i, in front of the window);
-  // what the window does in a restart's cycle is discarded (WARM, DELAY and the monitor start it
-  // afresh)
-  function automatic gs_pkg::prof_phase_e phase_of(input logic [4:0] st);
-    unique case (st)
-      StWarm: phase_of = gs_pkg::PW_WARM;
-      StDelay: phase_of = gs_pkg::PW_TIMER;
-      StMonOpen: phase_of = gs_pkg::PW_OPEN;
-      StSample, StMonRun: phase_of = gs_pkg::PW_SAMPLE;
-      default: phase_of = gs_pkg::PW_IDLE;
+  // the window's phase (gs_prof_window: the counters' control), a decode of the state register
+  // beside the window's stamp tests (no restart, which depends on view_i, in front of the
+  // window; a register of it would be one more field behind the window's done_o); what the
+  // window does in a restart's cycle is discarded (WARM, DELAY and the monitor start it afresh)
+  always_comb begin
+    unique case (q.st)
+      StWarm: win_phase = gs_pkg::PW_WARM;
+      StDelay: win_phase = gs_pkg::PW_TIMER;
+      StMonOpen: win_phase = gs_pkg::PW_OPEN;
+      StSample, StMonRun: win_phase = gs_pkg::PW_SAMPLE;
+      default: win_phase = gs_pkg::PW_IDLE;
     endcase
-  endfunction
-  assign win_phase = q.phase;
+  end
   always_comb begin
     div_start = 1'b0;
     div_num = '0;
@@ -255,7 +253,7 @@ module gs_policy_warped_slicer (
       unique case (q.st)
         StAvg: if (!q.avg_go) begin   // CTA_avg: the quotas summed in SETUP over the SMs
           div_start = 1'b1;
-          div_num = gs_pkg::DivNW'(q.sumq) << gs_pkg::WfAvgFracW;
+          div_num = gs_pkg::DivNW'(sumq_now) << gs_pkg::WfAvgFracW;
           div_den = gs_pkg::DivDW'(cfg_i.num_sms);
         end
         // (GS_MUT_WS_READ_NO_WAIT: READ does not wait for the registered read: the stall of the
@@ -415,19 +413,34 @@ module gs_policy_warped_slicer (
     for (int c = 0; c < CC; c++) if (i == TW'(c)) diff_pad[c*CH +: CH] = v;
     diff_chunk = MW'(diff_pad);
   endfunction
-  // the monitor's sums, every kernel number every cycle: chunk i takes its part of MON_SUM's read
-  // (rd_add) and the carry out of chunk i-1 of the cycle before (sum_cy); no carry chain is wider
-  // than ArithChunkW
-  logic [SC*CH-1:0] acc_in, acc_old, acc_new;
-  logic [SC-1:0] acc_cin, acc_cout;
-  logic [CH:0] acc_c;
+  // the monitor's sums, every kernel number every cycle: MON_SUM's read of the cycle before
+  // (rd_add) into its kernel's sum, in chunks of ArithChunkW bits whose carries (sum_cy) enter
+  // the next chunk a cycle later
+  logic [KW-1:0] sums_sel;
+  logic [KW*SUW-1:0] sums_d;
+  logic [KW*(SC-1)-1:0] sums_cy;
+  always_comb begin
+    for (int c = 0; c < KW; c++) sums_sel[c] = q.rd_add && q.rd_pos == KS'(c);
+  end
+  gs_chunk_add #(.W(SUW), .N(KW), .CH(CH), .SC(SC)) u_sums (
+    .sums_i(q.sum_insts), .add_i(SUW'(rd_insts)), .sel_i(sums_sel), .cy_i(q.sum_cy), .sums_o(sums_d),
+    .cy_o(sums_cy)
+  );
 
-  // the scan's next SM: pos = s mod nk, row = s div nk
+  // the scan's next SM: pos = s mod nk, row = s div nk; whether that ends the round's rows is
+  // decided on the registers beside it (row_end), not on the advanced row
+  logic pos_last, row_end;
+  gs_pkg::sm_id_t row_inc;
+  always_comb begin
+    pos_last = (KS + 1)'(q.pos) + 1'b1 >= q.nk;
+    row_inc = q.row + 1'b1;
+    row_end = pos_last ? row_inc >= q.rows : q.row >= q.rows;   // the advanced row >= rows
+  end
   task automatic advance();
     d.s = q.s + 1'b1;
-    if ((KS + 1)'(q.pos) + 1'b1 >= q.nk) begin
+    if (pos_last) begin
       d.pos = '0;
-      d.row = q.row + 1'b1;
+      d.row = row_inc;
     end else begin
       d.pos = q.pos + 1'b1;
     end
@@ -437,7 +450,7 @@ module gs_policy_warped_slicer (
     advance();
     d.st = StRead;
     next_base = JW'(q.base) + JW'(q.rows);
-    if (d.row >= q.rows) begin
+    if (row_end) begin
       if (next_base < JW'(q.maxn)) begin
         d.base = SW'(next_base);
         d.s = '0;
@@ -457,12 +470,29 @@ module gs_policy_warped_slicer (
     d.c = '0;
     d.st = StPart;
   endtask
+  // into a window (WARM, MON_OPEN): the scan that follows it starts from zero and the monitor's
+  // sums are cleared, set here rather than when the window ends, so that no field but st waits
+  // on gs_prof_window's done_o
+  task automatic to_window(input logic [4:0] st);
+    d.s = '0;
+    d.pos = '0;
+    d.row = '0;
+    d.mon_k = '0;
+    d.sum_insts = '0;
+    d.sum_cy = '0;
+    d.dly = 1'b0;
+    d.st = st;
+  endtask
 
   always_comb begin
     d = q;
     {d.t0_valid, d.t0, d.t1, d.tl_valid, d.tl} = win_nx;   // the window registers (gs_prof_window)
     d.pc_clear = prof_clear;
     d.pc_run = counted;
+    // SETUP's quota of the cycle before enters the sum now: the quota's N-of-kernel select and
+    // min are not in series with the sum's carry chain (AVG's divider takes sumq_now)
+    d.sumq = sumq_now;
+    d.sq = '0;
     ok = q.prof_ok;
     perf_we = 1'b0;
     perf_wd = perf_scaled;
@@ -472,24 +502,8 @@ module gs_policy_warped_slicer (
     d.rd_stall = prof_i.stall;
     d.rd_ok = 1'b0;
     d.rd_add = 1'b0;
-    acc_in = '0;
-    acc_old = '0;
-    acc_new = '0;
-    acc_cin = '0;
-    acc_cout = '0;
-    acc_c = '0;
-    for (int c = 0; c < KW; c++) begin   // MON_SUM's read of the cycle before, and the carries
-      acc_in = (q.rd_add && q.rd_pos == KS'(c)) ? (SC*CH)'(rd_insts) : '0;
-      acc_old = (SC*CH)'(q.sum_insts[c*SUW +: SUW]);
-      acc_cin = {q.sum_cy[c*(SC-1) +: SC-1], 1'b0};
-      for (int i = 0; i < SC; i++) begin
-        acc_c = {1'b0, acc_old[i*CH +: CH]} + {1'b0, acc_in[i*CH +: CH]} + (CH + 1)'(acc_cin[i]);
-        acc_new[i*CH +: CH] = acc_c[CH-1:0];
-        acc_cout[i] = acc_c[CH];
-      end
-      d.sum_insts[c*SUW +: SUW] = SUW'(acc_new);
-      d.sum_cy[c*(SC-1) +: SC-1] = acc_cout[SC-2:0];
-    end
+    d.sum_insts = sums_d;   // MON_SUM's read of the cycle before, and the carries (gs_chunk_add)
+    d.sum_cy = sums_cy;
 
     if (start) begin
       d.target = pending;
@@ -558,7 +572,7 @@ module gs_policy_warped_slicer (
           end
         end
         StSetup: begin
-          d.sumq = (j < JW'(n_pos)) ? sumq_j : sumq_n;   // q.sumq + setup_quota
+          d.sq = setup_quota;   // added into sumq at the next edge
           advance();
           if (JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms)) begin
             if (q.base == '0) d.rows = d.row;
@@ -571,20 +585,14 @@ module gs_policy_warped_slicer (
         end else if (!div_wait) begin
           d.avg = gs_pkg::WfAvgW'(div_quo);
           d.t0_valid = 1'b0;
-          d.st = StWarm;
+          to_window(StWarm);
         end
         StWarm: if (win_done) d.st = StSample;
         StSample, StMonRun: begin
-          if (win_done) begin   // an epoch past the window
-            d.s = '0;
-            d.pos = '0;
-            d.row = '0;
-            d.mon_k = '0;
+          if (win_done) begin   // an epoch past the window (s, pos, row, mon_k are 0 since its start)
             if (q.st == StSample) begin
               d.st = StDen;
             end else begin
-              d.sum_insts = '0;
-              d.sum_cy = '0;
               d.st = StMonSum;
             end
           end
@@ -664,7 +672,7 @@ module gs_policy_warped_slicer (
           if (!q.ref_valid) begin
             d.ref_insts = q.sum_insts;   // complete: MON_CARRY added the carries
             d.ref_valid = 1'b1;
-            d.st = StMonOpen;
+            to_window(StMonOpen);
           end else if (strikes_nx >= set_i.phase_windows) begin   // a sustained phase change: profile again
             d.strikes = '0;
             d.s = '0;
@@ -678,7 +686,7 @@ module gs_policy_warped_slicer (
             ok = ok & ~q.target;
           end else begin
             d.strikes = strikes_nx;
-            d.st = StMonOpen;
+            to_window(StMonOpen);
           end
         end
         StRead: begin
@@ -703,10 +711,12 @@ module gs_policy_warped_slicer (
             to_part();
           end else begin   // Sec. V-H's algorithm delay, counted on the epochs' stamps as the warm-up
             d.t0_valid = 1'b0;
+            to_part();        // PART's scan registers, set now: DELAY's end moves st alone
+            d.dly = 1'b1;
             d.st = StDelay;
           end
         end
-        StDelay: if (win_done) to_part();
+        StDelay: if (win_done) d.st = StPart;
         StPart: begin
           if ((KS + 1)'(q.c) + 1'b1 >= q.nk) begin
             d.c = '0;
@@ -715,7 +725,8 @@ module gs_policy_warped_slicer (
               d.done = q.target;
               d.ref_valid = 1'b0;
               d.strikes = '0;
-              d.st = (q.mode == ModeShared && set_i.phase_change_pct != '0) ? StMonOpen : StIdle;
+              if (q.mode == ModeShared && set_i.phase_change_pct != '0) to_window(StMonOpen);
+              else d.st = StIdle;
             end
           end else begin
             d.c = q.c + 1'b1;
@@ -725,7 +736,6 @@ module gs_policy_warped_slicer (
       endcase
     end
     d.prof_ok = ok & ~event_i.slot_free;
-    d.phase = phase_of(d.st);
     // registered in front of the divider and the performance table (their inputs are deep);
     // the operands load only with their start or write
     d.div_go = div_start;

@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 
+#include "sched/golden/gs_chunk_add.hpp"
 #include "sched/golden/gs_cta_fit.hpp"
 #include "sched/golden/gs_hetero_sel.hpp"
 #include "sched/golden/gs_policy.hpp"
@@ -326,8 +327,6 @@ class PolicyHetero final : public PolicyTwin {
   HeteroSel sel;  // its gs_hetero_sel
 
  private:
-  static constexpr uint64_t kSumMask = (uint64_t(1) << spec::HcInstW) - 1;
-
   /// cfg_i.sm_big[s] (no table: every SM a small one, as a GPU without big SMs)
   static bool is_big(const PolicyCfg& cfg, uint32_t s) {
     return cfg.sm_big && s < cfg.num_sms && s < cfg.sm_big->size() && (*cfg.sm_big)[s] != 0;
@@ -532,22 +531,11 @@ class PolicyHetero final : public PolicyTwin {
   /// The sums, every one every cycle: chunk i adds its part of SUM's read of the cycle before and
   /// the carry out of chunk i-1 of the cycle before; the top chunk's carry leaves the sum.
   void add_sums(Regs& n) const {
-    constexpr uint32_t CH = spec::ArithChunkW;
-    constexpr uint64_t kChunk = (uint64_t(1) << CH) - 1;
     for (uint32_t t = 0; t < 2 * HK; ++t) {
       const uint32_t grp = t < HK ? t : t - HK;
       const bool hit = q.rd_add && q.rd_big == (t < HK) && q.rd_grp == grp;
-      const uint64_t in = hit ? q.rd_insts : 0, old = t < HK ? q.bsum[grp] : q.ssum[grp];
-      uint64_t sum = 0;
-      uint32_t cy = 0;
-      for (uint32_t i = 0; i < SC; ++i) {
-        const uint64_t cin = i == 0 ? 0 : (q.sum_cy[t] >> (i - 1) & 1u);
-        const uint64_t x = (old >> (i * CH) & kChunk) + (in >> (i * CH) & kChunk) + cin;
-        sum |= (x & kChunk) << (i * CH);
-        if (i + 1 < SC) cy |= uint32_t(x >> CH) << i;
-      }
-      (t < HK ? n.bsum[grp] : n.ssum[grp]) = sum & kSumMask;
-      n.sum_cy[t] = cy;
+      (t < HK ? n.bsum[grp] : n.ssum[grp]) = chunk_add(t < HK ? q.bsum[grp] : q.ssum[grp], hit ? q.rd_insts : 0,
+                                                       q.sum_cy[t], SC, spec::ArithChunkW, spec::HcInstW, n.sum_cy[t]);
     }
   }
 

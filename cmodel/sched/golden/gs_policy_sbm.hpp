@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 
+#include "sched/golden/gs_chunk_add.hpp"
 #include "sched/golden/gs_cta_fit.hpp"
 #include "sched/golden/gs_policy.hpp"
 #include "sched/golden/gs_prof_counters.hpp"
@@ -323,8 +324,6 @@ class PolicySbm : public PolicyTwin {
   ProfCounters prof;
 
  private:
-  static constexpr uint64_t kSumMask = (uint64_t(1) << spec::SbmInstW) - 1;
-
   /// The scans' next step: task 1 then task 2 of SM s, then SM s + 1; after the last SM, `after`.
   void step(const PolicyCfg& cfg, Regs& n, uint32_t after) const {
     n.c = !q.c;
@@ -372,24 +371,12 @@ class PolicySbm : public PolicyTwin {
     return c;
   }
 
-  /// Both sums every cycle: chunk i adds its part of SUM's read of the cycle before and the
-  /// carry out of chunk i-1 of the cycle before; the top chunk's carry leaves the sum.
+  /// Both sums every cycle (gs_chunk_add): SUM's read of the cycle before into its task's sum,
+  /// and the carries of the cycle before.
   void add_sums(Regs& n) const {
-    constexpr uint32_t CH = spec::ArithChunkW;
-    constexpr uint64_t kChunk = (uint64_t(1) << CH) - 1;
-    for (uint32_t t = 0; t < 2; ++t) {
-      const uint64_t in = (q.rd_add && q.rd_c == (t == 1)) ? q.rd_insts : 0, old = t ? q.sum2 : q.sum1;
-      uint64_t sum = 0;
-      uint32_t cy = 0;
-      for (uint32_t i = 0; i < SC; ++i) {
-        const uint64_t cin = i == 0 ? 0 : (q.sum_cy[t] >> (i - 1) & 1u);
-        const uint64_t x = (old >> (i * CH) & kChunk) + (in >> (i * CH) & kChunk) + cin;
-        sum |= (x & kChunk) << (i * CH);
-        if (i + 1 < SC) cy |= uint32_t(x >> CH) << i;
-      }
-      (t ? n.sum2 : n.sum1) = sum & kSumMask;
-      n.sum_cy[t] = cy;
-    }
+    for (uint32_t t = 0; t < 2; ++t)
+      (t ? n.sum2 : n.sum1) = chunk_add(t ? q.sum2 : q.sum1, q.rd_add && q.rd_c == (t == 1) ? q.rd_insts : 0,
+                                        q.sum_cy[t], SC, spec::ArithChunkW, spec::SbmInstW, n.sum_cy[t]);
   }
 
   /// A wf_res_t field whose top is at bit `top`, its fields MSB first.

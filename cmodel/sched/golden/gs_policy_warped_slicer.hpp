@@ -31,6 +31,7 @@
 
 #include "sched/golden/gs_cta_fit.hpp"
 #include "sched/golden/gs_policy.hpp"
+#include "sched/golden/gs_chunk_add.hpp"
 #include "sched/golden/gs_prof_counters.hpp"
 #include "sched/golden/gs_prof_window.hpp"
 #include "sched/golden/gs_seq_div.hpp"
@@ -75,7 +76,6 @@ class PolicyWarpedSlicer final : public PolicyTwin {
 
   struct Regs {
     uint32_t st = kIdle;
-    ProfPhase phase = ProfPhase::kIdle;  // the window's phase of st, registered with it
     uint32_t target = 0, done = 0, nk = 0, mode = kShared, prof_ok = 0;
     uint32_t c = 0, s = 0, pos = 0, row = 0, rows = 0, base = 0, maxn = 0;
     WfRes acc;
@@ -84,6 +84,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     std::array<uint32_t, spec::MaxKernels> nsteps{};
     std::array<uint32_t, KW> nsteps_c{};  // N per kernel number of target (SETUP / READ)
     uint32_t sumq = 0, avg = 0;
+    uint32_t sq = 0;   // SETUP's quota of the cycle before, added into sumq at this edge
+    bool dly = false;  // the window times the algorithm delay (DELAY): warmup_i is partition_delay_cycles
     uint32_t phi = 0;  // READ / PHI: phi_mem, held while the divider computes CTA_j / CTA_avg
     bool t0_valid = false;
     uint32_t t0 = 0, t1 = 0;
@@ -146,7 +148,9 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   /// A (re)start: idle, the set differs from the partitioned one; busy, from the one being
   /// worked on (a set that returns to the partitioned one while busy restarts too).
   bool starts(uint32_t pending) const { return q.st == kIdle ? pending != q.done : pending != q.target; }
-  /// The window's phase of state st (registered with it: q.phase is phase_of(q.st)).
+  /// sumq with SETUP's last quota (sq) added: what AVG's divider takes.
+  uint32_t sumq_now() const { return (q.sumq + q.sq) & width_mask(spec::SmIdW + spec::CtaCntW); }
+  /// The window's phase of state st (a decode of the state register).
   static ProfPhase phase_of(uint32_t st) {
     switch (st) {
       case kWarm: return ProfPhase::kWarm;
@@ -157,11 +161,11 @@ class PolicyWarpedSlicer final : public PolicyTwin {
       default: return ProfPhase::kIdle;
     }
   }
-  /// gs_prof_window on this sample, in the registered phase (a restart's cycle included).
+  /// gs_prof_window on this sample, in the phase of the registered state (a restart's cycle included).
   ProfWindow window(const PolicyCfg& cfg, const PolicyEvent& ev) const {
     const spec::WarpedSlicerSettings& set = cfg.settings.warped_slicer;
-    return prof_window(ev.obs, q.phase, ProfWinRegs::of(q),
-                       q.st == kDelay ? set.partition_delay_cycles : set.warmup_cycles, set.sample_cycles);
+    return prof_window(ev.obs, phase_of(q.st), ProfWinRegs::of(q),
+                       q.dly ? set.partition_delay_cycles : set.warmup_cycles, set.sample_cycles);
   }
   /// The CTA count SM (row) profiles this round, and whether that count is measured.
   uint32_t profile_j() const { return q.base + q.row + 1; }
@@ -175,7 +179,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
       case kAvg:
         if (!q.avg_go) {  // CTA_avg = (sum of quotas) * 2^Fa / SMs
           c.div_start = true;
-          c.div_num = uint64_t(q.sumq) << spec::WfAvgFracW;
+          c.div_num = uint64_t(sumq_now()) << spec::WfAvgFracW;
           c.div_den = cfg.num_sms;
         }
         break;
@@ -253,6 +257,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     c.win.next.store(n);
     n.pc_clear = c.win.clear;
     n.pc_run = c.win.run;
+    n.sumq = sumq_now();  // SETUP's quota of the cycle before enters the sum now
+    n.sq = 0;
     bool perf_wr = false;     // SCALE: the scaled sample goes to the table (pw_*, written the edge after)
     uint32_t ok = q.prof_ok;  // slots with a complete profile after this edge
 
@@ -278,19 +284,9 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     n.rd_stall = prof.stall(q.s, k_rd);
     n.rd_ok = false;
     n.rd_add = false;
-    for (uint32_t kc = 0; kc < KW; ++kc) {  // every sum, chunk by chunk: its part of the read, the carry below
-      const uint64_t in = q.rd_add && q.rd_pos == kc ? q.rd_insts : 0;
-      uint64_t sum = 0;
-      uint32_t cy = 0;
-      for (uint32_t i = 0; i < SC; ++i) {
-        const uint64_t cin = i > 0 ? q.sum_cy[kc] >> (i - 1) & 1u : 0;
-        const uint64_t t = (q.sum[kc] >> (i * CH) & mask64(CH)) + (in >> (i * CH) & mask64(CH)) + cin;
-        sum |= (t & mask64(CH)) << (i * CH);
-        if (i + 1 < SC) cy |= static_cast<uint32_t>(t >> CH) << i;
-      }
-      n.sum[kc] = sum & mask64(spec::WsSumW);
-      n.sum_cy[kc] = cy;
-    }
+    for (uint32_t kc = 0; kc < KW; ++kc)  // every sum (gs_chunk_add): the read into its own, the carries
+      n.sum[kc] = chunk_add(q.sum[kc], q.rd_add && q.rd_pos == kc ? q.rd_insts : 0, q.sum_cy[kc], SC, CH, spec::WsSumW,
+                            n.sum_cy[kc]);
 
     if (c.start) {
       start(v, n);
@@ -353,7 +349,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           break;
         }
         case kSetup:
-          n.sumq = (q.sumq + setup_quota()) & width_mask(spec::SmIdW + spec::CtaCntW);
+          n.sq = setup_quota();  // added into sumq at the next edge
           advance(n);
           if (q.s + 1 >= cfg.num_sms) {
             if (q.base == 0) n.rows = n.row;
@@ -367,7 +363,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           } else if (!div_wait()) {
             n.avg = div.quo() & width_mask(spec::WfAvgW);
             n.t0_valid = false;
-            n.st = kWarm;
+            to_window(n, kWarm);
           }
           break;
         case kWarm:
@@ -375,14 +371,10 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           break;
         case kSample:
         case kMonRun:
-          if (c.win.done) {  // an epoch past the window
-            n.s = n.pos = n.row = 0;
-            n.mon_k = 0;
+          if (c.win.done) {  // an epoch past the window (s, pos, row, mon_k are 0 since its start)
             if (q.st == kSample) {
               n.st = kDen;
             } else {
-              n.sum.fill(0);
-              n.sum_cy.fill(0);
               n.st = kMonSum;
             }
           }
@@ -473,7 +465,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           if (!q.ref_valid) {
             n.ref = q.sum;  // complete: MON_CARRY added the carries
             n.ref_valid = true;
-            n.st = kMonOpen;
+            to_window(n, kMonOpen);
           } else if (strikes >= cfg.settings.warped_slicer.phase_windows) {  // a sustained phase change: profile again
             n.strikes = 0;
             n.s = n.pos = n.row = n.c = 0;
@@ -484,7 +476,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
             ok &= ~q.target;
           } else {
             n.strikes = strikes;
-            n.st = kMonOpen;
+            to_window(n, kMonOpen);
           }
           break;
         }
@@ -519,12 +511,14 @@ class PolicyWarpedSlicer final : public PolicyTwin {
               to_part(n);
             } else {  // Sec. V-H's algorithm delay, counted on the epochs' stamps as the warm-up
               n.t0_valid = false;
+              to_part(n);  // PART's scan registers, set now: DELAY's end moves st alone
+              n.dly = true;
               n.st = kDelay;
             }
           }
           break;
         case kDelay:
-          if (c.win.done) to_part(n);
+          if (c.win.done) n.st = kPart;
           break;
         case kPart:
           if (q.c + 1 >= q.nk) {
@@ -534,7 +528,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
               n.done = q.target;
               n.ref_valid = false;
               n.strikes = 0;
-              n.st = q.mode == kShared && cfg.settings.warped_slicer.phase_change_pct != 0 ? kMonOpen : kIdle;
+              if (q.mode == kShared && cfg.settings.warped_slicer.phase_change_pct != 0) to_window(n, kMonOpen);
+              else n.st = kIdle;
             }
           } else {
             n.c = q.c + 1;
@@ -544,7 +539,6 @@ class PolicyWarpedSlicer final : public PolicyTwin {
       }
     }
     n.prof_ok = ok & ~ev.slot_free;
-    n.phase = phase_of(n.st);
     // registered in front of the divider and the performance table
     n.div_go = c.div_start;
     if (c.div_start) {  // the operands load only with their start, the write only with a write
@@ -585,7 +579,6 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     namespace L = spec::layout::ws_state_t;
     st.clear();
     st.put(L::st_lsb, L::st_width, q.st);
-    st.put(L::phase_lsb, L::phase_width, static_cast<uint32_t>(q.phase));
     st.put(L::target_lsb, L::target_width, q.target);
     st.put(L::done_lsb, L::done_width, q.done);
     st.put(L::nk_lsb, L::nk_width, q.nk);
@@ -609,6 +602,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
       st.put(L::nsteps_lsb + k * spec::WfStepW, spec::WfStepW, q.nsteps[k]);
     for (uint32_t c = 0; c < KW; ++c) st.put(L::nsteps_c_lsb + c * spec::WfStepW, spec::WfStepW, q.nsteps_c[c]);
     st.put(L::sumq_lsb, L::sumq_width, q.sumq);
+    st.put(L::sq_lsb, L::sq_width, q.sq);
+    st.put(L::dly_lsb, 1, q.dly);
     st.put(L::avg_lsb, L::avg_width, q.avg);
     st.put(L::phi_lsb, L::phi_width, q.phi);
     st.put(L::t0_valid_lsb, 1, q.t0_valid);
@@ -733,6 +728,16 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   static void to_part(Regs& n) {
     n.s = n.pos = n.c = 0;
     n.st = kPart;
+  }
+  /// Into a window (WARM, MON_OPEN): the scan after it starts from zero and the monitor's sums
+  /// are cleared, set now (not when the window ends: no field but st waits on the window's done).
+  static void to_window(Regs& n, uint32_t st) {
+    n.s = n.pos = n.row = 0;
+    n.mon_k = 0;
+    n.sum.fill(0);
+    n.sum_cy.fill(0);
+    n.dly = false;
+    n.st = st;
   }
   /// A restart: the set registered (START decides on it the cycle after).
   static void start(const PolicyView& v, Regs& n) {
