@@ -290,9 +290,12 @@ def load_sram_model(path=SRAM_MODEL):
     return json.load(open(path))
 
 
-def macro_figures(model, module, depth, width):
+def macro_figures(model, module, depth, width, period, read_cycles=1):
     """A gs_ram_* instance of depth x width bits: its modeled area and read access time at 180 nm
-    (constraints/sram_model.json), each with its band, and the name of its liberty cell."""
+    (constraints/sram_model.json), each with its band, and the name of its liberty cell. With
+    read_cycles 2 (gs_ram_1r1w's ReadCycles) the word is taken two edges after its read: the
+    liberty cell's clock-to-rdata_o delay is the access time less one period, timed from the edge
+    after the read (the RTL takes no read at that edge), so OpenSTA checks access < 2 periods."""
     m = model["modules"][module]
     a, t = m["area"], m["access"]
     bits = depth * width
@@ -300,9 +303,14 @@ def macro_figures(model, module, depth, width):
     acc = t["a_ns"] * depth ** t["depth_exp"] * width ** t["width_exp"] * t["port_factor"]
     fr = t["fit_range"]
     inside = fr["depth"][0] <= depth <= fr["depth"][1] and fr["width"][0] <= width <= fr["width"][1]
-    return {"module": module, "depth": depth, "width": width, "bits": bits, "cell": f"{module}_d{depth}_w{width}",
+    if read_cycles not in (1, 2):
+        raise ValueError(f"{module}: ReadCycles {read_cycles} (1 or 2)")
+    arc = max(acc - (read_cycles - 1) * period, 0.0)
+    return {"module": module, "depth": depth, "width": width, "bits": bits,
+            "cell": f"{module}_d{depth}_w{width}" + (f"_r{read_cycles}" if read_cycles > 1 else ""),
             "area_um2": round(area, 1), "area_band_um2": [round(area * f, 1) for f in a["band"]],
             "access_ns": round(acc, 3), "access_band_ns": [round(acc * f, 3) for f in t["band"]],
+            "read_cycles": read_cycles, "arc_ns": round(arc, 3),
             "access_extrapolated": not inside, "setup_ns": m["setup_ns"], "hold_ns": m["hold_ns"]}
 
 
@@ -356,7 +364,7 @@ def macro_params(block, sources, wd, args, ctx):
     return out
 
 
-def rename_macros(netlist, names, model, cell_types):
+def rename_macros(netlist, names, model, cell_types, period):
     """Gives every memory macro instance of the netlist the type of its liberty cell
     (gs_ram_1r1w_d40_w16) and returns the instances with their modeled figures; the derived types
     leave cell_types (stat -liberty counts them as cells of unknown area)."""
@@ -368,7 +376,7 @@ def rename_macros(netlist, names, model, cell_types):
         if typ not in names:
             return m.group(0)
         base, params, ports = names[typ]
-        f = macro_figures(model, base, params["Depth"], params["Width"])
+        f = macro_figures(model, base, params["Depth"], params["Width"], period, params.get("ReadCycles", 1))
         f["instance"] = m.group(3).strip().lstrip("\\")
         f["ports"] = ports
         found.append(f)
@@ -412,7 +420,7 @@ def macro_liberty(liberty, macros, out_path):
             else:
                 tr = model_pin["output_transition_ns"]
                 lines.append(f'      timing () {{ related_pin : "clk_i"; timing_type : rising_edge; '
-                             f"cell_rise {scalar(mc['access_ns'])} cell_fall {scalar(mc['access_ns'])} "
+                             f"cell_rise {scalar(mc['arc_ns'])} cell_fall {scalar(mc['arc_ns'])} "
                              f"rise_transition {scalar(tr)} fall_transition {scalar(tr)} }}")
             lines.append("    }")
         lines.append("  }")
@@ -431,8 +439,8 @@ def add_macros(res, macros, period):
     a["cell_area_um2"] = a["area_um2"]
     a["macros"] = [{k: v for k, v in mc.items()} for mc in macros]
     for mc in a["macros"]:
-        mc["fits_period"] = mc["access_ns"] < period
-        mc["fits_period_band_high"] = mc["access_band_ns"][1] < period
+        mc["fits_period"] = mc["access_ns"] < mc["read_cycles"] * period
+        mc["fits_period_band_high"] = mc["access_band_ns"][1] < mc["read_cycles"] * period
     a["macro_area_um2"] = sum(mc["area_um2"] for mc in macros)
     a["macro_bits"] = sum(mc["bits"] for mc in macros)
     a["area_um2"] += a["macro_area_um2"]
@@ -766,8 +774,8 @@ def run_block(block, sources, scale, args, ctx, subs=(), done=None):
             # their figures): modeled, and their instances renamed to their liberty cells
             try:
                 names = macro_params(block, sources, wd, args, ctx)
-                add_macros(res, rename_macros(netlist, names, ctx["sram_model"], res["asic"]["cell_types"]),
-                           args.period)
+                add_macros(res, rename_macros(netlist, names, ctx["sram_model"], res["asic"]["cell_types"],
+                                              args.period), args.period)
             except (FlowError, KeyError, ValueError) as e:
                 res["status"] = f"memory macros: {e}"
         if parts:
@@ -922,8 +930,10 @@ def macro_table(results, period, ctx):
         for mc in (r or {}).get("asic", {}).get("macros", []):
             n = mc.get("count", 1)
             ab, tb = mc["area_band_um2"], mc["access_band_ns"]
-            left = period - mc["access_ns"]
+            rc = mc.get("read_cycles", 1)
+            left = rc * period - mc["access_ns"]
             fit = (f"yes, {left:.2f} ns left" if left > 0 else f"no, {-left:.2f} ns over") + (
+                f" of {rc} periods" if rc > 1 else "") + (
                 "" if mc["fits_period_band_high"] or left <= 0 else f" (not at the band's {tb[1]:.2f} ns)")
             rows.append("| " + " | ".join([
                 r["block"], mc["instance"] + (f" x{n}" if n > 1 else ""), mc["module"], f"{mc['depth']} x {mc['width']}",
@@ -935,7 +945,9 @@ def macro_table(results, period, ctx):
     return ["### Memory macros (constraints/sram_model.json)", "",
             "Modeled, not mapped: area = fixed + per bit x Depth x Width, access = clock to rdata_o, each with the "
             "model's band; the block's area above is its cells plus these. OpenSTA times the paths into and out of "
-            f"each macro from a liberty cell with that access time. fits: access < the {period} ns period; flop "
+            f"each macro from a liberty cell with that access time (ReadCycles 2: the word is taken two edges after its "
+            f"read, so the cell's delay is the access less a period, from the next edge). fits: access < the {period} ns "
+            "period (ReadCycles 2: two periods); flop "
             "bits: the same bits as DFFPOSX1 flip-flops alone (no read multiplexer), for scale.", "",
             "| block | instance | module | words x bits | bits | area um^2 (band) | access ns (band) | fits the period | "
             "flop bits um^2 |", "|---|---|---|---|---:|---:|---:|---|---:|"] + rows + [""]

@@ -15,7 +15,7 @@ SYNTHESIS and are compared at their ports. Large blocks: prove at a small scale
 (--set MaxSms=16, the default) -- the RTL is the same generate loop at every scale.
 
     constraints/equiv_check.py rtl/framework/gs_smst.sv                       # HEAD vs. working tree
-    constraints/equiv_check.py rtl/framework/gs_ptbq.sv --old-rev HEAD~3 --set MaxSms=4 --define GS_MUT_PTBQ_HEAD_FILL_LOST
+    constraints/equiv_check.py rtl/framework/gs_ptbq.sv --set MaxSms=4 --extra rtl/lib/gs_ffs.sv --extra rtl/mem/gs_ram_1r1w.sv --define GS_MUT_PTBQ_HEAD_FILL_LOST
 
 Exit status: 0 proven, 1 not proven (the unproven signals are printed), 2 usage or tool error.
 """
@@ -102,7 +102,7 @@ def main():
 
     def side(name, sv, d):
         return (f"read_verilog -sv -DSYNTHESIS {d} {pkg} {srcs} {sv}\n"
-                f"hierarchy -top {mod}\nproc\nflatten\nopt_clean\nrename {mod} {name}\n"
+                f"hierarchy -check -top {mod}\nproc\nflatten\nopt_clean\nrename {mod} {name}\n"
                 f"design -stash {name}\n")
     script = (side("gold", old_sv, "") + side("gate", new_path, defs)
               + "design -copy-from gold -as gold gold\ndesign -copy-from gate -as gate gate\n"

@@ -157,6 +157,8 @@ module gs_top #(
   logic [N*K*gs_pkg::CtaCntW-1:0] resident;
   logic [K*gs_pkg::PtbqCntW-1:0] ptbq_count;
   logic [K*gs_pkg::CtaIdW-1:0] ptbq_head;
+  gs_pkg::slot_mask_t ptbq_ready;
+  logic [2+gs_pkg::SlotW-1:0] ptbq_fill;   // the PTBQ fill unit, read only by the lockstep state check
 
   gs_active_queue u_active_queue (
     .clk_i, .rst_ni,
@@ -231,7 +233,7 @@ module gs_top #(
     .clk_i, .rst_ni,
     .push_valid_i(ptbq_push_valid), .push_slot_i(ptbq_push_slot), .push_cta_i(ptbq_push_cta),
     .pop_valid_i(issue_valid && issue_resume), .pop_slot_i(issue_slot),
-    .count_o(ptbq_count), .head_o(ptbq_head)
+    .count_o(ptbq_count), .head_o(ptbq_head), .ready_o(ptbq_ready), .fill_o(ptbq_fill)
   );
 
   gs_preempt_ctrl u_preempt_ctrl (
@@ -346,7 +348,7 @@ module gs_top #(
     .clk_i, .rst_ni, .cfg_num_sms_i(cfg_num_sms_q),
     .cfg_sm_threads_i(cfg_sm_threads_q), .cfg_sm_warps_i(cfg_sm_warps_q), .cfg_sm_regs_i(cfg_sm_regs_q), .cfg_sm_shmem_i(cfg_sm_shmem_q), .cfg_sm_ctas_i(cfg_sm_ctas_q),
     .smst_i(smst), .resident_i(resident), .ksrt_i(ksrt),
-    .ptbq_count_i(ptbq_count), .ptbq_head_i(ptbq_head),
+    .ptbq_count_i(ptbq_count), .ptbq_head_i(ptbq_head), .ptbq_ready_i(ptbq_ready),
     .cfg_cta_limit_i(cfg_cta_limit_q), .elig_i(pol.elig), .quota_en_i(pol.quota_en), .quota_i(quota), .key_i(pol.key),
     .free_valid_i(ev_finished || ev_saved), .free_sm_i(event_sm_i),
     .quota_wr_valid_i(pol.quota_wr.valid), .quota_wr_sm_i(pol.quota_wr.sm), .col_clr_i(smd_col_clr),

@@ -31,14 +31,25 @@ module gs_quota_table (
   gs_pkg::quota_t rep_q, rep_d;
   gs_pkg::ksrt_entry_t e;   // only the kernel id is read
 
-  // The entry the write replaces, read once: an indexed read (a log-depth multiplexer) rather
-  // than a compare per entry. wr_hit: the write is inside the table (policies write SMs below
-  // num_sms; an index beyond it reads entry 0 and writes nothing).
-  logic wr_hit;
-  logic [CW-1:0] wr_old;
+  // Does the write change its entry? One select per entry (the write's decoder) ANDed with that
+  // entry's compare, OR-reduced as a tree: no read multiplexer of the table in front of a
+  // compare. An index beyond the table (policies write SMs below num_sms) selects nothing.
+  logic [N*K-1:0] wr_sel, differs;
+  logic wr_changes;
+  // (Computed only under wr_i.valid, as the store below: the same gates, and a Verilated model
+  // skips both scans in the cycles without a write, which are nearly all.)
   always_comb begin
-    wr_hit = wr_i.valid && 32'(wr_i.sm) < 32'(N) && 32'(wr_i.slot) < 32'(K);
-    wr_old = quota_q[(wr_hit ? 32'(wr_i.sm) * 32'(K) + 32'(wr_i.slot) : 32'd0) * 32'(CW) +: CW];
+    wr_sel = '0;
+    differs = '0;
+    if (wr_i.valid) begin
+      for (int s = 0; s < N; s++) begin
+        for (int k = 0; k < K; k++) begin
+          wr_sel[s*K + k] = wr_i.sm == gs_pkg::SmIdW'(s) && wr_i.slot == gs_pkg::SlotW'(k);
+          differs[s*K + k] = quota_q[(s*K + k)*CW +: CW] != wr_i.max_ctas;
+        end
+      end
+    end
+    wr_changes = (wr_sel & differs) != '0;
   end
 
   // Report and write read registers and the policy's write only; the column clear of a
@@ -66,18 +77,13 @@ module gs_quota_table (
 `else
 `ifdef GS_MUT_QUOTA_REPORT_UNCHANGED
     // MUTATION: a write that leaves its entry as it was is reported too
-    if (wr_hit) pend_a = wr_i;
+    if (wr_sel != '0) pend_a = wr_i;
 `else
-    if (wr_hit && wr_old != wr_i.max_ctas) pend_a = wr_i;
+    if (wr_changes) pend_a = wr_i;
 `endif
 `endif
     // the write itself: a decoder, one enable per entry
-    for (int s = 0; s < N; s++) begin
-      for (int k = 0; k < K; k++) begin
-        if (wr_i.valid && wr_i.sm == gs_pkg::SmIdW'(s) && wr_i.slot == gs_pkg::SlotW'(k))
-          quota_a[(s*K + k)*CW +: CW] = wr_i.max_ctas;
-      end
-    end
+    if (wr_i.valid) for (int i = 0; i < N*K; i++) if (wr_sel[i]) quota_a[i*CW +: CW] = wr_i.max_ctas;
   end
 
   // a finished kernel's column is cleared without a report, its waiting change dropped
@@ -87,12 +93,14 @@ module gs_quota_table (
     for (int k = 0; k < K; k++) begin
       if (slot_free_i[k]) begin
         for (int s = 0; s < N; s++) quota_d[(s*K + k)*CW +: CW] = '0;
-`ifndef GS_MUT_QUOTA_CLEAR_KEEPS_PENDING
-        // (MUTATION GS_MUT_QUOTA_CLEAR_KEEPS_PENDING keeps it: a freed column's quota is reported)
-        if (pend_a.slot == gs_pkg::SlotW'(k)) pend_d.valid = 1'b0;
-`endif
       end
     end
+`ifndef GS_MUT_QUOTA_CLEAR_KEEPS_PENDING
+    // (MUTATION GS_MUT_QUOTA_CLEAR_KEEPS_PENDING keeps it: a freed column's quota is reported)
+    // The slot's free bit is picked by the write's slot (a waiting change is the write's), beside
+    // the change test, so one AND ends the path.
+    if (slot_free_i[wr_i.slot]) pend_d.valid = 1'b0;
+`endif
   end
 
   assign quota_o = quota_q;

@@ -2,7 +2,8 @@
 // Contract and timing: docs/rtl/gs_sm_driver.md
 //
 // Each cycle issues at most one CTA of one (SM, kernel) pair such that
-//   * kernel k has work: valid, and a preempted CTA in its PTBQ or next_cta < grid;
+//   * kernel k has work: valid, and a preempted CTA at its PTBQ head (ptbq_ready_i), or an empty
+//     PTBQ and next_cta < grid (a queue whose head is being fetched waits);
 //   * SM s is usable: s < cfg_num_sms, not reserved (a reserved SM waits for its preemption);
 //   * the policy makes k eligible on s (elig_i bit s*MaxKernels+k);
 //   * the CTA fits the SM's free threads, warps, registers, shared memory and CTA slots;
@@ -45,6 +46,7 @@ module gs_sm_driver (
   input  logic [gs_pkg::MaxKernels*gs_pkg::KsrtW-1:0] ksrt_i,
   input  logic [gs_pkg::MaxKernels*gs_pkg::PtbqCntW-1:0] ptbq_count_i,
   input  logic [gs_pkg::MaxKernels*gs_pkg::CtaIdW-1:0]   ptbq_head_i,
+  input  gs_pkg::slot_mask_t    ptbq_ready_i,
   input  gs_pkg::cta_cnt_t      cfg_cta_limit_i,
   input  logic [gs_pkg::MaxSms*gs_pkg::MaxKernels-1:0] elig_i,
   input  logic                  quota_en_i,
@@ -112,8 +114,8 @@ module gs_sm_driver (
     dem = '0;
     for (int k = 0; k < K; k++) begin
       e = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-      work[k] = e.valid &&
-                (ptbq_count_i[k*gs_pkg::PtbqCntW +: gs_pkg::PtbqCntW] != '0 || e.next_cta != e.grid);
+      work[k] = e.valid && (ptbq_count_i[k*gs_pkg::PtbqCntW +: gs_pkg::PtbqCntW] != '0 ? ptbq_ready_i[k]
+                                                                                  : e.next_cta != e.grid);
       dem.threads = e.threads;
       dem.warps = e.warps;
       dem.regs = e.regs;

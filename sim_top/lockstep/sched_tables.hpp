@@ -25,6 +25,8 @@ struct SchedTables {
   std::array<uint32_t, kSms * kSlots> resident{};  // [sm * kSlots + slot]
   std::array<uint32_t, kSlots> ptbq_count{};
   std::array<uint32_t, kSlots> ptbq_head{};     // CTA id at the head (meaningful when count > 0)
+  uint32_t ptbq_ready = 0;                      // PTBQ: bit k = slot k's head register holds its head
+  uint32_t ptbq_fill = 0;                       // PTBQ fill unit {rd, data, slot} (Ptbq::fill())
   std::array<uint32_t, kSlots> rank{};          // Active Queue arrival rank
   std::array<uint32_t, kSms * kSlots> quota{};  // [sm * kSlots + slot]
   QuotaWr quota_pending;                        // the quota change waiting for its report

@@ -100,8 +100,9 @@ bool StateChecker::check_ptbq(uint64_t cycle, const GoldenScheduler& ref, const 
     if (!value(cycle, kPtbq, k, ".count", ptbq.count(k), dut.ptbq_count[k])) return false;
     // An empty queue's head is a stale memory word the model never reads.
     if (ptbq.count(k) != 0 && !value(cycle, kPtbq, k, ".head", ptbq.head(k), dut.ptbq_head[k])) return false;
+    if (!value(cycle, kPtbq, k, ".ready", ptbq.ready(k) ? 1u : 0u, dut.ptbq_ready >> k & 1u)) return false;
   }
-  return true;
+  return value(cycle, kPtbq, 0, ".fill", ptbq.fill(), dut.ptbq_fill);
 }
 
 bool StateChecker::check_active_queue(uint64_t cycle, const GoldenScheduler& ref, const SchedTables& dut) {

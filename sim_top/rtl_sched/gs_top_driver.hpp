@@ -195,6 +195,8 @@ class GsTopDriver final : public RtlModel {
         t.rec.ptbq_count[k] = uint32_t(get_bits(t.ptbq_count, k * PtbqCntW, PtbqCntW));
     if (t.changed(t.ptbq_head, r.gs_top__DOT__ptbq_head))
       for (unsigned k = 0; k < kSlots; ++k) t.rec.ptbq_head[k] = uint32_t(get_bits(t.ptbq_head, k * CtaIdW, CtaIdW));
+    if (t.changed(t.ptbq_ready, r.gs_top__DOT__ptbq_ready)) t.rec.ptbq_ready = uint32_t(t.ptbq_ready);
+    if (t.changed(t.ptbq_fill, r.gs_top__DOT__ptbq_fill)) t.rec.ptbq_fill = uint32_t(t.ptbq_fill);
     if (t.changed(t.rank, r.gs_top__DOT__rank))
       for (unsigned k = 0; k < kSlots; ++k) t.rec.rank[k] = uint32_t(get_bits(t.rank, k * SlotW, SlotW));
     if (t.changed(t.quota, r.gs_top__DOT__quota))
@@ -275,6 +277,8 @@ class GsTopDriver final : public RtlModel {
     decltype(Root::gs_top__DOT__resident) resident{};
     decltype(Root::gs_top__DOT__ptbq_count) ptbq_count{};
     decltype(Root::gs_top__DOT__ptbq_head) ptbq_head{};
+    decltype(Root::gs_top__DOT__ptbq_ready) ptbq_ready{};
+    decltype(Root::gs_top__DOT__ptbq_fill) ptbq_fill{};
     decltype(Root::gs_top__DOT__rank) rank{};
     decltype(Root::gs_top__DOT__quota) quota{};
     decltype(Root::gs_top__DOT__quota_pending) quota_pending{};

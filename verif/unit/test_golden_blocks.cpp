@@ -92,11 +92,24 @@ TEST_CASE("PTBQ is a FIFO per kernel slot", "[golden][ptbq]") {
   CHECK(p.count(1) == 2);
   CHECK(p.head(1) == 42);
   CHECK(p.max_count() == 2);
+  CHECK(p.ready(1));
   p.clock(Ptbq::In{true, 1, 9, true, 1});  // push and pop on the same queue
   CHECK(p.count(1) == 2);
+  // the next head is fetched from the two-cycle RAM: read at the next edge, in its register
+  // two edges later
+  CHECK_FALSE(p.ready(1));
+  for (int i = 0; i < 2; ++i) {
+    p.clock(Ptbq::In{});
+    CHECK_FALSE(p.ready(1));
+  }
+  p.clock(Ptbq::In{});
+  CHECK(p.ready(1));
   CHECK(p.head(1) == 7);
   p.clock(Ptbq::In{false, 0, 0, true, 1});
+  for (int i = 0; i < 3; ++i) p.clock(Ptbq::In{});
+  CHECK(p.ready(1));
   CHECK(p.head(1) == 9);
+  CHECK(p.ready(0));
   CHECK(p.head(0) == 3);
 }
 

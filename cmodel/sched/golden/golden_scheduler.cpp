@@ -144,11 +144,20 @@ void GoldenScheduler::refresh_sm_mask() {
   }
 }
 
+uint32_t GoldenScheduler::pending_slots() const {
+  uint32_t pending = 0;
+  for (uint32_t k = 0; k < slots_; ++k) {
+    const KsrtEntry& e = ksrt_.entry(k);
+    if (e.valid && (e.next_cta != e.grid || ptbq_.count(k) != 0)) pending |= 1u << k;
+  }
+  return pending;
+}
+
 uint32_t GoldenScheduler::refresh_fixed_quota() {
   // The partition holds while two or more kernels have CTAs to issue; a kernel left alone takes
   // the whole SM, as under warped-slicer (mode alone) and the paper's Oracle, whose finished
   // kernel releases its resources to the slower one (Warped-Slicer Sec. V).
-  const bool shared = popcount32(SmDriver::work_mask(ksrt_, ptbq_)) >= 2;
+  const bool shared = popcount32(pending_slots()) >= 2;
   uint32_t changed = 0;
   for (uint32_t k = 0; k < slots_; ++k) {
     const KsrtEntry& e = ksrt_.entry(k);
@@ -211,11 +220,7 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   const CtaRes ev_res{ev_entry.threads, ev_entry.warps, ev_entry.regs, ev_entry.shmem};
   aq_in.free_mask = free_mask;
 
-  uint32_t pending = 0;
-  for (uint32_t k = 0; k < slots_; ++k) {
-    const KsrtEntry& e = ksrt_.entry(k);
-    if (e.valid && (e.next_cta != e.grid || ptbq_.count(k) != 0)) pending |= 1u << k;
-  }
+  const uint32_t pending = pending_slots();
 
   // ------------------------------------------------------------ the policy (gs_policies)
   const PolicyView view{&ksrt_, &smst_, &ptbq_, &aq_, pending};
@@ -306,7 +311,7 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   if (free_mask != 0) track_free(lk.slot);
 
   tables_quiet_ = !issue.valid && !ev_valid && !alloc.valid && !accepted && !owner_wr.valid && !tok.inc_valid &&
-                  !tok.dec_valid && !pol.quota_wr.valid && !driver_.busy(drv_in);
+                  !tok.dec_valid && !pol.quota_wr.valid && !driver_.busy(drv_in) && !ptbq_.busy();
 
   // ------------------------------------------------------------ next state of every block
   // Each next() reads only registered state (q) and this cycle's inputs, and writes its

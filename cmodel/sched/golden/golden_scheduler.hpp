@@ -88,6 +88,7 @@ class GoldenScheduler final : public SchedulerPort {
   void track_event(const SmEvent& ev, uint32_t slot);
   void track_free(uint32_t slot);
   uint32_t refresh_fixed_quota();  // the slots whose fixed quota changed
+  uint32_t pending_slots() const;  // slots with CTAs left to issue, fresh or preempted (gs_top's `pending`)
   void record_partition(uint64_t cycle, uint32_t slots, uint32_t mode);
   /// SchedOptions::sm_kernels as KSRT slot masks per SM (sm_slot_mask_), after a slot changed.
   void refresh_sm_mask();

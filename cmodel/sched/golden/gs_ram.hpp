@@ -2,6 +2,7 @@
 // bits (Width <= 64) and the read register, clocked as the RTL is (docs/rtl/gs_ram.md). The
 // memory has no reset, so a word is unknown until its first write and the read register until
 // its first read (rdata_known()); std::nullopt marks an unknown word, where a bench cannot compare.
+// read_cycles 2 (gs_ram_1r1w's ReadCycles): the word read at an edge reaches rdata() at the next.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -14,9 +15,10 @@ class Ram {
  public:
   using Word = std::optional<uint64_t>;
 
-  Ram(uint32_t depth, uint32_t width) : width_(width), mem_(depth) {
+  Ram(uint32_t depth, uint32_t width, uint32_t read_cycles = 1) : width_(width), two_(read_cycles == 2), mem_(depth) {
     if (depth == 0 || width == 0 || width > 64)
       throw std::invalid_argument("Ram: need Depth >= 1 and 1 <= Width <= 64");
+    if (read_cycles != 1 && read_cycles != 2) throw std::invalid_argument("Ram: ReadCycles is 1 or 2");
   }
   uint32_t depth() const { return static_cast<uint32_t>(mem_.size()); }
   uint32_t width() const { return width_; }
@@ -31,7 +33,17 @@ class Ram {
   /// of the address written at the same edge returns the old word. An address >= Depth: the
   /// write is dropped, the read gives 0 (the RTL asserts).
   void clock_1r1w(bool we, uint32_t waddr, uint64_t wdata, bool re, uint32_t raddr) {
-    if (re) load(read(raddr));
+    if (two_) {  // the word read at the last edge moves to the port
+      if (pend_) rdata_known_ = stage_known_, rdata_ = stage_;
+      pend_ = re;
+      if (re) {
+        const Word w = read(raddr);
+        stage_known_ = w.has_value();
+        stage_ = w.value_or(0);
+      }
+    } else if (re) {
+      load(read(raddr));
+    }
     if (we) write(waddr, wdata);
   }
   /// gs_ram_1rw, one rising edge: en && we writes (rdata_o holds), en && !we reads.
@@ -53,9 +65,12 @@ class Ram {
   }
 
   uint32_t width_;
+  bool two_;  // ReadCycles 2: the read register (stage_) and a second one, the port (rdata_)
   std::vector<Word> mem_;
   bool rdata_known_ = false;
   uint64_t rdata_ = 0;
+  bool pend_ = false, stage_known_ = false;
+  uint64_t stage_ = 0;
 };
 
 }  // namespace gs::golden

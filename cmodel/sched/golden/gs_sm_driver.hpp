@@ -89,12 +89,13 @@ class SmDriver {
   }
   const DispatchCmd& dispatch() const { return q.dispatch; }
 
-  /// Kernels with CTAs to issue (the RTL's `work` vector).
+  /// Kernels with CTAs to issue (the RTL's `work` vector): the PTBQ head once it is ready, else a
+  /// fresh CTA when the PTBQ is empty.
   static uint32_t work_mask(const Ksrt& ksrt, const Ptbq& ptbq) {
     uint32_t w = 0;
     for (uint32_t k = 0; k < ksrt.slots(); ++k) {
       const KsrtEntry& e = ksrt.entry(k);
-      if (e.valid && (ptbq.count(k) != 0 || e.next_cta != e.grid)) w |= 1u << k;
+      if (e.valid && (ptbq.count(k) != 0 ? ptbq.ready(k) : e.next_cta != e.grid)) w |= 1u << k;
     }
     return w;
   }

@@ -93,8 +93,10 @@ gs::lockstep::SchedTables tables_of(const gs::GoldenScheduler& g) {
     t.ksrt[k] = g.ksrt().entry(k);
     t.ptbq_count[k] = g.ptbq().count(k);
     t.ptbq_head[k] = g.ptbq().count(k) ? g.ptbq().head(k) : 0;
+    t.ptbq_ready |= g.ptbq().ready(k) ? 1u << k : 0u;
     t.rank[k] = g.active_queue().q.rank[k];
   }
+  t.ptbq_fill = g.ptbq().fill();
   for (uint32_t s = 0; s < g.smst().sms(); ++s) {
     t.smst[s] = g.smst().entry(s);
     for (uint32_t k = 0; k < slots; ++k) {

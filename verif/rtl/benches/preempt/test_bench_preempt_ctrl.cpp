@@ -178,11 +178,8 @@ struct PreemptBench {
     pin.push_cta = ev.cta;
     pin.pop = env.pop;
     pin.pop_slot = env.pop_slot;
-    // the plain credit: a kPreemptDone releases its SM's promise, a switch adds its CTAs
-    if (ev.done) {
-      ref_credit -= ref_credited[ev.sm];
-      ref_credited[ev.sm] = 0;
-    }
+    // the plain credit: a switch adds its CTAs, a kPreemptDone releases its SM's promise at the
+    // edge (a decision in the done's own cycle still counts it: gs_preempt_ctrl's rel_q)
     if (acc) {  // the decision rule on this cycle's counts: max + credit + CTAs <= PtbqDepth
       const PreemptMode want = req.mode_sel ? req.mode : cfg_mode;
       const uint32_t c = smst.entry(req.sm).ctas;
@@ -192,6 +189,10 @@ struct PreemptBench {
         ref_credit += c;
         ref_credited[req.sm] = c;
       }
+    }
+    if (ev.done) {
+      ref_credit -= ref_credited[ev.sm];
+      ref_credited[ev.sm] = 0;
     }
     // one clock edge, as gs_top: every next state from registered state, then commit all
     gold.next(in, o, gold.d);
@@ -436,7 +437,7 @@ std::string random_run(RandomCounts* counts = nullptr) {
       // resumes alternate between fast and slow every 2000 cycles: slow ones fill the PTBQs,
       // so the save credit runs out and switch requests fall back to drain
       const uint32_t pop_permille = (i / 2000) % 2 ? 40 : 500;
-      if (b.ptbq.count(ps) != 0 && !(ev.saved && ev.slot == ps) && r.chance_permille(pop_permille)) {
+      if (b.ptbq.ready(ps) && !(ev.saved && ev.slot == ps) && r.chance_permille(pop_permille)) {
         env.pop = true;
         env.pop_slot = ps;
       }

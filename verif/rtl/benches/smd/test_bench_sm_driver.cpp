@@ -98,6 +98,7 @@ struct DriverBench {
       put_ksrt(d.ksrt_i, ksrt.entry(k), k * KsrtW);
       set_bits(d.ptbq_count_i, k * PtbqCntW, PtbqCntW, ptbq.count(k));
       set_bits(d.ptbq_head_i, k * CtaIdW, CtaIdW, ptbq.count(k) != 0 ? ptbq.head(k) : 0);
+      set_bits(d.ptbq_ready_i, k, 1, ptbq.ready(k) ? 1u : 0u);
       set_bits(d.key_i, k * OrderKeyW, OrderKeyW, (key[k].major << SlotW) | key[k].rank);
     }
     for (uint32_t s = 0; s < MaxSms; ++s) {
