@@ -14,6 +14,7 @@ package gs_pkg;
   localparam int MaxContexts /*verilator public*/ = 8;  // command buffers
   localparam int CmdBufDepth /*verilator public*/ = 4;  // launches held per command buffer
   localparam int MaxCtasPerSm /*verilator public*/ = 32;  // CTA slots of the largest SM
+  localparam int MaxSmTypes /*verilator public*/ = 4;  // SM types gs_top holds the capacities of (distinct SM configurations: capacities and big/small); each SM names its type
   localparam int PtbqDepth /*verilator public*/ = 256;  // preempted-CTA handles per KSRT slot
   localparam int KernelIdW /*verilator public*/ = 8;  // kernel id = index in the mix; all ones = none
   localparam int CtaIdW /*verilator public*/ = 20;  // CTA ids and grid sizes (grid < 2**CtaIdW)
@@ -45,6 +46,7 @@ package gs_pkg;
   localparam int SmIdW /*verilator public*/ = 8;  // holds 0..MaxSms [clog2(MaxSms + 1)]
   localparam int CtaCntW /*verilator public*/ = 6;  // CTA counts per SM, 0..MaxCtasPerSm [clog2(MaxCtasPerSm + 1)]
   localparam int SlotW = 3;  // KSRT slot index [clog2(MaxKernels)]
+  localparam int SmTypeW /*verilator public*/ = 2;  // SM type index [clog2(MaxSmTypes)]
   localparam int CtxW = 3;  // command buffer index [clog2(MaxContexts)]
   localparam int CmdPtrW = 2;  // command buffer read/write pointer [clog2(CmdBufDepth)]
   localparam int OrderPtrW = 5;  // arrival order of held launches [clog2(MaxContexts * CmdBufDepth)]
@@ -385,21 +387,22 @@ package gs_pkg;
   } wf_res_t;
   localparam int WfResW = 60;
 
-  // the GPU a policy schedules (registered in gs_top); its own settings come on set_i (8135 bits = PolicyCfgW)
+  // the GPU a policy schedules (registered in gs_top); its own settings come on set_i (591 bits = PolicyCfgW)
   typedef struct packed {
     logic [SmIdW + 1-1:0] num_sms;  // SMs in use, 1..MaxSms
     cta_cnt_t cta_limit;  // CTAs of one kernel per SM (0 = none), any policy
     logic sm_exclusive;  // one kernel per SM (policies with sm_sharing; gs_excl_elig)
-    logic [MaxSms * ThreadW-1:0] sm_threads;  // per-SM capacities, SM s at [s*W +: W]
-    logic [MaxSms * WarpW-1:0] sm_warps;
-    logic [MaxSms * RegW-1:0] sm_regs;
-    logic [MaxSms * ShmemW-1:0] sm_shmem;
-    logic [MaxSms * CtaCntW-1:0] sm_ctas;
+    logic [MaxSmTypes * ThreadW-1:0] type_threads;  // capacities of each SM type, type t at [t*W +: W] (types unused by the config: 0)
+    logic [MaxSmTypes * WarpW-1:0] type_warps;
+    logic [MaxSmTypes * RegW-1:0] type_regs;
+    logic [MaxSmTypes * ShmemW-1:0] type_shmem;
+    logic [MaxSmTypes * CtaCntW-1:0] type_ctas;
+    logic [MaxSmTypes-1:0] type_big;  // type t is a big SM (bit t; config: the SM type named big; HeteroCore)
+    logic [MaxSms * SmTypeW-1:0] sm_type;  // SM s's type at [s*SmTypeW +: SmTypeW]
     sched_cnt_t warp_scheds;  // warp schedulers of SM 0 (Warped-Slicer's phi_mem denominator: scheduler cycles)
-    logic [MaxSms-1:0] sm_big;  // SM s is a big SM (bit s; config: the SM type named big; HeteroCore)
     wf_res_t base_sm;  // a conventional SM's capacities (config hetero.baseline_config; zeros without one): HeteroCore's #CTA^base
   } policy_cfg_t;
-  localparam int PolicyCfgW = 8135;
+  localparam int PolicyCfgW = 591;
 
   // read-only view of the framework tables (registered state) (16848 bits = PolicyViewW)
   typedef struct packed {
@@ -971,7 +974,7 @@ package gs_pkg;
     logic [HcKW-1:0] nk;  // kernels in the set, 2..HcMaxKernels
     logic [HcMaxKernels * KernelIdW-1:0] ids;  // group c's kernel id at [c*KernelIdW +: KernelIdW]
     sm_id_t s;  // the SM of the scan or the sum; SUM_CARRY: its cycles so far
-    logic sb;  // SM s is a big SM (cfg sm_big at s, registered when s is)
+    logic sb;  // SM s is a big SM (its type's cfg type_big bit, registered when s is)
     logic [HcKW-1:0] cb;  // scan: the next big SM goes to the cb-th group of mb
     logic [HcKW-1:0] cs;  // scan: the next small SM goes to the cs-th group of ms
     logic [HcMaxKernels-1:0] mb;  // scan: the groups the big SMs go to

@@ -26,13 +26,15 @@ module gs_top #(
   input  gs_pkg::preempt_mode_e  cfg_preempt_mode_i,
   input  gs_pkg::cta_cnt_t       cfg_cta_limit_i,     // CTAs of one kernel per SM, any policy (0 = none)
   input  logic                   cfg_sm_exclusive_i,  // one kernel per SM (policies with sm_sharing)
-  input  logic [gs_pkg::MaxSms*gs_pkg::ThreadW-1:0] cfg_sm_threads_i,
-  input  logic [gs_pkg::MaxSms*gs_pkg::WarpW-1:0]   cfg_sm_warps_i,
-  input  logic [gs_pkg::MaxSms*gs_pkg::RegW-1:0]    cfg_sm_regs_i,
-  input  logic [gs_pkg::MaxSms*gs_pkg::ShmemW-1:0]  cfg_sm_shmem_i,
-  input  logic [gs_pkg::MaxSms*gs_pkg::CtaCntW-1:0] cfg_sm_ctas_i,
+  // the SMs by type: each type's capacities (type t at [t*W +: W]) and each SM's type
+  input  logic [gs_pkg::MaxSmTypes*gs_pkg::ThreadW-1:0] cfg_type_threads_i,
+  input  logic [gs_pkg::MaxSmTypes*gs_pkg::WarpW-1:0]   cfg_type_warps_i,
+  input  logic [gs_pkg::MaxSmTypes*gs_pkg::RegW-1:0]    cfg_type_regs_i,
+  input  logic [gs_pkg::MaxSmTypes*gs_pkg::ShmemW-1:0]  cfg_type_shmem_i,
+  input  logic [gs_pkg::MaxSmTypes*gs_pkg::CtaCntW-1:0] cfg_type_ctas_i,
+  input  logic [gs_pkg::MaxSmTypes-1:0] cfg_type_big_i,    // type t is a big SM (the SM type named big)
+  input  logic [gs_pkg::MaxSms*gs_pkg::SmTypeW-1:0] cfg_sm_type_i,  // SM s's type at [s*SmTypeW +: SmTypeW]
   input  gs_pkg::sched_cnt_t     cfg_warp_scheds_i,   // warp schedulers of SM 0
-  input  logic [gs_pkg::MaxSms-1:0] cfg_sm_big_i,     // SM s is a big SM (bit s; the SM type named big)
   input  gs_pkg::wf_res_t        cfg_base_sm_i,       // a conventional SM's capacities (HeteroCore's #CTA^base)
   input  gs_pkg::policy_settings_t cfg_settings_i,    // every policy module's settings (the registry's sections)
   // kernel launch
@@ -99,13 +101,14 @@ module gs_top #(
   gs_pkg::preempt_mode_e cfg_preempt_mode_q;
   gs_pkg::cta_cnt_t cfg_cta_limit_q;
   logic cfg_sm_exclusive_q;
-  logic [gs_pkg::MaxSms*gs_pkg::ThreadW-1:0] cfg_sm_threads_q;
-  logic [gs_pkg::MaxSms*gs_pkg::WarpW-1:0] cfg_sm_warps_q;
-  logic [gs_pkg::MaxSms*gs_pkg::RegW-1:0] cfg_sm_regs_q;
-  logic [gs_pkg::MaxSms*gs_pkg::ShmemW-1:0] cfg_sm_shmem_q;
-  logic [gs_pkg::MaxSms*gs_pkg::CtaCntW-1:0] cfg_sm_ctas_q;
+  logic [gs_pkg::MaxSmTypes*gs_pkg::ThreadW-1:0] cfg_type_threads_q;
+  logic [gs_pkg::MaxSmTypes*gs_pkg::WarpW-1:0] cfg_type_warps_q;
+  logic [gs_pkg::MaxSmTypes*gs_pkg::RegW-1:0] cfg_type_regs_q;
+  logic [gs_pkg::MaxSmTypes*gs_pkg::ShmemW-1:0] cfg_type_shmem_q;
+  logic [gs_pkg::MaxSmTypes*gs_pkg::CtaCntW-1:0] cfg_type_ctas_q;
+  logic [gs_pkg::MaxSmTypes-1:0] cfg_type_big_q;
+  logic [gs_pkg::MaxSms*gs_pkg::SmTypeW-1:0] cfg_sm_type_q;
   gs_pkg::sched_cnt_t cfg_warp_scheds_q;
-  logic [gs_pkg::MaxSms-1:0] cfg_sm_big_q;
   gs_pkg::wf_res_t cfg_base_sm_q;
   gs_pkg::policy_settings_t cfg_settings_q;
   always_ff @(posedge clk_i) begin
@@ -114,13 +117,14 @@ module gs_top #(
     cfg_preempt_mode_q <= cfg_preempt_mode_i;
     cfg_cta_limit_q <= cfg_cta_limit_i;
     cfg_sm_exclusive_q <= cfg_sm_exclusive_i;
-    cfg_sm_threads_q <= cfg_sm_threads_i;
-    cfg_sm_warps_q <= cfg_sm_warps_i;
-    cfg_sm_regs_q <= cfg_sm_regs_i;
-    cfg_sm_shmem_q <= cfg_sm_shmem_i;
-    cfg_sm_ctas_q <= cfg_sm_ctas_i;
+    cfg_type_threads_q <= cfg_type_threads_i;
+    cfg_type_warps_q <= cfg_type_warps_i;
+    cfg_type_regs_q <= cfg_type_regs_i;
+    cfg_type_shmem_q <= cfg_type_shmem_i;
+    cfg_type_ctas_q <= cfg_type_ctas_i;
+    cfg_type_big_q <= cfg_type_big_i;
+    cfg_sm_type_q <= cfg_sm_type_i;
     cfg_warp_scheds_q <= cfg_warp_scheds_i;
-    cfg_sm_big_q <= cfg_sm_big_i;
     cfg_base_sm_q <= cfg_base_sm_i;
     cfg_settings_q <= cfg_settings_i;
   end
@@ -271,13 +275,14 @@ module gs_top #(
     pol_cfg.num_sms = cfg_num_sms_q;
     pol_cfg.cta_limit = cfg_cta_limit_q;
     pol_cfg.sm_exclusive = cfg_sm_exclusive_q;
-    pol_cfg.sm_threads = cfg_sm_threads_q;
-    pol_cfg.sm_warps = cfg_sm_warps_q;
-    pol_cfg.sm_regs = cfg_sm_regs_q;
-    pol_cfg.sm_shmem = cfg_sm_shmem_q;
-    pol_cfg.sm_ctas = cfg_sm_ctas_q;
+    pol_cfg.type_threads = cfg_type_threads_q;
+    pol_cfg.type_warps = cfg_type_warps_q;
+    pol_cfg.type_regs = cfg_type_regs_q;
+    pol_cfg.type_shmem = cfg_type_shmem_q;
+    pol_cfg.type_ctas = cfg_type_ctas_q;
+    pol_cfg.type_big = cfg_type_big_q;
+    pol_cfg.sm_type = cfg_sm_type_q;
     pol_cfg.warp_scheds = cfg_warp_scheds_q;
-    pol_cfg.sm_big = cfg_sm_big_q;
     pol_cfg.base_sm = cfg_base_sm_q;
     pol_view.ksrt = ksrt;
     pol_view.smst = smst;
@@ -346,7 +351,8 @@ module gs_top #(
   end
   gs_sm_driver u_sm_driver (
     .clk_i, .rst_ni, .cfg_num_sms_i(cfg_num_sms_q),
-    .cfg_sm_threads_i(cfg_sm_threads_q), .cfg_sm_warps_i(cfg_sm_warps_q), .cfg_sm_regs_i(cfg_sm_regs_q), .cfg_sm_shmem_i(cfg_sm_shmem_q), .cfg_sm_ctas_i(cfg_sm_ctas_q),
+    .cfg_type_threads_i(cfg_type_threads_q), .cfg_type_warps_i(cfg_type_warps_q), .cfg_type_regs_i(cfg_type_regs_q),
+    .cfg_type_shmem_i(cfg_type_shmem_q), .cfg_type_ctas_i(cfg_type_ctas_q), .cfg_sm_type_i(cfg_sm_type_q),
     .smst_i(smst), .resident_i(resident), .ksrt_i(ksrt),
     .ptbq_count_i(ptbq_count), .ptbq_head_i(ptbq_head), .ptbq_ready_i(ptbq_ready),
     .cfg_cta_limit_i(cfg_cta_limit_q), .elig_i(pol.elig), .quota_en_i(pol.quota_en), .quota_i(quota), .key_i(pol.key),

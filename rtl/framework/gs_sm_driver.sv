@@ -36,11 +36,13 @@ module gs_sm_driver (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic [gs_pkg::SmIdW:0] cfg_num_sms_i,
-  input  logic [gs_pkg::MaxSms*gs_pkg::ThreadW-1:0] cfg_sm_threads_i,
-  input  logic [gs_pkg::MaxSms*gs_pkg::WarpW-1:0]   cfg_sm_warps_i,
-  input  logic [gs_pkg::MaxSms*gs_pkg::RegW-1:0]    cfg_sm_regs_i,
-  input  logic [gs_pkg::MaxSms*gs_pkg::ShmemW-1:0]  cfg_sm_shmem_i,
-  input  logic [gs_pkg::MaxSms*gs_pkg::CtaCntW-1:0] cfg_sm_ctas_i,
+  // each SM type's capacities (type t at [t*W +: W]) and each SM's type
+  input  logic [gs_pkg::MaxSmTypes*gs_pkg::ThreadW-1:0] cfg_type_threads_i,
+  input  logic [gs_pkg::MaxSmTypes*gs_pkg::WarpW-1:0]   cfg_type_warps_i,
+  input  logic [gs_pkg::MaxSmTypes*gs_pkg::RegW-1:0]    cfg_type_regs_i,
+  input  logic [gs_pkg::MaxSmTypes*gs_pkg::ShmemW-1:0]  cfg_type_shmem_i,
+  input  logic [gs_pkg::MaxSmTypes*gs_pkg::CtaCntW-1:0] cfg_type_ctas_i,
+  input  logic [gs_pkg::MaxSms*gs_pkg::SmTypeW-1:0]     cfg_sm_type_i,
   input  logic [gs_pkg::MaxSms*gs_pkg::SmstW-1:0]   smst_i,
   input  logic [gs_pkg::MaxSms*gs_pkg::MaxKernels*gs_pkg::CtaCntW-1:0] resident_i,
   input  logic [gs_pkg::MaxKernels*gs_pkg::KsrtW-1:0] ksrt_i,
@@ -82,9 +84,13 @@ module gs_sm_driver (
   localparam int NG = (N + G - 1) / G;   // sweep groups
   localparam int GW = (NG > 1) ? $clog2(NG) : 1;
   localparam int IW = (N > 1) ? $clog2(N) : 1;
-  // one SM's row as the fit checks read it: used and capacity (wf_res_t each), then the
+  localparam int T = gs_pkg::MaxSmTypes;
+  localparam int TW = gs_pkg::SmTypeW;
+  // one SM's row as the fit checks read it: used (wf_res_t) and the SM's type (its capacities
+  // are looked up after the read: SmTypeW bits per row instead of a wf_res_t), then the
   // resident counts and the quotas of the K slots
-  localparam int RowW = 2 * RW + 2 * K * CW;
+  localparam int RowW = RW + TW + 2 * K * CW;
+  localparam int TyO = 2 * K * CW;   // the type's offset in a row
 
   // ---------------------------------------------------------------- registers
   logic [N*K-1:0] r_q, r_d;
@@ -130,11 +136,22 @@ module gs_sm_driver (
   logic [N-1:0] usable, in_gpu;
   logic [N*RowW-1:0] rows;
   gs_pkg::smst_entry_t um;
-  gs_pkg::wf_res_t used, cap;
+  gs_pkg::wf_res_t used, tcap;
+  logic [T*RW-1:0] type_cap;   // type t's capacities (wf_res_t) at [t*RW +: RW]
+  always_comb begin
+    tcap = '0;
+    for (int t = 0; t < T; t++) begin
+      tcap.threads = cfg_type_threads_i[t*gs_pkg::ThreadW +: gs_pkg::ThreadW];
+      tcap.warps = cfg_type_warps_i[t*gs_pkg::WarpW +: gs_pkg::WarpW];
+      tcap.regs = cfg_type_regs_i[t*gs_pkg::RegW +: gs_pkg::RegW];
+      tcap.shmem = cfg_type_shmem_i[t*gs_pkg::ShmemW +: gs_pkg::ShmemW];
+      tcap.slots = cfg_type_ctas_i[t*CW +: CW];
+      type_cap[t*RW +: RW] = tcap;
+    end
+  end
   always_comb begin
     um = '0;
     used = '0;
-    cap = '0;
     for (int s = 0; s < N; s++) begin
       um = smst_i[s*gs_pkg::SmstW +: gs_pkg::SmstW];
       in_gpu[s] = (gs_pkg::SmIdW+1)'(s) < cfg_num_sms_i;
@@ -145,14 +162,17 @@ module gs_sm_driver (
       used.regs = um.regs;
       used.shmem = um.shmem;
       used.slots = um.ctas;
-      cap.threads = cfg_sm_threads_i[s*gs_pkg::ThreadW +: gs_pkg::ThreadW];
-      cap.warps = cfg_sm_warps_i[s*gs_pkg::WarpW +: gs_pkg::WarpW];
-      cap.regs = cfg_sm_regs_i[s*gs_pkg::RegW +: gs_pkg::RegW];
-      cap.shmem = cfg_sm_shmem_i[s*gs_pkg::ShmemW +: gs_pkg::ShmemW];
-      cap.slots = cfg_sm_ctas_i[s*CW +: CW];
-      rows[s*RowW +: RowW] = {used, cap, resident_i[s*K*CW +: K*CW], quota_i[s*K*CW +: K*CW]};
+      rows[s*RowW +: RowW] = {used, cfg_sm_type_i[s*TW +: TW], resident_i[s*K*CW +: K*CW], quota_i[s*K*CW +: K*CW]};
     end
   end
+
+  // the capacities of SM type `ty`
+  function automatic logic [RW-1:0] type_cap_of(input logic [TW-1:0] ty, input logic [T*RW-1:0] caps);
+    logic [RW-1:0] c;
+    c = '0;
+    for (int t = 0; t < T; t++) if (ty == TW'(t)) c = caps[t*RW +: RW];
+    type_cap_of = c;
+  endfunction
 
   // a row read through a one-hot select (an AND-OR tree)
   function automatic logic [RowW-1:0] row_of(input logic [N-1:0] oh, input logic [N*RowW-1:0] all);
@@ -200,8 +220,11 @@ module gs_sm_driver (
   // fit checks of one row against every slot's demand, with `extra` CTAs of slot `xslot` added
   logic [RowW-1:0] lo_row, hi_row, pk_row;
   logic [K-1:0] lo_ok, hi_ok, pk_ok;
+  logic [RW-1:0] lo_cap, hi_cap, pk_cap;
   assign lo_row = row_of(lo_oh, rows);
   assign hi_row = row_of(hi_oh, rows);
+  assign lo_cap = type_cap_of(lo_row[TyO +: TW], type_cap);
+  assign hi_cap = type_cap_of(hi_row[TyO +: TW], type_cap);
 
   // ---------------------------------------------------------------- stage 2 (issue) inputs
   logic [N-1:0] pick_oh;   // the registered pick, one-hot
@@ -209,6 +232,7 @@ module gs_sm_driver (
     assign pick_oh[s] = pv_q && psm_q == gs_pkg::SmIdW'(s);
   end
   assign pk_row = row_of(pick_oh, rows);
+  assign pk_cap = type_cap_of(pk_row[TyO +: TW], type_cap);
 
   // the picked SM's row after its CTA: used + the slot's demand, its resident count + 1 (written
   // at the issue: the row is exact then, also when a free or a quota write dirtied it)
@@ -217,7 +241,7 @@ module gs_sm_driver (
   always_comb begin
     pk_used = pk_row[RowW-1 -: RW];
   end
-  gs_cta_fit u_pick_add (.acc_i(pk_used), .cta_i(k_dem[32'(pslot_q)*RW +: RW]), .cap_i(pk_row[RowW-RW-1 -: RW]),
+  gs_cta_fit u_pick_add (.acc_i(pk_used), .cta_i(k_dem[32'(pslot_q)*RW +: RW]), .cap_i(pk_cap),
                          .sum_o(pk_after), .fits_o(pk_self_fit));
 
   for (genvar k = 0; k < K; k++) begin : g_row_fit
@@ -225,11 +249,11 @@ module gs_sm_driver (
     localparam int QO = k * CW;            // slot k's quota in a row
     logic lo_fit, hi_fit, pk_fit;
     gs_pkg::wf_res_t lo_sum, hi_sum, pk_sum;
-    gs_cta_fit u_lo (.acc_i(lo_row[RowW-1 -: RW]), .cta_i(k_dem[k*RW +: RW]), .cap_i(lo_row[RowW-RW-1 -: RW]),
+    gs_cta_fit u_lo (.acc_i(lo_row[RowW-1 -: RW]), .cta_i(k_dem[k*RW +: RW]), .cap_i(lo_cap),
                      .sum_o(lo_sum), .fits_o(lo_fit));
-    gs_cta_fit u_hi (.acc_i(hi_row[RowW-1 -: RW]), .cta_i(k_dem[k*RW +: RW]), .cap_i(hi_row[RowW-RW-1 -: RW]),
+    gs_cta_fit u_hi (.acc_i(hi_row[RowW-1 -: RW]), .cta_i(k_dem[k*RW +: RW]), .cap_i(hi_cap),
                      .sum_o(hi_sum), .fits_o(hi_fit));
-    gs_cta_fit u_pk (.acc_i(pk_after), .cta_i(k_dem[k*RW +: RW]), .cap_i(pk_row[RowW-RW-1 -: RW]),
+    gs_cta_fit u_pk (.acc_i(pk_after), .cta_i(k_dem[k*RW +: RW]), .cap_i(pk_cap),
                      .sum_o(pk_sum), .fits_o(pk_fit));
     assign lo_ok[k] = lo_fit && under_limits({1'b0, lo_row[RO +: CW]}, lo_row[QO +: CW], quota_en_i, cfg_cta_limit_i);
     assign hi_ok[k] = hi_fit && under_limits({1'b0, hi_row[RO +: CW]}, hi_row[QO +: CW], quota_en_i, cfg_cta_limit_i);
@@ -247,6 +271,7 @@ module gs_sm_driver (
   for (genvar j = 0; j < G; j++) begin : g_lane
     logic [N-1:0] lane_oh;   // the lane's SM in the group under way
     logic [RowW-1:0] lane_row;
+    logic [RW-1:0] lane_cap;
     logic lane_fit;
     gs_pkg::wf_res_t lane_sum;
     gs_pkg::cta_cnt_t lane_res, lane_quota;
@@ -258,10 +283,11 @@ module gs_sm_driver (
       end
     end
     assign lane_row = row_of(lane_oh, rows);
+    assign lane_cap = type_cap_of(lane_row[TyO +: TW], type_cap);
     assign lane_res = row_resident(lane_row, scol_q);
     assign lane_quota = row_quota(lane_row, scol_q);
     gs_cta_fit u_sw (.acc_i(lane_row[RowW-1 -: RW]), .cta_i(k_dem[32'(scol_q)*RW +: RW]),
-                     .cap_i(lane_row[RowW-RW-1 -: RW]), .sum_o(lane_sum), .fits_o(lane_fit));
+                     .cap_i(lane_cap), .sum_o(lane_sum), .fits_o(lane_fit));
     assign sw_ok[j] = lane_fit && under_limits({1'b0, lane_res}, lane_quota, quota_en_i, cfg_cta_limit_i);
   end
 
@@ -484,13 +510,12 @@ module gs_sm_driver (
   // invariants (docs/verification.md): no SM over any capacity; no CTA issued to a reserved SM
   for (genvar s = 0; s < N; s++) begin : g_inv
     gs_pkg::smst_entry_t ent;
+    gs_pkg::wf_res_t cap;
     assign ent = smst_i[s*gs_pkg::SmstW +: gs_pkg::SmstW];
+    assign cap = type_cap_of(cfg_sm_type_i[s*TW +: TW], type_cap);
     assert property (@(posedge clk_i) disable iff (!rst_ni)
-        ent.threads <= cfg_sm_threads_i[s*gs_pkg::ThreadW +: gs_pkg::ThreadW]
-        && ent.warps <= cfg_sm_warps_i[s*gs_pkg::WarpW +: gs_pkg::WarpW]
-        && ent.regs <= cfg_sm_regs_i[s*gs_pkg::RegW +: gs_pkg::RegW]
-        && ent.shmem <= cfg_sm_shmem_i[s*gs_pkg::ShmemW +: gs_pkg::ShmemW]
-        && ent.ctas <= cfg_sm_ctas_i[s*CW +: CW])
+        ent.threads <= cap.threads && ent.warps <= cap.warps && ent.regs <= cap.regs && ent.shmem <= cap.shmem
+        && ent.ctas <= cap.slots)
       else $error("gs_sm_driver: SM %0d over capacity: threads %0d warps %0d regs %0d shmem %0d ctas %0d",
                   s, ent.threads, ent.warps, ent.regs, ent.shmem, ent.ctas);
   end

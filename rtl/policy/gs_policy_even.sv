@@ -89,26 +89,34 @@ module gs_policy_even (
     .quo_o(div_quo), .state_o(div_state)
   );
 
-  // ---- SM pf's capacities (the N:1 read, registered into capsel)
-  logic [N*gs_pkg::ThreadW-1:0] sm_threads;
-  logic [N*gs_pkg::WarpW-1:0] sm_warps;
-  logic [N*gs_pkg::RegW-1:0] sm_regs;
-  logic [N*gs_pkg::ShmemW-1:0] sm_shmem;
-  logic [N*CW-1:0] sm_ctas;
-  assign sm_threads = cfg_i.sm_threads;
-  assign sm_warps = cfg_i.sm_warps;
-  assign sm_regs = cfg_i.sm_regs;
-  assign sm_shmem = cfg_i.sm_shmem;
-  assign sm_ctas = cfg_i.sm_ctas;
+  // ---- SM pf's capacities: its type's (the SM's type read, then the type's entry; registered
+  // into capsel); none for an SM outside the GPU (pf = num_sms at a scan's end)
+  localparam int NT = gs_pkg::MaxSmTypes;
+  localparam int TyW = gs_pkg::SmTypeW;
+  logic [NT*gs_pkg::ThreadW-1:0] type_threads;
+  logic [NT*gs_pkg::WarpW-1:0] type_warps;
+  logic [NT*gs_pkg::RegW-1:0] type_regs;
+  logic [NT*gs_pkg::ShmemW-1:0] type_shmem;
+  logic [NT*CW-1:0] type_ctas;
+  logic [N*TyW-1:0] sm_type;
+  logic [TyW-1:0] pf_type;
+  assign type_threads = cfg_i.type_threads;
+  assign type_warps = cfg_i.type_warps;
+  assign type_regs = cfg_i.type_regs;
+  assign type_shmem = cfg_i.type_shmem;
+  assign type_ctas = cfg_i.type_ctas;
+  assign sm_type = cfg_i.sm_type;
   always_comb begin
+    pf_type = '0;
+    for (int s = 0; s < N; s++) if (pf_q == gs_pkg::SmIdW'(s)) pf_type = sm_type[s*TyW +: TyW];
     capsel_d = '0;
-    for (int s = 0; s < N; s++) begin
-      if (pf_q == gs_pkg::SmIdW'(s)) begin
-        capsel_d.threads = sm_threads[s*gs_pkg::ThreadW +: gs_pkg::ThreadW];
-        capsel_d.warps = sm_warps[s*gs_pkg::WarpW +: gs_pkg::WarpW];
-        capsel_d.regs = sm_regs[s*gs_pkg::RegW +: gs_pkg::RegW];
-        capsel_d.shmem = sm_shmem[s*gs_pkg::ShmemW +: gs_pkg::ShmemW];
-        capsel_d.ctas = sm_ctas[s*CW +: CW];
+    for (int t = 0; t < NT; t++) begin
+      if (pf_type == TyW'(t) && (gs_pkg::SmIdW+1)'(pf_q) < cfg_i.num_sms) begin
+        capsel_d.threads = type_threads[t*gs_pkg::ThreadW +: gs_pkg::ThreadW];
+        capsel_d.warps = type_warps[t*gs_pkg::WarpW +: gs_pkg::WarpW];
+        capsel_d.regs = type_regs[t*gs_pkg::RegW +: gs_pkg::RegW];
+        capsel_d.shmem = type_shmem[t*gs_pkg::ShmemW +: gs_pkg::ShmemW];
+        capsel_d.ctas = type_ctas[t*CW +: CW];
       end
     end
   end

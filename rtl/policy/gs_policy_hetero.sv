@@ -198,19 +198,24 @@ module gs_policy_hetero (
   gs_pkg::wf_res_t r_occ, cap, acc_sum;
   logic acc_fits;
   logic [SW-1:0] sm_cap;
+  logic [gs_pkg::SmTypeW-1:0] cap_type;
   always_comb begin
     e_occ = ksrt[32'(cur[32'(q.c)*KS +: KS])*gs_pkg::KsrtW +: gs_pkg::KsrtW];
     r_occ = pres[q.c] ? {e_occ.threads, e_occ.warps, e_occ.regs, e_occ.shmem, CW'(1)}   // wf_res_t order
                       : {gs_pkg::WfResW'(1)};
     sm_cap = (q.ty == 2'd0) ? q.fb : q.fs;
+    cap_type = '0;
+    for (int s = 0; s < N; s++) begin   // an AND-OR over the SMs' types, as for SM s above
+      if (sm_cap == SW'(s)) cap_type = cfg_i.sm_type[s*gs_pkg::SmTypeW +: gs_pkg::SmTypeW];
+    end
     cap = '0;
-    for (int s = 0; s < N; s++) begin   // an AND-OR over the SMs, as for SM s above
-      if (sm_cap == SW'(s)) begin
-        cap.threads = cfg_i.sm_threads[s*gs_pkg::ThreadW +: gs_pkg::ThreadW];
-        cap.warps = cfg_i.sm_warps[s*gs_pkg::WarpW +: gs_pkg::WarpW];
-        cap.regs = cfg_i.sm_regs[s*gs_pkg::RegW +: gs_pkg::RegW];
-        cap.shmem = cfg_i.sm_shmem[s*gs_pkg::ShmemW +: gs_pkg::ShmemW];
-        cap.slots = cfg_i.sm_ctas[s*CW +: CW];
+    for (int t = 0; t < gs_pkg::MaxSmTypes; t++) begin   // then the type's capacities
+      if (cap_type == gs_pkg::SmTypeW'(t)) begin
+        cap.threads = cfg_i.type_threads[t*gs_pkg::ThreadW +: gs_pkg::ThreadW];
+        cap.warps = cfg_i.type_warps[t*gs_pkg::WarpW +: gs_pkg::WarpW];
+        cap.regs = cfg_i.type_regs[t*gs_pkg::RegW +: gs_pkg::RegW];
+        cap.shmem = cfg_i.type_shmem[t*gs_pkg::ShmemW +: gs_pkg::ShmemW];
+        cap.slots = cfg_i.type_ctas[t*CW +: CW];
       end
     end
     if ((q.ty == 2'd0 && !q.has_b) || (q.ty == 2'd1 && !q.has_s)) cap = '0;
@@ -308,13 +313,20 @@ module gs_policy_hetero (
     end
   end
 
+  // SM s is a big SM: its type's bit
+  logic [N-1:0] sm_big;
+  always_comb begin
+    for (int s = 0; s < N; s++) sm_big[s] = cfg_i.type_big[cfg_i.sm_type[s*gs_pkg::SmTypeW +: gs_pkg::SmTypeW]];
+  end
+
   // the type of SM q.s + 1 (an AND-OR over the SMs)
   logic big_inc;
   logic [SW-1:0] s_inc;
   always_comb begin
     s_inc = q.s + 1'b1;
     big_inc = 1'b0;
-    for (int s = 0; s < N; s++) if (s_inc == SW'(s)) big_inc = cfg_i.sm_big[s];
+    for (int s = 0; s < N; s++) if (s_inc == SW'(s)) big_inc = sm_big[s];
+    if (JW'(s_inc) >= cfg_i.num_sms) big_inc = 1'b0;   // an SM outside the GPU is no big SM
   end
 
   // ------------------------------------------------------------------ next state
@@ -514,7 +526,7 @@ module gs_policy_hetero (
     // the type of SM d.s, registered with it: d.s is 0, q.s or q.s + 1, so the SM-type mux is
     // addressed by q.s + 1 (a register and an increment) and the next-state logic only selects
     d.sb = q.sb;
-    if (d.s == '0) d.sb = cfg_i.sm_big[0];
+    if (d.s == '0) d.sb = sm_big[0];
     else if (d.s != q.s) d.sb = big_inc;
   end
 

@@ -108,11 +108,16 @@ module gs_policy_warped_slicer (
   // SM 0's capacity: the SM the partition is computed for (R_tot)
   gs_pkg::wf_res_t sm0;
   always_comb begin
-    sm0.threads = cfg_i.sm_threads[0 +: gs_pkg::ThreadW];
-    sm0.warps = cfg_i.sm_warps[0 +: gs_pkg::WarpW];
-    sm0.regs = cfg_i.sm_regs[0 +: gs_pkg::RegW];
-    sm0.shmem = cfg_i.sm_shmem[0 +: gs_pkg::ShmemW];
-    sm0.slots = cfg_i.sm_ctas[0 +: CW];
+    sm0 = '0;   // SM 0's type's capacities
+    for (int t = 0; t < gs_pkg::MaxSmTypes; t++) begin
+      if (cfg_i.sm_type[0 +: gs_pkg::SmTypeW] == gs_pkg::SmTypeW'(t)) begin
+        sm0.threads = cfg_i.type_threads[t*gs_pkg::ThreadW +: gs_pkg::ThreadW];
+        sm0.warps = cfg_i.type_warps[t*gs_pkg::WarpW +: gs_pkg::WarpW];
+        sm0.regs = cfg_i.type_regs[t*gs_pkg::RegW +: gs_pkg::RegW];
+        sm0.shmem = cfg_i.type_shmem[t*gs_pkg::ShmemW +: gs_pkg::ShmemW];
+        sm0.slots = cfg_i.type_ctas[t*CW +: CW];
+      end
+    end
   end
 
   // ------------------------------------------------------------------ held blocks

@@ -85,7 +85,6 @@ class GsTopDriver final : public RtlModel {
     m.cfg_sm_exclusive_i = cfg.sm_exclusive;
     m.cfg_warp_scheds_i = cfg.warp_scheds;
     m.cfg_base_sm_i = cfg.base_sm;
-    put_sm_array(m.cfg_sm_big_i, port_width::cfg_sm_big_i / kSms, cfg.sm_big);
     {
       unsigned at = spec::PolicySettingsW;  // policy_settings_t, MSB first
       spec::pack_settings(cfg.settings, "", [&](uint64_t bits, unsigned w) {
@@ -93,11 +92,14 @@ class GsTopDriver final : public RtlModel {
         put_bits(m.cfg_settings_i, at, w, bits);
       });
     }
-    put_sm_array(m.cfg_sm_threads_i, port_width::cfg_sm_threads_i / kSms, cfg.sm_threads);
-    put_sm_array(m.cfg_sm_warps_i, port_width::cfg_sm_warps_i / kSms, cfg.sm_warps);
-    put_sm_array(m.cfg_sm_regs_i, port_width::cfg_sm_regs_i / kSms, cfg.sm_regs);
-    put_sm_array(m.cfg_sm_shmem_i, port_width::cfg_sm_shmem_i / kSms, cfg.sm_shmem);
-    put_sm_array(m.cfg_sm_ctas_i, port_width::cfg_sm_ctas_i / kSms, cfg.sm_ctas);
+    constexpr unsigned kTypes = MaxSmTypes;
+    put_array(m.cfg_type_threads_i, kTypes, port_width::cfg_type_threads_i / kTypes, cfg.type_threads);
+    put_array(m.cfg_type_warps_i, kTypes, port_width::cfg_type_warps_i / kTypes, cfg.type_warps);
+    put_array(m.cfg_type_regs_i, kTypes, port_width::cfg_type_regs_i / kTypes, cfg.type_regs);
+    put_array(m.cfg_type_shmem_i, kTypes, port_width::cfg_type_shmem_i / kTypes, cfg.type_shmem);
+    put_array(m.cfg_type_ctas_i, kTypes, port_width::cfg_type_ctas_i / kTypes, cfg.type_ctas);
+    put_array(m.cfg_type_big_i, kTypes, 1, cfg.type_big);
+    put_array(m.cfg_sm_type_i, kSms, port_width::cfg_sm_type_i / kSms, cfg.sm_type);
     drive(SchedInputs{});
     m.rst_ni = 0;
     for (int i = 0; i < kResetCycles; ++i) {
@@ -238,8 +240,8 @@ class GsTopDriver final : public RtlModel {
   const unsigned char* root_bytes() const { return reinterpret_cast<const unsigned char*>(model_->rootp); }
 
   template <class Port>
-  static void put_sm_array(Port& port, unsigned width, const std::vector<uint32_t>& values) {
-    for (unsigned s = 0; s < MaxSms; ++s) put_bits(port, s * width, width, s < values.size() ? values[s] : 0);
+  static void put_array(Port& port, unsigned count, unsigned width, const std::vector<uint32_t>& values) {
+    for (unsigned i = 0; i < count; ++i) put_bits(port, i * width, width, i < values.size() ? values[i] : 0);
   }
 
   // The port groups' drive/sample are generated from the spec (gs_top_port.hpp); each port's

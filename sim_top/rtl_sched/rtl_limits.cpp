@@ -24,16 +24,18 @@ std::string build_prefix() {
 // accept is truncated on a port. A spec change that breaks this fails the build here. (The
 // record port groups -- launch_*, dispatch_*, ... -- are checked field by field, exactly,
 // by GS_PORT_FIELDS in gs_top_driver.hpp; the configuration ports are checked here.)
-static_assert(port_width::cfg_sm_threads_i / MaxSms >= spec::ThreadW, "cfg_sm_threads_i narrower than ThreadW");
-static_assert(port_width::cfg_sm_warps_i / MaxSms >= spec::WarpW, "cfg_sm_warps_i narrower than WarpW");
-static_assert(port_width::cfg_sm_regs_i / MaxSms >= spec::RegW, "cfg_sm_regs_i narrower than RegW");
-static_assert(port_width::cfg_sm_shmem_i / MaxSms >= spec::ShmemW, "cfg_sm_shmem_i narrower than ShmemW");
-static_assert((1u << (port_width::cfg_sm_ctas_i / MaxSms)) > spec::MaxCtasPerSm,
-              "cfg_sm_ctas_i cannot hold MaxCtasPerSm");
+static_assert(port_width::cfg_type_threads_i / MaxSmTypes >= spec::ThreadW, "cfg_type_threads_i narrower than ThreadW");
+static_assert(port_width::cfg_type_warps_i / MaxSmTypes >= spec::WarpW, "cfg_type_warps_i narrower than WarpW");
+static_assert(port_width::cfg_type_regs_i / MaxSmTypes >= spec::RegW, "cfg_type_regs_i narrower than RegW");
+static_assert(port_width::cfg_type_shmem_i / MaxSmTypes >= spec::ShmemW, "cfg_type_shmem_i narrower than ShmemW");
+static_assert((1u << (port_width::cfg_type_ctas_i / MaxSmTypes)) > spec::MaxCtasPerSm,
+              "cfg_type_ctas_i cannot hold MaxCtasPerSm");
+static_assert(port_width::cfg_type_big_i == MaxSmTypes && (1u << (port_width::cfg_sm_type_i / MaxSms)) >= MaxSmTypes,
+              "cfg_type_big_i is one bit per SM type and cfg_sm_type_i holds a type per SM");
 static_assert((1u << port_width::cfg_cta_limit_i) > spec::MaxCtasPerSm, "cfg_cta_limit_i cannot hold MaxCtasPerSm");
 static_assert((1u << port_width::cfg_warp_scheds_i) > 64, "cfg_warp_scheds_i cannot hold warp_schedulers (up to 64)");
-static_assert(port_width::cfg_sm_big_i == MaxSms && port_width::cfg_base_sm_i == spec::WfResW && spec::WfResW <= 64,
-              "cfg_sm_big_i is one bit per SM and cfg_base_sm_i a wf_res_t (held in 64 bits)");
+static_assert(port_width::cfg_base_sm_i == spec::WfResW && spec::WfResW <= 64,
+              "cfg_base_sm_i is a wf_res_t (held in 64 bits)");
 // the settings: one policy_settings_t, packed by spec::pack_settings (ranges: the config loader)
 static_assert(port_width::cfg_settings_i == spec::PolicySettingsW, "cfg_settings_i is not a policy_settings_t");
 
@@ -100,15 +102,32 @@ PortConfig to_port_config(const GpuConfig& cfg, const SchedOptions& opt) {
     gs::pack(WfRes{b.threads, b.warps, b.regs, b.shmem, b.ctas},
              [&](uint64_t val, unsigned w) { pc.base_sm = pc.base_sm << w | (val & ((uint64_t(1) << w) - 1)); });
   }
+  // gs_top holds the capacities per SM type (the distinct capacities and big/small pairs)
+  std::vector<golden::SmCaps> caps;
+  std::vector<uint8_t> big;
   for (uint32_t s = 0; s < cfg.num_sms(); ++s) {
     const SmTypeConfig& t = cfg.sm(s);
-    pc.sm_threads.push_back(t.max_threads);
-    pc.sm_warps.push_back(t.max_warps);
-    pc.sm_regs.push_back(t.registers);
-    pc.sm_shmem.push_back(t.shared_mem_bytes);
-    pc.sm_ctas.push_back(t.max_ctas);
-    pc.sm_big.push_back(cfg.sm_is_big(s) ? 1 : 0);
+    caps.push_back({t.max_threads, t.max_warps, t.registers, t.shared_mem_bytes, t.max_ctas});
+    big.push_back(cfg.sm_is_big(s) ? 1 : 0);
   }
+  const golden::SmTypeTable types = golden::sm_type_table(caps, big);
+  if (types.caps.size() > MaxSmTypes) {
+    std::ostringstream os;
+    os << build_prefix() << "MaxSmTypes=" << MaxSmTypes << ", " << where << " has " << types.caps.size()
+       << " distinct SM types in sm_types (capacities max_threads, max_warps, registers, shared_mem_bytes, max_ctas "
+          "and big/small; gs_top holds each type's capacities once and a type per SM)";
+    throw InputError(os.str());
+  }
+  for (size_t i = 0; i < types.caps.size(); ++i) {
+    const golden::SmCaps& c = types.caps[i];
+    pc.type_threads.push_back(c.threads);
+    pc.type_warps.push_back(c.warps);
+    pc.type_regs.push_back(c.regs);
+    pc.type_shmem.push_back(c.shmem);
+    pc.type_ctas.push_back(c.ctas);
+    pc.type_big.push_back(types.big[i]);
+  }
+  pc.sm_type = types.of_sm;
   return pc;
 }
 

@@ -31,9 +31,10 @@ struct PortConfig {
   uint32_t warp_scheds = 0;       // warp schedulers of SM 0
   uint64_t base_sm = 0;           // a conventional SM's capacities, as wf_res_t bits
   spec::PolicySettings settings;  // every policy's settings (cfg_settings_i)
-  // Per SM (index < num_sms); SMs beyond num_sms are driven with 0.
-  std::vector<uint32_t> sm_threads, sm_warps, sm_regs, sm_shmem, sm_ctas;
-  std::vector<uint32_t> sm_big;  // 1 = a big SM (GpuConfig::sm_is_big)
+  // Per SM type (index < MaxSmTypes; golden::sm_type_table), types beyond these driven with 0
+  std::vector<uint32_t> type_threads, type_warps, type_regs, type_shmem, type_ctas;
+  std::vector<uint32_t> type_big;  // 1 = a big SM (GpuConfig::sm_is_big)
+  std::vector<uint32_t> sm_type;   // per SM (index < num_sms): its type; SMs beyond num_sms 0
 };
 
 class RtlModel {

@@ -52,10 +52,33 @@ using ::gs::TokenUpd;
 
 inline bool reserved(const SmstEntry& e) { return e.state == SmState::kReserved; }
 
-/// Per-SM capacities (gs_top cfg_sm_*_i).
+/// Per-SM capacities (gs_top holds them by SM type: cfg_type_*_i, SmTypeTable).
 struct SmCaps {
   uint32_t threads = 0, warps = 0, regs = 0, shmem = 0, ctas = 0;
+  bool operator==(const SmCaps& o) const {
+    return threads == o.threads && warps == o.warps && regs == o.regs && shmem == o.shmem && ctas == o.ctas;
+  }
 };
+
+/// The SMs as gs_top configures them (cfg_type_*_i, cfg_type_big_i, cfg_sm_type_i): the distinct
+/// (capacities, big) pairs, in order of their first SM, and each SM's index among them. More
+/// than MaxSmTypes of them do not fit the RTL (rtl_limits.cpp refuses such a config).
+struct SmTypeTable {
+  std::vector<SmCaps> caps;
+  std::vector<uint8_t> big;
+  std::vector<uint32_t> of_sm;
+};
+inline SmTypeTable sm_type_table(const std::vector<SmCaps>& caps, const std::vector<uint8_t>& big) {
+  SmTypeTable t;
+  for (size_t s = 0; s < caps.size(); ++s) {
+    const uint8_t b = s < big.size() ? big[s] : 0;
+    size_t i = 0;
+    while (i < t.caps.size() && !(t.caps[i] == caps[s] && t.big[i] == b)) ++i;
+    if (i == t.caps.size()) t.caps.push_back(caps[s]), t.big.push_back(b);
+    t.of_sm.push_back(static_cast<uint32_t>(i));
+  }
+  return t;
+}
 
 /// Sort key of the SM driver: lower first. (prio_field, rank) compared lexicographically,
 /// as the RTL compares {~prio, rank}.

@@ -30,9 +30,9 @@ struct PolicyCfg {
   uint32_t slots = 0;                            // KSRT slots (MaxKernels in the RTL)
   uint32_t cta_limit = 0;                        // cta_limit
   bool sm_exclusive = false;                     // sm_exclusive
-  const std::vector<SmCaps>* caps = nullptr;     // sm_threads .. sm_ctas
+  const std::vector<SmCaps>* caps = nullptr;     // per SM: type_threads .. type_ctas of its sm_type
   uint32_t warp_scheds = 0;                      // warp_scheds: warp schedulers of SM 0
-  const std::vector<uint8_t>* sm_big = nullptr;  // sm_big: per SM, 1 = a big SM
+  const std::vector<uint8_t>* sm_big = nullptr;  // per SM, 1 = a big SM: type_big of its sm_type
   WfRes base_sm;                                 // base_sm: a conventional SM's capacities
   /// set_i: the module's settings section (spec::PolicySettings::<section>, the registry's
   /// [[policy.setting]]); gs_top's cfg_settings_i carries every section.

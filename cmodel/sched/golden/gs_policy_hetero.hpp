@@ -327,7 +327,7 @@ class PolicyHetero final : public PolicyTwin {
   HeteroSel sel;  // its gs_hetero_sel
 
  private:
-  /// cfg_i.sm_big[s] (no table: every SM a small one, as a GPU without big SMs)
+  /// SM s is big: cfg_i.type_big of its cfg_i.sm_type (no table: every SM a small one, as a GPU without big SMs)
   static bool is_big(const PolicyCfg& cfg, uint32_t s) {
     return cfg.sm_big && s < cfg.num_sms && s < cfg.sm_big->size() && (*cfg.sm_big)[s] != 0;
   }

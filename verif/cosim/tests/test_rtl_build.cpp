@@ -83,10 +83,12 @@ TEST_CASE("gs_top port widths follow gs_pkg parameters", "[cosim][params]") {
   CHECK(port_width::event_cta_i == CtaIdW);
   CHECK(port_width::launch_prio_i == PrioW);
   CHECK(port_width::launch_tokens_i == TokenW);
-  CHECK(port_width::cfg_sm_threads_i == MaxSms * ThreadW);
-  CHECK(port_width::cfg_sm_regs_i == MaxSms * RegW);
-  CHECK(port_width::cfg_sm_shmem_i == MaxSms * ShmemW);
-  CHECK(port_width::cfg_sm_ctas_i == MaxSms * CtaCntW);
+  CHECK(port_width::cfg_type_threads_i == MaxSmTypes * ThreadW);
+  CHECK(port_width::cfg_type_regs_i == MaxSmTypes * RegW);
+  CHECK(port_width::cfg_type_shmem_i == MaxSmTypes * ShmemW);
+  CHECK(port_width::cfg_type_ctas_i == MaxSmTypes * CtaCntW);
+  CHECK(port_width::cfg_type_big_i == MaxSmTypes);
+  CHECK(port_width::cfg_sm_type_i == MaxSms * SmTypeW);
   // kNoKernel travels as all ones of KernelIdW.
   CHECK(NoKernel == (1u << KernelIdW) - 1);
 }
@@ -142,6 +144,35 @@ TEST_CASE("a config beyond the RTL build is refused with the parameter named", "
   gs::GpuConfig slots = small_config(4);
   slots.sm_types[0].max_ctas = gs::rtl::MaxCtasPerSm + 1;
   CHECK_THROWS_AS(gs::rtl::to_port_config(slots, opt), gs::InputError);
+}
+
+TEST_CASE("gs_top holds the SMs by type: MaxSmTypes distinct types fit, one more is refused", "[cosim][params]") {
+  gs::SchedOptions opt;
+  const uint32_t n = gs::rtl::MaxSmTypes + 1;
+  // n config types, one SM each (SM s has s + 1 CTA slots) ...
+  gs::GpuConfig cfg = small_config(n);
+  cfg.sm_types.resize(n);
+  for (uint32_t t = 0; t < n; ++t) {
+    cfg.sm_types[t].count = 1;
+    cfg.sm_types[t].max_ctas = t + 1;
+    cfg.sm_type_of[t] = t;
+  }
+  try {
+    gs::rtl::to_port_config(cfg, opt);
+    FAIL("a config with more SM types than MaxSmTypes was accepted");
+  } catch (const gs::InputError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("MaxSmTypes=" + std::to_string(gs::rtl::MaxSmTypes)) &&
+                             Catch::Contains(std::to_string(n) + " distinct SM types in sm_types"));
+  }
+  // ... the same with the last type a copy of the first: one type on gs_top, SMs 0 and n-1 name it
+  cfg.sm_types[n - 1].max_ctas = 1;
+  const gs::rtl::PortConfig pc = gs::rtl::to_port_config(cfg, opt);
+  REQUIRE(pc.type_ctas.size() == gs::rtl::MaxSmTypes);
+  CHECK(pc.sm_type.size() == n);
+  CHECK(pc.sm_type[0] == 0);
+  CHECK(pc.sm_type[n - 1] == 0);
+  CHECK(pc.sm_type[1] == 1);
+  CHECK(pc.type_ctas[1] == 2);
 }
 
 TEST_CASE("a launch beyond the RTL ports is refused not truncated", "[cosim][params]") {

@@ -215,15 +215,20 @@ class PolicyBench {
         set_bits(d.set_i, at, w, bits);
       });
     }
-    for (uint32_t s = 0; s < MaxSms; ++s) {
-      const SmCaps c = s < cfg_.num_sms ? caps_[s] : SmCaps{};
-      set_bits(d.cfg_i, L::sm_threads_lsb + s * ThreadW, ThreadW, c.threads);
-      set_bits(d.cfg_i, L::sm_warps_lsb + s * WarpW, WarpW, c.warps);
-      set_bits(d.cfg_i, L::sm_regs_lsb + s * RegW, RegW, c.regs);
-      set_bits(d.cfg_i, L::sm_shmem_lsb + s * ShmemW, ShmemW, c.shmem);
-      set_bits(d.cfg_i, L::sm_ctas_lsb + s * CtaCntW, CtaCntW, c.ctas);
-      set_bits(d.cfg_i, L::sm_big_lsb + s, 1, s < cfg_.num_sms && sm_big_[s]);
+    // the SMs by type, as gs_top holds them
+    const SmTypeTable types = sm_type_table(caps_, sm_big_);
+    REQUIRE(types.caps.size() <= MaxSmTypes);
+    for (uint32_t t = 0; t < MaxSmTypes; ++t) {
+      const SmCaps c = t < types.caps.size() ? types.caps[t] : SmCaps{};
+      set_bits(d.cfg_i, L::type_threads_lsb + t * ThreadW, ThreadW, c.threads);
+      set_bits(d.cfg_i, L::type_warps_lsb + t * WarpW, WarpW, c.warps);
+      set_bits(d.cfg_i, L::type_regs_lsb + t * RegW, RegW, c.regs);
+      set_bits(d.cfg_i, L::type_shmem_lsb + t * ShmemW, ShmemW, c.shmem);
+      set_bits(d.cfg_i, L::type_ctas_lsb + t * CtaCntW, CtaCntW, c.ctas);
+      set_bits(d.cfg_i, L::type_big_lsb + t, 1, t < types.big.size() && types.big[t]);
     }
+    for (uint32_t s = 0; s < MaxSms; ++s)
+      set_bits(d.cfg_i, L::sm_type_lsb + s * SmTypeW, SmTypeW, s < cfg_.num_sms ? types.of_sm[s] : 0);
   }
 
   void drive_view(uint32_t pend) {

@@ -46,6 +46,7 @@ struct DriverBench {
   Bench<V> rtl;
   uint32_t n;
   std::vector<SmCaps> caps;
+  gs::golden::SmTypeTable types;  // caps by SM type (cfg_type_*_i, cfg_sm_type_i)
   Smst smst;
   Ksrt ksrt;
   Ptbq ptbq;
@@ -62,7 +63,9 @@ struct DriverBench {
   uint64_t issues = 0, resumes = 0;
 
   DriverBench(uint32_t seed, std::vector<SmCaps> sm_caps)
-      : rtl(seed), n(static_cast<uint32_t>(sm_caps.size())), caps(std::move(sm_caps)) {
+      : rtl(seed), n(static_cast<uint32_t>(sm_caps.size())), caps(std::move(sm_caps)),
+        types(gs::golden::sm_type_table(caps, {})) {
+    REQUIRE(types.caps.size() <= MaxSmTypes);
     smst.reset(n, MaxKernels);
     ksrt.reset(MaxKernels);
     ptbq.reset(MaxKernels);
@@ -81,13 +84,16 @@ struct DriverBench {
   void drive(const Env& env) {
     auto& d = rtl.dut();
     d.cfg_num_sms_i = n;
+    for (uint32_t t = 0; t < MaxSmTypes; ++t) {  // the capacities by SM type, as gs_top holds them
+      const SmCaps c = t < types.caps.size() ? types.caps[t] : SmCaps{};
+      set_bits(d.cfg_type_threads_i, t * ThreadW, ThreadW, c.threads);
+      set_bits(d.cfg_type_warps_i, t * WarpW, WarpW, c.warps);
+      set_bits(d.cfg_type_regs_i, t * RegW, RegW, c.regs);
+      set_bits(d.cfg_type_shmem_i, t * ShmemW, ShmemW, c.shmem);
+      set_bits(d.cfg_type_ctas_i, t * CtaCntW, CtaCntW, c.ctas);
+    }
     for (uint32_t s = 0; s < MaxSms; ++s) {
-      const SmCaps c = s < n ? caps[s] : SmCaps{};
-      set_bits(d.cfg_sm_threads_i, s * ThreadW, ThreadW, c.threads);
-      set_bits(d.cfg_sm_warps_i, s * WarpW, WarpW, c.warps);
-      set_bits(d.cfg_sm_regs_i, s * RegW, RegW, c.regs);
-      set_bits(d.cfg_sm_shmem_i, s * ShmemW, ShmemW, c.shmem);
-      set_bits(d.cfg_sm_ctas_i, s * CtaCntW, CtaCntW, c.ctas);
+      set_bits(d.cfg_sm_type_i, s * SmTypeW, SmTypeW, s < n ? types.of_sm[s] : 0);
       put_smst(d.smst_i, s < n ? smst.entry(s) : SmstEntry{}, s * SmstW);
       for (uint32_t k = 0; k < MaxKernels; ++k) {
         set_bits(d.resident_i, (s * MaxKernels + k) * CtaCntW, CtaCntW, s < n ? smst.resident(s, k) : 0);
@@ -282,14 +288,17 @@ std::string random_run(uint32_t seed, int cycles, uint64_t* issues = nullptr, ui
   KernelId next_kernel = 0;
   for (int phase = 0; phase < 4; ++phase) {
     const uint32_t n = phase == 0 ? MaxSms : 1 + r.below(MaxSms);
-    std::vector<SmCaps> caps(n);
-    for (SmCaps& c : caps) {
+    // MaxSmTypes random SM types (gs_top holds the capacities by type), a random one per SM
+    std::vector<SmCaps> types(MaxSmTypes);
+    for (SmCaps& c : types) {
       c.threads = 512 * (1 + r.below(4));
       c.warps = c.threads / 32;
       c.regs = 16384 * (1 + r.below(4));
       c.shmem = 16384 * (1 + r.below(6));
       c.ctas = 2 + r.below(MaxCtasPerSm - 1);
     }
+    std::vector<SmCaps> caps(n);
+    for (SmCaps& c : caps) c = types[r.below(MaxSmTypes)];
     DriverBench<V> b(100 + phase, caps);
     uint32_t save_id = 0;
     for (int i = 0; i < cycles; ++i) {
