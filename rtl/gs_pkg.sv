@@ -485,7 +485,7 @@ package gs_pkg;
   } scan_state_t;
   localparam int ScanStateW = 32;
 
-  // one SM's capacities, as policy_cfg_t's sm_* arrays hold them (gs_policy_even's registers) (60 bits = SmCapsW)
+  // one SM's capacities, as policy_cfg_t's type_* arrays hold them per SM type (gs_policy_even's registers) (60 bits = SmCapsW)
   typedef struct packed {
     threads_t threads;
     warps_t warps;
