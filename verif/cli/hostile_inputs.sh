@@ -279,8 +279,10 @@ if grep -qx lockstep "$OUT"; then
   else
     bad "bus error during --wave: partial file removed, exit 2" "exit $RC"
   fi
-  # A real full disk (where this user may mount a small tmpfs): the FST writer reports nothing,
-  # so gsim reads the waveform back; a stub is removed and the run fails (exit 2), no results.
+  # A real full disk (where this user may mount a small tmpfs). Two ways it shows, depending on
+  # when the FST writer's mapped file hits the limit: a bus error (the handler above: "the disk
+  # is full"), or nothing from the writer, when gsim's read-back finds a stub ("not written
+  # completely"). Either way the waveform is removed and the run fails (exit 2), no results.
   mkdir -p "$TMP/small"
   if mount -t tmpfs -o size=70m tmpfs "$TMP/small" 2>/dev/null; then
     "$GSIM" run --config warped-slicer --mix default --scheduler rtl -q --wave "$TMP/small/w.fst" \
@@ -291,7 +293,7 @@ if grep -qx lockstep "$OUT"; then
     RC=0
     timeout 300 tail --pid="$pid" -f /dev/null
     wait "$pid" || RC=$?
-    if [ "$RC" -eq 2 ] && grep -q "not written completely" "$ERR" && [ ! -e "$TMP/small/w.fst" ] &&
+    if [ "$RC" -eq 2 ] && grep -Eq "not written completely|the disk is full" "$ERR" && [ ! -e "$TMP/small/w.fst" ] &&
        [ ! -e "$TMP/small/r.json" ]; then
       ok "disk full during --wave: waveform removed, no results, exit 2"
     else
