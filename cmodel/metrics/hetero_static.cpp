@@ -8,12 +8,8 @@
 
 namespace gs {
 
-namespace {
-
-/// `entry` alone under golden left-over on `cfg`, its CTAs allowed on `sms` only (empty: all);
-/// its IPC over the mix's window, or over its own run without one.
-double alone_ipc(const GpuConfig& cfg, const Mix& mix, const MixEntry& entry, const std::vector<uint32_t>& sms,
-                 const RunOptions& run_opt) {
+double hetero_alone_ipc(const GpuConfig& cfg, const Mix& mix, const MixEntry& entry, const std::vector<uint32_t>& sms,
+                        const RunOptions& run_opt) {
   const Mix alone = alone_mix(mix, entry);
   SchedOptions opt;
   opt.policy = kAlonePolicy;
@@ -33,7 +29,33 @@ double alone_ipc(const GpuConfig& cfg, const Mix& mix, const MixEntry& entry, co
   return cycles ? double(k.instructions) / double(cycles) : 0.0;
 }
 
-}  // namespace
+void hetero_sm_kinds(const GpuConfig& cfg, const std::string& who, std::vector<uint32_t>& big_sms,
+                     std::vector<uint32_t>& small_sms) {
+  big_sms.clear();
+  small_sms.clear();
+  for (uint32_t s = 0; s < cfg.num_sms(); ++s) {
+    if (cfg.sm(s).name == "big") big_sms.push_back(s);
+    else if (cfg.sm(s).name == "small") small_sms.push_back(s);
+  }
+  if (big_sms.empty() || small_sms.empty())
+    throw InputError(cfg.file.empty() ? cfg.name : cfg.file, "sm_types",
+                     who + " needs SM types named \"big\" and \"small\" (a HeteroCore GPU, e.g. preset heterocore)");
+}
+
+HeteroProfile hetero_profile(const GpuConfig& cfg, const GpuConfig& base, const Mix& mix, const MixEntry& entry,
+                             const std::vector<uint32_t>& big_sms, const std::vector<uint32_t>& small_sms,
+                             bool with_base_n, const RunOptions& run_opt) {
+  std::vector<uint32_t> base_n;
+  for (uint32_t s = 0; s < uint32_t(small_sms.size()); ++s) base_n.push_back(s);
+  const GpuConfig rc = run_config(cfg, mix), rb = run_config(base, mix);
+  HeteroProfile p;
+  p.ipc_base = hetero_alone_ipc(rb, mix, entry, {}, run_opt);
+  p.ipc_big = hetero_alone_ipc(rc, mix, entry, big_sms, run_opt);
+  p.ipc_small = hetero_alone_ipc(rc, mix, entry, small_sms, run_opt);
+  if (with_base_n) p.ipc_base_n = hetero_alone_ipc(rb, mix, entry, base_n, run_opt);
+  p.lean = p.ipc_small >= p.ipc_base_n;
+  return p;
+}
 
 bool is_hetero_static_policy(const std::string& policy) {
   for (const char* p : kHeteroStaticPolicies)
@@ -52,14 +74,7 @@ HeteroChoice hetero_choose(const GpuConfig& cfg, const Mix& mix, const std::stri
                          std::to_string(mix.kernels.size()));
   HeteroChoice c;
   c.policy = policy;
-  for (uint32_t s = 0; s < cfg.num_sms(); ++s) {
-    if (cfg.sm(s).name == "big") c.big_sms.push_back(s);
-    else if (cfg.sm(s).name == "small") c.small_sms.push_back(s);
-  }
-  if (c.big_sms.empty() || c.small_sms.empty())
-    throw InputError(cfg_where, "sm_types",
-                     "policy " + policy +
-                         " needs SM types named \"big\" and \"small\" (a HeteroCore GPU, e.g. preset heterocore)");
+  hetero_sm_kinds(cfg, "policy " + policy, c.big_sms, c.small_sms);
 
   // the even split: kernel 0 the first half of each type (the larger half of an odd count)
   auto even = [&] {
@@ -94,18 +109,8 @@ HeteroChoice hetero_choose(const GpuConfig& cfg, const Mix& mix, const std::stri
     throw InputError(cfg_where, "hetero.baseline_config",
                      base.name + " has " + std::to_string(base.num_sms()) + " SMs, fewer than the " +
                          std::to_string(n_small) + " small SMs it is compared with");
-  std::vector<uint32_t> base_n;
-  for (uint32_t s = 0; s < n_small; ++s) base_n.push_back(s);
-  const GpuConfig rc = run_config(cfg, mix), rb = run_config(base, mix);
-  for (const MixEntry& e : mix.kernels) {
-    HeteroProfile p;
-    p.ipc_base = alone_ipc(rb, mix, e, {}, run_opt);
-    p.ipc_big = alone_ipc(rc, mix, e, c.big_sms, run_opt);
-    p.ipc_small = alone_ipc(rc, mix, e, c.small_sms, run_opt);
-    if (policy == "hetero-class") p.ipc_base_n = alone_ipc(rb, mix, e, base_n, run_opt);
-    p.lean = p.ipc_small >= p.ipc_base_n;
-    c.profiles.push_back(p);
-  }
+  for (const MixEntry& e : mix.kernels)
+    c.profiles.push_back(hetero_profile(cfg, base, mix, e, c.big_sms, c.small_sms, policy == "hetero-class", run_opt));
   const HeteroProfile &p0 = c.profiles[0], &p1 = c.profiles[1];
   if (policy == "hetero-class") {
     if (p0.lean != p1.lean) {

@@ -45,6 +45,23 @@ struct HeteroProfile {
   bool lean = false;  // IPC^S >= IPC^base_n (hetero-class)
 };
 
+/// `entry` of `mix` alone under golden left-over on `cfg`, its CTAs allowed on `sms` only (empty:
+/// all); its IPC over the mix's window, or over its own run without one.
+double hetero_alone_ipc(const GpuConfig& cfg, const Mix& mix, const MixEntry& entry, const std::vector<uint32_t>& sms,
+                        const RunOptions& run_opt);
+
+/// `cfg`'s SMs of the SM types named "big" and "small"; an InputError naming `cfg`'s sm_types
+/// and `who` (what needs them) when either is missing.
+void hetero_sm_kinds(const GpuConfig& cfg, const std::string& who, std::vector<uint32_t>& big_sms,
+                     std::vector<uint32_t>& small_sms);
+
+/// `entry`'s standalone IPCs (Sec. 4.2): on all of `base` (ipc_base), on `cfg`'s big and small
+/// SMs, and with `with_base_n` on as many of `base`'s SMs as there are small SMs (ipc_base_n,
+/// hetero-class's lean test). gsim calibrate reads the same profile alone.
+HeteroProfile hetero_profile(const GpuConfig& cfg, const GpuConfig& base, const Mix& mix, const MixEntry& entry,
+                             const std::vector<uint32_t>& big_sms, const std::vector<uint32_t>& small_sms,
+                             bool with_base_n, const RunOptions& run_opt);
+
 /// The mapping and what it was made from.
 struct HeteroChoice {
   std::string policy;

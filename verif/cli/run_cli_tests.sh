@@ -786,13 +786,15 @@ else bad "occupancy --kernels FILE" "exit $RC"; fi
 # gsim calibrate: stand-ins alone against the papers' alone figures (docs/workloads.md "Alone targets").
 gsim calibrate --kernel HOT --kernel BLK -q --json "$TMP/calib.json"
 if [ "$RC" -eq 0 ] && grep -Eq "^HOT +ipc_thread +262.5..437.5 +[0-9.]+ +ok " "$OUT" && grep -q "targets: .* in band" "$OUT" &&
-   grep -Eq "^HOT +class +compute-nonsat +compute-nonsat +ok " "$OUT" && grep -Eq "^BLK +class +memory +memory +ok " "$OUT" &&
+   grep -Eq "^HOT +class +compute-nonsat +compute-nonsat \(peak [0-9]+/[0-9]+, p\(N-1\) [0-9.]+, p\(N\) [0-9.]+\) +ok " "$OUT" &&
+   grep -Eq "^BLK +class +memory +memory \(peak [0-9]+/[0-9]+, p\(N-1\) [0-9.]+, p\(N\) [0-9.]+\) +ok " "$OUT" &&
    python3 - "$TMP/calib.json" <<'EOF'; then ok "calibrate: a row per target, JSON rows"; else bad "calibrate: a row per target, JSON rows" "exit $RC"; fi
 import json, sys
 rows = json.load(open(sys.argv[1]))
 assert {r["kernel"] for r in rows} == {"HOT", "BLK"}, rows
 assert all(r["status"] in ("ok", "OUT", "not measured") for r in rows)
 assert any(r["metric"] == "ipc_thread" and r["ours"] > 0 for r in rows)
+assert all(r["evidence"].startswith("peak ") for r in rows if r["metric"] == "class"), rows
 EOF
 # --check on a copy of the targets with a BLK IPC band no run reaches (BLK itself is in band)
 python3 - "$DATA/workloads/calibration/targets.json" "$TMP/targets_blk_out.json" <<'EOF'
@@ -804,6 +806,41 @@ for t in d["kernels"]["BLK"]["targets"]:
 json.dump(d, open(sys.argv[2], "w"))
 EOF
 expect_fail "calibrate --check names the kernels out of band" 7 "out of band: BLK" calibrate --kernel HOT --kernel BLK -q --check --targets "$TMP/targets_blk_out.json"
+# the same band marked known_gap: shown and counted apart, --check passes
+python3 - "$TMP/targets_blk_out.json" "$TMP/targets_blk_gap.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d["kernels"]["BLK"]["targets"]:
+    if t["metric"] == "ipc_thread":
+        t["known_gap"] = "a test band no run reaches"
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+gsim calibrate --kernel BLK -q --check --targets "$TMP/targets_blk_gap.json"
+if [ "$RC" -eq 0 ] && grep -Eq "^BLK +ipc_thread +1..2 +[0-9.]+ +OUT \(known gap\)" "$OUT" &&
+   grep -q "1 out of band as a known gap" "$OUT"; then
+  ok "calibrate --check: a known gap is listed, counted apart and passes"
+else
+  bad "calibrate --check: a known gap is listed, counted apart and passes" "exit $RC"
+fi
+# HeteroCore's ratios: the kernel on the big and small SMs of the config at.config names and on
+# its baseline; a ratio target without at.config is a malformed target (file and kernel named)
+gsim calibrate --kernel hc.NQU -q --json "$TMP/calib_hc.json"
+if [ "$RC" -eq 0 ] && grep -Eq "^hc.NQU +tlp +thick +(thick|lean) \(small/base [0-9.]+\)" "$OUT" &&
+   python3 - "$TMP/calib_hc.json" <<'EOF'; then ok "calibrate: HeteroCore TLP class and ratios measured"; else bad "calibrate: HeteroCore TLP class and ratios measured" "exit $RC"; fi
+import json, sys
+rows = {r["metric"]: r for r in json.load(open(sys.argv[1])) if r["metric"] != "ctas_per_sm"}
+for m in ("ipc_ratio_big", "ipc_ratio_small", "speedup_hetero"):
+    assert rows[m]["status"] != "not measured" and rows[m]["ours"] > 0, rows[m]
+assert rows["tlp"]["ours"] in ("thick", "lean"), rows["tlp"]
+EOF
+python3 - "$DATA/workloads/calibration/targets.json" "$TMP/targets_noat.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d["kernels"]["hc.NQU"]["targets"]:
+    t.pop("at", None) if t["metric"] == "ipc_ratio_small" else None
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+expect_fail "calibrate: a HeteroCore ratio without at.config" 2 "ipc_ratio_small needs at.config" calibrate --kernel hc.NQU -q --targets "$TMP/targets_noat.json"
 expect_fail "calibrate --kernel without targets" 2 "no targets for it" calibrate --kernel test.compute
 expect_fail "calibrate --suite unknown" 2 "no such suite" calibrate --suite nope
 
