@@ -1,22 +1,21 @@
 // gsim calibrate: every stand-in kernel alone on its suite's preset against the paper's alone
 // figures (sim_top/workloads/calibration/targets.json; docs/workloads.md, "Alone targets").
 //
-// For each kernel of the targets file (or those --suite / --kernel select) it runs the kernel
-// alone under golden Left-Over on the suite's preset (one simulation: the shared run is the
-// alone run) and measures the targets whose metric it knows here: ipc_thread, l2_mpki,
-// runtime_cycles and cta_mean_cycles (against value x scale where the library shortened the
-// kernel), cta_rsd_pct, ctas_per_sm (on the config and SM type the target names),
-// dominant_stall, and from the kernel's gsim profile curve (IPC at 1..N CTAs per SM,
-// profile_curve.hpp) the Fig. 3a class, SBM's CI class and norm_ipc_at, and SBM's cache class
-// from a second alone run with the kernel's accesses around L1 and L2; ipc_ratio_to from the
-// relative_to kernel alone on the same preset; HeteroCore's TLP class
-// and ratios from the kernel alone on the HeteroCore GPU the target names (at.config) -- its big
-// SMs, its small SMs, all of it -- and on its hetero.baseline_config (hetero_profile in
+// For each kernel of the targets file (or those --suite / --kernel select) it runs the kernel alone
+// under golden Left-Over on the suite's preset (one simulation: the shared run is the alone run)
+// and measures the targets whose metric it knows here: ipc_thread, l2_mpki, runtime_cycles and
+// cta_mean_cycles (against value x scale where the library shortened the kernel), cta_rsd_pct,
+// ctas_per_sm (on the config and SM type the target names), dominant_stall, and from the kernel's
+// gsim profile curve (IPC at 1..N CTAs per SM, profile_curve.hpp) the Fig. 3a class, SBM's CI class
+// and norm_ipc_at, and SBM's cache class from a second alone run with the kernel's accesses around
+// L1 and L2; ipc_ratio_to from the relative_to kernel alone on the same preset; HeteroCore's TLP
+// class and ratios from the kernel alone on the HeteroCore GPU the target names (at.config) -- its
+// big SMs, its small SMs, all of it -- and on its hetero.baseline_config (hetero_profile in
 // metrics/hetero_static.hpp, the profile hetero-class decides on). Prints one row per target (a
 // class with what it was read from: the curve's peak and p(N-1), p(N), the cache ratio, the
-// small-SM ratio); --check exits kExitOutOfBand naming every kernel with a measured target
-// outside its band, except targets the file marks known_gap (listed, counted apart).
-// Calibration is on alone behaviour only: nothing here runs a pair or a mix.
+// small-SM ratio); --check exits kExitOutOfBand naming every kernel with a measured target outside
+// its band, except targets the file marks known_gap (listed, counted apart). Calibration is on
+// alone behaviour only: nothing here runs a pair or a mix.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
