@@ -466,6 +466,72 @@ class Spec:
                 out.append((prefix + f["name"], at, f["width"]))
         return out
 
+    def state_pack_cpp(self):
+        """Packers of the SystemVerilog-only records (a module's registers, state_o) for the golden
+        twins: pack_<record>(st, lsb, q, units...) puts q's fields, named as the record's, at their
+        bits; a field whose record ends in _state_t is a sub-unit's, packed by that unit's twin
+        (unit.state(st, lsb)). The twin's state() is then one call; a field the twin names
+        differently or holds in another shape does not compile."""
+        o = []
+        o.append("/// A twin's register into a record field of W bits at `lsb`: an integer, bool or enum as")
+        o.append("/// is; a std::array as W / N bits per element, element 0 lowest; a generated C++ record")
+        o.append("/// (WfRes, ...) by its pack(), MSB first. `st` has put(lsb, width, bits) (golden PolicyState).")
+        o.append("template <class T> struct IsStdArray : std::false_type {};")
+        o.append("template <class T, std::size_t N> struct IsStdArray<std::array<T, N>> : std::true_type {};")
+        o.append("template <uint32_t W, class St, class T>")
+        o.append("void put_field(St& st, uint32_t lsb, const T& v) {")
+        o.append("  if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {")
+        o.append("    static_assert(W <= 64, \"a scalar register field holds at most 64 bits\");")
+        o.append("    st.put(lsb, W, static_cast<uint64_t>(v));")
+        o.append("  } else if constexpr (IsStdArray<T>::value) {")
+        o.append("    constexpr uint32_t N = uint32_t(std::tuple_size_v<T>);")
+        o.append("    static_assert(W % N == 0, \"an array field's width is a multiple of its element count\");")
+        o.append("    for (uint32_t i = 0; i < N; ++i) put_field<W / N>(st, lsb + i * (W / N), v[i]);")
+        o.append("  } else {")
+        o.append("    static_assert(T::kWidth == W, \"a record field is the generated record of its width\");")
+        o.append("    uint32_t at = lsb + W;")
+        o.append("    pack(v, [&](uint64_t bits, unsigned w) { at -= w; st.put(at, w, bits); });")
+        o.append("  }")
+        o.append("}")
+        o.append("/// A sub-unit's record of W bits at `lsb`: its twin's state(st, lsb); a twin that states its")
+        o.append("/// record's width (kStateW, e.g. a parameterized gs_seq_mul) is checked against W.")
+        o.append("template <class U, class = void> struct HasStateW : std::false_type {};")
+        o.append("template <class U> struct HasStateW<U, std::void_t<decltype(U::kStateW)>> : std::true_type {};")
+        o.append("template <uint32_t W, class St, class U>")
+        o.append("void put_unit(St& st, uint32_t lsb, const U& unit) {")
+        o.append("  if constexpr (HasStateW<U>::value) static_assert(U::kStateW == W, \"the unit's record is its twin's width\");")
+        o.append("  unit.state(st, lsb);")
+        o.append("}")
+        o.append("/// pack_<record>(st, lsb, q, units...): a module's registers q (fields named as the record's)")
+        o.append("/// at `lsb` in the record's layout; each sub-unit's record (a field of type *_state_t) from")
+        o.append("/// that unit's twin, unit.state(st, lsb), the units passed in field order.")
+        for name, r in self.records.items():
+            if not r["sv_only"]:
+                continue
+            units = [f["name"] for f in r["fields"] if f["kind"] == "rec" and f["type"].endswith("_state_t")]
+            tparams = "".join(f", class U_{u}" for u in units)
+            params = "".join(f", const U_{u}& {u}" for u in units)
+            o.append(f"template <class St, class Q{tparams}>")
+            o.append(f"void pack_{name}(St& st, uint32_t lsb, const Q& q{params}) {{")
+            if len(units) == len(r["fields"]):
+                o.append("  (void)q;")
+            at = r["width"]
+            for f in r["fields"]:
+                at -= f["width"]
+                n = f["name"]
+                if n in units:
+                    o.append(f"  put_unit<{f['width']}u>(st, lsb + {at}u, {n});")
+                elif f["kind"] == "rec" and self.records[f["type"]]["sv_only"]:
+                    sub = self.records[f["type"]]
+                    if any(g["kind"] == "rec" and g["type"].endswith("_state_t") for g in sub["fields"]):
+                        raise SpecError(f"records.{name}.{n}: a nested record holds a sub-unit's state; "
+                                        "give the sub-unit's record a field of the module's own record")
+                    o.append(f"  pack_{f['type']}(st, lsb + {at}u, q.{n});")
+                else:
+                    o.append(f"  put_field<{f['width']}u>(st, lsb + {at}u, q.{n});")
+            o.append("}")
+        return o
+
     def settings_cpp(self):
         """The policies' settings in C++ (namespace gs::spec): a record per section, PolicySettings,
         the table of every setting, the config loader, the RTL packing and the bench's draws."""
@@ -697,10 +763,12 @@ class Spec:
         o.append("// The scheduler's parameters, enums, records and policy registry for C++: the same values")
         o.append("// and bit layouts as the SystemVerilog package gs_pkg generated from the same spec.")
         o.append("#pragma once")
+        o.append("#include <array>")
         o.append("#include <cstdint>")
         o.append("#include <ostream>")
         o.append("#include <sstream>")
         o.append("#include <string>")
+        o.append("#include <type_traits>")
         o.append("")
         o.append("namespace gs {")
         o.append("")
@@ -753,6 +821,7 @@ class Spec:
             o.append(f"}}  // namespace {name}")
         o.append("}  // namespace layout")
         o.append("")
+        o.extend(self.state_pack_cpp())
         o.append("/// The policy registry: gsim names, aliases, RTL module, in gs_pkg::policy_e order.")
         o.append("/// state: the module's register record (\"\" when it has none) and its leaf fields.")
         o.append("/// sm_sharing: the policy honours policy_cfg_t.sm_exclusive (gsim --sm-sharing exclusive).")

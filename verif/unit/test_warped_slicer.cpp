@@ -166,9 +166,9 @@ TEST_CASE("warped-slicer: profile, water-fill and quotas in a run", "[sched][war
           for (uint32_t k = 0; k < twin.q.nk; ++k) {
             uint64_t sum = 0;
             for (uint32_t s = 0; s < c.num_sms(); ++s) sum += twin.prof.insts(s, twin.q.order[k]);
-            CHECK(twin.q.sum[k] == sum);
+            CHECK(twin.q.sum_insts[k] == sum);
             max_sum = std::max(max_sum, sum);
-            const uint64_t ref = twin.q.ref[k];
+            const uint64_t ref = twin.q.ref_insts[k];
             changed |= (sum > ref ? sum - ref : ref - sum) * 100 > uint64_t(pct) * ref;
           }
           if (twin.q.ref_valid) CHECK(twin.q.mon_chg == changed);

@@ -8,7 +8,7 @@
 // idle SM to kmax (tokens - 1), or reserves and preempts an SM of kmin for kmax (kmin + 1,
 // kmax - 1). num_sms + 3 cycles a pass.
 #pragma once
-#include <vector>
+#include <array>
 
 #include "sched/golden/gs_active_queue.hpp"
 #include "sched/golden/gs_ksrt.hpp"
@@ -20,27 +20,27 @@ class DssUnitTwin {
  public:
   enum class St : uint8_t { kIdle = 0, kScan = 1, kAct = 2, kSel = 3, kChk = 4 };
   struct Regs {
-    St st = St::kIdle;             // st_q
-    uint32_t s = 0;                // s_q: the SM under scan; the releasable SM in SEL, the idle one in CHK
-    bool dirty = false;            // dirty_q
-    bool idle_found = false;       // idle_found_q
-    uint32_t idle_sm = 0;          // idle_sm_q
-    bool rel_found = false;        // rel_found_q
-    uint32_t rel_sm = 0;           // rel_sm_q
-    uint32_t own_found = 0;        // own_found_q
-    std::vector<uint32_t> own_sm;  // own_sm_q
-    std::vector<int32_t> tok;      // tok_q: the KSRT copy (SCAN)
-    std::vector<uint32_t> rank;    // rank_q
-    uint32_t pend = 0;             // pend_q
-    uint32_t valid = 0;            // valid_q
-    uint32_t kmax = 0;             // kmax_q, one-hot (SEL)
-    uint32_t kmin = 0;             // kmin_q, one-hot (SEL)
-    bool rel_pre = false;          // rel_pre_q (SEL)
-    uint32_t rel_own = 0;          // rel_own_q (SEL)
-    bool gap = false;              // gap_q (CHK)
-    bool rel_ok = false;           // rel_ok_q (CHK)
-    bool idle_ok = false;          // idle_ok_q (CHK)
-    bool pre_ok = false;           // pre_ok_q (CHK)
+    St st = St::kIdle;        // st_q
+    uint32_t s = 0;           // s_q: the SM under scan; the releasable SM in SEL, the idle one in CHK
+    bool dirty = false;       // dirty_q
+    bool idle_found = false;  // idle_found_q
+    uint32_t idle_sm = 0;     // idle_sm_q
+    bool rel_found = false;   // rel_found_q
+    uint32_t rel_sm = 0;      // rel_sm_q
+    uint32_t own_found = 0;   // own_found_q
+    std::array<uint32_t, spec::MaxKernels> own_sm{};  // own_sm_q
+    std::array<int32_t, spec::MaxKernels> tok{};      // tok_q: the KSRT copy (SCAN)
+    std::array<uint32_t, spec::MaxKernels> rank{};    // rank_q
+    uint32_t pend = 0;                                // pend_q
+    uint32_t valid = 0;                               // valid_q
+    uint32_t kmax = 0;                                // kmax_q, one-hot (SEL)
+    uint32_t kmin = 0;                                // kmin_q, one-hot (SEL)
+    bool rel_pre = false;                             // rel_pre_q (SEL)
+    uint32_t rel_own = 0;                             // rel_own_q (SEL)
+    bool gap = false;                                 // gap_q (CHK)
+    bool rel_ok = false;                              // rel_ok_q (CHK)
+    bool idle_ok = false;                             // idle_ok_q (CHK)
+    bool pre_ok = false;                              // pre_ok_q (CHK)
   };
   /// The next state: the scalar registers whole, own_sm_q through its one write port.
   struct D {
@@ -55,8 +55,8 @@ class DssUnitTwin {
     bool own_we = false;  // own_sm_q[own_slot] <= own_val
     uint32_t own_slot = 0, own_val = 0;
     bool snap = false;  // SCAN: tok_q, rank_q, pend_q, valid_q <= the KSRT, ranks, pending
-    std::vector<int32_t> tok;
-    std::vector<uint32_t> rank;
+    std::array<int32_t, spec::MaxKernels> tok{};
+    std::array<uint32_t, spec::MaxKernels> rank{};
     uint32_t pend = 0, valid = 0;
     uint32_t kmax = 0, kmin = 0;
     bool rel_pre = false;
@@ -78,10 +78,8 @@ class DssUnitTwin {
 
   void reset(uint32_t slots) {
     q = Regs{};
-    q.own_sm.assign(slots, 0);
-    q.tok.assign(slots, 0);
-    q.rank.assign(slots, 0);
     d = D{};
+    slots_ = slots;
   }
 
   /// kmax: most tokens among kernels with CTAs to issue (ties: oldest, then the lower slot),
@@ -213,10 +211,8 @@ class DssUnitTwin {
         }
         // the KSRT copy SEL reads (the last SCAN cycle's)
         n.snap = true;
-        n.tok.resize(q.tok.size());
-        n.rank.resize(q.rank.size());
         n.valid = 0;
-        for (uint32_t k = 0; k < q.tok.size(); ++k) {
+        for (uint32_t k = 0; k < slots_; ++k) {
           const KsrtEntry& e = ksrt.entry(k);
           n.tok[k] = e.tokens;
           n.rank[k] = aq.q.rank[k];
@@ -299,37 +295,16 @@ class DssUnitTwin {
 
   /// q as gs_dss_unit's state_o (dss_state_t).
   void state(PolicyState& st) const {
-    namespace L = spec::layout::dss_state_t;
     st.clear();
-    st.put(L::st_lsb, L::st_width, static_cast<uint32_t>(q.st));
-    st.put(L::s_lsb, L::s_width, q.s);
-    st.put(L::dirty_lsb, L::dirty_width, q.dirty);
-    st.put(L::idle_found_lsb, L::idle_found_width, q.idle_found);
-    st.put(L::idle_sm_lsb, L::idle_sm_width, q.idle_sm);
-    st.put(L::rel_found_lsb, L::rel_found_width, q.rel_found);
-    st.put(L::rel_sm_lsb, L::rel_sm_width, q.rel_sm);
-    st.put(L::own_found_lsb, L::own_found_width, q.own_found);
-    for (uint32_t k = 0; k < q.own_sm.size() && k < MaxKernels; ++k) {
-      st.put(L::own_sm_lsb + k * SmIdW, SmIdW, q.own_sm[k]);
-      st.put(L::tok_lsb + k * spec::TokenW, spec::TokenW, static_cast<uint16_t>(q.tok[k]));
-      st.put(L::rank_lsb + k * spec::SlotW, spec::SlotW, q.rank[k]);
-    }
-    st.put(L::pend_lsb, L::pend_width, q.pend);
-    st.put(L::valid_lsb, L::valid_width, q.valid);
-    st.put(L::kmax_lsb, L::kmax_width, q.kmax);
-    st.put(L::kmin_lsb, L::kmin_width, q.kmin);
-    st.put(L::rel_pre_lsb, L::rel_pre_width, q.rel_pre);
-    st.put(L::rel_own_lsb, L::rel_own_width, q.rel_own);
-    st.put(L::gap_lsb, L::gap_width, q.gap);
-    st.put(L::rel_ok_lsb, L::rel_ok_width, q.rel_ok);
-    st.put(L::idle_ok_lsb, L::idle_ok_width, q.idle_ok);
-    st.put(L::pre_ok_lsb, L::pre_ok_width, q.pre_ok);
+    spec::pack_dss_state_t(st, 0, q);
   }
 
   Regs q;  // registered state
   D d;     // next state
 
  private:
+  uint32_t slots_ = 0;  // the KSRT slots in use (reset())
+
   static void start_pass(D& n) {
     n.st = St::kScan;
     n.s = 0;

@@ -320,39 +320,7 @@ class HeteroSel {
   }
 
   /// q as the RTL's state_o (hc_sel_state_t) at bit `lsb` of `st`.
-  void state(PolicyState& st, uint32_t lsb) const {
-    namespace L = spec::layout::hc_sel_state_t;
-    static_assert(L::mul_width == Mul::kStateW, "hc_mul_state_t is gs_seq_mul's state_o");
-    st.put(lsb + L::st_lsb, L::st_width, q.st);
-    st.put(lsb + L::nk_lsb, L::nk_width, q.nk);
-    st.put(lsb + L::i_lsb, L::i_width, q.i);
-    st.put(lsb + L::j_lsb, L::j_width, q.j);
-    for (uint32_t c = 0; c < K; ++c) {
-      st.put(lsb + L::rb_lsb + c * spec::HcRateW, spec::HcRateW, q.rb[c]);
-      st.put(lsb + L::rs_lsb + c * spec::HcRateW, spec::HcRateW, q.rs[c]);
-      st.put(lsb + L::n_lsb + c * spec::HcNW, spec::HcNW, q.n[c]);
-      st.put(lsb + L::g_lsb + c * spec::HcGW, spec::HcGW, q.g[c]);
-      st.put(lsb + L::rank_lsb + c * spec::HcKW, spec::HcKW, q.rank[c]);
-    }
-    st.put(lsb + L::thick_lsb, L::thick_width, q.thick);
-    st.put(lsb + L::gt_lsb, L::gt_width, q.gt);
-    st.put(lsb + L::eq_lsb, L::eq_width, q.eq);
-    st.put(lsb + L::sh_lsb, L::sh_width, q.sh);
-    st.put(lsb + L::b_lsb, L::b_width, q.b);
-    st.put(lsb + L::s_lsb, L::s_width, q.s);
-    st.put(lsb + L::dlt_neg_lsb, 1, q.dlt_neg);
-    st.put(lsb + L::dlt_lsb, L::dlt_width, q.dlt);
-    st.put(lsb + L::flat_lsb, 1, q.flat);
-    st.put(lsb + L::dcta_lsb, L::dcta_width, q.dcta);
-    st.put(lsb + L::dbase_neg_lsb, 1, q.dbase_neg);
-    st.put(lsb + L::dbase_lsb, L::dbase_width, q.dbase);
-    st.put(lsb + L::p1_lsb, L::p1_width, q.p1);
-    st.put(lsb + L::g_neg_lsb, L::g_neg_width, q.g_neg);
-    st.put(lsb + L::x_lsb, L::x_width, q.x);
-    st.put(lsb + L::big_lsb, L::big_width, q.big);
-    st.put(lsb + L::even_lsb, 1, q.even);
-    mul.state(st, lsb + L::mul_lsb);
-  }
+  void state(PolicyState& st, uint32_t lsb) const { spec::pack_hc_sel_state_t(st, lsb, q, mul); }
 
   Regs q, d;
   Mul mul;

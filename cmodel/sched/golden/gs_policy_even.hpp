@@ -146,26 +146,9 @@ class PolicyEven final : public PolicyTwin {
     div.commit();
   }
 
-  void state(PolicyState& st) const override {  // even_state_t
-    namespace L = spec::layout::even_state_t;
+  void state(PolicyState& st) const override {
     st.clear();
-    scan.state(st, L::scan_lsb);
-    st.put(L::st_lsb, L::st_width, q.st);
-    st.put(L::pf_lsb, L::pf_width, q.pf);
-    put_caps(st, L::capsel_lsb, q.capsel);
-    put_caps(st, L::cap_lsb, q.cap);
-    st.put(L::j_lsb, L::j_width, q.j);
-    st.put(L::r_lsb, L::r_width, q.r);
-    st.put(L::qcta_lsb, L::qcta_width, q.qcta);
-    st.put(L::qmin_lsb, L::qmin_width, q.qmin);
-    for (uint32_t k = 0; k < MaxKernels; ++k) st.put(L::quota_lsb + k * CtaCntW, CtaCntW, q.quota[k]);
-    namespace W = spec::layout::quota_wr_t;
-    st.put(L::wr_lsb + W::valid_lsb, 1, q.wr.valid);
-    st.put(L::wr_lsb + W::sm_lsb, W::sm_width, q.wr.sm);
-    st.put(L::wr_lsb + W::slot_lsb, W::slot_width, q.wr.slot);
-    st.put(L::wr_lsb + W::max_ctas_lsb, W::max_ctas_width, q.wr.max_ctas);
-    mul.state(st, L::mul_lsb);
-    div.state(st, L::div_lsb);
+    spec::pack_even_state_t(st, 0, q, scan, mul, div);
   }
 
   RepartitionScan scan;  // u_scan, one step per (SM, slot)
@@ -187,14 +170,6 @@ class PolicyEven final : public PolicyTwin {
   }
   static uint32_t sm_wrap(uint32_t v) { return v & width_mask(SmIdW); }
   uint32_t slots_ = MaxKernels;  // Inner of the scan and the quota unit's slots (MaxKernels in the RTL)
-  static void put_caps(PolicyState& st, uint32_t lsb, const SmCaps& c) {
-    namespace C = spec::layout::sm_caps_t;
-    st.put(lsb + C::threads_lsb, C::threads_width, c.threads);
-    st.put(lsb + C::warps_lsb, C::warps_width, c.warps);
-    st.put(lsb + C::regs_lsb, C::regs_width, c.regs);
-    st.put(lsb + C::shmem_lsb, C::shmem_width, c.shmem);
-    st.put(lsb + C::ctas_lsb, C::ctas_width, c.ctas);
-  }
 };
 
 }  // namespace gs::golden

@@ -22,14 +22,13 @@ class PolicyFewestLeft final : public PolicyTwin {
     std::array<uint32_t, MaxKernels> rank2{};
     std::array<uint32_t, MaxKernels> ahead{};  // stage 3: bit j of ahead[k], j comes before k
     std::array<uint32_t, MaxKernels> rank3{};
-    std::array<uint32_t, MaxKernels> pos{};  // stage 4: the key {pos, rank4}
-    std::array<uint32_t, MaxKernels> rank4{};
+    std::array<uint32_t, MaxKernels> key{};  // stage 4: out_o.key, {pos, rank} (pos above the SlotW rank bits)
   };
 
   void reset(const PolicyCfg&) override { q = d = Regs{}; }
 
   void comb(const PolicyCfg& cfg, const PolicyView&, const PolicyEvent&, PolicyOut& out) const override {
-    for (uint32_t k = 0; k < cfg.slots; ++k) out.key[k] = OrderKey{q.pos[k], q.rank4[k]};
+    for (uint32_t k = 0; k < cfg.slots; ++k) out.key[k] = OrderKey{q.key[k] >> SlotW, q.key[k] & width_mask(SlotW)};
     all_elig(cfg.slots, out.elig);
   }
 
@@ -61,28 +60,14 @@ class PolicyFewestLeft final : public PolicyTwin {
       n.ahead[k] = a;
       n.rank3[k] = q.rank2[k];
       // stage 4
-      n.pos[k] = static_cast<uint32_t>(__builtin_popcount(q.ahead[k])) & width_mask(PrioW);
-      n.rank4[k] = q.rank3[k];
+      n.key[k] = (static_cast<uint32_t>(__builtin_popcount(q.ahead[k])) & width_mask(PrioW)) << SlotW | q.rank3[k];
     }
   }
   void commit() override { q = d; }
 
-  void state(PolicyState& st) const override {  // fl_state_t
-    namespace L = spec::layout::fl_state_t;
+  void state(PolicyState& st) const override {
     st.clear();
-    for (uint32_t k = 0; k < MaxKernels; ++k) {
-      st.put(L::lo_lsb + k * FlLoW, FlLoW, q.lo[k]);
-      st.put(L::cy_lsb + k * 2, 2, q.cy[k]);
-      st.put(L::hi_lsb + k * FlHiW, FlHiW, q.hi[k]);
-      st.put(L::rank1_lsb + k * SlotW, SlotW, q.rank1[k]);
-      st.put(L::left_lsb + k * FlLeftW, FlLeftW, q.left[k]);
-      st.put(L::rank2_lsb + k * SlotW, SlotW, q.rank2[k]);
-      st.put(L::ahead_lsb + k * MaxKernels, MaxKernels, q.ahead[k]);
-      st.put(L::rank3_lsb + k * SlotW, SlotW, q.rank3[k]);
-      st.put(L::key_lsb + k * OrderKeyW, OrderKeyW, (q.pos[k] << SlotW) | q.rank4[k]);
-    }
-    st.put(L::pend1_lsb, L::pend1_width, q.pend1);
-    st.put(L::pend2_lsb, L::pend2_width, q.pend2);
+    spec::pack_fl_state_t(st, 0, q);
   }
 
   Regs q;  // registered state

@@ -205,76 +205,9 @@ class PolicyHetero final : public PolicyTwin {
     sel.commit();
   }
 
-  void state(PolicyState& st) const override {  // hc_state_t
-    namespace L = spec::layout::hc_state_t;
+  void state(PolicyState& st) const override {
     st.clear();
-    st.put(L::st_lsb, L::st_width, q.st);
-    st.put(L::chosen_lsb, 1, q.chosen);
-    st.put(L::set_valid_lsb, 1, q.set_valid);
-    st.put(L::mapped_lsb, 1, q.mapped);
-    st.put(L::new_set_lsb, 1, q.new_set);
-    st.put(L::drop_q_lsb, 1, q.drop_q);
-    st.put(L::new_nk_lsb, L::new_nk_width, q.new_nk);
-    st.put(L::m_pres_lsb, L::m_pres_width, q.m_pres);
-    st.put(L::m_known_lsb, L::m_known_width, q.m_known);
-    for (uint32_t c = 0; c < HK; ++c) st.put(L::m_cur_lsb + c * spec::SlotW, spec::SlotW, q.m_cur[c]);
-    for (uint32_t k = 0; k < spec::MaxKernels; ++k) st.put(L::m_grp_lsb + k * spec::HcGrpW, spec::HcGrpW, q.m_grp[k]);
-    st.put(L::nk_lsb, L::nk_width, q.nk);
-    for (uint32_t c = 0; c < HK; ++c) {
-      st.put(L::ids_lsb + c * spec::KernelIdW, spec::KernelIdW, q.ids[c]);
-      st.put(L::new_ids_lsb + c * spec::KernelIdW, spec::KernelIdW, q.new_ids[c]);
-    }
-    st.put(L::s_lsb, L::s_width, q.s);
-    st.put(L::sb_lsb, 1, q.sb);
-    st.put(L::cb_lsb, L::cb_width, q.cb);
-    st.put(L::cs_lsb, L::cs_width, q.cs);
-    st.put(L::mb_lsb, L::mb_width, q.mb);
-    st.put(L::ms_lsb, L::ms_width, q.ms);
-    for (uint32_t s = 0; s < spec::MaxSms; ++s) st.put(L::grp_lsb + s * spec::HcGrpW, spec::HcGrpW, q.grp[s]);
-    st.put(L::nbig_lsb, L::nbig_width, q.nbig);
-    st.put(L::nsmall_lsb, L::nsmall_width, q.nsmall);
-    st.put(L::nb0_lsb, L::nb0_width, q.nb0);
-    st.put(L::ns0_lsb, L::ns0_width, q.ns0);
-    st.put(L::t0_valid_lsb, 1, q.t0_valid);
-    st.put(L::t0_lsb, L::t0_width, q.t0);
-    st.put(L::t1_lsb, L::t1_width, q.t1);
-    st.put(L::tl_valid_lsb, 1, q.tl_valid);
-    st.put(L::tl_lsb, L::tl_width, q.tl);
-    st.put(L::pc_clear_lsb, 1, q.pc_clear);
-    st.put(L::pc_run_lsb, 1, q.pc_run);
-    st.put(L::fin_lsb, L::fin_width, q.fin);
-    st.put(L::pq_valid_lsb, 1, q.pq_valid);
-    st.put(L::pq_sm_lsb, L::pq_sm_width, q.pq_sm);
-    st.put(L::pq_cand_lsb, L::pq_cand_width, q.pq_cand);
-    st.put(L::pq_fin_lsb, L::pq_fin_width, q.pq_fin);
-    st.put(L::pq_sel_lsb, 1, q.pq_sel);
-    for (uint32_t c = 0; c < HK; ++c) {
-      st.put(L::bsum_lsb + c * spec::HcInstW, spec::HcInstW, q.bsum[c]);
-      st.put(L::ssum_lsb + c * spec::HcInstW, spec::HcInstW, q.ssum[c]);
-      st.put(L::cta_b_lsb + c * spec::CtaCntW, spec::CtaCntW, q.cta_b[c]);
-      st.put(L::cta_s_lsb + c * spec::CtaCntW, spec::CtaCntW, q.cta_s[c]);
-      st.put(L::cta_0_lsb + c * spec::CtaCntW, spec::CtaCntW, q.cta_0[c]);
-    }
-    for (uint32_t t = 0; t < 2 * HK; ++t) st.put(L::sum_cy_lsb + t * (SC - 1), SC - 1, q.sum_cy[t]);
-    st.put(L::rd_insts_lsb, L::rd_insts_width, q.rd_insts);
-    st.put(L::rd_grp_lsb, L::rd_grp_width, q.rd_grp);
-    st.put(L::rd_big_lsb, 1, q.rd_big);
-    st.put(L::rd_add_lsb, 1, q.rd_add);
-    st.put(L::has_b_lsb, 1, q.has_b);
-    st.put(L::has_s_lsb, 1, q.has_s);
-    st.put(L::fb_lsb, L::fb_width, q.fb);
-    st.put(L::fs_lsb, L::fs_width, q.fs);
-    st.put(L::c_lsb, L::c_width, q.c);
-    st.put(L::ty_lsb, L::ty_width, q.ty);
-    put_res(st, L::cap_lsb + L::cap_width, q.cap);
-    put_res(st, L::cta_lsb + L::cta_width, q.cta);
-    st.put(L::fit_lsb, 1, q.fit);
-    st.put(L::sel_go_lsb, 1, q.sel_go);
-    put_res(st, L::acc_lsb + L::acc_width, q.acc);
-    st.put(L::n_lsb, L::n_width, q.n);
-    st.put(L::big_lsb, L::big_width, q.big);
-    st.put(L::even_lsb, 1, q.even);
-    sel.state(st, L::sel_lsb);
+    spec::pack_hc_state_t(st, 0, q, sel);
   }
 
   /// A mapping the last edge put in force: the end of a scan (the profiling split, or the
@@ -537,14 +470,6 @@ class PolicyHetero final : public PolicyTwin {
       (t < HK ? n.bsum[grp] : n.ssum[grp]) = chunk_add(t < HK ? q.bsum[grp] : q.ssum[grp], hit ? q.rd_insts : 0,
                                                        q.sum_cy[t], SC, spec::ArithChunkW, spec::HcInstW, n.sum_cy[t]);
     }
-  }
-
-  /// A wf_res_t field whose top is at bit `top`, its fields MSB first.
-  static void put_res(PolicyState& st, uint32_t top, const WfRes& r) {
-    gs::pack(r, [&](uint64_t val, unsigned w) {
-      top -= w;
-      st.put(top, w, val);
-    });
   }
 
   /// gs_hetero_sel's inputs: the registers the RTL wires to its ports.

@@ -68,27 +68,9 @@ class PolicyPpq final : public PolicyTwin {
     next(true, cfg.policy == Policy::kPpqExcl, v, cfg.num_sms, d);
   }
   void commit() override { q = d; }
-  void state(PolicyState& st) const override {  // ppq_state_t
-    namespace L = spec::layout::ppq_state_t;
+  void state(PolicyState& st) const override {
     st.clear();
-    st.put(L::busy_lsb, L::busy_width, q.busy);
-    st.put(L::s_lsb, L::s_width, q.s);
-    st.put(L::target_lsb, L::target_width, q.target);
-    st.put(L::seen_lsb, L::seen_width, q.seen);
-    st.put(L::next_lsb, L::next_width, q.next);
-    st.put(L::seen_valid_lsb, L::seen_valid_width, q.seen_valid);
-    st.put(L::top_valid_lsb, L::top_valid_width, q.top_valid);
-    st.put(L::top_lsb, L::top_width, q.top);
-    st.put(L::top_slot_lsb, L::top_slot_width, q.top_slot);
-    st.put(L::allow_lsb, L::allow_width, q.allow);
-    st.put(L::row_valid_lsb, L::row_valid_width, q.row_valid);
-    st.put(L::row_sm_lsb, L::row_sm_width, q.row_sm);
-    st.put(L::row_occ_lsb, L::row_occ_width, q.row_occ);
-    st.put(L::row_rsv_lsb, L::row_rsv_width, q.row_rsv);
-    st.put(L::req_valid_lsb, L::req_valid_width, q.req_valid);
-    st.put(L::req_sm_lsb, L::req_sm_width, q.req_sm);
-    st.put(L::req_all_lsb, L::req_all_width, q.req_all);
-    st.put(L::req_victim_lsb, L::req_victim_width, q.req_victim);
+    spec::pack_ppq_state_t(st, 0, q);
   }
 
   /// The most important kernel with CTAs to issue (ties: lowest rank, then lowest slot).

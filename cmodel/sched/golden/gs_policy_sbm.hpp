@@ -234,50 +234,9 @@ class PolicySbm : public PolicyTwin {
     prof.commit();
   }
 
-  void state(PolicyState& st) const override {  // sbm_state_t
-    namespace L = spec::layout::sbm_state_t;
+  void state(PolicyState& st) const override {
     st.clear();
-    st.put(L::st_lsb, L::st_width, q.st);
-    st.put(L::pair_valid_lsb, 1, q.pair_valid);
-    st.put(L::id1_lsb, L::id1_width, q.id1);
-    st.put(L::id2_lsb, L::id2_width, q.id2);
-    st.put(L::slot1_lsb, L::slot1_width, q.slot1);
-    st.put(L::slot2_lsb, L::slot2_width, q.slot2);
-    st.put(L::new_pair_lsb, 1, q.new_pair);
-    st.put(L::pa_id_lsb, L::pa_id_width, q.pa_id);
-    st.put(L::pb_id_lsb, L::pb_id_width, q.pb_id);
-    st.put(L::pa_slot_lsb, L::pa_slot_width, q.pa_slot);
-    st.put(L::pb_slot_lsb, L::pb_slot_width, q.pb_slot);
-    st.put(L::m_two_lsb, 1, q.m_two);
-    st.put(L::m_pres1_lsb, 1, q.m_pres1);
-    st.put(L::m_cur1_lsb, L::m_cur1_width, q.m_cur1);
-    st.put(L::m_pres2_lsb, 1, q.m_pres2);
-    st.put(L::m_cur2_lsb, L::m_cur2_width, q.m_cur2);
-    st.put(L::mapped_lsb, 1, q.mapped);
-    st.put(L::c_lsb, 1, q.c);
-    st.put(L::s_lsb, L::s_width, q.s);
-    put_res(st, L::cta_lsb + L::cta_width, q.cta);
-    st.put(L::fit_lsb, 1, q.fit);
-    st.put(L::ctrl_go_lsb, 1, q.ctrl_go);
-    put_res(st, L::acc_lsb + L::acc_width, q.acc);
-    st.put(L::n_lsb, L::n_width, q.n);
-    st.put(L::occ1_lsb, L::occ1_width, q.occ1);
-    st.put(L::occ2_lsb, L::occ2_width, q.occ2);
-    st.put(L::t0_valid_lsb, 1, q.t0_valid);
-    st.put(L::t0_lsb, L::t0_width, q.t0);
-    st.put(L::t1_lsb, L::t1_width, q.t1);
-    st.put(L::tl_valid_lsb, 1, q.tl_valid);
-    st.put(L::tl_lsb, L::tl_width, q.tl);
-    st.put(L::pc_clear_lsb, 1, q.pc_clear);
-    st.put(L::pc_run_lsb, 1, q.pc_run);
-    st.put(L::sum1_lsb, L::sum1_width, q.sum1);
-    st.put(L::sum2_lsb, L::sum2_width, q.sum2);
-    for (uint32_t t = 0; t < 2; ++t) st.put(L::sum_cy_lsb + t * (SC - 1), SC - 1, q.sum_cy[t]);
-    st.put(L::rd_insts_lsb, L::rd_insts_width, q.rd_insts);
-    st.put(L::rd_c_lsb, 1, q.rd_c);
-    st.put(L::rd_add_lsb, 1, q.rd_add);
-    ctrl.state(st, L::ctrl_lsb);
-    smc.state(st, L::smc_lsb);
+    spec::pack_sbm_state_t(st, 0, q, ctrl, smc);
   }
 
   /// A partition the last edge put in force: the configuration of a finished BYP scan, as
@@ -377,14 +336,6 @@ class PolicySbm : public PolicyTwin {
     for (uint32_t t = 0; t < 2; ++t)
       (t ? n.sum2 : n.sum1) = chunk_add(t ? q.sum2 : q.sum1, q.rd_add && q.rd_c == (t == 1) ? q.rd_insts : 0,
                                         q.sum_cy[t], SC, spec::ArithChunkW, spec::SbmInstW, n.sum_cy[t]);
-  }
-
-  /// A wf_res_t field whose top is at bit `top`, its fields MSB first.
-  static void put_res(PolicyState& st, uint32_t top, const WfRes& r) {
-    gs::pack(r, [&](uint64_t val, unsigned w) {
-      top -= w;
-      st.put(top, w, val);
-    });
   }
 
   // partition reports (partition_started): the state and configuration before the last edge

@@ -36,16 +36,9 @@ class PolicySpatial final : public PolicyTwin {
     q = d;
     scan.commit();
   }
-  void state(PolicyState& st) const override {  // spatial_state_t
-    namespace L = spec::layout::spatial_state_t;
+  void state(PolicyState& st) const override {
     st.clear();
-    scan.state(st, L::scan_lsb);
-    st.put(L::pos_lsb, L::pos_width, q.pos);
-    namespace W = spec::layout::owner_wr_t;
-    st.put(L::wr_lsb + W::valid_lsb, 1, q.wr.valid);
-    st.put(L::wr_lsb + W::sm_lsb, W::sm_width, q.wr.sm);
-    st.put(L::wr_lsb + W::owner_valid_lsb, 1, q.wr.owner_valid);
-    st.put(L::wr_lsb + W::owner_lsb, W::owner_width, q.wr.owner);
+    spec::pack_spatial_state_t(st, 0, q, scan);
   }
 
   /// wr_d: the owner write of this cycle's scan step (registered into wr).

@@ -103,7 +103,7 @@ class PolicySrtf final : public PolicyTwin {
     div.reset();
     mul_num.reset();
     mul_den.reset();
-    mul_thr.reset();
+    thr_mul.reset();
     rec_q_ = rec_d_ = Record{};
     part_started_ = false;
   }
@@ -212,7 +212,7 @@ class PolicySrtf final : public PolicyTwin {
     div.commit();
     mul_num.commit();
     mul_den.commit();
-    mul_thr.commit();
+    thr_mul.commit();
   }
 
   bool partition_started(uint32_t& slots, uint32_t& mode, std::array<uint32_t, 32>& ctas) const override {
@@ -225,61 +225,9 @@ class PolicySrtf final : public PolicyTwin {
     return true;
   }
 
-  void state(PolicyState& st) const override {  // srtf_state_t
-    namespace L = spec::layout::srtf_state_t;
+  void state(PolicyState& st) const override {
     st.clear();
-    st.put(L::pred_ok_lsb, L::pred_ok_width, q.pred_ok);
-    st.put(L::reslice_lsb, L::reslice_width, q.reslice);
-    st.put(L::pend_lsb, L::pend_width, q.pend);
-    st.put(L::share_lsb, L::share_width, q.share);
-    for (uint32_t k = 0; k < K; ++k) {
-      st.put(L::t_lsb + k * spec::CycleW, spec::CycleW, q.t[k]);
-      st.put(L::res_lsb + k * spec::CtaCntW, spec::CtaCntW, q.res[k]);
-      st.put(L::rem_lsb + k * spec::SrtfPredW, spec::SrtfPredW, q.rem[k]);
-      st.put(L::ord_lsb + k * spec::SlotW, spec::SlotW, q.ord[k]);
-    }
-    st.put(L::rr_lsb, L::rr_width, q.rr);
-    st.put(L::div_k_lsb, L::div_k_width, q.div_k);
-    st.put(L::op_grid_lsb, L::op_grid_width, q.op_grid);
-    st.put(L::op_done_lsb, L::op_done_width, q.op_done);
-    st.put(L::tsub_valid_lsb, L::tsub_valid_width, q.tsub_valid);
-    st.put(L::tsub_k_lsb, L::tsub_k_width, q.tsub_k);
-    st.put(L::tsub_sample_lsb, L::tsub_sample_width, q.tsub_sample);
-    st.put(L::tsub_lo_lsb, L::tsub_lo_width, q.tsub_lo);
-    st.put(L::tsub_borrow_lsb, L::tsub_borrow_width, q.tsub_borrow);
-    st.put(L::tsub_end_hi_lsb, L::tsub_end_hi_width, q.tsub_end_hi);
-    st.put(L::tsub_start_hi_lsb, L::tsub_start_hi_width, q.tsub_start_hi);
-    st.put(L::pick_run_lsb, L::pick_run_width, q.pick_run);
-    st.put(L::mul_run_lsb, L::mul_run_width, q.mul_run);
-    st.put(L::div_run_lsb, L::div_run_width, q.div_run);
-    static_assert(L::mul_num_width == MulNum::kStateW && L::mul_den_width == MulDen::kStateW &&
-                      L::thr_mul_width == MulThr::kStateW && L::div_width == Div::kStateW,
-                  "the srtf_*_state_t records are the gs_seq_mul / gs_seq_div state_o");
-    mul_num.state(st, L::mul_num_lsb);
-    mul_den.state(st, L::mul_den_lsb);
-    div.state(st, L::div_lsb);
-    st.put(L::sw_k_lsb, L::sw_k_width, q.sw_k);
-    st.put(L::sw_step_lsb, L::sw_step_width, q.sw_step);
-    st.put(L::sw_left_lsb, L::sw_left_width, q.sw_left);
-    st.put(L::last_p_lsb, L::last_p_width, q.last_p);
-    st.put(L::cur_rem_lsb, L::cur_rem_width, q.cur_rem);
-    st.put(L::cur_rank_lsb, L::cur_rank_width, q.cur_rank);
-    st.put(L::rd_in_lsb, L::rd_in_width, q.rd_in);
-    st.put(L::rd_rank_lt_lsb, L::rd_rank_lt_width, q.rd_rank_lt);
-    st.put(L::rd_lt_lsb, L::rd_lt_width, q.rd_lt);
-    st.put(L::rd_eq_lsb, L::rd_eq_width, q.rd_eq);
-    st.put(L::rd_rem_lsb, L::rd_rem_width, q.rd_rem);
-    st.put(L::acc_cnt_lsb, L::acc_cnt_width, q.acc_cnt);
-    st.put(L::acc_sum_lsb, L::acc_sum_width, q.acc_sum);
-    st.put(L::acc_cy_lsb, L::acc_cy_width, q.acc_cy);
-    mul_thr.state(st, L::thr_mul_lsb);
-    for (uint32_t k = 0; k < K; ++k) {
-      st.put(L::ahead_lsb + k * K, K, q.ahead[k]);
-      st.put(L::older_lsb + k * K, K, q.older[k]);
-    }
-    st.put(L::gap_gt_lsb, L::gap_gt_width, q.gap_gt);
-    st.put(L::gap_eq_lsb, L::gap_eq_width, q.gap_eq);
-    st.put(L::unfair_lsb, L::unfair_width, q.unfair);
+    spec::pack_srtf_state_t(st, 0, q, mul_num, mul_den, div, thr_mul);
   }
 
   Regs q;          // registered state
@@ -287,7 +235,7 @@ class PolicySrtf final : public PolicyTwin {
   Div div;         // u_div
   MulNum mul_num;  // u_mul_num
   MulDen mul_den;  // u_mul_den
-  MulThr mul_thr;  // u_mul_thr
+  MulThr thr_mul;  // u_mul_thr
 
  private:
   /// Chunk c (ArithChunkW bits) of x.
@@ -373,7 +321,7 @@ class PolicySrtf final : public PolicyTwin {
     const uint32_t j = (q.sw_step - 1) & width_mask(spec::SlotW);  // the RTL's SlotW-bit rd_j
     const uint64_t rem_j = j < K ? q.rem[j] : 0;                   // its AND-OR reads
     const uint32_t rank_j = j < K ? v.aq->q.rank[j] : 0;
-    mul_thr.next(run && q.sw_step == 0, cfg.settings.srtf.adaptive_threshold, q.rem[q.sw_k]);
+    thr_mul.next(run && q.sw_step == 0, cfg.settings.srtf.adaptive_threshold, q.rem[q.sw_k]);
     if (!run) return;
     d.sw_step = (q.sw_step + 1) & width_mask(spec::SrtfStepW);
     // read kernel j (steps 1..K): chunk compares against cur_rem
@@ -400,7 +348,7 @@ class PolicySrtf final : public PolicyTwin {
     }
     d.acc_sum &= width_mask64(spec::SrtfSumW);
     if (q.sw_step == kLast - 1) {  // the gap test's sides, chunk by chunk
-      const uint64_t l = q.acc_sum << kThrFracW, r = mul_thr.prod();
+      const uint64_t l = q.acc_sum << kThrFracW, r = thr_mul.prod();
       d.gap_gt = d.gap_eq = 0;
       for (uint32_t c = 0; c < spec::SaGapChunks; ++c) {
         d.gap_gt |= uint32_t(chunk(l, c) > chunk(r, c)) << c;

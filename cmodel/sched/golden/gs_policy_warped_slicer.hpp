@@ -95,10 +95,10 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     bool perf_sat = false;
     bool ref_valid = false;
     uint32_t strikes = 0;
-    std::array<uint64_t, KW> ref{}, sum{};           // phase monitor: per kernel number, instructions per window
-    std::array<uint32_t, KW> sum_cy{};               // ... the carries out of sum's chunks, bit i of chunk i
-    std::array<uint32_t, spec::MaxKernels> order{};  // per kernel number, the slot of target's c-th kernel
-    uint32_t rd_insts = 0, rd_stall = 0;             // the counters' read of the cycle before
+    std::array<uint64_t, KW> ref_insts{}, sum_insts{};  // phase monitor: per kernel number, instructions per window
+    std::array<uint32_t, KW> sum_cy{};                  // ... the carries out of sum's chunks, bit i of chunk i
+    std::array<uint32_t, spec::MaxKernels> order{};     // per kernel number, the slot of target's c-th kernel
+    uint32_t rd_insts = 0, rd_stall = 0;                // the counters' read of the cycle before
     bool rd_ok = false, rd_add = false;
     uint32_t rd_pos = 0;
     WfRes cta;                           // OCC: one CTA of the kernel counted
@@ -285,8 +285,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     n.rd_ok = false;
     n.rd_add = false;
     for (uint32_t kc = 0; kc < KW; ++kc)  // every sum (gs_chunk_add): the read into its own, the carries
-      n.sum[kc] = chunk_add(q.sum[kc], q.rd_add && q.rd_pos == kc ? q.rd_insts : 0, q.sum_cy[kc], SC, CH, spec::WsSumW,
-                            n.sum_cy[kc]);
+      n.sum_insts[kc] = chunk_add(q.sum_insts[kc], q.rd_add && q.rd_pos == kc ? q.rd_insts : 0, q.sum_cy[kc], SC, CH,
+                                  spec::WsSumW, n.sum_cy[kc]);
 
     if (c.start) {
       start(v, n);
@@ -463,7 +463,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
         case kMonCmp: {
           const uint32_t strikes = q.mon_chg ? (q.strikes + 1) & 15u : 0;
           if (!q.ref_valid) {
-            n.ref = q.sum;  // complete: MON_CARRY added the carries
+            n.ref_insts = q.sum_insts;  // complete: MON_CARRY added the carries
             n.ref_valid = true;
             to_window(n, kMonOpen);
           } else if (strikes >= cfg.settings.warped_slicer.phase_windows) {  // a sustained phase change: profile again
@@ -575,86 +575,9 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     return true;
   }
 
-  void state(PolicyState& st) const override {  // ws_state_t
-    namespace L = spec::layout::ws_state_t;
+  void state(PolicyState& st) const override {
     st.clear();
-    st.put(L::st_lsb, L::st_width, q.st);
-    st.put(L::target_lsb, L::target_width, q.target);
-    st.put(L::done_lsb, L::done_width, q.done);
-    st.put(L::nk_lsb, L::nk_width, q.nk);
-    st.put(L::mode_lsb, L::mode_width, q.mode);
-    st.put(L::prof_ok_lsb, L::prof_ok_width, q.prof_ok);
-    st.put(L::c_lsb, L::c_width, q.c);
-    st.put(L::s_lsb, L::s_width, q.s);
-    st.put(L::pos_lsb, L::pos_width, q.pos);
-    st.put(L::row_lsb, L::row_width, q.row);
-    st.put(L::rows_lsb, L::rows_width, q.rows);
-    st.put(L::base_lsb, L::base_width, q.base);
-    st.put(L::maxn_lsb, L::maxn_width, q.maxn);
-    uint32_t at = L::acc_lsb + L::acc_width;  // MSB-first fields of the accumulator
-    gs::pack(q.acc, [&](uint64_t val, unsigned w) {
-      at -= w;
-      st.put(at, w, val);
-    });
-    st.put(L::n_lsb, L::n_width, q.n);
-    st.put(L::fit_lsb, 1, q.fit);
-    for (uint32_t k = 0; k < spec::MaxKernels; ++k)
-      st.put(L::nsteps_lsb + k * spec::WfStepW, spec::WfStepW, q.nsteps[k]);
-    for (uint32_t c = 0; c < KW; ++c) st.put(L::nsteps_c_lsb + c * spec::WfStepW, spec::WfStepW, q.nsteps_c[c]);
-    st.put(L::sumq_lsb, L::sumq_width, q.sumq);
-    st.put(L::sq_lsb, L::sq_width, q.sq);
-    st.put(L::dly_lsb, 1, q.dly);
-    st.put(L::avg_lsb, L::avg_width, q.avg);
-    st.put(L::phi_lsb, L::phi_width, q.phi);
-    st.put(L::t0_valid_lsb, 1, q.t0_valid);
-    st.put(L::t0_lsb, L::t0_width, q.t0);
-    st.put(L::t1_lsb, L::t1_width, q.t1);
-    st.put(L::tl_valid_lsb, 1, q.tl_valid);
-    st.put(L::tl_lsb, L::tl_width, q.tl);
-    st.put(L::pc_clear_lsb, 1, q.pc_clear);
-    st.put(L::pc_run_lsb, 1, q.pc_run);
-    st.put(L::perf_sat_lsb, 1, q.perf_sat);
-    st.put(L::ref_valid_lsb, 1, q.ref_valid);
-    st.put(L::strikes_lsb, L::strikes_width, q.strikes);
-    for (uint32_t i = 0; i < KW; ++i) {
-      st.put(L::ref_insts_lsb + i * spec::WsSumW, spec::WsSumW, q.ref[i]);
-      st.put(L::sum_insts_lsb + i * spec::WsSumW, spec::WsSumW, q.sum[i]);
-      st.put(L::sum_cy_lsb + i * (SC - 1), SC - 1, q.sum_cy[i]);
-    }
-    for (uint32_t k = 0; k < spec::MaxKernels; ++k) st.put(L::order_lsb + k * spec::SlotW, spec::SlotW, q.order[k]);
-    st.put(L::rd_insts_lsb, L::rd_insts_width, q.rd_insts);
-    st.put(L::rd_stall_lsb, L::rd_stall_width, q.rd_stall);
-    st.put(L::rd_ok_lsb, 1, q.rd_ok);
-    st.put(L::rd_add_lsb, 1, q.rd_add);
-    st.put(L::rd_pos_lsb, L::rd_pos_width, q.rd_pos);
-    at = L::cta_lsb + L::cta_width;
-    gs::pack(q.cta, [&](uint64_t val, unsigned w) {
-      at -= w;
-      st.put(at, w, val);
-    });
-    st.put(L::mon_diff_lsb, L::mon_diff_width, q.mon_diff);
-    st.put(L::mon_rhs_lsb, L::mon_rhs_width, q.mon_rhs);
-    st.put(L::mon_k_lsb, L::mon_k_width, q.mon_k);
-    st.put(L::mon_cy_lsb, 1, q.mon_cy);
-    st.put(L::mon_neg_lsb, 1, q.mon_neg);
-    st.put(L::mon_lt_lsb, L::mon_lt_width, q.mon_lt);
-    st.put(L::mon_eq_lsb, L::mon_eq_width, q.mon_eq);
-    st.put(L::mon_chg_lsb, 1, q.mon_chg);
-    st.put(L::avg_go_lsb, 1, q.avg_go);
-    st.put(L::div_go_lsb, 1, q.div_go);
-    st.put(L::div_num_lsb, L::div_num_width, q.div_num);
-    st.put(L::div_den_lsb, L::div_den_width, q.div_den);
-    st.put(L::pw_valid_lsb, 1, q.pw_valid);
-    st.put(L::pw_slot_lsb, L::pw_slot_width, q.pw_slot);
-    st.put(L::pw_step_lsb, L::pw_step_width, q.pw_step);
-    st.put(L::pw_data_lsb, L::pw_data_width, q.pw_data);
-    static_assert(L::div_width == decltype(div)::kStateW, "div_state_t is gs_seq_div's state_o");
-    div.state(st, L::div_lsb);
-    wf.state(st, L::wf_lsb);
-    static_assert(L::scale_width == WfScaleTwin::kStateW, "wfs_state_t is gs_wf_scale's state_o");
-    scale.state(st, L::scale_lsb);
-    static_assert(L::mul_width == Mul::kStateW, "ws_mul_state_t is gs_seq_mul's state_o");
-    mul.state(st, L::mul_lsb);
+    spec::pack_ws_state_t(st, 0, q, div, wf, scale, mul);
   }
 
   /// P(k, j) as stored (the performance table, a memory outside the state record).
@@ -677,8 +600,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   /// SETUP: the quota SM q.s gets for its kernel: min(j, N).
   uint32_t setup_quota() const { return std::min(profile_j(), n_pos()); }
   /// MON_MUL: kernel number pos's window sum and reference.
-  uint64_t mon_sum() const { return q.pos < KW ? q.sum[q.pos] : 0; }
-  uint64_t mon_ref() const { return q.pos < KW ? q.ref[q.pos] : 0; }
+  uint64_t mon_sum() const { return q.pos < KW ? q.sum_insts[q.pos] : 0; }
+  uint64_t mon_ref() const { return q.pos < KW ? q.ref_insts[q.pos] : 0; }
   /// Chunk i of x (ArithChunkW bits; 0 past the WsCmpChunks chunks).
   static uint64_t chunk(uint64_t x, uint32_t i) { return i < CC ? x >> (i * CH) & mask64(CH) : 0; }
   /// mon_diff with chunk i replaced by v (the register is WsMulBW bits).
@@ -734,7 +657,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   static void to_window(Regs& n, uint32_t st) {
     n.s = n.pos = n.row = 0;
     n.mon_k = 0;
-    n.sum.fill(0);
+    n.sum_insts.fill(0);
     n.sum_cy.fill(0);
     n.dly = false;
     n.st = st;

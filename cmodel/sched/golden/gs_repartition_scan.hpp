@@ -59,15 +59,7 @@ class RepartitionScan {
   }
   void commit() { q = d; }
   /// q as gs_repartition_scan's state_o (scan_state_t) at bit `lsb` of `st`.
-  void state(PolicyState& st, uint32_t lsb) const {
-    namespace L = spec::layout::scan_state_t;
-    st.put(lsb + L::busy_lsb, L::busy_width, q.busy);
-    st.put(lsb + L::s_lsb, L::s_width, q.s);
-    st.put(lsb + L::inner_lsb, L::inner_width, q.inner);
-    st.put(lsb + L::target_lsb, L::target_width, q.target);
-    st.put(lsb + L::done_lsb, L::done_width, q.done);
-    st.put(lsb + L::nk_lsb, L::nk_width, q.nk);
-  }
+  void state(PolicyState& st, uint32_t lsb) const { spec::pack_scan_state_t(st, lsb, q); }
   /// One clock edge on its own (block bench): next() then commit().
   void clock(bool en, uint32_t pending, uint32_t num_sms, bool hold = false) {
     next(en, pending, num_sms, d, hold);

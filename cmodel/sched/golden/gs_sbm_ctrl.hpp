@@ -169,40 +169,7 @@ class SbmCtrl {
   void commit() { q = d; }
 
   /// The registers as state_o carries them, at bit `lsb` of a policy state record.
-  void state(PolicyState& st, uint32_t lsb) const {
-    namespace L = spec::layout::sbm_ctrl_state_t;
-    st.put(lsb + L::busy_lsb, 1, q.busy);
-    st.put(lsb + L::phase_lsb, L::phase_width, q.phase);
-    st.put(lsb + L::p_base_lsb, L::p_base_width, q.p_base);
-    st.put(lsb + L::p12_lsb, L::p12_width, q.p12);
-    st.put(lsb + L::b12_lsb, 1, q.b12);
-    st.put(lsb + L::p2_lsb, L::p2_width, q.p2);
-    st.put(lsb + L::b2_lsb, 1, q.b2);
-    put_reg(st, lsb + L::alg1_lsb, q.alg1);
-    st.put(lsb + L::p_alg1_lsb, L::p_alg1_width, q.p_alg1);
-    st.put(lsb + L::ci_lsb, 1, q.ci);
-    st.put(lsb + L::p_tune_lsb, L::p_tune_width, q.p_tune);
-    st.put(lsb + L::t_best_lsb, L::t_best_width, q.t_best);
-    put_reg(st, lsb + L::sbm_reg_lsb, q.sbm_reg);
-    st.put(lsb + L::done_lsb, 1, q.done);
-    st.put(lsb + L::calc_lsb, 1, q.calc);
-    st.put(lsb + L::k_lsb, L::k_width, q.k);
-    st.put(lsb + L::acc_lsb, L::acc_width, q.acc);
-    st.put(lsb + L::r2_lsb, L::r2_width, q.r2);
-    st.put(lsb + L::cy_lsb, 1, q.cy);
-    st.put(lsb + L::ci_gt_lsb, 1, q.ci_gt);
-    st.put(lsb + L::ga_lsb, 1, q.ga);
-    st.put(lsb + L::gb_lsb, 1, q.gb);
-    st.put(lsb + L::gc_lsb, 1, q.gc);
-  }
-  /// An SbmReg at bit `lsb` (its fields MSB first, as gs_pkg packs sbm_reg_t).
-  static void put_reg(PolicyState& st, uint32_t lsb, const SbmReg& r) {
-    uint32_t at = lsb + SbmReg::kWidth;
-    gs::pack(r, [&](uint64_t v, unsigned w) {
-      at -= w;
-      st.put(at, w, v);
-    });
-  }
+  void state(PolicyState& st, uint32_t lsb) const { spec::pack_sbm_ctrl_state_t(st, lsb, q); }
 
   Regs q, d;
 

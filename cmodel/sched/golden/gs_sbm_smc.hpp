@@ -69,14 +69,7 @@ class SbmSmc {
   void commit() { q = d; }
 
   /// The registers as state_o carries them, at bit `lsb` of a policy state record.
-  void state(PolicyState& st, uint32_t lsb) const {
-    namespace L = spec::layout::sbm_smc_state_t;
-    st.put(lsb + L::on_lsb, 1, q.on);
-    st.put(lsb + L::shared_lsb, 1, q.shared);
-    st.put(lsb + L::half_lsb, L::half_width, q.half);
-    st.put(lsb + L::q1_lsb, L::q1_width, q.q1);
-    st.put(lsb + L::q2_lsb, L::q2_width, q.q2);
-  }
+  void state(PolicyState& st, uint32_t lsb) const { spec::pack_sbm_smc_state_t(st, lsb, q); }
 
   Regs q, d;
 };

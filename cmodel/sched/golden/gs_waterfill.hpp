@@ -301,50 +301,9 @@ class WaterfillTwin {
 
   /// q as gs_waterfill's state_o (wf_state_t) at bit `lsb` of `st` (a policy that holds the
   /// unit reports its registers inside its own state record).
-  void state(PolicyState& st, uint32_t lsb) const {
-    namespace L = spec::layout::wf_state_t;
-    st.put(lsb + L::st_lsb, L::st_width, static_cast<uint32_t>(q.st));
-    st.put(lsb + L::j_lsb, L::j_width, q.j);
-    for (uint32_t i = 0; i < K; ++i) {
-      st.put(lsb + L::step_lsb + i * N, N, q.step[i]);
-      st.put(lsb + L::peak_lsb + i * PW, PW, q.peak[i]);
-      st.put(lsb + L::ctas_lsb + i * SW, SW, q.ctas[i]);
-      st.put(lsb + L::smp_lsb + i * PW, PW, q.smp[i]);
-    }
-    st.put(lsb + L::full_lsb, L::full_width, q.full);
-    put_res(st, lsb + L::left_lsb + L::left_width, q.left);
-    st.put(lsb + L::nofit_lsb, 1, q.nofit);
-    st.put(lsb + L::spatial_lsb, 1, q.spatial);
-    st.put(lsb + L::done_lsb, 1, q.done);
-    st.put(lsb + L::ki_lsb, L::ki_width, q.ki);
-    st.put(lsb + L::cnt_lsb, L::cnt_width, q.cnt);
-    st.put(lsb + L::pres_lsb, L::pres_width, q.pres);
-    st.put(lsb + L::found_lsb, 1, q.found);
-    st.put(lsb + L::sel_lsb, L::sel_width, q.sel);
-    st.put(lsb + L::sel_cur_lsb, L::sel_cur_width, q.sel_cur);
-    st.put(lsb + L::dt_lsb, L::dt_width, q.dt);
-    put_res(st, lsb + L::res_lsb + L::res_width, q.res);
-    put_res(st, lsb + L::tl_lsb + L::tl_width, q.tl);
-    st.put(lsb + L::brw_lsb, 1, q.brw);
-    st.put(lsb + L::chk_lsb, 1, q.chk);
-    st.put(lsb + L::lossy_lsb, 1, q.lossy);
-    st.put(lsb + L::ma_lsb, L::ma_width, q.ma);
-    st.put(lsb + L::mp_lsb, L::mp_width, q.mp);
-    st.put(lsb + L::na_lsb, L::na_width, q.na);
-    st.put(lsb + L::np_lsb, L::np_width, q.np);
-    st.put(lsb + L::lt_lsb, L::lt_width, q.lt);
-    st.put(lsb + L::eq_lsb, L::eq_width, q.eq);
-  }
+  void state(PolicyState& st, uint32_t lsb) const { spec::pack_wf_state_t(st, lsb, q); }
 
  private:
-  /// a wf_res_t, MSB-first fields, ending below bit `top`
-  static void put_res(PolicyState& st, uint32_t top, const WfRes& r) {
-    uint32_t at = top;
-    gs::pack(r, [&](uint64_t v, unsigned w) {
-      at -= w;
-      st.put(at, w, v);
-    });
-  }
   static bool fits(const WfRes& need, const WfRes& have) {
     return need.threads <= have.threads && need.warps <= have.warps && need.regs <= have.regs &&
            need.shmem <= have.shmem && need.slots <= have.slots;
@@ -533,15 +492,7 @@ class WfScaleTwin {
   }
 
   /// q as gs_wf_scale's state_o (wfs_state_t) at bit `lsb` of `st`.
-  void state(PolicyState& st, uint32_t lsb) const {
-    namespace L = spec::layout::wfs_state_t;
-    static_assert(L::mul_width == Mul::kStateW, "wfs_mul_state_t is gs_seq_mul's state_o");
-    st.put(lsb + L::st_lsb, L::st_width, q.st);
-    st.put(lsb + L::neg_lsb, 1, q.neg);
-    st.put(lsb + L::perf_lsb, L::perf_width, q.perf);
-    st.put(lsb + L::factor_lsb, L::factor_width, q.factor);
-    mul.state(st, lsb + L::mul_lsb);
-  }
+  void state(PolicyState& st, uint32_t lsb) const { spec::pack_wfs_state_t(st, lsb, q, mul); }
 
   Regs q, d;
   Mul mul;
