@@ -146,6 +146,7 @@ package gs_pkg;
   typedef logic [NumPolicies-1:0] policy_set_t;  // one bit per policy_e member: the policies a build contains
 
   // ---------------------------------------------------------------- enums
+  // the policy registry (gsim --policy)
   typedef enum logic [3:0] {
     POL_LEFT_OVER = 4'd0,   // FIFO, Hyper-Q left-over (Warped-Slicer Sec. III, Fig. 2b)
     POL_EVEN = 4'd1,   // intra-SM even split (Warped-Slicer Sec. III, Fig. 2c)
@@ -204,6 +205,142 @@ package gs_pkg;
     PW_OPEN = 3'd3,   // the window opens at the next sample (Warped-Slicer's phase monitor: no warm-up)
     PW_SAMPLE = 3'd4   // the window is open: samples inside it are counted, one past it ends it
   } prof_phase_e;
+
+  // gs_dss_unit's FSM (docs/rtl/dss.md)
+  typedef enum logic [2:0] {
+    DSS_IDLE = 3'd0,   // asleep until an event (trigger_i)
+    DSS_SCAN = 3'd1,   // the SMST, one SM per cycle; the KSRT copied
+    DSS_ACT = 3'd2,   // release, assign or preempt one SM from registers; another pass if it changed something
+    DSS_SEL = 3'd3,   // kmax and kmin; the releasable SM re-checked
+    DSS_CHK = 3'd4   // tokens[kmax] > tokens[kmin] + 1; the idle SM and the SM to preempt re-checked
+  } dss_st_e;
+
+  // gs_policy_even's quota unit FSM (docs/rtl/gs_policy_even.md)
+  typedef enum logic [2:0] {
+    EVEN_IDLE = 3'd0,   // quotas valid for cap (or no scan)
+    EVEN_LOAD = 3'd1,   // after a scan start: capsel reads SM 0
+    EVEN_START = 3'd2,   // cap := capsel; start cta_slots / K
+    EVEN_CTA = 3'd3,   // waiting for cta_slots / K
+    EVEN_RES = 3'd4,   // slot j, resource r: start K x use, or skip
+    EVEN_MUL = 3'd5,   // waiting for K x use; then start cap / (K x use)
+    EVEN_DIV = 3'd6   // waiting for the quotient
+  } even_st_e;
+
+  // gs_waterfill's FSM (docs/rtl/gs_waterfill.md)
+  typedef enum logic [3:0] {
+    WF_IDLE = 4'd0,   // idle
+    WF_INIT = 4'd1,   // R_L = R_tot - R_ki, one kernel per cycle
+    WF_SCAN = 4'd2,   // load P(i,j) of every kernel; compare the previous j
+    WF_LOAD = 4'd3,   // visit kernel ki (the pick, or the loss check)
+    WF_GAP = 4'd4,   // loss check: gap = peak - Q, and the products' operands
+    WF_MUL = 4'd5,   // both cross products, one multiplier bit per cycle
+    WF_CMP = 4'd6,   // the products' chunk flags
+    WF_DEC = 4'd7,   // the flags combined: new S, or a lossy kernel
+    WF_TRY = 4'd8,   // R_L - R_S, dT times, borrows kept
+    WF_COMMIT = 4'd9   // take the step, or mark Full(S)
+  } wf_st_e;
+
+  // gs_wf_scale's FSM (docs/rtl/gs_waterfill.md)
+  typedef enum logic [1:0] {
+    WFS_IDLE = 2'd0,   // idle
+    WFS_PSI = 2'd1,   // psi product
+    WFS_PERF = 2'd2   // sample product
+  } wfs_st_e;
+
+  // gs_hetero_sel's FSM (docs/rtl/gs_hetero_sel.md)
+  typedef enum logic [3:0] {
+    HCSEL_IDLE = 4'd0,   // idle
+    HCSEL_RATE_B = 4'd1,   // big rate
+    HCSEL_RATE_S = 4'd2,   // small rate
+    HCSEL_THICK = 4'd3,   // thick
+    HCSEL_SHIFT = 4'd4,   // shift
+    HCSEL_LOAD = 4'd5,   // load
+    HCSEL_DIFF = 4'd6,   // differences
+    HCSEL_N_START = 4'd7,   // first product
+    HCSEL_P1 = 4'd8,   // second
+    HCSEL_P2 = 4'd9,   // third
+    HCSEL_G = 4'd10,   // pair
+    HCSEL_PAIR = 4'd11,   // pair's first product
+    HCSEL_X = 4'd12,   // second
+    HCSEL_Y = 4'd13,   // rank
+    HCSEL_RANK = 4'd14
+  } hc_sel_st_e;
+
+  // gs_policy_hetero's FSM (docs/rtl/gs_policy_hetero.md)
+  typedef enum logic [3:0] {
+    HC_IDLE = 4'd0,   // idle
+    HC_SCAN = 4'd1,   // SM scan
+    HC_WARM = 4'd2,   // warm-up
+    HC_SAMPLE = 4'd3,   // sample
+    HC_SUM = 4'd4,   // sum
+    HC_OCC = 4'd5,   // CTA count
+    HC_SEL = 4'd6,   // selection
+    HC_SUM_CARRY = 4'd7,   // sum carries
+    HC_OCC_LOAD = 4'd8,   // CTA count load
+    HC_OCC_FIT = 4'd9   // CTA fit
+  } hc_st_e;
+
+  // gs_policy_sbm's FSM (docs/rtl/gs_policy_sbm.md)
+  typedef enum logic [3:0] {
+    SBM_IDLE = 4'd0,   // idle
+    SBM_OCC = 4'd1,   // occupancy count
+    SBM_BYP = 4'd2,   // bypass writes
+    SBM_WARM = 4'd3,   // warm-up
+    SBM_SAMPLE = 4'd4,   // sample
+    SBM_SUM = 4'd5,   // sum
+    SBM_RES = 4'd6,   // result (held until gs_sbm_ctrl has decided: res_ack)
+    SBM_SUM_CARRY = 4'd7,   // sum carries
+    SBM_OCC_LOAD = 4'd8,   // occupancy load
+    SBM_OCC_FIT = 4'd9   // occupancy fit
+  } sbm_st_e;
+
+  // gs_policy_warped_slicer's FSM (docs/rtl/gs_policy_warped_slicer.md)
+  typedef enum logic [4:0] {
+    WS_IDLE = 5'd0,   // idle
+    WS_OCC = 5'd1,   // occupancy
+    WS_SETUP = 5'd2,   // profile setup
+    WS_AVG = 5'd3,   // CTA_avg
+    WS_WARM = 5'd4,   // warm-up
+    WS_SAMPLE = 5'd5,   // sample
+    WS_READ = 5'd6,   // read
+    WS_PHI = 5'd7,   // phi
+    WS_WF_START = 5'd8,   // fill start
+    WS_WF_WAIT = 5'd9,   // fill wait
+    WS_PART = 5'd10,   // partition
+    WS_MON_OPEN = 5'd11,   // monitor open
+    WS_MON_RUN = 5'd12,   // monitor run
+    WS_MON_SUM = 5'd13,   // monitor sum
+    WS_MON_CMP = 5'd14,   // monitor compare
+    WS_DELAY = 5'd15,   // partition delay
+    WS_QUO = 5'd16,   // CTA_i / CTA_avg
+    WS_SCALE = 5'd17,   // scale
+    WS_OCC_LD = 5'd18,   // occupancy load
+    WS_MON_MUL = 5'd19,   // monitor product
+    WS_MON_CARRY = 5'd20,   // monitor carries
+    WS_DEN = 5'd21,   // window divisor
+    WS_OCC_FIT = 5'd22,   // occupancy fit
+    WS_START = 5'd23   // restart
+  } ws_st_e;
+
+  // Warped-Slicer's partition mode (Sec. IV-C)
+  typedef enum logic [1:0] {
+    MODE_SHARED = 2'd0,   // shared (water-filled quotas)
+    MODE_SPATIAL = 2'd1,   // spatial
+    MODE_ALONE = 2'd2   // alone (no limit)
+  } ws_mode_e;
+
+  // gs_sbm_ctrl's profiling phase: Algorithm 1's four bypass phases after Base, then Algorithm 2's tuning phases
+  typedef enum logic [3:0] {
+    PH_BASE = 4'd0,   // Base
+    PH_B1_L12 = 4'd1,   // B1_L12: task 1 bypasses L1 and L2 (Algorithm 1)
+    PH_B2_L12 = 4'd2,   // B2_L12: task 2 bypasses L1 and L2
+    PH_B1_L2 = 4'd3,   // B1_L2: task 1 bypasses the L2
+    PH_B2_L2 = 4'd4,   // B2_L2: task 2 bypasses the L2
+    PH_TUNE0 = 4'd5,   // tuning phase 0 (Algorithm 2)
+    PH_TUNE1 = 4'd6,   // tuning phase 1
+    PH_TUNE2 = 4'd7,   // tuning phase 2
+    PH_TUNE3 = 4'd8   // tuning phase 3
+  } sbm_phase_e;
 
   // ---------------------------------------------------------------- records
   // kernel launch as written into a command buffer (Tanasic Sec. 3.3) (105 bits = LaunchW)
@@ -517,7 +654,7 @@ package gs_pkg;
   // gs_policy_even's registers: its scan and its quota unit (docs/rtl/gs_policy_even.md) (344 bits = EvenStateW)
   typedef struct packed {
     scan_state_t scan;  // its gs_repartition_scan (held while the quota unit runs)
-    logic [3-1:0] st;  // quota unit FSM: 0 idle, 1 load, 2 start, 3 cta, 4 res, 5 mul, 6 div
+    even_st_e st;  // quota unit FSM
     sm_id_t pf;  // the SM whose capacities capsel reads: the scanned SM + 1 (0 after a scan start)
     sm_caps_t capsel;  // the capacities of SM pf, one cycle after pf
     sm_caps_t cap;  // the capacities the quotas were computed for
@@ -581,7 +718,7 @@ package gs_pkg;
 
   // gs_dss_unit's registers (gs_policy_dss's state) (294 bits = DssStateW)
   typedef struct packed {
-    logic [3-1:0] st;  // FSM: 0 idle, 1 scan, 2 act, 3 sel, 4 chk
+    dss_st_e st;  // the FSM
     sm_id_t s;  // the SM under scan; in SEL the releasable SM, in CHK the idle SM (the SMST read port's index)
     logic dirty;  // an event arrived since the pass began
     logic idle_found;
@@ -607,7 +744,7 @@ package gs_pkg;
 
   // gs_waterfill's registers (docs/rtl/gs_waterfill.md) (679 bits = WfStateW)
   typedef struct packed {
-    logic [4-1:0] st;  // FSM: 0 idle, 1 init, 2 scan, 3 load, 4 gap, 5 mul, 6 cmp, 7 dec, 8 try, 9 commit
+    wf_st_e st;  // the FSM
     logic [WfStepW-1:0] j;  // SCAN: samples j-1 of every kernel loaded into smp, j-2 compared
     logic [WfMaxKernels * WfMaxSteps-1:0] step;  // bit i*WfMaxSteps+j-1: P(i,j) is a strict running maximum (j is in M_i)
     logic [WfMaxKernels * WfPerfW-1:0] peak;  // running max of P(i,.); after SCAN max_j P(i,j)
@@ -660,7 +797,7 @@ package gs_pkg;
 
   // gs_wf_scale's registers (docs/rtl/gs_waterfill.md) (103 bits = WfsStateW)
   typedef struct packed {
-    logic [2-1:0] st;  // FSM: 0 idle, 1 psi product, 2 sample product
+    wfs_st_e st;  // the FSM
     logic neg;  // psi < 0 (CTA_i / CTA_avg below 1): phi * |psi| is rounded up
     logic [WfPerfW-1:0] perf;  // the sample, held for the second product
     logic [WfFactorW-1:0] factor;  // the scaling factor, UQ.WfFactorFracW (factor_o)
@@ -679,11 +816,11 @@ package gs_pkg;
 
   // gs_policy_warped_slicer's registers, without its memories (docs/rtl/gs_policy_warped_slicer.md) (2002 bits = WsStateW)
   typedef struct packed {
-    logic [5-1:0] st;  // FSM: 0 idle, 1 occupancy, 2 profile setup, 3 CTA_avg, 4 warm-up, 5 sample, 6 read, 7 phi, 8 fill start, 9 fill wait, 10 partition, 11 monitor open, 12 monitor run, 13 monitor sum, 14 monitor compare, 15 partition delay, 16 CTA_i / CTA_avg, 17 scale, 18 occupancy load, 19 monitor product, 20 monitor carries, 21 window divisor, 22 occupancy fit, 23 restart
+    ws_st_e st;  // the FSM
     slot_mask_t target;  // the kernel set being partitioned
     slot_mask_t done;  // the kernel set whose partition is in force
     logic [SlotW + 1-1:0] nk;  // kernels in target
-    logic [2-1:0] mode;  // 0 shared (water-filled quotas), 1 spatial, 2 alone (no limit)
+    ws_mode_e mode;  // the partition mode
     slot_mask_t prof_ok;  // slots with a complete profile P(k, 1..N_k)
     logic [SlotW-1:0] c;  // occupancy: the kernel number counted; partition: the step within the SM
     sm_id_t s;  // the SM of the scan step
@@ -835,7 +972,7 @@ package gs_pkg;
   // gs_sbm_ctrl's registers: SBM's profiling flow, Algorithms 1 and 2 (docs/rtl/gs_sbm_ctrl.md) (320 bits = SbmCtrlStateW)
   typedef struct packed {
     logic busy;  // profiling: cfg_o is the phase's configuration
-    logic [4-1:0] phase;  // 0 Base, 1 B1_L12, 2 B2_L12, 3 B1_L2, 4 B2_L2 (Algorithm 1), 5 + t tuning phase t = 0..3 (Algorithm 2)
+    sbm_phase_e phase;  // the profiling phase: Algorithm 1's, then Algorithm 2's tuning phases
     logic [SbmIpcW-1:0] p_base;  // the Base phase's IPC (instructions of both tasks in the window)
     logic [SbmIpcW-1:0] p12;  // the better of B1_L12 and B2_L12
     logic b12;  // ... is B2_L12 (task 2 bypassed)
@@ -872,7 +1009,7 @@ package gs_pkg;
 
   // gs_policy_sbm's registers (docs/rtl/gs_policy_sbm.md) (772 bits = SbmStateW)
   typedef struct packed {
-    logic [4-1:0] st;  // FSM: 0 idle, 1 occupancy count, 2 bypass writes, 3 warm-up, 4 sample, 5 sum, 6 result (held until gs_sbm_ctrl has decided: res_ack), 7 sum carries, 8 occupancy load, 9 occupancy fit
+    sbm_st_e st;  // the FSM
     logic pair_valid;  // id1, id2 name the task pair
     kernel_id_t id1;  // task 1: the pair's lower kernel id
     kernel_id_t id2;  // task 2
@@ -927,7 +1064,7 @@ package gs_pkg;
 
   // gs_hetero_sel's registers (docs/rtl/gs_hetero_sel.md) (769 bits = HcSelStateW)
   typedef struct packed {
-    logic [4-1:0] st;  // FSM: 0 idle, 1 big rate, 2 small rate, 3 thick, 4 shift, 5 load, 6 differences, 7 first product, 8 second, 9 third, 10 pair, 11 pair's first product, 12 second, 13 rank
+    hc_sel_st_e st;  // the FSM
     logic [HcKW-1:0] nk;  // nk_i, taken at the start
     logic [HcGrpW-1:0] i;  // the kernel (rates, N and G), or a pair's first
     logic [HcGrpW-1:0] j;  // a pair's second kernel
@@ -959,7 +1096,7 @@ package gs_pkg;
 
   // gs_policy_hetero's registers (docs/rtl/gs_policy_hetero.md) (1996 bits = HcStateW)
   typedef struct packed {
-    logic [4-1:0] st;  // FSM: 0 idle, 1 SM scan, 2 warm-up, 3 sample, 4 sum, 5 CTA count, 6 selection, 7 sum carries, 8 CTA count load, 9 CTA fit
+    hc_st_e st;  // the FSM
     logic chosen;  // the scan maps the selection (0: the profiling split)
     logic set_valid;  // nk and ids hold the kernel set
     logic mapped;  // grp holds the set's mapping (eligibility follows it)

@@ -40,13 +40,7 @@ module gs_dss_unit (
   localparam int MW = gs_pkg::SmstW;
   localparam int CmpW = 1 << $clog2(TW + 1);   // the comparison tree's leaves (TW + 1 rounded up)
 
-  localparam logic [2:0] StIdle = 3'd0;
-  localparam logic [2:0] StScan = 3'd1;
-  localparam logic [2:0] StAct = 3'd2;
-  localparam logic [2:0] StSel = 3'd3;
-  localparam logic [2:0] StChk = 3'd4;
-
-  logic [2:0] st_q, st_d;
+  gs_pkg::dss_st_e st_q, st_d;
   gs_pkg::sm_id_t s_q, s_d;
   logic dirty_q, dirty_d;
   logic idle_found_q, idle_found_d, rel_found_q, rel_found_d;
@@ -157,8 +151,8 @@ module gs_dss_unit (
       tok_in[k*TW +: TW] = e.tokens;
       valid_in[k] = e.valid;
     end
-    tok_d = st_q == StScan ? tok_in : tok_q;
-    valid_d = st_q == StScan ? valid_in : valid_q;
+    tok_d = st_q == gs_pkg::DSS_SCAN ? tok_in : tok_q;
+    valid_d = st_q == gs_pkg::DSS_SCAN ? valid_in : valid_q;
   end
 
   always_comb begin
@@ -210,9 +204,9 @@ module gs_dss_unit (
     releasable = can_release(ma.state == gs_pkg::SM_RESERVED, ma.owner_valid, ma.owner, pending_i, za);
 
     unique case (st_q)
-      StIdle: begin
+      gs_pkg::DSS_IDLE: begin
         if (en_i && dirty_d) begin
-          st_d = StScan;
+          st_d = gs_pkg::DSS_SCAN;
           s_d = '0;
           dirty_d = 1'b0;
           idle_found_d = 1'b0;
@@ -220,7 +214,7 @@ module gs_dss_unit (
           own_found_d = '0;
         end
       end
-      StScan: begin
+      gs_pkg::DSS_SCAN: begin
         if (ma.state != gs_pkg::SM_RESERVED) begin
           if (ma.owner_valid) begin
             for (int k = 0; k < K; k++) begin
@@ -240,18 +234,18 @@ module gs_dss_unit (
         end
         s_d = s_q + 1'b1;
         if ({1'b0, s_q} + 1'b1 >= cfg_num_sms_i) begin
-          st_d = StSel;
+          st_d = gs_pkg::DSS_SEL;
           s_d = rel_sm_d;   // port a reads the releasable SM in SEL
         end
       end
-      StSel: begin
+      gs_pkg::DSS_SEL: begin
         s_d = idle_sm_q;    // and the idle SM in CHK
         // the releasable SM as it is now; its owner's pending bit is checked again in CHK
         rel_pre_d = releasable;
         rel_own_d = ma.owner;
-        st_d = StChk;
+        st_d = gs_pkg::DSS_CHK;
       end
-      StChk: begin
+      gs_pkg::DSS_CHK: begin
 `ifdef GS_MUT_DSS_TOKEN_OFF_BY_ONE
         // MUTATION: steady-state test off by one (tokens may differ by one -> ping-pong)
         gap_d = kmax_q != '0 && kmin_q != '0 && cmp_gt_eq(tmax, tmin) == 2'b10;
@@ -264,9 +258,9 @@ module gs_dss_unit (
         idle_ok_d = ma.state != gs_pkg::SM_RESERVED && !ma.owner_valid && (kmax_q & pending_i) != '0;
         pre_ok_d = mp.state != gs_pkg::SM_RESERVED && mp.owner_valid && mp.owner == kmin_idx &&
                    (kmax_q & pending_i) != '0 && (kmin_q & valid_in) != '0;
-        st_d = StAct;
+        st_d = gs_pkg::DSS_ACT;
       end
-      StAct: begin
+      gs_pkg::DSS_ACT: begin
         // from registers only: the SMST entries were re-checked in SEL / CHK (an SM's owner and
         // reservation change only through this unit's own writes and requests)
         if (rel_found_q) begin
@@ -306,19 +300,19 @@ module gs_dss_unit (
           end
         end
         if (changed || dirty_d) begin
-          st_d = StScan;
+          st_d = gs_pkg::DSS_SCAN;
           s_d = '0;
           dirty_d = 1'b0;
           idle_found_d = 1'b0;
           rel_found_d = 1'b0;
           own_found_d = '0;
         end else begin
-          st_d = StIdle;
+          st_d = gs_pkg::DSS_IDLE;
         end
       end
-      default: st_d = StIdle;
+      default: st_d = gs_pkg::DSS_IDLE;
     endcase
-    if (!en_i) st_d = StIdle;
+    if (!en_i) st_d = gs_pkg::DSS_IDLE;
   end
 
   // a token move that belongs to a preemption waits for gs_preempt_ctrl to accept it (own
@@ -356,7 +350,7 @@ module gs_dss_unit (
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      st_q <= StIdle;
+      st_q <= gs_pkg::DSS_IDLE;
       s_q <= '0;
       dirty_q <= 1'b0;
       idle_found_q <= 1'b0;
@@ -389,11 +383,11 @@ module gs_dss_unit (
       own_sm_q <= own_sm_d;
       tok_q <= tok_d;
       valid_q <= valid_d;
-      if (st_q == StScan) begin
+      if (st_q == gs_pkg::DSS_SCAN) begin
         rank_q <= rank_i;
         pend_q <= pending_i;
       end
-      if (st_q == StSel) begin
+      if (st_q == gs_pkg::DSS_SEL) begin
         kmax_q <= kmax_d;
         kmin_q <= kmin_d;
       end

@@ -54,9 +54,6 @@ module gs_hetero_sel (
   localparam int NC = gs_pkg::HcCmpChunks;
   localparam int ShW = gs_pkg::HcShW;
   localparam int LW = $clog2(RW);
-  localparam logic [3:0] StIdle = 4'd0, StRateB = 4'd1, StRateS = 4'd2, StThick = 4'd3, StShift = 4'd4,
-                         StLoad = 4'd5, StDiff = 4'd6, StNStart = 4'd7, StP1 = 4'd8, StP2 = 4'd9,
-                         StG = 4'd10, StPair = 4'd11, StX = 4'd12, StY = 4'd13, StRank = 4'd14;
 
   gs_pkg::hc_sel_state_t q, d;
   logic [K-1:0] in_set;
@@ -73,7 +70,7 @@ module gs_hetero_sel (
   logic [NW-1:0] n_i, n_j;
   logic [GW-1:0] g_i, g_j;
   always_comb begin
-    ki = start_i ? '0 : (q.st == StThick) ? q.i + 1'b1 : q.i;
+    ki = start_i ? '0 : (q.st == gs_pkg::HCSEL_THICK) ? q.i + 1'b1 : q.i;
     big_k = '0;
     small_k = '0;
     ctab_k = '0;
@@ -136,8 +133,8 @@ module gs_hetero_sel (
   logic [NC*CH-1:0] cmp_l, cmp_r;
   logic gt_all, eq_all;
   always_comb begin
-    cmp_l = (q.st == StRateS) ? (NC*CH)'(rb_i) : (NC*CH)'(prod[XW-1:0]);
-    cmp_r = (q.st == StRateS) ? (NC*CH)'(prod[RW-1:0]) : (NC*CH)'(q.x);
+    cmp_l = (q.st == gs_pkg::HCSEL_RATE_S) ? (NC*CH)'(rb_i) : (NC*CH)'(prod[XW-1:0]);
+    cmp_r = (q.st == gs_pkg::HCSEL_RATE_S) ? (NC*CH)'(prod[RW-1:0]) : (NC*CH)'(q.x);
     gt_all = 1'b0;   // the registered flags, the top chunk deciding first
     for (int c = 0; c < NC; c++) gt_all = q.gt[c] || (q.eq[c] && gt_all);
     eq_all = &q.eq;
@@ -167,68 +164,68 @@ module gs_hetero_sel (
       d.thick = '0;
       d.big = '0;
       d.even = nk_i == '0;
-      d.st = StIdle;
+      d.st = gs_pkg::HCSEL_IDLE;
       if (nk_i != '0) begin
         mul_start = 1'b1;
         mul_a = GW'(sms_small_i);
         mul_b = BW'(big_k);
-        d.st = StRateB;
+        d.st = gs_pkg::HCSEL_RATE_B;
       end
     end else begin
       unique case (q.st)
-        StRateB: if (!mul_busy) begin   // kernel i's big-SM rate, then its small-SM rate
+        gs_pkg::HCSEL_RATE_B: if (!mul_busy) begin   // kernel i's big-SM rate, then its small-SM rate
           for (int c = 0; c < K; c++) if (q.i == GrW'(c)) d.rb[c*RW +: RW] = prod[RW-1:0];
           mul_start = 1'b1;
           mul_a = GW'(sms_big_i);
           mul_b = BW'(small_k);
-          d.st = StRateS;
+          d.st = gs_pkg::HCSEL_RATE_S;
         end
-        StRateS: if (!mul_busy) begin   // rb_i against the small rate, chunk by chunk
+        gs_pkg::HCSEL_RATE_S: if (!mul_busy) begin   // rb_i against the small rate, chunk by chunk
           for (int c = 0; c < K; c++) if (q.i == GrW'(c)) d.rs[c*RW +: RW] = prod[RW-1:0];
           for (int c = 0; c < NC; c++) begin
             d.gt[c] = cmp_l[c*CH +: CH] > cmp_r[c*CH +: CH];
             d.eq[c] = cmp_l[c*CH +: CH] == cmp_r[c*CH +: CH];
           end
-          d.st = StThick;
+          d.st = gs_pkg::HCSEL_THICK;
         end
-        StThick: begin
+        gs_pkg::HCSEL_THICK: begin
           for (int c = 0; c < K; c++) if (q.i == GrW'(c)) d.thick[c] = gt_all;
           if (KW'(q.i) + KW'(1) < q.nk) begin   // the next kernel's big-SM rate (ki = i + 1)
             d.i = q.i + 1'b1;
             mul_start = 1'b1;
             mul_a = GW'(sms_small_i);
             mul_b = BW'(big_k);
-            d.st = StRateB;
+            d.st = gs_pkg::HCSEL_RATE_B;
           end else begin
-            d.st = StShift;
+            d.st = gs_pkg::HCSEL_SHIFT;
           end
         end
-        StShift: begin
+        gs_pkg::HCSEL_SHIFT: begin
           if (q.nk < KW'(2) || all_thick) begin   // Algorithm 2 line 9: the profiling split stays
             d.even = 1'b1;
-            d.st = StIdle;
+            d.st = gs_pkg::HCSEL_IDLE;
           end else begin
             d.sh = (len > ShW'(SW)) ? len - ShW'(SW) : '0;
             d.i = '0;
             d.rank = '0;
-            d.st = StLoad;
+            d.st = gs_pkg::HCSEL_LOAD;
           end
         end
-        StLoad: begin   // kernel i's rates to HcSigW bits
+        gs_pkg::HCSEL_LOAD: begin   // kernel i's rates to HcSigW bits
           d.b = SW'(rb_i >> q.sh);
           d.s = SW'(rs_i >> q.sh);
-          d.st = StDiff;
+          d.st = gs_pkg::HCSEL_DIFF;
         end
-        StDiff: begin   // the differences, sign and magnitude
+        gs_pkg::HCSEL_DIFF: begin   // the differences, sign and magnitude
           d.dlt_neg = q.b < q.s;
           d.dlt = (q.b < q.s) ? q.s - q.b : q.b - q.s;
           d.flat = ctab_k <= ctas_k;
           d.dcta = ctab_k - ctas_k;
           d.dbase_neg = ctao_k < ctas_k;
           d.dbase = (ctao_k < ctas_k) ? ctas_k - ctao_k : ctao_k - ctas_k;
-          d.st = StNStart;
+          d.st = gs_pkg::HCSEL_N_START;
         end
-        StNStart: begin
+        gs_pkg::HCSEL_N_START: begin
           if (q.flat) begin   // IPC_scaled undefined: IPC^base = b, D = 1
             for (int c = 0; c < K; c++) begin
               if (q.i == GrW'(c)) begin
@@ -241,17 +238,17 @@ module gs_hetero_sel (
             mul_start = 1'b1;
             mul_a = GW'(q.dbase);
             mul_b = BW'(q.dlt);
-            d.st = StP1;
+            d.st = gs_pkg::HCSEL_P1;
           end
         end
-        StP1: if (!mul_busy) begin   // then s D
+        gs_pkg::HCSEL_P1: if (!mul_busy) begin   // then s D
           d.p1 = prod[GW-1:0];
           mul_start = 1'b1;
           mul_a = GW'(q.dcta);
           mul_b = BW'(q.s);
-          d.st = StP2;
+          d.st = gs_pkg::HCSEL_P2;
         end
-        StP2: if (!mul_busy) begin   // N_c = (cta_base - cta_small)(b - s) + s D, then G_c = (b - s) D
+        gs_pkg::HCSEL_P2: if (!mul_busy) begin   // N_c = (cta_base - cta_small)(b - s) + s D, then G_c = (b - s) D
 `ifdef GS_MUT_HC_BASE_IS_SMALL
           // MUTATION: IPC^base is the small-SM IPC (IPC_scaled taken as 0)
           n_sum = (NW + 1)'(prod[GW-1:0]);
@@ -265,9 +262,9 @@ module gs_hetero_sel (
           mul_start = 1'b1;
           mul_a = GW'(q.dcta);
           mul_b = BW'(q.dlt);
-          d.st = StG;
+          d.st = gs_pkg::HCSEL_G;
         end
-        StG: if (!mul_busy) begin
+        gs_pkg::HCSEL_G: if (!mul_busy) begin
           for (int c = 0; c < K; c++) begin
             if (q.i == GrW'(c)) begin
               d.g[c*GW +: GW] = prod[GW-1:0];
@@ -275,27 +272,27 @@ module gs_hetero_sel (
             end
           end
         end
-        StPair: begin   // |G_i| N_j, then |G_j| N_i
+        gs_pkg::HCSEL_PAIR: begin   // |G_i| N_j, then |G_j| N_i
           mul_start = 1'b1;
           mul_a = g_i;
           mul_b = BW'(n_j);
-          d.st = StX;
+          d.st = gs_pkg::HCSEL_X;
         end
-        StX: if (!mul_busy) begin
+        gs_pkg::HCSEL_X: if (!mul_busy) begin
           d.x = prod[XW-1:0];
           mul_start = 1'b1;
           mul_a = g_j;
           mul_b = BW'(n_i);
-          d.st = StY;
+          d.st = gs_pkg::HCSEL_Y;
         end
-        StY: if (!mul_busy) begin   // y = |G_j| N_i against x, chunk by chunk
+        gs_pkg::HCSEL_Y: if (!mul_busy) begin   // y = |G_j| N_i against x, chunk by chunk
           for (int c = 0; c < NC; c++) begin
             d.gt[c] = cmp_l[c*CH +: CH] > cmp_r[c*CH +: CH];
             d.eq[c] = cmp_l[c*CH +: CH] == cmp_r[c*CH +: CH];
           end
-          d.st = StRank;
+          d.st = gs_pkg::HCSEL_RANK;
         end
-        StRank: begin   // p_ji >= p_ij, p_ij = G_i N_j signed (N > 0: the sign is G_i's)
+        gs_pkg::HCSEL_RANK: begin   // p_ji >= p_ij, p_ij = G_i N_j signed (N > 0: the sign is G_i's)
           if (q.g_neg[q.i] != q.g_neg[q.j]) j_wins = q.g_neg[q.i];
 `ifdef GS_MUT_HC_TIE_FIRST
           // MUTATION: an exact tie goes to the earlier kernel (K0 on the big SMs)
@@ -312,27 +309,27 @@ module gs_hetero_sel (
           d.rank = rank_nx;
           if (KW'(q.j) + KW'(1) < q.nk) begin
             d.j = q.j + 1'b1;
-            d.st = StPair;
+            d.st = gs_pkg::HCSEL_PAIR;
           end else if (KW'(q.i) + KW'(2) < q.nk) begin
             d.i = q.i + 1'b1;
             d.j = q.i + 2'd2;
-            d.st = StPair;
+            d.st = gs_pkg::HCSEL_PAIR;
           end else begin   // the nk / 2 largest gains take the big SMs
             for (int c = 0; c < K; c++) d.big[c] = in_set[c] && rank_nx[c*KW +: KW] < (q.nk >> 1);
-            d.st = StIdle;
+            d.st = gs_pkg::HCSEL_IDLE;
           end
         end
         default: ;
       endcase
       // the next kernel after its N_c and G_c (flat: at once; else after G), or the first pair
-      if ((q.st == StNStart && q.flat) || (q.st == StG && !mul_busy)) begin
+      if ((q.st == gs_pkg::HCSEL_N_START && q.flat) || (q.st == gs_pkg::HCSEL_G && !mul_busy)) begin
         if (KW'(q.i) + KW'(1) < q.nk) begin
           d.i = q.i + 1'b1;
-          d.st = StLoad;
+          d.st = gs_pkg::HCSEL_LOAD;
         end else begin
           d.i = '0;
           d.j = GrW'(1);
-          d.st = StPair;
+          d.st = gs_pkg::HCSEL_PAIR;
         end
       end
     end
@@ -342,7 +339,7 @@ module gs_hetero_sel (
     state_o = q;
     state_o.mul = mul_state;
   end
-  assign busy_o = q.st != StIdle;
+  assign busy_o = q.st != gs_pkg::HCSEL_IDLE;
   assign thick_o = q.thick;
   assign big_o = q.big;
   assign even_o = q.even;

@@ -42,13 +42,6 @@ module gs_policy_even (
   localparam int KCW = gs_pkg::SlotW + 1;   // holds 0..MaxKernels
 
   // quota unit FSM
-  localparam logic [2:0] StIdle = 3'd0;    // quotas valid for cap (or no scan)
-  localparam logic [2:0] StLoad = 3'd1;    // after a scan start: capsel reads SM 0
-  localparam logic [2:0] StStart = 3'd2;   // cap := capsel; start cta_slots / K
-  localparam logic [2:0] StCta = 3'd3;     // waiting for cta_slots / K
-  localparam logic [2:0] StRes = 3'd4;     // slot j, resource r: start K x use, or skip
-  localparam logic [2:0] StMul = 3'd5;     // waiting for K x use; then start cap / (K x use)
-  localparam logic [2:0] StDiv = 3'd6;     // waiting for the quotient
 
   // ---- the scan, held while the quota unit runs
   logic step, start, hold;
@@ -64,7 +57,7 @@ module gs_policy_even (
   );
 
   // ---- registers
-  logic [2:0] st_q, st_d;
+  gs_pkg::even_st_e st_q, st_d;
   gs_pkg::sm_id_t pf_q, pf_d;
   gs_pkg::sm_caps_t capsel_q, capsel_d, cap_q, cap_d;
   gs_pkg::slot_t j_q, j_d;
@@ -161,7 +154,7 @@ module gs_policy_even (
     slot_done = 1'b0;
     qv = qmin_q;
 
-    hold = st_q != StIdle;
+    hold = st_q != gs_pkg::EVEN_IDLE;
     // the scan's step at the last slot of an SM, in the branch below where it is neither
     // restarting nor held (from registers only: the start test reads pending_i)
     last_step = scan_state.busy && scan_slot == gs_pkg::SlotW'(K - 1);
@@ -174,30 +167,30 @@ module gs_policy_even (
     qmin_div = div_quo < qmin_q ? div_quo : qmin_q;
 
     if (!en_i) begin
-      st_d = StIdle;
+      st_d = gs_pkg::EVEN_IDLE;
     end else if (start) begin
-      st_d = StLoad;
+      st_d = gs_pkg::EVEN_LOAD;
       pf_d = '0;
     end else begin
       case (st_q)
-        StIdle: begin
+        gs_pkg::EVEN_IDLE: begin
           // the scan leaves an SM: the next one's capacities (capsel) decide
           if (last_step) begin
-            if (next_sm && differs) st_d = StStart;
+            if (next_sm && differs) st_d = gs_pkg::EVEN_START;
             else pf_d = pf_q + 1'b1;
           end
         end
-        StLoad: st_d = StStart;
-        StStart: begin
+        gs_pkg::EVEN_LOAD: st_d = gs_pkg::EVEN_START;
+        gs_pkg::EVEN_START: begin
           cap_d = capsel_q;
           pf_d = pf_q + 1'b1;
           div_start = 1'b1;
           div_num = AW'(capsel_q.ctas);
           div_den = DW'(nk);
           j_d = '0;
-          st_d = StCta;
+          st_d = gs_pkg::EVEN_CTA;
         end
-        StCta: begin
+        gs_pkg::EVEN_CTA: begin
           if (!div_busy) begin
 `ifdef GS_MUT_EVEN_CTA_TERM
             qcta_d = CW'(gs_pkg::MaxCtasPerSm);   // MUTATION: the CTA slots do not limit
@@ -206,32 +199,32 @@ module gs_policy_even (
 `endif
             qmin_d = qcta_d;
             r_d = '0;
-            st_d = StRes;
+            st_d = gs_pkg::EVEN_RES;
           end
         end
-        StRes: begin
+        gs_pkg::EVEN_RES: begin
           if (!target[j_q]) begin
             skip = 1'b1;       // not in the set: no quota (none is written for it)
           end else if (use_r == '0) begin
             res_done = 1'b1;   // the CTA does not use it: no limit
           end else begin
             mul_start = 1'b1;
-            st_d = StMul;
+            st_d = gs_pkg::EVEN_MUL;
           end
         end
-        StMul: begin
+        gs_pkg::EVEN_MUL: begin
           if (!mul_busy) begin
             div_start = 1'b1;
-            st_d = StDiv;
+            st_d = gs_pkg::EVEN_DIV;
           end
         end
-        StDiv: begin
+        gs_pkg::EVEN_DIV: begin
           if (!div_busy) begin
             res_done = 1'b1;
             qv = qmin_div;
           end
         end
-        default: st_d = StIdle;
+        default: st_d = gs_pkg::EVEN_IDLE;
       endcase
 
       // a resource is done: the next one, or the slot's quota and the next slot
@@ -239,7 +232,7 @@ module gs_policy_even (
       if (res_done && !slot_done) begin
         r_d = r_q + 1'b1;
         qmin_d = qv;
-        st_d = StRes;
+        st_d = gs_pkg::EVEN_RES;
       end
       if (res_done && slot_done) begin
 `ifdef GS_MUT_EVEN_FLOOR0
@@ -252,10 +245,10 @@ module gs_policy_even (
         r_d = '0;
         qmin_d = qcta_q;
         if (j_q == gs_pkg::SlotW'(K - 1)) begin
-          st_d = StIdle;
+          st_d = gs_pkg::EVEN_IDLE;
         end else begin
           j_d = j_q + 1'b1;
-          st_d = StRes;
+          st_d = gs_pkg::EVEN_RES;
         end
       end
     end
@@ -263,7 +256,7 @@ module gs_policy_even (
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      st_q <= StIdle;
+      st_q <= gs_pkg::EVEN_IDLE;
       pf_q <= '0;
       capsel_q <= '0;
       cap_q <= '0;

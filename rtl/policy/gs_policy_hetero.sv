@@ -48,8 +48,6 @@ module gs_policy_hetero (
   localparam int CH = gs_pkg::ArithChunkW;
   localparam int SC = gs_pkg::HcSumChunks;
   localparam int PW = gs_pkg::ProfCntW;
-  localparam logic [3:0] StIdle = 4'd0, StScan = 4'd1, StWarm = 4'd2, StSample = 4'd3, StSum = 4'd4,
-                         StOcc = 4'd5, StSel = 4'd6, StSumCarry = 4'd7, StOccLoad = 4'd8, StOccFit = 4'd9;
 
   gs_pkg::hc_state_t q, d;
 
@@ -177,8 +175,8 @@ module gs_policy_hetero (
   always_comb begin
     g_sum = grp_s;
     win_phase = gs_pkg::PW_IDLE;
-    if (q.st == StWarm) win_phase = gs_pkg::PW_WARM;
-    if (q.st == StSample) win_phase = gs_pkg::PW_SAMPLE;
+    if (q.st == gs_pkg::HC_WARM) win_phase = gs_pkg::PW_WARM;
+    if (q.st == gs_pkg::HC_SAMPLE) win_phase = gs_pkg::PW_SAMPLE;
     prof_o.clear = q.pc_clear;   // registered: gs_prof_counters stages the sample they go with
     prof_o.run = q.pc_run;
     prof_o.rd_sm = q.s;
@@ -230,7 +228,7 @@ module gs_policy_hetero (
   logic [HK-1:0] sel_big;
   logic sel_start, sel_busy, sel_even, even_f;
   gs_pkg::hc_sel_state_t sel_state;
-  assign sel_start = en_i && !q.new_set && !q.drop_q && q.st == StOcc && !q.fit && q.ty == 2'd2 &&
+  assign sel_start = en_i && !q.new_set && !q.drop_q && q.st == gs_pkg::HC_OCC && !q.fit && q.ty == 2'd2 &&
                      HKW'(q.c) + HKW'(1) >= q.nk;
   gs_hetero_sel u_sel (
     .clk_i, .rst_ni, .start_i(q.sel_go), .nk_i(q.nk), .sms_big_i(q.nb0), .sms_small_i(q.ns0),
@@ -265,7 +263,7 @@ module gs_policy_hetero (
     if (q.mapped) begin
       for (int s = 0; s < N; s++) begin
         go = q.grp[s*GW +: GW];
-        if (q.st == StScan && !q.chosen && unscanned[s]) begin
+        if (q.st == gs_pkg::HC_SCAN && !q.chosen && unscanned[s]) begin
           out_o.elig[s*K +: K] = '0;   // a profiling split's SM not scanned yet
         end else if (pres[go]) begin
           for (int k = 0; k < K; k++) out_o.elig[s*K + k] = cur[32'(go)*KS +: KS] == KS'(k);
@@ -368,7 +366,7 @@ module gs_policy_hetero (
       d.new_nk = HKW'(nact);
     end
     // SCAN's first stage of a preemption request (the request is made the cycle after)
-    d.pq_valid = !q.new_set && !q.drop_q && q.st == StScan && pres[g] && m.state != gs_pkg::SM_RESERVED;
+    d.pq_valid = !q.new_set && !q.drop_q && q.st == gs_pkg::HC_SCAN && pres[g] && m.state != gs_pkg::SM_RESERVED;
     d.pq_sm = q.s;
     d.pq_cand = cand;
     d.pq_fin = fin_k;
@@ -380,7 +378,7 @@ module gs_policy_hetero (
       d.nk = q.new_nk;
       d.mapped = 1'b1;
       d.chosen = 1'b0;
-      d.st = StScan;
+      d.st = gs_pkg::HC_SCAN;
       d.s = '0;
       d.cb = '0;
       d.cs = '0;
@@ -397,10 +395,10 @@ module gs_policy_hetero (
     end else if (q.drop_q) begin
       d.set_valid = 1'b0;
       d.mapped = 1'b0;
-      d.st = StIdle;
+      d.st = gs_pkg::HC_IDLE;
     end else begin
       unique case (q.st)
-        StScan: begin   // one SM per cycle
+        gs_pkg::HC_SCAN: begin   // one SM per cycle
           for (int s = 0; s < N; s++) if (q.s == SW'(s)) d.grp[s*GW +: GW] = g;   // at constant indices
           if (is_big) d.cb = pos_nx;
           else d.cs = pos_nx;
@@ -417,7 +415,7 @@ module gs_policy_hetero (
           if (last_sm) begin
             d.s = '0;
             if (q.chosen) begin
-              d.st = StIdle;
+              d.st = gs_pkg::HC_IDLE;
             end else begin
               d.t0_valid = 1'b0;
               d.fin = '0;
@@ -425,24 +423,24 @@ module gs_policy_hetero (
               d.has_s = 1'b0;
               d.fb = '0;
               d.fs = '0;
-              d.st = StWarm;
+              d.st = gs_pkg::HC_WARM;
             end
           end
         end
-        StWarm: begin
+        gs_pkg::HC_WARM: begin
           if (event_i.ev_valid && event_i.ev_type == gs_pkg::EV_CTA_FINISHED && q.m_known[event_i.ev_slot])
             d.fin[slot_grp[32'(event_i.ev_slot)*GW +: GW]] = 1'b1;
-          if (win_done) d.st = StSample;
+          if (win_done) d.st = gs_pkg::HC_SAMPLE;
         end
-        StSample: begin
+        gs_pkg::HC_SAMPLE: begin
           if (win_done) begin   // an epoch past the window (s is 0 since SCAN)
             d.bsum = '0;
             d.ssum = '0;
             d.sum_cy = '0;
-            d.st = StSum;
+            d.st = gs_pkg::HC_SUM;
           end
         end
-        StSum: begin   // one SM per cycle: its owner's counter, registered, summed the cycle after
+        gs_pkg::HC_SUM: begin   // one SM per cycle: its owner's counter, registered, summed the cycle after
           d.rd_insts = PW'(prof_i.insts);
           d.rd_grp = g_sum;
           // (GS_MUT_HC_SUM_TYPE_SWAP: a big SM's instructions are summed as small-SM ones and the reverse)
@@ -459,34 +457,34 @@ module gs_policy_hetero (
           d.s = q.s + 1'b1;
           if (last_sm) begin
             d.s = '0;
-            d.st = StSumCarry;
+            d.st = gs_pkg::HC_SUM_CARRY;
           end
         end
-        StSumCarry: begin   // the last read added, then its carries through the chunks
+        gs_pkg::HC_SUM_CARRY: begin   // the last read added, then its carries through the chunks
           d.s = q.s + 1'b1;
           if (JW'(q.s) + JW'(1) >= JW'(SC)) begin
             d.s = '0;
             d.c = '0;
             d.ty = 2'd0;
-            d.st = StOccLoad;
+            d.st = gs_pkg::HC_OCC_LOAD;
           end
         end
-        StOccLoad: begin   // group c, SM type ty: the capacities and one CTA's resources
+        gs_pkg::HC_OCC_LOAD: begin   // group c, SM type ty: the capacities and one CTA's resources
           d.cap = cap;
           d.cta = r_occ;
           d.acc = '0;
           d.n = '0;
-          d.st = StOccFit;
+          d.st = gs_pkg::HC_OCC_FIT;
         end
-        StOccFit: begin   // does one more CTA fit (registered: OCC acts on it)
+        gs_pkg::HC_OCC_FIT: begin   // does one more CTA fit (registered: OCC acts on it)
           d.fit = acc_fits;
-          d.st = StOcc;
+          d.st = gs_pkg::HC_OCC;
         end
-        StOcc: begin   // one CTA counted, or the count stored
+        gs_pkg::HC_OCC: begin   // one CTA counted, or the count stored
           if (q.fit) begin
             d.acc = acc_sum;
             d.n = q.n + 1'b1;
-            d.st = StOccFit;
+            d.st = gs_pkg::HC_OCC_FIT;
           end else begin
             unique case (q.ty)
               2'd0: d.cta_b[32'(q.c)*CW +: CW] = q.n;
@@ -494,22 +492,22 @@ module gs_policy_hetero (
               default: d.cta_0[32'(q.c)*CW +: CW] = q.n;
             endcase
             d.ty = q.ty + 2'd1;
-            d.st = StOccLoad;
+            d.st = gs_pkg::HC_OCC_LOAD;
             if (q.ty == 2'd2) begin
               d.ty = 2'd0;
               d.c = q.c + 1'b1;
               if (HKW'(q.c) + HKW'(1) >= q.nk) begin
                 d.c = '0;
-                d.st = StSel;
+                d.st = gs_pkg::HC_SEL;
               end
             end
           end
         end
-        StSel: if (!sel_busy && !q.sel_go) begin   // started by sel_go this cycle: busy from the next
+        gs_pkg::HC_SEL: if (!sel_busy && !q.sel_go) begin   // started by sel_go this cycle: busy from the next
           d.big = sel_big;
           d.even = even_f;
           if (even_f) begin
-            d.st = StIdle;   // the profiling split stays
+            d.st = gs_pkg::HC_IDLE;   // the profiling split stays
           end else begin
             d.chosen = 1'b1;
             d.mb = sel_big;
@@ -517,7 +515,7 @@ module gs_policy_hetero (
             d.cb = '0;
             d.cs = '0;
             d.s = '0;
-            d.st = StScan;
+            d.st = gs_pkg::HC_SCAN;
           end
         end
         default: ;

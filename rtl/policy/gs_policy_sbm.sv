@@ -46,8 +46,6 @@ module gs_policy_sbm (
   localparam int CH = gs_pkg::ArithChunkW;
   localparam int SC = gs_pkg::SbmSumChunks;
   localparam int PW = gs_pkg::ProfCntW;
-  localparam logic [3:0] StIdle = 4'd0, StOcc = 4'd1, StByp = 4'd2, StWarm = 4'd3, StSample = 4'd4,
-                         StSum = 4'd5, StRes = 4'd6, StSumCarry = 4'd7, StOccLoad = 4'd8, StOccFit = 4'd9;
 
   gs_pkg::sbm_state_t q, d;   // q.ctrl, q.smc are gs_sbm_ctrl's and gs_sbm_smc's (state_o); unused here
 
@@ -166,8 +164,8 @@ module gs_policy_sbm (
   assign rd_slot = q.c ? q.slot2 : q.slot1;
   always_comb begin
     win_phase = gs_pkg::PW_IDLE;
-    if (q.st == StWarm) win_phase = gs_pkg::PW_WARM;
-    if (q.st == StSample) win_phase = gs_pkg::PW_SAMPLE;
+    if (q.st == gs_pkg::SBM_WARM) win_phase = gs_pkg::PW_WARM;
+    if (q.st == gs_pkg::SBM_SAMPLE) win_phase = gs_pkg::PW_SAMPLE;
     prof_o.clear = q.pc_clear;   // registered: gs_prof_counters stages the sample they go with
     prof_o.run = q.pc_run;
     prof_o.rd_sm = q.s;
@@ -204,8 +202,8 @@ module gs_policy_sbm (
   logic last_sm;
   always_comb begin
     last_sm = JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms);
-    ctrl_start = !q.new_pair && q.st == StOcc && !q.fit && q.c && policy_i == gs_pkg::POL_SBM;
-    res_valid = !q.new_pair && q.st == StRes;
+    ctrl_start = !q.new_pair && q.st == gs_pkg::SBM_OCC && !q.fit && q.c && policy_i == gs_pkg::POL_SBM;
+    res_valid = !q.new_pair && q.st == gs_pkg::SBM_RES;
   end
 
   // ------------------------------------------------------------------ decisions
@@ -218,7 +216,7 @@ module gs_policy_sbm (
     // registering them), neither task issues: its first workgroups go where the mapping puts
     // them, not wherever a slot is free
     out_o.elig = (q.m_two && !map_on) ? '0 : map_elig;
-    if (q.st == StByp && on) begin
+    if (q.st == gs_pkg::SBM_BYP && on) begin
       out_o.bypass.valid = 1'b1;
       out_o.bypass.sm = q.s;
       out_o.bypass.slot = q.c ? q.m_cur2 : q.m_cur1;
@@ -228,7 +226,7 @@ module gs_policy_sbm (
 
   // ------------------------------------------------------------------ next state
   // the scans' next step: task 1 then task 2 of SM s, then SM s + 1
-  task automatic step(input logic [3:0] after);
+  task automatic step(input gs_pkg::sbm_st_e after);
     d.c = !q.c;
     if (q.c) begin
       d.s = q.s + 1'b1;
@@ -281,66 +279,66 @@ module gs_policy_sbm (
       d.t0_valid = 1'b0;
       d.c = 1'b0;
       d.s = '0;
-      d.st = StOccLoad;
+      d.st = gs_pkg::SBM_OCC_LOAD;
     end else begin
       unique case (q.st)
-        StOccLoad: begin   // task c's CTA
+        gs_pkg::SBM_OCC_LOAD: begin   // task c's CTA
           d.cta = r_occ;
           d.acc = '0;
           d.n = '0;
-          d.st = StOccFit;
+          d.st = gs_pkg::SBM_OCC_FIT;
         end
-        StOccFit: begin   // does one more CTA fit (registered: OCC acts on it)
+        gs_pkg::SBM_OCC_FIT: begin   // does one more CTA fit (registered: OCC acts on it)
           d.fit = acc_fits;
-          d.st = StOcc;
+          d.st = gs_pkg::SBM_OCC;
         end
-        StOcc: begin
+        gs_pkg::SBM_OCC: begin
           if (q.fit) begin
             d.acc = acc_sum;
             d.n = q.n + 1'b1;
-            d.st = StOccFit;
+            d.st = gs_pkg::SBM_OCC_FIT;
           end else begin
             // (GS_MUT_SBM_OCC_PLUS_ONE: a task's occupancy is one CTA more than fits)
             if (q.c) d.occ2 = q.n + CW'(mut_sbm_occ_plus_one);
             else d.occ1 = q.n + CW'(mut_sbm_occ_plus_one);
             d.c = !q.c;
-            d.st = StOccLoad;
+            d.st = gs_pkg::SBM_OCC_LOAD;
             if (q.c) begin
               d.mapped = 1'b1;
               d.s = '0;
-              d.st = StByp;
+              d.st = gs_pkg::SBM_BYP;
             end
           end
         end
-        StByp: if (on) step((policy_i == gs_pkg::POL_SBM && ctrl_busy) ? StWarm : StIdle);
-        StWarm: if (win_done) d.st = StSample;
-        StSample: begin
+        gs_pkg::SBM_BYP: if (on) step((policy_i == gs_pkg::POL_SBM && ctrl_busy) ? gs_pkg::SBM_WARM : gs_pkg::SBM_IDLE);
+        gs_pkg::SBM_WARM: if (win_done) d.st = gs_pkg::SBM_SAMPLE;
+        gs_pkg::SBM_SAMPLE: begin
           if (win_done) begin   // an epoch past the window (s and c are 0 since BYP)
             d.sum1 = '0;
             d.sum2 = '0;
             d.sum_cy = '0;
-            d.st = StSum;
+            d.st = gs_pkg::SBM_SUM;
           end
         end
-        StSum: begin   // one (SM, task) counter per cycle, registered, summed the cycle after
+        gs_pkg::SBM_SUM: begin   // one (SM, task) counter per cycle, registered, summed the cycle after
           d.rd_insts = PW'(prof_i.insts);
           d.rd_c = q.c;
           d.rd_add = 1'b1;
-          step(StSumCarry);
+          step(gs_pkg::SBM_SUM_CARRY);
         end
-        StSumCarry: begin   // the last read added, then its carries through the chunks
+        gs_pkg::SBM_SUM_CARRY: begin   // the last read added, then its carries through the chunks
           d.s = q.s + 1'b1;
           if (JW'(q.s) + JW'(1) >= JW'(SC)) begin
             d.s = '0;
-            d.st = StRes;
+            d.st = gs_pkg::SBM_RES;
           end
         end
-        StRes: begin   // gs_sbm_ctrl takes the result, then decides: the next configuration's bypass
+        gs_pkg::SBM_RES: begin   // gs_sbm_ctrl takes the result, then decides: the next configuration's bypass
           if (ctrl_ack) begin
             d.s = '0;
             d.c = 1'b0;
             d.t0_valid = 1'b0;
-            d.st = StByp;
+            d.st = gs_pkg::SBM_BYP;
           end
         end
         default: ;

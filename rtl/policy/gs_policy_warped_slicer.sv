@@ -55,14 +55,6 @@ module gs_policy_warped_slicer (
   localparam int MPW = gs_pkg::WsMulPW;
   localparam int TW = gs_pkg::WsStepW;
 
-  localparam logic [4:0] StIdle = 5'd0, StOcc = 5'd1, StSetup = 5'd2, StAvg = 5'd3, StWarm = 5'd4,
-                         StSample = 5'd5, StRead = 5'd6, StPhi = 5'd7, StWfStart = 5'd8, StWfWait = 5'd9,
-                         StPart = 5'd10, StMonOpen = 5'd11, StMonRun = 5'd12, StMonSum = 5'd13, StMonCmp = 5'd14,
-                         StDelay = 5'd15, StQuo = 5'd16, StScale = 5'd17, StOccLd = 5'd18, StMonMul = 5'd19,
-                         StMonCarry = 5'd20, StDen = 5'd21, StOccFit = 5'd22,
-                         StStart = 5'd23;
-  localparam logic [1:0] ModeShared = 2'd0, ModeSpatial = 2'd1, ModeAlone = 2'd2;
-
   gs_pkg::ws_state_t q, d;   // q.div, q.wf and q.scale are the submodules' (state_o); unused here
   logic [K*NS*PW-1:0] perf_q;   // P(k, j) at [(k*NS + j-1)*PW +: PW]: a memory, outside the state record
 
@@ -231,7 +223,7 @@ module gs_policy_warped_slicer (
     sumq_now = q.sumq + QW'(q.sq);
   end
   always_comb begin
-    start = en_i && ((q.st == StIdle) ? pending != q.done : pending != q.target);
+    start = en_i && ((q.st == gs_pkg::WS_IDLE) ? pending != q.done : pending != q.target);
     nk_new = '0;
     for (int k = 0; k < K; k++) nk_new = nk_new + (KS + 1)'(pending[k]);
   end
@@ -241,10 +233,10 @@ module gs_policy_warped_slicer (
   // window does in a restart's cycle is discarded (WARM, DELAY and the monitor start it afresh)
   always_comb begin
     unique case (q.st)
-      StWarm: win_phase = gs_pkg::PW_WARM;
-      StDelay: win_phase = gs_pkg::PW_TIMER;
-      StMonOpen: win_phase = gs_pkg::PW_OPEN;
-      StSample, StMonRun: win_phase = gs_pkg::PW_SAMPLE;
+      gs_pkg::WS_WARM: win_phase = gs_pkg::PW_WARM;
+      gs_pkg::WS_DELAY: win_phase = gs_pkg::PW_TIMER;
+      gs_pkg::WS_MON_OPEN: win_phase = gs_pkg::PW_OPEN;
+      gs_pkg::WS_SAMPLE, gs_pkg::WS_MON_RUN: win_phase = gs_pkg::PW_SAMPLE;
       default: win_phase = gs_pkg::PW_IDLE;
     endcase
   end
@@ -256,25 +248,25 @@ module gs_policy_warped_slicer (
     scale_start = 1'b0;
     if (!start) begin
       unique case (q.st)
-        StAvg: if (!q.avg_go) begin   // CTA_avg: the quotas summed in SETUP over the SMs
+        gs_pkg::WS_AVG: if (!q.avg_go) begin   // CTA_avg: the quotas summed in SETUP over the SMs
           div_start = 1'b1;
           div_num = gs_pkg::DivNW'(sumq_now) << gs_pkg::WfAvgFracW;
           div_den = gs_pkg::DivDW'(cfg_i.num_sms);
         end
         // (GS_MUT_WS_READ_NO_WAIT: READ does not wait for the registered read: the stall of the
         // address before)
-        StRead: if ((q.rd_ok || mut_ws_read_no_wait) && j <= JW'(n_pos)) begin   // a measured SM: phi_mem
+        gs_pkg::WS_READ: if ((q.rd_ok || mut_ws_read_no_wait) && j <= JW'(n_pos)) begin   // a measured SM: phi_mem
           div_start = 1'b1;
           div_num = {rd_stall, gs_pkg::WfPhiFracW'(0)};
           div_den = gs_pkg::DivDW'(mul_prod);   // window x schedulers (DEN)
         end
-        StPhi: if (!div_wait) begin   // phi_mem is in: CTA_i / CTA_avg, UQ.WfFactorFracW
+        gs_pkg::WS_PHI: if (!div_wait) begin   // phi_mem is in: CTA_i / CTA_avg, UQ.WfFactorFracW
           div_start = 1'b1;
           div_num = gs_pkg::DivNW'(SW'(j)) << (gs_pkg::WfFactorFracW + gs_pkg::WfAvgFracW);
           div_den = gs_pkg::DivDW'(q.avg);
         end
-        StQuo: scale_start = !div_wait;
-        StWfStart: wf_start = !wf_busy && !wf_done;
+        gs_pkg::WS_QUO: scale_start = !div_wait;
+        gs_pkg::WS_WF_START: wf_start = !wf_busy && !wf_done;
         default: ;
       endcase
     end
@@ -295,7 +287,7 @@ module gs_policy_warped_slicer (
     mul_b = '0;
     if (!start) begin
       unique case (q.st)
-        StMonMul: begin
+        gs_pkg::WS_MON_MUL: begin
           if (q.mon_k == '0) begin
             mul_start = 1'b1;
             mul_a = gs_pkg::WsMulAW'(set_i.phase_change_pct);
@@ -306,7 +298,7 @@ module gs_policy_warped_slicer (
             mul_b = q.mon_diff;
           end
         end
-        StDen: if (q.mon_k == TW'(WC)) begin
+        gs_pkg::WS_DEN: if (q.mon_k == TW'(WC)) begin
           mul_start = 1'b1;
           mul_a = gs_pkg::WsMulAW'(cfg_i.warp_scheds);
           mul_b = q.mon_diff;
@@ -332,7 +324,7 @@ module gs_policy_warped_slicer (
     end
     out_o.quota_en = 1'b1;
     k_c = slot_of(q.order, q.c);
-    if (!start && q.st == StSetup) begin
+    if (!start && q.st == gs_pkg::WS_SETUP) begin
       out_o.owner_wr.valid = 1'b1;
       out_o.owner_wr.sm = q.s;
       out_o.owner_wr.owner_valid = 1'b1;
@@ -341,18 +333,18 @@ module gs_policy_warped_slicer (
       out_o.quota_wr.sm = q.s;
       out_o.quota_wr.slot = k_pos;
       out_o.quota_wr.max_ctas = setup_quota;
-    end else if (!start && q.st == StPart) begin
+    end else if (!start && q.st == gs_pkg::WS_PART) begin
       out_o.quota_wr.valid = 1'b1;
       out_o.quota_wr.sm = q.s;
       out_o.quota_wr.slot = k_c;
       out_o.quota_wr.max_ctas = CW'(gs_pkg::MaxCtasPerSm);
-      if (q.mode == ModeShared) begin
+      if (q.mode == gs_pkg::MODE_SHARED) begin
         for (int c = 0; c < KW; c++) if (q.c == KS'(c)) out_o.quota_wr.max_ctas = CW'(wf_ctas[c*SW +: SW]);
       end
       if (q.c == '0) begin
         out_o.owner_wr.valid = 1'b1;
         out_o.owner_wr.sm = q.s;
-        out_o.owner_wr.owner_valid = q.mode == ModeSpatial;
+        out_o.owner_wr.owner_valid = q.mode == gs_pkg::MODE_SPATIAL;
         out_o.owner_wr.owner = k_pos;
       end
     end
@@ -401,7 +393,7 @@ module gs_policy_warped_slicer (
                 - (CH + 1)'(c != 0 && q.mon_cy);
       sub_den = {1'b0, chunk((CC*CH)'(q.tl), TW'(c))} - {1'b0, chunk((CC*CH)'(q.t1), TW'(c))}
                 - (CH + 1)'(c != 0 && q.mon_cy);
-      if (q.mon_k == TW'(c)) sub_c = (q.st == StDen) ? sub_den : sub_mon;
+      if (q.mon_k == TW'(c)) sub_c = (q.st == gs_pkg::WS_DEN) ? sub_den : sub_mon;
     end
     neg_i = q.mon_k - TW'(CC);
     neg_c = {1'b0, ~chunk((CC*CH)'(q.mon_diff), neg_i)} + (CH + 1)'(neg_i == '0 || q.mon_cy);
@@ -453,7 +445,7 @@ module gs_policy_warped_slicer (
   // READ / PHI: the next profiled SM; after the round's rows, the next round or the fill
   task automatic read_advance();
     advance();
-    d.st = StRead;
+    d.st = gs_pkg::WS_READ;
     next_base = JW'(q.base) + JW'(q.rows);
     if (row_end) begin
       if (next_base < JW'(q.maxn)) begin
@@ -462,10 +454,10 @@ module gs_policy_warped_slicer (
         d.pos = '0;
         d.row = '0;
         d.sumq = '0;
-        d.st = StSetup;
+        d.st = gs_pkg::WS_SETUP;
       end else begin
         ok = ok | q.target;
-        d.st = StWfStart;
+        d.st = gs_pkg::WS_WF_START;
       end
     end
   endtask
@@ -473,12 +465,12 @@ module gs_policy_warped_slicer (
     d.s = '0;
     d.pos = '0;
     d.c = '0;
-    d.st = StPart;
+    d.st = gs_pkg::WS_PART;
   endtask
   // into a window (WARM, MON_OPEN): the scan that follows it starts from zero and the monitor's
   // sums are cleared, set here rather than when the window ends, so that no field but st waits
   // on gs_prof_window's done_o
-  task automatic to_window(input logic [4:0] st);
+  task automatic to_window(input gs_pkg::ws_st_e st);
     d.s = '0;
     d.pos = '0;
     d.row = '0;
@@ -521,39 +513,39 @@ module gs_policy_warped_slicer (
       d.acc = '0;
       d.n = '0;
       d.maxn = '0;
-      d.st = StStart;   // the set is registered; START decides on it
+      d.st = gs_pkg::WS_START;   // the set is registered; START decides on it
     end else begin
       unique case (q.st)
-        StStart: begin
+        gs_pkg::WS_START: begin
           if (q.nk == '0) begin
             d.done = q.target;
-            d.st = StIdle;
+            d.st = gs_pkg::WS_IDLE;
           end else if (q.nk == (KS + 1)'(1)) begin
-            d.mode = ModeAlone;
-            d.st = StPart;
+            d.mode = gs_pkg::MODE_ALONE;
+            d.st = gs_pkg::WS_PART;
           end else if (q.nk > (KS + 1)'(KW) || JW'(q.nk) > JW'(cfg_i.num_sms)) begin
-            d.mode = ModeSpatial;
-            d.st = StPart;
+            d.mode = gs_pkg::MODE_SPATIAL;
+            d.st = gs_pkg::WS_PART;
           end else if ((q.target & ~q.prof_ok) == '0) begin
-            d.st = StWfStart;
+            d.st = gs_pkg::WS_WF_START;
           end else begin
-            d.st = StOccLd;
+            d.st = gs_pkg::WS_OCC_LD;
             ok = ok & ~q.target;   // profiles being remeasured are not complete
           end
         end
-        StOccLd: begin
+        gs_pkg::WS_OCC_LD: begin
           d.cta = r_occ;
-          d.st = StOccFit;
+          d.st = gs_pkg::WS_OCC_FIT;
         end
-        StOccFit: begin   // does one more CTA fit (registered: the FSM's decision waits a cycle)
+        gs_pkg::WS_OCC_FIT: begin   // does one more CTA fit (registered: the FSM's decision waits a cycle)
           d.fit = acc_fits;
-          d.st = StOcc;
+          d.st = gs_pkg::WS_OCC;
         end
-        StOcc: begin
+        gs_pkg::WS_OCC: begin
           if (q.n < SW'(NS) && q.fit) begin
             d.acc = acc_sum;
             d.n = q.n + 1'b1;
-            d.st = StOccFit;
+            d.st = gs_pkg::WS_OCC_FIT;
           end else begin
             for (int k = 0; k < K; k++) if (k_occ == KS'(k)) d.nsteps[k*SW +: SW] = q.n;
             for (int c = 0; c < KW; c++) if (q.c == KS'(c)) d.nsteps_c[c*SW +: SW] = q.n;
@@ -562,7 +554,7 @@ module gs_policy_warped_slicer (
             d.n = '0;
             d.c = q.c + 1'b1;
             if (q.n == '0) begin          // a CTA that does not fit SM 0: no profile, spatial
-              d.mode = ModeSpatial;
+              d.mode = gs_pkg::MODE_SPATIAL;
               to_part();
             end else if ((KS + 1)'(q.c) + 1'b1 == q.nk) begin
               d.s = '0;
@@ -570,40 +562,40 @@ module gs_policy_warped_slicer (
               d.row = '0;
               d.base = '0;
               d.sumq = '0;
-              d.st = StSetup;
+              d.st = gs_pkg::WS_SETUP;
             end else begin
-              d.st = StOccLd;
+              d.st = gs_pkg::WS_OCC_LD;
             end
           end
         end
-        StSetup: begin
+        gs_pkg::WS_SETUP: begin
           d.sq = setup_quota;   // added into sumq at the next edge
           advance();
           if (JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms)) begin
             if (q.base == '0) d.rows = d.row;
             d.avg_go = 1'b0;
-            d.st = StAvg;
+            d.st = gs_pkg::WS_AVG;
           end
         end
-        StAvg: if (!q.avg_go) begin
+        gs_pkg::WS_AVG: if (!q.avg_go) begin
           d.avg_go = 1'b1;   // the divider starts (div_go) at this edge
         end else if (!div_wait) begin
           d.avg = gs_pkg::WfAvgW'(div_quo);
           d.t0_valid = 1'b0;
-          to_window(StWarm);
+          to_window(gs_pkg::WS_WARM);
         end
-        StWarm: if (win_done) d.st = StSample;
-        StSample, StMonRun: begin
+        gs_pkg::WS_WARM: if (win_done) d.st = gs_pkg::WS_SAMPLE;
+        gs_pkg::WS_SAMPLE, gs_pkg::WS_MON_RUN: begin
           if (win_done) begin   // an epoch past the window (s, pos, row, mon_k are 0 since its start)
-            if (q.st == StSample) begin
-              d.st = StDen;
+            if (q.st == gs_pkg::WS_SAMPLE) begin
+              d.st = gs_pkg::WS_DEN;
             end else begin
-              d.st = StMonSum;
+              d.st = gs_pkg::WS_MON_SUM;
             end
           end
         end
-        StMonOpen: if (win_done) d.st = StMonRun;   // the window opens at this stamp (the counters clear)
-        StMonSum: begin   // one (SM, kernel) counter per cycle
+        gs_pkg::WS_MON_OPEN: if (win_done) d.st = gs_pkg::WS_MON_RUN;   // the window opens at this stamp (the counters clear)
+        gs_pkg::WS_MON_SUM: begin   // one (SM, kernel) counter per cycle
           d.rd_add = 1'b1;   // added at the next edge, when the read is in rd_insts
           d.rd_pos = q.pos;
           if ((KS + 1)'(q.pos) + 1'b1 >= q.nk) begin
@@ -611,22 +603,22 @@ module gs_policy_warped_slicer (
             d.s = q.s + 1'b1;
             if (JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms)) begin
               d.mon_k = '0;
-              d.st = StMonCarry;
+              d.st = gs_pkg::WS_MON_CARRY;
             end
           end else begin
             d.pos = q.pos + 1'b1;
           end
         end
-        StMonCarry: begin   // the last read is added, then each chunk's carry moves up (SC cycles)
+        gs_pkg::WS_MON_CARRY: begin   // the last read is added, then each chunk's carry moves up (SC cycles)
           d.mon_k = q.mon_k + 1'b1;
           if (q.mon_k == TW'(SC - 1)) begin
             // with a reference, each kernel's window is compared to it first (MON_MUL)
             d.mon_k = '0;
             d.mon_chg = 1'b0;
-            d.st = q.ref_valid ? StMonMul : StMonCmp;
+            d.st = q.ref_valid ? gs_pkg::WS_MON_MUL : gs_pkg::WS_MON_CMP;
           end
         end
-        StMonMul: begin   // kernel number pos, step mon_k (the page's table)
+        gs_pkg::WS_MON_MUL: begin   // kernel number pos, step mon_k (the page's table)
           d.mon_k = q.mon_k + 1'b1;
           if (q.mon_k < TW'(CC)) begin   // chunk mon_k of sum - ref
             d.mon_diff = diff_chunk(q.mon_diff, q.mon_k, sub_c[CH-1:0]);
@@ -654,13 +646,13 @@ module gs_policy_warped_slicer (
             d.mon_k = '0;
             if ((KS + 1)'(q.pos) + 1'b1 >= q.nk) begin
               d.pos = '0;
-              d.st = StMonCmp;
+              d.st = gs_pkg::WS_MON_CMP;
             end else begin
               d.pos = q.pos + 1'b1;
             end
           end
         end
-        StDen: begin   // the window tl - t1 a chunk per step, then x schedulers on the multiplier
+        gs_pkg::WS_DEN: begin   // the window tl - t1 a chunk per step, then x schedulers on the multiplier
           d.mon_k = q.mon_k + 1'b1;
           if (q.mon_k < TW'(WC)) begin
             d.mon_diff = diff_chunk(q.mon_k == '0 ? '0 : q.mon_diff, q.mon_k, sub_c[CH-1:0]);
@@ -669,15 +661,15 @@ module gs_policy_warped_slicer (
             d.mon_k = q.mon_k;
             if (!mul_busy) begin
               d.mon_k = '0;
-              d.st = StRead;
+              d.st = gs_pkg::WS_READ;
             end
           end
         end
-        StMonCmp: begin
+        gs_pkg::WS_MON_CMP: begin
           if (!q.ref_valid) begin
             d.ref_insts = q.sum_insts;   // complete: MON_CARRY added the carries
             d.ref_valid = 1'b1;
-            to_window(StMonOpen);
+            to_window(gs_pkg::WS_MON_OPEN);
           end else if (strikes_nx >= set_i.phase_windows) begin   // a sustained phase change: profile again
             d.strikes = '0;
             d.s = '0;
@@ -687,42 +679,42 @@ module gs_policy_warped_slicer (
             d.acc = '0;
             d.n = '0;
             d.maxn = '0;
-            d.st = StOccLd;
+            d.st = gs_pkg::WS_OCC_LD;
             ok = ok & ~q.target;
           end else begin
             d.strikes = strikes_nx;
-            to_window(StMonOpen);
+            to_window(gs_pkg::WS_MON_OPEN);
           end
         end
-        StRead: begin
+        gs_pkg::WS_READ: begin
           if (!q.rd_ok && !mut_ws_read_no_wait) d.rd_ok = 1'b1;   // the SM's read is in rd_stall next cycle
-          else if (div_start) d.st = StPhi;
+          else if (div_start) d.st = gs_pkg::WS_PHI;
           else read_advance();
         end
-        StPhi: if (!div_wait) begin
+        gs_pkg::WS_PHI: if (!div_wait) begin
           d.phi = phi;
-          d.st = StQuo;
+          d.st = gs_pkg::WS_QUO;
         end
-        StQuo: if (!div_wait) d.st = StScale;
-        StScale: if (!scale_busy) begin
+        gs_pkg::WS_QUO: if (!div_wait) d.st = gs_pkg::WS_SCALE;
+        gs_pkg::WS_SCALE: if (!scale_busy) begin
           if (rd_insts > gs_pkg::ProfCntW'({PW{1'b1}})) d.perf_sat = 1'b1;
           perf_we = 1'b1;
           read_advance();
         end
-        StWfStart: if (wf_start) d.st = StWfWait;
-        StWfWait: if (wf_done) begin
-          d.mode = wf_spatial ? ModeSpatial : ModeShared;
+        gs_pkg::WS_WF_START: if (wf_start) d.st = gs_pkg::WS_WF_WAIT;
+        gs_pkg::WS_WF_WAIT: if (wf_done) begin
+          d.mode = wf_spatial ? gs_pkg::MODE_SPATIAL : gs_pkg::MODE_SHARED;
           if (set_i.partition_delay_cycles == '0) begin
             to_part();
           end else begin   // Sec. V-H's algorithm delay, counted on the epochs' stamps as the warm-up
             d.t0_valid = 1'b0;
             to_part();        // PART's scan registers, set now: DELAY's end moves st alone
             d.dly = 1'b1;
-            d.st = StDelay;
+            d.st = gs_pkg::WS_DELAY;
           end
         end
-        StDelay: if (win_done) d.st = StPart;
-        StPart: begin
+        gs_pkg::WS_DELAY: if (win_done) d.st = gs_pkg::WS_PART;
+        gs_pkg::WS_PART: begin
           if ((KS + 1)'(q.c) + 1'b1 >= q.nk) begin
             d.c = '0;
             advance();
@@ -730,8 +722,8 @@ module gs_policy_warped_slicer (
               d.done = q.target;
               d.ref_valid = 1'b0;
               d.strikes = '0;
-              if (q.mode == ModeShared && set_i.phase_change_pct != '0) to_window(StMonOpen);
-              else d.st = StIdle;
+              if (q.mode == gs_pkg::MODE_SHARED && set_i.phase_change_pct != '0) to_window(gs_pkg::WS_MON_OPEN);
+              else d.st = gs_pkg::WS_IDLE;
             end
           end else begin
             d.c = q.c + 1'b1;

@@ -34,8 +34,6 @@ module gs_sbm_ctrl (
 );
   localparam int IW = gs_pkg::SbmIpcW;
   localparam int CW = gs_pkg::CtaCntW;
-  localparam logic [3:0] PhBase = 4'd0, PhB1L12 = 4'd1, PhB2L12 = 4'd2, PhB1L2 = 4'd3, PhB2L2 = 4'd4,
-                         PhTune0 = 4'd5, PhTune3 = 4'd8;
 
   gs_pkg::sbm_ctrl_state_t q, d;
 
@@ -43,14 +41,14 @@ module gs_sbm_ctrl (
   gs_pkg::sbm_reg_t phase_cfg;
   logic [1:0] t_now;               // tuning phase t (phase - 5)
   always_comb begin
-    t_now = 2'(q.phase - PhTune0);
+    t_now = 2'(q.phase - gs_pkg::PH_TUNE0);
     phase_cfg = '0;
     unique case (q.phase)
-      PhBase: phase_cfg.arch = gs_pkg::SBM_BASE;
-      PhB1L12: begin phase_cfg.arch = gs_pkg::SBM_B_L12; phase_cfg.fcache = 1'b1; end
-      PhB2L12: begin phase_cfg.arch = gs_pkg::SBM_B_L12; phase_cfg.fcache = 1'b0; end
-      PhB1L2: begin phase_cfg.arch = gs_pkg::SBM_B_L2; phase_cfg.fcache = 1'b1; end
-      PhB2L2: begin phase_cfg.arch = gs_pkg::SBM_B_L2; phase_cfg.fcache = 1'b0; end
+      gs_pkg::PH_BASE: phase_cfg.arch = gs_pkg::SBM_BASE;
+      gs_pkg::PH_B1_L12: begin phase_cfg.arch = gs_pkg::SBM_B_L12; phase_cfg.fcache = 1'b1; end
+      gs_pkg::PH_B2_L12: begin phase_cfg.arch = gs_pkg::SBM_B_L12; phase_cfg.fcache = 1'b0; end
+      gs_pkg::PH_B1_L2: begin phase_cfg.arch = gs_pkg::SBM_B_L2; phase_cfg.fcache = 1'b1; end
+      gs_pkg::PH_B2_L2: begin phase_cfg.arch = gs_pkg::SBM_B_L2; phase_cfg.fcache = 1'b0; end
       default: begin
         phase_cfg.arch = (q.alg1.arch == gs_pkg::SBM_BASE) ? gs_pkg::SBM_MWG : gs_pkg::SBM_MWGB;
         phase_cfg.fcache = q.alg1.fcache;
@@ -89,16 +87,16 @@ module gs_sbm_ctrl (
     r2_x = (NC*CH)'(q.r2);
     // compare A's reference: the better L12 / L2 phase so far, or the best tuning phase
     unique case (q.phase)
-      PhB2L12: refa_x = (NC*CH)'(q.p12);
-      PhB2L2: refa_x = (NC*CH)'(q.p2);
+      gs_pkg::PH_B2_L12: refa_x = (NC*CH)'(q.p12);
+      gs_pkg::PH_B2_L2: refa_x = (NC*CH)'(q.p2);
       default: refa_x = (NC*CH)'(q.p_tune);
     endcase
     // compare B: Algorithm 1 (p12 > p2, p2 > p_base) or the end of tuning (p_tune > p_alg1)
-    b1l_x = (q.phase == PhB2L2) ? (NC*CH)'(q.p12) : (NC*CH)'(q.p_tune);
+    b1l_x = (q.phase == gs_pkg::PH_B2_L2) ? (NC*CH)'(q.p12) : (NC*CH)'(q.p_tune);
 `ifdef GS_MUT_SBM_L12_VS_BASE
-    b1r_x = (q.phase == PhB2L2) ? (NC*CH)'(q.p_base) : (NC*CH)'(q.p_alg1);   // BUG: B_L12 is weighed against Base, not against B_L2
+    b1r_x = (q.phase == gs_pkg::PH_B2_L2) ? (NC*CH)'(q.p_base) : (NC*CH)'(q.p_alg1);   // BUG: B_L12 is weighed against Base, not against B_L2
 `else
-    b1r_x = (q.phase == PhB2L2) ? (NC*CH)'(q.p2) : (NC*CH)'(q.p_alg1);
+    b1r_x = (q.phase == gs_pkg::PH_B2_L2) ? (NC*CH)'(q.p2) : (NC*CH)'(q.p_alg1);
 `endif
     b2l_x = (NC*CH)'(q.p2);
     b2r_x = (NC*CH)'(q.p_base);
@@ -135,16 +133,16 @@ module gs_sbm_ctrl (
     gc_nx = (b2_l > b2_r) || (b2_l == b2_r && q.gc);
     // tuning: phase 0 sets the reference; a later phase counts only if the IPC improved
 `ifdef GS_MUT_SBM_TUNE_NO_STOP
-    improved = q.phase == PhTune0 || 1'b1;   // BUG: a tuning phase that lost IPC is kept and tuning goes on
+    improved = q.phase == gs_pkg::PH_TUNE0 || 1'b1;   // BUG: a tuning phase that lost IPC is kept and tuning goes on
 `else
-    improved = q.phase == PhTune0 || ga_nx;
+    improved = q.phase == gs_pkg::PH_TUNE0 || ga_nx;
 `endif
     // the decision (k = 2 NC): ga holds whether the tuning phase counted
-    ci_fin = (q.phase == PhTune0) ? q.ci_gt : q.ci;
+    ci_fin = (q.phase == gs_pkg::PH_TUNE0) ? q.ci_gt : q.ci;
     occ_ci = ci_fin ? occ2_i : occ1_i;
     occ_other = ci_fin ? occ1_i : occ2_i;
     t_step = 3'(t_now) + 3'd1;
-    can_step = q.ga && q.phase != PhTune3 && ((CW + 1)'(occ_other) >> 1) > (CW + 1)'(t_step) &&
+    can_step = q.ga && q.phase != gs_pkg::PH_TUNE3 && ((CW + 1)'(occ_other) >> 1) > (CW + 1)'(t_step) &&
                ((CW + 1)'(occ_ci) >> 1) + (CW + 1)'(t_step) <= (CW + 1)'(occ_ci);
     res_ack_o = q.calc && q.k == KLast;
   end
@@ -154,7 +152,7 @@ module gs_sbm_ctrl (
     d = q;
     if (start_i) begin
       d.busy = 1'b1;
-      d.phase = PhBase;
+      d.phase = gs_pkg::PH_BASE;
       d.done = 1'b0;
       d.calc = 1'b0;
       d.k = '0;
@@ -184,11 +182,11 @@ module gs_sbm_ctrl (
       end
       if (q.k == KCmpA) begin   // p is complete and compared: the phase's registers take it
         unique case (q.phase)
-          PhBase: d.p_base = q.acc;
-          PhB1L12: begin d.p12 = q.acc; d.b12 = 1'b0; end
-          PhB2L12: if (ga_nx) begin d.p12 = q.acc; d.b12 = 1'b1; end
-          PhB1L2: begin d.p2 = q.acc; d.b2 = 1'b0; end
-          PhB2L2: if (ga_nx) begin d.p2 = q.acc; d.b2 = 1'b1; end
+          gs_pkg::PH_BASE: d.p_base = q.acc;
+          gs_pkg::PH_B1_L12: begin d.p12 = q.acc; d.b12 = 1'b0; end
+          gs_pkg::PH_B2_L12: if (ga_nx) begin d.p12 = q.acc; d.b12 = 1'b1; end
+          gs_pkg::PH_B1_L2: begin d.p2 = q.acc; d.b2 = 1'b0; end
+          gs_pkg::PH_B2_L2: if (ga_nx) begin d.p2 = q.acc; d.b2 = 1'b1; end
           default: begin   // Algorithm 2: tuning phase t_now
             d.ga = improved;
             if (improved) begin
@@ -202,8 +200,11 @@ module gs_sbm_ctrl (
         d.calc = 1'b0;
         d.k = '0;
         unique case (q.phase)
-          PhBase, PhB1L12, PhB2L12, PhB1L2: d.phase = q.phase + 4'd1;
-          PhB2L2: begin   // Algorithm 1, lines 2-4
+          gs_pkg::PH_BASE: d.phase = gs_pkg::PH_B1_L12;
+          gs_pkg::PH_B1_L12: d.phase = gs_pkg::PH_B2_L12;
+          gs_pkg::PH_B2_L12: d.phase = gs_pkg::PH_B1_L2;
+          gs_pkg::PH_B1_L2: d.phase = gs_pkg::PH_B2_L2;
+          gs_pkg::PH_B2_L2: begin   // Algorithm 1, lines 2-4
             d.alg1 = '0;
             if (gb_nx) begin   // p12 > p2
               d.alg1.arch = gs_pkg::SBM_B_L12;
@@ -217,12 +218,13 @@ module gs_sbm_ctrl (
               d.alg1.arch = gs_pkg::SBM_BASE;
               d.p_alg1 = q.p_base;
             end
-            d.phase = PhTune0;
+            d.phase = gs_pkg::PH_TUNE0;
           end
           default: begin   // Algorithm 2: tuning phase t_now
             d.ci = ci_fin;
-            if (can_step) begin
-              d.phase = q.phase + 4'd1;
+            if (can_step) begin   // the next tuning phase (can_step is low in PH_TUNE3)
+              d.phase = (q.phase == gs_pkg::PH_TUNE0) ? gs_pkg::PH_TUNE1
+                      : (q.phase == gs_pkg::PH_TUNE1) ? gs_pkg::PH_TUNE2 : gs_pkg::PH_TUNE3;
             end else begin   // the end: SBM_REG
               d.busy = 1'b0;
               d.done = 1'b1;

@@ -48,18 +48,7 @@ module gs_waterfill (
   localparam int CH = gs_pkg::WfCmpChunks;
   localparam int AC = gs_pkg::ArithChunkW;
 
-  localparam logic [3:0] StIdle = 4'd0;
-  localparam logic [3:0] StInit = 4'd1;     // R_L = R_tot - R_ki, one kernel per cycle
-  localparam logic [3:0] StScan = 4'd2;     // load P(i,j) of every kernel; compare the previous j
-  localparam logic [3:0] StLoad = 4'd3;     // visit kernel ki (the pick, or the loss check)
-  localparam logic [3:0] StGap = 4'd4;      // loss check: gap = peak - Q, and the products' operands
-  localparam logic [3:0] StMul = 4'd5;      // both cross products, one multiplier bit per cycle
-  localparam logic [3:0] StCmp = 4'd6;      // the products' chunk flags
-  localparam logic [3:0] StDec = 4'd7;      // the flags combined: new S, or a lossy kernel
-  localparam logic [3:0] StTry = 4'd8;      // R_L - R_S, dT times, borrows kept
-  localparam logic [3:0] StCommit = 4'd9;   // take the step, or mark Full(S)
-
-  logic [3:0] st_q, st_d;
+  gs_pkg::wf_st_e st_q, st_d;
   logic [SW-1:0] j_q, j_d;
   logic [K*N-1:0] step_q, step_d;
   logic [K*PW-1:0] peak_q, peak_d;
@@ -140,7 +129,7 @@ module gs_waterfill (
     // the subtraction of INIT and TRY: (left or tl) - res, every component
     diff = '0;
     borrow = 1'b0;
-    sub_a = st_q == StInit ? left_q : tl_q;
+    sub_a = st_q == gs_pkg::WF_INIT ? left_q : tl_q;
     diff.threads = sub_a.threads - res_q.threads;
     diff.warps = sub_a.warps - res_q.warps;
     diff.regs = sub_a.regs - res_q.regs;
@@ -195,9 +184,9 @@ module gs_waterfill (
     win = 1'b0;
     p = '0;
     unique case (st_q)
-      StIdle: begin
+      gs_pkg::WF_IDLE: begin
         if (start_i) begin
-          st_d = StInit;
+          st_d = gs_pkg::WF_INIT;
           j_d = '0;
           ki_d = '0;
           step_d = '0;
@@ -214,7 +203,7 @@ module gs_waterfill (
           spatial_d = 1'b0;
         end
       end
-      StInit: begin
+      gs_pkg::WF_INIT: begin
         // Algorithm 1 line 14 for kernel ki: R_L -= R_ki; a borrow: the first CTAs do not fit
         left_d = diff;
         nofit_d = nofit_q || borrow;
@@ -222,10 +211,10 @@ module gs_waterfill (
         ki_d = ki_q + 1'b1;
         if (ki_q == KIW'(K - 1)) begin
           ki_d = '0;
-          st_d = StScan;
+          st_d = gs_pkg::WF_SCAN;
         end
       end
-      StScan: begin
+      gs_pkg::WF_SCAN: begin
         // Algorithm 1 lines 6-12: sample j_q-2 of every kernel compared, j_q-1 loaded
         if (j_q == '0 && nofit_q) left_d = '0;
         for (int i = 0; i < K; i++) begin
@@ -252,13 +241,13 @@ module gs_waterfill (
         end
         j_d = j_q + 1'b1;
         if (j_q == SW'(N)) begin
-          st_d = StLoad;
+          st_d = gs_pkg::WF_LOAD;
           ki_d = '0;
           found_d = 1'b0;
           chk_d = 1'b0;
         end
       end
-      StLoad: begin
+      gs_pkg::WF_LOAD: begin
         if (!chk_q) begin
           // Algorithm 1 lines 17-22 for kernel ki: the first candidate is S; a later one is
           // compared by its cross products Q_ki * peak_S vs. Q_S * peak_ki
@@ -273,7 +262,7 @@ module gs_waterfill (
             na_d = sel_cur_q;
             np_d = {{PW{1'b0}}, peak_k};
             cnt_d = CW'(PW);
-            st_d = StMul;
+            st_d = gs_pkg::WF_MUL;
           end
         end else if (!pres_q[ki_q]) begin
           adv = 1'b1;
@@ -281,30 +270,30 @@ module gs_waterfill (
           // the loss check of kernel ki: products peak * WfLossPct vs. gap * 100 * K
           ma_d = peak_k;
           na_d = cur_k;
-          st_d = StGap;
+          st_d = gs_pkg::WF_GAP;
         end
       end
-      StGap: begin
+      gs_pkg::WF_GAP: begin
         na_d = ma_q - na_q;   // peak >= Q_i: no borrow
         mp_d = (2*PW)'(gs_pkg::WfLossPct);
         np_d = (2*PW)'(nk) * (2*PW)'(100);
         cnt_d = CW'(PW);
-        st_d = StMul;
+        st_d = gs_pkg::WF_MUL;
       end
-      StMul: begin
+      gs_pkg::WF_MUL: begin
         mp_d = (2*PW)'({sum_m, mp_q[PW-1:0]} >> 1);
         np_d = (2*PW)'({sum_n, np_q[PW-1:0]} >> 1);
         cnt_d = cnt_q - 1'b1;
-        if (cnt_q == CW'(1)) st_d = StCmp;
+        if (cnt_q == CW'(1)) st_d = gs_pkg::WF_CMP;
       end
-      StCmp: begin
+      gs_pkg::WF_CMP: begin
         for (int c = 0; c < CH; c++) begin
           lt_d[c] = mp_x[c*AC +: AC] < np_x[c*AC +: AC];
           eq_d[c] = mp_x[c*AC +: AC] == np_x[c*AC +: AC];
         end
-        st_d = StDec;
+        st_d = gs_pkg::WF_DEC;
       end
-      StDec: begin
+      gs_pkg::WF_DEC: begin
         adv = 1'b1;
         if (!chk_q) begin
 `ifdef GS_MUT_WF_TIE_HIGH
@@ -322,14 +311,14 @@ module gs_waterfill (
 `endif
         end
       end
-      StTry: begin
+      gs_pkg::WF_TRY: begin
         // Algorithm 1 line 24: does R_S * dT fit R_L? dT subtractions, a borrow says no
         tl_d = diff;
         brw_d = brw_q || borrow;
         cnt_d = cnt_q + 1'b1;
-        if (cnt_q + 1'b1 == CW'(dt_q)) st_d = StCommit;
+        if (cnt_q + 1'b1 == CW'(dt_q)) st_d = gs_pkg::WF_COMMIT;
       end
-      StCommit: begin
+      gs_pkg::WF_COMMIT: begin
         // lines 25-30: take the step (T_S += dT, R_L -= R_S * dT), or Full(S)
         for (int i = 0; i < K; i++) begin
           if (sel_q == KIW'(i)) begin
@@ -338,40 +327,40 @@ module gs_waterfill (
           end
         end
         if (!brw_q) left_d = tl_q;
-        st_d = StLoad;
+        st_d = gs_pkg::WF_LOAD;
         ki_d = '0;
         found_d = 1'b0;
       end
-      default: st_d = StIdle;
+      default: st_d = gs_pkg::WF_IDLE;
     endcase
 
     // a new S (the pick): kernel ki
     if (win) begin
       found_d = 1'b1;
       sel_d = ki_q;
-      sel_cur_d = st_q == StLoad ? cur_k : ma_q;
+      sel_cur_d = st_q == gs_pkg::WF_LOAD ? cur_k : ma_q;
       dt_d = dt_k;
       res_d = cta_k;
     end
     // TRY's copy of R_L, taken in every cycle that may end a pick (used only when S is found):
     // from registers alone, not through the pick's decision
-    if ((st_q == StLoad || st_q == StDec) && !chk_q && ki_q == KIW'(K - 1)) begin
+    if ((st_q == gs_pkg::WF_LOAD || st_q == gs_pkg::WF_DEC) && !chk_q && ki_q == KIW'(K - 1)) begin
       tl_d = left_q;
       brw_d = 1'b0;
     end
     // on to the next kernel, or the end of the pick / the loss check
     if (adv) begin
       ki_d = ki_q + 1'b1;
-      st_d = StLoad;
+      st_d = gs_pkg::WF_LOAD;
       if (ki_q == KIW'(K - 1)) begin
         ki_d = '0;
         if (!chk_q && found_d) begin
-          st_d = StTry;
+          st_d = gs_pkg::WF_TRY;
           cnt_d = '0;
         end else if (!chk_q && !nofit_q) begin
           chk_d = 1'b1;   // no candidate: the loss check (Sec. IV)
         end else begin
-          st_d = StIdle;
+          st_d = gs_pkg::WF_IDLE;
           spatial_d = nofit_q || lossy_d;
           done_d = 1'b1;
         end
@@ -379,7 +368,7 @@ module gs_waterfill (
     end
   end
 
-  assign busy_o = st_q != StIdle;
+  assign busy_o = st_q != gs_pkg::WF_IDLE;
   assign done_o = done_q;
   assign ctas_o = ctas_q;
   assign spatial_o = spatial_q;
@@ -419,7 +408,7 @@ module gs_waterfill (
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      st_q <= StIdle;
+      st_q <= gs_pkg::WF_IDLE;
       j_q <= '0;
       step_q <= '0;
       peak_q <= '0;
@@ -485,7 +474,7 @@ module gs_waterfill (
   // T_i never exceeds the samples given
   for (genvar gi = 0; gi < K; gi++) begin : g_chk
     assert property (@(posedge clk_i) disable iff (!rst_ni)
-                     st_q == StLoad |-> ctas_q[gi*SW +: SW] <= nsteps_i[gi*SW +: SW])
+                     st_q == gs_pkg::WF_LOAD |-> ctas_q[gi*SW +: SW] <= nsteps_i[gi*SW +: SW])
       else $error("gs_waterfill: T_%0d above N_%0d", gi, gi);
   end
 `endif

@@ -39,7 +39,6 @@ module gs_wf_scale (
   localparam int MW = gs_pkg::WfsProdW;                 // the multiplier's product, QW + PW
   localparam logic [QW-1:0] One = QW'(1) << FF;
   localparam logic [gs_pkg::WfPhiW-1:0] PhiOne = gs_pkg::WfPhiW'(1) << FP;
-  localparam logic [1:0] StIdle = 2'd0, StPsi = 2'd1, StPerf = 2'd2;
 
   gs_pkg::wfs_state_t q, d;   // q.mul is gs_seq_mul's (state_o); unused here
 
@@ -82,8 +81,8 @@ module gs_wf_scale (
       mul_b = PW'(dpsi);
       d.neg = q_i < One;
       d.perf = perf_i;
-      d.st = StPsi;
-    end else if (q.st == StPsi && !mul_busy) begin
+      d.st = gs_pkg::WFS_PSI;
+    end else if (q.st == gs_pkg::WFS_PSI && !mul_busy) begin
       mul_start = 1'b1;
       mul_a = factor;
 `ifdef GS_MUT_WFS_PERF_UNHELD
@@ -92,9 +91,9 @@ module gs_wf_scale (
       mul_b = q.perf;
 `endif
       d.factor = factor;
-      d.st = StPerf;
-    end else if (q.st == StPerf && !mul_busy) begin
-      d.st = StIdle;
+      d.st = gs_pkg::WFS_PERF;
+    end else if (q.st == gs_pkg::WFS_PERF && !mul_busy) begin
+      d.st = gs_pkg::WFS_IDLE;
     end
   end
 
@@ -103,7 +102,7 @@ module gs_wf_scale (
     else q <= d;
   end
 
-  assign busy_o = q.st != StIdle;
+  assign busy_o = q.st != gs_pkg::WFS_IDLE;
   assign factor_o = q.factor;
   // perf * factor / 2^Ff, saturated: the product's bits above PW + Ff say it does not fit
   assign perf_o = prod[MW-1:PW+FF] != '0 ? {PW{1'b1}} : prod[PW+FF-1:FF];

@@ -199,7 +199,7 @@ class Spec:
         self.policies = policies
         self.derived_policies = [p for p in all_policies if "runs_under" in p]
         pol_width = clog2(len(policies))
-        self.enums["policy_e"] = dict(cpp="Policy", width=pol_width,
+        self.enums["policy_e"] = dict(cpp="Policy", width=pol_width, doc="the policy registry (gsim --policy)",
                                       members=[[p["member"], i, p.get("doc", "")] for i, p in enumerate(policies)])
         for name, e in raw.get("enums", {}).items():
             members = e.get("members", [])
@@ -207,7 +207,7 @@ class Spec:
             for m in members:
                 if m[1] >= (1 << width):
                     raise SpecError(f"{path}: enums.{name}: {m[0]} = {m[1]} does not fit {width} bits")
-            self.enums[name] = dict(cpp=e["cpp"], width=width, members=members)
+            self.enums[name] = dict(cpp=e["cpp"], width=width, members=members, doc=e.get("doc", ""))
         self.params.append(["NumPolicies", len(policies), False, "policies in the registry (policy_e members)", None])
 
         self.records = {}
@@ -717,6 +717,8 @@ class Spec:
         for name, e in self.enums.items():
             w = e["width"]
             rng = f" [{w - 1}:0]" if w > 1 else ""
+            if e["doc"]:
+                o.append(f"  // {e['doc']}")
             o.append(f"  typedef enum logic{rng} {{")
             rows = []
             for m in e["members"]:
@@ -892,7 +894,7 @@ class Spec:
         for name, e in self.enums.items():
             prefix = common_prefix([m[0] for m in e["members"]])
             utype = "uint8_t" if e["width"] <= 8 else "uint32_t"
-            o.append(f"/// gs_pkg::{name}")
+            o.append(f"/// gs_pkg::{name}" + (f": {e['doc']}" if e["doc"] else ""))
             o.append(f"enum class {e['cpp']} : {utype} {{")
             for m in e["members"]:
                 o.append(f"  {camel(m[0], prefix)} = {m[1]}," + (f"  // {m[2]}" if len(m) > 2 and m[2] else ""))

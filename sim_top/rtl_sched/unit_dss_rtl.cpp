@@ -23,7 +23,7 @@ using golden::TokenUpd;
 
 namespace {
 
-constexpr uint32_t kStIdle = 0;  // gs_dss_unit StIdle
+constexpr uint32_t kStIdle = uint32_t(DssSt::kIdle);  // gs_dss_unit st_q (gs_pkg::dss_st_e)
 
 template <std::size_t N>
 void clear(VlWide<N>& p) {

@@ -53,11 +53,11 @@ struct DynamicRun {
 bool selection_keeps_split(const GpuConfig& cfg) {
   DynamicRun run(cfg, test::window_mix("hetero-dynamic-test", {"hc.FDTD3D", "hc.LAVAMD"}, 30000));
   bool selected = false, kept = true;
-  uint32_t prev = PolicyHetero::kIdle;
+  PolicyHetero::St prev = PolicyHetero::St::kIdle;
   while (run.gpu.step()) {
-    if (prev == PolicyHetero::kSel && run.twin.q.st != PolicyHetero::kSel) {  // the decision's edge
+    if (prev == PolicyHetero::St::kSel && run.twin.q.st != PolicyHetero::St::kSel) {  // the decision's edge
       selected = true;
-      kept &= run.twin.q.even && run.twin.q.st == PolicyHetero::kIdle;  // (big keeps gs_hetero_sel's big_o)
+      kept &= run.twin.q.even && run.twin.q.st == PolicyHetero::St::kIdle;  // (big keeps gs_hetero_sel's big_o)
     }
     prev = run.twin.q.st;
   }
@@ -82,11 +82,11 @@ TEST_CASE("hetero-dynamic: profiling split, Algorithm 2's mapping, CTAs on their
   std::array<uint8_t, spec::MaxSms> split{}, final_grp{};
   uint32_t big = 0;
   bool even = false;
-  uint32_t prev = PolicyHetero::kIdle;
+  PolicyHetero::St prev = PolicyHetero::St::kIdle;
   std::set<std::pair<bool, PreemptMode>> requests;  // (mode_sel, mode) of requests made
   while (gpu.step()) {
     const auto& q = twin.q;
-    if (prev == PolicyHetero::kScan && q.st == PolicyHetero::kWarm) {  // the profiling split is in force
+    if (prev == PolicyHetero::St::kScan && q.st == PolicyHetero::St::kWarm) {  // the profiling split is in force
       split_seen = true;
       split = q.grp;
       CHECK(q.nbig == 8);
@@ -94,14 +94,14 @@ TEST_CASE("hetero-dynamic: profiling split, Algorithm 2's mapping, CTAs on their
       CHECK(q.nb0 == 4);
       CHECK(q.ns0 == 4);
     }
-    if (prev == PolicyHetero::kSel && run.twin.q.st != PolicyHetero::kSel) {  // the decision's edge
+    if (prev == PolicyHetero::St::kSel && run.twin.q.st != PolicyHetero::St::kSel) {  // the decision's edge
       selected = true;
       big = q.big;
       even = q.even;
       // the estimate's CTA counts: a big SM holds at least a small SM's CTAs of either kernel
       for (uint32_t c = 0; c < 2; ++c) CHECK(q.cta_b[c] >= q.cta_s[c]);
     }
-    if (prev == PolicyHetero::kScan && q.st == PolicyHetero::kIdle && q.chosen && !mapped) {
+    if (prev == PolicyHetero::St::kScan && q.st == PolicyHetero::St::kIdle && q.chosen && !mapped) {
       mapped = true;
       mapped_at = gpu.cycle();
       final_grp = q.grp;
@@ -156,11 +156,11 @@ TEST_CASE("hetero-dynamic's chunked window sums equal the counters summed outrig
   cfg.settings.hetero.warmup_cycles = 3000;
   cfg.settings.hetero.sample_cycles = 16000;
   DynamicRun run(cfg, test::window_mix("hetero-dynamic-test", {"hc.FDTD3D", "hc.SYRK"}, 60000));
-  uint32_t prev = PolicyHetero::kIdle;
+  PolicyHetero::St prev = PolicyHetero::St::kIdle;
   bool summed = false;
   while (!summed && run.gpu.step()) {
     const auto& q = run.twin.q;
-    if (prev == PolicyHetero::kSumCarry && q.st == PolicyHetero::kOccLoad) {  // the sums are final
+    if (prev == PolicyHetero::St::kSumCarry && q.st == PolicyHetero::St::kOccLoad) {  // the sums are final
       // group c is mix kernel c in KSRT slot c; the counters are frozen since the window closed
       summed = true;
       std::array<uint64_t, 2> big{}, small{};

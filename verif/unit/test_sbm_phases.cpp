@@ -97,11 +97,12 @@ TEST_CASE("sbm: the chunked window sums equal the counters summed outright", "[s
   auto sched = make_scheduler("golden", so);
   Gpu gpu(cfg, mix, *sched, ro);
   const auto& twin = dynamic_cast<const golden::PolicySbm&>(dynamic_cast<const GoldenScheduler&>(*sched).policy_twin());
-  uint32_t prev = golden::PolicySbm::kIdle, phases = 0;
+  golden::PolicySbm::St prev = golden::PolicySbm::St::kIdle;
+  uint32_t phases = 0;
   uint64_t most = 0;
   while (phases < 2 && gpu.step()) {
     const auto& q = twin.q;
-    if (prev == golden::PolicySbm::kSumCarry && q.st == golden::PolicySbm::kRes) {  // the sums are final
+    if (prev == golden::PolicySbm::St::kSumCarry && q.st == golden::PolicySbm::St::kRes) {  // the sums are final
       ++phases;
       uint64_t s1 = 0, s2 = 0;  // the counters are frozen since the window closed
       for (uint32_t s = 0; s < cfg.num_sms(); ++s) {

@@ -41,14 +41,14 @@ struct Partition {
 Partition run_until_partitioned(Gpu& gpu, const GoldenScheduler& g, uint32_t kernels) {
   const auto& twin = dynamic_cast<const PolicyWarpedSlicer&>(g.policy_twin());
   Partition p;
-  uint32_t last_st = PolicyWarpedSlicer::kIdle;
+  PolicyWarpedSlicer::St last_st = PolicyWarpedSlicer::St::kIdle;
   const uint32_t all = (1u << kernels) - 1;
   while (gpu.step() && gpu.cycle() < 3'000'000) {
-    const uint32_t st = twin.q.st;
-    if (st == PolicyWarpedSlicer::kOcc) p.rounds = 0;
-    if (st == PolicyWarpedSlicer::kSetup && last_st != PolicyWarpedSlicer::kSetup) ++p.rounds;
+    const PolicyWarpedSlicer::St st = twin.q.st;
+    if (st == PolicyWarpedSlicer::St::kOcc) p.rounds = 0;
+    if (st == PolicyWarpedSlicer::St::kSetup && last_st != PolicyWarpedSlicer::St::kSetup) ++p.rounds;
     last_st = st;
-    if (st == PolicyWarpedSlicer::kIdle && twin.q.done == all && twin.q.prof_ok == all) {
+    if (st == PolicyWarpedSlicer::St::kIdle && twin.q.done == all && twin.q.prof_ok == all) {
       p.reached = true;
       p.cycle = gpu.cycle();
       return p;
@@ -150,16 +150,17 @@ TEST_CASE("warped-slicer: profile, water-fill and quotas in a run", "[sched][war
       Gpu gpu(c, mix, *sched, ro);
       const auto& g = dynamic_cast<const GoldenScheduler&>(*sched);
       const auto& twin = dynamic_cast<const PolicyWarpedSlicer&>(g.policy_twin());
-      uint32_t profiles = 0, compares = 0, last = PolicyWarpedSlicer::kIdle;
+      uint32_t profiles = 0, compares = 0;
+      PolicyWarpedSlicer::St last = PolicyWarpedSlicer::St::kIdle;
       bool both = false;
       while (gpu.step()) {
         if (twin.q.target == 3u) both = true;
         else if (both) break;  // only while both kernels have CTAs to issue
         // a profile starts at its first kernel's OCC_LD (the others' follow an OCC)
-        if (twin.q.st == PolicyWarpedSlicer::kOccLd && last != PolicyWarpedSlicer::kOcc &&
-            last != PolicyWarpedSlicer::kOccLd)
+        if (twin.q.st == PolicyWarpedSlicer::St::kOccLd && last != PolicyWarpedSlicer::St::kOcc &&
+            last != PolicyWarpedSlicer::St::kOccLd)
           ++profiles;
-        if (twin.q.st == PolicyWarpedSlicer::kMonCmp && last != PolicyWarpedSlicer::kMonCmp) {
+        if (twin.q.st == PolicyWarpedSlicer::St::kMonCmp && last != PolicyWarpedSlicer::St::kMonCmp) {
           // the chunked sums (carries a cycle later) are the counters' exact totals, and the
           // chunked verdict is |sum - ref| x 100 > pct x ref in plain arithmetic
           bool changed = false;
@@ -204,7 +205,7 @@ TEST_CASE("warped-slicer: profile, water-fill and quotas in a run", "[sched][war
           if (p.count == 2) return &p;
         return nullptr;
       };
-      while (gpu.step() && !pair_at()) delayed |= twin.q.st == PolicyWarpedSlicer::kDelay;
+      while (gpu.step() && !pair_at()) delayed |= twin.q.st == PolicyWarpedSlicer::St::kDelay;
       REQUIRE(pair_at() != nullptr);
       at[delay != 0] = pair_at()->cycle;
       CHECK(delayed == (delay != 0));
@@ -223,9 +224,9 @@ TEST_CASE("warped-slicer: profile, water-fill and quotas in a run", "[sched][war
     const auto& g = dynamic_cast<const GoldenScheduler&>(*sched);
     const auto& twin = dynamic_cast<const PolicyWarpedSlicer&>(g.policy_twin());
     bool profiled = false;
-    while (gpu.step()) profiled |= twin.q.st == PolicyWarpedSlicer::kOcc;
+    while (gpu.step()) profiled |= twin.q.st == PolicyWarpedSlicer::St::kOcc;
     CHECK_FALSE(profiled);
-    CHECK(twin.q.mode == PolicyWarpedSlicer::kAlone);
+    CHECK(twin.q.mode == PolicyWarpedSlicer::Mode::kAlone);
   }
 }
 

@@ -18,7 +18,7 @@ namespace gs::golden {
 
 class DssUnitTwin {
  public:
-  enum class St : uint8_t { kIdle = 0, kScan = 1, kAct = 2, kSel = 3, kChk = 4 };
+  using St = DssSt;  // gs_pkg::dss_st_e, from the spec
   struct Regs {
     St st = St::kIdle;        // st_q
     uint32_t s = 0;           // s_q: the SM under scan; the releasable SM in SEL, the idle one in CHK

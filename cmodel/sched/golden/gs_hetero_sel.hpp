@@ -94,28 +94,13 @@ inline HeteroSelOut hetero_sel(const HeteroSelIn& in) {
 /// commit() is the edge.
 class HeteroSel {
  public:
-  enum St : uint32_t {
-    kIdle = 0,
-    kRateB = 1,
-    kRateS = 2,
-    kThick = 3,
-    kShift = 4,
-    kLoad = 5,
-    kDiff = 6,
-    kNStart = 7,
-    kP1 = 8,
-    kP2 = 9,
-    kG = 10,
-    kPair = 11,
-    kX = 12,
-    kY = 13,
-    kRank = 14
-  };
+  using St = HcSelSt;  // gs_pkg::hc_sel_st_e, from the spec
   static constexpr uint32_t K = kHcKernels;
   static constexpr uint32_t CH = spec::ArithChunkW, NC = spec::HcCmpChunks;
   using Mul = SeqMul<spec::HcGW, spec::HcMulBW>;
   struct Regs {
-    uint32_t st = kIdle, nk = 0, i = 0, j = 0;
+    St st = St::kIdle;
+    uint32_t nk = 0, i = 0, j = 0;
     std::array<uint64_t, K> rb{}, rs{};
     uint32_t thick = 0, gt = 0, eq = 0, sh = 0;
     uint32_t b = 0, s = 0, dlt = 0, dcta = 0, dbase = 0, p1 = 0;
@@ -131,7 +116,7 @@ class HeteroSel {
     q = d = Regs{};
     mul.reset();
   }
-  bool busy() const { return q.st != kIdle; }
+  bool busy() const { return q.st != St::kIdle; }
   uint32_t thick() const { return q.thick; }
   uint32_t big() const { return q.big; }
   bool even() const { return q.even; }
@@ -141,7 +126,7 @@ class HeteroSel {
     const uint32_t in_set = (1u << nk) - 1;
     const uint64_t prod = mul.q.prod;
     const bool mul_busy = mul.busy();
-    const uint32_t ki = start ? 0 : q.st == kThick ? q.i + 1 : q.i;  // the input kernel read
+    const uint32_t ki = start ? 0 : q.st == St::kThick ? q.i + 1 : q.i;  // the input kernel read
     const uint64_t big_k = ki < K ? in.big_insts[ki] & width_mask64(spec::HcInstW) : 0;
     const uint64_t small_k = ki < K ? in.small_insts[ki] & width_mask64(spec::HcInstW) : 0;
     const uint32_t cta_mask = width_mask(spec::CtaCntW);
@@ -169,41 +154,41 @@ class HeteroSel {
       d.i = 0;
       d.thick = d.big = 0;
       d.even = nk_in == 0;
-      d.st = kIdle;
+      d.st = St::kIdle;
       if (nk_in != 0) {
         run(sms_small, big_k);
-        d.st = kRateB;
+        d.st = St::kRateB;
       }
     } else {
       switch (q.st) {
-        case kRateB:
+        case St::kRateB:
           if (!mul_busy) {
             d.rb[q.i] = prod & width_mask64(spec::HcRateW);
             run(sms_big, small_k);
-            d.st = kRateS;
+            d.st = St::kRateS;
           }
           break;
-        case kRateS:
+        case St::kRateS:
           if (!mul_busy) {
             d.rs[q.i] = prod & width_mask64(spec::HcRateW);
             compare(q.rb[q.i], d.rs[q.i]);
-            d.st = kThick;
+            d.st = St::kThick;
           }
           break;
-        case kThick:
+        case St::kThick:
           if (gt_all) d.thick |= 1u << q.i;
           if (q.i + 1 < nk) {
             d.i = q.i + 1;
             run(sms_small, big_k);
-            d.st = kRateB;
+            d.st = St::kRateB;
           } else {
-            d.st = kShift;
+            d.st = St::kShift;
           }
           break;
-        case kShift: {
+        case St::kShift: {
           if (nk < 2 || q.thick == in_set) {  // Algorithm 2 line 9: the profiling split stays
             d.even = true;
-            d.st = kIdle;
+            d.st = St::kIdle;
           } else {
             uint64_t any = 0;
             for (uint32_t c = 0; c < nk; ++c) any |= q.rb[c] | q.rs[c];
@@ -212,103 +197,103 @@ class HeteroSel {
             d.sh = len > spec::HcSigW ? len - spec::HcSigW : 0;
             d.i = 0;
             d.rank.fill(0);
-            d.st = kLoad;
+            d.st = St::kLoad;
           }
           break;
         }
-        case kLoad:
+        case St::kLoad:
           d.b = uint32_t(q.rb[q.i] >> q.sh & width_mask64(spec::HcSigW));
           d.s = uint32_t(q.rs[q.i] >> q.sh & width_mask64(spec::HcSigW));
-          d.st = kDiff;
+          d.st = St::kDiff;
           break;
-        case kDiff:
+        case St::kDiff:
           d.dlt_neg = q.b < q.s;
           d.dlt = q.b < q.s ? q.s - q.b : q.b - q.s;
           d.flat = ctab <= ctas;
           d.dcta = (ctab - ctas) & cta_mask;
           d.dbase_neg = ctao < ctas;
           d.dbase = ctao < ctas ? ctas - ctao : ctao - ctas;
-          d.st = kNStart;
+          d.st = St::kNStart;
           break;
-        case kNStart:
+        case St::kNStart:
           if (q.flat) {  // IPC_scaled undefined: IPC^base = b, D = 1
             d.n[q.i] = q.b == 0 ? 1 : q.b;
             d.g[q.i] = q.dlt;
             d.g_neg = (q.g_neg & ~(1u << q.i)) | uint32_t(q.dlt_neg) << q.i;
           } else {
             run(q.dbase, q.dlt);
-            d.st = kP1;
+            d.st = St::kP1;
           }
           break;
-        case kP1:
+        case St::kP1:
           if (!mul_busy) {
             d.p1 = uint32_t(prod & width_mask64(spec::HcGW));
             run(q.dcta, q.s);
-            d.st = kP2;
+            d.st = St::kP2;
           }
           break;
-        case kP2:
+        case St::kP2:
           if (!mul_busy) {
             const int64_t p2 = int64_t(prod & width_mask64(spec::HcGW));
             const int64_t sum = q.dbase_neg != q.dlt_neg ? p2 - int64_t(q.p1) : p2 + int64_t(q.p1);
             d.n[q.i] = sum <= 0 ? 1 : uint32_t(sum);  // an estimate of zero or below is held at 1
             run(q.dcta, q.dlt);
-            d.st = kG;
+            d.st = St::kG;
           }
           break;
-        case kG:
+        case St::kG:
           if (!mul_busy) {
             d.g[q.i] = uint32_t(prod & width_mask64(spec::HcGW));
             d.g_neg = (q.g_neg & ~(1u << q.i)) | uint32_t(q.dlt_neg) << q.i;
           }
           break;
-        case kPair:  // |G_i| N_j, then |G_j| N_i
+        case St::kPair:  // |G_i| N_j, then |G_j| N_i
           run(q.g[q.i], q.n[q.j]);
-          d.st = kX;
+          d.st = St::kX;
           break;
-        case kX:
+        case St::kX:
           if (!mul_busy) {
             d.x = prod & width_mask64(spec::HcPairW);
             run(q.g[q.j], q.n[q.i]);
-            d.st = kY;
+            d.st = St::kY;
           }
           break;
-        case kY:
+        case St::kY:
           if (!mul_busy) {
             compare(prod & width_mask64(spec::HcPairW), q.x);
-            d.st = kRank;
+            d.st = St::kRank;
           }
           break;
-        case kRank: {  // p_ji >= p_ij, p_ij = G_i N_j signed (N > 0: the sign is G_i's)
+        case St::kRank: {  // p_ji >= p_ij, p_ij = G_i N_j signed (N > 0: the sign is G_i's)
           const bool neg_i = q.g_neg >> q.i & 1u, neg_j = q.g_neg >> q.j & 1u;
           const bool j_wins = neg_i != neg_j ? neg_i : !neg_i ? (gt_all || eq_all) : !gt_all;
           ++d.rank[j_wins ? q.i : q.j];
           d.rank[j_wins ? q.i : q.j] &= width_mask(spec::HcKW);
           if (q.j + 1 < nk) {
             d.j = q.j + 1;
-            d.st = kPair;
+            d.st = St::kPair;
           } else if (q.i + 2 < nk) {
             d.i = q.i + 1;
             d.j = q.i + 2;
-            d.st = kPair;
+            d.st = St::kPair;
           } else {  // the nk / 2 largest gains take the big SMs
             for (uint32_t c = 0; c < K; ++c)
               if ((in_set >> c & 1u) && d.rank[c] < nk / 2) d.big |= 1u << c;
-            d.st = kIdle;
+            d.st = St::kIdle;
           }
           break;
         }
         default: break;
       }
       // the next kernel after its N_c and G_c (flat: at once; else after G), or the first pair
-      if ((q.st == kNStart && q.flat) || (q.st == kG && !mul_busy)) {
+      if ((q.st == St::kNStart && q.flat) || (q.st == St::kG && !mul_busy)) {
         if (q.i + 1 < nk) {
           d.i = q.i + 1;
-          d.st = kLoad;
+          d.st = St::kLoad;
         } else {
           d.i = 0;
           d.j = 1;
-          d.st = kPair;
+          d.st = St::kPair;
         }
       }
     }

@@ -22,11 +22,11 @@ namespace gs::golden {
 
 class PolicyEven final : public PolicyTwin {
  public:
-  enum State : uint32_t { kIdle = 0, kLoad = 1, kStart = 2, kCta = 3, kRes = 4, kMul = 5, kDiv = 6 };
+  using St = EvenSt;                                                  // gs_pkg::even_st_e, from the spec
   using Mul = SeqMul<spec::EvenCapW, spec::SlotW + 1>;                // use added, K one bit per cycle
   using Div = SeqDiv<spec::EvenCapW, spec::EvenDenW, spec::CtaCntW>;  // a quota, saturating
   struct Regs {
-    uint32_t st = kIdle;
+    St st = St::kIdle;
     uint32_t pf = 0;        // the SM whose capacities capsel reads
     SmCaps capsel, cap;     // SM pf's capacities (a cycle late); those the quotas are for
     uint32_t j = 0, r = 0;  // slot and resource under computation
@@ -80,7 +80,7 @@ class PolicyEven final : public PolicyTwin {
     bool mul_start = false, div_start = false;
     uint64_t mul_a = 0, div_num = 0, div_den = 0;
     if (start) {
-      d.st = kLoad;
+      d.st = St::kLoad;
       d.pf = 0;
     } else {
       const KsrtEntry& e = v.ksrt->entry(q.j);
@@ -89,49 +89,49 @@ class PolicyEven final : public PolicyTwin {
       bool skip = false, res_done = false;
       uint32_t qv = q.qmin;
       switch (q.st) {
-        case kIdle:
+        case St::kIdle:
           if (step && q_inner_last()) {
-            if (scan.q.s + 1 < cfg.num_sms && differs()) d.st = kStart;
+            if (scan.q.s + 1 < cfg.num_sms && differs()) d.st = St::kStart;
             else d.pf = sm_wrap(q.pf + 1);
           }
           break;
-        case kLoad: d.st = kStart; break;
-        case kStart:
+        case St::kLoad: d.st = St::kStart; break;
+        case St::kStart:
           d.cap = q.capsel;
           d.pf = sm_wrap(q.pf + 1);
           div_start = true, div_num = q.capsel.ctas, div_den = nk;
           d.j = 0;
-          d.st = kCta;
+          d.st = St::kCta;
           break;
-        case kCta:
+        case St::kCta:
           if (!div.busy()) {
             d.qcta = std::min<uint32_t>(static_cast<uint32_t>(div.quo()), MaxCtasPerSm);
             d.qmin = d.qcta;
             d.r = 0;
-            d.st = kRes;
+            d.st = St::kRes;
           }
           break;
-        case kRes:
+        case St::kRes:
           if (!(scan.q.target >> q.j & 1u)) skip = true;
           else if (use == 0) res_done = true;
-          else mul_start = true, mul_a = use, d.st = kMul;
+          else mul_start = true, mul_a = use, d.st = St::kMul;
           break;
-        case kMul:
-          if (!mul.busy()) div_start = true, div_num = cap, div_den = mul.prod(), d.st = kDiv;
+        case St::kMul:
+          if (!mul.busy()) div_start = true, div_num = cap, div_den = mul.prod(), d.st = St::kDiv;
           break;
-        case kDiv:
+        case St::kDiv:
           if (!div.busy()) res_done = true, qv = std::min<uint32_t>(static_cast<uint32_t>(div.quo()), q.qmin);
           break;
-        default: d.st = kIdle; break;
+        default: d.st = St::kIdle; break;
       }
       const bool slot_done = skip || (res_done && q.r == 3);
-      if (res_done && !slot_done) d.r = q.r + 1, d.qmin = qv, d.st = kRes;
+      if (res_done && !slot_done) d.r = q.r + 1, d.qmin = qv, d.st = St::kRes;
       if (res_done && slot_done) d.quota[q.j] = qv == 0 ? 1 : qv;
       if (slot_done) {
         d.r = 0;
         d.qmin = q.qcta;
-        if (q.j + 1 == slots_) d.st = kIdle;
-        else d.j = q.j + 1, d.st = kRes;
+        if (q.j + 1 == slots_) d.st = St::kIdle;
+        else d.j = q.j + 1, d.st = St::kRes;
       }
     }
     mul.next(mul_start, mul_a, nk);
@@ -157,7 +157,7 @@ class PolicyEven final : public PolicyTwin {
   Div div;  // u_div
 
  private:
-  bool hold() const { return q.st != kIdle; }
+  bool hold() const { return q.st != St::kIdle; }
   bool q_inner_last() const { return scan.q.inner + 1 == slots_; }
   bool differs() const {
     const SmCaps& a = q.capsel;

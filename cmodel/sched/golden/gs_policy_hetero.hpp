@@ -25,23 +25,12 @@ namespace gs::golden {
 
 class PolicyHetero final : public PolicyTwin {
  public:
-  enum St : uint32_t {
-    kIdle = 0,
-    kScan = 1,
-    kWarm = 2,
-    kSample = 3,
-    kSum = 4,
-    kOcc = 5,
-    kSel = 6,
-    kSumCarry = 7,
-    kOccLoad = 8,
-    kOccFit = 9
-  };
+  using St = HcSt;  // gs_pkg::hc_st_e, from the spec
   static constexpr uint32_t HK = spec::HcMaxKernels;
   static constexpr uint32_t SC = spec::HcSumChunks;  // chunks of ArithChunkW bits of a sum
 
   struct Regs {
-    uint32_t st = kIdle;
+    St st = St::kIdle;
     bool chosen = false, set_valid = false, mapped = false;
     bool new_set = false, drop_q = false;  // what the KSRT showed last cycle, acted on now
     std::array<uint32_t, HK> new_ids{};
@@ -107,7 +96,7 @@ class PolicyHetero final : public PolicyTwin {
     q = d = Regs{};
     sms_ = cfg.num_sms;
     for (uint32_t s = 0; s < spec::MaxSms; ++s) big_[s] = is_big(cfg, s);
-    prev_st_ = kIdle;
+    prev_st_ = St::kIdle;
     prof.reset(cfg.num_sms, cfg.slots);
     sel.reset();
   }
@@ -120,7 +109,7 @@ class PolicyHetero final : public PolicyTwin {
       uint32_t e = all;
       if (q.mapped) {
         const uint32_t go = q.grp[s];
-        if (q.st == kScan && !q.chosen && s >= q.s) e = 0;  // a profiling split's SM not scanned yet
+        if (q.st == St::kScan && !q.chosen && s >= q.s) e = 0;  // a profiling split's SM not scanned yet
         else if (q.m_pres >> go & 1u) e = 1u << q.m_cur[go];
       }
       out.elig[s] = e;
@@ -157,7 +146,7 @@ class PolicyHetero final : public PolicyTwin {
     add_sums(n);
     n.rd_add = false;  // SUM's read, set by SUM alone
     // SCAN's first stage of a preemption request
-    n.pq_valid = !q.new_set && !q.drop_q && q.st == kScan && (q.m_pres >> c.g & 1u) &&
+    n.pq_valid = !q.new_set && !q.drop_q && q.st == St::kScan && (q.m_pres >> c.g & 1u) &&
                  v.smst->entry(q.s).state != SmState::kReserved;
     n.pq_sm = q.s;
     n.pq_cand = c.cand;
@@ -180,7 +169,7 @@ class PolicyHetero final : public PolicyTwin {
       n.nk = q.new_nk;
       n.mapped = true;
       n.chosen = false;
-      n.st = kScan;
+      n.st = St::kScan;
       n.s = n.cb = n.cs = 0;
       n.mb = n.ms = (1u << q.new_nk) - 1;
       n.nbig = n.nsmall = n.nb0 = n.ns0 = 0;
@@ -191,7 +180,7 @@ class PolicyHetero final : public PolicyTwin {
     } else if (q.drop_q) {
       n.set_valid = false;
       n.mapped = false;
-      n.st = kIdle;
+      n.st = St::kIdle;
     } else {
       step(ev, c, n);
     }
@@ -214,8 +203,8 @@ class PolicyHetero final : public PolicyTwin {
   /// selection's), or a selection that kept the split. Reported as "spatial": every kernel of
   /// the set on SMs of its own (the run's partition report names them).
   bool partition_started(uint32_t& slots, uint32_t& mode, std::array<uint32_t, 32>& ctas) const override {
-    const bool scanned = prev_st_ == kScan && q.st != kScan && q.mapped;
-    const bool kept = prev_st_ == kSel && q.st == kIdle;
+    const bool scanned = prev_st_ == St::kScan && q.st != St::kScan && q.mapped;
+    const bool kept = prev_st_ == St::kSel && q.st == St::kIdle;
     if (!scanned && !kept) return false;
     slots = 0;
     for (uint32_t c = 0; c < q.nk; ++c)
@@ -240,7 +229,7 @@ class PolicyHetero final : public PolicyTwin {
   /// The spatial profile: SUM_CARRY's last carry was at the last edge (q holds the final sums); each
   /// kernel's instructions on its big plus its small SMs, in the window's stamps.
   bool window_measured(uint32_t& slots, std::array<uint64_t, 32>& insts, uint32_t& from, uint32_t& to) const override {
-    if (!(prev_st_ == kSumCarry && q.st == kOccLoad)) return false;
+    if (!(prev_st_ == St::kSumCarry && q.st == St::kOccLoad)) return false;
     slots = 0;
     insts.fill(0);
     for (uint32_t c = 0; c < q.nk; ++c)
@@ -308,19 +297,19 @@ class PolicyHetero final : public PolicyTwin {
     }
 
     ProfPhase phase = ProfPhase::kIdle;
-    if (q.st == kWarm) phase = ProfPhase::kWarm;
-    if (q.st == kSample) phase = ProfPhase::kSample;
+    if (q.st == St::kWarm) phase = ProfPhase::kWarm;
+    if (q.st == St::kSample) phase = ProfPhase::kSample;
     c.win = prof_window(ev.obs, phase, ProfWinRegs::of(q), cfg.settings.hetero.warmup_cycles,
                         cfg.settings.hetero.sample_cycles);
 
-    if (q.st == kOccLoad) {  // group c's CTA and one SM of type ty
+    if (q.st == St::kOccLoad) {  // group c's CTA and one SM of type ty
       c.cta = (q.m_pres >> q.c & 1u) ? cta_res(v.ksrt->entry(q.m_cur[q.c])) : WfRes{0, 0, 0, 0, 1};
       c.cap = occ_cap(cfg);
     }
-    if (q.st == kOccFit || q.st == kOcc) c.acc_fits = cta_fit(q.acc, q.cta, q.cap, c.acc_sum);
+    if (q.st == St::kOccFit || q.st == St::kOcc) c.acc_fits = cta_fit(q.acc, q.cta, q.cap, c.acc_sum);
     // SEL: the unit started by OCC's last step (OCC's move to SEL), awaited in SEL
-    c.sel_start = !q.new_set && !q.drop_q && q.st == kOcc && !q.fit && q.ty == 2 && q.c + 1 >= q.nk;
-    if (q.st == kSel) {
+    c.sel_start = !q.new_set && !q.drop_q && q.st == St::kOcc && !q.fit && q.ty == 2 && q.c + 1 >= q.nk;
+    if (q.st == St::kSel) {
       c.sel_big = sel.big();
       // a group without an SM of a type has no IPC of it: keep the split
       c.even_f = sel.even() || q.nbig < q.nk || q.nsmall < q.nk;
@@ -331,7 +320,7 @@ class PolicyHetero final : public PolicyTwin {
   /// The state machine's step (no new set, no drop).
   void step(const PolicyEvent& ev, const Comb& c, Regs& n) const {
     switch (q.st) {
-      case kScan:  // one SM per cycle
+      case St::kScan:  // one SM per cycle
         n.grp[q.s] = uint8_t(c.g);
         (c.is_big ? n.cb : n.cs) = c.pos_nx;
         if (!q.chosen) {
@@ -347,30 +336,30 @@ class PolicyHetero final : public PolicyTwin {
         if (c.last_sm) {
           n.s = 0;
           if (q.chosen) {
-            n.st = kIdle;
+            n.st = St::kIdle;
           } else {
             n.t0_valid = false;
             n.fin = 0;
             n.has_b = n.has_s = false;  // SUM finds the first big and small SM
             n.fb = n.fs = 0;
-            n.st = kWarm;
+            n.st = St::kWarm;
           }
         }
         break;
-      case kWarm:
+      case St::kWarm:
         if (ev.ev_valid && ev.ev_type == SmEventType::kCtaFinished && (q.m_known >> ev.ev_slot & 1u))
           n.fin |= 1u << q.m_grp[ev.ev_slot];
-        if (c.win.done) n.st = kSample;
+        if (c.win.done) n.st = St::kSample;
         break;
-      case kSample:
+      case St::kSample:
         if (c.win.done) {  // an epoch past the window (s is 0 since SCAN)
           n.bsum.fill(0);
           n.ssum.fill(0);
           n.sum_cy.fill(0);
-          n.st = kSum;
+          n.st = St::kSum;
         }
         break;
-      case kSum: {  // one SM per cycle: its owner's counter, registered, summed the cycle after
+      case St::kSum: {  // one SM per cycle: its owner's counter, registered, summed the cycle after
         const uint32_t g = q.grp[q.s];
         n.rd_insts = prof.insts(q.s, q.m_cur[g]);
         n.rd_grp = g;
@@ -381,62 +370,62 @@ class PolicyHetero final : public PolicyTwin {
         n.s = q.s + 1;
         if (c.last_sm) {
           n.s = 0;
-          n.st = kSumCarry;
+          n.st = St::kSumCarry;
         }
         break;
       }
-      case kSumCarry:  // the last read added, then its carries through the chunks
+      case St::kSumCarry:  // the last read added, then its carries through the chunks
         n.s = q.s + 1;
         if (q.s + 1 >= SC) {
           n.s = 0;
           n.c = 0;
           n.ty = 0;
-          n.st = kOccLoad;
+          n.st = St::kOccLoad;
         }
         break;
-      case kOccLoad:  // group c, SM type ty: the capacities and one CTA's resources
+      case St::kOccLoad:  // group c, SM type ty: the capacities and one CTA's resources
         n.cap = c.cap;
         n.cta = c.cta;
         n.acc = WfRes{};
         n.n = 0;
-        n.st = kOccFit;
+        n.st = St::kOccFit;
         break;
-      case kOccFit:  // does one more CTA fit (registered: OCC acts on it)
+      case St::kOccFit:  // does one more CTA fit (registered: OCC acts on it)
         n.fit = c.acc_fits;
-        n.st = kOcc;
+        n.st = St::kOcc;
         break;
-      case kOcc:  // one CTA counted, or the count stored
+      case St::kOcc:  // one CTA counted, or the count stored
         if (q.fit) {
           n.acc = c.acc_sum;
           n.n = q.n + 1;
-          n.st = kOccFit;
+          n.st = St::kOccFit;
         } else {
           (q.ty == 0 ? n.cta_b : q.ty == 1 ? n.cta_s : n.cta_0)[q.c] = q.n;
           n.ty = q.ty + 1;
-          n.st = kOccLoad;
+          n.st = St::kOccLoad;
           if (q.ty == 2) {
             n.ty = 0;
             n.c = q.c + 1;
             if (q.c + 1 >= q.nk) {
               n.c = 0;
-              n.st = kSel;
+              n.st = St::kSel;
             }
           }
         }
         break;
-      case kSel:
+      case St::kSel:
         if (sel.busy() || q.sel_go) break;  // started this cycle: busy from the next
         n.big = c.sel_big;
         n.even = c.even_f;
         if (c.even_f) {
-          n.st = kIdle;  // the profiling split stays
+          n.st = St::kIdle;  // the profiling split stays
         } else {
           n.chosen = true;
           n.mb = c.sel_big;
           n.ms = ((1u << q.nk) - 1) & ~c.sel_big;
           n.cb = n.cs = 0;
           n.s = 0;
-          n.st = kScan;
+          n.st = St::kScan;
         }
         break;
       default: break;
@@ -496,7 +485,7 @@ class PolicyHetero final : public PolicyTwin {
   }
 
   // partition and window reports: the state before the last edge, the set's slots at it
-  uint32_t prev_st_ = kIdle;
+  St prev_st_ = St::kIdle;
   mutable uint32_t cur_pres_ = 0;
   mutable std::array<uint32_t, HK> cur_{};
   uint32_t sms_ = 0;  // the partition report's SMs and their types

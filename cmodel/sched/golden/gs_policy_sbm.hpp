@@ -27,22 +27,11 @@ namespace gs::golden {
 
 class PolicySbm : public PolicyTwin {
  public:
-  enum St : uint32_t {
-    kIdle = 0,
-    kOcc = 1,
-    kByp = 2,
-    kWarm = 3,
-    kSample = 4,
-    kSum = 5,
-    kRes = 6,
-    kSumCarry = 7,
-    kOccLoad = 8,
-    kOccFit = 9
-  };
+  using St = SbmSt;                                   // gs_pkg::sbm_st_e, from the spec
   static constexpr uint32_t SC = spec::SbmSumChunks;  // chunks of ArithChunkW bits of a sum
 
   struct Regs {
-    uint32_t st = kIdle;
+    St st = St::kIdle;
     bool pair_valid = false;
     uint32_t id1 = 0, id2 = 0, slot1 = 0, slot2 = 0;
     // a new pair seen last cycle, taken now: the first two kernels in slot order, their slots
@@ -83,7 +72,7 @@ class PolicySbm : public PolicyTwin {
 
   void reset(const PolicyCfg& cfg) override {
     q = d = Regs{};
-    prev_st_ = kIdle;
+    prev_st_ = St::kIdle;
     ctrl.reset();
     smc.reset();
     prof.reset(cfg.num_sms, cfg.slots);
@@ -96,7 +85,7 @@ class PolicySbm : public PolicyTwin {
     if (q.m_two &&
         !smc.on(c.on))  // a new pair's OCC scan (and the SMC's cycle): neither task issues until it is mapped
       for (auto& e : out.elig) e = 0;
-    if (q.st == kByp && c.on) {
+    if (q.st == St::kByp && c.on) {
       out.bypass.valid = true;
       out.bypass.sm = q.s;
       out.bypass.slot = q.c ? q.m_cur2 : q.m_cur1;
@@ -157,68 +146,68 @@ class PolicySbm : public PolicyTwin {
       n.t0_valid = false;
       n.c = false;
       n.s = 0;
-      n.st = kOccLoad;
+      n.st = St::kOccLoad;
       return;
     }
     switch (q.st) {
-      case kOccLoad:  // task c's CTA
+      case St::kOccLoad:  // task c's CTA
         n.cta = c.cta;
         n.acc = WfRes{};
         n.n = 0;
-        n.st = kOccFit;
+        n.st = St::kOccFit;
         break;
-      case kOccFit:  // does one more CTA fit (registered: OCC acts on it)
+      case St::kOccFit:  // does one more CTA fit (registered: OCC acts on it)
         n.fit = c.acc_fits;
-        n.st = kOcc;
+        n.st = St::kOcc;
         break;
-      case kOcc:
+      case St::kOcc:
         if (q.fit) {
           n.acc = c.acc_sum;
           n.n = q.n + 1;
-          n.st = kOccFit;
+          n.st = St::kOccFit;
         } else {
           (q.c ? n.occ2 : n.occ1) = q.n;
           n.c = !q.c;
-          n.st = kOccLoad;
+          n.st = St::kOccLoad;
           if (q.c) {
             n.mapped = true;
             n.s = 0;
-            n.st = kByp;
+            n.st = St::kByp;
           }
         }
         break;
-      case kByp:
-        if (c.on) step(cfg, n, cfg.policy == Policy::kSbm && ctrl.busy() ? kWarm : kIdle);
+      case St::kByp:
+        if (c.on) step(cfg, n, cfg.policy == Policy::kSbm && ctrl.busy() ? St::kWarm : St::kIdle);
         break;
-      case kWarm:
-        if (c.win.done) n.st = kSample;
+      case St::kWarm:
+        if (c.win.done) n.st = St::kSample;
         break;
-      case kSample:
+      case St::kSample:
         if (c.win.done) {  // an epoch past the window (s and c are 0 since BYP)
           n.sum1 = n.sum2 = 0;
           n.sum_cy.fill(0);
-          n.st = kSum;
+          n.st = St::kSum;
         }
         break;
-      case kSum:  // one (SM, task) counter per cycle, registered, summed the cycle after
+      case St::kSum:  // one (SM, task) counter per cycle, registered, summed the cycle after
         n.rd_insts = prof.insts(q.s, q.c ? q.slot2 : q.slot1);
         n.rd_c = q.c;
         n.rd_add = true;
-        step(cfg, n, kSumCarry);
+        step(cfg, n, St::kSumCarry);
         break;
-      case kSumCarry:  // the last read added, then its carries through the chunks
+      case St::kSumCarry:  // the last read added, then its carries through the chunks
         n.s = q.s + 1;
         if (q.s + 1 >= SC) {
           n.s = 0;
-          n.st = kRes;
+          n.st = St::kRes;
         }
         break;
-      case kRes:  // the controller takes the result, then decides (ack): the next configuration's bypass
+      case St::kRes:  // the controller takes the result, then decides (ack): the next configuration's bypass
         if (ctrl.ack()) {
           n.s = 0;
           n.c = false;
           n.t0_valid = false;
-          n.st = kByp;
+          n.st = St::kByp;
         }
         break;
       default: break;
@@ -242,7 +231,7 @@ class PolicySbm : public PolicyTwin {
   /// A partition the last edge put in force: the configuration of a finished BYP scan, as
   /// "shared" (MWG, MWGB: per-SM quotas) or "spatial" (separate halves); the run's report.
   bool partition_started(uint32_t& slots, uint32_t& mode, std::array<uint32_t, 32>& ctas) const override {
-    if (!(prev_st_ == kByp && q.st != kByp && q.mapped)) return false;
+    if (!(prev_st_ == St::kByp && q.st != St::kByp && q.mapped)) return false;
     const SbmReg r = prev_reg_;
     slots = (1u << q.slot1) | (1u << q.slot2);
     ctas.fill(0);
@@ -258,7 +247,7 @@ class PolicySbm : public PolicyTwin {
 
   /// The phase's window: SUM_CARRY's last carry was at the last edge (q holds the final sums).
   bool window_measured(uint32_t& slots, std::array<uint64_t, 32>& insts, uint32_t& from, uint32_t& to) const override {
-    if (!(prev_st_ == kSumCarry && q.st == kRes)) return false;
+    if (!(prev_st_ == St::kSumCarry && q.st == St::kRes)) return false;
     slots = (1u << q.slot1) | (1u << q.slot2);
     insts.fill(0);
     insts[q.slot1] = q.sum1;
@@ -284,7 +273,7 @@ class PolicySbm : public PolicyTwin {
 
  private:
   /// The scans' next step: task 1 then task 2 of SM s, then SM s + 1; after the last SM, `after`.
-  void step(const PolicyCfg& cfg, Regs& n, uint32_t after) const {
+  void step(const PolicyCfg& cfg, Regs& n, St after) const {
     n.c = !q.c;
     if (q.c) {
       n.s = q.s + 1;
@@ -319,14 +308,14 @@ class PolicySbm : public PolicyTwin {
       default: c.reg = SbmReg{}; break;  // sbm-base
     }
     ProfPhase phase = ProfPhase::kIdle;
-    if (q.st == kWarm) phase = ProfPhase::kWarm;
-    if (q.st == kSample) phase = ProfPhase::kSample;
+    if (q.st == St::kWarm) phase = ProfPhase::kWarm;
+    if (q.st == St::kSample) phase = ProfPhase::kSample;
     c.win = prof_window(ev.obs, phase, ProfWinRegs::of(q), cfg.settings.sbm.warmup_cycles,
                         cfg.settings.sbm.sample_cycles);
     c.cta = cta_res(v.ksrt->entry(q.c ? q.slot2 : q.slot1));
     c.acc_fits = cta_fit(q.acc, q.cta, sm0_res(cfg), c.acc_sum);
-    c.ctrl_start = !q.new_pair && q.st == kOcc && !q.fit && q.c && cfg.policy == Policy::kSbm;
-    c.res_valid = !q.new_pair && q.st == kRes;
+    c.ctrl_start = !q.new_pair && q.st == St::kOcc && !q.fit && q.c && cfg.policy == Policy::kSbm;
+    c.res_valid = !q.new_pair && q.st == St::kRes;
     return c;
   }
 
@@ -339,7 +328,7 @@ class PolicySbm : public PolicyTwin {
   }
 
   // partition reports (partition_started): the state and configuration before the last edge
-  uint32_t prev_st_ = kIdle;
+  St prev_st_ = St::kIdle;
   SbmReg prev_reg_, reg_now_;
   const SbmReg* fixed_ = nullptr;
 };

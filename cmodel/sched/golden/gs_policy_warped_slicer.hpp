@@ -42,41 +42,18 @@ namespace gs::golden {
 
 class PolicyWarpedSlicer final : public PolicyTwin {
  public:
-  enum St : uint32_t {
-    kIdle = 0,
-    kOcc = 1,
-    kSetup = 2,
-    kAvg = 3,
-    kWarm = 4,
-    kSample = 5,
-    kRead = 6,
-    kPhi = 7,
-    kWfStart = 8,
-    kWfWait = 9,
-    kPart = 10,
-    kMonOpen = 11,
-    kMonRun = 12,
-    kMonSum = 13,
-    kMonCmp = 14,
-    kDelay = 15,
-    kQuo = 16,
-    kScale = 17,
-    kOccLd = 18,
-    kMonMul = 19,
-    kMonCarry = 20,
-    kDen = 21,
-    kOccFit = 22,
-    kStart = 23,
-  };
-  enum Mode : uint32_t { kShared = 0, kSpatial = 1, kAlone = 2 };
+  using St = WsSt;      // gs_pkg::ws_st_e, from the spec
+  using Mode = WsMode;  // gs_pkg::ws_mode_e, from the spec
   static constexpr uint32_t KW = spec::WfMaxKernels, NS = spec::WfMaxSteps;
   static constexpr uint32_t CH = spec::ArithChunkW, SC = spec::WsSumChunks, CC = spec::WsCmpChunks,
                             WC = spec::WsWinChunks;
   using Mul = SeqMul<spec::WsMulAW, spec::WsMulBW>;
 
   struct Regs {
-    uint32_t st = kIdle;
-    uint32_t target = 0, done = 0, nk = 0, mode = kShared, prof_ok = 0;
+    St st = St::kIdle;
+    uint32_t target = 0, done = 0, nk = 0;
+    Mode mode = Mode::kShared;
+    uint32_t prof_ok = 0;
     uint32_t c = 0, s = 0, pos = 0, row = 0, rows = 0, base = 0, maxn = 0;
     WfRes acc;
     uint32_t n = 0;
@@ -147,17 +124,17 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   }
   /// A (re)start: idle, the set differs from the partitioned one; busy, from the one being
   /// worked on (a set that returns to the partitioned one while busy restarts too).
-  bool starts(uint32_t pending) const { return q.st == kIdle ? pending != q.done : pending != q.target; }
+  bool starts(uint32_t pending) const { return q.st == St::kIdle ? pending != q.done : pending != q.target; }
   /// sumq with SETUP's last quota (sq) added: what AVG's divider takes.
   uint32_t sumq_now() const { return (q.sumq + q.sq) & width_mask(spec::SmIdW + spec::CtaCntW); }
   /// The window's phase of state st (a decode of the state register).
-  static ProfPhase phase_of(uint32_t st) {
+  static ProfPhase phase_of(St st) {
     switch (st) {
-      case kWarm: return ProfPhase::kWarm;
-      case kDelay: return ProfPhase::kTimer;  // DELAY counts the algorithm delay as WARM counts the warm-up
-      case kMonOpen: return ProfPhase::kOpen;
-      case kSample:
-      case kMonRun: return ProfPhase::kSample;
+      case St::kWarm: return ProfPhase::kWarm;
+      case St::kDelay: return ProfPhase::kTimer;  // DELAY counts the algorithm delay as WARM counts the warm-up
+      case St::kMonOpen: return ProfPhase::kOpen;
+      case St::kSample:
+      case St::kMonRun: return ProfPhase::kSample;
       default: return ProfPhase::kIdle;
     }
   }
@@ -176,21 +153,21 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     c.win = window(cfg, ev);
     if (c.start) return c;
     switch (q.st) {
-      case kAvg:
+      case St::kAvg:
         if (!q.avg_go) {  // CTA_avg = (sum of quotas) * 2^Fa / SMs
           c.div_start = true;
           c.div_num = uint64_t(sumq_now()) << spec::WfAvgFracW;
           c.div_den = cfg.num_sms;
         }
         break;
-      case kRead:
+      case St::kRead:
         if (q.rd_ok && profile_j() <= n_pos()) {  // a measured SM: phi_mem = stall * 2^Fphi / (window * schedulers)
           c.div_start = true;
           c.div_num = uint64_t(q.rd_stall) << spec::WfPhiFracW;
           c.div_den = mul.prod();  // DEN's product
         }
         break;
-      case kMonMul:  // pct x ref at step 0, 100 x |sum - ref| at step 2 CC once pct x ref is in
+      case St::kMonMul:  // pct x ref at step 0, 100 x |sum - ref| at step 2 CC once pct x ref is in
         if (q.mon_k == 0) {
           c.mul_start = true;
           c.mul_a = cfg.settings.warped_slicer.phase_change_pct;
@@ -201,28 +178,28 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           c.mul_b = q.mon_diff;
         }
         break;
-      case kDen:  // the window's chunks subtracted: x schedulers
+      case St::kDen:  // the window's chunks subtracted: x schedulers
         if (q.mon_k == WC) {
           c.mul_start = true;
           c.mul_a = cfg.warp_scheds;
           c.mul_b = q.mon_diff;
         }
         break;
-      case kPhi:
+      case St::kPhi:
         if (!div_wait()) {  // phi_mem is in: CTA_j / CTA_avg in UQ.WfFactorFracW
           c.div_start = true;
           c.div_num = uint64_t(profile_j() & width_mask(spec::WfStepW)) << (spec::WfFactorFracW + spec::WfAvgFracW);
           c.div_den = q.avg;
         }
         break;
-      case kQuo:
+      case St::kQuo:
         if (!div_wait()) {  // the sample (held at 2^WfPerfW - 1) and CTA_j / CTA_avg (1.0 when CTA_avg = 0)
           c.scale_start = true;
           c.scale_perf = std::min<uint32_t>(q.rd_insts, width_mask(spec::WfPerfW));
           c.scale_q = q.avg == 0 ? 1u << spec::WfFactorFracW : static_cast<uint32_t>(div.quo());
         }
         break;
-      case kWfStart: c.wf_start = wf.q.st == WaterfillTwin::St::kIdle && !wf.q.done; break;
+      case St::kWfStart: c.wf_start = wf.q.st == WaterfillTwin::St::kIdle && !wf.q.done; break;
       default: break;
     }
     return c;
@@ -238,15 +215,15 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     }
     out.quota_en = true;
     if (starts(v.pending)) return;
-    if (q.st == kSetup) {
+    if (q.st == St::kSetup) {
       const uint32_t k = q.order[q.pos];
       out.owner_wr = OwnerWr{true, static_cast<SmId>(q.s), true, k};
       out.quota_wr = QuotaWr{true, static_cast<SmId>(q.s), k, setup_quota()};
-    } else if (q.st == kPart) {
+    } else if (q.st == St::kPart) {
       const uint32_t k = q.order[q.c];
-      const uint32_t quota = q.mode == kShared ? wf.q.ctas[q.c] : MaxCtasPerSm;
+      const uint32_t quota = q.mode == Mode::kShared ? wf.q.ctas[q.c] : MaxCtasPerSm;
       out.quota_wr = QuotaWr{true, static_cast<SmId>(q.s), k, quota};
-      if (q.c == 0) out.owner_wr = OwnerWr{true, static_cast<SmId>(q.s), q.mode == kSpatial, q.order[q.pos]};
+      if (q.c == 0) out.owner_wr = OwnerWr{true, static_cast<SmId>(q.s), q.mode == Mode::kSpatial, q.order[q.pos]};
     }
   }
 
@@ -292,41 +269,41 @@ class PolicyWarpedSlicer final : public PolicyTwin {
       start(v, n);
     } else {
       switch (q.st) {
-        case kStart:  // decide on the registered set
+        case St::kStart:  // decide on the registered set
           if (q.nk == 0) {
             n.done = q.target;
-            n.st = kIdle;
+            n.st = St::kIdle;
           } else if (q.nk == 1) {
-            n.mode = kAlone;
-            n.st = kPart;
+            n.mode = Mode::kAlone;
+            n.st = St::kPart;
           } else if (q.nk > KW || q.nk > cfg.num_sms) {
-            n.mode = kSpatial;
-            n.st = kPart;
+            n.mode = Mode::kSpatial;
+            n.st = St::kPart;
           } else if ((q.target & ~q.prof_ok) == 0) {
-            n.st = kWfStart;
+            n.st = St::kWfStart;
           } else {
-            n.st = kOccLd;
+            n.st = St::kOccLd;
             ok &= ~q.target;  // profiles being remeasured are not complete
           }
           break;
-        case kOccLd:  // the kernel's CTA demand, registered
+        case St::kOccLd:  // the kernel's CTA demand, registered
           n.cta = cta_res(v.ksrt->entry(q.order[q.c]));
-          n.st = kOccFit;
+          n.st = St::kOccFit;
           break;
-        case kOccFit: {  // does one more CTA fit (u_fit), registered
+        case St::kOccFit: {  // does one more CTA fit (u_fit), registered
           WfRes next_acc;
           n.fit = cta_fit(q.acc, q.cta, sm0_res(cfg), next_acc);
-          n.st = kOcc;
+          n.st = St::kOcc;
           break;
         }
-        case kOcc: {
+        case St::kOcc: {
           const uint32_t kc = q.order[q.c];
           WfRes next_acc;
           cta_fit(q.acc, q.cta, sm0_res(cfg), next_acc);  // u_fit's sum
           if (q.n < NS && q.fit) {
             n.acc = next_acc;
             n.n = q.n + 1;
-            n.st = kOccFit;
+            n.st = St::kOccFit;
           } else {
             n.nsteps[kc] = q.n;
             if (q.c < KW) n.nsteps_c[q.c] = q.n;
@@ -335,54 +312,54 @@ class PolicyWarpedSlicer final : public PolicyTwin {
             n.n = 0;
             n.c = q.c + 1;
             if (q.n == 0) {  // a CTA that does not fit SM 0: no profile, spatial
-              n.mode = kSpatial;
+              n.mode = Mode::kSpatial;
               to_part(n);
             } else if (q.c + 1 == q.nk) {
               n.s = n.pos = n.row = 0;
               n.base = 0;
               n.sumq = 0;
-              n.st = kSetup;
+              n.st = St::kSetup;
             } else {
-              n.st = kOccLd;
+              n.st = St::kOccLd;
             }
           }
           break;
         }
-        case kSetup:
+        case St::kSetup:
           n.sq = setup_quota();  // added into sumq at the next edge
           advance(n);
           if (q.s + 1 >= cfg.num_sms) {
             if (q.base == 0) n.rows = n.row;
             n.avg_go = false;
-            n.st = kAvg;
+            n.st = St::kAvg;
           }
           break;
-        case kAvg:
+        case St::kAvg:
           if (!q.avg_go) {
             n.avg_go = true;  // the divider starts (div_go) at this edge
           } else if (!div_wait()) {
             n.avg = div.quo() & width_mask(spec::WfAvgW);
             n.t0_valid = false;
-            to_window(n, kWarm);
+            to_window(n, St::kWarm);
           }
           break;
-        case kWarm:
-          if (c.win.done) n.st = kSample;
+        case St::kWarm:
+          if (c.win.done) n.st = St::kSample;
           break;
-        case kSample:
-        case kMonRun:
+        case St::kSample:
+        case St::kMonRun:
           if (c.win.done) {  // an epoch past the window (s, pos, row, mon_k are 0 since its start)
-            if (q.st == kSample) {
-              n.st = kDen;
+            if (q.st == St::kSample) {
+              n.st = St::kDen;
             } else {
-              n.st = kMonSum;
+              n.st = St::kMonSum;
             }
           }
           break;
-        case kMonOpen:
-          if (c.win.done) n.st = kMonRun;  // the window opens at this stamp (the counters clear)
+        case St::kMonOpen:
+          if (c.win.done) n.st = St::kMonRun;  // the window opens at this stamp (the counters clear)
           break;
-        case kMonSum:  // one (SM, kernel) counter per cycle, added at the next edge (rd_add)
+        case St::kMonSum:  // one (SM, kernel) counter per cycle, added at the next edge (rd_add)
           n.rd_add = true;
           n.rd_pos = q.pos;
           if (q.pos + 1 >= q.nk) {
@@ -390,21 +367,21 @@ class PolicyWarpedSlicer final : public PolicyTwin {
             n.s = q.s + 1;
             if (q.s + 1 >= cfg.num_sms) {
               n.mon_k = 0;
-              n.st = kMonCarry;
+              n.st = St::kMonCarry;
             }
           } else {
             n.pos = q.pos + 1;
           }
           break;
-        case kMonCarry:  // the last read is added, then each chunk's carry moves up (SC cycles)
+        case St::kMonCarry:  // the last read is added, then each chunk's carry moves up (SC cycles)
           n.mon_k = q.mon_k + 1;
           if (q.mon_k == SC - 1) {  // with a reference, each kernel is compared to it first
             n.mon_k = 0;
             n.mon_chg = false;
-            n.st = q.ref_valid ? kMonMul : kMonCmp;
+            n.st = q.ref_valid ? St::kMonMul : St::kMonCmp;
           }
           break;
-        case kMonMul: {  // kernel number pos: 100 x |sum - ref| > pct x ref, step mon_k
+        case St::kMonMul: {  // kernel number pos: 100 x |sum - ref| > pct x ref, step mon_k
           n.mon_k = q.mon_k + 1;
           if (q.mon_k < CC) {  // chunk mon_k of sum - ref
             const Chunk sc = sub_chunk(mon_sum(), mon_ref());
@@ -439,14 +416,14 @@ class PolicyWarpedSlicer final : public PolicyTwin {
             n.mon_k = 0;
             if (q.pos + 1 >= q.nk) {
               n.pos = 0;
-              n.st = kMonCmp;
+              n.st = St::kMonCmp;
             } else {
               n.pos = q.pos + 1;
             }
           }
           break;
         }
-        case kDen:  // the window tl - t1 a chunk per step, then x schedulers on the multiplier
+        case St::kDen:  // the window tl - t1 a chunk per step, then x schedulers on the multiplier
           n.mon_k = q.mon_k + 1;
           if (q.mon_k < WC) {
             const Chunk sc = sub_chunk(q.tl, q.t1);
@@ -456,71 +433,71 @@ class PolicyWarpedSlicer final : public PolicyTwin {
             n.mon_k = q.mon_k;
             if (!mul.busy()) {
               n.mon_k = 0;
-              n.st = kRead;
+              n.st = St::kRead;
             }
           }
           break;
-        case kMonCmp: {
+        case St::kMonCmp: {
           const uint32_t strikes = q.mon_chg ? (q.strikes + 1) & 15u : 0;
           if (!q.ref_valid) {
             n.ref_insts = q.sum_insts;  // complete: MON_CARRY added the carries
             n.ref_valid = true;
-            to_window(n, kMonOpen);
+            to_window(n, St::kMonOpen);
           } else if (strikes >= cfg.settings.warped_slicer.phase_windows) {  // a sustained phase change: profile again
             n.strikes = 0;
             n.s = n.pos = n.row = n.c = 0;
             n.acc = WfRes{};
             n.n = 0;
             n.maxn = 0;
-            n.st = kOccLd;
+            n.st = St::kOccLd;
             ok &= ~q.target;
           } else {
             n.strikes = strikes;
-            to_window(n, kMonOpen);
+            to_window(n, St::kMonOpen);
           }
           break;
         }
-        case kRead:
+        case St::kRead:
           if (!q.rd_ok) n.rd_ok = true;  // the SM's read is in rd_stall next cycle
-          else if (c.div_start) n.st = kPhi;
+          else if (c.div_start) n.st = St::kPhi;
           else read_advance(n, ok);
           break;
-        case kPhi:
+        case St::kPhi:
           if (!div_wait()) {
             n.phi = static_cast<uint32_t>(std::min<uint64_t>(div.quo(), 1u << spec::WfPhiFracW));
-            n.st = kQuo;
+            n.st = St::kQuo;
           }
           break;
-        case kQuo:
-          if (!div_wait()) n.st = kScale;
+        case St::kQuo:
+          if (!div_wait()) n.st = St::kScale;
           break;
-        case kScale:
+        case St::kScale:
           if (!scale.busy()) {
             if (q.rd_insts > width_mask(spec::WfPerfW)) n.perf_sat = true;
             perf_wr = true;
             read_advance(n, ok);
           }
           break;
-        case kWfStart:
-          if (c.wf_start) n.st = kWfWait;
+        case St::kWfStart:
+          if (c.wf_start) n.st = St::kWfWait;
           break;
-        case kWfWait:
+        case St::kWfWait:
           if (wf.q.done) {
-            n.mode = wf.q.spatial ? kSpatial : kShared;
+            n.mode = wf.q.spatial ? Mode::kSpatial : Mode::kShared;
             if (cfg.settings.warped_slicer.partition_delay_cycles == 0) {
               to_part(n);
             } else {  // Sec. V-H's algorithm delay, counted on the epochs' stamps as the warm-up
               n.t0_valid = false;
               to_part(n);  // PART's scan registers, set now: DELAY's end moves st alone
               n.dly = true;
-              n.st = kDelay;
+              n.st = St::kDelay;
             }
           }
           break;
-        case kDelay:
-          if (c.win.done) n.st = kPart;
+        case St::kDelay:
+          if (c.win.done) n.st = St::kPart;
           break;
-        case kPart:
+        case St::kPart:
           if (q.c + 1 >= q.nk) {
             n.c = 0;
             advance(n);
@@ -528,8 +505,9 @@ class PolicyWarpedSlicer final : public PolicyTwin {
               n.done = q.target;
               n.ref_valid = false;
               n.strikes = 0;
-              if (q.mode == kShared && cfg.settings.warped_slicer.phase_change_pct != 0) to_window(n, kMonOpen);
-              else n.st = kIdle;
+              if (q.mode == Mode::kShared && cfg.settings.warped_slicer.phase_change_pct != 0)
+                to_window(n, St::kMonOpen);
+              else n.st = St::kIdle;
             }
           } else {
             n.c = q.c + 1;
@@ -554,7 +532,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   }
 
   void commit() override {
-    part_started_ = d.st == kPart && q.st != kPart;
+    part_started_ = d.st == St::kPart && q.st != St::kPart;
     // the performance table takes the write registered at the edge before (the old q.pw_*)
     if (q.pw_valid && q.pw_step >= 1 && q.pw_step <= NS) perf[q.pw_slot][q.pw_step - 1] = q.pw_data;
     q = d;
@@ -568,9 +546,9 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   bool partition_started(uint32_t& slots, uint32_t& mode, std::array<uint32_t, 32>& ctas) const override {
     if (!part_started_) return false;
     slots = q.target;
-    mode = q.mode;
+    mode = static_cast<uint32_t>(q.mode);
     ctas.fill(0);
-    if (q.mode == kShared)
+    if (q.mode == Mode::kShared)
       for (uint32_t c = 0; c < q.nk && c < KW; ++c) ctas[q.order[c]] = wf.q.ctas[c];
     return true;
   }
@@ -634,27 +612,27 @@ class PolicyWarpedSlicer final : public PolicyTwin {
   /// READ / PHI: the next profiled SM; at the end of the round's rows, the next round or the fill.
   void read_advance(Regs& n, uint32_t& ok) const {
     advance(n);
-    n.st = kRead;
+    n.st = St::kRead;
     if (n.row < q.rows) return;
     const uint32_t next_base = q.base + q.rows;
     if (next_base < q.maxn) {
       n.base = next_base;
       n.s = n.pos = n.row = 0;
       n.sumq = 0;
-      n.st = kSetup;
+      n.st = St::kSetup;
     } else {
       ok |= q.target;
-      n.st = kWfStart;
+      n.st = St::kWfStart;
     }
   }
   static constexpr uint64_t mask64(uint32_t w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
   static void to_part(Regs& n) {
     n.s = n.pos = n.c = 0;
-    n.st = kPart;
+    n.st = St::kPart;
   }
   /// Into a window (WARM, MON_OPEN): the scan after it starts from zero and the monitor's sums
   /// are cleared, set now (not when the window ends: no field but st waits on the window's done).
-  static void to_window(Regs& n, uint32_t st) {
+  static void to_window(Regs& n, St st) {
     n.s = n.pos = n.row = 0;
     n.mon_k = 0;
     n.sum_insts.fill(0);
@@ -671,7 +649,7 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     n.acc = WfRes{};
     n.n = 0;
     n.maxn = 0;
-    n.st = kStart;
+    n.st = St::kStart;
   }
   WfInputs wf_inputs(const PolicyCfg& cfg, const PolicyView& v) const {
     WfInputs in;

@@ -17,8 +17,12 @@ namespace gs::golden {
 
 class SbmCtrl {
  public:
-  static constexpr uint32_t kBase = 0, kB1L12 = 1, kB2L12 = 2, kB1L2 = 3, kB2L2 = 4, kTune0 = 5, kTune3 = 8;
-  static constexpr uint32_t kPhases = 9;
+  // The phases as numbers (the FSM counts through them, as the RTL does), from the spec's sbm_phase_e.
+  static constexpr uint32_t kBase = uint32_t(SbmPhase::kBase), kB1L12 = uint32_t(SbmPhase::kB1L12),
+                            kB2L12 = uint32_t(SbmPhase::kB2L12), kB1L2 = uint32_t(SbmPhase::kB1L2),
+                            kB2L2 = uint32_t(SbmPhase::kB2L2), kTune0 = uint32_t(SbmPhase::kTune0),
+                            kTune3 = uint32_t(SbmPhase::kTune3);
+  static constexpr uint32_t kPhases = kTune3 + 1;
 
   struct Regs {
     bool busy = false;

@@ -57,18 +57,7 @@ class WaterfillTwin {
   /// check K visits, WfPerfW + 3 more per kernel present; done_o the cycle after.
   static constexpr uint32_t kMaxCycles = 2 + 2 * K + N + K * (K * N + 1) + K * N * ((K - 1) * (PW + 2) + 1) +
                                          2 * K * (N - 1) + K * (PW + 3);
-  enum class St : uint8_t {
-    kIdle = 0,
-    kInit = 1,
-    kScan = 2,
-    kLoad = 3,
-    kGap = 4,
-    kMul = 5,
-    kCmp = 6,
-    kDec = 7,
-    kTry = 8,
-    kCommit = 9
-  };
+  using St = WfSt;  // gs_pkg::wf_st_e, from the spec
   struct Regs {
     St st = St::kIdle;               // st_q
     uint32_t j = 0;                  // j_q
@@ -433,12 +422,12 @@ inline WfScale wf_scale(uint32_t perf, uint32_t phi, uint32_t cta, uint32_t avg)
 /// by the held sample; the result is final in the first cycle busy() is low.
 class WfScaleTwin {
  public:
-  enum St : uint32_t { kIdle = 0, kPsi = 1, kPerf = 2 };
+  using St = WfsSt;                                    // gs_pkg::wfs_st_e, from the spec
   using Mul = SeqMul<spec::WfFactorW, spec::WfPerfW>;  // u_mul: a the narrow operand
   static constexpr uint32_t FF = spec::WfFactorFracW, FP = spec::WfPhiFracW, PW = spec::WfPerfW;
   static constexpr uint32_t kStateW = 2 + 1 + PW + spec::WfFactorW + Mul::kStateW;  // wfs_state_t
   struct Regs {
-    uint32_t st = kIdle;
+    St st = St::kIdle;
     bool neg = false;     // psi < 0
     uint32_t perf = 0;    // the sample, held for PERF
     uint32_t factor = 0;  // factor_o
@@ -448,7 +437,7 @@ class WfScaleTwin {
     q = d = Regs{};
     mul.reset();
   }
-  bool busy() const { return q.st != kIdle; }
+  bool busy() const { return q.st != St::kIdle; }
   uint32_t factor() const { return q.factor; }
   /// perf_o: the product over 2^Ff, saturated (its bits above WfPerfW + Ff set)
   uint32_t perf() const {
@@ -470,8 +459,8 @@ class WfScaleTwin {
       b = qv >= one ? qv - one : one - qv;
       d.neg = qv < one;
       d.perf = perf_in & width_mask(PW);
-      d.st = kPsi;
-    } else if (q.st == kPsi && !mul.busy()) {
+      d.st = St::kPsi;
+    } else if (q.st == St::kPsi && !mul.busy()) {
       const uint64_t p = mul.prod();
       uint64_t m = (p >> FP) + (q.neg && (p & width_mask64(FP)) != 0 ? 1 : 0);  // psi < 0: the ceiling
       m &= width_mask64(spec::WfFactorW);
@@ -480,9 +469,9 @@ class WfScaleTwin {
       a = f;
       b = q.perf;
       d.factor = static_cast<uint32_t>(f);
-      d.st = kPerf;
-    } else if (q.st == kPerf && !mul.busy()) {
-      d.st = kIdle;
+      d.st = St::kPerf;
+    } else if (q.st == St::kPerf && !mul.busy()) {
+      d.st = St::kIdle;
     }
     mul.next(mul_start, a, b);
   }

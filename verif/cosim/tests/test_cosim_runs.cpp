@@ -262,7 +262,7 @@ TEST_CASE("random-mix cases reach Warped-Slicer's partition on the case config",
         dynamic_cast<const gs::GoldenScheduler&>(*sched).policy_twin());
     bool reached = false;
     while (gpu.step())
-      reached |= twin.q.st == gs::golden::PolicyWarpedSlicer::kWfWait;  // a measured profile is water-filled
+      reached |= twin.q.st == gs::golden::PolicyWarpedSlicer::St::kWfWait;  // a measured profile is water-filled
     INFO("seed " << seed << ": " << mix.kernels.size() << " kernels, " << gpu.cycle() << " cycles");
     partitioned += reached;
   }
@@ -288,8 +288,8 @@ TEST_CASE("random-mix cases reach hetero-dynamic's selection and its adaptive pr
     const auto& twin = dynamic_cast<const gs::golden::PolicyHetero&>(gsched.policy_twin());
     bool sel = false, remap = false, adapt = false;
     while (gpu.step()) {
-      sel |= twin.q.st == gs::golden::PolicyHetero::kSel;
-      remap |= twin.q.st == gs::golden::PolicyHetero::kScan && twin.q.chosen;
+      sel |= twin.q.st == gs::golden::PolicyHetero::St::kSel;
+      remap |= twin.q.st == gs::golden::PolicyHetero::St::kScan && twin.q.chosen;
       adapt |= gsched.policy_out().req.valid && gsched.policy_out().req.mode_sel;
     }
     INFO("seed " << seed << ": " << mix.kernels.size() << " kernels, " << gpu.cycle() << " cycles");

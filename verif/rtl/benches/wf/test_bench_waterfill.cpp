@@ -262,7 +262,7 @@ std::string wfs_first_difference(uint32_t randoms, uint32_t* finished_out = null
       if (rtl != gold && o.tellp() == 0) o << name << " RTL " << rtl << " golden " << gold;
     };
     const WfScaleTwin::Regs& q = t.q;
-    field("st", get_bits(d.state_o, L::st_lsb, L::st_width), q.st);
+    field("st", get_bits(d.state_o, L::st_lsb, L::st_width), static_cast<uint32_t>(q.st));
     field("neg", get_bits(d.state_o, L::neg_lsb, 1), q.neg);
     field("perf", get_bits(d.state_o, L::perf_lsb, L::perf_width), q.perf);
     field("factor", get_bits(d.state_o, L::factor_lsb, L::factor_width), q.factor);
