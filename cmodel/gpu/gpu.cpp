@@ -544,8 +544,8 @@ RunResult Gpu::run() {
   im.mem->dram_counters(r.dram);
   r.ctas = im.records;
   r.preempts = im.preempts;
-  if (const auto* p = im.sched.partitions()) r.partitions = *p;
-  r.partitions_dropped = im.sched.partitions_dropped();
+  if (const auto* p = im.sched.records()) r.records = *p;
+  r.records_dropped = im.sched.records_dropped();
   return r;
 }
 

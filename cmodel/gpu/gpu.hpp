@@ -135,9 +135,9 @@ struct RunResult {
   CounterBank counters;
   std::vector<DramChannelCounters> dram;  // per channel, at the end of the run
   std::vector<CtaRecord> ctas;
-  std::vector<PreemptRecord> preempts;      // in the order applied
-  std::vector<PartitionRecord> partitions;  // SchedulerPort::partitions(), when it records them
-  uint64_t partitions_dropped = 0;
+  std::vector<PreemptRecord> preempts;  // in the order applied
+  std::vector<PolicyRecord> records;    // SchedulerPort::records(), when it keeps them
+  uint64_t records_dropped = 0;
 };
 
 class Gpu {

@@ -105,41 +105,29 @@ namespace gs {
 namespace {
 
 /// The standalone profiles and the SBM_REG they gave, after the table.
-std::string format_ewm(const EwmChoice& c, const Mix& mix) {
-  std::string out =
-      "\newm: standalone profiles (instructions in the sbm sample window, each task alone at a CTA cap):\n";
-  char buf[160];
-  for (const EwmProfile& p : c.profiles) {
-    std::snprintf(buf, sizeof buf, "  task %u %-16s %2u CTAs/SM  %12llu\n", p.task + 1,
-                  mix.kernels.at(p.task).kernel.c_str(), p.cap, static_cast<unsigned long long>(p.insts));
-    out += buf;
-  }
-  std::snprintf(buf, sizeof buf, "ewm: SBM_REG MWG, CI task %u (%s), occ_th %u (occupancy %u and %u CTAs/SM)\n",
-                c.reg.ci ? 2u : 1u, mix.kernels.at(c.reg.ci ? 1 : 0).kernel.c_str(), unsigned(c.reg.occ_th), c.occ1,
-                c.occ2);
-  return out + buf;
-}
-
-/// --json: "ewm": {"arch", "ci", "occ_th", "occupancy", "profiles": [{"task", "kernel", "cap", "insts"}], "predicted"}.
-nlohmann::ordered_json ewm_json(const EwmChoice& c, const Mix& mix) {
-  nlohmann::ordered_json prof = nlohmann::ordered_json::array();
+Report ewm_report(const EwmChoice& c, const Mix& mix) {
+  Report rep(spec::ReportKind::kEwm);
+  rep.set("arch", c.reg.arch)
+      .set("ci", mix.kernels.at(c.reg.ci ? 1 : 0).kernel)
+      .set("occ_th", c.reg.occ_th)
+      .set("occupancy", std::vector<uint32_t>{c.occ1, c.occ2})
+      .set("predicted", c.predicted);
   for (const EwmProfile& p : c.profiles)
-    prof.push_back(
-        {{"task", p.task + 1}, {"kernel", mix.kernels.at(p.task).kernel}, {"cap", p.cap}, {"insts", p.insts}});
-  return {{"arch", "MWG"},          {"ci", mix.kernels.at(c.reg.ci ? 1 : 0).kernel},
-          {"occ_th", c.reg.occ_th}, {"occupancy", {c.occ1, c.occ2}},
-          {"profiles", prof},       {"predicted", c.predicted}};
+    rep.add_row("profiles")
+        .set("task", p.task + 1)
+        .set("kernel", mix.kernels.at(p.task).kernel)
+        .set("cap", p.cap)
+        .set("insts", p.insts);
+  return rep;
 }
 
 class EwmStrategy final : public MixStrategy {
  public:
-  MixRun run(const StrategyRun& r, StrategyReport& report) override {
+  MixRun run(const StrategyRun& r, std::vector<Report>& reports) override {
     r.note("ewm: profiling both tasks standalone (sbm window of config " + r.cfg.name + ")");
     EwmChoice choice;
     MixRun result = run_ewm(r.cfg, r.mix, r.sched, r.run, r.cache, r.hook, &choice);
-    report.text = format_ewm(choice, r.mix);
-    report.json_key = "ewm";
-    report.json = ewm_json(choice, r.mix);
+    reports.push_back(ewm_report(choice, r.mix));
     return result;
   }
 };

@@ -164,71 +164,37 @@ std::pair<uint32_t, uint32_t> sms_of(const HeteroChoice& c, size_t k) {
 }
 
 /// The profiles, the mapping and why, after the table.
-std::string format_hetero(const HeteroChoice& c, const Mix& mix) {
-  std::string out = "\n" + c.policy + ": " + c.reason + "\n";
-  char buf[256];
-  if (!c.profiles.empty()) {
-    out +=
-        "  kernel            IPC_base  IPC_base_n   IPC_big  IPC_small  class (alone: conventional GPU, its first n = #small SMs, big SMs, small SMs)\n";
-    for (size_t i = 0; i < c.profiles.size(); ++i) {
-      const HeteroProfile& p = c.profiles[i];
-      std::snprintf(buf, sizeof buf, "  %-16s %9.3f  %10s %9.3f  %9.3f  %s\n", mix.kernels.at(i).kernel.c_str(),
-                    p.ipc_base, p.ipc_base_n > 0 ? std::to_string(p.ipc_base_n).substr(0, 9).c_str() : "-", p.ipc_big,
-                    p.ipc_small, c.policy == "hetero-class" ? (p.lean ? "lean-TLP" : "thick-TLP") : "-");
-      out += buf;
-    }
-  }
-  if (c.stp_k0_big > 0 || c.stp_k1_big > 0) {
-    std::snprintf(buf, sizeof buf, "  Algorithm 1: STP with %s on the big SMs %.3f, with %s %.3f\n",
-                  mix.kernels.at(0).kernel.c_str(), c.stp_k0_big, mix.kernels.at(1).kernel.c_str(), c.stp_k1_big);
-    out += buf;
-  }
-  for (size_t k = 0; k < mix.kernels.size(); ++k) {
-    const auto [big, small] = sms_of(c, k);
-    std::snprintf(buf, sizeof buf, "  %-16s %u big + %u small SMs\n", mix.kernels[k].kernel.c_str(), big, small);
-    out += buf;
-  }
-  return out;
-}
-
-/// --json: "hetero": {"policy", "reason", "big_kernel", "profiles": [{"kernel", "ipc_base",
-/// "ipc_base_n", "ipc_big", "ipc_small", "lean"}], "stp_k0_big", "stp_k1_big", "sms": [{"kernel", "big", "small"}]}.
-nlohmann::ordered_json hetero_json(const HeteroChoice& c, const Mix& mix) {
-  nlohmann::ordered_json profiles = nlohmann::ordered_json::array(), sms = nlohmann::ordered_json::array();
+Report hetero_report(const HeteroChoice& c, const Mix& mix) {
+  Report rep(spec::ReportKind::kHetero);
+  rep.set("policy", c.policy).set("reason", c.reason).set("big_kernel", c.big_kernel);
+  if (c.stp_k0_big > 0 || c.stp_k1_big > 0) rep.set("stp_k0_big", c.stp_k0_big).set("stp_k1_big", c.stp_k1_big);
   for (size_t i = 0; i < c.profiles.size(); ++i) {
     const HeteroProfile& p = c.profiles[i];
-    profiles.push_back({{"kernel", mix.kernels.at(i).kernel},
-                        {"ipc_base", p.ipc_base},
-                        {"ipc_base_n", p.ipc_base_n},
-                        {"ipc_big", p.ipc_big},
-                        {"ipc_small", p.ipc_small},
-                        {"lean", p.lean}});
+    ReportRow& row = rep.add_row("profiles")
+                         .set("kernel", mix.kernels.at(i).kernel)
+                         .set("ipc_base", p.ipc_base)
+                         .set("ipc_big", p.ipc_big)
+                         .set("ipc_small", p.ipc_small);
+    if (p.ipc_base_n > 0) row.set("ipc_base_n", p.ipc_base_n);
+    if (c.policy == "hetero-class") row.set("lean", p.lean);
   }
   for (size_t k = 0; k < mix.kernels.size(); ++k) {
     const auto [big, small] = sms_of(c, k);
-    sms.push_back({{"kernel", mix.kernels[k].kernel}, {"big", big}, {"small", small}});
+    rep.add_row("sms").set("kernel", mix.kernels[k].kernel).set("big", big).set("small", small);
   }
-  return {{"policy", c.policy},
-          {"reason", c.reason},
-          {"big_kernel", c.big_kernel},
-          {"profiles", profiles},
-          {"stp_k0_big", c.stp_k0_big},
-          {"stp_k1_big", c.stp_k1_big},
-          {"sms", sms}};
+  return rep;
 }
 
 class HeteroStaticStrategy final : public MixStrategy {
  public:
   explicit HeteroStaticStrategy(std::string policy) : policy_(std::move(policy)) {}
-  MixRun run(const StrategyRun& r, StrategyReport& report) override {
+  MixRun run(const StrategyRun& r, std::vector<Report>& reports) override {
     if (policy_ != "hetero-agnostic")
       r.note(policy_ + ": profiling each kernel alone (conventional GPU " + r.cfg.settings.hetero.baseline_config +
              ", big SMs, small SMs)");
     HeteroChoice choice;
     MixRun result = run_hetero_static(r.cfg, r.mix, policy_, r.sched, r.run, r.cache, r.hook, &choice);
-    report.text = format_hetero(choice, r.mix);
-    report.json_key = "hetero";
-    report.json = hetero_json(choice, r.mix);
+    reports.push_back(hetero_report(choice, r.mix));
     return result;
   }
 

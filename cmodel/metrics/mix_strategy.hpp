@@ -7,7 +7,7 @@
 // SM mapping from standalone profiles). Each one is a MixStrategy in its own file under
 // cmodel/metrics/, made by the make_mix_strategy_<strategy>() its registry entry names
 // (generated gs_mix_strategies.hpp). gsim run and gsim sweep know none of them by name: they
-// look the policy up here, run it through MixStrategy::run() and print its StrategyReport.
+// look the policy up here, run it through MixStrategy::run() and print the Reports it made.
 //
 // Contract of every strategy: the returned MixRun has the alone runs (through `cache`) and the
 // shared run of the whole mix, as run_mix_with_alone returns them, on the scheduler kind it is
@@ -19,20 +19,13 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <vector>
 
 #include "gs_spec.hpp"
 #include "metrics/mix_runner.hpp"
+#include "metrics/policy_report.hpp"
 
 namespace gs {
-
-/// What an analysis policy decided, for the report: `text` goes after the metrics table,
-/// `json` into --json under `json_key` (nothing when the key is empty).
-struct StrategyReport {
-  std::string text;
-  std::string json_key;
-  nlohmann::ordered_json json;
-};
 
 /// One run of a mix under an analysis policy.
 struct StrategyRun {
@@ -50,8 +43,9 @@ struct StrategyRun {
 class MixStrategy {
  public:
   virtual ~MixStrategy() = default;
-  /// The alone runs and the shared run of `r.mix` under this policy; fills `report`.
-  virtual MixRun run(const StrategyRun& r, StrategyReport& report) = 0;
+  /// The alone runs and the shared run of `r.mix` under this policy; appends what it decided
+  /// to `reports` (a kind of the spec's [[report]] entries, metrics/policy_report.hpp).
+  virtual MixRun run(const StrategyRun& r, std::vector<Report>& reports) = 0;
   /// The shared run's scheduler options (from `sched`) when they follow from the config and the
   /// mix alone, without any run (mpmax's caps: gsim accuracy simulates such a policy's shared run
   /// by itself); std::nullopt for a strategy that decides from runs. InputError as run() would.

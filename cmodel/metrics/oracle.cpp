@@ -86,40 +86,23 @@ namespace gs {
 namespace {
 
 /// The chosen CTA combination and every candidate's mix IPC, after the table.
-std::string format_oracle(const OracleRun& o, const Mix& mix) {
-  std::string out = "\noracle: best of " + std::to_string(o.candidates.size()) +
-                    " CTA combinations (highest mix IPC, golden left-over with per-kernel caps):";
+Report oracle_report(const OracleRun& o, const Mix& mix) {
+  Report rep(spec::ReportKind::kOracle);
+  rep.set("objective", "mix IPC");
   for (size_t i = 0; i < mix.kernels.size(); ++i)
-    out += " " + mix.kernels[i].kernel + " " + std::to_string(o.best_ctas[i]);
-  out += " CTAs per SM\n";
-  const int width = static_cast<int>(std::max<size_t>(11, 3 * mix.kernels.size()));
-  char buf[128];
-  std::snprintf(buf, sizeof buf, "  %-*s %8s %9s\n", width, "ctas_per_sm", "mix_IPC", "cycles");
-  out += buf;
-  for (const OracleCandidate& c : o.candidates) {
-    std::string ctas;
-    for (uint32_t v : c.ctas) ctas += (ctas.empty() ? "" : ",") + std::to_string(v);
-    std::snprintf(buf, sizeof buf, "  %-*s %8.3f %9llu%s\n", width, ctas.c_str(), c.ipc,
-                  static_cast<unsigned long long>(c.cycles), c.ctas == o.best_ctas ? "  <- oracle" : "");
-    out += buf;
-  }
-  return out;
-}
-
-/// --json: "oracle": {"objective", "best": [{"kernel", "ctas_per_sm"}], "candidates": [...]}.
-nlohmann::ordered_json oracle_json(const OracleRun& o, const Mix& mix) {
-  nlohmann::ordered_json best = nlohmann::ordered_json::array();
-  for (size_t i = 0; i < mix.kernels.size(); ++i)
-    best.push_back({{"kernel", mix.kernels[i].kernel}, {"ctas_per_sm", o.best_ctas[i]}});
-  nlohmann::ordered_json cands = nlohmann::ordered_json::array();
+    rep.add_row("best").set("kernel", mix.kernels[i].kernel).set("ctas_per_sm", o.best_ctas[i]);
   for (const OracleCandidate& c : o.candidates)
-    cands.push_back({{"ctas_per_sm", c.ctas}, {"ipc", c.ipc}, {"cycles", c.cycles}});
-  return {{"objective", "mix IPC"}, {"best", best}, {"candidates", cands}};
+    rep.add_row("candidates")
+        .set("ctas_per_sm", c.ctas)
+        .set("ipc", c.ipc)
+        .set("cycles", c.cycles)
+        .set("chosen", c.ctas == o.best_ctas);
+  return rep;
 }
 
 class OracleStrategy final : public MixStrategy {
  public:
-  MixRun run(const StrategyRun& r, StrategyReport& report) override {
+  MixRun run(const StrategyRun& r, std::vector<Report>& reports) override {
     const OracleProgress progress = [&r](size_t i, size_t n, const std::vector<uint32_t>& c) {
       std::string ctas;
       for (uint32_t v : c) ctas += (ctas.empty() ? "" : ",") + std::to_string(v);
@@ -127,9 +110,7 @@ class OracleStrategy final : public MixStrategy {
              " per SM)");
     };
     OracleRun o = run_oracle(r.cfg, r.mix, r.sched, r.run, r.cache, r.hook, progress);
-    report.text = format_oracle(o, r.mix);
-    report.json_key = "oracle";
-    report.json = oracle_json(o, r.mix);
+    reports.push_back(oracle_report(o, r.mix));
     return std::move(o.best);
   }
 };

@@ -121,40 +121,29 @@ MixRun run_srtf_zs(const GpuConfig& cfg, const Mix& mix, const SchedOptions& sch
 namespace gs {
 namespace {
 
-/// What SJF or MPMax decided before the shared run: text after the table and the --json list
-/// "<policy>": [{"kernel", "<field>"}]; SJF's lines also give each kernel's alone turnaround.
-void report_per_kernel(const std::string& policy, const char* title, const char* field,
-                       const std::vector<uint32_t>& values, const MixRun& run, const Mix& mix, StrategyReport& report) {
-  const bool sjf = policy == "sjf";
-  report.text = "\n" + policy + ": " + title + ":";
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (size_t i = 0; i < mix.kernels.size(); ++i) {
-    report.text += (i ? ", " : " ") + mix.kernels[i].kernel + " " + std::to_string(values[i]);
-    if (sjf) report.text += " (" + std::to_string(run.alone[i].cycles()) + " cycles alone)";
-    list.push_back({{"kernel", mix.kernels[i].kernel}, {field, values[i]}});
-  }
-  report.text += "\n";
-  report.json_key = policy;
-  report.json = std::move(list);
-}
-
 class SjfStrategy final : public MixStrategy {
  public:
-  MixRun run(const StrategyRun& r, StrategyReport& report) override {
+  MixRun run(const StrategyRun& r, std::vector<Report>& reports) override {
     std::vector<uint32_t> priorities;
     MixRun result = run_sjf(r.cfg, r.mix, r.scheduler, r.sched, r.run, r.cache, r.hook, &priorities);
-    report_per_kernel("sjf", "npq priorities from the alone turnarounds (shortest first)", "priority", priorities,
-                      result, r.mix, report);
+    Report& rep = reports.emplace_back(spec::ReportKind::kSjf);
+    for (size_t i = 0; i < r.mix.kernels.size(); ++i)
+      rep.add_row("kernels")
+          .set("kernel", r.mix.kernels[i].kernel)
+          .set("priority", priorities[i])
+          .set("alone_cycles", result.alone[i].cycles());
     return result;
   }
 };
 
 class MpmaxStrategy final : public MixStrategy {
  public:
-  MixRun run(const StrategyRun& r, StrategyReport& report) override {
+  MixRun run(const StrategyRun& r, std::vector<Report>& reports) override {
     MixRun result = run_mpmax(r.cfg, r.mix, r.sched, r.run, r.cache, r.hook);
-    report_per_kernel("mpmax", "CTAs per SM each kernel may hold while two or more have CTAs to issue", "ctas_per_sm",
-                      mpmax_caps(r.cfg, r.mix), result, r.mix, report);
+    const std::vector<uint32_t> caps = mpmax_caps(r.cfg, r.mix);
+    Report& rep = reports.emplace_back(spec::ReportKind::kMpmax);
+    for (size_t i = 0; i < r.mix.kernels.size(); ++i)
+      rep.add_row("kernels").set("kernel", r.mix.kernels[i].kernel).set("ctas_per_sm", caps[i]);
     return result;
   }
   std::optional<SchedOptions> shared_options(const GpuConfig& cfg, const Mix& mix,
@@ -165,7 +154,7 @@ class MpmaxStrategy final : public MixStrategy {
 
 class SrtfZsStrategy final : public MixStrategy {
  public:
-  MixRun run(const StrategyRun& r, StrategyReport&) override {
+  MixRun run(const StrategyRun& r, std::vector<Report>&) override {
     return run_srtf_zs(r.cfg, r.mix, r.sched, r.run, r.cache, r.hook);
   }
 };

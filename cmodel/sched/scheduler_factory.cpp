@@ -23,15 +23,6 @@ std::map<std::string, SchedulerMaker>& registry() {
 
 const char* sm_sharing_name(SmSharing s) { return s == SmSharing::kExclusive ? "exclusive" : "shared"; }
 
-const char* partition_mode_name(PartitionRecord::Mode m) {
-  switch (m) {
-    case PartitionRecord::kShared: return "shared";
-    case PartitionRecord::kSpatial: return "spatial";
-    case PartitionRecord::kAlone: return "alone";
-  }
-  return "?";
-}
-
 namespace {
 
 /// Calls f(name, aliases) for every registry entry: scheduler policies, then analysis policies.

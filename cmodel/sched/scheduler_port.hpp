@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "gs_spec.hpp"
+#include "sched/policy_record.hpp"
 
 namespace gs {
 
@@ -117,31 +118,6 @@ struct SchedEvalStats {
   uint64_t rtl_skipped = 0;
 };
 
-/// A CTA partition a policy put in force: Warped-Slicer's water-filling result (shared: each
-/// kernel's CTAs per SM), or its fallback to SMs split between the kernels (spatial), or a lone
-/// kernel without limit (alone). gsim run prints them (docs/cli.md, "Partitions").
-struct PartitionRecord {
-  static constexpr uint32_t kMaxKernels = 32;
-  enum Mode : uint8_t { kShared = 0, kSpatial = 1, kAlone = 2 };
-  uint64_t cycle = 0;  // the cycle whose clock edge put it in force
-  Mode mode = kShared;
-  uint32_t count = 0;  // kernels it covers
-  std::array<KernelId, kMaxKernels> kernel{};
-  std::array<uint32_t, kMaxKernels> ctas{};  // CTAs per SM (kShared only)
-  /// Each kernel's cache bypass level the policy last wrote (SBM's configurations; kNone else).
-  std::array<BypassLevel, kMaxKernels> bypass{};
-  /// kSpatial: the SMs each kernel owns, big and small ones (HeteroCore's SM types; the SMs of a
-  /// GPU without big SMs count as small); all zero when the policy does not report them.
-  std::array<uint16_t, kMaxKernels> sms_big{}, sms_small{};
-  /// A profiling policy measured this partition (SBM's phases): each kernel's warp instructions
-  /// over every SM, as the policy summed them from the profiling counters, in the window of
-  /// observation stamps window_from..window_to (the epochs ending there).
-  bool measured = false;
-  uint32_t window_from = 0, window_to = 0;
-  std::array<uint64_t, kMaxKernels> window_insts{};
-};
-const char* partition_mode_name(PartitionRecord::Mode m);
-
 class SchedulerPort {
  public:
   virtual ~SchedulerPort() = default;
@@ -153,11 +129,12 @@ class SchedulerPort {
   /// Human-readable state for watchdog dumps and mismatch reports.
   virtual std::string dump_state() const { return {}; }
   virtual SchedEvalStats eval_stats() const { return {}; }
-  /// The partitions the policy put in force, in order (nullptr: none recorded by this
-  /// scheduler); at most kMaxPartitionRecords, partitions_dropped() counts the rest.
-  virtual const std::vector<PartitionRecord>* partitions() const { return nullptr; }
-  virtual uint64_t partitions_dropped() const { return 0; }
-  static constexpr size_t kMaxPartitionRecords = 256;
+  /// The records the policy made for the run's report (partitions, profiling windows:
+  /// sched/policy_record.hpp), in order; nullptr: this scheduler keeps none. At most
+  /// kMaxRecords; records_dropped() counts the rest.
+  virtual const std::vector<PolicyRecord>* records() const { return nullptr; }
+  virtual uint64_t records_dropped() const { return 0; }
+  static constexpr size_t kMaxRecords = 256;
 };
 
 /// Builds a scheduler of one kind ("golden", "rtl", "lockstep").

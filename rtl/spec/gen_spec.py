@@ -276,10 +276,177 @@ class Spec:
                 if rec not in self.records:
                     raise SpecError(f"{path}: policies that profile need records.{rec}")
         self._parse_settings(all_policies)
+        self._parse_reports()
         state_width = max([self.records[st]["width"] for st in module_state.values() if st] + [1])
         self.env["PolicyStateW"] = state_width
         self.params.append(["PolicyStateW", state_width, False,
                             "policy_state: the widest policy register record (see the registry's `state`)", None])
+
+    REPORT_TYPES = ("int", "real", "text", "flag", "ints", "kernel", "choice")
+    # a policy twin's fixed-size record (cmodel/sched/policy_record.hpp) holds this many
+    REPORT_EDGE_FIELDS, REPORT_EDGE_COLUMNS = 4, 6
+
+    def _parse_reports(self):
+        """The [[report]] entries: the kinds of record a policy reports (docs/cli.md, "Policy
+        reports"), each with its fields and tables."""
+        path = self.path
+        self.reports = []
+        seen = set()
+
+        def field(f, where):
+            if not (isinstance(f, dict) and isinstance(f.get("name"), str) and re.match(r"^[a-z][a-z0-9_]*$", f["name"])):
+                raise SpecError(f"{path}: {where}: expected {{ name = \"lower_case\", type = ..., doc = ... }}")
+            t = f.get("type")
+            if t not in self.REPORT_TYPES and t not in self.enums:
+                raise SpecError(f"{path}: {where}.{f['name']}.type: {t!r} is none of {', '.join(self.REPORT_TYPES)} "
+                                "and no enum of the spec")
+            names = []
+            if t == "choice":
+                names = f.get("choices")
+                if not (isinstance(names, list) and names and all(isinstance(x, str) for x in names)):
+                    raise SpecError(f"{path}: {where}.{f['name']}: a choice needs `choices`, a list of names")
+            elif t in self.enums:
+                e = self.enums[t]
+                prefix = common_prefix([m[0] for m in e["members"]])
+                by_value = {m[1]: m[0][len(prefix):].lower() for m in e["members"]}
+                names = [by_value.get(v, "?") for v in range(max(by_value) + 1)]
+            elif "choices" in f:
+                raise SpecError(f"{path}: {where}.{f['name']}: `choices` is for type \"choice\"")
+            return dict(name=f["name"], type="name" if names else t, names=names, doc=f.get("doc", ""))
+
+        for i, r in enumerate(self.raw.get("report", [])):
+            where = f"report[{i}]"
+            for key in ("name", "json", "doc"):
+                if not isinstance(r.get(key), str) or not r[key]:
+                    raise SpecError(f"{path}: {where}.{key} missing")
+            where = f"report[{i}] ({r['name']})"
+            if r["name"] in seen or r["json"] in seen:
+                raise SpecError(f"{path}: {where}: name or json key used twice")
+            seen.update((r["name"], r["json"]))
+            per_edge = r.get("per_edge", False)
+            if not isinstance(per_edge, bool):
+                raise SpecError(f"{path}: {where}.per_edge: expected true or false")
+            fields = [field(f, f"{where}.fields") for f in r.get("fields", [])]
+            tables = []
+            for t in r.get("table", []):
+                if not isinstance(t.get("name"), str):
+                    raise SpecError(f"{path}: {where}.table: name missing")
+                cols = [field(c, f"{where}.table.{t['name']}.columns") for c in t.get("columns", [])]
+                if not cols:
+                    raise SpecError(f"{path}: {where}.table.{t['name']}: no columns")
+                tables.append(dict(name=t["name"], doc=t.get("doc", ""), columns=cols))
+            names = [f["name"] for f in fields] + [t["name"] for t in tables]
+            if len(set(names)) != len(names):
+                raise SpecError(f"{path}: {where}: a field or table name is used twice")
+            if per_edge:
+                if (len(tables) != 1 or tables[0]["name"] != "kernels" or tables[0]["columns"][0]["type"] != "kernel"
+                        or any(c["type"] not in ("int", "name") for c in tables[0]["columns"][1:])
+                        or any(f["type"] not in ("int", "name") for f in fields)):
+                    raise SpecError(f"{path}: {where}: a per_edge record has int or named fields and one table "
+                                    "\"kernels\" whose first column is the kernel, then int or named columns")
+                if len(fields) > self.REPORT_EDGE_FIELDS or len(tables[0]["columns"]) > self.REPORT_EDGE_COLUMNS:
+                    raise SpecError(f"{path}: {where}: a per_edge record holds at most {self.REPORT_EDGE_FIELDS} "
+                                    f"fields and {self.REPORT_EDGE_COLUMNS} columns (gs::PolicyRecord)")
+                cols = [c["name"] for c in tables[0]["columns"]]
+                if set(cols) & {f["name"] for f in fields} or len(set(cols)) != len(cols):
+                    raise SpecError(f"{path}: {where}: a per_edge record's fields and columns need distinct names")
+            self.reports.append(dict(name=r["name"], json=r["json"], doc=r["doc"], per_edge=per_edge,
+                                     fields=fields, tables=tables))
+
+    def reports_cpp(self):
+        """gs::spec's report kinds (rtl/spec/gs_spec.toml [[report]]): the descriptors the
+        formatters of cmodel/metrics/policy_report.hpp follow, and for each per_edge kind the
+        field and column indices a policy twin fills its PolicyRecord by."""
+        def cstr(x):
+            return '"' + x.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        types = {"int": "kInt", "real": "kReal", "text": "kText", "flag": "kFlag", "ints": "kInts", "kernel": "kKernel",
+                 "name": "kName"}
+        o = ["", "/// A report field's type (rtl/spec/gs_spec.toml, [[report]]): kName is an int value shown by",
+             "/// name (a `choice`, or a spec enum's member in lower case without its prefix).",
+             "enum class ReportType : uint8_t { kInt, kReal, kText, kFlag, kInts, kKernel, kName };",
+             "struct ReportFieldInfo {",
+             "  const char* name; ReportType type; const char* doc;",
+             "  const char* const* names; uint32_t num_names;  // kName: the name of value 0, 1, ...",
+             "};",
+             "struct ReportTableInfo { const char* name; const char* doc; const ReportFieldInfo* columns; uint32_t num_columns; };",
+             "struct ReportKindInfo {",
+             "  const char* name; const char* json; const char* doc;",
+             "  bool per_edge;  // made by a policy twin at clock edges (PolicyRecord); else once per run",
+             "  const ReportFieldInfo* fields; uint32_t num_fields;",
+             "  const ReportTableInfo* tables; uint32_t num_tables;",
+             "};",
+             f"inline constexpr uint32_t kReportEdgeFields = {self.REPORT_EDGE_FIELDS}u;   // PolicyRecord's capacity",
+             f"inline constexpr uint32_t kReportEdgeColumns = {self.REPORT_EDGE_COLUMNS}u;"]
+        o.append("enum class ReportKind : uint8_t {")
+        for r in self.reports:
+            o.append(f"  k{pascal(r['name'])},  // {r['doc']}")
+        o.append("};")
+        o.append("namespace report_layout {")
+
+        def infos(var, fs):
+            for j, f in enumerate(fs):
+                if f["names"]:
+                    o.append(f"inline constexpr const char* {var}_n{j}[] = {{{', '.join(cstr(x) for x in f['names'])}}};")
+            o.append(f"inline constexpr ReportFieldInfo {var}[] = {{")
+            for j, f in enumerate(fs):
+                nm = f"{var}_n{j}, {len(f['names'])}u" if f["names"] else "nullptr, 0u"
+                o.append(f"    {{{cstr(f['name'])}, ReportType::{types[f['type']]}, {cstr(f['doc'])}, {nm}}},")
+            o.append("};")
+
+        for r in self.reports:
+            base = r["name"]
+            if r["fields"]:
+                infos(f"{base}_fields", r["fields"])
+            for t in r["tables"]:
+                infos(f"{base}_{t['name']}", t["columns"])
+            if r["tables"]:
+                o.append(f"inline constexpr ReportTableInfo {base}_tables[] = {{")
+                for t in r["tables"]:
+                    o.append(f"    {{{cstr(t['name'])}, {cstr(t['doc'])}, {base}_{t['name']}, {len(t['columns'])}u}},")
+                o.append("};")
+        o.append("}  // namespace report_layout")
+        o.append("/// Every report kind, in ReportKind order.")
+        o.append("inline constexpr ReportKindInfo kReportKinds[] = {")
+        for r in self.reports:
+            base = f"report_layout::{r['name']}"
+            fl = f"{base}_fields, {len(r['fields'])}u" if r["fields"] else "nullptr, 0u"
+            tl = f"{base}_tables, {len(r['tables'])}u" if r["tables"] else "nullptr, 0u"
+            o.append(f"    {{{cstr(r['name'])}, {cstr(r['json'])}, {cstr(r['doc'])}, "
+                     f"{'true' if r['per_edge'] else 'false'}, {fl}, {tl}}},")
+        o.append("};")
+        o.append("inline const ReportKindInfo& report_kind(ReportKind k) { return kReportKinds[static_cast<uint32_t>(k)]; }")
+        o.append("/// Per per_edge kind, the indices of its fields and of its kernels table's columns (the")
+        o.append("/// kernel column is 0): PolicyRecord::set(Kind::kField, v), set(slot, Kind::kColumn, v).")
+        for r in (r for r in self.reports if r["per_edge"]):
+            o.append(f"struct {pascal(r['name'])}Report {{")
+            o.append(f"  static constexpr ReportKind kKind = ReportKind::k{pascal(r['name'])};")
+            for j, f in enumerate(r["fields"]):
+                o.append(f"  static constexpr uint32_t k{pascal(f['name'])} = {j};")
+                for v, n in enumerate(f["names"]):
+                    o.append(f"  static constexpr int64_t k{pascal(f['name'])}{pascal(n)} = {v};")
+            for j, c in enumerate(r["tables"][0]["columns"][1:], start=1):
+                o.append(f"  static constexpr uint32_t k{pascal(c['name'])} = {j};")
+            o.append("};")
+        return o
+
+    def report_doc_rows(self):
+        """docs/cli.md's rows for every report kind (gen_spec.py --doc)."""
+        out = ["| record (`--json` key) | field | type | meaning |", "|---|---|---|---|"]
+        for r in self.reports:
+            made = "a list, one per clock edge that made one" if r["per_edge"] else "one per run"
+            out.append(f"| `{r['name']}` (`\"{r['json']}\"`: {made}) | | | {r['doc']} |")
+
+            def ty(f):
+                return "name: " + ", ".join(f["names"]) if f["names"] else f["type"]
+            if r["per_edge"]:
+                out.append("| | `cycle` | int | the cycle whose clock edge made it |")
+            for f in r["fields"]:
+                out.append(f"| | `{f['name']}` | {ty(f)} | {f['doc']} |")
+            for t in r["tables"]:
+                out.append(f"| | `{t['name']}` | list | {t['doc'] or 'one row each'} |")
+                for c in t["columns"]:
+                    out.append(f"| | `{t['name']}[].{c['name']}` | {ty(c)} | {c['doc']} |")
+        return out
 
     def _parse_settings(self, all_policies):
         """The settings sections of the registry (`settings` and [[policy.setting]], see the
@@ -888,6 +1055,7 @@ class Spec:
                      f'{"true" if p.get("sm_sharing", False) else "false"}}},')
         o.append("};")
         o.extend(self.settings_cpp())
+        o.extend(self.reports_cpp())
         o.append("}  // namespace spec")
         o.append("")
         # enums
@@ -1401,32 +1569,47 @@ def write_if_changed(path, text):
     tmp.replace(path)
 
 
-DOC_BEGIN = "<!-- policy settings: generated by rtl/spec/gen_spec.py --doc from the registry; do not edit -->"
-DOC_END = "<!-- end of policy settings -->"
+# Generated rows of markdown tables: (what, begin line, end line, the Spec method that makes them).
+DOC_BLOCKS = [
+    ("policy-settings", "<!-- policy settings: generated by rtl/spec/gen_spec.py --doc from the registry; do not edit -->",
+     "<!-- end of policy settings -->", "config_schema_rows"),
+    ("policy-report", "<!-- policy reports: generated by rtl/spec/gen_spec.py --doc from the [[report]] entries; do not edit -->",
+     "<!-- end of policy reports -->", "report_doc_rows"),
+]
 
 
 def sync_doc(spec, path, write):
-    """The rows between DOC_BEGIN and DOC_END of a markdown table are the registry's settings."""
+    """Each generated block the markdown file holds (DOC_BLOCKS: docs/config_schema.md the
+    policy settings, docs/cli.md the report records) is the spec's."""
     try:
         text = path.read_text()
     except OSError as e:
         print(f"gen_spec.py: --doc {path}: cannot read: {e.strerror}", file=sys.stderr)
         return 2
-    if text.count(DOC_BEGIN) != 1 or text.count(DOC_END) != 1 or text.index(DOC_BEGIN) > text.index(DOC_END):
-        print(f"gen_spec.py: --doc {path}: expected one line {DOC_BEGIN!r} and, after it, one {DOC_END!r}",
-              file=sys.stderr)
+    found = False
+    for what, begin, end, rows in DOC_BLOCKS:
+        if text.count(begin) == 0 and text.count(end) == 0:
+            continue
+        if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
+            print(f"gen_spec.py: --doc {path}: expected one line {begin!r} and, after it, one {end!r}", file=sys.stderr)
+            return 2
+        found = True
+        head, rest = text.split(begin, 1)
+        body, tail = rest.split(end, 1)
+        want = "\n" + "\n".join(getattr(spec, rows)()) + "\n"
+        if body == want:
+            continue
+        if not write:
+            print(f"gen_spec.py: {path}: the {what} rows differ from {spec.path}; rerun "
+                  f"python3 rtl/spec/gen_spec.py --spec {spec.path} --doc {path} --write-doc", file=sys.stderr)
+            return 1
+        text = head + begin + want + end + tail
+        path.write_text(text)
+    if not found:
+        print(f"gen_spec.py: --doc {path}: holds no generated block (" +
+              ", ".join(repr(b[1]) for b in DOC_BLOCKS) + ")", file=sys.stderr)
         return 2
-    head, rest = text.split(DOC_BEGIN, 1)
-    body, tail = rest.split(DOC_END, 1)
-    want = "\n" + "\n".join(spec.config_schema_rows()) + "\n"
-    if body == want:
-        return 0
-    if write:
-        path.write_text(head + DOC_BEGIN + want + DOC_END + tail)
-        return 0
-    print(f"gen_spec.py: {path}: the policy-settings rows differ from the registry in {spec.path}; rerun "
-          f"python3 rtl/spec/gen_spec.py --spec {spec.path} --doc {path} --write-doc", file=sys.stderr)
-    return 1
+    return 0
 
 
 def main():
@@ -1435,8 +1618,8 @@ def main():
     ap.add_argument("--out", default="", help="output directory (gs_spec.hpp and the other C++/CMake files)")
     ap.add_argument("--sv-out", default="", help="directory of gs_pkg.sv and gs_policies.sv (default: --out)")
     ap.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE", help="override a [params] value")
-    ap.add_argument("--doc", metavar="MD", help="docs/config_schema.md: check that its policy-settings rows are the "
-                    "registry's (exit 1 when not), writing nothing else")
+    ap.add_argument("--doc", metavar="MD", help="docs/config_schema.md or docs/cli.md: check that its generated rows "
+                    "(policy settings, report records) are the spec's (exit 1 when not), writing nothing else")
     ap.add_argument("--write-doc", action="store_true", help="with --doc: rewrite those rows instead")
     args = ap.parse_args()
     overrides = {}

@@ -233,9 +233,9 @@ def fig11(out_dir, markdown):
 
 def phases(out_dir, markdown):
     """Per application, SBM's profiling phases as the sbm run recorded them (gsim run --json
-    "partitions" with "window" and "window_insts", docs/cli.md): each phase's mix IPC in its
-    sample, the configuration chosen and its sample IPC, beside the IPC of that configuration and
-    of MWG over the measured window."""
+    "partitions" and "windows", docs/cli.md "Policy reports"; a window measured the last partition
+    before it): each phase's mix IPC in its sample, the configuration chosen and its sample IPC,
+    beside the IPC of that configuration and of MWG over the measured window."""
     apps = read_sweep(out_dir)
     head = ["application", "SBM chose", "its sample IPC", "its window IPC", "MWG window IPC",
             "phase sample IPCs (Base B1_L12 B2_L12 B1_L2 B2_L2 / tuning occ_th 0..)"]
@@ -243,16 +243,19 @@ def phases(out_dir, markdown):
     for app, pols in apps.items():
         if "sbm" not in pols:
             continue
-        parts = read_run(out_dir, pols["sbm"]["run_id"]).objects("partitions", [])
-        measured = [p for p in parts if "window" in p]
+        run = read_run(out_dir, pols["sbm"]["run_id"])
+        parts, windows = run.objects("partitions", []), run.objects("windows", [])
         ipcs, chosen_ipc = [], "-"
         final = partition_config(parts[-1]) if len(parts) else "-"
-        for p in measured:
-            span = p["window"].num(1) - p["window"].num(0)
-            ks = p.objects("kernels")
-            ipc = sum(k.num("window_insts") if "window_insts" in k else 0 for k in ks) / span if span > 0 else 0.0
+        for w in windows:
+            before = [p for p in parts if p.integer("cycle") <= w.integer("cycle")]
+            if not before:
+                fail("%s: run %s: a window at cycle %d before any partition" % (out_dir, pols["sbm"]["run_id"],
+                                                                                  w.integer("cycle")))
+            span = w.num("to") - w.num("from")
+            ipc = sum(k.num("insts") for k in w.objects("kernels")) / span if span > 0 else 0.0
             ipcs.append(ipc)
-            if partition_config(p) == final:
+            if partition_config(before[-1]) == final:
                 chosen_ipc = "%.2f" % ipc
         cells = ["%.2f" % x for x in ipcs]
         shown = " ".join(cells[:5]) + (" / " + " ".join(cells[5:]) if len(cells) > 5 else "")

@@ -6,7 +6,7 @@
 
 Reads the run JSONs of the sweep (<dir>/runs/*.json, written by `gsim run --json`): for
 warped-slicer, the first partition that covers both kernels of the pair ("partitions",
-docs/cli.md, "Partitions"; "spatial" when it fell back to SMs split between them); for the Oracle,
+docs/cli.md, "Policy reports"; "spatial" when it fell back to SMs split between them); for the Oracle,
 its best CTA combination ("oracle"); and the cycles of every policy, to give each policy's IPC
 normalised to Left-Over (all policies run the same instructions, so that is the inverse ratio of
 cycles). Beside them, the paper's Table III (Dyn = Warped-Slicer, Even) for the same pair; the

@@ -41,8 +41,8 @@ class LockstepScheduler final : public SchedulerPort {
   std::string name() const override;
   std::string dump_state() const override;
   /// The golden reference's (the RTL makes the same decisions, or the run stops).
-  const std::vector<PartitionRecord>* partitions() const override { return ref_->partitions(); }
-  uint64_t partitions_dropped() const override { return ref_->partitions_dropped(); }
+  const std::vector<PolicyRecord>* records() const override { return ref_->records(); }
+  uint64_t records_dropped() const override { return ref_->records_dropped(); }
   SchedEvalStats eval_stats() const override { return dut_->eval_stats(); }
 
   const lockstep::LockstepChecker& checker() const { return checker_; }

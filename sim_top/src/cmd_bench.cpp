@@ -103,8 +103,8 @@ BenchResult simulate_cycles(const gs::GpuConfig& cfg, const gs::Mix& mix, const 
     for (uint32_t k = 0; k < mix.kernels.size(); ++k) r.insts += gpu.counters().kernel_total(k).insts_issued;
     r.eval.rtl_cycles += port->eval_stats().rtl_cycles;
     r.eval.rtl_skipped += port->eval_stats().rtl_skipped;
-    if (const std::vector<gs::PartitionRecord>* parts = port->partitions())
-      r.partitions += parts->size() + port->partitions_dropped();
+    if (const std::vector<gs::PolicyRecord>* recs = port->records())  // the kept ones (SchedulerPort::kMaxRecords)
+      for (const gs::PolicyRecord& rec : *recs) r.partitions += rec.kind == gs::spec::ReportKind::kPartition;
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;

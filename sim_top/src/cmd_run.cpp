@@ -1,9 +1,11 @@
 // gsim run: simulates a mix on a GPU config under one policy and prints the metrics table.
 //
 // Every kernel of the mix first runs alone (Left-Over, arrival 0; see metrics/mix_runner.hpp)
-// to give T_alone, then the mix runs shared. Output: the table on stdout, optionally the same
-// figures as JSON (--json) and CSV (--csv), and the shared run's counters per kernel and SM
-// type as CSV (--counters; also in the table and the JSON); schema in docs/cli.md.
+// to give T_alone, then the mix runs shared. Output: the table and the policy's reports on
+// stdout, optionally the same as JSON (--json) and CSV (--csv), and the shared run's counters
+// per kernel and SM type as CSV (--counters; also in the table and the JSON); schema in
+// docs/cli.md. This file is the run; run_report.cpp formats its outputs, run_wave.cpp checks
+// and hands off its waveform.
 //
 // Everything that can be checked is checked before the first simulated cycle: option values,
 // the config (with --set overrides), the mix against the config (config/limits.hpp), the
@@ -19,9 +21,9 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "run_report.hpp"
 #include "run_wave.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
@@ -73,114 +75,6 @@ struct RunArgs {
 gs::PreemptMode parse_preempt(const std::string& s) {
   return s == "switch" ? gs::PreemptMode::kSwitch : gs::PreemptMode::kDrain;  // CLI11 checked the set
 }
-
-/// `--ctas`: one CSV row per CTA the shared run finished or preempted, in the order the SMs
-/// reported them (deterministic): kernel name, CTA index, SM, start and end cycle.
-std::string format_cta_records(const gs::RunResult& r, const gs::Mix& mix) {
-  std::string out = "kernel,cta,sm,start_cycle,end_cycle\n";
-  for (const gs::CtaRecord& c : r.ctas) {
-    out += mix.kernels.at(c.kernel).kernel + "," + std::to_string(c.cta) + "," + std::to_string(c.sm) + "," +
-           std::to_string(c.start_cycle) + "," + std::to_string(c.end_cycle) + "\n";
-  }
-  return out;
-}
-
-/// `--timeline`: the shared run's SM occupancy over time, for sim_top/plots/timeline.py
-/// (docs/cli.md, "--timeline"): every CTA interval on its SM, whether it finished or was
-/// context-saved, and every preemption command.
-std::string format_timeline(const gs::RunInfo& info, const gs::GpuConfig& cfg, const gs::RunResult& r,
-                            const gs::Mix& mix) {
-  nlohmann::json j;
-  j["format"] = "gsched-timeline-1";
-  j["config"] = info.config;
-  j["mix"] = info.mix;
-  j["policy"] = info.policy;
-  j["preempt"] = info.preempt;
-  j["sm_sharing"] = info.sm_sharing;
-  j["seed"] = info.seed;
-  j["sms"] = cfg.num_sms();
-  j["cycles"] = r.cycles;
-  nlohmann::json kernels = nlohmann::json::array();
-  for (const gs::KernelResult& k : r.kernels)
-    kernels.push_back({{"id", k.id},
-                       {"name", k.name},
-                       {"priority", mix.kernels.at(k.id).priority},
-                       {"arrival_cycle", k.arrival_cycle},
-                       {"end_cycle", k.end_cycle},
-                       {"ctas", k.ctas}});
-  j["kernels"] = std::move(kernels);
-  // Columns, not objects: a 132-SM run has tens of thousands of CTAs.
-  j["cta_columns"] = {"kernel", "cta", "sm", "start_cycle", "end_cycle", "saved"};
-  nlohmann::json ctas = nlohmann::json::array();
-  for (const gs::CtaRecord& c : r.ctas)
-    ctas.push_back({c.kernel, c.cta, c.sm, c.start_cycle, c.end_cycle, c.saved ? 1 : 0});
-  j["ctas"] = std::move(ctas);
-  nlohmann::json pre = nlohmann::json::array();
-  for (const gs::PreemptRecord& p : r.preempts)
-    pre.push_back({{"cycle", p.cycle},
-                   {"sm", p.sm},
-                   {"mode", p.mode == gs::PreemptMode::kSwitch ? "switch" : "drain"},
-                   {"victim", p.victim == gs::kNoKernel ? nlohmann::json(nullptr) : nlohmann::json(p.victim)}});
-  j["preemptions"] = std::move(pre);
-  return j.dump(1) + "\n";
-}
-
-/// The partitions the policy put in force in the shared run (warped-slicer), after the table.
-std::string format_partitions(const gs::RunResult& r, const gs::Mix& mix) {
-  if (r.partitions.empty()) return {};
-  std::string out = "\npartitions the policy put in force (shared: CTAs per SM of each kernel):\n";
-  char buf[64];
-  for (const gs::PartitionRecord& p : r.partitions) {
-    std::snprintf(buf, sizeof buf, "  cycle %9llu  %-8s", static_cast<unsigned long long>(p.cycle),
-                  gs::partition_mode_name(p.mode));
-    out += buf;
-    for (uint32_t i = 0; i < p.count; ++i) {
-      out += (i ? ", " : " ") + mix.kernels.at(p.kernel[i]).kernel;
-      if (p.mode == gs::PartitionRecord::kShared) out += " " + std::to_string(p.ctas[i]);
-      if (p.sms_big[i] + p.sms_small[i] > 0)
-        out += " " + std::to_string(p.sms_big[i]) + " big + " + std::to_string(p.sms_small[i]) + " small SMs";
-      if (p.bypass[i] != gs::BypassLevel::kNone)
-        out += std::string(" (bypass ") + gs::bypass_level_name(p.bypass[i]) + ")";
-    }
-    out += "\n";
-    if (p.measured) {  // a profiling policy's window under this partition (sbm's phases)
-      out += "  " + std::string(19, ' ') + "measured over stamps " + std::to_string(p.window_from) + ".." +
-             std::to_string(p.window_to) + ":";
-      for (uint32_t i = 0; i < p.count; ++i)
-        out += (i ? ", " : " ") + mix.kernels.at(p.kernel[i]).kernel + " " + std::to_string(p.window_insts[i]);
-      out += " warp instructions\n";
-    }
-  }
-  if (r.partitions_dropped)
-    out += "  ... and " + std::to_string(r.partitions_dropped) + " more (at most " +
-           std::to_string(gs::SchedulerPort::kMaxPartitionRecords) + " are kept)\n";
-  return out;
-}
-
-/// --json: "partitions": [{"cycle", "mode", "window" (measured ones), "kernels": [{"kernel",
-/// "ctas_per_sm", "bypass", "window_insts" (measured ones)}]}] when the policy made any.
-void add_partitions_json(nlohmann::ordered_json& j, const gs::RunResult& r, const gs::Mix& mix) {
-  if (r.partitions.empty()) return;
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const gs::PartitionRecord& p : r.partitions) {
-    nlohmann::ordered_json ks = nlohmann::ordered_json::array();
-    for (uint32_t i = 0; i < p.count; ++i) {
-      nlohmann::ordered_json k = {{"kernel", mix.kernels.at(p.kernel[i]).kernel}};
-      if (p.mode == gs::PartitionRecord::kShared) k["ctas_per_sm"] = p.ctas[i];
-      k["bypass"] = gs::bypass_level_name(p.bypass[i]);
-      if (p.sms_big[i] + p.sms_small[i] > 0) k["sms"] = {{"big", p.sms_big[i]}, {"small", p.sms_small[i]}};
-      if (p.measured) k["window_insts"] = p.window_insts[i];
-      ks.push_back(k);
-    }
-    nlohmann::ordered_json rec = {{"cycle", p.cycle}, {"mode", gs::partition_mode_name(p.mode)}};
-    if (p.measured) rec["window"] = {p.window_from, p.window_to};
-    rec["kernels"] = ks;
-    list.push_back(rec);
-  }
-  j["partitions"] = list;
-  if (r.partitions_dropped) j["partitions_dropped"] = r.partitions_dropped;
-}
-
 
 std::string base_name(const std::string& config_name) { return config_name.substr(0, config_name.find_first_of("{@")); }
 
@@ -322,7 +216,7 @@ int run_action(const RunArgs& a) {
 
   gs::AloneRunCache cache;
   gs::MixRun result;
-  gs::StrategyReport report;
+  std::vector<gs::Report> strategy_reports;
   try {
     if (want_wave)  // alone runs first, so a stop there is named as such (the waveform records the shared run)
       for (std::size_t i = 0; i < mix.processes.size(); ++i) {
@@ -361,7 +255,7 @@ int run_action(const RunArgs& a) {
                                 progress.finish();
                                 std::fprintf(stderr, "gsim: %s\n", note.c_str());
                               }};
-      result = strategy->run(r, report);
+      result = strategy->run(r, strategy_reports);
     } else {
       result = gs::run_mix_with_alone(cfg, mix, scheduler, sched, run, cache, hook);
     }
@@ -429,20 +323,19 @@ int run_action(const RunArgs& a) {
 
   gs::CountersSummary counters = gs::summarize_counters(cfg, result.shared, &mix);
   counters.alone = result.alone_counters;
+  const RunReport out{info,
+                      mix,
+                      result,
+                      counters,
+                      collect_reports(result, mix, std::move(strategy_reports)),
+                      result.shared.records_dropped};
   // An output given as `-` is standard output; the table then stays off it, so what a pipe reads
   // is that document alone (--json - | jq ...).
   if (!to_stdout) {
-    std::fputs(gs::format_table(info, result.metrics, &counters).c_str(), stdout);
-    std::fputs(format_partitions(result.shared, mix).c_str(), stdout);
-    std::fputs(report.text.c_str(), stdout);
+    std::fputs(run_report_text(out).c_str(), stdout);
     std::fflush(stdout);
   }
-  if (a.o_json->count()) {
-    nlohmann::ordered_json json = gs::json_report(info, result.metrics, &counters);
-    add_partitions_json(json, result.shared, mix);
-    if (!report.json_key.empty()) json[report.json_key] = std::move(report.json);
-    gs::write_file_atomically("--json", a.json, json.dump(2) + "\n");
-  }
+  if (a.o_json->count()) gs::write_file_atomically("--json", a.json, run_report_json(out).dump(2) + "\n");
   if (a.o_csv->count()) gs::write_file_atomically("--csv", a.csv, gs::format_csv(info, result.metrics));
   if (a.o_counters->count())
     gs::write_file_atomically("--counters", a.counters, gs::format_counters_csv(info, counters));

@@ -62,7 +62,7 @@ def main():
             g = float(gains[name].split("|")[2].strip().rstrip("%"))
             want = 100 * (runs["sbm"][0] / runs[pol][0] - 1)
             assert abs(g - want) < 0.06, (name, g, want)
-        # --phases: SBM's profiling phases from the sbm run's measured partitions
+        # --phases: SBM's profiling phases from the sbm run's window records
         p = subprocess.run([sys.executable, SCRIPT, sweep_out, "--phases", "--markdown"], check=True,
                            stdout=subprocess.PIPE, text=True)
         prow = [c.strip() for c in [l for l in p.stdout.splitlines() if l.startswith("| ")][1].strip("|").split("|")]
@@ -73,9 +73,9 @@ def main():
         assert abs(float(prow[3]) - runs["sbm"][0]) < 0.006 and abs(float(prow[4]) - runs["mwg"][0]) < 0.006, prow
         with open(os.path.join(sweep_out, "runs", [f for f in os.listdir(os.path.join(sweep_out, "runs"))
                                                    if "__sbm__" in f][0])) as f:
-            parts = [q for q in json.load(f)["partitions"] if "window" in q]
-        first = parts[0]
-        want = sum(k["window_insts"] for k in first["kernels"]) / (first["window"][1] - first["window"][0])
+            windows = json.load(f)["windows"]
+        first = windows[0]
+        want = sum(k["insts"] for k in first["kernels"]) / (first["to"] - first["from"])
         assert abs(samples[0] - want) < 0.006, (samples[0], want)   # Base's sample IPC, recomputed
         print("ok: one application, four policies, three gains recomputed, %d profiling phases" % len(samples))
         return 0

@@ -83,14 +83,16 @@ TEST_CASE("ewm: the shared run maps both tasks to the chosen quotas, golden only
   AloneRunCache cache;
   EwmChoice c;
   const MixRun r = run_ewm(cfg, mix, SchedOptions{}, RunOptions{}, cache, {}, &c);
-  REQUIRE(!r.shared.partitions.empty());
-  const PartitionRecord& p = r.shared.partitions.front();
-  CHECK(p.mode == PartitionRecord::kShared);
-  REQUIRE(p.count == 2);
-  CHECK(p.ctas[0] == golden::sbm_quota(c.reg, 0, c.occ1));
-  CHECK(p.ctas[1] == golden::sbm_quota(c.reg, 1, c.occ2));
-  CHECK(p.bypass[0] == BypassLevel::kNone);  // EWM maps, it does not bypass
-  CHECK(p.bypass[1] == BypassLevel::kNone);
+  const std::vector<Report> parts = test::reports_of_kind(r.shared.records, spec::ReportKind::kPartition, mix);
+  REQUIRE(!parts.empty());
+  const Report& p = parts.front();
+  CHECK(test::int_field(p, "mode") == spec::PartitionReport::kModeShared);
+  REQUIRE(p.rows("kernels").size() == 2);
+  CHECK(test::row_kernel(p, 0) == "sbm.fw.128x1");
+  CHECK(test::cell(p, 0, "ctas_per_sm") == golden::sbm_quota(c.reg, 0, c.occ1));
+  CHECK(test::cell(p, 1, "ctas_per_sm") == golden::sbm_quota(c.reg, 1, c.occ2));
+  CHECK(test::cell(p, 0, "bypass") == int64_t(BypassLevel::kNone));  // EWM maps, it does not bypass
+  CHECK(test::cell(p, 1, "bypass") == int64_t(BypassLevel::kNone));
   CHECK(r.metrics.ipc > 0);
 
   // two tasks only; the SBM_REG goes with mwg only

@@ -138,15 +138,21 @@ TEST_CASE("hetero-dynamic: profiling split, Algorithm 2's mapping, CTAs on their
     bool adaptive = false;
     for (const auto& m : requests) adaptive |= m.first;
     CHECK(adaptive);
-    // the run's partition report: the split, its window, then the mapping
-    REQUIRE(res.partitions.size() == 2);
-    const PartitionRecord &p0 = res.partitions[0], &p1 = res.partitions[1];
-    CHECK(p0.mode == PartitionRecord::kSpatial);
-    CHECK((p0.sms_big[0] == 4 && p0.sms_small[0] == 4 && p0.sms_big[1] == 4 && p0.sms_small[1] == 4));
-    CHECK(p0.measured);
-    CHECK(p0.window_insts[0] > 0);
-    CHECK(p1.kernel[0] == 0);
-    CHECK((p1.sms_big[0] == 8 && p1.sms_small[0] == 0 && p1.sms_big[1] == 0 && p1.sms_small[1] == 8));
+    // the run's records: the split, its window, then the mapping
+    REQUIRE(res.records.size() == 3);
+    CHECK(res.records[0].kind == spec::ReportKind::kPartition);
+    CHECK(res.records[1].kind == spec::ReportKind::kWindow);
+    CHECK(res.records[2].kind == spec::ReportKind::kPartition);
+    const Report p0 = report_of(res.records[0], run.mix), w = report_of(res.records[1], run.mix),
+                 p1 = report_of(res.records[2], run.mix);
+    CHECK(test::int_field(p0, "mode") == spec::PartitionReport::kModeSpatial);
+    CHECK((test::cell(p0, 0, "big_sms") == 4 && test::cell(p0, 0, "small_sms") == 4 &&
+           test::cell(p0, 1, "big_sms") == 4 && test::cell(p0, 1, "small_sms") == 4));
+    CHECK(test::cell(w, 0, "insts") > 0);
+    CHECK(test::int_field(w, "to") > test::int_field(w, "from"));
+    CHECK(test::row_kernel(p1, 0) == run.mix.kernels[0].kernel);
+    CHECK((test::cell(p1, 0, "big_sms") == 8 && test::cell(p1, 0, "small_sms") == 0 &&
+           test::cell(p1, 1, "big_sms") == 0 && test::cell(p1, 1, "small_sms") == 8));
   }
 }
 

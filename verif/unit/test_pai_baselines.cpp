@@ -15,6 +15,7 @@
 #include "sched/golden/golden_types.hpp"
 #include "sched/scheduler_port.hpp"
 #include "workload/kernel_desc.hpp"
+#include "test_support.hpp"
 
 using namespace gs;
 
@@ -188,19 +189,20 @@ TEST_CASE("srtf-adaptive: shares while the SRTF order is unfair, the threshold d
   const MixRun adaptive = run_mix_with_alone(cfg, mix, "golden", so, RunOptions{}, cache);
   CHECK(adaptive.metrics.strictf > srtf.metrics.strictf);
   // the sharing is reported as partitions: "shared" names the kernel held to 3 CTAs per SM
-  REQUIRE_FALSE(adaptive.shared.partitions.empty());
-  const PartitionRecord& first = adaptive.shared.partitions.front();
-  CHECK(first.mode == PartitionRecord::kShared);
-  REQUIRE(first.count == 1);
-  CHECK(first.ctas[0] == 3);
-  CHECK(srtf.shared.partitions.empty());
+  REQUIRE_FALSE(adaptive.shared.records.empty());
+  const Report first = report_of(adaptive.shared.records.front(), mix);
+  CHECK(first.kind() == spec::ReportKind::kPartition);
+  CHECK(test::int_field(first, "mode") == spec::PartitionReport::kModeShared);
+  REQUIRE(first.rows("kernels").size() == 1);
+  CHECK(test::cell(first, 0, "ctas_per_sm") == 3);
+  CHECK(srtf.shared.records.empty());
   // a threshold no gap reaches: SRTF/Adaptive never shares and is SRTF cycle for cycle
   cfg.settings.srtf.adaptive_threshold = (1u << spec::SaThrW) - 1;
   AloneRunCache cache_never;
   const MixRun never = run_mix_with_alone(cfg, mix, "golden", so, RunOptions{}, cache_never);
   CHECK(never.shared.kernels[0].end_cycle == srtf.shared.kernels[0].end_cycle);
   CHECK(never.shared.kernels[1].end_cycle == srtf.shared.kernels[1].end_cycle);
-  CHECK(never.shared.partitions.empty());
+  CHECK(never.shared.records.empty());
   // the residency limit moves the result: 1 CTA of the shortest kernel per SM is not 3
   cfg.settings.srtf.adaptive_threshold = 128;
   cfg.settings.srtf.adaptive_residency = 1;

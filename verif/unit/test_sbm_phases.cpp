@@ -1,6 +1,6 @@
 // SBM's profiling phases as a run reports them: each phase's configuration is a partition record
-// and its window's measured instructions (PartitionRecord::measured, window_insts; gsim run's
-// "measured over stamps" lines and JSON "window_insts"). The records must be exactly what
+// and its window's measured instructions a window record after it (gsim run's "window" lines
+// and JSON "windows", docs/cli.md "Policy reports"). The records must be exactly what
 // gs_sbm_ctrl decided on: replayed through a fresh golden SbmCtrl, they give the same sequence
 // of configurations and the same final SBM_REG the run put in force.
 #include <catch2/catch.hpp>
@@ -33,22 +33,29 @@ TEST_CASE("sbm: each profiling phase's measured window is on its partition and r
   Gpu gpu(cfg, mix, *sched, ro);
   const RunResult r = gpu.run();
 
-  std::vector<const PartitionRecord*> measured;
-  for (const PartitionRecord& p : r.partitions)
-    if (p.measured) measured.push_back(&p);
+  // each phase's configuration is a partition record, its window a window record after it
+  const std::vector<Report> all = reports_of(r.records, mix);
+  std::vector<std::pair<const Report*, const Report*>> measured;  // (partition, its window)
+  const Report* in_force = nullptr;
+  for (const Report& rep : all) {
+    if (rep.kind() == spec::ReportKind::kPartition) in_force = &rep;
+    if (rep.kind() != spec::ReportKind::kWindow) continue;
+    REQUIRE(in_force != nullptr);
+    measured.emplace_back(in_force, &rep);
+  }
   // Algorithm 1 runs five phases (Base, B1_L12, B2_L12, B1_L2, B2_L2); Algorithm 2 at most four more
   REQUIRE(measured.size() >= 5);
   REQUIRE(measured.size() <= golden::SbmCtrl::kPhases);
-  uint32_t prev_to = 0;
-  for (const PartitionRecord* p : measured) {
-    REQUIRE(p->count == 2);
-    CHECK(p->kernel[0] == 0);  // task 1 is the mix's first kernel
-    CHECK(p->window_insts[0] > 0);
-    CHECK(p->window_insts[1] > 0);
+  int64_t prev_to = 0;
+  for (const auto& [p, w] : measured) {
+    REQUIRE(w->rows("kernels").size() == 2);
+    CHECK(test::row_kernel(*w, 0) == mix.kernels[0].kernel);  // task 1 is the mix's first kernel
+    CHECK(test::cell(*w, 0, "insts") > 0);
+    CHECK(test::cell(*w, 1, "insts") > 0);
     // the window opens after the warm-up and holds at least the sample length
-    CHECK(p->window_to - p->window_from >= cfg.settings.sbm.sample_cycles);
-    CHECK(p->window_from > prev_to);
-    prev_to = p->window_to;
+    CHECK(test::int_field(*w, "to") - test::int_field(*w, "from") >= cfg.settings.sbm.sample_cycles);
+    CHECK(test::int_field(*w, "from") > prev_to);
+    prev_to = test::int_field(*w, "to");
   }
 
   // replay: the controller fed the recorded sums walks the same phases to the same SBM_REG
@@ -57,30 +64,35 @@ TEST_CASE("sbm: each profiling phase's measured window is on its partition and r
   ctrl.reset();
   ctrl.next(true, occ.occ1, occ.occ2, false, 0, 0);
   ctrl.commit();
-  for (const PartitionRecord* p : measured) {
+  using R = spec::PartitionReport;
+  for (const auto& [p, w] : measured) {
     REQUIRE(ctrl.busy());
     const SbmReg phase = ctrl.cfg();
     INFO("phase " << golden::sbm_config_name(phase));
-    CHECK(p->mode == (golden::sbm_shared(phase) ? PartitionRecord::kShared : PartitionRecord::kSpatial));
+    CHECK(test::int_field(*p, "mode") == (golden::sbm_shared(phase) ? R::kModeShared : R::kModeSpatial));
+    for (uint32_t t = 0; t < 2; ++t)  // the task that is not $F bypasses in B_L2, B_L12, MWGB
+      CHECK(test::cell(*p, t, "bypass") == int64_t(golden::sbm_level(phase, t)));
     if (golden::sbm_shared(phase)) {
-      CHECK(p->ctas[0] == golden::sbm_quota(phase, 0, occ.occ1));
-      CHECK(p->ctas[1] == golden::sbm_quota(phase, 1, occ.occ2));
+      CHECK(test::cell(*p, 0, "ctas_per_sm") == golden::sbm_quota(phase, 0, occ.occ1));
+      CHECK(test::cell(*p, 1, "ctas_per_sm") == golden::sbm_quota(phase, 1, occ.occ2));
     }
     for (bool ack = false; !ack;) {  // the result held until the controller has decided
       ack = ctrl.ack();
-      ctrl.next(false, occ.occ1, occ.occ2, true, p->window_insts[0], p->window_insts[1]);
+      ctrl.next(false, occ.occ1, occ.occ2, true, uint64_t(test::cell(*w, 0, "insts")),
+                uint64_t(test::cell(*w, 1, "insts")));
       ctrl.commit();
     }
   }
   REQUIRE(!ctrl.busy());
   // the configuration in force at the end is the replayed SBM_REG
-  const PartitionRecord& last = r.partitions.back();
-  CHECK(!last.measured);
+  REQUIRE(!all.empty());
+  const Report& last = all.back();
+  CHECK(last.kind() == spec::ReportKind::kPartition);
   const SbmReg fin = ctrl.cfg();
-  CHECK(last.mode == (golden::sbm_shared(fin) ? PartitionRecord::kShared : PartitionRecord::kSpatial));
+  CHECK(test::int_field(last, "mode") == (golden::sbm_shared(fin) ? R::kModeShared : R::kModeSpatial));
   if (golden::sbm_shared(fin)) {
-    CHECK(last.ctas[0] == golden::sbm_quota(fin, 0, occ.occ1));
-    CHECK(last.ctas[1] == golden::sbm_quota(fin, 1, occ.occ2));
+    CHECK(test::cell(last, 0, "ctas_per_sm") == golden::sbm_quota(fin, 0, occ.occ1));
+    CHECK(test::cell(last, 1, "ctas_per_sm") == golden::sbm_quota(fin, 1, occ.occ2));
   }
 }
 

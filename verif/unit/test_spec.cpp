@@ -150,6 +150,37 @@ TEST_CASE("the generator follows a param override and refuses bad specs", "[spec
   CHECK(err.find("MaxKernelz") != std::string::npos);
 }
 
+TEST_CASE("the generator refuses a [[report]] entry it cannot print", "[spec][report]") {
+  // the spec's own entries plus a bad one, in a tree whose verif/ and sim_top/ are the
+  // source's (the registry's `view` and `regression_config` are checked against them)
+  gs::test::TempDir tmp("gs-spec-report");
+  const std::filesystem::path root = tmp.path;
+  std::filesystem::create_directories(root / "rtl" / "spec");
+  std::filesystem::create_directories(root / "out");
+  std::filesystem::create_directory_symlink(std::filesystem::path(GS_SOURCE_DIR) / "verif", root / "verif");
+  std::filesystem::create_directory_symlink(std::filesystem::path(GS_SOURCE_DIR) / "sim_top", root / "sim_top");
+  const std::string spec = read_file(std::string(GS_SOURCE_DIR) + "/rtl/spec/gs_spec.toml");
+  const std::string bad = (root / "rtl" / "spec" / "bad.toml").string();
+  const auto refused = [&](const std::string& entry, const std::string& why) {
+    std::ofstream(bad) << spec << "\n" << entry;
+    std::string err;
+    CHECK(run_gen("--spec " + bad, (root / "out").string(), err) == 2);
+    INFO(err);
+    CHECK(err.find(why) != std::string::npos);
+  };
+  refused("[[report]]\nname = \"bad\"\njson = \"bads\"\nper_edge = true\ndoc = \"x\"\n"
+          "fields = [ { name = \"why\", type = \"text\", doc = \"\" } ]\n"
+          "[[report.table]]\nname = \"kernels\"\ncolumns = [ { name = \"kernel\", type = \"kernel\", doc = \"\" } ]\n",
+          "(bad): a per_edge record has int or named fields");
+  refused("[[report]]\nname = \"bad\"\njson = \"bad\"\ndoc = \"x\"\n"
+          "fields = [ { name = \"f\", type = \"no_such_type\", doc = \"\" } ]\n",
+          "(bad).fields.f.type: 'no_such_type'");
+  refused("[[report]]\nname = \"partition\"\njson = \"p2\"\ndoc = \"x\"\n", "(partition): name or json key used twice");
+  refused("[[report]]\nname = \"bad\"\njson = \"bad\"\ndoc = \"x\"\n"
+          "fields = [ { name = \"c\", type = \"choice\", doc = \"\" } ]\n",
+          "a choice needs `choices`");
+}
+
 TEST_CASE("the registry's attributes replace the framework's policy names", "[spec]") {
   using gs::spec::kPolicies;
   const auto info = [](const char* name) -> const gs::spec::PolicyInfo& {

@@ -1,4 +1,5 @@
-// Helpers shared by the unit tests: a scratch directory and a scoped environment variable.
+// Helpers shared by the unit tests: a scratch directory, a scoped environment variable, mixes
+// and a run's policy records read as Reports.
 #pragma once
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <system_error>
 
 #include "common/error.hpp"
+#include "metrics/policy_report.hpp"
 #include "workload/kernel_desc.hpp"
 
 namespace gs::test {
@@ -86,6 +88,29 @@ inline gs::Mix window_mix(const std::string& name, const std::vector<std::string
     mix.kernels.push_back(e);
   }
   return mix;
+}
+
+/// The policy records of `kind` a run kept (RunResult::records), as Reports, in order.
+inline std::vector<Report> reports_of_kind(const std::vector<PolicyRecord>& all, spec::ReportKind kind,
+                                           const Mix& mix) {
+  std::vector<Report> out;
+  for (const PolicyRecord& r : all)
+    if (r.kind == kind) out.push_back(report_of(r, mix));
+  return out;
+}
+/// An int (or named) field of a report; -1 when it was not given.
+inline int64_t int_field(const Report& r, const std::string& name) {
+  const ReportValue& v = r.field(name);
+  return std::holds_alternative<int64_t>(v) ? std::get<int64_t>(v) : -1;
+}
+/// Row `row` of a per_edge report's kernels table: column `col` as an int (-1: not given).
+inline int64_t cell(const Report& r, size_t row, const std::string& col) {
+  const ReportValue& v = r.rows("kernels").at(row).at(col);
+  return std::holds_alternative<int64_t>(v) ? std::get<int64_t>(v) : -1;
+}
+/// The kernel (name) of row `row` of a per_edge report.
+inline std::string row_kernel(const Report& r, size_t row) {
+  return std::get<std::string>(r.rows("kernels").at(row).at("kernel"));
 }
 
 }  // namespace gs::test

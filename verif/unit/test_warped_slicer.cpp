@@ -10,6 +10,7 @@
 #include "sched/golden/golden_scheduler.hpp"
 #include "sched/golden/gs_policy_warped_slicer.hpp"
 #include "workload/kernel_desc.hpp"
+#include "test_support.hpp"
 
 using namespace gs;
 using golden::PolicyWarpedSlicer;
@@ -96,15 +97,18 @@ TEST_CASE("warped-slicer: profile, water-fill and quotas in a run", "[sched][war
     const golden::WfResult ref = golden::waterfill_reference(in);
     CHECK(ref.spatial == twin.wf.q.spatial);
     for (uint32_t k = 0; k < 2; ++k) CHECK(ref.ctas[k] == twin.wf.q.ctas[k]);
-    // gsim run's partition record (SchedulerPort::partitions) names the same partition
-    REQUIRE(g.partitions() != nullptr);
-    REQUIRE_FALSE(g.partitions()->empty());
-    const PartitionRecord& last = g.partitions()->back();
-    CHECK(last.mode == (twin.wf.q.spatial ? PartitionRecord::kSpatial : PartitionRecord::kShared));
-    REQUIRE(last.count == 2);
+    // gsim run's partition record (SchedulerPort::records) names the same partition
+    REQUIRE(g.records() != nullptr);
+    const std::vector<Report> parts = test::reports_of_kind(*g.records(), spec::ReportKind::kPartition, mix);
+    REQUIRE_FALSE(parts.empty());
+    const Report& last = parts.back();
+    using R = spec::PartitionReport;
+    CHECK(test::int_field(last, "mode") == (twin.wf.q.spatial ? R::kModeSpatial : R::kModeShared));
+    REQUIRE(last.rows("kernels").size() == 2);
     for (uint32_t k = 0; k < 2; ++k) {
-      CHECK(last.kernel[k] == k);  // slots 0, 1 hold mix kernels 0, 1
-      if (!twin.wf.q.spatial) CHECK(last.ctas[k] == twin.wf.q.ctas[k]);
+      CHECK(test::row_kernel(last, k) == mix.kernels[k].kernel);  // slots 0, 1 hold mix kernels 0, 1
+      if (!twin.wf.q.spatial) CHECK(test::cell(last, k, "ctas_per_sm") == twin.wf.q.ctas[k]);
+      CHECK(test::cell(last, k, "bypass") == -1);  // warped-slicer bypasses nothing: no column
     }
     // the partition fits one SM, and every SM holds it as its quotas
     if (!twin.wf.q.spatial) {
@@ -200,9 +204,9 @@ TEST_CASE("warped-slicer: profile, water-fill and quotas in a run", "[sched][war
       const auto& twin = dynamic_cast<const PolicyWarpedSlicer&>(g.policy_twin());
       // until the pair's partition (a lone IMG's may come first when the pair's second kernel
       // arrives after the restart's decision)
-      const auto pair_at = [&]() -> const PartitionRecord* {
-        for (const auto& p : *g.partitions())
-          if (p.count == 2) return &p;
+      const auto pair_at = [&]() -> const PolicyRecord* {
+        for (const PolicyRecord& p : *g.records())
+          if (p.kind == spec::ReportKind::kPartition && p.slots == 3u) return &p;
         return nullptr;
       };
       while (gpu.step() && !pair_at()) delayed |= twin.q.st == PolicyWarpedSlicer::St::kDelay;

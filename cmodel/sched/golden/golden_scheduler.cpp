@@ -73,55 +73,15 @@ void GoldenScheduler::reset(const GpuConfig& cfg, const SchedOptions& opt) {
   policy_twin_ = make_policy_twin(policy_);
   policy_twin_->reset(pol_cfg_);
   policy_twin_->take_options(opt_);  // after reset(): an analysis policy's golden-only inputs
-  slot_bypass_.assign(slots_, BypassLevel::kNone);
   pol_out_.size(num_sms_, slots_);
   pol_last_.size(num_sms_, slots_);
   ctas_.assign(slots_, CtaLedger{});
   slot_kernel_.assign(slots_, kNoKernel);
-  partitions_.clear();
-  partitions_.reserve(kMaxPartitionRecords);
-  partitions_dropped_ = 0;
+  records_.reset();
   sm_mask_kernel_.assign(opt.sm_kernels.empty() ? 0 : slots_, kNoKernel);
   sm_slot_mask_.assign(opt.sm_kernels.empty() ? 0 : num_sms_, 0);
   fixed_slot_cap_.assign(opt.fixed_ctas.empty() ? 0 : slots_, UINT32_MAX);
   fixed_quota_.assign(opt.fixed_ctas.empty() ? 0 : size_t(num_sms_) * slots_, UINT32_MAX);
-}
-
-void GoldenScheduler::record_partition(uint64_t cycle, uint32_t slots, uint32_t mode) {
-  if (partitions_.size() == kMaxPartitionRecords) {
-    ++partitions_dropped_;
-    return;
-  }
-  PartitionRecord r;
-  r.cycle = cycle;
-  r.mode = static_cast<PartitionRecord::Mode>(mode);
-  for (uint32_t k = 0; k < slots_ && r.count < PartitionRecord::kMaxKernels; ++k) {
-    if (!(slots >> k & 1u)) continue;
-    r.kernel[r.count] = ksrt_.entry(k).kernel;
-    r.ctas[r.count] = part_ctas_[k];
-    r.bypass[r.count] = slot_bypass_[k];
-    uint32_t big = 0, small = 0;
-    if (policy_twin_->partition_sms(k, big, small)) {
-      r.sms_big[r.count] = static_cast<uint16_t>(big);
-      r.sms_small[r.count] = static_cast<uint16_t>(small);
-    }
-    ++r.count;
-  }
-  partitions_.push_back(r);  // capacity reserved at reset: no allocation
-}
-
-void GoldenScheduler::record_window(uint32_t slots, uint32_t from, uint32_t to) {
-  // the window measured the partition in force: the last one recorded (none kept: dropped)
-  if (partitions_.empty() || partitions_dropped_ != 0) return;
-  PartitionRecord& r = partitions_.back();
-  r.measured = true;
-  r.window_from = from;
-  r.window_to = to;
-  for (uint32_t k = 0; k < slots_; ++k) {
-    if (!(slots >> k & 1u)) continue;
-    for (uint32_t i = 0; i < r.count; ++i)
-      if (r.kernel[i] == ksrt_.entry(k).kernel) r.window_insts[i] = win_insts_[k];
-  }
 }
 
 void GoldenScheduler::refresh_sm_mask() {
@@ -379,12 +339,14 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
 
   // ------------------------------------------------------------ clock edge: q <= d, all blocks at once
   policy_twin_->commit();
-  uint32_t part_slots = 0, part_mode = 0;
-  if (policy_twin_->partition_started(part_slots, part_mode, part_ctas_))
-    record_partition(in.cycle, part_slots, part_mode);
-  uint32_t win_from = 0, win_to = 0;
-  if (policy_twin_->window_measured(part_slots, win_insts_, win_from, win_to))
-    record_window(part_slots, win_from, win_to);
+  const size_t reported = records_.list().size();
+  policy_twin_->report(records_);
+  for (size_t i = reported; i < records_.list().size(); ++i) {  // the edge's records: its cycle, its kernels
+    PolicyRecord& r = records_.list()[i];
+    r.cycle = in.cycle;
+    for (uint32_t k = 0; k < slots_; ++k)
+      if (r.slots >> k & 1u) r.kernel[k] = ksrt_.entry(k).kernel;
+  }
   quota_.commit();
   driver_.commit();
   preempt_.commit();
@@ -394,7 +356,6 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   aq_.commit();
   cmd_.commit();
   bypass_q_ = bypass_d;
-  if (pol.bypass.valid) slot_bypass_[pol.bypass.slot] = pol.bypass.level;  // partition reports
   if (issue.valid) check_capacity(issue.sm);
   if (alloc.valid) {
     ctas_[alloc.slot].admit(head.grid);

@@ -60,8 +60,8 @@ class GoldenScheduler final : public SchedulerPort {
   SchedOutputs step(const SchedInputs& in) override;
   std::string name() const override;
   std::string dump_state() const override;
-  const std::vector<PartitionRecord>* partitions() const override { return &partitions_; }
-  uint64_t partitions_dropped() const override { return partitions_dropped_; }
+  const std::vector<PolicyRecord>* records() const override { return &records_.list(); }
+  uint64_t records_dropped() const override { return records_.dropped(); }
 
   // Read access for unit tests and `gsim unit` (registered state of each block).
   const golden::Ksrt& ksrt() const { return ksrt_; }
@@ -89,11 +89,8 @@ class GoldenScheduler final : public SchedulerPort {
   void track_free(uint32_t slot);
   uint32_t refresh_fixed_quota();  // the slots whose fixed quota changed
   uint32_t pending_slots() const;  // slots with CTAs left to issue, fresh or preempted (gs_top's `pending`)
-  void record_partition(uint64_t cycle, uint32_t slots, uint32_t mode);
   /// SchedOptions::sm_kernels as KSRT slot masks per SM (sm_slot_mask_), after a slot changed.
   void refresh_sm_mask();
-  /// A profiling window the policy closed: its sums onto the last partition record.
-  void record_window(uint32_t slots, uint32_t from, uint32_t to);
 
   SchedOptions opt_;
   golden::Policy policy_ = spec::kDefaultPolicy;
@@ -118,17 +115,13 @@ class GoldenScheduler final : public SchedulerPort {
   // SchedOptions::fixed_ctas (golden only, the Oracle): the per-slot caps of the kernels in the
   // KSRT now, and the quota rows the SM driver reads instead of the quota table's.
   std::vector<uint32_t> fixed_slot_cap_, fixed_quota_;
-  std::vector<PartitionRecord> partitions_;  // partitions(), reserved at reset
-  uint64_t partitions_dropped_ = 0;
-  std::array<uint32_t, 32> part_ctas_{};
-  std::array<uint64_t, 32> win_insts_{};  // window_measured()'s per-slot sums
-  std::vector<KernelId> sm_mask_kernel_;  // per slot, the kernel sm_slot_mask_ was built for
-  std::vector<uint32_t> sm_slot_mask_;    // per SM, the slots SchedOptions::sm_kernels allows
+  PolicyRecordStore records_{kMaxRecords};  // records(), reserved at reset
+  std::vector<KernelId> sm_mask_kernel_;    // per slot, the kernel sm_slot_mask_ was built for
+  std::vector<uint32_t> sm_slot_mask_;      // per SM, the slots SchedOptions::sm_kernels allows
 
   // exactly-once record per KSRT slot, sized at admission, never per cycle
   std::vector<CtaLedger> ctas_;
   std::vector<KernelId> slot_kernel_;
-  std::vector<BypassLevel> slot_bypass_;  // each slot's last bypass write (PartitionRecord::bypass)
 };
 
 }  // namespace gs

@@ -20,6 +20,7 @@
 #include "sched/golden/gs_ksrt.hpp"
 #include "sched/golden/gs_ptbq.hpp"
 #include "sched/golden/gs_smst.hpp"
+#include "sched/policy_record.hpp"
 
 namespace gs::golden {
 
@@ -116,27 +117,11 @@ class PolicyTwin {
   /// The registered state q as the module's state_o carries it (its registry `state` record);
   /// all zeros for a module without registers (the default).
   virtual void state(PolicyState& s) const { s.clear(); }
-  /// A partition the last clock edge put in force (warped-slicer): its slots (mask), mode
-  /// (PartitionRecord::Mode) and, in shared mode, CTAs per SM per slot. False for policies that
-  /// make none (the default).
-  virtual bool partition_started(uint32_t& slots, uint32_t& mode, std::array<uint32_t, 32>& ctas) const {
-    (void)slots, (void)mode, (void)ctas;
-    return false;
-  }
-  /// The SMs slot `slot` owns in the partition the last edge put in force, big and small ones
-  /// (hetero-dynamic); false for policies that report none (the default).
-  virtual bool partition_sms(uint32_t slot, uint32_t& big, uint32_t& small) const {
-    (void)slot, (void)big, (void)small;
-    return false;
-  }
-  /// A profiling window the last clock edge closed (sbm: the phase's sums are final): the
-  /// slots measured (mask), each slot's instructions over every SM, and the window's first and
-  /// last counted stamps. It measured the partition in force, the last one started. False for
-  /// policies that report none (the default).
-  virtual bool window_measured(uint32_t& slots, std::array<uint64_t, 32>& insts, uint32_t& from, uint32_t& to) const {
-    (void)slots, (void)insts, (void)from, (void)to;
-    return false;
-  }
+  /// The records the last clock edge made for the run's report -- a partition put in force, a
+  /// profiling window closed (per_edge kinds of the spec's [[report]]; docs/cli.md, "Policy
+  /// reports") -- each by sink.add(kind), then its fields and its slots' columns. Called after
+  /// commit(); the default reports nothing.
+  virtual void report(PolicyRecordSink& sink) const { (void)sink; }
   /// One clock edge on its own (policy benches): next() then commit().
   void clock(const PolicyCfg& cfg, const PolicyView& view, const PolicyEvent& ev, const PolicyOut& out, bool accepted) {
     next(cfg, view, ev, out, accepted);

@@ -199,47 +199,36 @@ class PolicyHetero final : public PolicyTwin {
     spec::pack_hc_state_t(st, 0, q, sel);
   }
 
-  /// A mapping the last edge put in force: the end of a scan (the profiling split, or the
-  /// selection's), or a selection that kept the split. Reported as "spatial": every kernel of
-  /// the set on SMs of its own (the run's partition report names them).
-  bool partition_started(uint32_t& slots, uint32_t& mode, std::array<uint32_t, 32>& ctas) const override {
+  /// The last edge's records. A mapping put in force -- the end of a scan (the profiling
+  /// split, or the selection's), or a selection that kept the split -- as "spatial": every kernel
+  /// of the set on SMs of its own, counted by type. The spatial profile's window (SUM_CARRY's
+  /// last carry: q holds the final sums): each kernel's instructions on its big plus its small SMs.
+  void report(PolicyRecordSink& sink) const override {
     const bool scanned = prev_st_ == St::kScan && q.st != St::kScan && q.mapped;
     const bool kept = prev_st_ == St::kSel && q.st == St::kIdle;
-    if (!scanned && !kept) return false;
-    slots = 0;
-    for (uint32_t c = 0; c < q.nk; ++c)
-      if (cur_pres_ >> c & 1u) slots |= 1u << cur_[c];
-    ctas.fill(0);
-    mode = 1;  // PartitionRecord::kSpatial
-    return slots != 0;
-  }
-
-  /// The SMs of slot's group in the mapping in force, by type.
-  bool partition_sms(uint32_t slot, uint32_t& big, uint32_t& small) const override {
-    for (uint32_t c = 0; c < q.nk; ++c)
-      if ((cur_pres_ >> c & 1u) && cur_[c] == slot) {
-        big = small = 0;
+    const bool window = prev_st_ == St::kSumCarry && q.st == St::kOccLoad;
+    if (!(scanned || kept || window) || (cur_pres_ & width_mask(q.nk)) == 0) return;
+    if (scanned || kept) {
+      using R = spec::PartitionReport;
+      PolicyRecord& r = sink.add(R::kKind);
+      r.set(R::kMode, R::kModeSpatial);
+      for (uint32_t c = 0; c < q.nk; ++c) {
+        if (!(cur_pres_ >> c & 1u)) continue;
+        uint32_t big = 0, small = 0;
         for (uint32_t s = 0; s < sms_; ++s)
           if (q.grp[s] == c) ++(big_[s] ? big : small);
-        return true;
+        r.set(cur_[c], R::kBigSms, big);
+        r.set(cur_[c], R::kSmallSms, small);
       }
-    return false;
-  }
-
-  /// The spatial profile: SUM_CARRY's last carry was at the last edge (q holds the final sums); each
-  /// kernel's instructions on its big plus its small SMs, in the window's stamps.
-  bool window_measured(uint32_t& slots, std::array<uint64_t, 32>& insts, uint32_t& from, uint32_t& to) const override {
-    if (!(prev_st_ == St::kSumCarry && q.st == St::kOccLoad)) return false;
-    slots = 0;
-    insts.fill(0);
-    for (uint32_t c = 0; c < q.nk; ++c)
-      if (cur_pres_ >> c & 1u) {
-        slots |= 1u << cur_[c];
-        insts[cur_[c]] = q.bsum[c] + q.ssum[c];
-      }
-    from = q.t1;
-    to = q.tl;
-    return slots != 0;
+    }
+    if (window) {
+      using W = spec::WindowReport;
+      PolicyRecord& r = sink.add(W::kKind);
+      r.set(W::kFrom, q.t1);
+      r.set(W::kTo, q.tl);
+      for (uint32_t c = 0; c < q.nk; ++c)
+        if (cur_pres_ >> c & 1u) r.set(cur_[c], W::kInsts, static_cast<int64_t>(q.bsum[c] + q.ssum[c]));
+    }
   }
 
   Regs q, d;

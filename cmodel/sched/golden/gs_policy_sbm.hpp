@@ -228,33 +228,29 @@ class PolicySbm : public PolicyTwin {
     spec::pack_sbm_state_t(st, 0, q, ctrl, smc);
   }
 
-  /// A partition the last edge put in force: the configuration of a finished BYP scan, as
-  /// "shared" (MWG, MWGB: per-SM quotas) or "spatial" (separate halves); the run's report.
-  bool partition_started(uint32_t& slots, uint32_t& mode, std::array<uint32_t, 32>& ctas) const override {
-    if (!(prev_st_ == St::kByp && q.st != St::kByp && q.mapped)) return false;
-    const SbmReg r = prev_reg_;
-    slots = (1u << q.slot1) | (1u << q.slot2);
-    ctas.fill(0);
-    if (sbm_shared(r)) {
-      mode = 0;  // PartitionRecord::kShared
-      ctas[q.slot1] = sbm_quota(r, 0, q.occ1);
-      ctas[q.slot2] = sbm_quota(r, 1, q.occ2);
-    } else {
-      mode = 1;  // PartitionRecord::kSpatial
+  /// The last edge's records: the configuration of a finished BYP scan as a partition,
+  /// "shared" (MWG, MWGB: per-SM quotas) or "spatial" (separate halves), with each task's bypass
+  /// level; or a phase's window (SUM_CARRY's last carry: q holds the final sums).
+  void report(PolicyRecordSink& sink) const override {
+    if (prev_st_ == St::kByp && q.st != St::kByp && q.mapped) {
+      using R = spec::PartitionReport;
+      const SbmReg reg = prev_reg_;
+      PolicyRecord& r = sink.add(R::kKind);
+      r.set(R::kMode, sbm_shared(reg) ? R::kModeShared : R::kModeSpatial);
+      for (uint32_t t = 0; t < 2; ++t) {
+        const uint32_t slot = t ? q.slot2 : q.slot1;
+        r.set(slot, R::kBypass, static_cast<int64_t>(sbm_level(reg, t)));
+        if (sbm_shared(reg)) r.set(slot, R::kCtasPerSm, sbm_quota(reg, t, t ? q.occ2 : q.occ1));
+      }
     }
-    return true;
-  }
-
-  /// The phase's window: SUM_CARRY's last carry was at the last edge (q holds the final sums).
-  bool window_measured(uint32_t& slots, std::array<uint64_t, 32>& insts, uint32_t& from, uint32_t& to) const override {
-    if (!(prev_st_ == St::kSumCarry && q.st == St::kRes)) return false;
-    slots = (1u << q.slot1) | (1u << q.slot2);
-    insts.fill(0);
-    insts[q.slot1] = q.sum1;
-    insts[q.slot2] = q.sum2;
-    from = q.t1;
-    to = q.tl;
-    return true;
+    if (prev_st_ == St::kSumCarry && q.st == St::kRes) {
+      using W = spec::WindowReport;
+      PolicyRecord& r = sink.add(W::kKind);
+      r.set(W::kFrom, q.t1);
+      r.set(W::kTo, q.tl);
+      r.set(q.slot1, W::kInsts, static_cast<int64_t>(q.sum1));
+      r.set(q.slot2, W::kInsts, static_cast<int64_t>(q.sum2));
+    }
   }
 
   /// mwg only, SBM's EWM baseline (SchedOptions::sbm_fixed_reg): this SBM_REG instead of MWG's.
@@ -327,7 +323,7 @@ class PolicySbm : public PolicyTwin {
                                         q.sum_cy[t], SC, spec::ArithChunkW, spec::SbmInstW, n.sum_cy[t]);
   }
 
-  // partition reports (partition_started): the state and configuration before the last edge
+  // the records (report()): the state and configuration before the last edge
   St prev_st_ = St::kIdle;
   SbmReg prev_reg_, reg_now_;
   const SbmReg* fixed_ = nullptr;

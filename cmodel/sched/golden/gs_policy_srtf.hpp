@@ -53,9 +53,6 @@ class PolicySrtf final : public PolicyTwin {
   static constexpr uint32_t kCh = spec::ArithChunkW;  // the widest carry chain of one cycle
   static constexpr uint32_t kLast = spec::SrtfSweepLast;
   static constexpr uint32_t kThrFracW = spec::SaThrFracW;
-  static constexpr uint32_t kPartShared = 0, kPartAlone = 2;  // PartitionRecord::Mode (scheduler_port.hpp)
-  static_assert(kPartShared == PartitionRecord::kShared && kPartAlone == PartitionRecord::kAlone,
-                "srtf-adaptive's sharing records use PartitionRecord's modes");
 
   struct Regs {
     uint32_t pred_ok = 0, reslice = 0, pend = 0;  // bit masks over slots
@@ -161,7 +158,7 @@ class PolicySrtf final : public PolicyTwin {
     d = q;
     const uint32_t in_p = v.pending & q.pred_ok;
     d.share = cfg.policy == Policy::kSrtfAdaptive && (q.unfair & in_p) != 0;
-    if (d.share || q.share) {  // what a sharing record names (partition_started), not a register
+    if (d.share || q.share) {  // what a sharing record names (report()), not a register
       const Choice c = choose(v);
       rec_d_ = Record{d.share, d.share && c.has_best ? 1u << c.best : in_p, cfg.settings.srtf.adaptive_residency};
     }
@@ -215,14 +212,18 @@ class PolicySrtf final : public PolicyTwin {
     thr_mul.commit();
   }
 
-  bool partition_started(uint32_t& slots, uint32_t& mode, std::array<uint32_t, 32>& ctas) const override {
-    if (!part_started_) return false;
-    slots = rec_q_.slots;
-    mode = rec_q_.share ? kPartShared : kPartAlone;
-    ctas.fill(0);
-    for (uint32_t k = 0; k < K; ++k)
-      if (rec_q_.share && (slots >> k & 1u)) ctas[k] = rec_q_.res;
-    return true;
+  /// Sharing started, moved to another kernel or ended at the last edge: "shared" with the
+  /// kernel held to adaptive_residency CTAs per SM, or "alone" with the kernels SRTF runs.
+  void report(PolicyRecordSink& sink) const override {
+    if (!part_started_) return;
+    using R = spec::PartitionReport;
+    PolicyRecord& r = sink.add(R::kKind);
+    r.set(R::kMode, rec_q_.share ? R::kModeShared : R::kModeAlone);
+    for (uint32_t k = 0; k < K; ++k) {
+      if (!(rec_q_.slots >> k & 1u)) continue;
+      if (rec_q_.share) r.set(k, R::kCtasPerSm, rec_q_.res);
+      else r.cover(k);
+    }
   }
 
   void state(PolicyState& st) const override {

@@ -543,14 +543,19 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     prof.commit();
   }
 
-  bool partition_started(uint32_t& slots, uint32_t& mode, std::array<uint32_t, 32>& ctas) const override {
-    if (!part_started_) return false;
-    slots = q.target;
-    mode = static_cast<uint32_t>(q.mode);
-    ctas.fill(0);
+  /// The partition the last edge put in force (state PART ended): its mode, slots and, shared,
+  /// each kernel's CTAs per SM.
+  void report(PolicyRecordSink& sink) const override {
+    if (!part_started_) return;
+    using R = spec::PartitionReport;
+    PolicyRecord& r = sink.add(R::kKind);
+    r.set(R::kMode, q.mode == Mode::kShared    ? R::kModeShared
+                    : q.mode == Mode::kSpatial ? R::kModeSpatial
+                                               : R::kModeAlone);
+    for (uint32_t k = 0; k < PolicyRecord::kMaxSlots; ++k)
+      if (q.target >> k & 1u) r.cover(k);
     if (q.mode == Mode::kShared)
-      for (uint32_t c = 0; c < q.nk && c < KW; ++c) ctas[q.order[c]] = wf.q.ctas[c];
-    return true;
+      for (uint32_t c = 0; c < q.nk && c < KW; ++c) r.set(q.order[c], R::kCtasPerSm, wf.q.ctas[c]);
   }
 
   void state(PolicyState& st) const override {
