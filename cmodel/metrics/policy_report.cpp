@@ -214,7 +214,8 @@ nlohmann::ordered_json report_json(const Report& r) {
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
   if (k.per_edge) j["cycle"] = r.cycle.value_or(0);
   for (uint32_t f = 0; f < k.num_fields; ++f)
-    if (!std::holds_alternative<std::monostate>(r.fields()[f])) j[k.fields[f].name] = value_json(k.fields[f], r.fields()[f]);
+    if (!std::holds_alternative<std::monostate>(r.fields()[f]))
+      j[k.fields[f].name] = value_json(k.fields[f], r.fields()[f]);
   for (uint32_t t = 0; t < k.num_tables; ++t) {
     const spec::ReportTableInfo& ti = k.tables[t];
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();

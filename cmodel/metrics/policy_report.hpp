@@ -108,8 +108,8 @@ const spec::ReportFieldInfo& find(const spec::ReportFieldInfo* list, uint32_t n,
 template <class T>
 ReportRow& ReportRow::set(const std::string& column, T v) {
   uint32_t i = 0;
-  const spec::ReportFieldInfo& f =
-      report_detail::find(table_->columns, table_->num_columns, column, std::string("table ") + table_->name, i);
+  const spec::ReportFieldInfo& f = report_detail::find(table_->columns, table_->num_columns, column,
+                                                       std::string("table ") + table_->name, i);
   cells_[i] = report_detail::checked(f, report_detail::to_value(v), std::string(table_->name) + "." + column);
   return *this;
 }
@@ -117,8 +117,8 @@ ReportRow& ReportRow::set(const std::string& column, T v) {
 template <class T>
 Report& Report::set(const std::string& field, T v) {
   uint32_t i = 0;
-  const spec::ReportFieldInfo& f =
-      report_detail::find(info().fields, info().num_fields, field, std::string("report ") + info().name, i);
+  const spec::ReportFieldInfo& f = report_detail::find(info().fields, info().num_fields, field,
+                                                       std::string("report ") + info().name, i);
   fields_[i] = report_detail::checked(f, report_detail::to_value(v), std::string(info().name) + "." + field);
   return *this;
 }

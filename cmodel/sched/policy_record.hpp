@@ -18,7 +18,7 @@ struct PolicyRecord {
   static_assert(spec::MaxKernels <= kMaxSlots, "a record covers every KSRT slot");
 
   spec::ReportKind kind{};
-  uint64_t cycle = 0;  // the framework's: the cycle whose clock edge made it
+  uint64_t cycle = 0;          // the framework's: the cycle whose clock edge made it
   uint32_t fields_given = 0;   // bit f: field f was set
   uint32_t columns_given = 0;  // bit c: column c was set for some slot
   std::array<int64_t, spec::kReportEdgeFields> field{};

@@ -13,7 +13,8 @@ std::vector<gs::Report> collect_reports(const gs::MixRun& result, const gs::Mix&
 }
 
 std::string run_report_text(const RunReport& r) {
-  return gs::format_table(r.info, r.result.metrics, &r.counters) + gs::format_reports_text(r.reports, r.records_dropped);
+  return gs::format_table(r.info, r.result.metrics, &r.counters) +
+         gs::format_reports_text(r.reports, r.records_dropped);
 }
 
 nlohmann::ordered_json run_report_json(const RunReport& r) {

@@ -78,9 +78,15 @@ TEST_CASE("report: a per-run record is a block of fields and aligned tables, one
   Report r(spec::ReportKind::kOracle);
   r.set("objective", "mix IPC");
   r.add_row("best").set("kernel", "IMG").set("ctas_per_sm", 4);
-  r.add_row("candidates").set("ctas_per_sm", std::vector<uint32_t>{1, 1}).set("ipc", 0.5).set("cycles", 123456)
+  r.add_row("candidates")
+      .set("ctas_per_sm", std::vector<uint32_t>{1, 1})
+      .set("ipc", 0.5)
+      .set("cycles", 123456)
       .set("chosen", false);
-  r.add_row("candidates").set("ctas_per_sm", std::vector<uint32_t>{4, 2}).set("ipc", 1.25).set("cycles", 99)
+  r.add_row("candidates")
+      .set("ctas_per_sm", std::vector<uint32_t>{4, 2})
+      .set("ipc", 1.25)
+      .set("cycles", 99)
       .set("chosen", true);
   CHECK(format_reports_text({r}) ==
         "\noracle: the best of every static CTA combination per SM (highest mix IPC, golden left-over with "
