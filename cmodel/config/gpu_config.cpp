@@ -451,21 +451,28 @@ std::string settings_field_path(const std::string& key, const std::string& opt) 
   }
   for (const auto& d : spec::kDerivedPolicies)
     if (name == d.name) name = d.runs_under;
-  std::string section, with;
+  const spec::PolicyInfo* policy = nullptr;
+  std::string with;
   for (const auto& p : spec::kPolicies) {
-    if (name == p.name) section = p.settings;
-    if (*p.settings) with += (with.empty() ? "" : ", ") + std::string(p.name);
+    if (name == p.name) policy = &p;
+    if (*p.settings || *p.settings_of) with += (with.empty() ? "" : ", ") + std::string(p.name);
   }
-  if (section.empty())
+  if (!policy || (!*policy->settings && !*policy->settings_of))
     throw InputError(opt + ": policy " + name + " has no settings (policies with settings: " + with + ")");
+  // the sections it reads: its own, or those of the modules it is built from (settings_of)
   const std::string setting = rest.substr(dot + 1);
-  std::string names;
+  std::string found, names;
   for (const auto& s : spec::kSettings) {
-    if (section != s.section) continue;
-    if (setting == s.name) return section + "." + setting;
-    names += (names.empty() ? "" : ", ") + std::string(s.name);
+    if (!spec::policy_reads_section(*policy, s.section)) continue;
+    names += (names.empty() ? "" : ", ") + std::string(s.section) + "." + s.name;
+    if (setting != s.name) continue;
+    if (!found.empty())
+      throw InputError(opt + ": policy " + name + " reads two settings named '" + setting + "' (" + found + ", " +
+                       s.section + "." + s.name + "); --set that section's key instead");
+    found = std::string(s.section) + "." + s.name;
   }
-  throw InputError(opt + ": policy " + name + " has no setting '" + setting + "' (section " + section + ": " + names +
+  if (!found.empty()) return found;
+  throw InputError(opt + ": policy " + name + " has no setting '" + setting + "' (it reads " + names +
                    "; docs/config_schema.md)");
 }
 

@@ -228,7 +228,7 @@ Gpu::Gpu(const GpuConfig& caller_cfg, const Mix& mix, SchedulerPort& sched, cons
   };
   for (uint32_t i = 0; i < spec::kSettingCount; ++i) {
     const spec::SettingInfo& s = spec::kSettings[i];
-    if (s.window_bits != 0 && std::string(s.section) == pol.settings)
+    if (s.window_bits != 0 && spec::policy_reads_section(pol, s.section))
       check_window_fits(spec::setting_value(cfg.settings, i), (std::string(s.section) + "." + s.name).c_str(),
                         s.window_bits, s.window_holder, s.window_param);
   }

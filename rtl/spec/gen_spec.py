@@ -482,6 +482,23 @@ class Spec:
             self.sections.append(dict(name=sec, module=p["module"], policy=p["name"], settings=settings,
                                       record=f"{sec}_cfg_t", cpp=pascal(sec) + "Settings",
                                       rtl=[x for x in settings if x["kind"] != "string"]))
+        # a module built from other policies' modules (a combined policy) reads their sections:
+        # `settings_of`; gs_policies hands it every section (policy_settings_t), it hands each on
+        self.module_settings_of = {}
+        known = [s["name"] for s in self.sections]
+        for i, p in enumerate(all_policies):
+            if "settings_of" not in p:
+                continue
+            where = f"{path}: policy[{i}] ({p.get('name')}).settings_of"
+            of = p["settings_of"]
+            if "runs_under" in p or "settings" in p:
+                raise SpecError(f"{where}: for a scheduler policy without settings of its own (it reads the "
+                                "sections of the modules it is built from)")
+            if not (isinstance(of, list) and of and all(x in known for x in of) and len(set(of)) == len(of)):
+                raise SpecError(f"{where}: expected a list of settings sections ({', '.join(known)})")
+            if self.module_settings_of.get(p["module"], of) != of:
+                raise SpecError(f"{where}: module {p['module']} reads other sections in another entry")
+            self.module_settings_of[p["module"]] = of
         self.base_sm = [(sec["name"], x["name"]) for sec in self.sections for x in sec["settings"] if x["base_sm"]]
         if len(self.base_sm) > 1:
             raise SpecError(f"{path}: base_sm on {len(self.base_sm)} settings; one names the conventional GPU")
@@ -1007,6 +1024,7 @@ class Spec:
         o.append("  bool observes;")
         o.append("  const char* view;   // its GTKWave view in verif/waves/ (the entry's `view`, else dispatch.gtkw)")
         o.append("  const char* settings;   // its module's settings section (kSettings), \"\" when it has none")
+        o.append("  const char* settings_of;   // the sections of other modules it reads (a combined policy), comma-separated")
         o.append("  const char* takes;   // the golden-only SchedOptions it honours, comma-separated (policy_takes())")
         o.append("  bool sm_types;   // maps kernels by SM type: needs big SMs and the base SM (the registry's sm_types)")
         o.append("  const char* regression_config;   // sm_types: the regression's preset with big SMs")
@@ -1023,14 +1041,20 @@ class Spec:
             observes = "true" if p.get("observes", False) else "false"
             view = p.get("view", "dispatch.gtkw")
             sec = self.module_section.get(p["module"], "")
+            of = ",".join(self.module_settings_of.get(p["module"], []))
             mix = p.get("regression_mix", {})
             mix = "{" + ", ".join(f"{mix.get(f, 0)}u" for f in REGRESSION_MIX_FIELDS) + "}"
             o.append(f'    {{"{p["name"]}", "{aliases}", "{p["member"]}", "{p["module"]}", "{doc}", "{st or ""}", {fields}, '
-                     f'{sharing}, {observes}, "{view}", "{sec}", "{",".join(p.get("takes", []))}", '
+                     f'{sharing}, {observes}, "{view}", "{sec}", "{of}", "{",".join(p.get("takes", []))}", '
                      f'{"true" if p.get("sm_types", False) else "false"}, "{p.get("regression_config", "")}", {mix}}},')
         o.append("};")
         o.append("/// The default policy (gsim's --policy) and the one alone runs use: the registry's first entry.")
         o.append(f'inline constexpr const char* kDefaultPolicyName = "{self.policies[0]["name"]}";')
+        o.append("/// Whether `p` reads settings section `section`: its module's own, or one of its settings_of.")
+        o.append("inline bool policy_reads_section(const PolicyInfo& p, const std::string& section) {")
+        o.append("  const std::string list = std::string(\",\") + p.settings + \",\" + p.settings_of + \",\";")
+        o.append("  return !section.empty() && list.find(\",\" + section + \",\") != std::string::npos;")
+        o.append("}")
         o.append("/// Whether `p` honours the golden-only scheduler option `option` (the entry's `takes`).")
         o.append("inline bool policy_takes(const PolicyInfo& p, const std::string& option) {")
         o.append("  const std::string list = std::string(\",\") + p.takes + \",\";")
@@ -1268,7 +1292,8 @@ def policies_sv(spec):
         o.append(f"    {mod} u_policy (")
         o.append(f"      .clk_i, .rst_ni, .en_i({en}), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,")
         sec = spec.module_section.get(mod)
-        o.append(f"      .out_o(out_{short})" + (f", .set_i(set_i.{sec})" if sec else "")
+        sets = f", .set_i(set_i.{sec})" if sec else ", .set_i(set_i)" if mod in spec.module_settings_of else ""
+        o.append(f"      .out_o(out_{short})" + sets
                  + (f", .state_o(state_{short})" if st else "")
                  + (f", .prof_o(prof_{short}), .prof_i(prof_rd)" if prof else ""))
         o.append("    );")

@@ -39,6 +39,8 @@ std::string policy_description(const std::string& p, bool long_form) {
       for (const auto& s : gs::spec::kSettings)
         if (std::string(s.section) == info.settings) d += std::string(" ") + s.name + "=" + s.def_text;
     }
+    if (long_form && *info.settings_of)  // a combined policy: its parents' sections
+      d += std::string("; reads the settings of ") + info.settings_of;
     return d;
   }
   for (const auto& info : gs::spec::kDerivedPolicies) {

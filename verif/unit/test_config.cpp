@@ -403,10 +403,9 @@ TEST_CASE("policy settings: every one of the registry is read, range-checked and
   // Each numeric setting at its maximum through --set policy.<policy>.<setting> (any policy of
   // its module), read back through the generated table; one past it is refused naming the field.
   for (const gs::spec::PolicyInfo& p : gs::spec::kPolicies) {
-    if (!*p.settings) continue;
     for (uint32_t i = 0; i < gs::spec::kSettingCount; ++i) {
-      const gs::spec::SettingInfo& s = gs::spec::kSettings[i];
-      if (std::string(s.section) != p.settings || std::string(s.kind) == "string") continue;
+      const gs::spec::SettingInfo& s = gs::spec::kSettings[i];  // its own section's, or its parents' (settings_of)
+      if (!gs::spec::policy_reads_section(p, s.section) || std::string(s.kind) == "string") continue;
       const std::string key = std::string("policy.") + p.name + "." + s.name;
       const std::string field = std::string(s.section) + "." + s.name;
       std::ostringstream max_os;  // a fixed-point maximum exactly (4095 / 256 = 15.99609375)

@@ -129,6 +129,24 @@ class PolicyTwin {
   }
 };
 
+/// A policy twin as a sub-unit of a combined policy's register record: a field of its parent's
+/// record whose type is the twin's own *_state_t, W bits (spec::pack_<record> calls
+/// state(st, lsb)). The twin's record is copied in at `lsb`.
+template <uint32_t W>
+struct NestedPolicyState {
+  static constexpr uint32_t kStateW = W;
+  const PolicyTwin& twin;
+  template <class St>
+  void state(St& st, uint32_t lsb) const {
+    PolicyState own;
+    twin.state(own);
+    for (uint32_t at = 0; at < W; at += 64) {
+      const uint32_t w = W - at < 64 ? W - at : 64;
+      st.put(lsb + at, w, own.get(at, w));
+    }
+  }
+};
+
 /// Per-slot order keys shared by the policies (rtl/policy/gs_order_keys.sv): {~prio, rank}
 /// with priorities, {0, rank} (arrival order) without.
 inline void order_keys(bool prio_en, const PolicyView& v, std::vector<OrderKey>& key) {

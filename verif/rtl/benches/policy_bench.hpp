@@ -206,8 +206,10 @@ class PolicyBench {
     set_bits(d.cfg_i, L::warp_scheds_lsb, L::warp_scheds_width, cfg_.warp_scheds);
     put_rec(d.cfg_i, cfg_.base_sm, L::base_sm_lsb);
     if constexpr (HasSetI<V>::value) {
-      // a module alone reads its own section; gs_policies (HasEnI false) reads policy_settings_t
-      const char* section = HasEnI<V>::value ? spec::kPolicies[static_cast<uint32_t>(cfg_.policy)].settings : "";
+      // a module alone reads its own section; gs_policies (HasEnI false) and a module built from
+      // other modules (settings_of) read policy_settings_t
+      const spec::PolicyInfo& info = spec::kPolicies[static_cast<uint32_t>(cfg_.policy)];
+      const char* section = HasEnI<V>::value && !*info.settings_of ? info.settings : "";
       unsigned at = 0;
       spec::pack_settings(cfg_.settings, section, [&](uint64_t, unsigned w) { at += w; });
       spec::pack_settings(cfg_.settings, section, [&](uint64_t bits, unsigned w) {
