@@ -120,8 +120,8 @@ package gs_pkg;
   localparam int SbmSumChunks = 3;  // SBM: the chunks of ArithChunkW bits of a task's instruction sum; a chunk's carry is added into the next one a cycle later (SbmSumChunks - 1 carries kept per sum) [cdiv(SbmInstW, ArithChunkW)]
   localparam int SbmChunks = 3;  // gs_sbm_ctrl: the chunks of ArithChunkW bits in which it sums and compares a phase result (carries and compare flags registered) [cdiv(SbmIpcW, ArithChunkW)]
   localparam int SbmStepW = 3;  // gs_sbm_ctrl: its step counter over a result, 0..2 x SbmChunks [clog2(2 * SbmChunks + 1)]
-  localparam int NumPolicies = 15;  // policies in the registry (policy_e members)
-  localparam int PolicyStateW = 2002;  // policy_state: the widest policy register record (see the registry's `state`)
+  localparam int NumPolicies = 16;  // policies in the registry (policy_e members)
+  localparam int PolicyStateW = 3437;  // policy_state: the widest policy register record (see the registry's `state`)
 
   // ---------------------------------------------------------------- scalar field types
   typedef logic [KernelIdW-1:0] kernel_id_t;
@@ -162,7 +162,8 @@ package gs_pkg;
     POL_SBM = 4'd11,   // SBM: profiled selective cache bypassing and workgroup mapping of two tasks (Algorithms 1 and 2, SBM_REG, Sec. 3-4)
     POL_SBM_BASE = 4'd12,   // SBM's BASE: two tasks on separate halves of the SMs, no bypass (Sec. 6.2)
     POL_MWG = 4'd13,   // SBM's MWG: an equal share of every SM for each of two tasks, no bypass (Sec. 6.2)
-    POL_HETERO_DYNAMIC = 4'd14   // HeteroCore: spatial profiling on big and small SMs, then the TLP-aware mapping of Algorithm 2 (Sec. 4.3, 6.4), adaptive preemption
+    POL_HETERO_DYNAMIC = 4'd14,   // HeteroCore: spatial profiling on big and small SMs, then the TLP-aware mapping of Algorithm 2 (Sec. 4.3, 6.4), adaptive preemption
+    POL_SRTF_SLICER = 4'd15   // SRTF inside Warped-Slicer (a combination no paper has): Warped-Slicer's partitions (Xu et al. Sec. IV) with the SM driver's order taken from SRTF's predictions (Pai et al. Sec. 5.1.1), so within its quotas the kernel with the shortest predicted remaining time issues first
   } policy_e;
 
   typedef enum logic {
@@ -1093,6 +1094,13 @@ package gs_pkg;
     hc_mul_state_t mul;  // its gs_seq_mul
   } hc_sel_state_t;
   localparam int HcSelStateW = 769;
+
+  // gs_policy_srtf_slicer's registers: its two parents' (docs/rtl/gs_policy_srtf_slicer.md) (3437 bits = SrtfSlicerStateW)
+  typedef struct packed {
+    ws_state_t ws;  // the gs_policy_warped_slicer instance's: the profile and the partition
+    srtf_state_t srtf;  // the gs_policy_srtf instance's: the predictions and the order
+  } srtf_slicer_state_t;
+  localparam int SrtfSlicerStateW = 3437;
 
   // gs_policy_hetero's registers (docs/rtl/gs_policy_hetero.md) (1996 bits = HcStateW)
   typedef struct packed {

@@ -28,7 +28,7 @@ module gs_policies #(
   // registry), read and controlled by the selected one; the others' prof_o is ignored.
   gs_pkg::prof_ctl_t prof_ctl;
   gs_pkg::prof_rd_t prof_rd;
-  if (PolicySet[8] || PolicySet[11] || PolicySet[12] || PolicySet[13] || PolicySet[14]) begin : g_prof
+  if (PolicySet[8] || PolicySet[11] || PolicySet[12] || PolicySet[13] || PolicySet[14] || PolicySet[15]) begin : g_prof
     gs_prof_counters u_prof (
       .clk_i, .rst_ni, .clear_i(prof_ctl.clear), .run_i(prof_ctl.run), .obs_i(event_i.obs),
       .obs_hit_i(event_i.obs_hit), .obs_slot_i(event_i.obs_slot), .rd_sm_i(prof_ctl.rd_sm),
@@ -184,6 +184,21 @@ module gs_policies #(
     assign prof_hetero = '0;
   end
 
+  // gs_policy_srtf_slicer: POL_SRTF_SLICER (registers: srtf_slicer_state_t)
+  gs_pkg::policy_out_t out_srtf_slicer;
+  gs_pkg::srtf_slicer_state_t state_srtf_slicer;
+  gs_pkg::prof_ctl_t prof_srtf_slicer;
+  if (PolicySet[15]) begin : g_srtf_slicer
+    gs_policy_srtf_slicer u_policy (
+      .clk_i, .rst_ni, .en_i(policy_i == gs_pkg::POL_SRTF_SLICER), .policy_i, .cfg_i, .view_i, .event_i, .accept_i,
+      .out_o(out_srtf_slicer), .set_i(set_i), .state_o(state_srtf_slicer), .prof_o(prof_srtf_slicer), .prof_i(prof_rd)
+    );
+  end else begin : g_no_srtf_slicer
+    assign out_srtf_slicer = '0;
+    assign state_srtf_slicer = '0;
+    assign prof_srtf_slicer = '0;
+  end
+
   always_comb begin
     out_o = '0;
     state_o = '0;
@@ -226,6 +241,10 @@ module gs_policies #(
         out_o = out_hetero;
         state_o = gs_pkg::PolicyStateW'(state_hetero);
       end
+      gs_pkg::POL_SRTF_SLICER: begin
+        out_o = out_srtf_slicer;
+        state_o = gs_pkg::PolicyStateW'(state_srtf_slicer);
+      end
       default: out_o = '0;
     endcase
   end
@@ -236,6 +255,7 @@ module gs_policies #(
       gs_pkg::POL_WARPED_SLICER: prof_ctl = prof_warped_slicer;
       gs_pkg::POL_SBM, gs_pkg::POL_SBM_BASE, gs_pkg::POL_MWG: prof_ctl = prof_sbm;
       gs_pkg::POL_HETERO_DYNAMIC: prof_ctl = prof_hetero;
+      gs_pkg::POL_SRTF_SLICER: prof_ctl = prof_srtf_slicer;
       default: prof_ctl = '0;
     endcase
   end
