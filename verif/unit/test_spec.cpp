@@ -150,7 +150,7 @@ TEST_CASE("the generator follows a param override and refuses bad specs", "[spec
   CHECK(err.find("MaxKernelz") != std::string::npos);
 }
 
-TEST_CASE("the generator refuses a [[report]] entry it cannot print", "[spec][report]") {
+TEST_CASE("the generator refuses a [[report]] or [[policy]] entry it cannot build", "[spec][report]") {
   // the spec's own entries plus a bad one, in a tree whose verif/ and sim_top/ are the
   // source's (the registry's `view` and `regression_config` are checked against them)
   gs::test::TempDir tmp("gs-spec-report");
@@ -179,6 +179,14 @@ TEST_CASE("the generator refuses a [[report]] entry it cannot print", "[spec][re
   refused("[[report]]\nname = \"bad\"\njson = \"bad\"\ndoc = \"x\"\n"
           "fields = [ { name = \"c\", type = \"choice\", doc = \"\" } ]\n",
           "a choice needs `choices`");
+  // a combined policy reads existing sections of other modules, and has none of its own
+  refused("[[policy]]\nname = \"bad\"\nmember = \"POL_BAD\"\nmodule = \"gs_policy_left_over\"\ndoc = \"x\"\n"
+          "settings_of = [\"warped_slicer\", \"no_such_section\"]\n",
+          "(bad).settings_of: expected a list of settings sections");
+  refused("[[policy]]\nname = \"bad\"\nmember = \"POL_BAD\"\nmodule = \"gs_policy_left_over\"\ndoc = \"x\"\n"
+          "settings_of = [\"srtf\"]\nsettings = \"bad\"\n[[policy.setting]]\nname = \"x\"\ntype = \"cycle_t\"\n"
+          "default = 1\ndoc = \"y\"\n",
+          "for a scheduler policy without settings of its own");
 }
 
 TEST_CASE("the registry's attributes replace the framework's policy names", "[spec]") {
