@@ -131,7 +131,7 @@ nlohmann::ordered_json value_json(const spec::ReportFieldInfo& f, const ReportVa
   return std::get<std::vector<int64_t>>(v);
 }
 
-/// "name value, name value" of the given fields (per_edge lines).
+/// "name value name value" of the given fields (the per_edge lines; skip_first: not the kernel).
 std::string inline_fields(const spec::ReportFieldInfo* info, const std::vector<ReportValue>& values, bool skip_first) {
   std::string out;
   for (size_t i = skip_first ? 1 : 0; i < values.size(); ++i) {
