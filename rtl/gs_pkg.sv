@@ -33,7 +33,7 @@ package gs_pkg;
   localparam int WfPhiFracW = 8;  // phi_mem (memory-stall fraction, Eq. 3) is UQ1.WfPhiFracW: 0..1.0 = 0..2**WfPhiFracW
   localparam int WfAvgFracW = 4;  // CTA_avg (Eq. 4) is UQ(WfStepW).WfAvgFracW: CTAs per SM with 4 fraction bits
   localparam int WfFactorFracW = 8;  // the scaling factor and psi (Eq. 3/4) carry WfFactorFracW fraction bits
-  localparam int ProfCntW = 32;  // a profiling counter (instructions or memory-stall cycles of one SM and kernel slot, or sampled cycles); saturates at 2**ProfCntW-1
+  localparam int ProfCntW = 32;  // a profiling counter (instructions or memory-stall cycles of one SM's tagged kernel, one kernel's instructions over every SM, or sampled cycles); saturates at 2**ProfCntW-1
   localparam int WarpSchedW = 7;  // warp schedulers per SM on the policy configuration, 1..2**WarpSchedW-1 (the config loader allows 1..64)
   localparam int DivQW = 18;  // quotient bits of the policy's sequential divider (gs_seq_div): phi_mem (UQ1.WfPhiFracW), CTA_avg (WfAvgW bits) and gs_wf_scale's CTA_i / CTA_avg (WfFactorW bits) fit
   localparam int HcMaxKernels = 4;  // kernels one HeteroCore mapping decision covers (Algorithm 2: two; Sec. 6.4: four)
@@ -584,14 +584,17 @@ package gs_pkg;
   } policy_out_t;
   localparam int PolicyOutW = 1186;
 
-  // a profiling policy's control of the shared profiling counters (prof_o; gs_prof_counters in gs_policies) (13 bits = ProfCtlW)
+  // a profiling policy's control of the shared profiling counters (prof_o; gs_prof_counters in gs_policies) (25 bits = ProfCtlW)
   typedef struct packed {
     logic clear;  // zero the counters, the window length and the saturation flag at the coming edge
     logic run;  // add this cycle's observation sample and count the cycle (frozen while low)
-    sm_id_t rd_sm;  // read address: the SM ...
-    slot_t rd_slot;  // ... and the KSRT slot
+    sm_id_t rd_sm;  // read address of the per-SM pair: the SM
+    slot_t rd_slot;  // read address of the per-kernel sum: the KSRT slot
+    logic tag;  // SM tag_sm's pair counts kernel slot tag_slot (registered at the coming edge, in the table at the next) ...
+    sm_id_t tag_sm;  // ... this SM ...
+    slot_t tag_slot;  // ... this slot (the kernel a profiling split gives the SM)
   } prof_ctl_t;
-  localparam int ProfCtlW = 13;
+  localparam int ProfCtlW = 25;
 
   // a profiling policy's window registers, in its state record as five fields in this order (gs_prof_window) (98 bits = ProfWinW)
   typedef struct packed {
@@ -603,14 +606,15 @@ package gs_pkg;
   } prof_win_t;
   localparam int ProfWinW = 98;
 
-  // the profiling counters as a profiling policy reads them (prof_i), combinational in prof_ctl_t's read address (97 bits = ProfRdW)
+  // the profiling counters as a profiling policy reads them (prof_i), combinational in prof_ctl_t's read addresses (129 bits = ProfRdW)
   typedef struct packed {
-    logic [ProfCntW-1:0] insts;  // warp instructions of (rd_sm, rd_slot) in the window
-    logic [ProfCntW-1:0] stall;  // memory-stall cycles of (rd_sm, rd_slot) in the window
+    logic [ProfCntW-1:0] insts;  // warp instructions of SM rd_sm's tagged kernel in the window
+    logic [ProfCntW-1:0] stall;  // memory-stall cycles of SM rd_sm's tagged kernel in the window
+    logic [ProfCntW-1:0] acc;  // warp instructions of kernel slot rd_slot in the window, over every SM
     logic [ProfCntW-1:0] cycles;  // cycles run was high since the clear
     logic sat;  // a count reached 2**ProfCntW-1 since the clear
   } prof_rd_t;
-  localparam int ProfRdW = 97;
+  localparam int ProfRdW = 129;
 
   // gs_repartition_scan's registers (in gs_policy_even's and gs_policy_spatial's state) (32 bits = ScanStateW)
   typedef struct packed {

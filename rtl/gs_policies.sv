@@ -31,9 +31,10 @@ module gs_policies #(
   if (PolicySet[8] || PolicySet[11] || PolicySet[12] || PolicySet[13] || PolicySet[14] || PolicySet[15]) begin : g_prof
     gs_prof_counters u_prof (
       .clk_i, .rst_ni, .clear_i(prof_ctl.clear), .run_i(prof_ctl.run), .obs_i(event_i.obs),
-      .obs_hit_i(event_i.obs_hit), .obs_slot_i(event_i.obs_slot), .rd_sm_i(prof_ctl.rd_sm),
+      .obs_hit_i(event_i.obs_hit), .obs_slot_i(event_i.obs_slot), .tag_i(prof_ctl.tag),
+      .tag_sm_i(prof_ctl.tag_sm), .tag_slot_i(prof_ctl.tag_slot), .rd_sm_i(prof_ctl.rd_sm),
       .rd_slot_i(prof_ctl.rd_slot), .rd_insts_o(prof_rd.insts), .rd_stall_o(prof_rd.stall),
-      .cycles_o(prof_rd.cycles), .sat_o(prof_rd.sat)
+      .acc_insts_o(prof_rd.acc), .cycles_o(prof_rd.cycles), .sat_o(prof_rd.sat)
     );
   end else begin : g_no_prof
     assign prof_rd = '0;

@@ -210,27 +210,28 @@ Gpu::Gpu(const GpuConfig& caller_cfg, const Mix& mix, SchedulerPort& sched, cons
   if (pol.observes && im.opt.obs_interval == 0)
     im.opt.obs_interval = std::max<uint64_t>(kDefaultObsInterval, uint64_t(cfg.num_sms()) * nk);
   // A profiling window spans at most max(sample, epoch) cycles (its first epoch always counts);
-  // the instructions of one SM in it must fit the register that holds them (a setting's `window`
-  // in the registry: e.g. warped-slicer's performance table, sbm's profiling counters, which
-  // gs_policy_sbm reads without a saturation check).
+  // the instructions of one SM in it (or of every SM, `all_sms`) must fit the register that holds
+  // them (a setting's `window` in the registry: e.g. warped-slicer's performance table, sbm's
+  // per-task sums of the profiling counters, which gs_policy_sbm reads without a saturation check).
   const auto check_window_fits = [&](uint64_t sample_cycles, const char* field, unsigned bits, const char* holder,
-                                     const char* width_name) {
-    uint32_t sched_max = 0;
-    for (uint32_t s = 0; s < cfg.num_sms(); ++s) sched_max = std::max(sched_max, cfg.sm(s).warp_schedulers);
+                                     const char* width_name, bool all_sms) {
+    uint64_t scheds = 0;  // the warp schedulers of the widest SM, or of every SM
+    for (uint32_t s = 0; s < cfg.num_sms(); ++s)
+      scheds = all_sms ? scheds + cfg.sm(s).warp_schedulers : std::max<uint64_t>(scheds, cfg.sm(s).warp_schedulers);
     const uint64_t window = std::max<uint64_t>(sample_cycles, im.opt.obs_interval);
     const uint64_t limit = (uint64_t(1) << bits) - 1;
-    if (window * sched_max > limit)
+    if (window * scheds > limit)
       throw InputError("config " + cfg.name, field,
-                       "a profiling window of " + std::to_string(window) + " cycles x " + std::to_string(sched_max) +
-                           " warp schedulers may issue more instructions than " + holder + " holds (" +
-                           std::to_string(limit) + ", " + width_name +
-                           " in rtl/spec/gs_spec.toml): shorten the sample or the --obs-interval epoch");
+                       "a profiling window of " + std::to_string(window) + " cycles x " + std::to_string(scheds) +
+                           (all_sms ? " warp schedulers (every SM's)" : " warp schedulers") +
+                           " may issue more instructions than " + holder + " holds (" + std::to_string(limit) + ", " +
+                           width_name + " in rtl/spec/gs_spec.toml): shorten the sample or the --obs-interval epoch");
   };
   for (uint32_t i = 0; i < spec::kSettingCount; ++i) {
     const spec::SettingInfo& s = spec::kSettings[i];
     if (s.window_bits != 0 && spec::policy_reads_section(pol, s.section))
       check_window_fits(spec::setting_value(cfg.settings, i), (std::string(s.section) + "." + s.name).c_str(),
-                        s.window_bits, s.window_holder, s.window_param);
+                        s.window_bits, s.window_holder, s.window_param, s.window_all_sms);
   }
   if (im.opt.obs_interval != 0) {
     const uint64_t per_epoch = uint64_t(cfg.num_sms()) * nk;

@@ -166,8 +166,9 @@ module gs_policy_hetero (
   gs_ffs #(.Width(K)) u_victim (.req_i(q.pq_cand), .valid_o(found), .idx_o(victim));
 
   // ------------------------------------------------------------------ held blocks
-  // the profiling counters: cleared when the warm-up ends, run while the window is open, read
-  // at (SM s, its owner's slot) by SUM
+  // the profiling counters: SCAN tags each SM of the profiling split with its group's kernel,
+  // the counters clear when the warm-up ends and run while the window is open; SUM reads SM
+  // s's pair (its group's kernel)
   gs_pkg::prof_phase_e win_phase;
   gs_pkg::prof_win_t win_nx;
   logic prof_clear, counted, win_done;
@@ -180,7 +181,10 @@ module gs_policy_hetero (
     prof_o.clear = q.pc_clear;   // registered: gs_prof_counters stages the sample they go with
     prof_o.run = q.pc_run;
     prof_o.rd_sm = q.s;
-    prof_o.rd_slot = cur[32'(g_sum)*KS +: KS];
+    prof_o.rd_slot = '0;
+    prof_o.tag = !q.new_set && !q.drop_q && q.st == gs_pkg::HC_SCAN && !q.chosen;
+    prof_o.tag_sm = q.s;
+    prof_o.tag_slot = cur[32'(g)*KS +: KS];
   end
   gs_prof_window u_window (
     .obs_i(obs), .phase_i(win_phase), .win_i({q.t0_valid, q.t0, q.t1, q.tl_valid, q.tl}),
@@ -440,7 +444,7 @@ module gs_policy_hetero (
             d.st = gs_pkg::HC_SUM;
           end
         end
-        gs_pkg::HC_SUM: begin   // one SM per cycle: its owner's counter, registered, summed the cycle after
+        gs_pkg::HC_SUM: begin   // one SM per cycle: its pair (its group's kernel), registered, summed the cycle after
           d.rd_insts = PW'(prof_i.insts);
           d.rd_grp = g_sum;
           // (GS_MUT_HC_SUM_TYPE_SWAP: a big SM's instructions are summed as small-SM ones and the reverse)

@@ -155,8 +155,9 @@ module gs_policy_sbm (
     .lvl1_o(lvl1), .lvl2_o(lvl2), .state_o(smc_state)
   );
 
-  // the profiling counters: cleared when a warm-up ends, run while the window is open, read at
-  // (SM s, task c) by SUM; their saturation cannot be reached (gsim checks that a window fits)
+  // the profiling counters: cleared when a warm-up ends, run while the window is open, task c's
+  // sum over every SM read by SUM; their saturation cannot be reached (gsim checks that a
+  // window fits). SBM maps both tasks on every SM: it tags no SM.
   gs_pkg::prof_phase_e win_phase;
   gs_pkg::prof_win_t win_nx;
   logic prof_clear, counted, win_done;
@@ -168,8 +169,11 @@ module gs_policy_sbm (
     if (q.st == gs_pkg::SBM_SAMPLE) win_phase = gs_pkg::PW_SAMPLE;
     prof_o.clear = q.pc_clear;   // registered: gs_prof_counters stages the sample they go with
     prof_o.run = q.pc_run;
-    prof_o.rd_sm = q.s;
+    prof_o.rd_sm = '0;
     prof_o.rd_slot = rd_slot;
+    prof_o.tag = 1'b0;
+    prof_o.tag_sm = '0;
+    prof_o.tag_slot = '0;
   end
   gs_prof_window u_window (
     .obs_i(obs), .phase_i(win_phase), .win_i({q.t0_valid, q.t0, q.t1, q.tl_valid, q.tl}),
@@ -320,11 +324,12 @@ module gs_policy_sbm (
             d.st = gs_pkg::SBM_SUM;
           end
         end
-        gs_pkg::SBM_SUM: begin   // one (SM, task) counter per cycle, registered, summed the cycle after
-          d.rd_insts = PW'(prof_i.insts);
+        gs_pkg::SBM_SUM: begin   // task 1's then task 2's sum over every SM, registered, added the cycle after
+          d.rd_insts = PW'(prof_i.acc);
           d.rd_c = q.c;
           d.rd_add = 1'b1;
-          step(gs_pkg::SBM_SUM_CARRY);
+          d.c = !q.c;
+          if (q.c) d.st = gs_pkg::SBM_SUM_CARRY;   // s stays 0
         end
         gs_pkg::SBM_SUM_CARRY: begin   // the last read added, then its carries through the chunks
           d.s = q.s + 1'b1;

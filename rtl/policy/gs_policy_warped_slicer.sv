@@ -139,9 +139,11 @@ module gs_policy_warped_slicer (
     .state_o(mul_state)
   );
 
-  // the profiling counters: cleared when a warm-up ends (or a monitor window opens), run while
-  // the window is open, read at (SM s, kernel number pos); their saturation cannot be reached
-  // (gsim checks that a window's counts fit)
+  // the profiling counters: SETUP tags SM s with its kernel (number pos), they clear when a
+  // warm-up ends (or a monitor window opens) and run while the window is open; READ reads SM
+  // s's pair, MON_SUM kernel number pos's sum over every SM; their saturation cannot be reached
+  // (gsim checks that a window's counts fit). The tag is written in every SETUP cycle, also one
+  // that restarts (its SETUP tags every SM again before the next window)
   gs_pkg::prof_phase_e win_phase;
   gs_pkg::prof_win_t win_nx;
   logic prof_clear, counted, win_done;
@@ -152,6 +154,9 @@ module gs_policy_warped_slicer (
     prof_o.run = q.pc_run;
     prof_o.rd_sm = q.s;
     prof_o.rd_slot = k_pos;
+    prof_o.tag = q.st == gs_pkg::WS_SETUP;
+    prof_o.tag_sm = q.s;
+    prof_o.tag_slot = k_pos;
   end
   // the read registered (rd_insts, rd_stall: the address of the cycle before); READ waits a
   // cycle for it (rd_ok), MON_SUM adds it the cycle after (rd_add, rd_pos)
@@ -495,7 +500,7 @@ module gs_policy_warped_slicer (
     perf_wd = perf_scaled;
     next_base = '0;
 
-    d.rd_insts = prof_i.insts;
+    d.rd_insts = (q.st == gs_pkg::WS_MON_SUM) ? prof_i.acc : prof_i.insts;
     d.rd_stall = prof_i.stall;
     d.rd_ok = 1'b0;
     d.rd_add = 1'b0;
@@ -595,16 +600,13 @@ module gs_policy_warped_slicer (
           end
         end
         gs_pkg::WS_MON_OPEN: if (win_done) d.st = gs_pkg::WS_MON_RUN;   // the window opens at this stamp (the counters clear)
-        gs_pkg::WS_MON_SUM: begin   // one (SM, kernel) counter per cycle
+        gs_pkg::WS_MON_SUM: begin   // one kernel's sum over every SM per cycle
           d.rd_add = 1'b1;   // added at the next edge, when the read is in rd_insts
           d.rd_pos = q.pos;
           if ((KS + 1)'(q.pos) + 1'b1 >= q.nk) begin
             d.pos = '0;
-            d.s = q.s + 1'b1;
-            if (JW'(q.s) + JW'(1) >= JW'(cfg_i.num_sms)) begin
-              d.mon_k = '0;
-              d.st = gs_pkg::WS_MON_CARRY;
-            end
+            d.mon_k = '0;
+            d.st = gs_pkg::WS_MON_CARRY;
           end else begin
             d.pos = q.pos + 1'b1;
           end

@@ -604,9 +604,11 @@ class Spec:
             raise SpecError(f"{where}.regression: expected an integer in {lo}..{hi}")
         win = st.get("window")
         if win is not None:
-            if not (isinstance(win, list) and len(win) == 2 and all(isinstance(w, str) for w in win)):
-                raise SpecError(f"{where}.window: expected [param, holder]")
-            win = dict(param=win[0], bits=evaluate(win[0], self.env, f"{where}.window"), holder=win[1])
+            if not (isinstance(win, list) and len(win) in (2, 3) and all(isinstance(w, str) for w in win)
+                    and (len(win) == 2 or win[2] == "all_sms")):
+                raise SpecError(f"{where}.window: expected [param, holder] or [param, holder, \"all_sms\"]")
+            win = dict(param=win[0], bits=evaluate(win[0], self.env, f"{where}.window"), holder=win[1],
+                       all_sms=len(win) == 3)
         out.update(width=width, sv=sv, default=raw, min=lo, max=hi, reason=reason, bench=bench, regression=reg,
                    window=win)
         return out
@@ -742,22 +744,24 @@ class Spec:
         o.append("};")
         o.append("/// One setting (docs/config_schema.md's rows; --set policy.<policy>.<setting>). kind: \"uint\",")
         o.append("/// \"fixed\" (raw = value x 2**frac) or \"string\"; min, max and def raw; window_bits: a sample")
-        o.append("/// window whose instructions (window x warp schedulers) must fit that many bits of window_holder.")
+        o.append("/// window whose instructions (window x warp schedulers: of one SM, or with window_all_sms of")
+        o.append("/// every SM) must fit that many bits of window_holder.")
         o.append("struct SettingInfo {")
         o.append("  const char* section; const char* name; const char* kind; uint32_t width; uint32_t frac;")
         o.append("  uint32_t min, max, def; const char* def_text; const char* unit; const char* doc; const char* reason;")
-        o.append("  uint32_t window_bits; const char* window_param; const char* window_holder;")
+        o.append("  uint32_t window_bits; const char* window_param; const char* window_holder; bool window_all_sms;")
         o.append("};")
         rows = [x for sec in self.sections for x in sec["settings"]]
         o.append("inline constexpr SettingInfo kSettings[] = {")
         for x in rows:
-            w = x["window"] or dict(bits=0, param="", holder="")
+            w = x["window"] or dict(bits=0, param="", holder="", all_sms=False)
             d = 0 if x["kind"] == "string" else x["default"]
             o.append(f"    {{{cstr(x['section'])}, {cstr(x['name'])}, {cstr(x['kind'])}, {x['width']}u, {x['frac']}u, "
                      f"{x['min']}u, {x['max']}u, {d}u, {cstr(self._default_text(x))}, {cstr(x['unit'])}, {cstr(x['doc'])}, "
-                     f"{cstr(x['reason'])}, {w['bits']}u, {cstr(w['param'])}, {cstr(w['holder'])}}},")
+                     f"{cstr(x['reason'])}, {w['bits']}u, {cstr(w['param'])}, {cstr(w['holder'])}, "
+                     f"{'true' if w['all_sms'] else 'false'}}},")
         if not rows:
-            o.append('    {"", "", "", 0u, 0u, 0u, 0u, 0u, "", "", "", "", 0u, "", ""},')
+            o.append('    {"", "", "", 0u, 0u, 0u, 0u, 0u, "", "", "", "", 0u, "", "", false},')
         o.append("};")
         o.append(f"inline constexpr uint32_t kSettingCount = {len(rows)}u;")
         o.append("/// A numeric setting's raw value by its index in kSettings (0 for a string setting).")
@@ -868,7 +872,8 @@ class Spec:
                 unit = f" [{x['unit']}]" if x["unit"] else ""
                 win = ""
                 if x["window"]:
-                    win = (f"; window x warp schedulers must fit {x['window']['holder']} "
+                    of = "every SM's warp schedulers" if x["window"]["all_sms"] else "warp schedulers"
+                    win = (f"; window x {of} must fit {x['window']['holder']} "
                            f"({x['window']['param']} = {x['window']['bits']} bits)")
                 out.append(f"| `{sec['name']}.{x['name']}` | {ty} | {self._default_text(x)} | "
                            f"{x['doc']}{unit}{rng(x)}{win} |")
@@ -1268,9 +1273,10 @@ def policies_sv(spec):
         o.append(f"  if ({built}) begin : g_prof")
         o.append("    gs_prof_counters u_prof (")
         o.append("      .clk_i, .rst_ni, .clear_i(prof_ctl.clear), .run_i(prof_ctl.run), .obs_i(event_i.obs),")
-        o.append("      .obs_hit_i(event_i.obs_hit), .obs_slot_i(event_i.obs_slot), .rd_sm_i(prof_ctl.rd_sm),")
+        o.append("      .obs_hit_i(event_i.obs_hit), .obs_slot_i(event_i.obs_slot), .tag_i(prof_ctl.tag),")
+        o.append("      .tag_sm_i(prof_ctl.tag_sm), .tag_slot_i(prof_ctl.tag_slot), .rd_sm_i(prof_ctl.rd_sm),")
         o.append("      .rd_slot_i(prof_ctl.rd_slot), .rd_insts_o(prof_rd.insts), .rd_stall_o(prof_rd.stall),")
-        o.append("      .cycles_o(prof_rd.cycles), .sat_o(prof_rd.sat)")
+        o.append("      .acc_insts_o(prof_rd.acc), .cycles_o(prof_rd.cycles), .sat_o(prof_rd.sat)")
         o.append("    );")
         o.append("  end else begin : g_no_prof")
         o.append("    assign prof_rd = '0;")

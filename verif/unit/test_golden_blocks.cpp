@@ -118,6 +118,12 @@ TEST_CASE("profiling counters add a staged sample while running, hold at the top
   ProfCounters p;
   p.reset(4, 2);
   ProfCounters::In in;
+  in.tag = true;  // SM 3's pair counts slot 1: registered at this edge, in the table at the next
+  in.tag_sm = 3;
+  in.tag_slot = 1;
+  p.clock(in);
+  CHECK(p.q.tag[3] == -1);
+  in.tag = false;
   in.obs.valid = true;
   in.obs.sm = 3;
   in.obs.insts = 100;
@@ -125,30 +131,40 @@ TEST_CASE("profiling counters add a staged sample while running, hold at the top
   in.obs_hit = true;
   in.obs_slot = 1;
   p.clock(in);  // staged, not yet counted
-  CHECK(p.insts(3, 1) == 0);
+  CHECK(p.q.tag[3] == 1);
+  CHECK(p.insts(3) == 0);
   in.run = true;  // the staged sample is added with the next cycle's run
   p.clock(in);
-  CHECK(p.insts(3, 1) == 100);
+  CHECK(p.insts(3) == 100);
+  CHECK(p.acc(1) == 100);
   p.clock(in);
-  CHECK(p.insts(3, 1) == 200);
-  CHECK(p.stall(3, 1) == 80);
-  CHECK(p.insts(3, 0) == 0);
+  CHECK(p.insts(3) == 200);
+  CHECK(p.stall(3) == 80);
+  CHECK(p.acc(0) == 0);
   CHECK(p.cycles() == 2);
+  in.obs_slot = 0;  // another kernel on SM 3: its sum counts it, SM 3's pair does not
+  p.clock(in);      // (adds the slot-1 sample staged before)
+  in.obs_slot = 1;
+  p.clock(in);
+  CHECK(p.insts(3) == 300);
+  CHECK(p.acc(0) == 100);
+  CHECK(p.acc(1) == 300);
   in.run = false;  // frozen: the staged sample is dropped
   p.clock(in);
-  CHECK(p.insts(3, 1) == 200);
-  CHECK(p.cycles() == 2);
+  CHECK(p.insts(3) == 300);
+  CHECK(p.cycles() == 4);
   in.run = true;
   in.obs.insts = 0xFFFFFFF0u;
   p.clock(in);  // adds the sample staged while frozen
-  CHECK(p.insts(3, 1) == 300);
+  CHECK(p.insts(3) == 400);
   p.clock(in);  // passes the top: held there, flagged
-  CHECK(p.insts(3, 1) == 0xFFFFFFFFu);
+  CHECK(p.insts(3) == 0xFFFFFFFFu);
   CHECK(p.sat());
-  CHECK(p.insts(9, 0) == 0);  // beyond the table reads zero
-  in.clear = true;            // wins over the staged sample
+  CHECK(p.insts(9) == 0);  // beyond the table reads zero
+  in.clear = true;         // wins over the staged sample
   p.clock(in);
-  CHECK(p.insts(3, 1) == 0);
+  CHECK(p.insts(3) == 0);
+  CHECK(p.acc(1) == 0);
   CHECK(p.cycles() == 0);
   CHECK_FALSE(p.sat());
 }

@@ -156,7 +156,7 @@ TEST_CASE("hetero-dynamic: profiling split, Algorithm 2's mapping, CTAs on their
   }
 }
 
-TEST_CASE("hetero-dynamic's chunked window sums equal the counters summed outright", "[hetero]") {
+TEST_CASE("hetero-dynamic's chunked window sums equal the tagged counters summed outright", "[hetero]") {
   // a window long enough that a group's sum passes 2**ArithChunkW: a carry crosses a chunk
   GpuConfig cfg = load_gpu_config("heterocore");
   cfg.settings.hetero.warmup_cycles = 3000;
@@ -170,7 +170,10 @@ TEST_CASE("hetero-dynamic's chunked window sums equal the counters summed outrig
       // group c is mix kernel c in KSRT slot c; the counters are frozen since the window closed
       summed = true;
       std::array<uint64_t, 2> big{}, small{};
-      for (uint32_t s = 0; s < 16; ++s) (s < 8 ? big : small)[q.grp[s]] += run.twin.prof.insts(s, q.grp[s]);
+      for (uint32_t s = 0; s < 16; ++s) {  // SM s's pair counts its group's kernel (the split's tag)
+        CHECK(run.twin.prof.q.tag[s] == int32_t(q.grp[s]));
+        (s < 8 ? big : small)[q.grp[s]] += run.twin.prof.insts(s);
+      }
       uint64_t most = 0;
       for (uint32_t c = 0; c < 2; ++c) {
         CHECK(q.bsum[c] == big[c]);

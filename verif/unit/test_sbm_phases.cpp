@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <memory>
 
 #include "config/gpu_config.hpp"
 #include "gpu/gpu.hpp"
@@ -20,17 +21,28 @@
 
 using namespace gs;
 
-TEST_CASE("sbm: each profiling phase's measured window is on its partition and replays to SBM_REG", "[sbm]") {
+namespace {
+/// sbm on sbm-gcn32 with fw and hist for `window` cycles: a phase's warm-up and sample are set
+/// set by the caller on cfg before the Gpu is built.
+struct SbmRun {
   GpuConfig cfg = load_gpu_config("sbm-gcn32");
+  Mix mix;
+  RunOptions ro;
+  std::unique_ptr<SchedulerPort> sched;
+  explicit SbmRun(const char* name) : mix(test::window_mix(name, {"sbm.fw.128x1", "sbm.hist.128x1"}, 150000)) {
+    ro.sched.policy = "sbm";
+    sched = make_scheduler("golden", ro.sched);
+  }
+};
+}  // namespace
+
+TEST_CASE("sbm: each profiling phase's measured window is on its partition and replays to SBM_REG", "[sbm]") {
+  SbmRun run("sbm-phases-test");
+  GpuConfig& cfg = run.cfg;
+  const Mix& mix = run.mix;
   cfg.settings.sbm.warmup_cycles = 2000;
   cfg.settings.sbm.sample_cycles = 4000;
-  const Mix mix = test::window_mix("sbm-phases-test", {"sbm.fw.128x1", "sbm.hist.128x1"}, 150000);
-  SchedOptions so;
-  so.policy = "sbm";
-  RunOptions ro;
-  ro.sched = so;
-  auto sched = make_scheduler("golden", so);
-  Gpu gpu(cfg, mix, *sched, ro);
+  Gpu gpu(cfg, mix, *run.sched, run.ro);
   const RunResult r = gpu.run();
 
   // each phase's configuration is a partition record, its window a window record after it
@@ -96,19 +108,14 @@ TEST_CASE("sbm: each profiling phase's measured window is on its partition and r
   }
 }
 
-TEST_CASE("sbm: the chunked window sums equal the counters summed outright", "[sbm]") {
+TEST_CASE("sbm: the chunked window sums equal the counters' per-task sums", "[sbm]") {
   // a window long enough that a task's sum passes 2**ArithChunkW: a carry crosses a chunk
-  GpuConfig cfg = load_gpu_config("sbm-gcn32");
-  cfg.settings.sbm.warmup_cycles = 2000;
-  cfg.settings.sbm.sample_cycles = 8000;
-  const Mix mix = test::window_mix("sbm-sums-test", {"sbm.fw.128x1", "sbm.hist.128x1"}, 150000);
-  SchedOptions so;
-  so.policy = "sbm";
-  RunOptions ro;
-  ro.sched = so;
-  auto sched = make_scheduler("golden", so);
-  Gpu gpu(cfg, mix, *sched, ro);
-  const auto& twin = dynamic_cast<const golden::PolicySbm&>(dynamic_cast<const GoldenScheduler&>(*sched).policy_twin());
+  SbmRun run("sbm-sums-test");
+  run.cfg.settings.sbm.warmup_cycles = 2000;
+  run.cfg.settings.sbm.sample_cycles = 8000;
+  Gpu gpu(run.cfg, run.mix, *run.sched, run.ro);
+  const auto& twin = dynamic_cast<const golden::PolicySbm&>(
+      dynamic_cast<const GoldenScheduler&>(*run.sched).policy_twin());
   golden::PolicySbm::St prev = golden::PolicySbm::St::kIdle;
   uint32_t phases = 0;
   uint64_t most = 0;
@@ -116,11 +123,8 @@ TEST_CASE("sbm: the chunked window sums equal the counters summed outright", "[s
     const auto& q = twin.q;
     if (prev == golden::PolicySbm::St::kSumCarry && q.st == golden::PolicySbm::St::kRes) {  // the sums are final
       ++phases;
-      uint64_t s1 = 0, s2 = 0;  // the counters are frozen since the window closed
-      for (uint32_t s = 0; s < cfg.num_sms(); ++s) {
-        s1 += twin.prof.insts(s, q.slot1);
-        s2 += twin.prof.insts(s, q.slot2);
-      }
+      // the counters are frozen since the window closed: each task's sum over every SM
+      const uint64_t s1 = twin.prof.acc(q.slot1), s2 = twin.prof.acc(q.slot2);
       CHECK(q.sum1 == s1);
       CHECK(q.sum2 == s2);
       most = std::max({most, s1, s2});
@@ -129,4 +133,16 @@ TEST_CASE("sbm: the chunked window sums equal the counters summed outright", "[s
   }
   REQUIRE(phases == 2);
   CHECK(most > (uint64_t(1) << spec::ArithChunkW));
+}
+
+TEST_CASE("sbm: a window whose instructions over every SM could pass a task's sum is refused", "[sbm]") {
+  // 40M cycles x 4 schedulers fits one SM's count; x 32 SMs x 4 passes 2**ProfCntW - 1
+  SbmRun run("sbm-window-test");
+  run.cfg.settings.sbm.sample_cycles = 40000000;
+  run.ro.max_cycles = 100000000;
+  const std::string m = test::input_error_of([&] { Gpu gpu(run.cfg, run.mix, *run.sched, run.ro); });
+  CHECK(m.find("sbm.sample_cycles") != std::string::npos);
+  CHECK(m.find("every SM") != std::string::npos);
+  run.cfg.settings.sbm.sample_cycles = 8000000;  // x 128 schedulers fits
+  CHECK(test::input_error_of([&] { Gpu gpu(run.cfg, run.mix, *run.sched, run.ro); }).empty());
 }

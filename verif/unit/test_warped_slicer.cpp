@@ -165,12 +165,11 @@ TEST_CASE("warped-slicer: profile, water-fill and quotas in a run", "[sched][war
             last != PolicyWarpedSlicer::St::kOccLd)
           ++profiles;
         if (twin.q.st == PolicyWarpedSlicer::St::kMonCmp && last != PolicyWarpedSlicer::St::kMonCmp) {
-          // the chunked sums (carries a cycle later) are the counters' exact totals, and the
+          // the chunked sums (carries a cycle later) are the counters' per-kernel sums, and the
           // chunked verdict is |sum - ref| x 100 > pct x ref in plain arithmetic
           bool changed = false;
           for (uint32_t k = 0; k < twin.q.nk; ++k) {
-            uint64_t sum = 0;
-            for (uint32_t s = 0; s < c.num_sms(); ++s) sum += twin.prof.insts(s, twin.q.order[k]);
+            const uint64_t sum = twin.prof.acc(twin.q.order[k]);  // the kernel's sum over every SM
             CHECK(twin.q.sum_insts[k] == sum);
             max_sum = std::max(max_sum, sum);
             const uint64_t ref = twin.q.ref_insts[k];

@@ -135,6 +135,9 @@ class PolicyHetero final : public PolicyTwin {
     pin.obs = ev.obs;
     pin.obs_hit = ev.obs_hit;
     pin.obs_slot = ev.obs_slot;
+    pin.tag = !q.new_set && !q.drop_q && q.st == St::kScan && !q.chosen;  // the profiling split
+    pin.tag_sm = q.s;
+    pin.tag_slot = q.m_cur[c.g];
     prof.next(pin, prof.d);
     sel.next(q.sel_go, sel_in());
 
@@ -348,9 +351,9 @@ class PolicyHetero final : public PolicyTwin {
           n.st = St::kSum;
         }
         break;
-      case St::kSum: {  // one SM per cycle: its owner's counter, registered, summed the cycle after
+      case St::kSum: {  // one SM per cycle: its pair (its group's kernel), registered, summed the cycle after
         const uint32_t g = q.grp[q.s];
-        n.rd_insts = prof.insts(q.s, q.m_cur[g]);
+        n.rd_insts = prof.insts(q.s);
         n.rd_grp = g;
         n.rd_big = q.sb;
         n.rd_add = q.m_pres >> g & 1u;

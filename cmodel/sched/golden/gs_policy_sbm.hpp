@@ -5,8 +5,8 @@
 // Same registers (sbm_state_t), the same state machine and timing as the RTL:
 //   IDLE -> (exactly two kernels in the KSRT, not the known pair: seen in one cycle, taken in
 //   the next) OCC_LOAD / OCC_FIT / OCC: each task's workgroups that fit SM 0 -> BYP: per SM, a
-//   bypass write for task 1 then task 2 -> (sbm, profiling) WARM -> SAMPLE -> SUM: per SM,
-//   task 1 then task 2 (read, then summed in chunks) -> SUM_CARRY -> RES: the window's
+//   bypass write for task 1 then task 2 -> (sbm, profiling) WARM -> SAMPLE -> SUM: task 1's
+//   then task 2's sum over every SM (read, then added in chunks) -> SUM_CARRY -> RES: the window's
 //   instructions to the controller, held until it has decided (ack) -> BYP (the next phase's
 //   levels) ... -> IDLE.
 // docs/rtl/gs_policy_sbm.md has the full specification.
@@ -189,11 +189,12 @@ class PolicySbm : public PolicyTwin {
           n.st = St::kSum;
         }
         break;
-      case St::kSum:  // one (SM, task) counter per cycle, registered, summed the cycle after
-        n.rd_insts = prof.insts(q.s, q.c ? q.slot2 : q.slot1);
+      case St::kSum:  // task 1's then task 2's sum over every SM, registered, added the cycle after
+        n.rd_insts = prof.acc(q.c ? q.slot2 : q.slot1);
         n.rd_c = q.c;
         n.rd_add = true;
-        step(cfg, n, St::kSumCarry);
+        n.c = !q.c;
+        if (q.c) n.st = St::kSumCarry;  // s stays 0
         break;
       case St::kSumCarry:  // the last read added, then its carries through the chunks
         n.s = q.s + 1;

@@ -253,12 +253,16 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     pin.obs = ev.obs;
     pin.obs_hit = ev.obs_hit;
     pin.obs_slot = ev.obs_slot;
+    const uint32_t k_rd = q.order[q.pos];  // the kernel of SM q.s (number q.pos)
+    pin.tag = q.st == St::kSetup;          // every SETUP cycle, also one that restarts
+    pin.tag_sm = q.s;
+    pin.tag_slot = k_rd;
     prof.next(pin, prof.d);
 
-    // the counters' read, registered; MON_SUM's read of the cycle before is added now
-    const uint32_t k_rd = q.order[q.pos];
-    n.rd_insts = prof.insts(q.s, k_rd);
-    n.rd_stall = prof.stall(q.s, k_rd);
+    // the counters' read, registered (READ: SM s's pair; MON_SUM: kernel k_rd's sum over every
+    // SM); MON_SUM's read of the cycle before is added now
+    n.rd_insts = q.st == St::kMonSum ? prof.acc(k_rd) : prof.insts(q.s);
+    n.rd_stall = prof.stall(q.s);
     n.rd_ok = false;
     n.rd_add = false;
     for (uint32_t kc = 0; kc < KW; ++kc)  // every sum (gs_chunk_add): the read into its own, the carries
@@ -359,16 +363,13 @@ class PolicyWarpedSlicer final : public PolicyTwin {
         case St::kMonOpen:
           if (c.win.done) n.st = St::kMonRun;  // the window opens at this stamp (the counters clear)
           break;
-        case St::kMonSum:  // one (SM, kernel) counter per cycle, added at the next edge (rd_add)
+        case St::kMonSum:  // one kernel's sum over every SM per cycle, added at the next edge (rd_add)
           n.rd_add = true;
           n.rd_pos = q.pos;
           if (q.pos + 1 >= q.nk) {
             n.pos = 0;
-            n.s = q.s + 1;
-            if (q.s + 1 >= cfg.num_sms) {
-              n.mon_k = 0;
-              n.st = St::kMonCarry;
-            }
+            n.mon_k = 0;
+            n.st = St::kMonCarry;
           } else {
             n.pos = q.pos + 1;
           }
