@@ -116,11 +116,11 @@ module gs_prof_counters (
   logic pwr_q, swr_q;            // a pair, a sum waits for its write
   gs_pkg::sm_id_t pwr_sm_q;
   gs_pkg::slot_t swr_slot_q;
-  logic [PW-1:0] pwr_insts_q, pwr_stall_q, swr_q_sum;
+  logic [PW-1:0] pwr_insts_q, pwr_stall_q, swr_sum_q;
   logic [W-1:0] pwr_insts, pwr_stall, swr_sum;   // joined
   assign pwr_insts = split_join(pwr_insts_q);
   assign pwr_stall = split_join(pwr_stall_q);
-  assign swr_sum = split_join(swr_q_sum);
+  assign swr_sum = split_join(swr_sum_q);
 
   // ------------------------------------------------------------------ ADD
   logic take, take_pair;
@@ -228,7 +228,7 @@ module gs_prof_counters (
       pwr_stall_q <= '0;
       swr_q <= 1'b0;
       swr_slot_q <= '0;
-      swr_q_sum <= '0;
+      swr_sum_q <= '0;
       tg_q <= 1'b0;
       tg_sm_q <= '0;
       tg_slot_q <= '0;
@@ -250,7 +250,7 @@ module gs_prof_counters (
       pwr_stall_q <= add_stall;
       swr_q <= take && !clear_i;
       swr_slot_q <= obs_slot_q;
-      swr_q_sum <= add_sum;
+      swr_sum_q <= add_sum;
       tg_q <= tag_i && 32'(tag_sm_i) < N;
       tg_sm_q <= tag_sm_i;
       tg_slot_q <= tag_slot_i;
