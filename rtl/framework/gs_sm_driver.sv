@@ -24,8 +24,9 @@
 //   beats_q  bit j*K+k: slot j goes before slot k (key_j < key_k, ties by index), from key_i.
 // Stage 1 (pick): per SM the best ready kernel (r_q & work & elig, not dirty, usable, not the
 //   SM picked last cycle), the round robin (gs_ffs) picks one SM: pv_q / psm_q / pslot_q.
-// Stage 2 (issue): the pick holds if its CTA still fits the SM (row read now: a free or a
-//   quota write may have changed it), the SM is usable, the slot has work, is eligible and is
+// Stage 2 (issue): the pick holds if the kernel is still under its quota and the CTA limit on
+//   the SM (row read now: a quota write may have lowered the quota; the resources it fitted at
+//   the pick can only have grown), the SM is usable, the slot has work, is eligible and is
 //   not being admitted; then it issues, and the SM's row is rewritten as it will be after this
 //   CTA (its demand added), so the SM can be picked again in the next cycle: two ready SMs
 //   sustain one CTA per cycle.
@@ -95,6 +96,7 @@ module gs_sm_driver (
   // ---------------------------------------------------------------- registers
   logic [N*K-1:0] r_q, r_d;
   logic [N-1:0] dirty_q, dirty_d;
+  logic [N-1:0] rlo_q, rlo_d, rhi_q, rhi_d;   // the dirty rows to refresh next: lowest, highest (one-hot)
   logic [K*K-1:0] beats_q, beats_d;
   logic pv_q, pv_d;                  // stage 1's pick: valid, SM, slot
   gs_pkg::sm_id_t psm_q, psm_d;
@@ -203,19 +205,14 @@ module gs_sm_driver (
   endfunction
 
   // ---------------------------------------------------------------- refresh of dirty rows
-  // the lowest and the highest dirty row, K fit checks each
-  logic ref_lo_v, ref_hi_v;
-  logic [IW-1:0] ref_lo, ref_hi_rev, ref_hi;
-  logic [N-1:0] dirty_rev, lo_oh, hi_oh, refreshed;
-  for (genvar s = 0; s < N; s++) begin : g_rev
-    assign dirty_rev[s] = dirty_q[N-1-s];
-    assign lo_oh[s] = ref_lo_v && ref_lo == IW'(s);
-    assign hi_oh[s] = ref_hi_v && ref_hi == IW'(s);
-    assign refreshed[s] = lo_oh[s] | hi_oh[s];
-  end
-  gs_ffs #(.Width(N)) u_ref_lo (.req_i(dirty_q), .valid_o(ref_lo_v), .idx_o(ref_lo));
-  gs_ffs #(.Width(N)) u_ref_hi (.req_i(dirty_rev), .valid_o(ref_hi_v), .idx_o(ref_hi_rev));
-  assign ref_hi = IW'(N - 1) - ref_hi_rev;
+  // the lowest and the highest dirty row, K fit checks each; which rows they are is registered
+  // (rlo_q, rhi_q: one-hot, found at the edge that writes dirty_q, from its next value), so a
+  // refresh starts from a register instead of a search over dirty_q: the same rows, cycle for
+  // cycle, as searching dirty_q itself
+  logic [N-1:0] lo_oh, hi_oh, refreshed;
+  assign lo_oh = rlo_q;
+  assign hi_oh = rhi_q;
+  assign refreshed = lo_oh | hi_oh;
 
   // fit checks of one row against every slot's demand, with `extra` CTAs of slot `xslot` added
   logic [RowW-1:0] lo_row, hi_row, pk_row;
@@ -235,14 +232,12 @@ module gs_sm_driver (
   assign pk_cap = type_cap_of(pk_row[TyO +: TW], type_cap);
 
   // the picked SM's row after its CTA: used + the slot's demand, its resident count + 1 (written
-  // at the issue: the row is exact then, also when a free or a quota write dirtied it)
-  gs_pkg::wf_res_t pk_used, pk_after;
-  logic pk_self_fit;
-  always_comb begin
-    pk_used = pk_row[RowW-1 -: RW];
-  end
-  gs_cta_fit u_pick_add (.acc_i(pk_used), .cta_i(k_dem[32'(pslot_q)*RW +: RW]), .cap_i(pk_cap),
-                         .sum_o(pk_after), .fits_o(pk_self_fit));
+  // at the issue: the row is exact then, also when a free or a quota write dirtied it). The sum
+  // is taken from gs_cta_fit; its fit is not needed (stage 2 below)
+  gs_pkg::wf_res_t pk_after;
+  logic pk_after_fit;
+  gs_cta_fit u_pick_add (.acc_i(pk_row[RowW-1 -: RW]), .cta_i(k_dem[32'(pslot_q)*RW +: RW]), .cap_i(pk_cap),
+                         .sum_o(pk_after), .fits_o(pk_after_fit));
 
   for (genvar k = 0; k < K; k++) begin : g_row_fit
     localparam int RO = K * CW + k * CW;   // slot k's resident count in a row
@@ -350,13 +345,18 @@ module gs_sm_driver (
   end
 
   // ---------------------------------------------------------------- stage 2: issue
-  // the pick still fits its SM now (a freed CTA only adds room; a quota write may take it away)
+  // the pick still holds on its SM now. Its resources need no second check: its ready bit was
+  // exact at the pick (the row was not dirty), and until the issue the SM's use can only fall
+  // (a free; no CTA goes to the SM picked in the cycle before) and the kernel's demand cannot
+  // change (an admission of its slot cancels the pick). A quota write may lower the quota, so
+  // the quota and the CTA limit are checked again (the capacity assertion below, and the golden
+  // twin's invariant, check the rest on every issue)
   gs_pkg::cta_cnt_t pk_res, pk_quota;
   logic pk_legal, pk_usable, pk_elig;
   always_comb begin
     pk_res = row_resident(pk_row, pslot_q);
     pk_quota = row_quota(pk_row, pslot_q);
-    pk_legal = pk_self_fit && under_limits({1'b0, pk_res}, pk_quota, quota_en_i, cfg_cta_limit_i);
+    pk_legal = under_limits({1'b0, pk_res}, pk_quota, quota_en_i, cfg_cta_limit_i);
     pk_usable = (pick_oh & usable) != '0;
     pk_elig = 1'b0;
     for (int s = 0; s < N; s++) pk_elig = pk_elig | (pick_oh[s] && elig_i[s*K + 32'(pslot_q)]);
@@ -391,13 +391,51 @@ module gs_sm_driver (
   end
 
   // ---------------------------------------------------------------- next state of the bitmap
-  logic [K-1:0] scol_1h;
-  logic sweep_last, restart;
   logic [N-1:0] free_oh, qwr_oh;
   for (genvar s = 0; s < N; s++) begin : g_ev_oh
     assign free_oh[s] = free_valid_i && free_sm_i == gs_pkg::SmIdW'(s);
     assign qwr_oh[s] = quota_wr_valid_i && quota_wr_sm_i == gs_pkg::SmIdW'(s);
   end
+  logic [N-1:0] dirty_new, dirty_ni, dirty_wi;
+  logic [N-1:0] lo_ni, hi_ni, lo_wi, hi_wi;   // one-hot lowest / highest row of each outcome
+  // dirty rows: the refreshed ones leave, the rows changed at this edge enter; the issued SM's
+  // row leaves too (written exact), so both outcomes are formed (dirty_ni: no issue, dirty_wi:
+  // an issue) and searched beside stage 2, which then selects one
+  always_comb begin
+    for (int s = 0; s < N; s++) begin
+`ifdef GS_MUT_SMD_NO_DIRTY_ON_FREE
+      // MUTATION: a freed CTA does not mark its SM's row: the room it leaves is never seen
+      dirty_new[s] = qwr_oh[s];
+`else
+      dirty_new[s] = free_oh[s] || qwr_oh[s];
+`endif
+      dirty_ni[s] = ((dirty_q[s] && !refreshed[s]) || dirty_new[s] || cfg_chg) && in_gpu[s];
+      dirty_wi[s] = ((dirty_q[s] && !refreshed[s] && !pick_oh[s]) || dirty_new[s] || cfg_chg) && in_gpu[s];
+    end
+  end
+  // each outcome's lowest row (gs_ffs) and highest (gs_ffs on the reversed vector), one-hot
+  for (genvar o = 0; o < 2; o++) begin : g_ends
+    logic [N-1:0] req, rev, lo, hi;
+    logic lo_v, hi_v;
+    logic [IW-1:0] lo_idx, hi_rev_idx;
+    assign req = (o == 0) ? dirty_ni : dirty_wi;
+    for (genvar s = 0; s < N; s++) begin : g_bit
+      assign rev[s] = req[N-1-s];
+      assign lo[s] = lo_v && lo_idx == IW'(s);
+      assign hi[s] = hi_v && hi_rev_idx == IW'(N - 1 - s);
+    end
+    gs_ffs #(.Width(N)) u_lo (.req_i(req), .valid_o(lo_v), .idx_o(lo_idx));
+    gs_ffs #(.Width(N)) u_hi (.req_i(rev), .valid_o(hi_v), .idx_o(hi_rev_idx));
+  end
+  assign lo_ni = g_ends[0].lo;
+  assign hi_ni = g_ends[0].hi;
+  assign lo_wi = g_ends[1].lo;
+  assign hi_wi = g_ends[1].hi;
+  assign dirty_d = issue_valid_o ? dirty_wi : dirty_ni;
+  assign rlo_d = issue_valid_o ? lo_wi : lo_ni;
+  assign rhi_d = issue_valid_o ? hi_wi : hi_ni;
+  logic [K-1:0] scol_1h;
+  logic sweep_last, restart;
   always_comb begin
     // the order: slot j before slot k
     for (int j = 0; j < K; j++) begin
@@ -422,17 +460,6 @@ module gs_sm_driver (
       end
     end
 
-    // dirty rows: the refreshed ones leave, the rows changed at this edge enter
-    for (int s = 0; s < N; s++) begin
-`ifdef GS_MUT_SMD_NO_DIRTY_ON_FREE
-      // MUTATION: a freed CTA does not mark its SM's row: the room it leaves is never seen
-      dirty_d[s] = (dirty_q[s] && !refreshed[s] && !(issue_valid_o && pick_oh[s])) || qwr_oh[s];
-`else
-      dirty_d[s] = (dirty_q[s] && !refreshed[s] && !(issue_valid_o && pick_oh[s])) || free_oh[s] || qwr_oh[s];
-`endif
-      if (cfg_chg) dirty_d[s] = 1'b1;
-      if (!in_gpu[s]) dirty_d[s] = 1'b0;
-    end
     waits_d = waits_q;
     if ((dirty_q & ~refreshed) != '0 && waits_q != '1) waits_d = waits_q + 1'b1;
 
@@ -472,6 +499,8 @@ module gs_sm_driver (
     if (!rst_ni) begin
       r_q <= '0;
       dirty_q <= '0;
+      rlo_q <= '0;
+      rhi_q <= '0;
       for (int j = 0; j < K; j++) begin
         for (int k = 0; k < K; k++) beats_q[j*K + k] <= (j < k);
       end
@@ -491,6 +520,8 @@ module gs_sm_driver (
     end else begin
       r_q <= r_d;
       dirty_q <= dirty_d;
+      rlo_q <= rlo_d;
+      rhi_q <= rhi_d;
       beats_q <= beats_d;
       pv_q <= pv_d;
       psm_q <= psm_d;

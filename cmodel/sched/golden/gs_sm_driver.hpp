@@ -2,13 +2,14 @@
 // two-stage pipeline over a registered ready bitmap; the same registers, cycle for cycle.
 //
 // comb() (issue_*_o, stage 2): the registered pick (pick_valid, pick_sm, pick_slot) holds if its
-// CTA still fits the SM (under quota and limit), the SM is usable, its slot has work, is eligible now and is not being
-// admitted. PTBQ head before fresh CTAs.
+// kernel is still under its quota and the CTA limit on the SM, the SM is usable, its slot has
+// work, is eligible now and is not being admitted. PTBQ head before fresh CTAs.
 // next(): stage 1 (per SM the best ready kernel: ready & work & elig, not dirty, usable, not the
 // SM picked last cycle, by the registered order `beats`; SMs round-robin from rr), the issued
 // SM's row as it will be after its CTA, the refresh of the lowest and the highest dirty row (K
-// fit checks each), the column sweep of newly admitted slots (SmdSweepSms SMs per cycle), the
-// dirty rows of this edge (a freed CTA's SM, a quota write's SM), rr and the dispatch record.
+// fit checks each; which rows is registered: ref_*, found when dirty is written), the column
+// sweep of newly admitted slots (SmdSweepSms SMs per cycle), the dirty rows of this edge (a freed
+// CTA's SM, a quota write's SM), rr and the dispatch record.
 // Nothing allocates per cycle: reset() sizes every vector.
 #pragma once
 #include <vector>
@@ -58,6 +59,9 @@ class SmDriver {
   struct Regs {
     std::vector<uint32_t> ready;  // r_q: per SM, bit k
     std::vector<uint8_t> dirty;   // dirty_q
+    bool ref_valid = false;       // rlo_q / rhi_q != 0: a dirty row to refresh
+    uint32_t ref_lo = 0;          // rlo_q: the lowest dirty row (one-hot in the RTL)
+    uint32_t ref_hi = 0;          // rhi_q: the highest dirty row
     std::vector<uint32_t> beats;  // beats_q as columns: beats[k] bit j = slot j goes before slot k
     bool pick_valid = false;      // pv_q: stage 1's pick
     uint32_t pick_sm = 0;         // psm_q
@@ -120,7 +124,9 @@ class SmDriver {
     Issue is;
     if (!q.pick_valid || cfg_changed(in)) return is;
     const uint32_t s = q.pick_sm, k = q.pick_slot;
-    if (!fits(in, s, k) || !usable(in, s)) return is;  // a free adds room; a quota write may take it
+    // resources need no second check (docs/rtl/gs_sm_driver.md, Pipeline): the ready bit was exact
+    // at the pick and the SM's use can only have fallen since; a quota write may lower the quota
+    if (!under_limits(in, s, k, in.smst->resident(s, k)) || !usable(in, s)) return is;
     if (!(work_mask(*in.ksrt, *in.ptbq) >> k & 1u) || !((*in.pol.elig)[s] >> k & 1u) || (in.col_clr >> k & 1u))
       return is;
     const KsrtEntry& e = in.ksrt->entry(k);
@@ -133,13 +139,17 @@ class SmDriver {
     return is;
   }
 
+  /// Slot k on SM s with `resid` CTAs resident: under its quota (with quota_en_i) and the CTA limit.
+  static bool under_limits(const In& in, uint32_t s, uint32_t k, uint32_t resid) {
+    if (in.pol.quota_en && !(resid < (*in.pol.quota)[s * in.ksrt->slots() + k])) return false;
+    return in.pol.cta_limit == 0 || resid < in.pol.cta_limit;
+  }
+
   /// One ready bit: SM s against slot k's per-CTA demand, its quota and the CTA limit; `after`
   /// adds one CTA of slot `x` to the SM first (the row of the SM issued on this cycle).
   static bool fits(const In& in, uint32_t s, uint32_t k, bool after = false, uint32_t x = 0) {
     const Smst& smst = *in.smst;
-    const uint32_t resid = smst.resident(s, k) + (after && x == k ? 1u : 0u);
-    if (in.pol.quota_en && !(resid < (*in.pol.quota)[s * in.ksrt->slots() + k])) return false;
-    if (in.pol.cta_limit != 0 && !(resid < in.pol.cta_limit)) return false;
+    if (!under_limits(in, s, k, smst.resident(s, k) + (after && x == k ? 1u : 0u))) return false;
     const SmstEntry& m = smst.entry(s);
     const SmCaps& c = (*in.caps)[s];
     const KsrtEntry& e = in.ksrt->entry(k);
@@ -188,19 +198,9 @@ class SmDriver {
       n.pick_slot = 0;
     }
 
-    // refresh: the lowest and the highest dirty row
-    bool lo_v = false, hi_v = false;
-    uint32_t lo = 0, hi = 0;
-    for (uint32_t s = 0; s < sms; ++s)
-      if (q.dirty[s]) {
-        lo_v = true, lo = s;
-        break;
-      }
-    for (uint32_t s = sms; s-- > 0;)
-      if (q.dirty[s]) {
-        hi_v = true, hi = s;
-        break;
-      }
+    // refresh: the lowest and the highest dirty row, found when dirty was written (registered)
+    const bool lo_v = q.ref_valid, hi_v = q.ref_valid;
+    const uint32_t lo = q.ref_lo, hi = q.ref_hi;
 
     // ready bits: the sweep's, the refreshed rows', the issued SM's row after its CTA, then the
     // admitted columns cleared
@@ -227,6 +227,15 @@ class SmDriver {
     if (chg)
       for (uint32_t s = 0; s < sms; ++s) n.dirty[s] = 1;
     if (waited && q.waits != kWaitsMax) n.waits = q.waits + 1;
+    // the rows the next cycle refreshes: the new dirty vector's lowest and highest
+    n.ref_valid = false;
+    n.ref_lo = n.ref_hi = 0;
+    for (uint32_t s = 0; s < sms; ++s)
+      if (n.dirty[s]) {
+        if (!n.ref_valid) n.ref_lo = s;
+        n.ref_valid = true;
+        n.ref_hi = s;
+      }
 
     // the column sweep
     const bool restart = q.sact && (in.col_clr >> q.scol & 1u);
