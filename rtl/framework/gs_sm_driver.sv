@@ -25,7 +25,7 @@
 // Stage 1 (pick): per SM the best ready kernel (r_q & work & elig, not dirty, usable, not the
 //   SM picked last cycle), the round robin (gs_ffs) picks one SM: pv_q / psm_q / pslot_q.
 // Stage 2 (issue): the pick holds if the kernel is still under its quota and the CTA limit on
-//   the SM (row read now: a quota write may have lowered the quota; the resources it fitted at
+//   the SM (row read now: a quota write may have lowered the quota; the room the CTA fitted at
 //   the pick can only have grown), the SM is usable, the slot has work, is eligible and is
 //   not being admitted; then it issues, and the SM's row is rewritten as it will be after this
 //   CTA (its demand added), so the SM can be picked again in the next cycle: two ready SMs
