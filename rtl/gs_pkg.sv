@@ -399,6 +399,21 @@ package gs_pkg;
   } cta_res_t;
   localparam int CtaResW = 54;
 
+  // SMST: an alloc or free request of the last cycle, with its SM's resources in use read then (as after that cycle's edge); added and written into the table at this cycle's edge (gs_smst). Zeros when the port was idle (117 bits = SmstReqW)
+  typedef struct packed {
+    logic valid;
+    sm_id_t sm;
+    threads_t threads;  // the CTA's (an alloc's less a CTA freed on the same SM in the same cycle, whose free request then writes nothing)
+    warps_t warps;
+    regs_t regs;
+    shmem_t shmem;
+    threads_t used_threads;  // the SM's, read in the request's cycle
+    warps_t used_warps;
+    regs_t used_regs;
+    shmem_t used_shmem;
+  } smst_req_t;
+  localparam int SmstReqW = 117;
+
   // decision: start CTA `cta` of `kernel` on `sm` (resume = a preempted CTA) (38 bits = DispatchW)
   typedef struct packed {
     logic valid;

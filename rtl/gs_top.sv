@@ -159,6 +159,7 @@ module gs_top #(
   gs_pkg::slot_mask_t ksrt_valid, ksrt_free;
   logic [N*gs_pkg::SmstW-1:0] smst;
   logic [N*K*gs_pkg::CtaCntW-1:0] resident;
+  gs_pkg::smst_req_t smst_pend_alloc, smst_pend_free;   // the SMST's resource writes landing at this edge (lockstep state check)
   logic [K*gs_pkg::PtbqCntW-1:0] ptbq_count;
   logic [K*gs_pkg::CtaIdW-1:0] ptbq_head;
   gs_pkg::slot_mask_t ptbq_ready;
@@ -230,7 +231,7 @@ module gs_top #(
     .reserve_valid_i(reserve_valid), .reserve_sm_i(reserve_sm),
     .reserve_next_valid_i(reserve_next_valid), .reserve_next_i(reserve_next),
     .owner_wr_i(pol.owner_wr), .slot_free_i(ksrt_free),
-    .entries_o(smst), .resident_o(resident)
+    .entries_o(smst), .resident_o(resident), .pend_alloc_o(smst_pend_alloc), .pend_free_o(smst_pend_free)
   );
 
   gs_ptbq u_ptbq (

@@ -30,6 +30,12 @@
 //   not being admitted; then it issues, and the SM's row is rewritten as it will be after this
 //   CTA (its demand added), so the SM can be picked again in the next cycle: two ready SMs
 //   sustain one CTA per cycle.
+// The SMST writes a CTA's resources a cycle after its alloc or free (gs_smst), so a row read is
+// exact only when neither happened in the cycle before: the refresh leaves out the rows freed or
+// picked in that cycle (they wait a cycle more, masked as dirty), the sweep leaves the row of
+// the SM issued in that cycle as the issue wrote it, and an issue leaves its row dirty (the
+// row it writes may miss a free the SMST has yet to apply: the refresh writes it again). The
+// picked SM's own row needs no such care: no CTA goes to the SM picked in the cycle before.
 // Every row is read through a one-hot AND-OR (no variable part-select of a whole table).
 // Outputs issue_*_o update SMST/KSRT/PTBQ at the edge that loads dispatch_o: a pick in cycle t
 // issues in t+1 and is on dispatch_o in t+2.
@@ -396,44 +402,55 @@ module gs_sm_driver (
     assign free_oh[s] = free_valid_i && free_sm_i == gs_pkg::SmIdW'(s);
     assign qwr_oh[s] = quota_wr_valid_i && quota_wr_sm_i == gs_pkg::SmIdW'(s);
   end
-  logic [N-1:0] dirty_new, dirty_ni, dirty_wi;
-  logic [N-1:0] lo_ni, hi_ni, lo_wi, hi_wi;   // one-hot lowest / highest row of each outcome
-  // dirty rows: the refreshed ones leave, the rows changed at this edge enter; the issued SM's
-  // row leaves too (written exact), so both outcomes are formed (dirty_ni: no issue, dirty_wi:
-  // an issue) and searched beside stage 2, which then selects one
+  logic [N-1:0] dirty_new, search;
+  logic [N-1:0] lo_nx, hi_nx;   // one-hot lowest / highest row to refresh next cycle
+  // dirty rows: the refreshed ones leave, the rows changed at this edge enter (an issue leaves
+  // its row dirty: the row it writes may miss a free that the SMST has not yet applied)
   always_comb begin
     for (int s = 0; s < N; s++) begin
 `ifdef GS_MUT_SMD_NO_DIRTY_ON_FREE
-      // MUTATION: a freed CTA does not mark its SM's row: the room it leaves is never seen
+      // MUTATION: a freed CTA does not mark its SM's row: the room it leaves is seen only when
+      // the row changes for another reason
       dirty_new[s] = qwr_oh[s];
 `else
       dirty_new[s] = free_oh[s] || qwr_oh[s];
 `endif
-      dirty_ni[s] = ((dirty_q[s] && !refreshed[s]) || dirty_new[s] || cfg_chg) && in_gpu[s];
-      dirty_wi[s] = ((dirty_q[s] && !refreshed[s] && !pick_oh[s]) || dirty_new[s] || cfg_chg) && in_gpu[s];
     end
+    dirty_d = ((dirty_q & ~refreshed) | dirty_new | {N{cfg_chg}}) & in_gpu;
+    // the rows refreshed next cycle come from the dirty ones whose SMST resources do not change
+    // at the next edge: the SMST writes this cycle's free and this cycle's issue (the pick's SM)
+    // a cycle late, so those rows wait a cycle more
+`ifdef GS_MUT_SMD_REFRESH_PENDING
+    // MUTATION: a row whose resources the SMST has yet to write is refreshed from its old row
+    search = dirty_d;
+`else
+    search = dirty_d & ~free_oh & ~pick_oh;
+`endif
   end
-  // each outcome's lowest row (gs_ffs) and highest (gs_ffs on the reversed vector), one-hot
-  for (genvar o = 0; o < 2; o++) begin : g_ends
-    logic [N-1:0] req, rev, lo, hi;
-    logic lo_v, hi_v;
-    logic [IW-1:0] lo_idx, hi_rev_idx;
-    assign req = (o == 0) ? dirty_ni : dirty_wi;
-    for (genvar s = 0; s < N; s++) begin : g_bit
-      assign rev[s] = req[N-1-s];
-      assign lo[s] = lo_v && lo_idx == IW'(s);
-      assign hi[s] = hi_v && hi_rev_idx == IW'(N - 1 - s);
-    end
-    gs_ffs #(.Width(N)) u_lo (.req_i(req), .valid_o(lo_v), .idx_o(lo_idx));
-    gs_ffs #(.Width(N)) u_hi (.req_i(rev), .valid_o(hi_v), .idx_o(hi_rev_idx));
+  // its lowest row (gs_ffs) and highest (gs_ffs on the reversed vector), one-hot
+  logic [N-1:0] search_rev;
+  logic lo_v, hi_v;
+  logic [IW-1:0] lo_idx, hi_rev_idx;
+  for (genvar s = 0; s < N; s++) begin : g_ends
+    assign search_rev[s] = search[N-1-s];
+    assign lo_nx[s] = lo_v && lo_idx == IW'(s);
+    assign hi_nx[s] = hi_v && hi_rev_idx == IW'(N - 1 - s);
   end
-  assign lo_ni = g_ends[0].lo;
-  assign hi_ni = g_ends[0].hi;
-  assign lo_wi = g_ends[1].lo;
-  assign hi_wi = g_ends[1].hi;
-  assign dirty_d = issue_valid_o ? dirty_wi : dirty_ni;
-  assign rlo_d = issue_valid_o ? lo_wi : lo_ni;
-  assign rhi_d = issue_valid_o ? hi_wi : hi_ni;
+  gs_ffs #(.Width(N)) u_lo (.req_i(search), .valid_o(lo_v), .idx_o(lo_idx));
+  gs_ffs #(.Width(N)) u_hi (.req_i(search_rev), .valid_o(hi_v), .idx_o(hi_rev_idx));
+  assign rlo_d = lo_nx;
+  assign rhi_d = hi_nx;
+  // the SM issued in the last cycle: its CTA's resources reach the SMST only at this edge, so the
+  // column sweep leaves its row as the issue wrote it (exact for every slot)
+  logic [N-1:0] alloc_pend;
+  for (genvar s = 0; s < N; s++) begin : g_alloc_pend
+`ifdef GS_MUT_SMD_SWEEP_PENDING
+    // MUTATION: the sweep rewrites that row from the SMST, without the CTA
+    assign alloc_pend[s] = 1'b0;
+`else
+    assign alloc_pend[s] = dispatch_q.valid && dispatch_q.sm == gs_pkg::SmIdW'(s);
+`endif
+  end
   logic [K-1:0] scol_1h;
   logic sweep_last, restart;
   always_comb begin
@@ -449,7 +466,7 @@ module gs_sm_driver (
     r_d = r_q;
     for (int s = 0; s < N; s++) begin
       for (int k = 0; k < K; k++) begin
-        if (sact_q && grp_oh[s / G] && scol_q == SW'(k)) r_d[s*K + k] = sw_ok[s % G];
+        if (sact_q && grp_oh[s / G] && scol_q == SW'(k) && !alloc_pend[s]) r_d[s*K + k] = sw_ok[s % G];
         if (lo_oh[s]) r_d[s*K + k] = lo_ok[k];
         if (hi_oh[s]) r_d[s*K + k] = hi_ok[k];
 `ifndef GS_MUT_SMD_STALE_ROW

@@ -2,7 +2,7 @@
 // check (state_checker.hpp).
 //
 // Contract: one fixed-size snapshot of the tables gs_top keeps, in the golden twins' terms
-// (cmodel/sched/golden): KSRT entries, SMST entries and resident CTA counts, PTBQ occupancy and
+// (cmodel/sched/golden): KSRT entries, SMST entries, resident CTA counts and pending resource writes, PTBQ occupancy and
 // head, Active Queue ranks, CTA quotas and the change waiting for its report, the selected policy's registers (its `state` record's
 // bits, as golden::PolicyTwin::state() writes them), and the SM driver's ready bitmap, dirty rows and wait count. Sized for the RTL build (MaxSms x MaxKernels), filled
 // by the RTL driver (GsTopDriver::tables(), decoding gs_top's table signals with the generated
@@ -23,6 +23,7 @@ struct SchedTables {
   std::array<KsrtEntry, kSlots> ksrt{};
   std::array<SmstEntry, kSms> smst{};
   std::array<uint32_t, kSms * kSlots> resident{};  // [sm * kSlots + slot]
+  SmstReq smst_pend_alloc, smst_pend_free;         // SMST: the resource writes landing at the next edge
   std::array<uint32_t, kSlots> ptbq_count{};
   std::array<uint32_t, kSlots> ptbq_head{};     // CTA id at the head (meaningful when count > 0)
   uint32_t ptbq_ready = 0;                      // PTBQ: bit k = slot k's head register holds its head

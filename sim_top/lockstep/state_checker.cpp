@@ -82,6 +82,19 @@ bool StateChecker::check_smst(uint64_t cycle, const GoldenScheduler& ref, const 
   const uint32_t slots = ref.ksrt().slots();
   for (uint32_t s = 0; s < smst.sms(); ++s)
     if (!entry(cycle, kSmst, s, smst.entry(s), dut.smst[s])) return false;
+  // the resource writes landing at the next edge (both sides zero an idle port's record)
+  const SmstReq* ref_req[2] = {&smst.pend_alloc(), &smst.pend_free()};
+  const SmstReq* dut_req[2] = {&dut.smst_pend_alloc, &dut.smst_pend_free};
+  for (int i = 0; i < 2; ++i) {
+    if (*ref_req[i] == *dut_req[i]) continue;
+    for_each_field(*ref_req[i], *dut_req[i], [&](const char* field, const auto& r, const auto& d) {
+      if (r == d) return true;
+      fail_named(cycle, kSmst, std::string(i == 0 ? "SMST.pend_alloc." : "SMST.pend_free.") + field, field_str(r),
+                 field_str(d));
+      return false;
+    });
+    return false;
+  }
   uint32_t any = 0;  // branch-free pass first (it vectorizes); the loop below names the entry
   for (uint32_t s = 0; s < smst.sms(); ++s)
     for (uint32_t k = 0; k < slots; ++k) any |= smst.resident(s, k) ^ dut.resident[s * SchedTables::kSlots + k];

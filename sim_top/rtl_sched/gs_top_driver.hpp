@@ -189,6 +189,10 @@ class GsTopDriver final : public RtlModel {
       for (unsigned k = 0; k < kSlots; ++k) t.rec.ksrt[k] = get_rec<KsrtEntry>(t.ksrt, k * KsrtW);
     if (t.changed(t.smst, r.gs_top__DOT__smst))
       for (unsigned s = 0; s < kSms; ++s) t.rec.smst[s] = get_rec<SmstEntry>(t.smst, s * SmstW);
+    if (t.changed(t.smst_pend_alloc, r.gs_top__DOT__smst_pend_alloc))
+      t.rec.smst_pend_alloc = get_rec<SmstReq>(t.smst_pend_alloc);
+    if (t.changed(t.smst_pend_free, r.gs_top__DOT__smst_pend_free))
+      t.rec.smst_pend_free = get_rec<SmstReq>(t.smst_pend_free);
     if (t.changed(t.resident, r.gs_top__DOT__resident))
       for (unsigned i = 0; i < kSms * kSlots; ++i)
         t.rec.resident[i] = uint32_t(get_bits(t.resident, i * CtaCntW, CtaCntW));
@@ -276,6 +280,8 @@ class GsTopDriver final : public RtlModel {
   struct TableMirror {
     decltype(Root::gs_top__DOT__ksrt) ksrt{};
     decltype(Root::gs_top__DOT__smst) smst{};
+    decltype(Root::gs_top__DOT__smst_pend_alloc) smst_pend_alloc{};
+    decltype(Root::gs_top__DOT__smst_pend_free) smst_pend_free{};
     decltype(Root::gs_top__DOT__resident) resident{};
     decltype(Root::gs_top__DOT__ptbq_count) ptbq_count{};
     decltype(Root::gs_top__DOT__ptbq_head) ptbq_head{};

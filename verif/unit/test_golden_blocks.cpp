@@ -333,9 +333,14 @@ TEST_CASE("next() writes only d: registered state changes at commit(), all block
   ksrt.commit();
   CHECK(ksrt.entry(2).valid);
   CHECK(ksrt.entry(2).kernel == 9);
-  CHECK(smst.entry(1).threads == 64);
+  CHECK(smst.entry(1).ctas == 1);
   CHECK(smst.entry(1).state == SmState::kRunning);
   CHECK(smst.resident(1, 2) == 1);
+  CHECK(smst.entry(1).threads == 0);  // the resources in use land at the next edge
+  CHECK(smst.pend_alloc().valid);
+  smst.clock(Smst::In{});
+  CHECK(smst.entry(1).threads == 64);
+  CHECK_FALSE(smst.pend_alloc().valid);
   // two write ports on one entry in one cycle: issue and done of slot 2 both apply
   Ksrt::In both;
   both.issue_valid = true;

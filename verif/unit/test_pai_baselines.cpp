@@ -208,5 +208,11 @@ TEST_CASE("srtf-adaptive: shares while the SRTF order is unfair, the threshold d
   cfg.settings.srtf.adaptive_residency = 1;
   AloneRunCache cache_one;
   const MixRun one = run_mix_with_alone(cfg, mix, "golden", so, RunOptions{}, cache_one);
-  CHECK(one.shared.cycles != adaptive.shared.cycles);
+  REQUIRE_FALSE(one.shared.records.empty());
+  CHECK(test::cell(report_of(one.shared.records.front(), mix), 0, "ctas_per_sm") == 1);
+  // Whether the limit also moves the schedule depends on a CTA of the held kernel being issued
+  // inside a sharing phase: here the two phases last about 400 cycles each (26,568-26,976 and
+  // 28,200-28,608, with every SM full), and since the SMST's resources landed a cycle late
+  // (2026-12-02) no CTA is, so both limits give the same CTA trace (before, the makespans
+  // differed). The limit itself is checked above, in the policy's record.
 }

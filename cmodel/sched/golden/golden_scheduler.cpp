@@ -338,6 +338,9 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
                                               : BypassCmd{};
 
   // ------------------------------------------------------------ clock edge: q <= d, all blocks at once
+  // the CTA whose resources the SMST adds at this edge (issued in the last cycle)
+  const bool landed = smst_.pend_alloc().valid;
+  const uint32_t landed_sm = smst_.pend_alloc().sm;
   policy_twin_->commit();
   const size_t reported = records_.list().size();
   policy_twin_->report(records_);
@@ -356,7 +359,7 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   aq_.commit();
   cmd_.commit();
   bypass_q_ = bypass_d;
-  if (issue.valid) check_capacity(issue.sm);
+  if (landed) check_capacity(landed_sm);
   if (alloc.valid) {
     ctas_[alloc.slot].admit(head.grid);
     slot_kernel_[alloc.slot] = head.kernel;

@@ -48,6 +48,7 @@ using ::gs::SbmArch;
 using ::gs::SbmReg;
 using ::gs::SmState;
 using ::gs::SmstEntry;
+using ::gs::SmstReq;
 using ::gs::TokenUpd;
 
 inline bool reserved(const SmstEntry& e) { return e.state == SmState::kReserved; }

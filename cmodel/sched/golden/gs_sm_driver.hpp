@@ -7,9 +7,11 @@
 // next(): stage 1 (per SM the best ready kernel: ready & work & elig, not dirty, usable, not the
 // SM picked last cycle, by the registered order `beats`; SMs round-robin from rr), the issued
 // SM's row as it will be after its CTA, the refresh of the lowest and the highest dirty row (K
-// fit checks each; which rows is registered: ref_*, found when dirty is written), the column
-// sweep of newly admitted slots (SmdSweepSms SMs per cycle), the dirty rows of this edge (a freed
-// CTA's SM, a quota write's SM), rr and the dispatch record.
+// fit checks each; which rows is registered: ref_*, found when dirty is written, leaving out the
+// rows freed or picked in that cycle, whose SMST resources land a cycle late), the column sweep
+// of newly admitted slots (SmdSweepSms SMs per cycle; not the row of the SM issued in the last
+// cycle), the dirty rows of this edge (a freed CTA's SM, a quota write's SM), rr and the
+// dispatch record.
 // Nothing allocates per cycle: reset() sizes every vector.
 #pragma once
 #include <vector>
@@ -208,6 +210,7 @@ class SmDriver {
     if (q.sact) {
       for (uint32_t j = 0; j < kSweep && base + j < sms; ++j) {
         const uint32_t s = base + j;
+        if (alloc_pending(s)) continue;  // the issue of the last cycle wrote this row exact
         n.ready[s] = (n.ready[s] & ~(1u << q.scol)) | (fits(in, s, q.scol) ? 1u << q.scol : 0u);
       }
     }
@@ -221,17 +224,17 @@ class SmDriver {
     const bool waited = dirty_left(lo_v, lo, hi_v, hi);
     if (lo_v) n.dirty[lo] = 0;
     if (hi_v) n.dirty[hi] = 0;
-    if (is.valid) n.dirty[is.sm] = 0;  // its row is written exact
     if (in.free_valid && in.free_sm < sms) n.dirty[in.free_sm] = 1;
     if (in.quota_wr_valid && in.quota_wr_sm < sms) n.dirty[in.quota_wr_sm] = 1;
     if (chg)
       for (uint32_t s = 0; s < sms; ++s) n.dirty[s] = 1;
     if (waited && q.waits != kWaitsMax) n.waits = q.waits + 1;
-    // the rows the next cycle refreshes: the new dirty vector's lowest and highest
+    // the rows the next cycle refreshes: the new dirty vector's lowest and highest, leaving out
+    // the rows whose SMST resources change at the next edge (this cycle's free and pick)
     n.ref_valid = false;
     n.ref_lo = n.ref_hi = 0;
     for (uint32_t s = 0; s < sms; ++s)
-      if (n.dirty[s]) {
+      if (n.dirty[s] && !(in.free_valid && in.free_sm == s) && !(q.pick_valid && q.pick_sm == s)) {
         if (!n.ref_valid) n.ref_lo = s;
         n.ref_valid = true;
         n.ref_hi = s;
@@ -284,11 +287,13 @@ class SmDriver {
       if (fits(in, s, k, after, x)) r |= 1u << k;
     return r;
   }
+  /// SM s was issued a CTA in the last cycle: the SMST adds its resources only at this edge.
+  bool alloc_pending(uint32_t s) const { return q.dispatch.valid && q.dispatch.sm == s; }
   /// A dirty row other than the two refreshed ones waits (the RTL's waits_q count).
+  /// (the rows left out of the search, freed or picked in the cycle before, wait too)
   bool dirty_left(bool lo_v, uint32_t lo, bool hi_v, uint32_t hi) const {
-    if (!lo_v) return false;
-    for (uint32_t s = lo + 1; s < (hi_v ? hi : lo + 1); ++s)
-      if (q.dirty[s]) return true;
+    for (uint32_t s = 0; s < q.dirty.size(); ++s)
+      if (q.dirty[s] && !(lo_v && s == lo) && !(hi_v && s == hi)) return true;
     return false;
   }
 };

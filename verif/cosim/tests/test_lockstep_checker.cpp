@@ -97,6 +97,8 @@ gs::lockstep::SchedTables tables_of(const gs::GoldenScheduler& g) {
     t.rank[k] = g.active_queue().q.rank[k];
   }
   t.ptbq_fill = g.ptbq().fill();
+  t.smst_pend_alloc = g.smst().pend_alloc();
+  t.smst_pend_free = g.smst().pend_free();
   for (uint32_t s = 0; s < g.smst().sms(); ++s) {
     t.smst[s] = g.smst().entry(s);
     for (uint32_t k = 0; k < slots; ++k) {
