@@ -36,7 +36,10 @@
 // the SM issued in that cycle as the issue wrote it, and an issue leaves its row dirty (the
 // row it writes may miss a free the SMST has yet to apply: the refresh writes it again). The
 // picked SM's own row needs no such care: no CTA goes to the SM picked in the cycle before.
-// Every row is read through a one-hot AND-OR (no variable part-select of a whole table).
+// Every row is read through a one-hot AND-OR (no variable part-select of a whole table) whose
+// select comes straight from a register (the used resources from a copy of their own); a row's
+// SM type comes registered with its select, and each fit check is one gs_cta_fit (a carry-save
+// comparison, no sum formed first).
 // Outputs issue_*_o update SMST/KSRT/PTBQ at the edge that loads dispatch_o: a pick in cycle t
 // issues in t+1 and is on dispatch_o in t+2.
 module gs_sm_driver (
@@ -93,11 +96,10 @@ module gs_sm_driver (
   localparam int IW = (N > 1) ? $clog2(N) : 1;
   localparam int T = gs_pkg::MaxSmTypes;
   localparam int TW = gs_pkg::SmTypeW;
-  // one SM's row as the fit checks read it: used (wf_res_t) and the SM's type (its capacities
-  // are looked up after the read: SmTypeW bits per row instead of a wf_res_t), then the
-  // resident counts and the quotas of the K slots
-  localparam int RowW = RW + TW + 2 * K * CW;
-  localparam int TyO = 2 * K * CW;   // the type's offset in a row
+  // one SM's row as the fit checks read it: used (wf_res_t), then the resident counts and the
+  // quotas of the K slots (the SM's type, static, is registered with the row's select)
+  localparam int RowW = RW + 2 * K * CW;
+  localparam logic [RowW-1:0] UsedMask = {{RW{1'b1}}, {(2 * K * CW){1'b0}}};   // used, in a row
 
   // ---------------------------------------------------------------- registers
   logic [N*K-1:0] r_q, r_d;
@@ -107,9 +109,21 @@ module gs_sm_driver (
   logic pv_q, pv_d;                  // stage 1's pick: valid, SM, slot
   gs_pkg::sm_id_t psm_q, psm_d;
   gs_pkg::slot_t pslot_q, pslot_d;
+  logic [N-1:0] poh_q;               // the pick one-hot (psm_q when pv_q), for stage 2's row read
+  // inverted copies of rlo_q, rhi_q and poh_q that select only the used resources of a row (a
+  // one-hot select drives every bit of the row it reads: the copies halve that fanout on the fit
+  // checks' path; inverted, so that synthesis does not merge them with the registers they copy)
+  logic [N-1:0] rlo_un_q, rhi_un_q, poh_un_q;
+  logic [NG-1:0] sgrp_q, sgrp_d;     // sptr_q one-hot: the sweep lanes' row select
+  logic [TW-1:0] ptype_q, ptype_d;   // the picked SM's type
+  // the types of the rows the refresh and the sweep lanes read next (registered with their
+  // selects: an SM's capacities are looked up from a register, not through the row read)
+  logic [TW-1:0] lo_ty_q, lo_ty_d, hi_ty_q, hi_ty_d;
+  logic [G*TW-1:0] lane_ty_q, lane_ty_d;
   logic [K-1:0] swait_q, swait_d;
   logic sact_q, sact_d;
   gs_pkg::slot_t scol_q, scol_d;
+  logic [K-1:0] scol_p_q, scol_n_q;  // scol_q one-hot, and inverted: the sweep lanes' demand selects
   logic [GW-1:0] sptr_q, sptr_d;
   logic qen_q;
   gs_pkg::cta_cnt_t limit_q;
@@ -141,7 +155,7 @@ module gs_sm_driver (
   end
 
   // SM s: usable (inside the GPU, not reserved) and its row
-  logic [N-1:0] usable, in_gpu;
+  logic [N-1:0] usable, in_gpu, in_gpu_q;   // in_gpu_q: s < cfg_num_sms_i, registered (static)
   logic [N*RowW-1:0] rows;
   gs_pkg::smst_entry_t um;
   gs_pkg::wf_res_t used, tcap;
@@ -164,13 +178,13 @@ module gs_sm_driver (
       um = smst_i[s*gs_pkg::SmstW +: gs_pkg::SmstW];
       in_gpu[s] = (gs_pkg::SmIdW+1)'(s) < cfg_num_sms_i;
       // (GS_MUT_DISPATCH_RESERVED: a reserved SM keeps receiving CTAs while it is being preempted)
-      usable[s] = in_gpu[s] && (mut_dispatch_reserved || um.state != gs_pkg::SM_RESERVED);
+      usable[s] = in_gpu_q[s] && (mut_dispatch_reserved || um.state != gs_pkg::SM_RESERVED);
       used.threads = um.threads;
       used.warps = um.warps;
       used.regs = um.regs;
       used.shmem = um.shmem;
       used.slots = um.ctas;
-      rows[s*RowW +: RowW] = {used, cfg_sm_type_i[s*TW +: TW], resident_i[s*K*CW +: K*CW], quota_i[s*K*CW +: K*CW]};
+      rows[s*RowW +: RowW] = {used, resident_i[s*K*CW +: K*CW], quota_i[s*K*CW +: K*CW]};
     end
   end
 
@@ -204,7 +218,10 @@ module gs_sm_driver (
     row_quota = c;
   endfunction
 
-  // under the quota and the CTA limit with `resid` CTAs resident
+  // under the quota and the CTA limit with `resid` CTAs resident. The ready bits and stage 2 take
+  // the registered quota_en / CTA limit (qen_q, limit_q): in a cycle where the inputs differ
+  // from them (cfg_chg) nothing is picked or issued and every row becomes dirty, so no bit
+  // computed then is used before a refresh recomputes it
   function automatic logic under_limits(input logic [CW:0] resid, input gs_pkg::cta_cnt_t quota,
                                         input logic qen, input gs_pkg::cta_cnt_t limit);
     under_limits = (!qen || resid < (CW+1)'(quota)) && (limit == '0 || resid < (CW+1)'(limit));
@@ -224,42 +241,41 @@ module gs_sm_driver (
   logic [RowW-1:0] lo_row, hi_row, pk_row;
   logic [K-1:0] lo_ok, hi_ok, pk_ok;
   logic [RW-1:0] lo_cap, hi_cap, pk_cap;
-  assign lo_row = row_of(lo_oh, rows);
-  assign hi_row = row_of(hi_oh, rows);
-  assign lo_cap = type_cap_of(lo_row[TyO +: TW], type_cap);
-  assign hi_cap = type_cap_of(hi_row[TyO +: TW], type_cap);
+  // the used resources through the copies, the resident counts and quotas through the registers
+  // themselves
+  assign lo_row = (row_of(~rlo_un_q, rows) & UsedMask) | (row_of(lo_oh, rows) & ~UsedMask);
+  assign hi_row = (row_of(~rhi_un_q, rows) & UsedMask) | (row_of(hi_oh, rows) & ~UsedMask);
+  assign lo_cap = type_cap_of(lo_ty_q, type_cap);
+  assign hi_cap = type_cap_of(hi_ty_q, type_cap);
 
   // ---------------------------------------------------------------- stage 2 (issue) inputs
   logic [N-1:0] pick_oh;   // the registered pick, one-hot
-  for (genvar s = 0; s < N; s++) begin : g_pick_oh
-    assign pick_oh[s] = pv_q && psm_q == gs_pkg::SmIdW'(s);
-  end
-  assign pk_row = row_of(pick_oh, rows);
-  assign pk_cap = type_cap_of(pk_row[TyO +: TW], type_cap);
+  assign pick_oh = poh_q;
+  assign pk_row = (row_of(~poh_un_q, rows) & UsedMask) | (row_of(pick_oh, rows) & ~UsedMask);
+  assign pk_cap = type_cap_of(ptype_q, type_cap);
 
-  // the picked SM's row after its CTA: used + the slot's demand, its resident count + 1 (written
-  // at the issue: the row is exact then, also when a free or a quota write dirtied it). The sum
-  // is taken from gs_cta_fit; its fit is not needed (stage 2 below)
-  gs_pkg::wf_res_t pk_after;
-  logic pk_after_fit;
-  gs_cta_fit u_pick_add (.acc_i(pk_row[RowW-1 -: RW]), .cta_i(k_dem[32'(pslot_q)*RW +: RW]), .cap_i(pk_cap),
-                         .sum_o(pk_after), .fits_o(pk_after_fit));
+  // the picked SM's row after its CTA (written at the issue: the row is exact then, also when a
+  // free or a quota write dirtied it): a CTA of slot k fits on top of used + the slot's demand
+  // (gs_cta_fit with TwoCtas: no sum of the row formed first), its resident count + 1 under
+  // the limits
+  gs_pkg::wf_res_t pk_dem;
+  assign pk_dem = k_dem[32'(pslot_q)*RW +: RW];
 
   for (genvar k = 0; k < K; k++) begin : g_row_fit
     localparam int RO = K * CW + k * CW;   // slot k's resident count in a row
     localparam int QO = k * CW;            // slot k's quota in a row
     logic lo_fit, hi_fit, pk_fit;
     gs_pkg::wf_res_t lo_sum, hi_sum, pk_sum;
-    gs_cta_fit u_lo (.acc_i(lo_row[RowW-1 -: RW]), .cta_i(k_dem[k*RW +: RW]), .cap_i(lo_cap),
+    gs_cta_fit u_lo (.acc_i(lo_row[RowW-1 -: RW]), .cta_i(k_dem[k*RW +: RW]), .cta2_i('0), .cap_i(lo_cap),
                      .sum_o(lo_sum), .fits_o(lo_fit));
-    gs_cta_fit u_hi (.acc_i(hi_row[RowW-1 -: RW]), .cta_i(k_dem[k*RW +: RW]), .cap_i(hi_cap),
+    gs_cta_fit u_hi (.acc_i(hi_row[RowW-1 -: RW]), .cta_i(k_dem[k*RW +: RW]), .cta2_i('0), .cap_i(hi_cap),
                      .sum_o(hi_sum), .fits_o(hi_fit));
-    gs_cta_fit u_pk (.acc_i(pk_after), .cta_i(k_dem[k*RW +: RW]), .cap_i(pk_cap),
+    gs_cta_fit #(.TwoCtas(1'b1)) u_pk (.acc_i(pk_row[RowW-1 -: RW]), .cta_i(k_dem[k*RW +: RW]), .cta2_i(pk_dem), .cap_i(pk_cap),
                      .sum_o(pk_sum), .fits_o(pk_fit));
-    assign lo_ok[k] = lo_fit && under_limits({1'b0, lo_row[RO +: CW]}, lo_row[QO +: CW], quota_en_i, cfg_cta_limit_i);
-    assign hi_ok[k] = hi_fit && under_limits({1'b0, hi_row[RO +: CW]}, hi_row[QO +: CW], quota_en_i, cfg_cta_limit_i);
+    assign lo_ok[k] = lo_fit && under_limits({1'b0, lo_row[RO +: CW]}, lo_row[QO +: CW], qen_q, limit_q);
+    assign hi_ok[k] = hi_fit && under_limits({1'b0, hi_row[RO +: CW]}, hi_row[QO +: CW], qen_q, limit_q);
     assign pk_ok[k] = pk_fit && under_limits({1'b0, pk_row[RO +: CW]} + (CW+1)'(pslot_q == SW'(k)), pk_row[QO +: CW],
-                                             quota_en_i, cfg_cta_limit_i);
+                                             qen_q, limit_q);
   end
 
   // ---------------------------------------------------------------- column sweep
@@ -267,6 +283,7 @@ module gs_sm_driver (
   logic [NG-1:0] grp_oh;
   for (genvar g = 0; g < NG; g++) begin : g_grp
     assign grp_oh[g] = sptr_q == GW'(g);
+    assign sgrp_d[g] = sptr_d == GW'(g);
   end
   logic [G-1:0] sw_ok;
   for (genvar j = 0; j < G; j++) begin : g_lane
@@ -278,18 +295,32 @@ module gs_sm_driver (
     gs_pkg::cta_cnt_t lane_res, lane_quota;
     for (genvar s = 0; s < N; s++) begin : g_sel
       if (s % G == j) begin : g_in
-        assign lane_oh[s] = grp_oh[s / G];
+        assign lane_oh[s] = sgrp_q[s / G];
       end else begin : g_out
         assign lane_oh[s] = 1'b0;
       end
     end
     assign lane_row = row_of(lane_oh, rows);
-    assign lane_cap = type_cap_of(lane_row[TyO +: TW], type_cap);
+    assign lane_cap = type_cap_of(lane_ty_q[j*TW +: TW], type_cap);
     assign lane_res = row_resident(lane_row, scol_q);
     assign lane_quota = row_quota(lane_row, scol_q);
-    gs_cta_fit u_sw (.acc_i(lane_row[RowW-1 -: RW]), .cta_i(k_dem[32'(scol_q)*RW +: RW]),
-                     .cap_i(lane_cap), .sum_o(lane_sum), .fits_o(lane_fit));
-    assign sw_ok[j] = lane_fit && under_limits({1'b0, lane_res}, lane_quota, quota_en_i, cfg_cta_limit_i);
+    // the swept slot's demand: the lower half of the lanes select it by scol_p_q, the upper half
+    // by scol_n_q (two registers, each driving half the lanes' fit checks)
+    gs_pkg::wf_res_t lane_dem;
+    if (j < G / 2) begin : g_dem_p
+      always_comb begin
+        lane_dem = '0;
+        for (int k = 0; k < K; k++) lane_dem = lane_dem | ({RW{scol_p_q[k]}} & k_dem[k*RW +: RW]);
+      end
+    end else begin : g_dem_n
+      always_comb begin
+        lane_dem = '0;
+        for (int k = 0; k < K; k++) lane_dem = lane_dem | ({RW{!scol_n_q[k]}} & k_dem[k*RW +: RW]);
+      end
+    end
+    gs_cta_fit u_sw (.acc_i(lane_row[RowW-1 -: RW]), .cta_i(lane_dem),
+                     .cta2_i('0), .cap_i(lane_cap), .sum_o(lane_sum), .fits_o(lane_fit));
+    assign sw_ok[j] = lane_fit && under_limits({1'b0, lane_res}, lane_quota, qen_q, limit_q);
   end
 
   // ---------------------------------------------------------------- stage 1: pick
@@ -321,33 +352,38 @@ module gs_sm_driver (
       for (int k = 0; k < K; k++) sel[k] = rdy[k] && ((rdy & bcol[k*K +: K]) == '0);
       best = '0;
       for (int k = 0; k < K; k++) if (sel[k]) best = best | SW'(k);
-      cand[s] = (rdy != '0) && usable[s] && !dirty_q[s] && !pick_oh[s] && !cfg_chg;
+      cand[s] = (rdy != '0) && usable[s] && !dirty_q[s] && !pick_oh[s];
       cslot[s*SW +: SW] = best;
     end
   end
 
   logic [N-1:0] from_rr, cand_rr, new_oh;
-  logic found, found_rr;
+  logic found, found_rr, picked;
   logic [IW-1:0] first_rr, first_any, pick_idx;
   for (genvar s = 0; s < N; s++) begin : g_from_rr
     assign from_rr[s] = gs_pkg::SmIdW'(s) >= rr_q;
-    assign new_oh[s] = found && pick_idx == IW'(s);
+    assign new_oh[s] = picked && pick_idx == IW'(s);
   end
   assign cand_rr = cand & from_rr;
   gs_ffs #(.Width(N)) u_first_from_rr (.req_i(cand_rr), .valid_o(found_rr), .idx_o(first_rr));
   gs_ffs #(.Width(N)) u_first_any (.req_i(cand), .valid_o(found), .idx_o(first_any));
   assign pick_idx = found_rr ? first_rr : first_any;
+  // a configuration change picks nothing (masked after the search, off the candidates' path)
+  assign picked = found && !cfg_chg;
 
   always_comb begin
-    pv_d = found;
-    psm_d = gs_pkg::SmIdW'(pick_idx);
+    pv_d = picked;
+    psm_d = picked ? gs_pkg::SmIdW'(pick_idx) : '0;
     pslot_d = '0;
-    for (int s = 0; s < N; s++) pslot_d = pslot_d | ({SW{new_oh[s]}} & cslot[s*SW +: SW]);
-    rr_d = rr_q;
-    if (found) begin
-      rr_d = psm_d + 1'b1;
-      if ({1'b0, rr_d} >= cfg_num_sms_i) rr_d = '0;
+    ptype_d = '0;
+    for (int s = 0; s < N; s++) begin
+      pslot_d = pslot_d | ({SW{new_oh[s]}} & cslot[s*SW +: SW]);
+      ptype_d = ptype_d | ({TW{new_oh[s]}} & cfg_sm_type_i[s*TW +: TW]);
     end
+    // the SM after the pick; the pick is below cfg_num_sms_i, so it wraps exactly at the last
+    // SM (an equality formed beside the search, not a compare after the increment)
+    rr_d = rr_q;
+    if (picked) rr_d = (pick_idx == IW'(cfg_num_sms_i - 1'b1)) ? '0 : gs_pkg::SmIdW'(pick_idx) + 1'b1;
   end
 
   // ---------------------------------------------------------------- stage 2: issue
@@ -362,7 +398,7 @@ module gs_sm_driver (
   always_comb begin
     pk_res = row_resident(pk_row, pslot_q);
     pk_quota = row_quota(pk_row, pslot_q);
-    pk_legal = under_limits({1'b0, pk_res}, pk_quota, quota_en_i, cfg_cta_limit_i);
+    pk_legal = under_limits({1'b0, pk_res}, pk_quota, qen_q, limit_q);
     pk_usable = (pick_oh & usable) != '0;
     pk_elig = 1'b0;
     for (int s = 0; s < N; s++) pk_elig = pk_elig | (pick_oh[s] && elig_i[s*K + 32'(pslot_q)]);
@@ -416,7 +452,7 @@ module gs_sm_driver (
       dirty_new[s] = free_oh[s] || qwr_oh[s];
 `endif
     end
-    dirty_d = ((dirty_q & ~refreshed) | dirty_new | {N{cfg_chg}}) & in_gpu;
+    dirty_d = ((dirty_q & ~refreshed) | dirty_new | {N{cfg_chg}}) & in_gpu_q;
     // the rows refreshed next cycle come from the dirty ones whose SMST resources do not change
     // at the next edge: the SMST writes this cycle's free and this cycle's issue (the pick's SM)
     // a cycle late, so those rows wait a cycle more
@@ -440,6 +476,21 @@ module gs_sm_driver (
   gs_ffs #(.Width(N)) u_hi (.req_i(search_rev), .valid_o(hi_v), .idx_o(hi_rev_idx));
   assign rlo_d = lo_nx;
   assign rhi_d = hi_nx;
+  always_comb begin
+    lo_ty_d = '0;
+    hi_ty_d = '0;
+    for (int s = 0; s < N; s++) begin
+      lo_ty_d = lo_ty_d | ({TW{lo_nx[s]}} & cfg_sm_type_i[s*TW +: TW]);
+      hi_ty_d = hi_ty_d | ({TW{hi_nx[s]}} & cfg_sm_type_i[s*TW +: TW]);
+    end
+    // lane j's SM in the next group
+    lane_ty_d = '0;
+    for (int g = 0; g < NG; g++) begin
+      for (int j = 0; j < G; j++) begin
+        if (g * G + j < N) lane_ty_d[j*TW +: TW] = lane_ty_d[j*TW +: TW] | ({TW{sgrp_d[g]}} & cfg_sm_type_i[(g*G + j)*TW +: TW]);
+      end
+    end
+  end
   // the SM issued in the last cycle: its CTA's resources reach the SMST only at this edge, so the
   // column sweep leaves its row as the issue wrote it (exact for every slot)
   logic [N-1:0] alloc_pend;
@@ -518,15 +569,24 @@ module gs_sm_driver (
       dirty_q <= '0;
       rlo_q <= '0;
       rhi_q <= '0;
+      rlo_un_q <= '1;
+      rhi_un_q <= '1;
+      poh_un_q <= '1;
+      sgrp_q <= '0;
+      sgrp_q[0] <= 1'b1;
       for (int j = 0; j < K; j++) begin
         for (int k = 0; k < K; k++) beats_q[j*K + k] <= (j < k);
       end
       pv_q <= 1'b0;
       psm_q <= '0;
       pslot_q <= '0;
+      poh_q <= '0;
+      ptype_q <= '0;
       swait_q <= '0;
       sact_q <= 1'b0;
       scol_q <= '0;
+      scol_p_q <= K'(1);
+      scol_n_q <= ~K'(1);
       sptr_q <= '0;
       qen_q <= 1'b0;
       limit_q <= '0;
@@ -539,13 +599,23 @@ module gs_sm_driver (
       dirty_q <= dirty_d;
       rlo_q <= rlo_d;
       rhi_q <= rhi_d;
+      rlo_un_q <= ~rlo_d;
+      rhi_un_q <= ~rhi_d;
+      poh_un_q <= ~new_oh;
+      sgrp_q <= sgrp_d;
       beats_q <= beats_d;
       pv_q <= pv_d;
       psm_q <= psm_d;
       pslot_q <= pslot_d;
+      poh_q <= new_oh;
+      ptype_q <= ptype_d;
       swait_q <= swait_d;
       sact_q <= sact_d;
       scol_q <= scol_d;
+      for (int k = 0; k < K; k++) begin
+        scol_p_q[k] <= scol_d == SW'(k);
+        scol_n_q[k] <= scol_d != SW'(k);
+      end
       sptr_q <= sptr_d;
       qen_q <= quota_en_i;
       limit_q <= cfg_cta_limit_i;
@@ -553,6 +623,14 @@ module gs_sm_driver (
       rr_q <= rr_d;
       dispatch_q <= dispatch_d;
     end
+  end
+  // the types follow their selects in every cycle, in_gpu_q follows cfg_num_sms_i (both static
+  // configuration, set before reset: no reset needed)
+  always_ff @(posedge clk_i) begin
+    lo_ty_q <= lo_ty_d;
+    hi_ty_q <= hi_ty_d;
+    lane_ty_q <= lane_ty_d;
+    in_gpu_q <= in_gpu;
   end
 `ifndef SYNTHESIS
   // invariants (docs/verification.md): no SM over any capacity; no CTA issued to a reserved SM

@@ -223,7 +223,7 @@ module gs_policy_hetero (
     if ((q.ty == 2'd0 && !q.has_b) || (q.ty == 2'd1 && !q.has_s)) cap = '0;
     if (q.ty == 2'd2) cap = cfg_i.base_sm;
   end
-  gs_cta_fit u_fit (.acc_i(q.acc), .cta_i(q.cta), .cap_i(q.cap), .sum_o(acc_sum), .fits_o(acc_fits));
+  gs_cta_fit u_fit (.acc_i(q.acc), .cta_i(q.cta), .cta2_i('0), .cap_i(q.cap), .sum_o(acc_sum), .fits_o(acc_fits));
 
   // SEL: Algorithm 2's decision on the registers, started the cycle after OCC's last step
   // (sel_start is OCC's move to SEL, registered as sel_go) and awaited in SEL; the registers it

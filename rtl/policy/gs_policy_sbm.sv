@@ -200,7 +200,7 @@ module gs_policy_sbm (
       end
     end
   end
-  gs_cta_fit u_fit (.acc_i(q.acc), .cta_i(q.cta), .cap_i(sm0), .sum_o(acc_sum), .fits_o(acc_fits));
+  gs_cta_fit u_fit (.acc_i(q.acc), .cta_i(q.cta), .cta2_i('0), .cap_i(sm0), .sum_o(acc_sum), .fits_o(acc_fits));
 
   // ------------------------------------------------------------------ this cycle
   logic last_sm;

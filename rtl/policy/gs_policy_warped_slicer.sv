@@ -366,7 +366,7 @@ module gs_policy_warped_slicer (
     e_occ = ksrt_at(ksrt, k_occ);
     r_occ = {e_occ.threads, e_occ.warps, e_occ.regs, e_occ.shmem, CW'(1)};
   end
-  gs_cta_fit u_fit (.acc_i(q.acc), .cta_i(q.cta), .cap_i(sm0), .sum_o(acc_sum), .fits_o(acc_fits));
+  gs_cta_fit u_fit (.acc_i(q.acc), .cta_i(q.cta), .cta2_i('0), .cap_i(sm0), .sum_o(acc_sum), .fits_o(acc_fits));
   logic [JW-1:0] next_base;
   logic perf_we;
   logic [PW-1:0] perf_wd;

@@ -141,15 +141,17 @@ class SmDriver {
     return is;
   }
 
-  /// Slot k on SM s with `resid` CTAs resident: under its quota (with quota_en_i) and the CTA limit.
-  static bool under_limits(const In& in, uint32_t s, uint32_t k, uint32_t resid) {
-    if (in.pol.quota_en && !(resid < (*in.pol.quota)[s * in.ksrt->slots() + k])) return false;
-    return in.pol.cta_limit == 0 || resid < in.pol.cta_limit;
+  /// Slot k on SM s with `resid` CTAs resident: under its quota (with quota_en) and the CTA limit,
+  /// as registered (qen_q, limit_q: a cycle whose inputs differ picks and issues nothing and
+  /// dirties every row, so the bits computed then are recomputed before they are used).
+  bool under_limits(const In& in, uint32_t s, uint32_t k, uint32_t resid) const {
+    if (q.qen && !(resid < (*in.pol.quota)[s * in.ksrt->slots() + k])) return false;
+    return q.limit == 0 || resid < q.limit;
   }
 
   /// One ready bit: SM s against slot k's per-CTA demand, its quota and the CTA limit; `after`
   /// adds one CTA of slot `x` to the SM first (the row of the SM issued on this cycle).
-  static bool fits(const In& in, uint32_t s, uint32_t k, bool after = false, uint32_t x = 0) {
+  bool fits(const In& in, uint32_t s, uint32_t k, bool after = false, uint32_t x = 0) const {
     const Smst& smst = *in.smst;
     if (!under_limits(in, s, k, smst.resident(s, k) + (after && x == k ? 1u : 0u))) return false;
     const SmstEntry& m = smst.entry(s);
