@@ -196,6 +196,14 @@ module gs_sm_driver (
     type_cap_of = c;
   endfunction
 
+  // the SM type of the SM a one-hot vector names (an AND-OR tree; 0 for none)
+  function automatic logic [TW-1:0] type_of(input logic [N-1:0] oh, input logic [N*TW-1:0] types);
+    logic [TW-1:0] t;
+    t = '0;
+    for (int s = 0; s < N; s++) t = t | ({TW{oh[s]}} & types[s*TW +: TW]);
+    type_of = t;
+  endfunction
+
   // a row read through a one-hot select (an AND-OR tree)
   function automatic logic [RowW-1:0] row_of(input logic [N-1:0] oh, input logic [N*RowW-1:0] all);
     logic [RowW-1:0] r;
@@ -375,11 +383,8 @@ module gs_sm_driver (
     pv_d = picked;
     psm_d = picked ? gs_pkg::SmIdW'(pick_idx) : '0;
     pslot_d = '0;
-    ptype_d = '0;
-    for (int s = 0; s < N; s++) begin
-      pslot_d = pslot_d | ({SW{new_oh[s]}} & cslot[s*SW +: SW]);
-      ptype_d = ptype_d | ({TW{new_oh[s]}} & cfg_sm_type_i[s*TW +: TW]);
-    end
+    for (int s = 0; s < N; s++) pslot_d = pslot_d | ({SW{new_oh[s]}} & cslot[s*SW +: SW]);
+    ptype_d = type_of(new_oh, cfg_sm_type_i);
     // the SM after the pick; the pick is below cfg_num_sms_i, so it wraps exactly at the last
     // SM (an equality formed beside the search, not a compare after the increment)
     rr_d = rr_q;
@@ -477,12 +482,8 @@ module gs_sm_driver (
   assign rlo_d = lo_nx;
   assign rhi_d = hi_nx;
   always_comb begin
-    lo_ty_d = '0;
-    hi_ty_d = '0;
-    for (int s = 0; s < N; s++) begin
-      lo_ty_d = lo_ty_d | ({TW{lo_nx[s]}} & cfg_sm_type_i[s*TW +: TW]);
-      hi_ty_d = hi_ty_d | ({TW{hi_nx[s]}} & cfg_sm_type_i[s*TW +: TW]);
-    end
+    lo_ty_d = type_of(lo_nx, cfg_sm_type_i);
+    hi_ty_d = type_of(hi_nx, cfg_sm_type_i);
     // lane j's SM in the next group
     lane_ty_d = '0;
     for (int g = 0; g < NG; g++) begin
