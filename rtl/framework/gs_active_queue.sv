@@ -31,7 +31,7 @@ module gs_active_queue (
   logic [SW:0] active_after;
 
   // the lowest free slot (log depth)
-  gs_ffs #(.Width(K)) u_free_slot (.req_i(~ksrt_valid_i), .valid_o(found), .idx_o(free_slot));
+  gs_ffs #(.Width(K)) u_free_slot (.req_i(~ksrt_valid_i), .data_i('0), .valid_o(found), .idx_o(free_slot), .data_o());
   always_comb begin
     alloc_slot_o = SW'(free_slot);
     alloc_valid_o = head_valid_i && found;

@@ -69,7 +69,7 @@ module gs_ptbq (
   for (genvar k = 0; k < K; k++) begin : g_need
     assign need[k] = cnt_q[k*CW +: CW] != '0 && !hv_q[k] && !((frd_q || fdat_q) && fslot_q == gs_pkg::SlotW'(k));
   end
-  gs_ffs #(.Width(K)) u_need (.req_i(need), .valid_o(need_any), .idx_o(need_slot));
+  gs_ffs #(.Width(K)) u_need (.req_i(need), .data_i('0), .valid_o(need_any), .idx_o(need_slot), .data_o());
 
   always_comb begin
     rd_d = rd_q;

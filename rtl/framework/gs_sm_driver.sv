@@ -14,15 +14,19 @@
 // A preempted CTA (PTBQ head) is issued before fresh CTAs of the same kernel (resume = 1).
 //
 // Storage instead of MaxSms x MaxKernels fit checks per cycle:
-//   r_q      ready bitmap, bit s*K+k: a CTA of slot k fits SM s, under its quota and the CTA
-//            limit (what depends on SM row s and slot k's per-CTA demand);
+//   ready    ready bitmap, bit s*K+k: a CTA of slot k fits SM s, under its quota and the CTA
+//            limit (what depends on SM row s and slot k's per-CTA demand). Held as r_q with the
+//            rows the last cycle's refresh and issue computed laid over it (olo/ohi/opk: row
+//            and K bits each): a fit check's result lands in a K-bit register, not in the
+//            bitmap through a 132-row write decoder in the same cycle; r_q takes the rows at
+//            the next edge. `ready` is what the bitmap was before this split, bit for bit;
 //   dirty_q  rows whose inputs changed (an SM event's free, a quota write, a configuration
 //            change): masked until refreshed; the lowest and the highest dirty row are
 //            refreshed per cycle (K fit checks each);
 //   a column of a newly admitted kernel (col_clr_i) is cleared and swept SmdSweepSms SMs per
 //   cycle (swait_q: columns waiting, sact_q/scol_q/sptr_q: the sweep under way);
 //   beats_q  bit j*K+k: slot j goes before slot k (key_j < key_k, ties by index), from key_i.
-// Stage 1 (pick): per SM the best ready kernel (r_q & work & elig, not dirty, usable, not the
+// Stage 1 (pick): per SM the best ready kernel (ready & work & elig, not dirty, usable, not the
 //   SM picked last cycle), the round robin (gs_ffs) picks one SM: pv_q / psm_q / pslot_q.
 // Stage 2 (issue): the pick holds if the kernel is still under its quota and the CTA limit on
 //   the SM (row read now: a quota write may have lowered the quota; the room the CTA fitted at
@@ -38,8 +42,8 @@
 // picked SM's own row needs no such care: no CTA goes to the SM picked in the cycle before.
 // Every row is read through a one-hot AND-OR (no variable part-select of a whole table) whose
 // select comes straight from a register (the used resources from a copy of their own); a row's
-// SM type comes registered with its select, and each fit check is one gs_cta_fit (a carry-save
-// comparison, no sum formed first).
+// SM type comes registered with its select (carried by the search that finds the row, gs_ffs
+// data), and each fit check is one gs_cta_fit (a carry-save comparison, no sum formed first).
 // Outputs issue_*_o update SMST/KSRT/PTBQ at the edge that loads dispatch_o: a pick in cycle t
 // issues in t+1 and is on dispatch_o in t+2.
 module gs_sm_driver (
@@ -103,6 +107,18 @@ module gs_sm_driver (
 
   // ---------------------------------------------------------------- registers
   logic [N*K-1:0] r_q, r_d;
+  logic [N*K-1:0] ready;             // the ready bitmap: r_q with the overlay rows below laid over it
+  // the overlay: the rows the refresh (lowest, highest) and the issue computed last cycle, each
+  // an SM index, a valid bit and the row's K ready bits (the column clear of that cycle applied)
+  // (and below them the column sweep's row group, with its column and its lanes' bits)
+  logic olo_v_q, ohi_v_q, opk_v_q, osw_v_q;
+  logic [NG-1:0] osw_grp_q;          // the swept group, one-hot
+  logic [K-1:0] osw_col_q;           // the swept column, one-hot
+  logic [G-1:0] osw_en_q, osw_ok_q;  // lane j wrote its row (not the SM issued the cycle before), its bit
+  logic [IW-1:0] olo_idx_q, ohi_ridx_q, opk_idx_q;   // ohi: reversed (N-1-s), as its search gives it
+  logic [K-1:0] olo_ok_q, ohi_ok_q, opk_ok_q;
+  logic rlo_v_q, rhi_v_q;            // rlo_q / rhi_q name a row, and which (rhi: reversed)
+  logic [IW-1:0] rlo_idx_q, rhi_ridx_q;
   logic [N-1:0] dirty_q, dirty_d;
   logic [N-1:0] rlo_q, rlo_d, rhi_q, rhi_d;   // the dirty rows to refresh next: lowest, highest (one-hot)
   logic [K*K-1:0] beats_q, beats_d;
@@ -194,14 +210,6 @@ module gs_sm_driver (
     c = '0;
     for (int t = 0; t < T; t++) if (ty == TW'(t)) c = caps[t*RW +: RW];
     type_cap_of = c;
-  endfunction
-
-  // the SM type of the SM a one-hot vector names (an AND-OR tree; 0 for none)
-  function automatic logic [TW-1:0] type_of(input logic [N-1:0] oh, input logic [N*TW-1:0] types);
-    logic [TW-1:0] t;
-    t = '0;
-    for (int s = 0; s < N; s++) t = t | ({TW{oh[s]}} & types[s*TW +: TW]);
-    type_of = t;
   endfunction
 
   // a row read through a one-hot select (an AND-OR tree)
@@ -355,7 +363,7 @@ module gs_sm_driver (
     sel = '0;
     best = '0;
     for (int s = 0; s < N; s++) begin
-      rdy = r_q[s*K +: K] & work & elig_i[s*K +: K] & ~col_clr_i;
+      rdy = ready[s*K +: K] & work & elig_i[s*K +: K] & ~col_clr_i;
       // the ready kernel no other ready kernel goes before (beats_q is a total order)
       for (int k = 0; k < K; k++) sel[k] = rdy[k] && ((rdy & bcol[k*K +: K]) == '0);
       best = '0;
@@ -365,30 +373,37 @@ module gs_sm_driver (
     end
   end
 
+  // the searches carry each SM's best slot and type beside its index (gs_ffs data), so the
+  // pick's slot and type come out of the same tree instead of a 132-way read after it
   logic [N-1:0] from_rr, cand_rr, new_oh;
   logic found, found_rr, picked;
   logic [IW-1:0] first_rr, first_any, pick_idx;
+  logic [N*(SW+TW)-1:0] cdata;               // SM s's {best slot, type} at [s*(SW+TW) +: SW+TW]
+  logic [SW+TW-1:0] data_rr, data_any, pick_data;
   for (genvar s = 0; s < N; s++) begin : g_from_rr
     assign from_rr[s] = gs_pkg::SmIdW'(s) >= rr_q;
     assign new_oh[s] = picked && pick_idx == IW'(s);
+    assign cdata[s*(SW+TW) +: SW+TW] = {cslot[s*SW +: SW], cfg_sm_type_i[s*TW +: TW]};
   end
   assign cand_rr = cand & from_rr;
-  gs_ffs #(.Width(N)) u_first_from_rr (.req_i(cand_rr), .valid_o(found_rr), .idx_o(first_rr));
-  gs_ffs #(.Width(N)) u_first_any (.req_i(cand), .valid_o(found), .idx_o(first_any));
+  gs_ffs #(.Width(N), .DataW(SW+TW)) u_first_from_rr (.req_i(cand_rr), .data_i(cdata), .valid_o(found_rr),
+                                                      .idx_o(first_rr), .data_o(data_rr));
+  gs_ffs #(.Width(N), .DataW(SW+TW)) u_first_any (.req_i(cand), .data_i(cdata), .valid_o(found),
+                                                  .idx_o(first_any), .data_o(data_any));
   assign pick_idx = found_rr ? first_rr : first_any;
+  assign pick_data = found_rr ? data_rr : data_any;
   // a configuration change picks nothing (masked after the search, off the candidates' path)
   assign picked = found && !cfg_chg;
 
   always_comb begin
     pv_d = picked;
     psm_d = picked ? gs_pkg::SmIdW'(pick_idx) : '0;
-    pslot_d = '0;
-    for (int s = 0; s < N; s++) pslot_d = pslot_d | ({SW{new_oh[s]}} & cslot[s*SW +: SW]);
-    ptype_d = type_of(new_oh, cfg_sm_type_i);
+    {pslot_d, ptype_d} = picked ? pick_data : '0;
     // the SM after the pick; the pick is below cfg_num_sms_i, so it wraps exactly at the last
     // SM (an equality formed beside the search, not a compare after the increment)
     rr_d = rr_q;
     if (picked) rr_d = (pick_idx == IW'(cfg_num_sms_i - 1'b1)) ? '0 : gs_pkg::SmIdW'(pick_idx) + 1'b1;
+
   end
 
   // ---------------------------------------------------------------- stage 2: issue
@@ -468,22 +483,25 @@ module gs_sm_driver (
     search = dirty_d & ~free_oh & ~pick_oh;
 `endif
   end
-  // its lowest row (gs_ffs) and highest (gs_ffs on the reversed vector), one-hot
+  // its lowest row (gs_ffs) and highest (gs_ffs on the reversed vector), one-hot, each with its
+  // SM's type (the search's data: no read of the types after it)
   logic [N-1:0] search_rev;
+  logic [N*TW-1:0] types_rev;
   logic lo_v, hi_v;
   logic [IW-1:0] lo_idx, hi_rev_idx;
   for (genvar s = 0; s < N; s++) begin : g_ends
     assign search_rev[s] = search[N-1-s];
+    assign types_rev[s*TW +: TW] = cfg_sm_type_i[(N-1-s)*TW +: TW];
     assign lo_nx[s] = lo_v && lo_idx == IW'(s);
     assign hi_nx[s] = hi_v && hi_rev_idx == IW'(N - 1 - s);
   end
-  gs_ffs #(.Width(N)) u_lo (.req_i(search), .valid_o(lo_v), .idx_o(lo_idx));
-  gs_ffs #(.Width(N)) u_hi (.req_i(search_rev), .valid_o(hi_v), .idx_o(hi_rev_idx));
+  gs_ffs #(.Width(N), .DataW(TW)) u_lo (.req_i(search), .data_i(cfg_sm_type_i), .valid_o(lo_v), .idx_o(lo_idx),
+                                        .data_o(lo_ty_d));
+  gs_ffs #(.Width(N), .DataW(TW)) u_hi (.req_i(search_rev), .data_i(types_rev), .valid_o(hi_v), .idx_o(hi_rev_idx),
+                                        .data_o(hi_ty_d));
   assign rlo_d = lo_nx;
   assign rhi_d = hi_nx;
   always_comb begin
-    lo_ty_d = type_of(lo_nx, cfg_sm_type_i);
-    hi_ty_d = type_of(hi_nx, cfg_sm_type_i);
     // lane j's SM in the next group
     lane_ty_d = '0;
     for (int g = 0; g < NG; g++) begin
@@ -503,6 +521,11 @@ module gs_sm_driver (
     assign alloc_pend[s] = dispatch_q.valid && dispatch_q.sm == gs_pkg::SmIdW'(s);
 `endif
   end
+  logic [G-1:0] lane_pend;   // lane j's SM in the group under way is that SM
+  always_comb begin
+    lane_pend = '0;
+    for (int s = 0; s < N; s++) lane_pend[s % G] = lane_pend[s % G] | (grp_oh[s / G] && alloc_pend[s]);
+  end
   logic [K-1:0] scol_1h;
   logic sweep_last, restart;
   always_comb begin
@@ -513,18 +536,12 @@ module gs_sm_driver (
       end
     end
 
-    // ready bits: the sweep's, the refreshed rows', the issued SM's row after its CTA, then the
-    // admitted columns cleared
-    r_d = r_q;
+    // ready bits: the admitted columns cleared, into r_q; the sweep's bits, the refreshed rows'
+    // and the issued SM's row after its CTA (in that order of precedence) into the overlay, with
+    // the same columns cleared
+    r_d = ready;
     for (int s = 0; s < N; s++) begin
       for (int k = 0; k < K; k++) begin
-        if (sact_q && grp_oh[s / G] && scol_q == SW'(k) && !alloc_pend[s]) r_d[s*K + k] = sw_ok[s % G];
-        if (lo_oh[s]) r_d[s*K + k] = lo_ok[k];
-        if (hi_oh[s]) r_d[s*K + k] = hi_ok[k];
-`ifndef GS_MUT_SMD_STALE_ROW
-        // (MUTATION GS_MUT_SMD_STALE_ROW: the issued SM's row keeps its bits from before the CTA)
-        if (issue_valid_o && pick_oh[s]) r_d[s*K + k] = pk_ok[k];
-`endif
         if (col_clr_i[k]) r_d[s*K + k] = 1'b0;
       end
     end
@@ -560,13 +577,44 @@ module gs_sm_driver (
   end
 
   assign dispatch_o = dispatch_q;
-  assign ready_o = r_q;
+  // the ready bitmap: the overlay above r_q (the issue's row above the highest refreshed row's
+  // above the lowest's above the sweep's bits, as they were written in that order)
+  always_comb begin
+    for (int s = 0; s < N; s++) begin
+      ready[s*K +: K] = r_q[s*K +: K];
+      for (int k = 0; k < K; k++) begin
+        if (osw_v_q && osw_grp_q[s / G] && osw_col_q[k] && osw_en_q[s % G]) ready[s*K + k] = osw_ok_q[s % G];
+      end
+      if (olo_v_q && olo_idx_q == IW'(s)) ready[s*K +: K] = olo_ok_q;
+      if (ohi_v_q && ohi_ridx_q == IW'(N - 1 - s)) ready[s*K +: K] = ohi_ok_q;
+      if (opk_v_q && opk_idx_q == IW'(s)) ready[s*K +: K] = opk_ok_q;
+    end
+  end
+  assign ready_o = ready;
   assign dirty_o = dirty_q;
   assign waits_o = waits_q;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       r_q <= '0;
+      olo_v_q <= 1'b0;
+      ohi_v_q <= 1'b0;
+      osw_v_q <= 1'b0;
+      osw_grp_q <= '0;
+      osw_col_q <= '0;
+      osw_en_q <= '0;
+      osw_ok_q <= '0;
+      opk_v_q <= 1'b0;
+      olo_idx_q <= '0;
+      ohi_ridx_q <= '0;
+      opk_idx_q <= '0;
+      olo_ok_q <= '0;
+      ohi_ok_q <= '0;
+      opk_ok_q <= '0;
+      rlo_v_q <= 1'b0;
+      rhi_v_q <= 1'b0;
+      rlo_idx_q <= '0;
+      rhi_ridx_q <= '0;
       dirty_q <= '0;
       rlo_q <= '0;
       rhi_q <= '0;
@@ -597,6 +645,29 @@ module gs_sm_driver (
       dispatch_q.kernel <= gs_pkg::KernelIdW'(gs_pkg::NoKernel);   // an idle record names no kernel
     end else begin
       r_q <= r_d;
+      olo_v_q <= rlo_v_q;
+      ohi_v_q <= rhi_v_q;
+      osw_v_q <= sact_q;
+      osw_grp_q <= grp_oh;
+      osw_col_q <= scol_1h;
+      osw_en_q <= ~lane_pend;
+      osw_ok_q <= sw_ok & ~{G{(col_clr_i & scol_1h) != '0}};
+      olo_idx_q <= rlo_idx_q;
+      ohi_ridx_q <= rhi_ridx_q;
+      olo_ok_q <= lo_ok & ~col_clr_i;
+      ohi_ok_q <= hi_ok & ~col_clr_i;
+`ifdef GS_MUT_SMD_STALE_ROW
+      // MUTATION: the issued SM's row keeps its bits from before the CTA
+      opk_v_q <= 1'b0;
+`else
+      opk_v_q <= issue_valid_o;
+`endif
+      opk_idx_q <= IW'(psm_q);
+      opk_ok_q <= pk_ok & ~col_clr_i;
+      rlo_v_q <= lo_v;
+      rhi_v_q <= hi_v;
+      rlo_idx_q <= lo_idx;
+      rhi_ridx_q <= hi_rev_idx;
       dirty_q <= dirty_d;
       rlo_q <= rlo_d;
       rhi_q <= rhi_d;

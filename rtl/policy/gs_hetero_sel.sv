@@ -125,7 +125,7 @@ module gs_hetero_sel (
     for (int c = 0; c < K; c++) if (in_set[c]) any = any | q.rb[c*RW +: RW] | q.rs[c*RW +: RW];
     for (int b = 0; b < RW; b++) any_rev[b] = any[RW-1-b];
   end
-  gs_ffs #(.Width(RW)) u_top (.req_i(any_rev), .valid_o(any_valid), .idx_o(any_top));
+  gs_ffs #(.Width(RW)) u_top (.req_i(any_rev), .data_i('0), .valid_o(any_valid), .idx_o(any_top), .data_o());
   assign len = any_valid ? ShW'(RW) - ShW'(any_top) : '0;
 
   // ------------------------------------------------------------------ chunked compares

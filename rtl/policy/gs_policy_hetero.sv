@@ -163,7 +163,7 @@ module gs_policy_hetero (
       fin_k[k] = q.fin[slot_grp[k*GW +: GW]];
     end
   end
-  gs_ffs #(.Width(K)) u_victim (.req_i(q.pq_cand), .valid_o(found), .idx_o(victim));
+  gs_ffs #(.Width(K)) u_victim (.req_i(q.pq_cand), .data_i('0), .valid_o(found), .idx_o(victim), .data_o());
 
   // ------------------------------------------------------------------ held blocks
   // the profiling counters: SCAN tags each SM of the profiling split with its group's kernel,

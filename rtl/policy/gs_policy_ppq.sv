@@ -128,7 +128,7 @@ module gs_policy_ppq (
     for (int k = 0; k < K; k++)
       if (is_max[k]) top_prio = top_prio | prio[k*PW +: PW];
   end
-  gs_ffs #(.Width(K)) u_top (.req_i(is_top), .valid_o(top_found), .idx_o(top_idx));
+  gs_ffs #(.Width(K)) u_top (.req_i(is_top), .data_i('0), .valid_o(top_found), .idx_o(top_idx), .data_o());
   assign top_valid_d = top_found;
   assign top_d = top_prio;
   assign top_slot_d = top_idx;
@@ -179,7 +179,7 @@ module gs_policy_ppq (
     has_low = |low;
   end
   logic min_found;
-  gs_ffs #(.Width(K)) u_low (.req_i(is_min), .valid_o(min_found), .idx_o(low_slot));
+  gs_ffs #(.Width(K)) u_low (.req_i(is_min), .data_i('0), .valid_o(min_found), .idx_o(low_slot), .data_o());
 
   // ---- control
   logic start;

@@ -359,7 +359,7 @@ module gs_policy_srtf (
   logic [SW-1:0] found_off, pick;
   logic [SW:0] pick_sum;
   assign pend_rot = K'({pend_q, pend_q} >> (32'(rr_q) + 1));
-  gs_ffs #(.Width(K)) u_next_pend (.req_i(pend_rot), .valid_o(found), .idx_o(found_off));
+  gs_ffs #(.Width(K)) u_next_pend (.req_i(pend_rot), .data_i('0), .valid_o(found), .idx_o(found_off), .data_o());
   always_comb begin
     pick_sum = (SW + 1)'(rr_q) + (SW + 1)'(found_off) + 1'b1;
     if (pick_sum >= (SW + 1)'(K)) pick_sum = pick_sum - (SW + 1)'(K);

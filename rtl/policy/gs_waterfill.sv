@@ -94,7 +94,7 @@ module gs_waterfill (
   logic [PW:0] sum_m, sum_n;
   logic [CH*AC-1:0] mp_x, np_x;
 
-  gs_ffs #(.Width(N)) u_next (.req_i(above), .valid_o(has_next), .idx_o(nxt_idx));
+  gs_ffs #(.Width(N)) u_next (.req_i(above), .data_i('0), .valid_o(has_next), .idx_o(nxt_idx), .data_o());
 
   always_comb begin
     peak_k = '0;

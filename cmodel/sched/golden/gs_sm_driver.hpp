@@ -11,7 +11,9 @@
 // rows freed or picked in that cycle, whose SMST resources land a cycle late), the column sweep
 // of newly admitted slots (SmdSweepSms SMs per cycle; not the row of the SM issued in the last
 // cycle), the dirty rows of this edge (a freed CTA's SM, a quota write's SM), rr and the
-// dispatch record.
+// dispatch record. The RTL holds `ready` as r_q with the rows written in the last cycle (the
+// refresh's, the issue's, the sweep's bits) laid over it, and puts them into r_q a cycle later:
+// the bitmap it reads and reports (ready_o) is this one, bit for bit.
 // Nothing allocates per cycle: reset() sizes every vector.
 #pragma once
 #include <vector>
@@ -59,7 +61,7 @@ class SmDriver {
   };
   using Out = Issue;  // issue_*_o; dispatch_o is the registered dispatch()
   struct Regs {
-    std::vector<uint32_t> ready;  // r_q: per SM, bit k
+    std::vector<uint32_t> ready;  // ready_o: per SM, bit k (the RTL's r_q with its overlay rows laid over it)
     std::vector<uint8_t> dirty;   // dirty_q
     bool ref_valid = false;       // rlo_q / rhi_q != 0: a dirty row to refresh
     uint32_t ref_lo = 0;          // rlo_q: the lowest dirty row (one-hot in the RTL)
