@@ -15,11 +15,12 @@
 //
 // Storage instead of MaxSms x MaxKernels fit checks per cycle:
 //   ready    ready bitmap, bit s*K+k: a CTA of slot k fits SM s, under its quota and the CTA
-//            limit (what depends on SM row s and slot k's per-CTA demand). Held as r_q with the
-//            rows the last cycle's refresh and issue computed laid over it (olo/ohi/opk: row
-//            and K bits each): a fit check's result lands in a K-bit register, not in the
-//            bitmap through a 132-row write decoder in the same cycle; r_q takes the rows at
-//            the next edge. `ready` is what the bitmap was before this split, bit for bit;
+//            limit (what depends on SM row s and slot k's per-CTA demand). Held as r_q with
+//            the last cycle's fit checks laid over it (the overlay: the refreshed rows and the
+//            issued SM's row, olo/ohi/opk, a row index and K bits each; the sweep's lanes, osw):
+//            a check lands in a small register, not in the bitmap through a MaxSms-row write
+//            decoder in the same cycle; r_q takes it at the next edge. `ready` is bit for bit
+//            the bitmap written at once (the twin's);
 //   dirty_q  rows whose inputs changed (an SM event's free, a quota write, a configuration
 //            change): masked until refreshed; the lowest and the highest dirty row are
 //            refreshed per cycle (K fit checks each);
@@ -403,7 +404,6 @@ module gs_sm_driver (
     // SM (an equality formed beside the search, not a compare after the increment)
     rr_d = rr_q;
     if (picked) rr_d = (pick_idx == IW'(cfg_num_sms_i - 1'b1)) ? '0 : gs_pkg::SmIdW'(pick_idx) + 1'b1;
-
   end
 
   // ---------------------------------------------------------------- stage 2: issue
