@@ -390,10 +390,11 @@ bool Gpu::step() {
     if (out.preempt.mode == PreemptMode::kDrain && im.opt.sched.preempt == PreemptMode::kSwitch) {
       const Sm& sm = *im.sms[out.preempt.sm];
       for (uint32_t k = 0; k < im.kernels.size(); ++k)
-        if ((out.preempt.victim == kNoKernel || out.preempt.victim == k) && sm.resident_ctas(k) != 0)
+        if ((out.preempt.victim == kNoKernel ? k != out.preempt.next : out.preempt.victim == k) &&
+            sm.resident_ctas(k) != 0)
           ++counters_.at(out.preempt.sm, k).switch_fallbacks;
     }
-    im.sms[out.preempt.sm]->preempt(out.preempt.mode, out.preempt.victim, now);
+    im.sms[out.preempt.sm]->preempt(out.preempt.mode, out.preempt.victim, out.preempt.next, now);
     im.preempts.push_back(PreemptRecord{now, out.preempt.sm, out.preempt.mode, out.preempt.victim});
     progress = true;
   }

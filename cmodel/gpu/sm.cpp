@@ -298,7 +298,9 @@ void Sm::start_cta(KernelId kernel, const KernelDesc& desc, const CtaResources& 
                    const SavedCta* resume) {
   impl_->start_cta(kernel, desc, r, cta, cycle, resume);
 }
-void Sm::preempt(PreemptMode mode, KernelId victim, uint64_t cycle) { impl_->preempt(mode, victim, cycle); }
+void Sm::preempt(PreemptMode mode, KernelId victim, KernelId next, uint64_t cycle) {
+  impl_->preempt(mode, victim, next, cycle);
+}
 void Sm::tick(uint64_t cycle) { impl_->tick(cycle); }
 void Sm::take_events(std::vector<SmEvent>& events, std::vector<SavedCta>& saved, std::vector<CtaRecord>& records) {
   if (impl_->events.empty() && impl_->records.empty()) return;  // the common case, every cycle

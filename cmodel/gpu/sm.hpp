@@ -58,8 +58,9 @@ class Sm {
   /// Throws InvariantError if it does not fit.
   void start_cta(KernelId kernel, const KernelDesc& desc, const CtaResources& r, CtaId cta, uint64_t cycle,
                  const SavedCta* resume);
-  /// Begins preempting `victim`'s CTAs (kNoKernel = all).
-  void preempt(PreemptMode mode, KernelId victim, uint64_t cycle);
+  /// Begins preempting `victim`'s CTAs (kNoKernel = every kernel but `next`, the kernel the SM is
+  /// handed to: a CTA of it dispatched while the command was on its way keeps running).
+  void preempt(PreemptMode mode, KernelId victim, KernelId next, uint64_t cycle);
 
   /// Advances one core cycle: collects memory completions, issues up to one warp
   /// instruction per warp scheduler, retires finished CTAs.

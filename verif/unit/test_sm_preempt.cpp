@@ -44,7 +44,7 @@ TEST_CASE("sm preempt with nothing to preempt is done at once", "[sm][preempt]")
   SmHarness h(make_config(sm_type()), 100);
   for (PreemptMode m : {PreemptMode::kDrain, PreemptMode::kSwitch}) {
     h.events.clear();
-    h.sm().preempt(m, 1, h.cycle);
+    h.sm().preempt(m, 1, kNoKernel, h.cycle);
     h.step();
     REQUIRE(h.events.size() == 1);
     CHECK(h.events[0].type == SmEventType::kPreemptDone);
@@ -53,7 +53,7 @@ TEST_CASE("sm preempt with nothing to preempt is done at once", "[sm][preempt]")
   // A victim that is not resident, beside one that is.
   h.events.clear();
   h.start(0, alu_kernel(32, 100, 1), 0);
-  h.sm().preempt(PreemptMode::kSwitch, 3, h.cycle);
+  h.sm().preempt(PreemptMode::kSwitch, 3, kNoKernel, h.cycle);
   h.step();
   REQUIRE_FALSE(h.events.empty());
   CHECK(h.events[0].type == SmEventType::kPreemptDone);
@@ -67,7 +67,7 @@ TEST_CASE("sm drain lets the victim's CTAs finish and then reports done", "[sm][
   h.start(0, k, 1);
   h.start(1, alu_kernel(64, 20000, 2), 0);  // a long CTA of another kernel, not a victim
   for (int i = 0; i < 100; ++i) h.step();
-  h.sm().preempt(PreemptMode::kDrain, 0, h.cycle);
+  h.sm().preempt(PreemptMode::kDrain, 0, kNoKernel, h.cycle);
   while (h.sm().resident_ctas(0) > 0) h.step();
   h.step();
   const auto t = types_of(h.events);
@@ -96,7 +96,7 @@ TEST_CASE("sm context switch saves every victim CTA and a resumed CTA completes 
   for (int i = 0; i < 2000; ++i) h.step();
   REQUIRE(h.events.empty());
   const uint64_t before = h.insts(0);
-  h.sm(0).preempt(PreemptMode::kSwitch, kNoKernel, h.cycle);
+  h.sm(0).preempt(PreemptMode::kSwitch, kNoKernel, kNoKernel, h.cycle);
   uint64_t guard = 0;
   while (!h.sm(0).empty() && ++guard < 100000) h.step();
   h.step();
@@ -146,7 +146,7 @@ TEST_CASE("sm context switch of one kernel leaves the other running", "[sm][pree
   h.start(0, k, 0);
   h.start(1, k, 0);
   for (int i = 0; i < 500; ++i) h.step();
-  h.sm().preempt(PreemptMode::kSwitch, 1, h.cycle);
+  h.sm().preempt(PreemptMode::kSwitch, 1, kNoKernel, h.cycle);
   uint64_t guard = 0;
   while (h.sm().resident_ctas(1) > 0 && ++guard < 100000) h.step();
   h.step();
@@ -161,6 +161,35 @@ TEST_CASE("sm context switch of one kernel leaves the other running", "[sm][pree
   CHECK(h.counters.at(0, 0).insts_issued > k0);
 }
 
+TEST_CASE("sm all-kernel preemption spares the kernel the SM is handed to", "[sm][preempt]") {
+  // A CTA of `next` may reach the SM while the command for every kernel is on its way (the
+  // policy decided from resident counts that did not hold it yet): it keeps running, in both
+  // mechanisms, and the preemption is done when the other kernels' CTAs are gone.
+  const KernelDesc k = mixed_kernel();
+  for (PreemptMode m : {PreemptMode::kSwitch, PreemptMode::kDrain}) {
+    SmHarness h(make_config(sm_type()), 100);
+    h.start(0, k, 0);
+    for (int i = 0; i < 500; ++i) h.step();
+    h.start(1, k, 0);  // kernel 1, the one the SM is handed to, arrives later (it outlasts kernel 0)
+    h.step();
+    h.sm().preempt(m, kNoKernel, 1, h.cycle);
+    uint64_t guard = 0;
+    while (h.sm().resident_ctas(0) > 0 && ++guard < 100000) h.step();
+    h.step();
+    const auto t = types_of(h.events);
+    REQUIRE(t.size() == 2);
+    CHECK(t[0] == (m == PreemptMode::kSwitch ? SmEventType::kCtaSaved : SmEventType::kCtaFinished));
+    CHECK(h.events[0].kernel == 0);
+    CHECK(t[1] == SmEventType::kPreemptDone);
+    CHECK(h.sm().resident_ctas(1) == 1);
+    CHECK(h.counters.at(0, 1).ctas_switched == 0);
+    CHECK(h.counters.at(0, 1).ctas_drained == 0);
+    const uint64_t k1 = h.counters.at(0, 1).insts_issued;
+    for (int i = 0; i < 200; ++i) h.step();
+    CHECK(h.counters.at(0, 1).insts_issued > k1);
+  }
+}
+
 TEST_CASE("sm context switch during a restore saves again after the restore", "[sm][preempt]") {
   SmHarness h(make_config(sm_type()), 100);
   const KernelDesc k = mixed_kernel();
@@ -172,7 +201,7 @@ TEST_CASE("sm context switch during a restore saves again after the restore", "[
   CHECK(h.sm().empty());
   s.warp_pc = {100, 200, 50, 0};
   h.start(0, k, 5, 0, &s);
-  h.sm().preempt(PreemptMode::kSwitch, 0, h.cycle);
+  h.sm().preempt(PreemptMode::kSwitch, 0, kNoKernel, h.cycle);
   uint64_t guard = 0;
   while (!h.sm().empty() && ++guard < 100000) h.step();
   h.step();

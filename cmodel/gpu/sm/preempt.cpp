@@ -13,10 +13,11 @@ namespace gs {
 
 using namespace sm_detail;
 
-void Sm::Impl::preempt(PreemptMode mode, KernelId victim, uint64_t cycle) {
+void Sm::Impl::preempt(PreemptMode mode, KernelId victim, KernelId next, uint64_t cycle) {
   PreemptRec rec;
   rec.mode = mode;
   rec.victim = victim;
+  rec.next = next;
   rec.active = true;
   if (mode == PreemptMode::kSwitch) {
     int32_t idx = -1;
@@ -31,7 +32,7 @@ void Sm::Impl::preempt(PreemptMode mode, KernelId victim, uint64_t cycle) {
     }
     for (uint32_t slot = 0; slot < ctas.size(); ++slot) {
       CtaSlot& c = ctas[slot];
-      if (victim != kNoKernel && c.kernel != victim) continue;
+      if (c.state == CtaPhase::kFree || !is_victim(rec, c.kernel)) continue;
       if (c.state == CtaPhase::kRunning) {
         c.state = CtaPhase::kStopping;
         for (uint16_t wi : c.warps) sched_remove(wi);
@@ -51,15 +52,14 @@ void Sm::Impl::preempt(PreemptMode mode, KernelId victim, uint64_t cycle) {
       return;
     }
   } else {
-    const uint32_t n = victim == kNoKernel ? used.ctas : (victim < resident.size() ? resident[victim] : 0);
-    if (n == 0) {
+    if (victims_resident(rec) == 0) {
       emit(SmEventType::kPreemptDone, victim, 0, 0, cycle);
       return;
     }
     // The victim's resident CTAs run on to completion; each counts once however many drain
     // commands name it.
     for (CtaSlot& c : ctas) {
-      if (c.state == CtaPhase::kFree || c.drain_counted || (victim != kNoKernel && c.kernel != victim)) continue;
+      if (c.state == CtaPhase::kFree || c.drain_counted || !is_victim(rec, c.kernel)) continue;
       c.drain_counted = true;
       ++ctr(c.kernel).ctas_drained;
     }
@@ -123,7 +123,7 @@ void Sm::Impl::check_preempts(uint64_t cycle) {
     if (p.mode == PreemptMode::kSwitch) {
       done = p.remaining == 0;
     } else {
-      done = p.victim == kNoKernel ? used.ctas == 0 : (p.victim >= resident.size() || resident[p.victim] == 0);
+      done = victims_resident(p) == 0;
     }
     if (done) {
       p.active = false;

@@ -81,7 +81,16 @@ struct Sm::Impl {
                  const SavedCta* resume);
   /// l1_carveout "dynamic": resizes the L1 when the resident shared memory needs another carve-out.
   void follow_l1_carveout();
-  void preempt(PreemptMode mode, KernelId victim, uint64_t cycle);
+  void preempt(PreemptMode mode, KernelId victim, KernelId next, uint64_t cycle);
+  /// A CTA of `kernel` is a victim of `p` (an all-kernel command spares the kernel it makes room for).
+  static bool is_victim(const PreemptRec& p, KernelId kernel) {
+    return p.victim == kNoKernel ? kernel != p.next : kernel == p.victim;
+  }
+  /// Resident CTAs (any state) that `p` waits for.
+  uint32_t victims_resident(const PreemptRec& p) const {
+    const auto of = [&](KernelId k) { return k < resident.size() ? resident[k] : 0u; };
+    return p.victim == kNoKernel ? used.ctas - of(p.next) : of(p.victim);
+  }
   void tick(uint64_t cycle);
 
   void on_completion(uint64_t tag, uint64_t cycle);

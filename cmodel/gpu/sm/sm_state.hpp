@@ -123,7 +123,8 @@ struct WarpScheduler {
 struct PreemptRec {
   PreemptMode mode = PreemptMode::kDrain;
   KernelId victim = kNoKernel;
-  uint32_t remaining = 0;  // switch: CTAs still to save (or finish)
+  KernelId next = kNoKernel;  // the kernel the SM is handed to: never a victim of an all-kernel command
+  uint32_t remaining = 0;     // switch: CTAs still to save (or finish)
   bool active = false;
 };
 
