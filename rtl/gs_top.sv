@@ -341,11 +341,14 @@ module gs_top #(
   );
 
   // the SM driver's ready bitmap: a kernel admitted into a slot clears and re-sweeps its column.
-  // smd_ready, smd_dirty, smd_waits: its registers, read only by the lockstep state check.
+  // smd_ready, smd_dirty, smd_waits, smd_cand, smd_cand_slot: its registers, read only by the
+  // lockstep state check.
   gs_pkg::slot_mask_t smd_col_clr;
   logic [N*K-1:0] smd_ready;
   logic [N-1:0] smd_dirty;
   logic [15:0] smd_waits;
+  logic [N-1:0] smd_cand;
+  logic [N*gs_pkg::SlotW-1:0] smd_cand_slot;
   always_comb begin
     smd_col_clr = '0;
     for (int k = 0; k < K; k++) smd_col_clr[k] = alloc_valid && alloc_slot == gs_pkg::SlotW'(k);
@@ -361,7 +364,8 @@ module gs_top #(
     .quota_wr_valid_i(pol.quota_wr.valid), .quota_wr_sm_i(pol.quota_wr.sm), .col_clr_i(smd_col_clr),
     .issue_valid_o(issue_valid), .issue_sm_o(issue_sm), .issue_slot_o(issue_slot),
     .issue_resume_o(issue_resume), .issue_res_o(issue_res), .dispatch_o(dispatch),
-    .ready_o(smd_ready), .dirty_o(smd_dirty), .waits_o(smd_waits)
+    .ready_o(smd_ready), .dirty_o(smd_dirty), .cand_o(smd_cand), .cand_slot_o(smd_cand_slot),
+    .waits_o(smd_waits)
   );
 
   // cache bypass: the policy's write is registered onto the bypass port, its slot named by the

@@ -1,4 +1,4 @@
-// gs_sm_driver: the SM driver (Tanasic Sec. 3.2, Fig. 3; Sec. 3.3), a two-stage pipeline.
+// gs_sm_driver: the SM driver (Tanasic Sec. 3.2, Fig. 3; Sec. 3.3), a pipeline: candidates, pick, issue.
 // Contract and timing: docs/rtl/gs_sm_driver.md
 //
 // Each cycle issues at most one CTA of one (SM, kernel) pair such that
@@ -27,14 +27,20 @@
 //   a column of a newly admitted kernel (col_clr_i) is cleared and swept SmdSweepSms SMs per
 //   cycle (swait_q: columns waiting, sact_q/scol_q/sptr_q: the sweep under way);
 //   beats_q  bit j*K+k: slot j goes before slot k (key_j < key_k, ties by index), from key_i.
-// Stage 1 (pick): per SM the best ready kernel (ready & work & elig, not dirty, usable, not the
-//   SM picked last cycle), the round robin (gs_ffs) picks one SM: pv_q / psm_q / pslot_q.
-// Stage 2 (issue): the pick holds if the kernel is still under its quota and the CTA limit on
-//   the SM (row read now: a quota write may have lowered the quota; the room the CTA fitted at
-//   the pick can only have grown), the SM is usable, the slot has work, is eligible and is
-//   not being admitted; then it issues, and the SM's row is rewritten as it will be after this
-//   CTA (its demand added), so the SM can be picked again in the next cycle: two ready SMs
-//   sustain one CTA per cycle.
+// Stage 1a (candidates): per SM the best ready kernel (ready & work & elig, not admitted now;
+//   the SM usable, its row not dirty), registered: cand_q / cslot_q.
+// Stage 1b (pick): the round robin (gs_ffs) picks one candidate, not the SM picked last cycle:
+//   pv_q / psm_q / pslot_q. A search over registers only: nothing from the inputs reaches it.
+// Stage 2 (issue): the pick holds if its ready bit still holds (the candidate is a cycle old:
+//   its SM may have been issued a CTA in the candidate's cycle), the kernel is still under its
+//   quota and the CTA limit on the SM (row read now: a quota write may have lowered the quota),
+//   the SM is usable, the slot has work, is eligible and is not being admitted; then it
+//   issues, and the SM's row is rewritten as it will be after this CTA (its demand added), so
+//   the SM can be picked again in the next cycle: two ready SMs sustain one CTA per cycle.
+// Row events (a free, a quota write, a configuration change) mark their rows dirty a cycle
+// after their input (evf_*, evq_*, chg_q): the dirty search starts from registers. A row whose
+// bits a free made stale only misses room until then; one a quota write or a configuration
+// change made stale is caught by stage 2's check of the quota and the CTA limit.
 // The SMST writes a CTA's resources a cycle after its alloc or free (gs_smst), so a row read is
 // exact only when neither happened in the cycle before: the refresh leaves out the rows freed or
 // picked in that cycle (they wait a cycle more, masked as dirty), the sweep leaves the row of
@@ -45,8 +51,8 @@
 // select comes straight from a register (the used resources from a copy of their own); a row's
 // SM type comes registered with its select (carried by the search that finds the row, gs_ffs
 // data), and each fit check is one gs_cta_fit (a carry-save comparison, no sum formed first).
-// Outputs issue_*_o update SMST/KSRT/PTBQ at the edge that loads dispatch_o: a pick in cycle t
-// issues in t+1 and is on dispatch_o in t+2.
+// Outputs issue_*_o update SMST/KSRT/PTBQ at the edge that loads dispatch_o: a candidate of cycle
+// t-1 is picked in t, issues in t+1 and is on dispatch_o in t+2.
 module gs_sm_driver (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -84,6 +90,8 @@ module gs_sm_driver (
   // registers for the lockstep state check (no logic reads them)
   output logic [gs_pkg::MaxSms*gs_pkg::MaxKernels-1:0] ready_o,
   output logic [gs_pkg::MaxSms-1:0] dirty_o,
+  output logic [gs_pkg::MaxSms-1:0] cand_o,                  // stage 1a: SM s has a candidate
+  output logic [gs_pkg::MaxSms*gs_pkg::SlotW-1:0] cand_slot_o,  // and its slot
   output logic [15:0]           waits_o
 );
   // lockstep mutant switches (`GS_MUTANT: gs_pkg.sv; docs/rtl/mutations.md)
@@ -123,9 +131,12 @@ module gs_sm_driver (
   logic [N-1:0] dirty_q, dirty_d;
   logic [N-1:0] rlo_q, rlo_d, rhi_q, rhi_d;   // the dirty rows to refresh next: lowest, highest (one-hot)
   logic [K*K-1:0] beats_q, beats_d;
-  logic pv_q, pv_d;                  // stage 1's pick: valid, SM, slot
+  logic [N-1:0] cand_q, cand_d;      // stage 1a: per SM a candidate and its best slot
+  logic [N*SW-1:0] cslot_q, cslot_d;
+  logic pv_q, pv_d;                  // stage 1b's pick: valid, SM, slot
   gs_pkg::sm_id_t psm_q, psm_d;
   gs_pkg::slot_t pslot_q, pslot_d;
+  logic [K-1:0] pslot_oh_q;          // pslot_q one-hot (stage 2's ready bit read)
   logic [N-1:0] poh_q;               // the pick one-hot (psm_q when pv_q), for stage 2's row read
   // inverted copies of rlo_q, rhi_q and poh_q that select only the used resources of a row (a
   // one-hot select drives every bit of the row it reads: the copies halve that fanout on the fit
@@ -144,6 +155,9 @@ module gs_sm_driver (
   logic [GW-1:0] sptr_q, sptr_d;
   logic qen_q;
   gs_pkg::cta_cnt_t limit_q;
+  // the row events of the last cycle, marked dirty in this one
+  logic evf_v_q, evq_v_q, chg_q;
+  gs_pkg::sm_id_t evf_sm_q, evq_sm_q;
   logic [15:0] waits_q, waits_d;
   gs_pkg::sm_id_t rr_q, rr_d;
   gs_pkg::dispatch_t dispatch_q, dispatch_d;
@@ -340,7 +354,7 @@ module gs_sm_driver (
     assign sw_ok[j] = lane_fit && under_limits({1'b0, lane_res}, lane_quota, qen_q, limit_q);
   end
 
-  // ---------------------------------------------------------------- stage 1: pick
+  // ---------------------------------------------------------------- stage 1a: candidates
   // bcol bit k*K+j: slot j goes before slot k (column k of the order)
   logic [K*K-1:0] bcol;
   always_comb begin
@@ -355,8 +369,6 @@ module gs_sm_driver (
       end
     end
   end
-  logic [N-1:0] cand;
-  logic [N*SW-1:0] cslot;
   logic [K-1:0] rdy, sel;
   gs_pkg::slot_t best;
   always_comb begin
@@ -369,13 +381,23 @@ module gs_sm_driver (
       for (int k = 0; k < K; k++) sel[k] = rdy[k] && ((rdy & bcol[k*K +: K]) == '0);
       best = '0;
       for (int k = 0; k < K; k++) if (sel[k]) best = best | SW'(k);
-      cand[s] = (rdy != '0) && usable[s] && !dirty_q[s] && !pick_oh[s];
-      cslot[s*SW +: SW] = best;
+      cand_d[s] = (rdy != '0) && usable[s] && !dirty_q[s];
+      cslot_d[s*SW +: SW] = best;
     end
   end
 
-  // the searches carry each SM's best slot and type beside its index (gs_ffs data), so the
-  // pick's slot and type come out of the same tree instead of a 132-way read after it
+  // ---------------------------------------------------------------- stage 1b: pick
+  // the registered candidates but the SM picked last cycle (issuing now: a CTA must land in the
+  // SMST before its SM issues again). The searches carry each SM's best slot and type beside
+  // its index (gs_ffs data), so the pick's slot and type come out of the same tree instead of
+  // a 132-way read after it
+  logic [N-1:0] cand;
+`ifdef GS_MUT_SMD_REPICK
+  // MUTATION: the SM picked last cycle may be picked again, before its CTA reaches the SMST
+  assign cand = cand_q;
+`else
+  assign cand = cand_q & ~pick_oh;
+`endif
   logic [N-1:0] from_rr, cand_rr, new_oh;
   logic found, found_rr, picked;
   logic [IW-1:0] first_rr, first_any, pick_idx;
@@ -384,7 +406,7 @@ module gs_sm_driver (
   for (genvar s = 0; s < N; s++) begin : g_from_rr
     assign from_rr[s] = gs_pkg::SmIdW'(s) >= rr_q;
     assign new_oh[s] = picked && pick_idx == IW'(s);
-    assign cdata[s*(SW+TW) +: SW+TW] = {cslot[s*SW +: SW], cfg_sm_type_i[s*TW +: TW]};
+    assign cdata[s*(SW+TW) +: SW+TW] = {cslot_q[s*SW +: SW], cfg_sm_type_i[s*TW +: TW]};
   end
   assign cand_rr = cand & from_rr;
   gs_ffs #(.Width(N), .DataW(SW+TW)) u_first_from_rr (.req_i(cand_rr), .data_i(cdata), .valid_o(found_rr),
@@ -407,15 +429,21 @@ module gs_sm_driver (
   end
 
   // ---------------------------------------------------------------- stage 2: issue
-  // the pick still holds on its SM now. Its resources need no second check: its ready bit was
-  // exact at the pick (the row was not dirty), and until the issue the SM's use can only fall
-  // (a free; no CTA goes to the SM picked in the cycle before) and the kernel's demand cannot
-  // change (an admission of its slot cancels the pick). A quota write may lower the quota, so
-  // the quota and the CTA limit are checked again (the capacity assertion below, and the golden
-  // twin's invariant, check the rest on every issue)
+  // the pick still holds on its SM now. Its resources: its ready bit now (the candidate was
+  // formed a cycle before the pick, when its SM may have been issued a CTA that the bit did not
+  // yet hold; the bit now holds every CTA issued to the SM, and a free only adds room; an
+  // admission of its slot clears it). A quota write may lower the quota, so the quota and the
+  // CTA limit are checked again (the capacity assertion below, and the golden twin's invariant,
+  // check the rest on every issue)
   gs_pkg::cta_cnt_t pk_res, pk_quota;
-  logic pk_legal, pk_usable, pk_elig;
+  logic pk_legal, pk_usable, pk_elig, pk_ready;
   always_comb begin
+    pk_ready = 1'b0;
+    for (int s = 0; s < N; s++) pk_ready = pk_ready | (pick_oh[s] && (ready[s*K +: K] & pslot_oh_q) != '0);
+`ifdef GS_MUT_SMD_NO_READY_RECHECK
+    // MUTATION: the pick issues on its candidate's ready bit, a cycle old
+    pk_ready = 1'b1;
+`endif
     pk_res = row_resident(pk_row, pslot_q);
     pk_quota = row_quota(pk_row, pslot_q);
     pk_legal = under_limits({1'b0, pk_res}, pk_quota, qen_q, limit_q);
@@ -423,7 +451,7 @@ module gs_sm_driver (
     pk_elig = 1'b0;
     for (int s = 0; s < N; s++) pk_elig = pk_elig | (pick_oh[s] && elig_i[s*K + 32'(pslot_q)]);
 
-    issue_valid_o = pv_q && pk_legal && pk_usable && work[pslot_q] && pk_elig && !col_clr_i[pslot_q] && !cfg_chg;
+    issue_valid_o = pv_q && pk_ready && pk_legal && pk_usable && work[pslot_q] && pk_elig && !col_clr_i[pslot_q] && !cfg_chg;
     issue_sm_o = psm_q;
     issue_slot_o = pslot_q;
 
@@ -453,15 +481,14 @@ module gs_sm_driver (
   end
 
   // ---------------------------------------------------------------- next state of the bitmap
-  logic [N-1:0] free_oh, qwr_oh;
+  logic [N-1:0] free_oh, qwr_oh;   // the last cycle's row events
   for (genvar s = 0; s < N; s++) begin : g_ev_oh
-    assign free_oh[s] = free_valid_i && free_sm_i == gs_pkg::SmIdW'(s);
-    assign qwr_oh[s] = quota_wr_valid_i && quota_wr_sm_i == gs_pkg::SmIdW'(s);
+    assign free_oh[s] = evf_v_q && evf_sm_q == gs_pkg::SmIdW'(s);
+    assign qwr_oh[s] = evq_v_q && evq_sm_q == gs_pkg::SmIdW'(s);
   end
   logic [N-1:0] dirty_new, search;
   logic [N-1:0] lo_nx, hi_nx;   // one-hot lowest / highest row to refresh next cycle
-  // dirty rows: the refreshed ones leave, the rows changed at this edge enter (an issue leaves
-  // its row dirty: the row it writes may miss a free that the SMST has not yet applied)
+  // dirty rows: the refreshed ones leave, the rows of the last cycle's events enter
   always_comb begin
     for (int s = 0; s < N; s++) begin
 `ifdef GS_MUT_SMD_NO_DIRTY_ON_FREE
@@ -472,15 +499,16 @@ module gs_sm_driver (
       dirty_new[s] = free_oh[s] || qwr_oh[s];
 `endif
     end
-    dirty_d = ((dirty_q & ~refreshed) | dirty_new | {N{cfg_chg}}) & in_gpu_q;
+    dirty_d = ((dirty_q & ~refreshed) | dirty_new | {N{chg_q}}) & in_gpu_q;
     // the rows refreshed next cycle come from the dirty ones whose SMST resources do not change
-    // at the next edge: the SMST writes this cycle's free and this cycle's issue (the pick's SM)
-    // a cycle late, so those rows wait a cycle more
+    // at the next edge: the SMST writes this cycle's issue (the pick's SM) a cycle late, so that
+    // row waits a cycle more. (A free of this cycle marks its row only in the next one; a row
+    // refreshed before that is marked again then.)
 `ifdef GS_MUT_SMD_REFRESH_PENDING
     // MUTATION: a row whose resources the SMST has yet to write is refreshed from its old row
     search = dirty_d;
 `else
-    search = dirty_d & ~free_oh & ~pick_oh;
+    search = dirty_d & ~pick_oh;
 `endif
   end
   // its lowest row (gs_ffs) and highest (gs_ffs on the reversed vector), one-hot, each with its
@@ -592,6 +620,8 @@ module gs_sm_driver (
   end
   assign ready_o = ready;
   assign dirty_o = dirty_q;
+  assign cand_o = cand_q;
+  assign cand_slot_o = cslot_q;
   assign waits_o = waits_q;
 
   always_ff @(posedge clk_i) begin
@@ -626,9 +656,12 @@ module gs_sm_driver (
       for (int j = 0; j < K; j++) begin
         for (int k = 0; k < K; k++) beats_q[j*K + k] <= (j < k);
       end
+      cand_q <= '0;
+      cslot_q <= '0;
       pv_q <= 1'b0;
       psm_q <= '0;
       pslot_q <= '0;
+      pslot_oh_q <= '0;
       poh_q <= '0;
       ptype_q <= '0;
       swait_q <= '0;
@@ -639,6 +672,11 @@ module gs_sm_driver (
       sptr_q <= '0;
       qen_q <= 1'b0;
       limit_q <= '0;
+      evf_v_q <= 1'b0;
+      evq_v_q <= 1'b0;
+      chg_q <= 1'b0;
+      evf_sm_q <= '0;
+      evq_sm_q <= '0;
       waits_q <= '0;
       rr_q <= '0;
       dispatch_q <= '0;
@@ -676,9 +714,12 @@ module gs_sm_driver (
       poh_un_q <= ~new_oh;
       sgrp_q <= sgrp_d;
       beats_q <= beats_d;
+      cand_q <= cand_d;
+      cslot_q <= cslot_d;
       pv_q <= pv_d;
       psm_q <= psm_d;
       pslot_q <= pslot_d;
+      for (int k = 0; k < K; k++) pslot_oh_q[k] <= pv_d && pslot_d == SW'(k);
       poh_q <= new_oh;
       ptype_q <= ptype_d;
       swait_q <= swait_d;
@@ -691,6 +732,11 @@ module gs_sm_driver (
       sptr_q <= sptr_d;
       qen_q <= quota_en_i;
       limit_q <= cfg_cta_limit_i;
+      evf_v_q <= free_valid_i;
+      evq_v_q <= quota_wr_valid_i;
+      chg_q <= cfg_chg;
+      evf_sm_q <= free_sm_i;
+      evq_sm_q <= quota_wr_sm_i;
       waits_q <= waits_d;
       rr_q <= rr_d;
       dispatch_q <= dispatch_d;

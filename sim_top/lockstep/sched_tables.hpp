@@ -35,6 +35,8 @@ struct SchedTables {
   std::array<uint32_t, kSms> smd_ready{};       // SM driver: ready bitmap row per SM (bit = slot)
   std::array<uint8_t, kSms> smd_dirty{};        // SM driver: the row waits for its refresh
   uint32_t smd_waits = 0;                       // SM driver: cycles a dirty row waited
+  std::array<uint8_t, kSms> smd_cand{};         // SM driver stage 1a: the SM has a candidate
+  std::array<uint8_t, kSms> smd_cand_slot{};    // SM driver stage 1a: its best ready slot
   /// Bumped by the producer whenever any table above changed (equal versions = equal tables).
   uint64_t version = 0;
 };

@@ -219,6 +219,10 @@ class GsTopDriver final : public RtlModel {
     if (t.changed(t.smd_dirty, r.gs_top__DOT__smd_dirty))
       for (unsigned s = 0; s < kSms; ++s) t.rec.smd_dirty[s] = uint8_t(get_bits(t.smd_dirty, s, 1));
     if (t.changed(t.smd_waits, r.gs_top__DOT__smd_waits)) t.rec.smd_waits = uint32_t(t.smd_waits);
+    if (t.changed(t.smd_cand, r.gs_top__DOT__smd_cand))
+      for (unsigned s = 0; s < kSms; ++s) t.rec.smd_cand[s] = uint8_t(get_bits(t.smd_cand, s, 1));
+    if (t.changed(t.smd_cand_slot, r.gs_top__DOT__smd_cand_slot))
+      for (unsigned s = 0; s < kSms; ++s) t.rec.smd_cand_slot[s] = uint8_t(get_bits(t.smd_cand_slot, s * SlotW, SlotW));
     if (t.decoded) ++t.rec.version;
     t.decoded = false;
     t.first = false;
@@ -294,6 +298,8 @@ class GsTopDriver final : public RtlModel {
     decltype(Root::gs_top__DOT__smd_ready) smd_ready{};
     decltype(Root::gs_top__DOT__smd_dirty) smd_dirty{};
     decltype(Root::gs_top__DOT__smd_waits) smd_waits{};
+    decltype(Root::gs_top__DOT__smd_cand) smd_cand{};
+    decltype(Root::gs_top__DOT__smd_cand_slot) smd_cand_slot{};
     lockstep::SchedTables rec;
     bool first = true;     // nothing decoded yet
     bool decoded = false;  // a table was decoded in this read

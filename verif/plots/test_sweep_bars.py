@@ -71,7 +71,9 @@ def check_gain(gsim, out):
     with open(os.path.join(ROOT, "sim_top", "sweeps", "groups-test.json")) as f:
         spec = json.load(f)
     # fast kernels; with SMs exclusive the prioritized one waits for SMs, so the gains are not all 1
-    spec["groups"]["kernels"] = ["test.compute", "test.memory", "test.cache", "test.shmem"]
+    # (with test.cache instead of test.stream the gains of 3-kernel groups cancel to within 0.3%
+    # since the SM driver's candidates, 2026-12-03: a set whose mean gain is 1.02 either way)
+    spec["groups"]["kernels"] = ["test.compute", "test.memory", "test.stream", "test.shmem"]
     spec["sm_sharing"] = ["exclusive"]
     sweep_file = os.path.join(out, "groups.json")
     with open(sweep_file, "w") as f:

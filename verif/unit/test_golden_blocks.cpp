@@ -201,21 +201,23 @@ TEST_CASE("left-over gives a younger kernel only what the older leaves", "[golde
   CHECK(h.dispatches[2].kernel == 1);
 }
 
-TEST_CASE("decisions are registered: a launch is dispatched five cycles later", "[golden][timing]") {
+TEST_CASE("decisions are registered: a launch is dispatched six cycles later", "[golden][timing]") {
   Harness h(small_gpu(1), "left-over");
   h.launches.push_back(launch_cmd(0, 1, 32, 32, 0));
   SchedOutputs o0 = h.step();  // launch clocked into the command buffer
   SchedOutputs o1 = h.step();  // admitted into the KSRT
   SchedOutputs o2 = h.step();  // the SM driver sweeps the kernel's column of its ready bitmap
-  SchedOutputs o3 = h.step();  // SM driver stage 1: the pick
-  SchedOutputs o4 = h.step();  // SM driver stage 2: the issue (tables written)
-  SchedOutputs o5 = h.step();  // decision visible on the port
+  SchedOutputs o3 = h.step();  // SM driver stage 1a: the SM's candidate (registered)
+  SchedOutputs o4 = h.step();  // SM driver stage 1b: the pick
+  SchedOutputs o5 = h.step();  // SM driver stage 2: the issue (tables written)
+  SchedOutputs o6 = h.step();  // decision visible on the port
   CHECK_FALSE(o0.dispatch.valid);
   CHECK_FALSE(o1.dispatch.valid);
   CHECK_FALSE(o2.dispatch.valid);
   CHECK_FALSE(o3.dispatch.valid);
   CHECK_FALSE(o4.dispatch.valid);
-  CHECK(o5.dispatch.valid);
+  CHECK_FALSE(o5.dispatch.valid);
+  CHECK(o6.dispatch.valid);
 }
 
 TEST_CASE("preempted CTAs resume from the PTBQ before fresh CTAs", "[golden][ptbq][ppq]") {
@@ -236,7 +238,7 @@ TEST_CASE("preempted CTAs resume from the PTBQ before fresh CTAs", "[golden][ptb
   h.events.push_back(SmEvent{SmEventType::kCtaSaved, 0, 0, 0});
   h.events.push_back(SmEvent{SmEventType::kCtaSaved, 0, 0, 1});
   h.events.push_back(SmEvent{SmEventType::kPreemptDone, 0, kNoKernel, 0});
-  h.run(10);
+  h.run(12);  // three event cycles, then (one SM) a CTA every other cycle
   REQUIRE(h.dispatches.size() >= 4);
   CHECK(h.dispatches[2].kernel == 1);  // the important kernel first
   CHECK(h.dispatches[3].kernel == 0);

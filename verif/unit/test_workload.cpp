@@ -416,12 +416,15 @@ std::vector<double> ipc_curve(const gs::GpuConfig& base, const gs::KernelDesc& k
     gs::MixEntry e;
     e.kernel = k.name;
     e.desc = k;
-    e.desc.grid_ctas = 2 * n * cfg.num_sms();
+    e.desc.grid_ctas = 4 * n * cfg.num_sms();
     // Half-length CTAs: the shapes are those of the full kernels, at half the test time.
     e.desc.insts_per_warp = std::max<uint32_t>(200, k.insts_per_warp / 2);
     mix.kernels.push_back(e);
-    // Two waves end on whichever SM gets the last CTAs: one seed's tail moves a point by up to
-    // 6% (BLK at 3 CTAs: 7,236-7,689 cycles over seeds 1-4), so each point pools three seeds.
+    // The last wave ends on whichever SM gets the last CTAs: with two waves one seed's tail moved a
+    // point by up to 6% (BLK at 3 CTAs: 7,236-7,689 cycles over seeds 1-4), and a dispatch timing
+    // change moved BLK's 3-CTA point by 3% (0.906 -> 0.876 of its best over seeds 1-6, 2026-12-03,
+    // where `gsim profile`'s full runs moved 0.2%). Four waves halve the tail's weight; each point
+    // pools three seeds.
     double insts = 0, cycles = 0;
     for (uint64_t seed = 1; seed <= 3; ++seed) {
       gs::SchedOptions so;

@@ -284,6 +284,7 @@ SchedOutputs GoldenScheduler::step(const SchedInputs& in) {
   quota_in.ksrt = &ksrt_;
   quota_.next(quota_in, quota_.d);
   driver_.next(drv_in, issue, driver_.d);
+  tables_quiet_ = tables_quiet_ && !driver_.cand_moved();  // the candidates follow the policy's outputs too
   preempt_.next(pc_in, pc, preempt_.d);
 
   Ptbq::In ptbq_in;

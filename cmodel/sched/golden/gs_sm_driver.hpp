@@ -1,17 +1,19 @@
 // gsched golden twin of rtl/framework/gs_sm_driver.sv (SM driver, Tanasic Sec. 3.2-3.3), a
-// two-stage pipeline over a registered ready bitmap; the same registers, cycle for cycle.
+// pipeline (candidates, pick, issue) over a registered ready bitmap; the same registers, cycle for cycle.
 //
 // comb() (issue_*_o, stage 2): the registered pick (pick_valid, pick_sm, pick_slot) holds if its
-// kernel is still under its quota and the CTA limit on the SM, the SM is usable, its slot has
-// work, is eligible now and is not being admitted. PTBQ head before fresh CTAs.
-// next(): stage 1 (per SM the best ready kernel: ready & work & elig, not dirty, usable, not the
-// SM picked last cycle, by the registered order `beats`; SMs round-robin from rr), the issued
+// ready bit still holds, its kernel is still under its quota and the CTA limit on the SM, the
+// SM is usable, its slot has work, is eligible now and is not being admitted. PTBQ head before
+// fresh CTAs.
+// next(): stage 1a (per SM the best ready kernel: ready & work & elig & ~col_clr, by the
+// registered order `beats`; a candidate if the SM is usable and its row not dirty), stage 1b
+// (the registered candidates round-robin from rr, not the SM picked last cycle), the issued
 // SM's row as it will be after its CTA, the refresh of the lowest and the highest dirty row (K
 // fit checks each; which rows is registered: ref_*, found when dirty is written, leaving out the
-// rows freed or picked in that cycle, whose SMST resources land a cycle late), the column sweep
-// of newly admitted slots (SmdSweepSms SMs per cycle; not the row of the SM issued in the last
-// cycle), the dirty rows of this edge (a freed CTA's SM, a quota write's SM), rr and the
-// dispatch record. The RTL holds `ready` as r_q with the rows written in the last cycle (the
+// row picked in that cycle, whose SMST resources land a cycle late), the column sweep of newly
+// admitted slots (SmdSweepSms SMs per cycle; not the row of the SM issued in the last cycle),
+// the dirty rows of the last cycle's events (a freed CTA's SM, a quota write's SM, a
+// configuration change: registered in ev_*), rr and the dispatch record. The RTL holds `ready` as r_q with the rows written in the last cycle (the
 // refresh's, the issue's, the sweep's bits) laid over it, and puts them into r_q a cycle later:
 // the bitmap it reads and reports (ready_o) is this one, bit for bit.
 // Nothing allocates per cycle: reset() sizes every vector.
@@ -61,24 +63,31 @@ class SmDriver {
   };
   using Out = Issue;  // issue_*_o; dispatch_o is the registered dispatch()
   struct Regs {
-    std::vector<uint32_t> ready;  // ready_o: per SM, bit k (the RTL's r_q with its overlay rows laid over it)
-    std::vector<uint8_t> dirty;   // dirty_q
-    bool ref_valid = false;       // rlo_q / rhi_q != 0: a dirty row to refresh
-    uint32_t ref_lo = 0;          // rlo_q: the lowest dirty row (one-hot in the RTL)
-    uint32_t ref_hi = 0;          // rhi_q: the highest dirty row
-    std::vector<uint32_t> beats;  // beats_q as columns: beats[k] bit j = slot j goes before slot k
-    bool pick_valid = false;      // pv_q: stage 1's pick
-    uint32_t pick_sm = 0;         // psm_q
-    uint32_t pick_slot = 0;       // pslot_q
-    uint32_t swait = 0;           // swait_q
-    bool sact = false;            // sact_q
-    uint32_t scol = 0;            // scol_q
-    uint32_t sptr = 0;            // sptr_q
-    bool qen = false;             // qen_q
-    uint32_t limit = 0;           // limit_q
-    uint32_t waits = 0;           // waits_q (16 b, saturating)
-    uint32_t rr = 0;              // rr_q
-    DispatchCmd dispatch;         // dispatch_q
+    std::vector<uint32_t> ready;     // ready_o: per SM, bit k (the RTL's r_q with its overlay rows laid over it)
+    std::vector<uint8_t> dirty;      // dirty_q
+    bool ref_valid = false;          // rlo_q / rhi_q != 0: a dirty row to refresh
+    uint32_t ref_lo = 0;             // rlo_q: the lowest dirty row (one-hot in the RTL)
+    uint32_t ref_hi = 0;             // rhi_q: the highest dirty row
+    std::vector<uint32_t> beats;     // beats_q as columns: beats[k] bit j = slot j goes before slot k
+    std::vector<uint8_t> cand;       // cand_q: stage 1a, SM s has a candidate
+    std::vector<uint8_t> cand_slot;  // cslot_q: its best slot (of the SM's ready slots, also when not a candidate)
+    bool pick_valid = false;         // pv_q: stage 1b's pick
+    uint32_t pick_sm = 0;            // psm_q
+    uint32_t pick_slot = 0;          // pslot_q
+    uint32_t swait = 0;              // swait_q
+    bool sact = false;               // sact_q
+    uint32_t scol = 0;               // scol_q
+    uint32_t sptr = 0;               // sptr_q
+    bool qen = false;                // qen_q
+    uint32_t limit = 0;              // limit_q
+    bool ev_free = false;            // evf_v_q: last cycle's free_valid_i (its row is marked dirty now)
+    uint32_t ev_free_sm = 0;         // evf_sm_q
+    bool ev_qwr = false;             // evq_v_q: last cycle's quota_wr_valid_i
+    uint32_t ev_qwr_sm = 0;          // evq_sm_q
+    bool ev_chg = false;             // chg_q: last cycle's configuration change (every row is marked)
+    uint32_t waits = 0;              // waits_q (16 b, saturating)
+    uint32_t rr = 0;                 // rr_q
+    DispatchCmd dispatch;            // dispatch_q
   };
   using D = Regs;  // next() writes all of it (same sizes: the copy allocates nothing)
 
@@ -91,6 +100,8 @@ class SmDriver {
     r.ready.assign(sms, 0);
     r.dirty.assign(sms, 0);
     r.beats.assign(slots, 0);
+    r.cand.assign(sms, 0);
+    r.cand_slot.assign(sms, 0);
     for (uint32_t k = 0; k < slots; ++k) r.beats[k] = (1u << k) - 1;  // index order
     q = r;
     d = r;
@@ -112,9 +123,10 @@ class SmDriver {
   bool cfg_changed(const In& in) const { return in.pol.quota_en != q.qen || in.pol.cta_limit != q.limit; }
 
   /// Whether this cycle's edge may move the driver's registers without a table write: a dirty
-  /// row to refresh, a column sweep, a changed quota_en_i / cfg_cta_limit_i.
+  /// row to refresh or one to mark, a column sweep, a changed quota_en_i / cfg_cta_limit_i.
+  /// (The candidates, which follow the policy's inputs too, are compared after next(): cand_moved.)
   bool busy(const In& in) const {
-    if (q.sact || q.swait != 0 || cfg_changed(in)) return true;
+    if (q.sact || q.swait != 0 || cfg_changed(in) || q.ev_free || q.ev_qwr || q.ev_chg) return true;
     for (uint8_t d : q.dirty)
       if (d) return true;
     return false;
@@ -123,13 +135,17 @@ class SmDriver {
   /// SM s is usable: inside the GPU and not reserved.
   static bool usable(const In& in, uint32_t s) { return s < in.num_sms && !reserved(in.smst->entry(s)); }
 
+  /// Whether next() moved the candidates (d against q), for tables_quiet.
+  bool cand_moved() const { return d.cand != q.cand || d.cand_slot != q.cand_slot; }
+
   /// Stage 2: the issue of this cycle (the pick of the last cycle, if it still holds).
   Out comb(const In& in) const {
     Issue is;
     if (!q.pick_valid || cfg_changed(in)) return is;
     const uint32_t s = q.pick_sm, k = q.pick_slot;
-    // resources need no second check (docs/rtl/gs_sm_driver.md, Pipeline): the ready bit was exact
-    // at the pick and the SM's use can only have fallen since; a quota write may lower the quota
+    // resources: the ready bit now (docs/rtl/gs_sm_driver.md, Pipeline: it holds every CTA issued
+    // to the SM, a free only adds room); a quota write may lower the quota
+    if (!(q.ready[s] >> k & 1u)) return is;
     if (!under_limits(in, s, k, in.smst->resident(s, k)) || !usable(in, s)) return is;
     if (!(work_mask(*in.ksrt, *in.ptbq) >> k & 1u) || !((*in.pol.elig)[s] >> k & 1u) || (in.col_clr >> k & 1u))
       return is;
@@ -183,19 +199,23 @@ class SmDriver {
       n.beats[k] = col;
     }
 
-    // stage 1: per SM the best ready kernel, SMs round-robin from rr
-    n.pick_valid = false;
-    for (uint32_t i = 0; i < sms && !chg; ++i) {
-      const uint32_t s = (q.rr + i) % sms;
-      if (q.dirty[s] || !usable(in, s) || (q.pick_valid && q.pick_sm == s)) continue;
+    // stage 1a: per SM the best ready kernel
+    for (uint32_t s = 0; s < sms; ++s) {
       const uint32_t rdy = q.ready[s] & work & (*in.pol.elig)[s] & ~in.col_clr;
-      if (rdy == 0) continue;
       uint32_t best = 0;
       for (uint32_t k = 0; k < slots; ++k)
         if ((rdy >> k & 1u) && (rdy & q.beats[k]) == 0) best |= k;
+      n.cand[s] = rdy != 0 && usable(in, s) && !q.dirty[s];
+      n.cand_slot[s] = static_cast<uint8_t>(best);
+    }
+    // stage 1b: the registered candidates round-robin from rr, not the SM picked last cycle
+    n.pick_valid = false;
+    for (uint32_t i = 0; i < sms && !chg; ++i) {
+      const uint32_t s = (q.rr + i) % sms;
+      if (!q.cand[s] || (q.pick_valid && q.pick_sm == s)) continue;
       n.pick_valid = true;
       n.pick_sm = s;
-      n.pick_slot = best;
+      n.pick_slot = q.cand_slot[s];
       n.rr = (s + 1 >= in.num_sms) ? 0 : s + 1;
       break;
     }
@@ -224,21 +244,26 @@ class SmDriver {
     if (in.col_clr != 0)
       for (uint32_t s = 0; s < sms; ++s) n.ready[s] &= ~in.col_clr;
 
-    // dirty rows: the refreshed ones leave, the rows changed at this edge enter
+    // dirty rows: the refreshed ones leave, the rows of the last cycle's events enter
     const bool waited = dirty_left(lo_v, lo, hi_v, hi);
     if (lo_v) n.dirty[lo] = 0;
     if (hi_v) n.dirty[hi] = 0;
-    if (in.free_valid && in.free_sm < sms) n.dirty[in.free_sm] = 1;
-    if (in.quota_wr_valid && in.quota_wr_sm < sms) n.dirty[in.quota_wr_sm] = 1;
-    if (chg)
+    if (q.ev_free && q.ev_free_sm < sms) n.dirty[q.ev_free_sm] = 1;
+    if (q.ev_qwr && q.ev_qwr_sm < sms) n.dirty[q.ev_qwr_sm] = 1;
+    if (q.ev_chg)
       for (uint32_t s = 0; s < sms; ++s) n.dirty[s] = 1;
     if (waited && q.waits != kWaitsMax) n.waits = q.waits + 1;
+    n.ev_free = in.free_valid;
+    n.ev_free_sm = in.free_sm;
+    n.ev_qwr = in.quota_wr_valid;
+    n.ev_qwr_sm = in.quota_wr_sm;
+    n.ev_chg = chg;
     // the rows the next cycle refreshes: the new dirty vector's lowest and highest, leaving out
-    // the rows whose SMST resources change at the next edge (this cycle's free and pick)
+    // the row whose SMST resources change at the next edge (this cycle's pick, issuing now)
     n.ref_valid = false;
     n.ref_lo = n.ref_hi = 0;
     for (uint32_t s = 0; s < sms; ++s)
-      if (n.dirty[s] && !(in.free_valid && in.free_sm == s) && !(q.pick_valid && q.pick_sm == s)) {
+      if (n.dirty[s] && !(q.pick_valid && q.pick_sm == s)) {
         if (!n.ref_valid) n.ref_lo = s;
         n.ref_valid = true;
         n.ref_hi = s;

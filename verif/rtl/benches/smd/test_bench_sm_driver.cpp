@@ -167,6 +167,11 @@ struct DriverBench {
       const bool dt = get_bits(d.dirty_o, s, 1) != 0;
       if (os.tellp() == 0 && dt != bool(gold.q.dirty[s]))
         os << "dirty row " << s << ": " << dt << " golden " << int(gold.q.dirty[s]);
+      const bool cd = get_bits(d.cand_o, s, 1) != 0;
+      const uint32_t cs = static_cast<uint32_t>(get_bits(d.cand_slot_o, s * SlotW, SlotW));
+      if (os.tellp() == 0 && (cd != bool(gold.q.cand[s]) || cs != gold.q.cand_slot[s]))
+        os << "candidate of SM " << s << ": " << cd << " slot " << cs << " golden " << int(gold.q.cand[s]) << " slot "
+           << int(gold.q.cand_slot[s]);
     }
     if (os.tellp() == 0 && uint32_t(d.waits_o) != gold.q.waits)
       os << "waits " << uint32_t(d.waits_o) << " golden " << gold.q.waits;
