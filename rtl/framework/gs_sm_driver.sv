@@ -42,8 +42,9 @@
 // bits a free made stale only misses room until then; one a quota write or a configuration
 // change made stale is caught by stage 2's check of the quota and the CTA limit.
 // The SMST writes a CTA's resources a cycle after its alloc or free (gs_smst), so a row read is
-// exact only when neither happened in the cycle before: the refresh leaves out the rows freed or
-// picked in that cycle (they wait a cycle more, masked as dirty), the sweep leaves the row of
+// exact only when neither happened in the cycle before: the refresh leaves out the row picked
+// in that cycle (it waits a cycle more, masked as dirty; a free marks its row only a cycle
+// later, so a row refreshed before its free landed is marked again), the sweep leaves the row of
 // the SM issued in that cycle as the issue wrote it, and an issue leaves its row dirty (the
 // row it writes may miss a free the SMST has yet to apply: the refresh writes it again). The
 // picked SM's own row needs no such care: no CTA goes to the SM picked in the cycle before.
