@@ -319,7 +319,7 @@ class SmDriver {
   /// SM s was issued a CTA in the last cycle: the SMST adds its resources only at this edge.
   bool alloc_pending(uint32_t s) const { return q.dispatch.valid && q.dispatch.sm == s; }
   /// A dirty row other than the two refreshed ones waits (the RTL's waits_q count).
-  /// (the rows left out of the search, freed or picked in the cycle before, wait too)
+  /// (the row left out of the search, picked in the cycle before, waits too)
   bool dirty_left(bool lo_v, uint32_t lo, bool hi_v, uint32_t hi) const {
     for (uint32_t s = 0; s < q.dirty.size(); ++s)
       if (q.dirty[s] && !(lo_v && s == lo) && !(hi_v && s == hi)) return true;
