@@ -424,7 +424,7 @@ package gs_pkg;
   } dispatch_t;
   localparam int DispatchW = 38;
 
-  // decision: preempt `victim` (none = every kernel) on `sm`, reserving it for `next` (26 bits = PreemptW)
+  // decision: preempt `victim` (none = every kernel but `next`) on `sm`, reserving it for `next` (26 bits = PreemptW)
   typedef struct packed {
     logic valid;
     sm_id_t sm;
