@@ -1,5 +1,6 @@
 // gsched golden twin of rtl/framework/gs_sm_driver.sv (SM driver, Tanasic Sec. 3.2-3.3), a
-// pipeline (candidates, pick, issue) over a registered ready bitmap; the same registers, cycle for cycle.
+// pipeline (candidates, pick, issue) over a registered ready bitmap; the same registers, cycle
+// for cycle.
 //
 // comb() (issue_*_o, stage 2): the registered pick (pick_valid, pick_sm, pick_slot) holds if its
 // ready bit still holds, its kernel is still under its quota and the CTA limit on the SM, the
@@ -13,9 +14,10 @@
 // row picked in that cycle, whose SMST resources land a cycle late), the column sweep of newly
 // admitted slots (SmdSweepSms SMs per cycle; not the row of the SM issued in the last cycle),
 // the dirty rows of the last cycle's events (a freed CTA's SM, a quota write's SM, a
-// configuration change: registered in ev_*), rr and the dispatch record. The RTL holds `ready` as r_q with the rows written in the last cycle (the
-// refresh's, the issue's, the sweep's bits) laid over it, and puts them into r_q a cycle later:
-// the bitmap it reads and reports (ready_o) is this one, bit for bit.
+// configuration change: registered in ev_*), rr and the dispatch record. The RTL holds
+// `ready` as r_q with the rows written in the last cycle (the refresh's, the issue's, the
+// sweep's bits) laid over it, and puts them into r_q a cycle later: the bitmap it reads and
+// reports (ready_o) is this one, bit for bit.
 // Nothing allocates per cycle: reset() sizes every vector.
 #pragma once
 #include <vector>
