@@ -341,11 +341,12 @@ module gs_top #(
   );
 
   // the SM driver's ready bitmap: a kernel admitted into a slot clears and re-sweeps its column.
-  // smd_ready, smd_dirty, smd_waits, smd_cand, smd_cand_slot: its registers, read only by the
+  // smd_ready, smd_dirty, smd_qdirty, smd_waits, smd_cand, smd_cand_slot: its registers, read only by the
   // lockstep state check.
   gs_pkg::slot_mask_t smd_col_clr;
   logic [N*K-1:0] smd_ready;
   logic [N-1:0] smd_dirty;
+  logic [N-1:0] smd_qdirty;
   logic [15:0] smd_waits;
   logic [N-1:0] smd_cand;
   logic [N*gs_pkg::SlotW-1:0] smd_cand_slot;
@@ -364,7 +365,7 @@ module gs_top #(
     .quota_wr_valid_i(pol.quota_wr.valid), .quota_wr_sm_i(pol.quota_wr.sm), .col_clr_i(smd_col_clr),
     .issue_valid_o(issue_valid), .issue_sm_o(issue_sm), .issue_slot_o(issue_slot),
     .issue_resume_o(issue_resume), .issue_res_o(issue_res), .dispatch_o(dispatch),
-    .ready_o(smd_ready), .dirty_o(smd_dirty), .cand_o(smd_cand), .cand_slot_o(smd_cand_slot),
+    .ready_o(smd_ready), .dirty_o(smd_dirty), .qdirty_o(smd_qdirty), .cand_o(smd_cand), .cand_slot_o(smd_cand_slot),
     .waits_o(smd_waits)
   );
 

@@ -23,7 +23,9 @@
 //            the bitmap written at once (the twin's);
 //   dirty_q  rows whose inputs changed (an SM event's free, a quota write, a configuration
 //            change): masked until refreshed; the lowest and the highest dirty row are
-//            refreshed per cycle (K fit checks each);
+//            refreshed per cycle (read in one cycle, K fit checks each in the next: f*_q);
+//   qdirty_q rows whose bits may predate a quota write or a configuration change: stage 2
+//            does not issue on them until a refresh that read the row after the write lands;
 //   a column of a newly admitted kernel (col_clr_i) is cleared and swept SmdSweepSms SMs per
 //   cycle (swait_q: columns waiting, sact_q/scol_q/sptr_q: the sweep under way);
 //   beats_q  bit j*K+k: slot j goes before slot k (key_j < key_k, ties by index), from key_i.
@@ -32,26 +34,32 @@
 // Stage 1b (pick): the round robin (gs_ffs) picks one candidate, not the SM picked last cycle:
 //   pv_q / psm_q / pslot_q. A search over registers only: nothing from the inputs reaches it.
 // Stage 2 (issue): the pick holds if its ready bit still holds (the candidate is a cycle old:
-//   its SM may have been issued a CTA in the candidate's cycle), the kernel is still under its
-//   quota and the CTA limit on the SM (row read now: a quota write may have lowered the quota),
-//   the SM is usable, the slot has work, is eligible and is not being admitted; then it
-//   issues, and the SM's row is rewritten as it will be after this CTA (its demand added), so
-//   the SM can be picked again in the next cycle: two ready SMs sustain one CTA per cycle.
+//   its SM may have been issued a CTA in the candidate's cycle) and no quota write or
+//   configuration change is pending on its row (qdirty_q, the last cycle's events: the bit
+//   holds the quota and the CTA limit otherwise), the SM is usable, the slot has work, is
+//   eligible and is not being admitted: all from registers and the policy's inputs, no row
+//   read. Then it issues; the SM's row is read now and rewritten as it will be after this CTA
+//   (its demand added) a cycle later, so the SM can be picked again in the next cycle and
+//   issue in the one after: two ready SMs sustain one CTA per cycle.
 // Row events (a free, a quota write, a configuration change) mark their rows dirty a cycle
-// after their input (evf_*, evq_*, chg_q): the dirty search starts from registers. A row whose
+// after their input (evf_oh_q, evq_*, chg_q): the dirty search starts from registers. A row whose
 // bits a free made stale only misses room until then; one a quota write or a configuration
-// change made stale is caught by stage 2's check of the quota and the CTA limit.
+// change made stale is held back by stage 2 (qdirty_q) until its refresh lands.
 // The SMST writes a CTA's resources a cycle after its alloc or free (gs_smst), so a row read is
 // exact only when neither happened in the cycle before: the refresh leaves out the row picked
 // in that cycle (it waits a cycle more, masked as dirty; a free marks its row only a cycle
-// later, so a row refreshed before its free landed is marked again), the sweep leaves the row of
-// the SM issued in that cycle as the issue wrote it, and an issue leaves its row dirty (the
-// row it writes may miss a free the SMST has yet to apply: the refresh writes it again). The
-// picked SM's own row needs no such care: no CTA goes to the SM picked in the cycle before.
+// later, so a row refreshed before its free landed is marked again), the sweep's bit of the row
+// of the SM issued in that cycle lands under that issue's row (rewritten with the CTA at the
+// same edge), and an issue leaves its row dirty (the row it writes may miss a free the SMST has
+// yet to apply: the refresh writes it again). The picked SM's own row needs no such care: no
+// CTA goes to the SM picked in the cycle before.
 // Every row is read through a one-hot AND-OR (no variable part-select of a whole table) whose
-// select comes straight from a register (the used resources from a copy of their own); a row's
-// SM type comes registered with its select (carried by the search that finds the row, gs_ffs
-// data), and each fit check is one gs_cta_fit (a carry-save comparison, no sum formed first).
+// select comes straight from a register (the used resources from a copy of their own) into a
+// register (the fit stage: used resources, and per slot under the quota and the CTA limit); a
+// row's SM type comes registered with its select (carried by the search that finds the row,
+// gs_ffs data), and each fit check is one gs_cta_fit (a carry-save comparison, no sum formed
+// first) on registers. A refresh and an issue read in the same cycle land at the same edge
+// (the issue's row above), as they did when both were checked in the cycle of their read.
 // Outputs issue_*_o update SMST/KSRT/PTBQ at the edge that loads dispatch_o: a candidate of cycle
 // t-1 is picked in t, issues in t+1 and is on dispatch_o in t+2.
 module gs_sm_driver (
@@ -91,6 +99,7 @@ module gs_sm_driver (
   // registers for the lockstep state check (no logic reads them)
   output logic [gs_pkg::MaxSms*gs_pkg::MaxKernels-1:0] ready_o,
   output logic [gs_pkg::MaxSms-1:0] dirty_o,
+  output logic [gs_pkg::MaxSms-1:0] qdirty_o,                // rows whose limits may be stale (stage 2 waits)
   output logic [gs_pkg::MaxSms-1:0] cand_o,                  // stage 1a: SM s has a candidate
   output logic [gs_pkg::MaxSms*gs_pkg::SlotW-1:0] cand_slot_o,  // and its slot
   output logic [15:0]           waits_o
@@ -124,11 +133,21 @@ module gs_sm_driver (
   logic olo_v_q, ohi_v_q, opk_v_q, osw_v_q;
   logic [NG-1:0] osw_grp_q;          // the swept group, one-hot
   logic [K-1:0] osw_col_q;           // the swept column, one-hot
-  logic [G-1:0] osw_en_q, osw_ok_q;  // lane j wrote its row (not the SM issued the cycle before), its bit
-  logic [IW-1:0] olo_idx_q, ohi_ridx_q, opk_idx_q;   // ohi: reversed (N-1-s), as its search gives it
+  logic [G-1:0] osw_ok_q;            // lane j's bit
+  logic [IW-1:0] olo_idx_q, ohi_idx_q, opk_idx_q;
   logic [K-1:0] olo_ok_q, ohi_ok_q, opk_ok_q;
   logic rlo_v_q, rhi_v_q;            // rlo_q / rhi_q name a row, and which (rhi: reversed)
   logic [IW-1:0] rlo_idx_q, rhi_ridx_q;
+  // the fit stage: the rows read in the last cycle (the refresh's lowest and highest, the issued
+  // SM's), each its index, its SM's type, its used resources and per slot whether it is under
+  // the quota and the CTA limit (formed at the read); their fit checks land in the overlay
+  logic flo_v_q, fhi_v_q, fpk_v_q;
+  logic [IW-1:0] flo_idx_q, fhi_idx_q, fpk_idx_q;   // fhi: forward again (rhi's index is reversed)
+  logic [TW-1:0] flo_ty_q, fhi_ty_q, fpk_ty_q;
+  gs_pkg::wf_res_t flo_used_q, fhi_used_q, fpk_used_q;
+  logic [K-1:0] flo_ul_q, fhi_ul_q, fpk_ul_q;
+  gs_pkg::wf_res_t fpk_dem_q;        // the issued CTA's demand (added to the row), read with it
+  logic [N-1:0] qdirty_q, qdirty_d;  // rows whose ready bits may predate a quota write or a configuration change
   logic [N-1:0] dirty_q, dirty_d;
   logic [N-1:0] rlo_q, rlo_d, rhi_q, rhi_d;   // the dirty rows to refresh next: lowest, highest (one-hot)
   logic [K*K-1:0] beats_q, beats_d;
@@ -157,8 +176,15 @@ module gs_sm_driver (
   logic qen_q;
   gs_pkg::cta_cnt_t limit_q;
   // the row events of the last cycle, marked dirty in this one
-  logic evf_v_q, evq_v_q, chg_q;
-  gs_pkg::sm_id_t evf_sm_q, evq_sm_q;
+  // (one-hot per SM, decoded from the ports: the dirty search starts from an OR of registers; the
+  // quota write's SM also as an index, for stage 2's compare with the pick)
+  logic evq_v_q, chg_q;
+  logic [N-1:0] evf_oh_q, evq_oh_q;
+  gs_pkg::sm_id_t evq_sm_q;
+  // from cfg_num_sms_i (static configuration, registered like in_gpu_q): the last SM, the last
+  // sweep group
+  logic [IW-1:0] last_sm_q;
+  logic [GW-1:0] last_grp_q;
   logic [15:0] waits_q, waits_d;
   gs_pkg::sm_id_t rr_q, rr_d;
   gs_pkg::dispatch_t dispatch_q, dispatch_d;
@@ -277,37 +303,51 @@ module gs_sm_driver (
   // themselves
   assign lo_row = (row_of(~rlo_un_q, rows) & UsedMask) | (row_of(lo_oh, rows) & ~UsedMask);
   assign hi_row = (row_of(~rhi_un_q, rows) & UsedMask) | (row_of(hi_oh, rows) & ~UsedMask);
-  assign lo_cap = type_cap_of(lo_ty_q, type_cap);
-  assign hi_cap = type_cap_of(hi_ty_q, type_cap);
 
   // ---------------------------------------------------------------- stage 2 (issue) inputs
   logic [N-1:0] pick_oh;   // the registered pick, one-hot
   assign pick_oh = poh_q;
   assign pk_row = (row_of(~poh_un_q, rows) & UsedMask) | (row_of(pick_oh, rows) & ~UsedMask);
-  assign pk_cap = type_cap_of(ptype_q, type_cap);
 
-  // the picked SM's row after its CTA (written at the issue: the row is exact then, also when a
-  // free or a quota write dirtied it): a CTA of slot k fits on top of used + the slot's demand
-  // (gs_cta_fit with TwoCtas: no sum of the row formed first), its resident count + 1 under
-  // the limits
-  gs_pkg::wf_res_t pk_dem;
-  assign pk_dem = k_dem[32'(pslot_q)*RW +: RW];
-
-  for (genvar k = 0; k < K; k++) begin : g_row_fit
+  // Two stages per row: in the cycle a row is read (the refresh's two, the issued SM's) its used
+  // resources are registered and, per slot, whether the slot is under its quota and the CTA
+  // limit (the issued SM's with its CTA counted: resident + 1 for the issued slot, and the CTA's
+  // demand registered beside it, fpk_dem_q); in the next
+  // cycle (the fit stage, f*_q) every slot's demand is checked against the registered row, and
+  // the bits land in the overlay at the edge after it. So the 132-way row read and the fit
+  // checks are a cycle apart. The issued SM's row after its CTA is exact (also when a free or a
+  // quota write dirtied it): a CTA of slot k fits on top of used + the issued slot's demand
+  // (gs_cta_fit with TwoCtas: no sum of the row formed first).
+  logic [K-1:0] lo_ul, hi_ul, pk_ul;   // read stage: under the quota and the CTA limit
+  for (genvar k = 0; k < K; k++) begin : g_row_limits
     localparam int RO = K * CW + k * CW;   // slot k's resident count in a row
     localparam int QO = k * CW;            // slot k's quota in a row
+    assign lo_ul[k] = under_limits({1'b0, lo_row[RO +: CW]}, lo_row[QO +: CW], qen_q, limit_q);
+    assign hi_ul[k] = under_limits({1'b0, hi_row[RO +: CW]}, hi_row[QO +: CW], qen_q, limit_q);
+    assign pk_ul[k] = under_limits({1'b0, pk_row[RO +: CW]} + (CW+1)'(pslot_q == SW'(k)), pk_row[QO +: CW],
+                                   qen_q, limit_q);
+  end
+
+  gs_pkg::wf_res_t pk_dem;   // read stage: the issued CTA's demand
+  always_comb begin
+    pk_dem = '0;
+    for (int k = 0; k < K; k++) pk_dem = pk_dem | ({RW{pslot_oh_q[k]}} & k_dem[k*RW +: RW]);
+  end
+  assign lo_cap = type_cap_of(flo_ty_q, type_cap);
+  assign hi_cap = type_cap_of(fhi_ty_q, type_cap);
+  assign pk_cap = type_cap_of(fpk_ty_q, type_cap);
+  for (genvar k = 0; k < K; k++) begin : g_row_fit
     logic lo_fit, hi_fit, pk_fit;
     gs_pkg::wf_res_t lo_sum, hi_sum, pk_sum;
-    gs_cta_fit u_lo (.acc_i(lo_row[RowW-1 -: RW]), .cta_i(k_dem[k*RW +: RW]), .cta2_i('0), .cap_i(lo_cap),
+    gs_cta_fit u_lo (.acc_i(flo_used_q), .cta_i(k_dem[k*RW +: RW]), .cta2_i('0), .cap_i(lo_cap),
                      .sum_o(lo_sum), .fits_o(lo_fit));
-    gs_cta_fit u_hi (.acc_i(hi_row[RowW-1 -: RW]), .cta_i(k_dem[k*RW +: RW]), .cta2_i('0), .cap_i(hi_cap),
+    gs_cta_fit u_hi (.acc_i(fhi_used_q), .cta_i(k_dem[k*RW +: RW]), .cta2_i('0), .cap_i(hi_cap),
                      .sum_o(hi_sum), .fits_o(hi_fit));
-    gs_cta_fit #(.TwoCtas(1'b1)) u_pk (.acc_i(pk_row[RowW-1 -: RW]), .cta_i(k_dem[k*RW +: RW]), .cta2_i(pk_dem), .cap_i(pk_cap),
+    gs_cta_fit #(.TwoCtas(1'b1)) u_pk (.acc_i(fpk_used_q), .cta_i(k_dem[k*RW +: RW]), .cta2_i(fpk_dem_q), .cap_i(pk_cap),
                      .sum_o(pk_sum), .fits_o(pk_fit));
-    assign lo_ok[k] = lo_fit && under_limits({1'b0, lo_row[RO +: CW]}, lo_row[QO +: CW], qen_q, limit_q);
-    assign hi_ok[k] = hi_fit && under_limits({1'b0, hi_row[RO +: CW]}, hi_row[QO +: CW], qen_q, limit_q);
-    assign pk_ok[k] = pk_fit && under_limits({1'b0, pk_row[RO +: CW]} + (CW+1)'(pslot_q == SW'(k)), pk_row[QO +: CW],
-                                             qen_q, limit_q);
+    assign lo_ok[k] = lo_fit && flo_ul_q[k];
+    assign hi_ok[k] = hi_fit && fhi_ul_q[k];
+    assign pk_ok[k] = pk_fit && fpk_ul_q[k];
   end
 
   // ---------------------------------------------------------------- column sweep
@@ -315,7 +355,6 @@ module gs_sm_driver (
   logic [NG-1:0] grp_oh;
   for (genvar g = 0; g < NG; g++) begin : g_grp
     assign grp_oh[g] = sptr_q == GW'(g);
-    assign sgrp_d[g] = sptr_d == GW'(g);
   end
   logic [G-1:0] sw_ok;
   for (genvar j = 0; j < G; j++) begin : g_lane
@@ -426,68 +465,95 @@ module gs_sm_driver (
     // the SM after the pick; the pick is below cfg_num_sms_i, so it wraps exactly at the last
     // SM (an equality formed beside the search, not a compare after the increment)
     rr_d = rr_q;
-    if (picked) rr_d = (pick_idx == IW'(cfg_num_sms_i - 1'b1)) ? '0 : gs_pkg::SmIdW'(pick_idx) + 1'b1;
+    if (picked) rr_d = (pick_idx == last_sm_q) ? '0 : gs_pkg::SmIdW'(pick_idx) + 1'b1;
   end
 
   // ---------------------------------------------------------------- stage 2: issue
-  // the pick still holds on its SM now. Its resources: its ready bit now (the candidate was
-  // formed a cycle before the pick, when its SM may have been issued a CTA that the bit did not
-  // yet hold; the bit now holds every CTA issued to the SM, and a free only adds room; an
-  // admission of its slot clears it). A quota write may lower the quota, so the quota and the
-  // CTA limit are checked again (the capacity assertion below, and the golden twin's invariant,
-  // check the rest on every issue)
-  gs_pkg::cta_cnt_t pk_res, pk_quota;
-  logic pk_legal, pk_usable, pk_elig, pk_ready;
+  // the pick still holds on its SM now. Its resources, its quota and the CTA limit: its ready bit
+  // now (the candidate was formed a cycle before the pick, when its SM may have been issued a
+  // CTA whose row had yet to land; the bit now holds every CTA issued to the SM but the last
+  // cycle's, and no CTA went to the SM in that cycle; a free only adds room; an admission of
+  // its slot clears it), unless a quota write or a configuration change may have lowered a
+  // limit under the bit: the row is marked (qdirty_q) until a refresh that read it after the
+  // write lands, and in the cycle before the mark (the last cycle's quota write, chg_q) the
+  // event registers say it. All from registers: no row is read here (the capacity assertion
+  // below, and the golden twin's invariant, check every issue). The ready bit is read as the
+  // overlay defines it but from its registers: the overlay rows are matched against the pick's
+  // index (register to register compares), the sweep lanes and r_q through the pick's one-hot,
+  // not through the bitmap's per-row decode of every overlay index (132 loads each).
+  logic pk_limits, pk_usable, pk_elig, pk_ready, pk_nonempty;
+  gs_pkg::cta_id_t pk_head;
+  logic rd_base, rd_sw_row, rd_sw_bit, rd_hit_lo, rd_hit_hi, rd_hit_pk;
   always_comb begin
-    pk_ready = 1'b0;
-    for (int s = 0; s < N; s++) pk_ready = pk_ready | (pick_oh[s] && (ready[s*K +: K] & pslot_oh_q) != '0);
+    rd_base = 1'b0;
+    rd_sw_row = 1'b0;
+    rd_sw_bit = 1'b0;
+    for (int s = 0; s < N; s++) begin
+      rd_base = rd_base | (pick_oh[s] && (r_q[s*K +: K] & pslot_oh_q) != '0);
+      rd_sw_row = rd_sw_row | (pick_oh[s] && osw_grp_q[s / G]);
+      rd_sw_bit = rd_sw_bit | (pick_oh[s] && osw_ok_q[s % G]);
+    end
+    rd_hit_lo = olo_v_q && olo_idx_q == IW'(psm_q);
+    rd_hit_hi = ohi_v_q && ohi_idx_q == IW'(psm_q);
+    rd_hit_pk = opk_v_q && opk_idx_q == IW'(psm_q);
+    // the overlay's order: the issue's row, the highest refreshed, the lowest, the sweep's bit, r_q
+    pk_ready = rd_hit_pk ? (opk_ok_q & pslot_oh_q) != '0
+             : rd_hit_hi ? (ohi_ok_q & pslot_oh_q) != '0
+             : rd_hit_lo ? (olo_ok_q & pslot_oh_q) != '0
+             : (osw_v_q && rd_sw_row && (osw_col_q & pslot_oh_q) != '0) ? rd_sw_bit
+             : rd_base;
 `ifdef GS_MUT_SMD_NO_READY_RECHECK
     // MUTATION: the pick issues on its candidate's ready bit, a cycle old
     pk_ready = 1'b1;
 `endif
-    pk_res = row_resident(pk_row, pslot_q);
-    pk_quota = row_quota(pk_row, pslot_q);
-    pk_legal = under_limits({1'b0, pk_res}, pk_quota, qen_q, limit_q);
+`ifdef GS_MUT_SMD_QUOTA_WRITE_IGNORED
+    // MUTATION: stage 2 trusts the ready bit while a quota write or a configuration change is pending on the row
+    pk_limits = 1'b1;
+`else
+    // (the last cycle's quota write: its SM against the pick's, register to register)
+    pk_limits = !chg_q && !(evq_v_q && evq_sm_q == psm_q) && (pick_oh & qdirty_q) == '0;
+`endif
     pk_usable = (pick_oh & usable) != '0;
     pk_elig = 1'b0;
-    for (int s = 0; s < N; s++) pk_elig = pk_elig | (pick_oh[s] && elig_i[s*K + 32'(pslot_q)]);
+    for (int s = 0; s < N; s++) pk_elig = pk_elig | (pick_oh[s] && (elig_i[s*K +: K] & pslot_oh_q) != '0);
 
-    issue_valid_o = pv_q && pk_ready && pk_legal && pk_usable && work[pslot_q] && pk_elig && !col_clr_i[pslot_q] && !cfg_chg;
+    issue_valid_o = pv_q && pk_ready && pk_limits && pk_usable && (work & pslot_oh_q) != '0 && pk_elig
+                 && (col_clr_i & pslot_oh_q) == '0 && !cfg_chg;
     issue_sm_o = psm_q;
     issue_slot_o = pslot_q;
 
-    // the chosen kernel's record: PTBQ head first, else the next fresh CTA
+    // the chosen kernel's record: PTBQ head first, else the next fresh CTA. The record is
+    // registered whole and masked after the register when no CTA issued (dispatch_o), so the
+    // issue decision drives only the valid bit, not every field of the record
     ei = '0;
-    issue_resume_o = 1'b0;
-    dispatch_d = '0;
+    pk_nonempty = 1'b0;
+    pk_head = '0;
     for (int k = 0; k < K; k++) begin
-      if (pslot_q == SW'(k)) begin
-        ei = ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW];
-        issue_resume_o = issue_valid_o && (ptbq_count_i[k*gs_pkg::PtbqCntW +: gs_pkg::PtbqCntW] != '0);
-        dispatch_d.cta = issue_resume_o ? ptbq_head_i[k*gs_pkg::CtaIdW +: gs_pkg::CtaIdW] : ei.next_cta;
-      end
+      ei = ei | ({gs_pkg::KsrtW{pslot_oh_q[k]}} & ksrt_i[k*gs_pkg::KsrtW +: gs_pkg::KsrtW]);
+      pk_nonempty = pk_nonempty | (pslot_oh_q[k] && ptbq_count_i[k*gs_pkg::PtbqCntW +: gs_pkg::PtbqCntW] != '0);
+      pk_head = pk_head | ({gs_pkg::CtaIdW{pslot_oh_q[k]}} & ptbq_head_i[k*gs_pkg::CtaIdW +: gs_pkg::CtaIdW]);
     end
+    issue_resume_o = issue_valid_o && pk_nonempty;
     issue_res_o.threads = ei.threads;
     issue_res_o.warps = ei.warps;
     issue_res_o.regs = ei.regs;
     issue_res_o.shmem = ei.shmem;
     dispatch_d.valid = issue_valid_o;
     dispatch_d.sm = psm_q;
-    dispatch_d.kernel = issue_valid_o ? ei.kernel : gs_pkg::KernelIdW'(gs_pkg::NoKernel);
-    dispatch_d.resume = issue_resume_o;
-    if (!issue_valid_o) begin
-      dispatch_d.cta = '0;
-      dispatch_d.sm = '0;
-    end
+    dispatch_d.kernel = ei.kernel;
+    dispatch_d.resume = pk_nonempty;
+    dispatch_d.cta = pk_nonempty ? pk_head : ei.next_cta;
   end
 
   // ---------------------------------------------------------------- next state of the bitmap
   logic [N-1:0] free_oh, qwr_oh;   // the last cycle's row events
-  for (genvar s = 0; s < N; s++) begin : g_ev_oh
-    assign free_oh[s] = evf_v_q && evf_sm_q == gs_pkg::SmIdW'(s);
-    assign qwr_oh[s] = evq_v_q && evq_sm_q == gs_pkg::SmIdW'(s);
-  end
+  assign free_oh = evf_oh_q;
+  assign qwr_oh = evq_oh_q;
   logic [N-1:0] dirty_new, search;
+  logic [N-1:0] landing;   // the rows whose refresh is in the fit stage
+  for (genvar s = 0; s < N; s++) begin : g_landing
+    assign landing[s] = (flo_v_q && flo_idx_q == IW'(s)) || (fhi_v_q && fhi_idx_q == IW'(s));
+  end
   logic [N-1:0] lo_nx, hi_nx;   // one-hot lowest / highest row to refresh next cycle
   // dirty rows: the refreshed ones leave, the rows of the last cycle's events enter
   always_comb begin
@@ -501,6 +567,14 @@ module gs_sm_driver (
 `endif
     end
     dirty_d = ((dirty_q & ~refreshed) | dirty_new | {N{chg_q}}) & in_gpu_q;
+    // a row's limits are current again when a refresh that read it after the quota write lands
+    // (the write of the last cycle, qwr_oh, was not seen by a read of the last cycle)
+`ifdef GS_MUT_SMD_QDIRTY_AT_READ
+    // MUTATION: the mark leaves when the row is read, a cycle before its bits land
+    qdirty_d = ((qdirty_q & ~refreshed) | qwr_oh | {N{chg_q}}) & in_gpu_q;
+`else
+    qdirty_d = ((qdirty_q & ~landing) | qwr_oh | {N{chg_q}}) & in_gpu_q;
+`endif
     // the rows refreshed next cycle come from the dirty ones whose SMST resources do not change
     // at the next edge: the SMST writes this cycle's issue (the pick's SM) a cycle late, so that
     // row waits a cycle more. (A free of this cycle marks its row only in the next one; a row
@@ -530,30 +604,26 @@ module gs_sm_driver (
                                         .data_o(hi_ty_d));
   assign rlo_d = lo_nx;
   assign rhi_d = hi_nx;
+  // the sweep's next group is group 0 (a start or a restart), the one after sptr_q, or sptr_q's:
+  // its select and its lanes' SM types are formed for the first two from registers and picked
+  // by the sweep's flags (an admission decides only the pick, not a read of the types)
+  logic sweep_zero, sweep_inc;
+  logic [NG-1:0] sgrp_nx;
+  logic [G*TW-1:0] lane_ty_g0, lane_ty_nx;
+  assign sgrp_nx = sgrp_q << 1;
   always_comb begin
-    // lane j's SM in the next group
-    lane_ty_d = '0;
+    lane_ty_g0 = '0;
+    lane_ty_nx = '0;
     for (int g = 0; g < NG; g++) begin
       for (int j = 0; j < G; j++) begin
-        if (g * G + j < N) lane_ty_d[j*TW +: TW] = lane_ty_d[j*TW +: TW] | ({TW{sgrp_d[g]}} & cfg_sm_type_i[(g*G + j)*TW +: TW]);
+        if (g * G + j < N) begin
+          if (g == 0) lane_ty_g0[j*TW +: TW] = cfg_sm_type_i[j*TW +: TW];
+          lane_ty_nx[j*TW +: TW] = lane_ty_nx[j*TW +: TW] | ({TW{sgrp_nx[g]}} & cfg_sm_type_i[(g*G + j)*TW +: TW]);
+        end
       end
     end
-  end
-  // the SM issued in the last cycle: its CTA's resources reach the SMST only at this edge, so the
-  // column sweep leaves its row as the issue wrote it (exact for every slot)
-  logic [N-1:0] alloc_pend;
-  for (genvar s = 0; s < N; s++) begin : g_alloc_pend
-`ifdef GS_MUT_SMD_SWEEP_PENDING
-    // MUTATION: the sweep rewrites that row from the SMST, without the CTA
-    assign alloc_pend[s] = 1'b0;
-`else
-    assign alloc_pend[s] = dispatch_q.valid && dispatch_q.sm == gs_pkg::SmIdW'(s);
-`endif
-  end
-  logic [G-1:0] lane_pend;   // lane j's SM in the group under way is that SM
-  always_comb begin
-    lane_pend = '0;
-    for (int s = 0; s < N; s++) lane_pend[s % G] = lane_pend[s % G] | (grp_oh[s / G] && alloc_pend[s]);
+    sgrp_d = sweep_zero ? NG'(1) : sweep_inc ? sgrp_nx : sgrp_q;
+    lane_ty_d = sweep_zero ? lane_ty_g0 : sweep_inc ? lane_ty_nx : lane_ty_q;
   end
   logic [K-1:0] scol_1h;
   logic sweep_last, restart;
@@ -582,10 +652,12 @@ module gs_sm_driver (
     scol_1h = '0;
     for (int k = 0; k < K; k++) scol_1h[k] = (scol_q == SW'(k));
     restart = sact_q && ((col_clr_i & scol_1h) != '0);
-    sweep_last = 32'(sptr_q) * G + G >= 32'(cfg_num_sms_i);
+    sweep_last = sptr_q >= last_grp_q;   // sptr_q*G + G >= cfg_num_sms_i
     sact_d = sact_q;
     scol_d = scol_q;
     sptr_d = sptr_q;
+    sweep_inc = sact_q && !restart && !sweep_last;
+    sweep_zero = restart;
     if (restart) begin
       sptr_d = '0;
     end else if (sact_q) begin
@@ -598,6 +670,7 @@ module gs_sm_driver (
     if (!sact_d && swait_d != '0) begin
       sact_d = 1'b1;
       sptr_d = '0;
+      sweep_zero = 1'b1;
       for (int k = K - 1; k >= 0; k--) begin
         if (swait_d[k]) scol_d = SW'(k);
       end
@@ -605,22 +678,28 @@ module gs_sm_driver (
     end
   end
 
-  assign dispatch_o = dispatch_q;
+  // the registered record, idle (no kernel named) when no CTA issued
+  always_comb begin
+    dispatch_o = '0;
+    dispatch_o.kernel = gs_pkg::KernelIdW'(gs_pkg::NoKernel);
+    if (dispatch_q.valid) dispatch_o = dispatch_q;
+  end
   // the ready bitmap: the overlay above r_q (the issue's row above the highest refreshed row's
   // above the lowest's above the sweep's bits, as they were written in that order)
   always_comb begin
     for (int s = 0; s < N; s++) begin
       ready[s*K +: K] = r_q[s*K +: K];
       for (int k = 0; k < K; k++) begin
-        if (osw_v_q && osw_grp_q[s / G] && osw_col_q[k] && osw_en_q[s % G]) ready[s*K + k] = osw_ok_q[s % G];
+        if (osw_v_q && osw_grp_q[s / G] && osw_col_q[k]) ready[s*K + k] = osw_ok_q[s % G];
       end
       if (olo_v_q && olo_idx_q == IW'(s)) ready[s*K +: K] = olo_ok_q;
-      if (ohi_v_q && ohi_ridx_q == IW'(N - 1 - s)) ready[s*K +: K] = ohi_ok_q;
+      if (ohi_v_q && ohi_idx_q == IW'(s)) ready[s*K +: K] = ohi_ok_q;
       if (opk_v_q && opk_idx_q == IW'(s)) ready[s*K +: K] = opk_ok_q;
     end
   end
   assign ready_o = ready;
   assign dirty_o = dirty_q;
+  assign qdirty_o = qdirty_q;
   assign cand_o = cand_q;
   assign cand_slot_o = cslot_q;
   assign waits_o = waits_q;
@@ -633,11 +712,10 @@ module gs_sm_driver (
       osw_v_q <= 1'b0;
       osw_grp_q <= '0;
       osw_col_q <= '0;
-      osw_en_q <= '0;
       osw_ok_q <= '0;
       opk_v_q <= 1'b0;
       olo_idx_q <= '0;
-      ohi_ridx_q <= '0;
+      ohi_idx_q <= '0;
       opk_idx_q <= '0;
       olo_ok_q <= '0;
       ohi_ok_q <= '0;
@@ -646,7 +724,17 @@ module gs_sm_driver (
       rhi_v_q <= 1'b0;
       rlo_idx_q <= '0;
       rhi_ridx_q <= '0;
+      flo_v_q <= 1'b0;
+      fhi_v_q <= 1'b0;
+      fpk_v_q <= 1'b0;
+      flo_idx_q <= '0;
+      fhi_idx_q <= '0;
+      fpk_idx_q <= '0;
+      flo_ul_q <= '0;
+      fhi_ul_q <= '0;
+      fpk_ul_q <= '0;
       dirty_q <= '0;
+      qdirty_q <= '0;
       rlo_q <= '0;
       rhi_q <= '0;
       rlo_un_q <= '1;
@@ -654,6 +742,7 @@ module gs_sm_driver (
       poh_un_q <= '1;
       sgrp_q <= '0;
       sgrp_q[0] <= 1'b1;
+      lane_ty_q <= lane_ty_g0;
       for (int j = 0; j < K; j++) begin
         for (int k = 0; k < K; k++) beats_q[j*K + k] <= (j < k);
       end
@@ -673,47 +762,56 @@ module gs_sm_driver (
       sptr_q <= '0;
       qen_q <= 1'b0;
       limit_q <= '0;
-      evf_v_q <= 1'b0;
       evq_v_q <= 1'b0;
       chg_q <= 1'b0;
-      evf_sm_q <= '0;
+      evf_oh_q <= '0;
+      evq_oh_q <= '0;
       evq_sm_q <= '0;
       waits_q <= '0;
       rr_q <= '0;
       dispatch_q <= '0;
-      dispatch_q.kernel <= gs_pkg::KernelIdW'(gs_pkg::NoKernel);   // an idle record names no kernel
     end else begin
       r_q <= r_d;
-      olo_v_q <= rlo_v_q;
-      ohi_v_q <= rhi_v_q;
+      olo_v_q <= flo_v_q;
+      ohi_v_q <= fhi_v_q;
       osw_v_q <= sact_q;
       osw_grp_q <= grp_oh;
       osw_col_q <= scol_1h;
-      osw_en_q <= ~lane_pend;
       osw_ok_q <= sw_ok & ~{G{(col_clr_i & scol_1h) != '0}};
-      olo_idx_q <= rlo_idx_q;
-      ohi_ridx_q <= rhi_ridx_q;
+      olo_idx_q <= flo_idx_q;
+      ohi_idx_q <= fhi_idx_q;
       olo_ok_q <= lo_ok & ~col_clr_i;
       ohi_ok_q <= hi_ok & ~col_clr_i;
 `ifdef GS_MUT_SMD_STALE_ROW
       // MUTATION: the issued SM's row keeps its bits from before the CTA
       opk_v_q <= 1'b0;
 `else
-      opk_v_q <= issue_valid_o;
+      opk_v_q <= fpk_v_q;
 `endif
-      opk_idx_q <= IW'(psm_q);
+      opk_idx_q <= fpk_idx_q;
       opk_ok_q <= pk_ok & ~col_clr_i;
+      flo_v_q <= rlo_v_q;
+      fhi_v_q <= rhi_v_q;
+      fpk_v_q <= issue_valid_o;
+      flo_idx_q <= rlo_idx_q;
+      fhi_idx_q <= IW'(N - 1) - rhi_ridx_q;
+      fpk_idx_q <= IW'(psm_q);
+      flo_ul_q <= lo_ul;
+      fhi_ul_q <= hi_ul;
+      fpk_ul_q <= pk_ul;
       rlo_v_q <= lo_v;
       rhi_v_q <= hi_v;
       rlo_idx_q <= lo_idx;
       rhi_ridx_q <= hi_rev_idx;
       dirty_q <= dirty_d;
+      qdirty_q <= qdirty_d;
       rlo_q <= rlo_d;
       rhi_q <= rhi_d;
       rlo_un_q <= ~rlo_d;
       rhi_un_q <= ~rhi_d;
       poh_un_q <= ~new_oh;
       sgrp_q <= sgrp_d;
+      lane_ty_q <= lane_ty_d;
       beats_q <= beats_d;
       cand_q <= cand_d;
       cslot_q <= cslot_d;
@@ -733,23 +831,34 @@ module gs_sm_driver (
       sptr_q <= sptr_d;
       qen_q <= quota_en_i;
       limit_q <= cfg_cta_limit_i;
-      evf_v_q <= free_valid_i;
       evq_v_q <= quota_wr_valid_i;
       chg_q <= cfg_chg;
-      evf_sm_q <= free_sm_i;
+      for (int s = 0; s < N; s++) begin
+        evf_oh_q[s] <= free_valid_i && free_sm_i == gs_pkg::SmIdW'(s);
+        evq_oh_q[s] <= quota_wr_valid_i && quota_wr_sm_i == gs_pkg::SmIdW'(s);
+      end
       evq_sm_q <= quota_wr_sm_i;
       waits_q <= waits_d;
       rr_q <= rr_d;
       dispatch_q <= dispatch_d;
     end
   end
-  // the types follow their selects in every cycle, in_gpu_q follows cfg_num_sms_i (both static
+  // the types follow their selects in every cycle, in_gpu_q, last_sm_q and last_grp_q follow cfg_num_sms_i (both static
   // configuration, set before reset: no reset needed)
   always_ff @(posedge clk_i) begin
     lo_ty_q <= lo_ty_d;
     hi_ty_q <= hi_ty_d;
-    lane_ty_q <= lane_ty_d;
+    flo_ty_q <= lo_ty_q;
+    fhi_ty_q <= hi_ty_q;
+    fpk_ty_q <= ptype_q;
+    // the rows' used resources: read only through a valid stage (no reset needed)
+    flo_used_q <= lo_row[RowW-1 -: RW];
+    fhi_used_q <= hi_row[RowW-1 -: RW];
+    fpk_used_q <= pk_row[RowW-1 -: RW];
+    fpk_dem_q <= pk_dem;
     in_gpu_q <= in_gpu;
+    last_sm_q <= IW'(cfg_num_sms_i - 1'b1);
+    last_grp_q <= (cfg_num_sms_i == '0) ? '0 : GW'((32'(cfg_num_sms_i) - 1) / G);
   end
 `ifndef SYNTHESIS
   // invariants (docs/verification.md): no SM over any capacity; no CTA issued to a reserved SM

@@ -34,6 +34,7 @@ struct SchedTables {
   golden::PolicyState policy_state;             // gs_top's policy_state
   std::array<uint32_t, kSms> smd_ready{};       // SM driver: ready bitmap row per SM (bit = slot)
   std::array<uint8_t, kSms> smd_dirty{};        // SM driver: the row waits for its refresh
+  std::array<uint8_t, kSms> smd_qdirty{};       // SM driver: the row's limits may predate a quota write
   uint32_t smd_waits = 0;                       // SM driver: cycles a dirty row waited
   std::array<uint8_t, kSms> smd_cand{};         // SM driver stage 1a: the SM has a candidate
   std::array<uint8_t, kSms> smd_cand_slot{};    // SM driver stage 1a: its best ready slot

@@ -131,6 +131,7 @@ bool StateChecker::check_smd(uint64_t cycle, const GoldenScheduler& ref, const S
   for (uint32_t s = 0; s < drv.q.ready.size(); ++s) {
     if (!value(cycle, kSmd, s, ".ready", drv.q.ready[s], dut.smd_ready[s] & slot_mask)) return false;
     if (!value(cycle, kSmd, s, ".dirty", drv.q.dirty[s], dut.smd_dirty[s])) return false;
+    if (!value(cycle, kSmd, s, ".qdirty", drv.q.qdirty[s], dut.smd_qdirty[s])) return false;
     if (!value(cycle, kSmd, s, ".cand", drv.q.cand[s], dut.smd_cand[s])) return false;
     if (!value(cycle, kSmd, s, ".cand_slot", drv.q.cand_slot[s], dut.smd_cand_slot[s])) return false;
   }

@@ -218,6 +218,8 @@ class GsTopDriver final : public RtlModel {
       for (unsigned s = 0; s < kSms; ++s) t.rec.smd_ready[s] = uint32_t(get_bits(t.smd_ready, s * kSlots, kSlots));
     if (t.changed(t.smd_dirty, r.gs_top__DOT__smd_dirty))
       for (unsigned s = 0; s < kSms; ++s) t.rec.smd_dirty[s] = uint8_t(get_bits(t.smd_dirty, s, 1));
+    if (t.changed(t.smd_qdirty, r.gs_top__DOT__smd_qdirty))
+      for (unsigned s = 0; s < kSms; ++s) t.rec.smd_qdirty[s] = uint8_t(get_bits(t.smd_qdirty, s, 1));
     if (t.changed(t.smd_waits, r.gs_top__DOT__smd_waits)) t.rec.smd_waits = uint32_t(t.smd_waits);
     if (t.changed(t.smd_cand, r.gs_top__DOT__smd_cand))
       for (unsigned s = 0; s < kSms; ++s) t.rec.smd_cand[s] = uint8_t(get_bits(t.smd_cand, s, 1));
@@ -297,6 +299,7 @@ class GsTopDriver final : public RtlModel {
     decltype(Root::gs_top__DOT__policy_state) policy_state{};
     decltype(Root::gs_top__DOT__smd_ready) smd_ready{};
     decltype(Root::gs_top__DOT__smd_dirty) smd_dirty{};
+    decltype(Root::gs_top__DOT__smd_qdirty) smd_qdirty{};
     decltype(Root::gs_top__DOT__smd_waits) smd_waits{};
     decltype(Root::gs_top__DOT__smd_cand) smd_cand{};
     decltype(Root::gs_top__DOT__smd_cand_slot) smd_cand_slot{};

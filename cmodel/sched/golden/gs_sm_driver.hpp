@@ -3,17 +3,19 @@
 // for cycle.
 //
 // comb() (issue_*_o, stage 2): the registered pick (pick_valid, pick_sm, pick_slot) holds if its
-// ready bit still holds, its kernel is still under its quota and the CTA limit on the SM, the
-// SM is usable, its slot has work, is eligible now and is not being admitted. PTBQ head before
-// fresh CTAs.
+// ready bit still holds, no quota write or configuration change is pending on its row (qdirty,
+// ev_qwr, ev_chg), the SM is usable, its slot has work, is eligible now and is not being
+// admitted. PTBQ head before fresh CTAs.
 // next(): stage 1a (per SM the best ready kernel: ready & work & elig & ~col_clr, by the
 // registered order `beats`; a candidate if the SM is usable and its row not dirty), stage 1b
-// (the registered candidates round-robin from rr, not the SM picked last cycle), the issued
-// SM's row as it will be after its CTA, the refresh of the lowest and the highest dirty row (K
-// fit checks each; which rows is registered: ref_*, found when dirty is written, leaving out the
-// row picked in that cycle, whose SMST resources land a cycle late), the column sweep of newly
-// admitted slots (SmdSweepSms SMs per cycle; not the row of the SM issued in the last cycle),
-// the dirty rows of the last cycle's events (a freed CTA's SM, a quota write's SM, a
+// (the registered candidates round-robin from rr, not the SM picked last cycle), the rows read
+// for a fit check (RowRead lo, hi, pk: the refresh of the lowest and the highest dirty row,
+// which rows registered in ref_*, found when dirty is written, leaving out the row picked in
+// that cycle, whose SMST resources land a cycle late; the issued SM's row, its CTA counted),
+// their K fit checks each a cycle later (the issued SM's row as it will be after its CTA,
+// written last), the column sweep of newly admitted slots (SmdSweepSms SMs per cycle), the
+// quota marks (qdirty: set by the last cycle's quota write or configuration change, cleared
+// when a refresh's fit check lands), the dirty rows of the last cycle's events (a freed CTA's SM, a quota write's SM, a
 // configuration change: registered in ev_*), rr and the dispatch record. The RTL holds
 // `ready` as r_q with the rows written in the last cycle (the refresh's, the issue's, the
 // sweep's bits) laid over it, and puts them into r_q a cycle later: the bitmap it reads and
@@ -64,9 +66,21 @@ class SmDriver {
     CtaRes res;
   };
   using Out = Issue;  // issue_*_o; dispatch_o is the registered dispatch()
+  /// A row in the fit stage (the RTL's f*_q): read in the last cycle, checked against every
+  /// slot's demand in this one, its bits in the overlay after this edge.
+  struct RowRead {
+    bool valid = false;
+    uint32_t sm = 0;
+    uint32_t threads = 0, warps = 0, regs = 0, shmem = 0, ctas = 0;  // the SM's resources in use
+    uint32_t under = 0;  // bit k: slot k under its quota and the CTA limit (at the read)
+    bool after = false;  // the issued SM's row: a CTA on top, with the demand below (read with the row)
+    uint32_t dthreads = 0, dwarps = 0, dregs = 0, dshmem = 0;
+  };
   struct Regs {
     std::vector<uint32_t> ready;     // ready_o: per SM, bit k (the RTL's r_q with its overlay rows laid over it)
     std::vector<uint8_t> dirty;      // dirty_q
+    std::vector<uint8_t> qdirty;     // qdirty_q: the row's limits may predate a quota write / configuration change
+    RowRead lo, hi, pk;              // the fit stage: flo_*, fhi_*, fpk_*
     bool ref_valid = false;          // rlo_q / rhi_q != 0: a dirty row to refresh
     uint32_t ref_lo = 0;             // rlo_q: the lowest dirty row (one-hot in the RTL)
     uint32_t ref_hi = 0;             // rhi_q: the highest dirty row
@@ -82,10 +96,10 @@ class SmDriver {
     uint32_t sptr = 0;               // sptr_q
     bool qen = false;                // qen_q
     uint32_t limit = 0;              // limit_q
-    bool ev_free = false;            // evf_v_q: last cycle's free_valid_i (its row is marked dirty now)
-    uint32_t ev_free_sm = 0;         // evf_sm_q
+    bool ev_free = false;            // last cycle's free_valid_i (its row is marked dirty now)
+    uint32_t ev_free_sm = 0;         // and free_sm_i (the RTL holds both as one-hot rows: evf_oh_q)
     bool ev_qwr = false;             // evq_v_q: last cycle's quota_wr_valid_i
-    uint32_t ev_qwr_sm = 0;          // evq_sm_q
+    uint32_t ev_qwr_sm = 0;          // evq_sm_q (and one-hot: evq_oh_q)
     bool ev_chg = false;             // chg_q: last cycle's configuration change (every row is marked)
     uint32_t waits = 0;              // waits_q (16 b, saturating)
     uint32_t rr = 0;                 // rr_q
@@ -101,6 +115,7 @@ class SmDriver {
     Regs r;
     r.ready.assign(sms, 0);
     r.dirty.assign(sms, 0);
+    r.qdirty.assign(sms, 0);
     r.beats.assign(slots, 0);
     r.cand.assign(sms, 0);
     r.cand_slot.assign(sms, 0);
@@ -129,6 +144,7 @@ class SmDriver {
   /// (The candidates, which follow the policy's inputs too, are compared after next(): cand_moved.)
   bool busy(const In& in) const {
     if (q.sact || q.swait != 0 || cfg_changed(in) || q.ev_free || q.ev_qwr || q.ev_chg) return true;
+    if (q.lo.valid || q.hi.valid || q.pk.valid) return true;
     for (uint8_t d : q.dirty)
       if (d) return true;
     return false;
@@ -145,10 +161,11 @@ class SmDriver {
     Issue is;
     if (!q.pick_valid || cfg_changed(in)) return is;
     const uint32_t s = q.pick_sm, k = q.pick_slot;
-    // resources: the ready bit now (docs/rtl/gs_sm_driver.md, Pipeline: it holds every CTA issued
-    // to the SM, a free only adds room); a quota write may lower the quota
+    // resources, quota and CTA limit: the ready bit now (docs/rtl/gs_sm_driver.md, Pipeline: it
+    // holds every CTA issued to the SM, a free only adds room), unless a quota write or a
+    // configuration change is pending on the row (marked, or in the event registers)
     if (!(q.ready[s] >> k & 1u)) return is;
-    if (!under_limits(in, s, k, in.smst->resident(s, k)) || !usable(in, s)) return is;
+    if (q.ev_chg || q.qdirty[s] || (q.ev_qwr && q.ev_qwr_sm == s) || !usable(in, s)) return is;
     if (!(work_mask(*in.ksrt, *in.ptbq) >> k & 1u) || !((*in.pol.elig)[s] >> k & 1u) || (in.col_clr >> k & 1u))
       return is;
     const KsrtEntry& e = in.ksrt->entry(k);
@@ -169,19 +186,54 @@ class SmDriver {
     return q.limit == 0 || resid < q.limit;
   }
 
-  /// One ready bit: SM s against slot k's per-CTA demand, its quota and the CTA limit; `after`
-  /// adds one CTA of slot `x` to the SM first (the row of the SM issued on this cycle).
-  bool fits(const In& in, uint32_t s, uint32_t k, bool after = false, uint32_t x = 0) const {
-    const Smst& smst = *in.smst;
-    if (!under_limits(in, s, k, smst.resident(s, k) + (after && x == k ? 1u : 0u))) return false;
-    const SmstEntry& m = smst.entry(s);
-    const SmCaps& c = (*in.caps)[s];
+  /// One ready bit read at once (the column sweep): SM s against slot k's per-CTA demand, its
+  /// quota and the CTA limit.
+  bool fits(const In& in, uint32_t s, uint32_t k) const {
+    RowRead r = read_used(in, s);
+    if (under_limits(in, s, k, in.smst->resident(s, k))) r.under = 1u << k;
+    return fits_read(in, r, k);
+  }
+
+  /// The read stage of a row: SM s's resources in use and its slots' limits now; `after`: the
+  /// issued SM's row, one CTA of slot `x` counted (its resident count now; its demand, read now
+  /// too, added at the fit).
+  RowRead read_row(const In& in, uint32_t s, bool after = false, uint32_t x = 0) const {
+    RowRead r = read_used(in, s);
+    r.after = after;
+    if (after) {
+      const KsrtEntry& ex = in.ksrt->entry(x);
+      r.dthreads = ex.threads;
+      r.dwarps = ex.warps;
+      r.dregs = ex.regs;
+      r.dshmem = ex.shmem;
+    }
+    for (uint32_t k = 0; k < in.ksrt->slots(); ++k)
+      if (under_limits(in, s, k, in.smst->resident(s, k) + (after && x == k ? 1u : 0u))) r.under |= 1u << k;
+    return r;
+  }
+
+  /// SM s's resources in use, as the SMST holds them now.
+  static RowRead read_used(const In& in, uint32_t s) {
+    const SmstEntry& m = in.smst->entry(s);
+    RowRead r;
+    r.valid = true;
+    r.sm = s;
+    r.threads = m.threads;
+    r.warps = m.warps;
+    r.regs = m.regs;
+    r.shmem = m.shmem;
+    r.ctas = m.ctas;
+    return r;
+  }
+
+  /// The fit stage of a row: slot k's demand (as the KSRT holds it now) on top of the row read.
+  bool fits_read(const In& in, const RowRead& r, uint32_t k) const {
+    if (!(r.under >> k & 1u)) return false;
+    const SmCaps& c = (*in.caps)[r.sm];
     const KsrtEntry& e = in.ksrt->entry(k);
-    const KsrtEntry& ex = in.ksrt->entry(x);
-    const uint32_t n = after ? 1u : 0u;
-    return m.threads + n * ex.threads + e.threads <= c.threads && m.warps + n * ex.warps + e.warps <= c.warps &&
-           m.regs + n * ex.regs + e.regs <= c.regs && m.shmem + n * ex.shmem + e.shmem <= c.shmem &&
-           m.ctas + n < c.ctas;
+    const uint32_t n = r.after ? 1u : 0u;
+    return r.threads + r.dthreads + e.threads <= c.threads && r.warps + r.dwarps + e.warps <= c.warps &&
+           r.regs + r.dregs + e.regs <= c.regs && r.shmem + r.dshmem + e.shmem <= c.shmem && r.ctas + n < c.ctas;
   }
 
   /// `is` is this cycle's comb(in).
@@ -236,15 +288,18 @@ class SmDriver {
     if (q.sact) {
       for (uint32_t j = 0; j < kSweep && base + j < sms; ++j) {
         const uint32_t s = base + j;
-        if (alloc_pending(s)) continue;  // the issue of the last cycle wrote this row exact
         n.ready[s] = (n.ready[s] & ~(1u << q.scol)) | (fits(in, s, q.scol) ? 1u << q.scol : 0u);
       }
     }
-    if (lo_v) n.ready[lo] = row(in, lo, slots);
-    if (hi_v && hi != lo) n.ready[hi] = row(in, hi, slots);
-    if (is.valid) n.ready[is.sm] = row(in, is.sm, slots, true, is.slot);
+    if (q.lo.valid) n.ready[q.lo.sm] = row(in, q.lo, slots);
+    if (q.hi.valid && q.hi.sm != q.lo.sm) n.ready[q.hi.sm] = row(in, q.hi, slots);
+    if (q.pk.valid) n.ready[q.pk.sm] = row(in, q.pk, slots);
     if (in.col_clr != 0)
       for (uint32_t s = 0; s < sms; ++s) n.ready[s] &= ~in.col_clr;
+    // the rows read now, checked in the next cycle: the refresh's two, the issued SM's
+    n.lo = lo_v ? read_row(in, lo) : RowRead{};
+    n.hi = hi_v ? read_row(in, hi) : RowRead{};
+    n.pk = is.valid ? read_row(in, is.sm, true, is.slot) : RowRead{};
 
     // dirty rows: the refreshed ones leave, the rows of the last cycle's events enter
     const bool waited = dirty_left(lo_v, lo, hi_v, hi);
@@ -254,6 +309,12 @@ class SmDriver {
     if (q.ev_qwr && q.ev_qwr_sm < sms) n.dirty[q.ev_qwr_sm] = 1;
     if (q.ev_chg)
       for (uint32_t s = 0; s < sms; ++s) n.dirty[s] = 1;
+    // a row's limits are current again when a refresh that read it after the quota write lands
+    if (q.lo.valid) n.qdirty[q.lo.sm] = 0;
+    if (q.hi.valid) n.qdirty[q.hi.sm] = 0;
+    if (q.ev_qwr && q.ev_qwr_sm < sms) n.qdirty[q.ev_qwr_sm] = 1;
+    if (q.ev_chg)
+      for (uint32_t s = 0; s < sms; ++s) n.qdirty[s] = 1;
     if (waited && q.waits != kWaitsMax) n.waits = q.waits + 1;
     n.ev_free = in.free_valid;
     n.ev_free_sm = in.free_sm;
@@ -312,14 +373,12 @@ class SmDriver {
   D d;     // next state, written by next(), committed by commit()
 
  private:
-  uint32_t row(const In& in, uint32_t s, uint32_t slots, bool after = false, uint32_t x = 0) const {
+  uint32_t row(const In& in, const RowRead& rd, uint32_t slots) const {
     uint32_t r = 0;
     for (uint32_t k = 0; k < slots; ++k)
-      if (fits(in, s, k, after, x)) r |= 1u << k;
+      if (fits_read(in, rd, k)) r |= 1u << k;
     return r;
   }
-  /// SM s was issued a CTA in the last cycle: the SMST adds its resources only at this edge.
-  bool alloc_pending(uint32_t s) const { return q.dispatch.valid && q.dispatch.sm == s; }
   /// A dirty row other than the two refreshed ones waits (the RTL's waits_q count).
   /// (the row left out of the search, picked in the cycle before, waits too)
   bool dirty_left(bool lo_v, uint32_t lo, bool hi_v, uint32_t hi) const {

@@ -111,6 +111,7 @@ gs::lockstep::SchedTables tables_of(const gs::GoldenScheduler& g) {
   for (uint32_t s = 0; s < drv.q.ready.size(); ++s) {
     t.smd_ready[s] = drv.q.ready[s];
     t.smd_dirty[s] = drv.q.dirty[s];
+    t.smd_qdirty[s] = drv.q.qdirty[s];
     t.smd_cand[s] = drv.q.cand[s];
     t.smd_cand_slot[s] = drv.q.cand_slot[s];
   }

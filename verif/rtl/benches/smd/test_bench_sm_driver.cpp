@@ -10,7 +10,7 @@
 // (free_*_i), reservations, owner writes, one quota write per cycle (quota_wr_*_i), and policy
 // inputs (eligibility from an allow mask or owned SMs, keys, quota_en, the CTA limit).
 // Compared every cycle: issue_valid/sm/slot/resume, the dispatch_o record, issue_res_o while
-// an issue is valid, and the registers ready_o, dirty_o, waits_o.
+// an issue is valid, and the registers ready_o, dirty_o, qdirty_o, cand_o, cand_slot_o, waits_o.
 #include <catch2/catch.hpp>
 
 #include <sstream>
@@ -167,6 +167,9 @@ struct DriverBench {
       const bool dt = get_bits(d.dirty_o, s, 1) != 0;
       if (os.tellp() == 0 && dt != bool(gold.q.dirty[s]))
         os << "dirty row " << s << ": " << dt << " golden " << int(gold.q.dirty[s]);
+      const bool qd = get_bits(d.qdirty_o, s, 1) != 0;
+      if (os.tellp() == 0 && qd != bool(gold.q.qdirty[s]))
+        os << "qdirty row " << s << ": " << qd << " golden " << int(gold.q.qdirty[s]);
       const bool cd = get_bits(d.cand_o, s, 1) != 0;
       const uint32_t cs = static_cast<uint32_t>(get_bits(d.cand_slot_o, s * SlotW, SlotW));
       if (os.tellp() == 0 && (cd != bool(gold.q.cand[s]) || cs != gold.q.cand_slot[s]))
