@@ -145,6 +145,7 @@ module gs_policy_warped_slicer (
   // (gsim checks that a window's counts fit). The tag is written in every SETUP cycle, also one
   // that restarts (its SETUP tags every SM again before the next window)
   gs_pkg::prof_phase_e win_phase;
+  gs_pkg::ws_st_e win_next;        // the state after a window phase's end
   gs_pkg::prof_win_t win_nx;
   logic prof_clear, counted, win_done;
   gs_pkg::slot_t k_pos;            // the kernel of SM q.s (number q.pos)
@@ -216,6 +217,8 @@ module gs_policy_warped_slicer (
   logic start;
   logic [KS:0] nk_new;
   logic [SW-1:0] n_pos;            // N of the kernel of SM q.s
+  logic [KW-1:0] j_lt;             // j < N of kernel number c, for every c (bit c) ...
+  logic j_lt_pos;                  // ... and of q.pos's
   logic [CW-1:0] setup_quota;
   logic [QW-1:0] sumq_now;         // sumq with SETUP's last quota (sq) added
   // the SM under scan (registers only: the counters' read address)
@@ -224,7 +227,14 @@ module gs_policy_warped_slicer (
     n_pos = 32'(q.pos) < KW ? q.nsteps_c[32'(q.pos)*SW +: SW] : '0;
     // (GS_MUT_WS_PROFILE_OFF_BY_ONE: SM 0 of a group profiles 2 CTAs, not 1)
     j = JW'(q.base) + JW'(q.row) + (mut_ws_profile_off_by_one ? JW'(2) : JW'(1));
-    setup_quota = (j < JW'(n_pos)) ? CW'(j) : CW'(n_pos);
+    // min(j, N): the compares of j with every kernel number's N run beside q.pos's decode, which
+    // then selects one (not a compare behind the select: this feeds the quota write, out_o)
+    j_lt_pos = 1'b0;
+    for (int c = 0; c < KW; c++) begin
+      j_lt[c] = j < JW'(q.nsteps_c[c*SW +: SW]);
+      if (q.pos == KS'(c)) j_lt_pos = j_lt[c];
+    end
+    setup_quota = j_lt_pos ? CW'(j) : CW'(n_pos);
     sumq_now = q.sumq + QW'(q.sq);
   end
   always_comb begin
@@ -243,6 +253,16 @@ module gs_policy_warped_slicer (
       gs_pkg::WS_MON_OPEN: win_phase = gs_pkg::PW_OPEN;
       gs_pkg::WS_SAMPLE, gs_pkg::WS_MON_RUN: win_phase = gs_pkg::PW_SAMPLE;
       default: win_phase = gs_pkg::PW_IDLE;
+    endcase
+    // the state after the phase's end: WARM's window is sampled; SAMPLE's epoch past the window
+    // goes to the divisor, MON_RUN's to the monitor's sums (s, pos, row, mon_k are 0 since the
+    // window's start); MON_OPEN's window opens at this stamp (the counters clear); DELAY ends
+    unique case (q.st)
+      gs_pkg::WS_WARM: win_next = gs_pkg::WS_SAMPLE;
+      gs_pkg::WS_SAMPLE: win_next = gs_pkg::WS_DEN;
+      gs_pkg::WS_MON_RUN: win_next = gs_pkg::WS_MON_SUM;
+      gs_pkg::WS_MON_OPEN: win_next = gs_pkg::WS_MON_RUN;
+      default: win_next = gs_pkg::WS_PART;   // DELAY
     endcase
   end
   always_comb begin
@@ -589,17 +609,7 @@ module gs_policy_warped_slicer (
           d.t0_valid = 1'b0;
           to_window(gs_pkg::WS_WARM);
         end
-        gs_pkg::WS_WARM: if (win_done) d.st = gs_pkg::WS_SAMPLE;
-        gs_pkg::WS_SAMPLE, gs_pkg::WS_MON_RUN: begin
-          if (win_done) begin   // an epoch past the window (s, pos, row, mon_k are 0 since its start)
-            if (q.st == gs_pkg::WS_SAMPLE) begin
-              d.st = gs_pkg::WS_DEN;
-            end else begin
-              d.st = gs_pkg::WS_MON_SUM;
-            end
-          end
-        end
-        gs_pkg::WS_MON_OPEN: if (win_done) d.st = gs_pkg::WS_MON_RUN;   // the window opens at this stamp (the counters clear)
+        // WARM, SAMPLE, MON_RUN, MON_OPEN and DELAY leave on gs_prof_window's done_o alone (below)
         gs_pkg::WS_MON_SUM: begin   // one kernel's sum over every SM per cycle
           d.rd_add = 1'b1;   // added at the next edge, when the read is in rd_insts
           d.rd_pos = q.pos;
@@ -715,7 +725,6 @@ module gs_policy_warped_slicer (
             d.st = gs_pkg::WS_DELAY;
           end
         end
-        gs_pkg::WS_DELAY: if (win_done) d.st = gs_pkg::WS_PART;
         gs_pkg::WS_PART: begin
           if ((KS + 1)'(q.c) + 1'b1 >= q.nk) begin
             d.c = '0;
@@ -733,6 +742,10 @@ module gs_policy_warped_slicer (
         end
         default: ;
       endcase
+      // a window's phase ends with the sample that gs_prof_window's done_o marks (done_o is 0 in
+      // every other state): chosen last, so the stamp test, late from its port and a CycleW-bit
+      // sum, meets one multiplexer rather than the case above
+      if (win_done) d.st = win_next;
     end
     d.prof_ok = ok & ~event_i.slot_free;
     // registered in front of the divider and the performance table (their inputs are deep);
