@@ -121,7 +121,7 @@ package gs_pkg;
   localparam int SbmChunks = 3;  // gs_sbm_ctrl: the chunks of ArithChunkW bits in which it sums and compares a phase result (carries and compare flags registered) [cdiv(SbmIpcW, ArithChunkW)]
   localparam int SbmStepW = 3;  // gs_sbm_ctrl: its step counter over a result, 0..2 x SbmChunks [clog2(2 * SbmChunks + 1)]
   localparam int NumPolicies = 16;  // policies in the registry (policy_e members)
-  localparam int PolicyStateW = 3437;  // policy_state: the widest policy register record (see the registry's `state`)
+  localparam int PolicyStateW = 3461;  // policy_state: the widest policy register record (see the registry's `state`)
 
   // ---------------------------------------------------------------- scalar field types
   typedef logic [KernelIdW-1:0] kernel_id_t;
@@ -762,7 +762,7 @@ package gs_pkg;
   } dss_state_t;
   localparam int DssStateW = 294;
 
-  // gs_waterfill's registers (docs/rtl/gs_waterfill.md) (679 bits = WfStateW)
+  // gs_waterfill's registers (docs/rtl/gs_waterfill.md) (703 bits = WfStateW)
   typedef struct packed {
     wf_st_e st;  // the FSM
     logic [WfStepW-1:0] j;  // SCAN: samples j-1 of every kernel loaded into smp, j-2 compared
@@ -777,6 +777,7 @@ package gs_pkg;
     logic [WfKIdxW-1:0] ki;  // INIT, FILL and the loss check: the kernel visited
     logic [WfCntW-1:0] cnt;  // MUL: multiplier bits still to take; TRY: subtractions of R_S done
     logic [WfMaxKernels-1:0] pres;  // kernel i is present (N_i != 0), taken at the start
+    logic [WfMaxKernels * WfStepW-1:0] nst;  // N_i, taken at the start: SCAN compares j with this copy, not through the caller's selects (nsteps_i is held anyway)
     logic [WfMaxKernels * WfPerfW-1:0] smp;  // SCAN: the samples P(i,j) loaded the cycle before their compare
     logic found;  // FILL: a candidate was found in this iteration (S below is valid)
     logic [WfKIdxW-1:0] sel;  // FILL: S, the lowest normalized performance among the candidates visited
@@ -794,7 +795,7 @@ package gs_pkg;
     logic [WfCmpChunks-1:0] lt;  // CMP: chunk c of mp is below np's
     logic [WfCmpChunks-1:0] eq;  // CMP: chunk c of mp equals np's
   } wf_state_t;
-  localparam int WfStateW = 679;
+  localparam int WfStateW = 703;
 
   // gs_seq_div's registers at its default widths (one quotient bit per cycle; docs/rtl/gs_seq_div.md) (102 bits = DivStateW)
   typedef struct packed {
@@ -834,7 +835,7 @@ package gs_pkg;
   } ws_mul_state_t;
   localparam int WsMulStateW = 63;
 
-  // gs_policy_warped_slicer's registers, without its memories (docs/rtl/gs_policy_warped_slicer.md) (2002 bits = WsStateW)
+  // gs_policy_warped_slicer's registers, without its memories (docs/rtl/gs_policy_warped_slicer.md) (2026 bits = WsStateW)
   typedef struct packed {
     ws_st_e st;  // the FSM
     slot_mask_t target;  // the kernel set being partitioned
@@ -900,7 +901,7 @@ package gs_pkg;
     wfs_state_t scale;  // its gs_wf_scale
     ws_mul_state_t mul;  // its gs_seq_mul
   } ws_state_t;
-  localparam int WsStateW = 2002;
+  localparam int WsStateW = 2026;
 
   // gs_policy_srtf's gs_seq_div (NumW SrtfDivW, DenW SrtfDenW, QuoW SrtfPredW; docs/rtl/gs_seq_div.md) (83 bits = SrtfDivStateW)
   typedef struct packed {
@@ -1114,12 +1115,12 @@ package gs_pkg;
   } hc_sel_state_t;
   localparam int HcSelStateW = 769;
 
-  // gs_policy_srtf_slicer's registers: its two parents' (docs/rtl/gs_policy_srtf_slicer.md) (3437 bits = SrtfSlicerStateW)
+  // gs_policy_srtf_slicer's registers: its two parents' (docs/rtl/gs_policy_srtf_slicer.md) (3461 bits = SrtfSlicerStateW)
   typedef struct packed {
     ws_state_t ws;  // the gs_policy_warped_slicer instance's: the profile and the partition
     srtf_state_t srtf;  // the gs_policy_srtf instance's: the predictions and the order
   } srtf_slicer_state_t;
-  localparam int SrtfSlicerStateW = 3437;
+  localparam int SrtfSlicerStateW = 3461;
 
   // gs_policy_hetero's registers (docs/rtl/gs_policy_hetero.md) (1996 bits = HcStateW)
   typedef struct packed {

@@ -269,7 +269,10 @@ module gs_policy_warped_slicer (
     div_start = 1'b0;
     div_num = '0;
     div_den = '0;
-    wf_start = 1'b0;
+    // the water-filler starts from registers alone, not held back by a restart in the same cycle
+    // (start: view_i's pending against the target, fanned out to the whole FSM): that run goes on
+    // the old set and is abandoned as one restarted in WF_WAIT is, and WF_START waits for its end
+    wf_start = q.st == gs_pkg::WS_WF_START && !wf_busy && !wf_done;
     scale_start = 1'b0;
     if (!start) begin
       unique case (q.st)
@@ -291,7 +294,6 @@ module gs_policy_warped_slicer (
           div_den = gs_pkg::DivDW'(q.avg);
         end
         gs_pkg::WS_QUO: scale_start = !div_wait;
-        gs_pkg::WS_WF_START: wf_start = !wf_busy && !wf_done;
         default: ;
       endcase
     end

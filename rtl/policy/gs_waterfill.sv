@@ -23,7 +23,7 @@
 // 2K(N-1) + K(WfPerfW+3) = 9,474 cycles (K = 4, N = 32): docs/rtl/gs_waterfill.md. ctas_o /
 // spatial_o hold the result until the next start. nsteps_i, cta_i and perf_i must be held from
 // start_i until done_o; avail_i is read in the start cycle only.
-// Storage (default build K = 4, N = 32): WfStateW = 679 b (wf_state_t; the page's table).
+// Storage (default build K = 4, N = 32): WfStateW = 703 b (wf_state_t; the page's table).
 module gs_waterfill (
   input  logic clk_i,
   input  logic rst_ni,
@@ -59,6 +59,7 @@ module gs_waterfill (
   logic [KIW-1:0] ki_q, ki_d;
   logic [CW-1:0] cnt_q, cnt_d;
   logic [K-1:0] pres_q, pres_d;
+  logic [K*SW-1:0] nst_q, nst_d;   // nsteps_i as taken at the start (SCAN's bound: from a register)
   logic [K*PW-1:0] smp_q, smp_d;
   logic found_q, found_d;
   logic [KIW-1:0] sel_q, sel_d;
@@ -164,6 +165,7 @@ module gs_waterfill (
     ki_d = ki_q;
     cnt_d = cnt_q;
     pres_d = pres_q;
+    nst_d = nst_q;
     smp_d = smp_q;
     found_d = found_q;
     sel_d = sel_q;
@@ -194,6 +196,7 @@ module gs_waterfill (
           full_d = '0;
           for (int i = 0; i < K; i++) begin
             pres_d[i] = nsteps_i[i*SW +: SW] != '0;
+            nst_d[i*SW +: SW] = nsteps_i[i*SW +: SW];
             ctas_d[i*SW +: SW] = pres_d[i] ? SW'(1) : '0;
           end
           left_d = avail_i;
@@ -221,9 +224,9 @@ module gs_waterfill (
           p = smp_q[i*PW +: PW];
 `ifdef GS_MUT_WF_NONSTRICT_MAX
           // MUTATION: an equal sample counts as a new maximum (a step without a gain)
-          if (j_q != '0 && j_q <= nsteps_i[i*SW +: SW] && (j_q == SW'(1) || p >= peak_q[i*PW +: PW])) begin
+          if (j_q != '0 && j_q <= nst_q[i*SW +: SW] && (j_q == SW'(1) || p >= peak_q[i*PW +: PW])) begin
 `else
-          if (j_q != '0 && j_q <= nsteps_i[i*SW +: SW] && (j_q == SW'(1) || p > peak_q[i*PW +: PW])) begin
+          if (j_q != '0 && j_q <= nst_q[i*SW +: SW] && (j_q == SW'(1) || p > peak_q[i*PW +: PW])) begin
 `endif
             for (int j = 0; j < N; j++) begin
               if (j_q == SW'(j + 1)) step_d[i*N + j] = 1'b1;
@@ -234,7 +237,7 @@ module gs_waterfill (
           if (j_q < SW'(N)) begin
             smp_d[i*PW +: PW] = '0;
             for (int j = 0; j < N; j++) begin
-              smp_d[i*PW +: PW] = smp_d[i*PW +: PW] | ({PW{j_q == SW'(j) && j_q < nsteps_i[i*SW +: SW]}}
+              smp_d[i*PW +: PW] = smp_d[i*PW +: PW] | ({PW{j_q == SW'(j) && j_q < nst_q[i*SW +: SW]}}
                                                        & perf_i[(i*N + j)*PW +: PW]);
             end
           end
@@ -388,6 +391,7 @@ module gs_waterfill (
     state_o.ki = ki_q;
     state_o.cnt = cnt_q;
     state_o.pres = pres_q;
+    state_o.nst = nst_q;
     state_o.smp = smp_q;
     state_o.found = found_q;
     state_o.sel = sel_q;
@@ -421,6 +425,7 @@ module gs_waterfill (
       ki_q <= '0;
       cnt_q <= '0;
       pres_q <= '0;
+      nst_q <= '0;
       smp_q <= '0;
       found_q <= 1'b0;
       sel_q <= '0;
@@ -451,6 +456,7 @@ module gs_waterfill (
       ki_q <= ki_d;
       cnt_q <= cnt_d;
       pres_q <= pres_d;
+      nst_q <= nst_d;
       smp_q <= smp_d;
       found_q <= found_d;
       sel_q <= sel_d;
@@ -474,7 +480,7 @@ module gs_waterfill (
   // T_i never exceeds the samples given
   for (genvar gi = 0; gi < K; gi++) begin : g_chk
     assert property (@(posedge clk_i) disable iff (!rst_ni)
-                     st_q == gs_pkg::WF_LOAD |-> ctas_q[gi*SW +: SW] <= nsteps_i[gi*SW +: SW])
+                     st_q == gs_pkg::WF_LOAD |-> ctas_q[gi*SW +: SW] <= nst_q[gi*SW +: SW])
       else $error("gs_waterfill: T_%0d above N_%0d", gi, gi);
   end
 `endif

@@ -151,6 +151,8 @@ class PolicyWarpedSlicer final : public PolicyTwin {
     Comb c;
     c.start = starts(v.pending);
     c.win = window(cfg, ev);
+    // the water-filler's start is not held back by a restart (the RTL forms it from registers)
+    c.wf_start = q.st == St::kWfStart && wf.q.st == WaterfillTwin::St::kIdle && !wf.q.done;
     if (c.start) return c;
     switch (q.st) {
       case St::kAvg:
@@ -199,7 +201,6 @@ class PolicyWarpedSlicer final : public PolicyTwin {
           c.scale_q = q.avg == 0 ? 1u << spec::WfFactorFracW : static_cast<uint32_t>(div.quo());
         }
         break;
-      case St::kWfStart: c.wf_start = wf.q.st == WaterfillTwin::St::kIdle && !wf.q.done; break;
       default: break;
     }
     return c;

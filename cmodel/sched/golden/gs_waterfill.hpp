@@ -72,6 +72,7 @@ class WaterfillTwin {
     uint32_t ki = 0;                 // ki_q: the kernel visited
     uint32_t cnt = 0;                // cnt_q
     uint32_t pres = 0;               // pres_q: kernels present
+    std::array<uint32_t, K> nst{};   // nst_q: N_i as taken at the start (SCAN's bound)
     std::array<uint32_t, K> smp{};   // smp_q: SCAN's loaded samples
     bool found = false;              // found_q
     uint32_t sel = 0;                // sel_q (S)
@@ -146,6 +147,7 @@ class WaterfillTwin {
           for (uint32_t i = 0; i < K; ++i) {
             const bool present = (in.k[i].nsteps & width_mask(SW)) != 0;
             d.pres |= uint32_t(present) << i;
+            d.nst[i] = in.k[i].nsteps & width_mask(SW);
             d.ctas[i] = present ? 1 : 0;
           }
           d.left = in.avail;
@@ -169,11 +171,11 @@ class WaterfillTwin {
         if (q.j == 0 && q.nofit) d.left = WfRes{};
         for (uint32_t i = 0; i < K; ++i) {
           const uint32_t p = q.smp[i];
-          if (q.j != 0 && q.j <= (in.k[i].nsteps & width_mask(SW)) && (q.j == 1 || p > q.peak[i])) {
+          if (q.j != 0 && q.j <= q.nst[i] && (q.j == 1 || p > q.peak[i])) {
             d.step[i] |= uint64_t(1) << (q.j - 1);
             d.peak[i] = p;
           }
-          if (q.j < N) d.smp[i] = q.j < (in.k[i].nsteps & width_mask(SW)) ? in.k[i].perf[q.j] : 0;
+          if (q.j < N) d.smp[i] = q.j < q.nst[i] ? in.k[i].perf[q.j] : 0;
         }
         d.j = (q.j + 1) & width_mask(SW);
         if (q.j == N) {

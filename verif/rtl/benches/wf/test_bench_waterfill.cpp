@@ -92,6 +92,7 @@ class WfBench {
       field(("peak" + k).c_str(), get_bits(d.state_o, lay::peak_lsb + i * PW, PW), q.peak[i]);
       field(("ctas" + k).c_str(), get_bits(d.state_o, lay::ctas_lsb + i * SW, SW), q.ctas[i]);
       field(("ctas_o" + k).c_str(), get_bits(d.ctas_o, i * SW, SW), q.ctas[i]);
+      field(("nst" + k).c_str(), get_bits(d.state_o, lay::nst_lsb + i * SW, SW), q.nst[i]);
     }
     field("full", get_bits(d.state_o, lay::full_lsb, lay::full_width), q.full);
     auto res = [&](const char* name, uint32_t lsb, const WfRes& gold) {
